@@ -42,6 +42,17 @@ const rangeModal = (callbackId: string) => ({
         ],
       },
     },
+    {
+      type: 'actions' as const,
+      block_id: 'tools',
+      elements: [
+        {
+          type: 'button' as const,
+          action_id: 'add_note',
+          text: { type: 'plain_text' as const, text: 'Add note' },
+        },
+      ],
+    },
   ],
 });
 
@@ -137,6 +148,24 @@ export async function startTestBot(slackApiUrl: string): Promise<TestBot> {
       ts: body.message.ts,
       text: `Approved ${value} by <@${body.user.id}>`,
       blocks: [],
+    });
+  });
+
+  app.action('add_note', async ({ ack, body, client }) => {
+    await ack();
+    if (body.type !== 'block_actions' || !body.view) return;
+    const base = rangeModal('range_modal');
+    const note = {
+      type: 'input' as const,
+      block_id: 'note_block',
+      optional: true,
+      label: { type: 'plain_text' as const, text: 'Note' },
+      element: { type: 'plain_text_input' as const, action_id: 'note', multiline: true },
+    };
+    await client.views.update({
+      view_id: body.view.id,
+      hash: body.view.hash,
+      view: { ...base, blocks: [...base.blocks.slice(0, 2), note] },
     });
   });
 

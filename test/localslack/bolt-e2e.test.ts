@@ -80,6 +80,50 @@ describe('a real Bolt app driven through the local Slack', () => {
     expect(msg.text).toBe('range last 2 hours kind score by U0ALICE');
   });
 
+  it('a block action inside a modal updates it with the hash; typed values survive; a stale hash conflicts', async () => {
+    await slack.sendCommand({ user: 'U0ALICE', channel: 'C0GENERAL', text: 'modal' });
+    const view = await slack.waitFor((s) => s.topView('U0ALICE'));
+    const oldHash = view.hash;
+    slack.typeIntoView({
+      user: 'U0ALICE',
+      viewId: view.id,
+      blockId: 'range_block',
+      actionId: 'range',
+      value: 'today',
+    });
+    const d = await slack.sendViewAction({
+      user: 'U0ALICE',
+      viewId: view.id,
+      blockId: 'tools',
+      actionId: 'add_note',
+    });
+    expect(d.status).toBe(200);
+    const updated = await slack.waitFor((s) =>
+      s.topView('U0ALICE')?.view.blocks instanceof Array &&
+      (s.topView('U0ALICE')!.view.blocks as { block_id?: string }[]).some((b) => b.block_id === 'note_block')
+        ? s.topView('U0ALICE')
+        : undefined,
+    );
+    expect(updated.id).toBe(view.id);
+    expect(updated.hash).not.toBe(oldHash);
+    expect(updated.values.range_block?.range).toBe('today');
+    const stale = await fetch(`${slack.apiUrl}views.update`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        view_id: view.id,
+        hash: oldHash,
+        view: JSON.stringify(updated.view),
+      }).toString(),
+    });
+    expect(await stale.json()).toEqual({ ok: false, error: 'hash_conflict' });
+    const submitted = await slack.submitView({ user: 'U0ALICE', viewId: view.id });
+    expect(submitted.status).toBe(200);
+    await slack.waitFor((s) =>
+      s.messages('C0GENERAL').find((m) => m.text === 'range today kind none by U0ALICE'),
+    );
+  });
+
   it('button: in_channel reply reveals the command, a click by another user edits the message', async () => {
     await slack.sendCommand({ user: 'U0ALICE', channel: 'C0GENERAL', text: 'button' });
     const msg = await slack.waitFor((s) =>
