@@ -1,7 +1,9 @@
+export { commandText } from './command-text.js';
 export { DEFAULT_CHANNELS, DEFAULT_USERGROUPS, DEFAULT_USERS } from './defaults.js';
 export {
   type LocalSlack,
   type LocalSlackOptions,
+  type LocalSlackSnapshot,
   type SignedPostOptions,
   startLocalSlack,
   type WaitPredicate,

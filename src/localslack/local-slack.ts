@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { commandText } from './command-text.js';
 import { DEFAULT_CHANNELS, DEFAULT_USERGROUPS, DEFAULT_USERS } from './defaults.js';
 import { applyResponse } from './respond.js';
 import { nowSeconds, signSlackRequest } from './signing.js';
@@ -41,6 +42,11 @@ export interface LocalSlackOptions {
   triggerTtlMs?: number;
   /** How long the stand-in waits for the bot's ack; Slack's deadline is 3000 ms. */
   ackTimeoutMs?: number;
+  /**
+   * The command's "Escape channels, users, and links" (`should_escape`) setting; default false, as in a
+   * manifest that omits it. `&`, `<`, `>` are always entity-encoded, as Slack does.
+   */
+  shouldEscape?: boolean;
   /** Clock for trigger_id and response_url expiry (ms). Request signing always uses the real clock. */
   now?: () => number;
 }
@@ -51,6 +57,19 @@ export interface SignedPostOptions {
   /** `null` omits the header; a string is sent as is. Default: the correct signature. */
   signature?: string | null;
   contentType?: string;
+}
+
+/** A JSON-serialisable picture of the workspace, for a browser UI. */
+export interface LocalSlackSnapshot {
+  version: number;
+  teamId: string;
+  botUserId: string;
+  users: LocalUser[];
+  /** Messages include thread replies (group them by `threadTs`); with a viewer, only what they see. */
+  channels: (LocalChannel & { messages: LocalMessage[] })[];
+  /** The viewer's modal stack, bottom first (empty without a viewer). */
+  views: OpenView[];
+  home?: OpenView;
 }
 
 export type WaitPredicate<T> = (slack: LocalSlack) => T | undefined | null | false;
@@ -69,7 +88,15 @@ export interface LocalSlack {
   /** Every POST to a response_url in order. */
   readonly responses: ResponseUrlCall[];
   setBotEndpoint(url: string): void;
-  sendCommand(o: { user: string; channel: string; text: string; command?: string }): Promise<Delivery>;
+  /** `text` is what the user typed; it is encoded as Slack does (see `shouldEscape`) unless `rawText`. */
+  sendCommand(o: {
+    user: string;
+    channel: string;
+    text: string;
+    command?: string;
+    shouldEscape?: boolean;
+    rawText?: boolean;
+  }): Promise<Delivery>;
   clickButton(o: {
     user: string;
     channel: string;
@@ -110,6 +137,7 @@ export interface LocalSlack {
   /** Messages `user` sees in `channel` (top level, or one thread when threadTs is given). */
   messages(channel: string, o?: { user?: string; threadTs?: string }): LocalMessage[];
   topView(user: string): OpenView | undefined;
+  snapshot(viewer?: string): LocalSlackSnapshot;
   /** The next Web API call to `method` fails with `error` (or HTTP `status`, e.g. 429 with Retry-After 1). */
   failNext(method: string, f: { error?: string; status?: number; retryAfter?: number }): void;
   waitFor<T>(predicate: WaitPredicate<T>, timeoutMs?: number, label?: string): Promise<T>;
@@ -319,18 +347,19 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
       botEndpoint = u;
     },
 
-    async sendCommand({ user, channel, text, command = '/tsai' }) {
+    async sendCommand({ user, channel, text: typed, command = '/tsai', shouldEscape, rawText }) {
       const u = userRef(user);
       const ch = channelRef(channel);
       // Slack shows the invocation only to its author until an in_channel reply reveals it to everyone.
       const cmd = state.addMessage({
         channel: ch.id,
         user: u.id,
-        text: `${command} ${text}`.trim(),
+        text: `${command} ${typed}`.trim(),
         ephemeralTo: u.id,
         kind: 'command',
         via: 'user',
       });
+      const text = rawText ? typed : commandText(typed, state, shouldEscape ?? o.shouldEscape ?? false);
       const triggerId = state.issueTrigger(u.id);
       const rUrl = responseUrl(state.issueResponseUrl({ user: u.id, channel: ch.id, commandTs: cmd.ts }));
       const body = new URLSearchParams({
@@ -602,6 +631,26 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
     },
 
     topView: (user) => state.topView(user),
+
+    snapshot(viewer) {
+      const copy = <T>(v: T): T => structuredClone(v);
+      return {
+        version: state.version,
+        teamId: TEAM_ID,
+        botUserId: BOT_USER_ID,
+        users: copy([...state.users.values()]),
+        channels: [...state.channels.values()].map((c) =>
+          copy({
+            ...c,
+            messages: c.messages.filter(
+              (m) => !viewer || m.ephemeralTo === undefined || m.ephemeralTo === viewer,
+            ),
+          }),
+        ),
+        views: viewer ? copy(state.views.get(viewer) ?? []) : [],
+        home: viewer ? copy(state.home.get(viewer)) : undefined,
+      };
+    },
 
     failNext(method, f) {
       faults.set(method, f);

@@ -209,3 +209,39 @@ describe('delivery to the bot', () => {
     expect(slack.messages('C0GENERAL', { user: 'U0BOB' }).map((m) => m.text)).toEqual(['fourth', 'fifth']);
   });
 });
+
+describe('command text and snapshots', () => {
+  it('entity-encodes &, <, > always, and turns mentions, channels and links into references with should_escape', async () => {
+    await slack.sendCommand({
+      user: 'U0ALICE',
+      channel: 'C0GENERAL',
+      text: 'workspace create <!channel> a&b',
+    });
+    expect(new URLSearchParams(last().body).get('text')).toBe('workspace create &lt;!channel&gt; a&amp;b');
+    await slack.sendCommand({
+      user: 'U0ALICE',
+      channel: 'C0GENERAL',
+      text: 'ask @bob in #plant-ops about https://x.test/a?b=1 @here @nobody',
+      shouldEscape: true,
+    });
+    expect(new URLSearchParams(last().body).get('text')).toBe(
+      'ask <@U0BOB> in <#C0OPS|plant-ops> about <https://x.test/a?b=1> <!here> @nobody',
+    );
+    await slack.sendCommand({ user: 'U0ALICE', channel: 'C0GENERAL', text: 'a<b', rawText: true });
+    expect(new URLSearchParams(last().body).get('text')).toBe('a<b');
+  });
+
+  it('gives a JSON snapshot of what one user sees', async () => {
+    nextAck = { status: 200, body: JSON.stringify({ text: 'just for alice' }) };
+    await slack.sendCommand({ user: 'U0ALICE', channel: 'C0GENERAL', text: 'x' });
+    const forBob = slack.snapshot('U0BOB');
+    const forAlice = JSON.parse(JSON.stringify(slack.snapshot('U0ALICE')));
+    expect(forBob.channels.find((c) => c.id === 'C0GENERAL')?.messages).toEqual([]);
+    expect(
+      forAlice.channels
+        .find((c: { id: string }) => c.id === 'C0GENERAL')
+        .messages.map((m: { text: string }) => m.text),
+    ).toEqual(['/tsai x', 'just for alice']);
+    expect(forAlice.version).toBeGreaterThan(0);
+  });
+});
