@@ -98,11 +98,11 @@ describe('a real Bolt app driven through the local Slack', () => {
       actionId: 'add_note',
     });
     expect(d.status).toBe(200);
+    const hasNote = (v: { view: { blocks?: unknown } } | undefined) =>
+      Array.isArray(v?.view.blocks) &&
+      v.view.blocks.some((b: { block_id?: string }) => b.block_id === 'note_block');
     const updated = await slack.waitFor((s) =>
-      s.topView('U0ALICE')?.view.blocks instanceof Array &&
-      (s.topView('U0ALICE')!.view.blocks as { block_id?: string }[]).some((b) => b.block_id === 'note_block')
-        ? s.topView('U0ALICE')
-        : undefined,
+      hasNote(s.topView('U0ALICE')) ? s.topView('U0ALICE') : undefined,
     );
     expect(updated.id).toBe(view.id);
     expect(updated.hash).not.toBe(oldHash);
