@@ -16,7 +16,14 @@ import type {
   ResponseUrlCall,
 } from './types.js';
 import { validateView } from './validate.js';
-import { actionPayload, buildStateValues, findElement, isEmptyState, listElements } from './views.js';
+import {
+  actionPayload,
+  buildStateValues,
+  findElement,
+  isEmptyState,
+  listElements,
+  viewWithIds,
+} from './views.js';
 import {
   type ApiContext,
   callApi,
@@ -525,7 +532,7 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
         const bad = validateView(j.view, 'modal');
         if (bad) problems(bad.messages);
         else {
-          const view = j.view as Json;
+          const view = viewWithIds(j.view as Json);
           ov.values = keepValues(ov.values, view.blocks);
           ov.view = view;
           ov.hash = state.newHash();
@@ -542,7 +549,7 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
             id,
             hash: state.newHash(),
             user: u.id,
-            view: j.view as Json,
+            view: viewWithIds(j.view as Json),
             values: {},
             rootViewId: ov.rootViewId,
             previousViewId: ov.id,

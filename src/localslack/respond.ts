@@ -1,5 +1,6 @@
 import { BOT_ID, BOT_USER_ID, type ResponseTarget, type SlackState } from './state.js';
 import { validateMessage } from './validate.js';
+import { assignIds } from './views.js';
 
 type Json = Record<string, unknown>;
 export const RESPONSE_URL_MAX_USES = 5;
@@ -46,7 +47,7 @@ export function applyResponse(
     if (!source) return { status: 404, json: { ok: false, error: 'message_not_found' } };
     target.uses++;
     source.text = text;
-    source.blocks = blocks;
+    source.blocks = assignIds(blocks);
     source.edits++;
     state.changed();
     return { status: 200, json: { ok: true } };

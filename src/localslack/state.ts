@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { LocalChannel, LocalMessage, LocalUser, LocalUsergroup, OpenView } from './types.js';
+import { assignIds } from './views.js';
 
 export const TEAM_ID = 'T0LOCAL';
 export const TEAM_DOMAIN = 'localslack';
@@ -136,7 +137,8 @@ export class SlackState extends EventEmitter {
   }
 
   addMessage(m: Omit<LocalMessage, 'ts' | 'edits'> & { ts?: string }): LocalMessage {
-    const msg: LocalMessage = { ...m, ts: m.ts ?? this.nextTs(), edits: 0 };
+    const msg: LocalMessage = { ...m, blocks: assignIds(m.blocks), ts: m.ts ?? this.nextTs(), edits: 0 };
+    if (msg.blocks === undefined) delete msg.blocks;
     const ch = this.channels.get(m.channel);
     if (!ch) throw new Error(`no channel ${m.channel}`);
     ch.messages.push(msg);

@@ -197,3 +197,31 @@ export function actionPayload(ref: ElementRef, typed: unknown, actionTs: string)
   }
   return { ...base, ...rest };
 }
+
+const randomId = () => Math.random().toString(36).slice(2, 6) || 'x0';
+
+/**
+ * Slack stores blocks with a `block_id` (and interactive elements with an `action_id`) even when the app
+ * sent none, and reports those generated IDs in payloads and API answers. Returns copies; the input is untouched.
+ */
+export function assignIds(blocks: unknown): unknown[] | undefined {
+  if (!Array.isArray(blocks)) return undefined;
+  const withAction = (el: unknown) =>
+    el && typeof el === 'object' && !('action_id' in el) && (el as Json).type !== 'image'
+      ? { ...(el as Json), action_id: randomId() }
+      : el;
+  return blocks.map((raw) => {
+    if (!raw || typeof raw !== 'object') return raw;
+    const b: Json = { ...(raw as Json) };
+    if (typeof b.block_id !== 'string') b.block_id = randomId();
+    if (b.type === 'input' && b.element) b.element = withAction(b.element);
+    if (b.type === 'actions' && Array.isArray(b.elements)) b.elements = b.elements.map(withAction);
+    if (b.type === 'section' && b.accessory) b.accessory = withAction(b.accessory);
+    return b;
+  });
+}
+
+/** A view with Slack's generated block and action IDs. */
+export function viewWithIds(view: Json): Json {
+  return { ...view, blocks: assignIds(view.blocks) ?? [] };
+}

@@ -1,7 +1,7 @@
 import { APP_ID, BOT_ID, BOT_USER_ID, type SlackState, TEAM_DOMAIN, TEAM_ID } from './state.js';
 import type { LocalMessage, LocalUser, OpenView } from './types.js';
 import { validateMessage, validateView } from './validate.js';
-import { buildStateValues, listElements } from './views.js';
+import { assignIds, buildStateValues, listElements, viewWithIds } from './views.js';
 
 type Json = Record<string, unknown>;
 export type ApiResult = Json & { ok: boolean };
@@ -182,7 +182,7 @@ const handlers: Record<string, Handler> = {
     const bad = validateMessage(text, a.blocks ?? m.blocks);
     if (bad) return fail(bad.error, bad.messages);
     if (a.text !== undefined) m.text = String(a.text);
-    if (a.blocks !== undefined) m.blocks = a.blocks as unknown[];
+    if (a.blocks !== undefined) m.blocks = assignIds(a.blocks);
     m.edits++;
     state.changed();
     return { ok: true, channel: ch.id, ts: m.ts, text: m.text, message: messagePayload(m) };
@@ -201,7 +201,7 @@ const handlers: Record<string, Handler> = {
     if ('error' in trig) return fail(trig.error);
     const bad = validateView(a.view, 'modal');
     if (bad) return fail(bad.error, bad.messages);
-    const view = a.view as Json;
+    const view = viewWithIds(a.view as Json);
     if (externalIdTaken(ctx, view)) return fail('duplicate_external_id');
     const ov = openView(ctx, trig.user, view);
     // A new modal replaces whatever stack the user had open, as in Slack's client.
@@ -218,7 +218,7 @@ const handlers: Record<string, Handler> = {
     const stack = ctx.state.stack(trig.user);
     if (stack.length === 0) return fail('not_found', ['no modal is open to push onto']);
     if (stack.length >= 3) return fail('push_limit_reached');
-    const view = a.view as Json;
+    const view = viewWithIds(a.view as Json);
     if (externalIdTaken(ctx, view)) return fail('duplicate_external_id');
     const ov = openView(ctx, trig.user, view, stack[stack.length - 1]);
     stack.push(ov);
@@ -233,7 +233,7 @@ const handlers: Record<string, Handler> = {
     if (str(a.hash) && a.hash !== ov.hash) return fail('hash_conflict');
     const bad = validateView(a.view, ov.view.type === 'home' ? 'home' : 'modal');
     if (bad) return fail(bad.error, bad.messages);
-    const view = a.view as Json;
+    const view = viewWithIds(a.view as Json);
     ov.values = keepValues(ov.values, view.blocks);
     ov.view = view;
     ov.externalId = str(view.external_id) ?? ov.externalId;
@@ -250,7 +250,7 @@ const handlers: Record<string, Handler> = {
     if (bad) return fail(bad.error, bad.messages);
     const prev = ctx.state.home.get(user);
     if (prev && str(a.hash) && a.hash !== prev.hash) return fail('hash_conflict');
-    const view = a.view as Json;
+    const view = viewWithIds(a.view as Json);
     const ov = prev ?? openView(ctx, user, view);
     ov.values = prev ? keepValues(prev.values, view.blocks) : {};
     ov.view = view;

@@ -185,8 +185,11 @@ describe('delivery to the bot', () => {
       type: 'block_actions',
       container: { type: 'message', message_ts: ts, channel_id: 'C0GENERAL', is_ephemeral: false },
       message: { ts, text: 'pick' },
-      actions: [{ action_id: 'b', block_id: 'block-0', type: 'button' }],
+      actions: [{ action_id: 'b', type: 'button' }],
     });
+    // Slack generated the block_id; the action and the message's blocks agree on it.
+    expect(p.actions[0].block_id).toBe(p.message.blocks[0].block_id);
+    expect(p.actions[0].block_id).toMatch(/^\w+$/);
     const respond = (body: unknown) =>
       fetch(click.responseUrl!, {
         method: 'POST',
