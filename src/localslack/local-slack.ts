@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { commandText } from './command-text.js';
+import { handleControl } from './control.js';
 import { DEFAULT_CHANNELS, DEFAULT_USERGROUPS, DEFAULT_USERS } from './defaults.js';
 import { applyResponse } from './respond.js';
 import { nowSeconds, signSlackRequest } from './signing.js';
@@ -207,6 +208,7 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
     const raw = await readBody(req);
     const api = /^\/api\/([\w.]+)$/.exec(u.pathname);
     if (api) return handleApi(api[1]!, raw, req, u.searchParams, res);
+    if (u.pathname.startsWith('/_local/')) return handleControl(slack, req, u, raw, res);
     const resp = /^\/response\/([\w-]+)$/.exec(u.pathname);
     if (resp && req.method === 'POST') return handleResponseUrl(resp[1]!, raw, res);
     sendJson(res, 404, { ok: false, error: 'not_found' });

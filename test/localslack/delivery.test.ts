@@ -248,3 +248,33 @@ describe('command text and snapshots', () => {
     expect(forAlice.version).toBeGreaterThan(0);
   });
 });
+
+describe('control API for a browser UI', () => {
+  it('runs user actions over JSON and streams change events', async () => {
+    const events = await fetch(`${slack.url}/_local/events`);
+    const reader = events.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toMatch(/^data: \{"version":\d+\}/);
+
+    nextAck = { status: 200, body: JSON.stringify({ response_type: 'in_channel', text: 'done' }) };
+    const r = await fetch(`${slack.url}/_local/command`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: 'U0CAROL', channel: 'C0OPS', text: 'help' }),
+    });
+    expect(await r.json()).toMatchObject({ status: 200, delivered: true });
+    const next = new TextDecoder().decode((await reader.read()).value);
+    expect(next).toMatch(/^data: \{"version":\d+\}/);
+    await reader.cancel();
+
+    const snap = await (await fetch(`${slack.url}/_local/snapshot?viewer=U0BOB`)).json();
+    const ops = snap.channels.find((c: { id: string }) => c.id === 'C0OPS');
+    expect(ops.messages.map((m: { text: string }) => m.text)).toEqual(['/tsai help', 'done']);
+
+    const bad = await fetch(`${slack.url}/_local/command`, {
+      method: 'POST',
+      body: JSON.stringify({ user: 'U0NOBODY', channel: 'C0OPS', text: 'help' }),
+    });
+    expect([bad.status, await bad.json()]).toEqual([400, { error: 'local slack: unknown user "U0NOBODY"' }]);
+  });
+});
