@@ -528,8 +528,15 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
       if (action === 'close') stack.pop();
       else if (action === 'clear') stack.length = 0;
       else if (action === 'errors') {
-        ov.errors = (j.errors ?? {}) as Record<string, string>;
-        out.errors = ov.errors;
+        const errors = (j.errors ?? {}) as Record<string, string>;
+        const inputs = listElements(ov.view.blocks).filter((e) => e.blockType === 'input');
+        const stray = Object.keys(errors).filter((k) => !inputs.some((e) => e.blockId === k));
+        // Slack only shows errors on input blocks; any other key makes the whole response invalid.
+        if (stray.length > 0) problems([`errors name blocks that are not input blocks: ${stray.join(', ')}`]);
+        else {
+          ov.errors = errors;
+          out.errors = errors;
+        }
       } else if (action === 'update') {
         const bad = validateView(j.view, 'modal');
         if (bad) problems(bad.messages);

@@ -153,6 +153,9 @@ describe('delivery to the bot', () => {
     };
     const bad = await slack.submitView({ user: 'U0ALICE', viewId: slack.topView('U0ALICE')!.id });
     expect(bad.errors?._).toMatch(/invalid view: title must be 1-24 chars/);
+    nextAck = { status: 200, body: JSON.stringify({ response_action: 'errors', errors: { nope: 'x' } }) };
+    const stray = await slack.submitView({ user: 'U0ALICE', viewId: slack.topView('U0ALICE')!.id });
+    expect(stray.errors?._).toMatch(/not input blocks: nope/);
     nextAck = { status: 200, body: JSON.stringify({ response_action: 'clear' }) };
     await slack.submitView({ user: 'U0ALICE', viewId: slack.topView('U0ALICE')!.id });
     expect(slack.state.stack('U0ALICE')).toEqual([]);
