@@ -6,6 +6,7 @@ import { DEFAULT_CHANNELS, DEFAULT_USERGROUPS, DEFAULT_USERS } from './defaults.
 import { applyResponse } from './respond.js';
 import { nowSeconds, signSlackRequest } from './signing.js';
 import { APP_ID, BOT_ID, BOT_USER_ID, SlackState, TEAM_DOMAIN, TEAM_ID } from './state.js';
+import { applySubmissionAck, clientSideErrors } from './submission.js';
 import type {
   ApiCall,
   Delivery,
@@ -16,23 +17,8 @@ import type {
   OpenView,
   ResponseUrlCall,
 } from './types.js';
-import { validateView } from './validate.js';
-import {
-  actionPayload,
-  buildStateValues,
-  findElement,
-  isEmptyState,
-  listElements,
-  viewWithIds,
-} from './views.js';
-import {
-  type ApiContext,
-  callApi,
-  keepValues,
-  messagePayload,
-  normaliseArgs,
-  viewPayload,
-} from './webapi.js';
+import { actionPayload, buildStateValues, findElement } from './views.js';
+import { type ApiContext, callApi, messagePayload, normaliseArgs, viewPayload } from './webapi.js';
 
 type Json = Record<string, unknown>;
 
@@ -480,23 +466,8 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
       for (const [b, byAction] of Object.entries(values)) {
         ov.values[b] = { ...(ov.values[b] ?? {}), ...byAction };
       }
-      // Slack's client refuses to submit while a required input is empty or too long.
-      const stateValues = buildStateValues(ov.view.blocks, ov.values);
-      const clientErrors: Record<string, string> = {};
-      for (const ref of listElements(ov.view.blocks)) {
-        if (ref.blockType !== 'input') continue;
-        const s = stateValues[ref.blockId]?.[ref.actionId];
-        if (!s) continue;
-        if (ref.block.optional !== true && isEmptyState(s))
-          clientErrors[ref.blockId] = 'Please fill out this field.';
-        const max = ref.element.max_length;
-        if (typeof max === 'number' && typeof s.value === 'string' && s.value.length > max)
-          clientErrors[ref.blockId] = `Must be ${max} characters or fewer.`;
-        const min = ref.element.min_length;
-        if (typeof min === 'number' && typeof s.value === 'string' && s.value.length < min)
-          clientErrors[ref.blockId] = `Must be at least ${min} characters.`;
-      }
-      if (Object.keys(clientErrors).length > 0) {
+      const clientErrors = clientSideErrors(ov);
+      if (clientErrors) {
         ov.errors = clientErrors;
         state.changed();
         return { status: 0, body: '', delivered: false, errors: clientErrors };
@@ -520,51 +491,8 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
         out.errors = { _: 'We had some trouble connecting. Try again?' };
         return out;
       }
-      const j = (d.json ?? {}) as Json;
-      const action = d.body.trim() === '' ? 'close' : j.response_action;
-      const problems = (msg: string[]) => {
-        out.errors = { _: `the app answered with an invalid view: ${msg.join('; ')}` };
-      };
-      if (action === 'close') stack.pop();
-      else if (action === 'clear') stack.length = 0;
-      else if (action === 'errors') {
-        const errors = (j.errors ?? {}) as Record<string, string>;
-        const inputs = listElements(ov.view.blocks).filter((e) => e.blockType === 'input');
-        const stray = Object.keys(errors).filter((k) => !inputs.some((e) => e.blockId === k));
-        // Slack only shows errors on input blocks; any other key makes the whole response invalid.
-        if (stray.length > 0) problems([`errors name blocks that are not input blocks: ${stray.join(', ')}`]);
-        else {
-          ov.errors = errors;
-          out.errors = errors;
-        }
-      } else if (action === 'update') {
-        const bad = validateView(j.view, 'modal');
-        if (bad) problems(bad.messages);
-        else {
-          const view = viewWithIds(j.view as Json);
-          ov.values = keepValues(ov.values, view.blocks);
-          ov.view = view;
-          ov.hash = state.newHash();
-          ov.errors = undefined;
-        }
-      } else if (action === 'push') {
-        const bad = validateView(j.view, 'modal');
-        if (bad) problems(bad.messages);
-        else if (stack.length >= 3) problems(['push_limit_reached']);
-        else {
-          ov.errors = undefined;
-          const id = state.newViewId();
-          stack.push({
-            id,
-            hash: state.newHash(),
-            user: u.id,
-            view: viewWithIds(j.view as Json),
-            values: {},
-            rootViewId: ov.rootViewId,
-            previousViewId: ov.id,
-          });
-        }
-      } else problems([`unknown ack body ${d.body.slice(0, 200)}`]);
+      const errors = applySubmissionAck(state, stack, ov, d);
+      if (errors) out.errors = errors;
       state.changed();
       return out;
     },
