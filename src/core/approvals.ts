@@ -1,4 +1,4 @@
-import type { ApprovalAction, ApprovalRequest, Store } from '../store/index.js';
+import type { ApprovalAction, ApprovalRequest, AuditEntry, Store } from '../store/index.js';
 import { type Now, nowMs } from './clock.js';
 import { classifyExecutionError, type LiveModelClient } from './live-client.js';
 import { type ExpandGroup, Membership } from './principals.js';
@@ -246,7 +246,12 @@ export class Approvals {
       at,
       reason,
     });
-    if (!won.ok) return lost(won.current ?? request);
+    if (!won.ok) {
+      const current = won.current ?? request;
+      // This click found it past its expiry and expired it: record that like a sweep would.
+      if (won.expiredNow) await this.auditExpired([current], at);
+      return lost(current);
+    }
 
     await this.audit(won.request, input, `approval.${input.decision}`, at, {
       action: won.request.action,
@@ -283,6 +288,29 @@ export class Approvals {
   async expireDue(): Promise<ApprovalRequest[]> {
     const at = this.now();
     const expired = await this.deps.store.expireDue(at);
+    await this.auditExpired(expired, at);
+    return expired;
+  }
+
+  /**
+   * The last `limit` approval decisions and flow creations, newest first, for approvers only
+   * (`/tsai audit [n]`).
+   */
+  async auditTrail(
+    userId: string,
+    limit = 20,
+  ): Promise<
+    { ok: true; entries: AuditEntry[] } | { ok: false; approvers: { users: string[]; groups: string[] } }
+  > {
+    if (!(await this.approvers.has(userId))) return { ok: false, approvers: this.approverIds };
+    const entries = await this.deps.store.listAudit({
+      limit: Math.max(1, Math.min(100, Math.floor(limit) || 20)),
+      operationPrefixes: ['approval.', 'flow.'],
+    });
+    return { ok: true, entries };
+  }
+
+  private async auditExpired(expired: ApprovalRequest[], at: number): Promise<void> {
     for (const r of expired) {
       await this.deps.store.appendAudit({
         at,
@@ -295,7 +323,6 @@ export class Approvals {
         requestId: r.id,
       });
     }
-    return expired;
   }
 
   /**

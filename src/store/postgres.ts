@@ -131,12 +131,13 @@ export class PostgresStore implements Store {
             [input.by, input.at, input.id, input.reason ?? null],
           );
     if (row) return { ok: true, request: toApproval(row) };
-    await this.pool.query(
+    const expired = await this.pool.query(
       `UPDATE approvals SET status = 'expired', finished_at = $2
        WHERE id = $1 AND status = 'pending' AND expires_at <= $2`,
       [input.id, input.at],
     );
-    return { ok: false, current: await this.getApproval(input.id) };
+    const current = await this.getApproval(input.id);
+    return (expired.rowCount ?? 0) > 0 ? { ok: false, current, expiredNow: true } : { ok: false, current };
   }
 
   async claimRetry(id: string, by: string, at: number): Promise<TransitionResult> {

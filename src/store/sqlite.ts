@@ -121,13 +121,14 @@ export class SqliteStore implements Store {
               )
               .get(input.by, input.at, input.reason ?? null, input.at, input.id, input.at);
       if (row) return { ok: true, request: toApproval(row as Row) };
-      this.db
+      const expired = this.db
         .prepare(
           `UPDATE approvals SET status = 'expired', finished_at = ?
            WHERE id = ? AND status = 'pending' AND expires_at <= ?`,
         )
         .run(input.at, input.id, input.at);
-      return { ok: false, current: this.get(input.id) };
+      const current = this.get(input.id);
+      return expired.changes > 0 ? { ok: false, current, expiredNow: true } : { ok: false, current };
     });
     return run.immediate();
   }

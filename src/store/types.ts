@@ -73,7 +73,8 @@ export interface DecideInput {
 /** `ok: false` carries the row as it is now: who won and when, or that it expired. */
 export type TransitionResult =
   | { ok: true; request: ApprovalRequest }
-  | { ok: false; current: ApprovalRequest | null };
+  /** `expiredNow`: this very call found the request past its expiry and marked it expired. */
+  | { ok: false; current: ApprovalRequest | null; expiredNow?: boolean };
 
 export type ExecutionOutcome =
   | { status: 'executed'; flowId: string; flowStatus?: string }

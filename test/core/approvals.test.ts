@@ -188,6 +188,34 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
       expect(flowEntry?.params).toEqual({ name: r.client.created[0]!.name, model: MODEL });
     });
 
+    it('shows the audit trail of decisions and flows to approvers only', async () => {
+      r = await rig(location);
+      const a = r.approvals[0]!;
+      const req = await filed(a);
+      await r.stores[0]!.appendAudit({
+        at: T0,
+        userId: 'U0X',
+        operation: 'channel.defaults.set',
+        outcome: 'ok',
+      });
+      await a.decide({ requestId: req.id, userId: 'U0BOB', decision: 'approve' });
+      expect(await a.auditTrail('U0MALLORY')).toMatchObject({
+        ok: false,
+        approvers: { users: ['U0BOB', 'U0CAROL', 'U0REQ'] },
+      });
+      const trail = await a.auditTrail('U0CAROL', 2);
+      expect(trail.ok && trail.entries.map((e) => e.operation)).toEqual([
+        'flow.STARTLIVEMODEL',
+        'approval.approve',
+      ]);
+      const all = await a.auditTrail('U0GROUPIE', 50);
+      expect(all.ok && all.entries.map((e) => e.operation)).toEqual([
+        'flow.STARTLIVEMODEL',
+        'approval.approve',
+        'approval.request',
+      ]);
+    });
+
     it('stop requests create STOPLIVEMODEL', async () => {
       r = await rig(location);
       const req = await filed(r.approvals[0]!, { action: 'stop' });
@@ -355,7 +383,10 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
       );
       expect(r.client.created).toEqual([]);
       const expiries = await r.stores[0]!.listAudit({ operationPrefixes: ['approval.expire'] });
-      expect(expiries.map((e) => [e.userId, e.requestId])).toEqual([['system', first.id]]);
+      expect(expiries.map((e) => [e.userId, e.requestId])).toEqual([
+        ['system', second.id],
+        ['system', first.id],
+      ]);
     });
 
     it('after a restart: a pending request is approvable, one that expired meanwhile is expired', async () => {

@@ -152,6 +152,9 @@ export function storeConformance(name: string, createLocation: () => Promise<Sto
       expect(click.ok).toBe(false);
       expect(!click.ok && click.current?.status).toBe('expired');
       expect(!click.ok && click.current?.decidedBy).toBeNull();
+      expect(!click.ok && click.expiredNow).toBe(true);
+      const again = await s.decideApproval({ id: soon.id, decision: 'reject', by: 'U0BOB', at: T0 + 1001 });
+      expect(!again.ok && again.expiredNow).toBeFalsy();
       expect(await s.expireDue(T0 + 1999)).toEqual([]);
       const expired = await s.expireDue(T0 + 2000);
       expect(expired.map((r) => r.id)).toEqual([other.id]);
