@@ -327,16 +327,14 @@ function pair(c: Ctx, left: string, right: string, a: Attempt): TimeRange | null
   return null;
 }
 
-function splitRange(c: Ctx, t: string, a: Attempt): TimeRange | null {
-  for (const re of [SEPARATORS, HYPHEN]) {
-    re.lastIndex = 0;
-    for (let m = re.exec(t); m; m = re.exec(t)) {
-      const left = t.slice(0, m.index).trim();
-      const right = t.slice(m.index + m[0].length).trim();
-      if (left && right) {
-        const range = pair(c, left, right, a);
-        if (range) return range;
-      }
+function splitAt(c: Ctx, t: string, re: RegExp, a: Attempt): TimeRange | null {
+  re.lastIndex = 0;
+  for (let m = re.exec(t); m; m = re.exec(t)) {
+    const left = t.slice(0, m.index).trim();
+    const right = t.slice(m.index + m[0].length).trim();
+    if (left && right) {
+      const range = pair(c, left, right, a);
+      if (range) return range;
     }
   }
   return null;
@@ -395,7 +393,9 @@ function interpret(c: Ctx, t: string): TimeRange | string {
   }
   const from = /^from\s+(.+)$/i.exec(t);
   const body = from ? from[1]! : t;
-  const result = (from ? null : single(c, body, a)) ?? splitRange(c, body, a);
+  // Unambiguous separators first; a lone hyphen only after the whole text failed as one date ("2026-11-01").
+  const result =
+    splitAt(c, body, SEPARATORS, a) ?? (from ? null : single(c, body, a)) ?? splitAt(c, body, HYPHEN, a);
   if (result) return result;
   return a.error ?? unreadable(t, a.understood ?? chronoParser.parse(t, c.ref)[0]?.text);
 }
