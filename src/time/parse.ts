@@ -177,6 +177,9 @@ function parseEndpoint(c: Ctx, text: string): EndpointParse {
   const s = r.start;
   const dayCertain = s.isCertain('day');
   const weekdayCertain = s.isCertain('weekday');
+  if (!dayCertain && !weekdayCertain && (s.isCertain('month') || s.isCertain('year'))) {
+    return { ok: false, error: `“${t}” names a month or year but no day: give a day such as “Nov 1”.` };
+  }
   const time: TimeParts | null = s.isCertain('hour')
     ? {
         hour: s.get('hour') ?? 0,
@@ -397,6 +400,9 @@ function interpret(c: Ctx, t: string): TimeRange | string {
   const result =
     splitAt(c, body, SEPARATORS, a) ?? (from ? null : single(c, body, a)) ?? splitAt(c, body, HYPHEN, a);
   if (result) return result;
+  if (from && !a.error && parseEndpoint(c, body).ok) {
+    return `“${t}” has no end: write “${t} to …”, or “since ${body}” for a range that ends now.`;
+  }
   return a.error ?? unreadable(t, a.understood ?? chronoParser.parse(t, c.ref)[0]?.text);
 }
 
