@@ -58,7 +58,7 @@ type Endpoint =
 
 type EndpointParse = { ok: true; ep: Endpoint } | { ok: false; error?: string; understood?: string };
 
-class RangeError_ {
+class ParseProblem {
   constructor(readonly message: string) {}
 }
 
@@ -118,7 +118,7 @@ function dayStartNs(c: Ctx, d: DateParts): bigint {
 
 function resolve(c: Ctx, ep: Endpoint, role: 'start' | 'end'): bigint {
   if (ep.kind === 'exact') return ep.ns;
-  if (ep.kind === 'dayOfMonth') throw new RangeError_('A bare day number needs a month before it.');
+  if (ep.kind === 'dayOfMonth') throw new ParseProblem('A bare day number needs a month before it.');
   if (ep.time === null) {
     const d = role === 'end' ? addDays({ ...ep.date, ...zeroTime }, 1) : ep.date;
     return dayStartNs(c, d);
@@ -217,16 +217,16 @@ function dateOf(w: DateParts): DateParts {
 function combine(c: Ctx, startEp: Endpoint, endEp: Endpoint): TimeRange {
   let s = startEp;
   let e = endEp;
-  if (s.kind === 'dayOfMonth') throw new RangeError_('A range cannot start with a bare day number.');
+  if (s.kind === 'dayOfMonth') throw new ParseProblem('A range cannot start with a bare day number.');
   if (e.kind === 'dayOfMonth') {
     if (s.kind !== 'wall' || !s.dateKnown || s.weekdayOnly) {
-      throw new RangeError_(
+      throw new ParseProblem(
         `A bare day number (“${e.day}”) as the end needs a start with a month, like “Nov 1-3”.`,
       );
     }
     const probe = new Date(Date.UTC(2000, 0, 1));
     probe.setUTCFullYear(s.date.year, s.date.month - 1, e.day);
-    if (probe.getUTCDate() !== e.day) throw new RangeError_(`Day ${e.day} does not exist in that month.`);
+    if (probe.getUTCDate() !== e.day) throw new ParseProblem(`Day ${e.day} does not exist in that month.`);
     e = { kind: 'wall', date: { ...s.date, day: e.day }, dateKnown: true, weekdayOnly: false, time: null };
   }
   s = pastWeekday(c, s);
@@ -278,7 +278,7 @@ function relativeRange(c: Ctx, lower: string): TimeRange | null {
   const hasNumber = m[2] !== undefined;
   const n = hasNumber ? (NUMBER_WORDS[m[2]!] ?? Number(m[2])) : 1;
   if (!Number.isSafeInteger(n) || n <= 0 || n > 100_000)
-    throw new RangeError_(`“${m[2]}” is not a usable count.`);
+    throw new ParseProblem(`“${m[2]}” is not a usable count.`);
   if (!hasNumber && m[1] !== 'past' && (unit === 'w' || unit === 'mo')) return null; // "last week": calendar
   const secondsPer = { s: 1n, m: 60n, h: 3600n } as const;
   if (unit === 's' || unit === 'm' || unit === 'h') {
@@ -352,13 +352,13 @@ function single(c: Ctx, t: string, a: Attempt): TimeRange | null {
   }
   const ep = pastWeekday(c, p.ep);
   if (ep.kind === 'exact') {
-    throw new RangeError_(
+    throw new ParseProblem(
       `“${t}” is a single instant, not a range: add an end (“${t} to …”) or write “since ${t}”.`,
     );
   }
   if (ep.kind === 'dayOfMonth') return null;
   if (ep.time !== null) {
-    throw new RangeError_(
+    throw new ParseProblem(
       `“${t}” is a single point in time, not a range: add an end (“${t} to 5pm”) or write “since ${t}”.`,
     );
   }
@@ -431,7 +431,7 @@ function parseWith(c: Ctx, text: string, requirePast: boolean): RangeOutcome {
   try {
     r = interpret(c, t);
   } catch (e) {
-    if (e instanceof RangeError_) return fail(e.message);
+    if (e instanceof ParseProblem) return fail(e.message);
     throw e;
   }
   if (typeof r === 'string') return fail(r);
