@@ -22,6 +22,9 @@ export const EXAMPLES: readonly string[] = [
   '2026-11-01T09:00:00Z to 2026-11-01T17:00:00Z',
 ];
 
+const MAX_RANGE_CHARS = 200;
+const MAX_RANGES = 50;
+
 interface Ctx {
   nowNs: bigint;
   nowMs: number;
@@ -427,6 +430,8 @@ function checkRange(c: Ctx, r: TimeRange, requirePast: boolean): string | null {
 function parseWith(c: Ctx, text: string, requirePast: boolean): RangeOutcome {
   const t = normalizeText(text);
   if (t === '') return fail('No time range given.');
+  if (t.length > MAX_RANGE_CHARS)
+    return fail(`That time range is too long (over ${MAX_RANGE_CHARS} characters).`);
   let r: TimeRange | string;
   try {
     r = interpret(c, t);
@@ -453,6 +458,7 @@ export function parseTimeRanges(text: string, ctx: ParseContext): RangesOutcome 
     .map(normalizeText)
     .filter((p) => p !== '');
   if (parts.length === 0) return fail('No time range given.') as RangesOutcome;
+  if (parts.length > MAX_RANGES) return fail(`Too many ranges (at most ${MAX_RANGES}).`) as RangesOutcome;
   const items: { text: string; range: TimeRange }[] = [];
   for (const [i, part] of parts.entries()) {
     const o = parseWith(c, part, ctx.requirePast === true);

@@ -86,6 +86,10 @@ describe('errors', () => {
     expect(out.ok).toBe(false);
   });
 
+  it('refuses overlong text without trying to parse it', () => {
+    expect(errorOf(`yesterday 9am to 5pm ${'x'.repeat(300)}`)).toMatch(/too long/);
+  });
+
   it('never throws on hostile input', () => {
     for (const text of ['\u0000', '-'.repeat(500), '9'.repeat(40), '..', ';', '–', 'between and', 'since']) {
       expect(() => parseTimeRange(text, ctx)).not.toThrow();

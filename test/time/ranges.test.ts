@@ -46,6 +46,15 @@ describe('several ranges', () => {
     if (!out.ok) expect(out.error).toMatch(/no time range/i);
   });
 
+  it('refuses too many ranges', () => {
+    const out = parseTimeRanges(
+      Array.from({ length: 51 }, (_, i) => `${i + 1000000000} to ${i + 1000000001}`).join(';'),
+      ctx,
+    );
+    expect(out.ok).toBe(false);
+    if (!out.ok) expect(out.error).toMatch(/too many/i);
+  });
+
   it('requirePast applies to every part', () => {
     const out = parseTimeRanges('Nov 1; Nov 30', { ...ctx, requirePast: true });
     expect(out.ok).toBe(false);
