@@ -26,8 +26,6 @@ function shortName(locale: string, timeZone: string, ms: number): string {
 export function zoneAbbreviation(timeZone: string, ms: number): string {
   for (const locale of ['en-US', 'en-GB', 'en-IN']) {
     const name = shortName(locale, timeZone, ms);
-    if (name === 'GMT' || name === 'UTC')
-      return offsetMinutesAt(timeZone, ms) === 0 ? 'UTC' : formatOffset(0);
     if (name && !GMT_STYLE.test(name)) return name;
   }
   return formatOffset(offsetMinutesAt(timeZone, ms));
@@ -45,6 +43,7 @@ function pad(n: number, width = 2): string {
 
 interface Point {
   wall: Wall;
+  offsetMin: number;
   fraction: string; // nanoseconds within the second, 9 digits
   abbr: string;
 }
@@ -53,7 +52,12 @@ function point(ns: bigint, timeZone: string): Point {
   const ms = nsToMsFloor(ns);
   const wall = wallAt(timeZone, ms);
   const fracNs = BigInt(wall.millisecond) * 1_000_000n + nsSubMs(ns);
-  return { wall, fraction: fracNs.toString().padStart(9, '0'), abbr: zoneAbbreviation(timeZone, ms) };
+  return {
+    wall,
+    offsetMin: offsetMinutesAt(timeZone, ms),
+    fraction: fracNs.toString().padStart(9, '0'),
+    abbr: zoneAbbreviation(timeZone, ms),
+  };
 }
 
 function dayLabel(w: Wall, withYear: boolean): string {
@@ -98,7 +102,7 @@ export function describeRange(r: TimeRange, timeZone: string): string {
   const e = point(r.endNs, timeZone);
   const prec = precisionOf([s, e]);
   const local = localPart(s, e, prec);
-  if (s.abbr === 'UTC' && e.abbr === 'UTC') return local;
+  if (s.offsetMin === 0 && e.offsetMin === 0) return local;
   const us = point(r.startNs, 'UTC');
   const ue = point(r.endNs, 'UTC');
   const withYear = us.wall.year !== ue.wall.year;
@@ -115,6 +119,6 @@ export function describeInstant(ns: bigint, timeZone: string): string {
   const p = point(ns, timeZone);
   const prec = precisionOf([p]);
   const local = `${dayLabel(p.wall, true)} ${clock(p, prec)} ${p.abbr}`;
-  if (p.abbr === 'UTC') return local;
+  if (p.offsetMin === 0) return local;
   return `${local} (${clock(point(ns, 'UTC'), prec)} UTC)`;
 }

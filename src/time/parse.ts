@@ -67,30 +67,15 @@ class ParseProblem {
 
 const fail = (error: string): RangeOutcome => ({ ok: false, error, examples: [...EXAMPLES] });
 
-const QUOTE_PAIRS: [string, string][] = [
-  ['"', '"'],
-  ["'", "'"],
-  ['“', '”'],
-  ['‘', '’'],
-  ['„', '“'],
-  ['«', '»'],
-  ['`', '`'],
-];
+// Slack clients turn " into “ ”, sometimes only on one side, so quotes at either end are dropped.
+const EDGE_QUOTES = /^["'“”‘’„«»`]+|["'“”‘’„«»`]+$/g;
 
 export function normalizeText(text: string): string {
-  let t = String(text ?? '')
+  return String(text ?? '')
     .replace(/\s+/g, ' ')
+    .trim()
+    .replace(EDGE_QUOTES, '')
     .trim();
-  for (let again = true; again; ) {
-    again = false;
-    for (const [open, close] of QUOTE_PAIRS) {
-      if (t.length >= 2 && t.startsWith(open) && t.endsWith(close)) {
-        t = t.slice(open.length, t.length - close.length).trim();
-        again = true;
-      }
-    }
-  }
-  return t;
 }
 
 function makeCtx(ctx: ParseContext): Ctx | string {

@@ -99,6 +99,7 @@ const TABLE_NOV: Case[] = [
   ['“yesterday 9am to 5pm”', WORKDAY_YESTERDAY],
   ['"yesterday 9am to 5pm"', WORKDAY_YESTERDAY],
   ['‘last 3 days’', ['now-3d', 'now']],
+  ['“yesterday 9am to 5pm"', WORKDAY_YESTERDAY],
   ['  Yesterday 9AM   to 5PM ', WORKDAY_YESTERDAY],
   ['yesterday 9:30am to 4:45pm', ['D-1 09:30', 'D-1 16:45']],
   ['yesterday noon to 6pm', ['D-1 12:00', 'D-1 18:00']],
