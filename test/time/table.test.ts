@@ -12,13 +12,17 @@ import {
   type TestZone,
 } from '../support/zone-oracle.js';
 
-const ZONES: TestZone[] = ['UTC', 'America/New_York', 'Asia/Kolkata'];
+const ZONES: TestZone[] = ['UTC', 'America/New_York', 'Asia/Kolkata', 'Europe/Berlin'];
 type Pair = [string, string];
 type Expect = Pair | Record<TestZone, Pair>;
 type Case = [phrase: string, expected: Expect];
 
-function perZone(utc: Pair, ny: Pair, kolkata: Pair): Record<TestZone, Pair> {
-  return { UTC: utc, 'America/New_York': ny, 'Asia/Kolkata': kolkata };
+function perZone(utc: Pair, ny: Pair, kolkata: Pair, berlin: Pair): Record<TestZone, Pair> {
+  return { UTC: utc, 'America/New_York': ny, 'Asia/Kolkata': kolkata, 'Europe/Berlin': berlin };
+}
+
+function perZoneDate(utc: string, ny: string, kolkata: string, berlin: string): Record<TestZone, string> {
+  return { UTC: utc, 'America/New_York': ny, 'Asia/Kolkata': kolkata, 'Europe/Berlin': berlin };
 }
 
 function expectedNs(spec: string, zone: TestZone, nowNs: bigint): bigint {
@@ -109,7 +113,10 @@ const TABLE_NOV: Case[] = [
   ['since yesterday', ['D-1 00:00', 'now']],
   ['since yesterday 8am', ['D-1 08:00', 'now']],
   ['since Monday', ['W0 00:00', 'now']],
-  ['since Monday 8am', perZone(['W-7 08:00', 'now'], ['W0 08:00', 'now'], ['W0 08:00', 'now'])],
+  [
+    'since Monday 8am',
+    perZone(['W-7 08:00', 'now'], ['W0 08:00', 'now'], ['W0 08:00', 'now'], ['W-7 08:00', 'now']),
+  ],
   ['since Oct 30', ['2026-10-30 00:00', 'now']],
   ['since 2026-11-01T12:00:00Z', ['2026-11-01T12:00:00Z', 'now']],
   ['from Nov 1 to Nov 3', NOV1_3],
@@ -135,6 +142,7 @@ const TABLE_NOV: Case[] = [
     perZone(
       ['2026-11-01 00:00', '2026-11-02 00:00'],
       ['2026-11-01 00:00', 'now'], // still running in New York
+      ['2026-11-01 00:00', '2026-11-02 00:00'],
       ['2026-11-01 00:00', '2026-11-02 00:00'],
     ),
   ],
@@ -176,7 +184,10 @@ const TABLE_MAR: Case[] = [
   ['today 1am to 4am', ['D0 01:00', 'D0 04:00']],
   ['today 2:30am to 5am', ['D0 02:30', 'D0 05:00']],
   ['since yesterday', ['D-1 00:00', 'now']],
-  ['since Monday 8am', perZone(['W0 08:00', 'now'], ['W0 08:00', 'now'], ['W-7 08:00', 'now'])],
+  [
+    'since Monday 8am',
+    perZone(['W0 08:00', 'now'], ['W0 08:00', 'now'], ['W-7 08:00', 'now'], ['W0 08:00', 'now']),
+  ],
   ['Mar 7 to Mar 8', ['2026-03-07 00:00', '2026-03-09 00:00']],
   ['this month', ['2026-03-01 00:00', 'now']],
   ['last month', ['2026-02-01 00:00', '2026-03-01 00:00']],
@@ -194,21 +205,41 @@ const TABLE_JUL: Case[] = [
   ['yesterday 9am to 5pm', WORKDAY_YESTERDAY],
 ];
 
+// Reference 4: 2026-10-25T00:30Z, Berlin at 02:30 CEST half an hour before it falls back (02:00-03:00
+// happens twice); New York is still on Saturday 24 Oct 20:30 EDT.
+const TABLE_OCT: Case[] = [
+  ['today', ['D0 00:00', 'now']],
+  ['yesterday', DAY],
+  ['last 3 hours', ['now-3h', 'now']],
+  ['last 2 days', ['now-2d', 'now']],
+  ['this week', ['W0 00:00', 'now']],
+  ['Oct 25 2:30am to 3:30am', ['2026-10-25 02:30', '2026-10-25 03:30']],
+  ['Oct 25 1am to 4am', ['2026-10-25 01:00', '2026-10-25 04:00']],
+  ['Oct 24 to Oct 25', ['2026-10-24 00:00', '2026-10-26 00:00']],
+  ['yesterday 9am to 5pm', WORKDAY_YESTERDAY],
+  ['since yesterday 8pm', ['D-1 20:00', 'now']],
+];
+
 const REFERENCES: { now: bigint; localDates: Record<TestZone, string>; table: Case[] }[] = [
   {
     now: isoZToNs('2026-11-02T03:30:00Z'),
-    localDates: { UTC: '2026-11-02', 'America/New_York': '2026-11-01', 'Asia/Kolkata': '2026-11-02' },
+    localDates: perZoneDate('2026-11-02', '2026-11-01', '2026-11-02', '2026-11-02'),
     table: TABLE_NOV,
   },
   {
     now: isoZToNs('2026-03-08T20:15:00Z'),
-    localDates: { UTC: '2026-03-08', 'America/New_York': '2026-03-08', 'Asia/Kolkata': '2026-03-09' },
+    localDates: perZoneDate('2026-03-08', '2026-03-08', '2026-03-09', '2026-03-08'),
     table: TABLE_MAR,
   },
   {
     now: isoZToNs('2026-07-15T03:10:00.123456789Z'),
-    localDates: { UTC: '2026-07-15', 'America/New_York': '2026-07-14', 'Asia/Kolkata': '2026-07-15' },
+    localDates: perZoneDate('2026-07-15', '2026-07-14', '2026-07-15', '2026-07-15'),
     table: TABLE_JUL,
+  },
+  {
+    now: isoZToNs('2026-10-25T00:30:00Z'),
+    localDates: perZoneDate('2026-10-25', '2026-10-24', '2026-10-25', '2026-10-25'),
+    table: TABLE_OCT,
   },
 ];
 
