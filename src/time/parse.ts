@@ -181,7 +181,8 @@ function parseEndpoint(c: Ctx, text: string): EndpointParse {
     kind: 'wall',
     date: { year: s.get('year')!, month: s.get('month')!, day: s.get('day')! },
     dateKnown: dayCertain || weekdayCertain || s.isCertain('month'),
-    weekdayOnly: weekdayCertain && !dayCertain,
+    // Only a bare weekday is pinned to the past; "next Friday" means what it says.
+    weekdayOnly: weekdayCertain && !dayCertain && !WEEKDAY_MODIFIER.test(t),
     time,
   };
   if (s.isCertain('timezoneOffset')) {
@@ -190,6 +191,8 @@ function parseEndpoint(c: Ctx, text: string): EndpointParse {
   }
   return { ok: true, ep };
 }
+
+const WEEKDAY_MODIFIER = /\b(next|this|coming|last|past|previous)\b/i;
 
 /** A weekday on its own ("Monday") means the most recent one, never a future one. */
 function pastWeekday(c: Ctx, ep: Endpoint): Endpoint {

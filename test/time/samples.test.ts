@@ -12,3 +12,13 @@ it.each(['UTC', 'America/New_York', 'Asia/Kolkata', 'Europe/Berlin', 'Australia/
     }
   },
 );
+
+it('a bare weekday is the most recent one, a weekday with "next" stays in the future', () => {
+  const now = new Date('2026-11-02T03:30:00Z'); // Sunday 1 Nov 22:30 in New York
+  const ctx = { now, timeZone: 'America/New_York' };
+  const bare = parseTimeRange('Monday', ctx);
+  const next = parseTimeRange('next Friday', ctx);
+  if (!bare.ok || !next.ok) throw new Error('expected both to parse');
+  expect(bare.range.startNs).toBeLessThan(BigInt(now.getTime()) * 1_000_000n);
+  expect(next.range.startNs).toBeGreaterThan(BigInt(now.getTime()) * 1_000_000n);
+});
