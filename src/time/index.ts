@@ -21,7 +21,7 @@
  * 3. A date without a time is the whole day: as a start 00:00 local, as an end 00:00 local of the next day.
  *    A single day ("yesterday", "Nov 1") is that whole day; a day still running ("today") ends at now.
  * 4. "this week"/"last week": ISO weeks from Monday 00:00 local; this week ends at now. Same for months.
- *    A weekday alone ("Monday") means the most recent one, never a future one.
+ *    A bare weekday ("Monday") means the most recent one, never a future one ("next Friday" is kept).
  * 5. The end must be after the start; with `requirePast` the end must not be after now.
  * 6. Anything not understood, or understood only in part, is an error with examples, never a guess.
  *
