@@ -12,9 +12,12 @@ export const faultSpec = z.strictObject({
   rate: z.number().min(0).max(1).optional(),
   /** Delay before anything else happens. */
   latencyMs: z.number().int().min(0).max(120_000).optional(),
-  /** Answer with this status instead of handling the request. */
-  status: z.number().int().min(400).max(599).optional(),
+  /** Answer with this status instead of handling the request (a 2xx makes a canned reply). */
+  status: z.number().int().min(200).max(599).optional(),
+  /** `{"message": ...}` of the injected reply. */
   message: z.string().optional(),
+  /** Raw body of the injected reply instead of `{"message"}`, sent as is (e.g. non-JSON text, unquoted big IDs). */
+  body: z.string().optional(),
   /** Retry-After header value sent with `status`. */
   retryAfter: z.union([z.string(), z.number().int().min(0)]).optional(),
   /** Destroy the connection: 'before' handling (nothing happens), or 'after' handling (the effect happens, the reply is lost). */

@@ -45,6 +45,8 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
   const timers = new Set<NodeJS.Timeout>();
   let requests: LoggedRequest[] = [];
   let seq = 0;
+  /** Bumped by reset: a request delayed by injected latency across a reset is dropped, not applied to new state. */
+  let epoch = 0;
 
   const later = (ms: number, fn: () => void) => {
     const t = setTimeout(() => {
@@ -60,10 +62,16 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
       if (store.get('flows', flow.id)?.status === 'CREATED')
         store.update('flows', flow.id, { status: 'RUNNING' });
     });
-    later(Math.max(delays.completedAfterMs, delays.runningAfterMs), () => {
-      const current = store.get('flows', flow.id);
-      if (current) store.update('flows', flow.id, complete(store, current));
-    });
+    later(Math.max(delays.completedAfterMs, delays.runningAfterMs), () => finish(flow.id));
+  };
+
+  /** Completes a flow now (effects included) unless it already ended; false when there is no such flow. */
+  const finish = (id: string): boolean => {
+    const current = store.get('flows', id);
+    if (!current) return false;
+    if (current.status === 'CREATED' || current.status === 'RUNNING')
+      store.update('flows', id, complete(store, current));
+    return true;
   };
 
   const reset = () => {
@@ -73,10 +81,18 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
     faults.clear();
     requests = [];
     seq = 0;
+    epoch++;
   };
 
   const control = (req: IncomingMessage, path: string, body: unknown): ApiReply => {
     const route = `${req.method} ${path}`;
+    const finishing = /^POST \/_emulator\/flows\/([^/]+)\/finish$/.exec(route);
+    if (finishing) {
+      const id = decodeURIComponent(finishing[1]!);
+      return finish(id)
+        ? { status: 200, body: store.get('flows', id) }
+        : { status: 404, body: { message: `flow ${id} not found` } };
+    }
     switch (route) {
       case 'GET /_emulator/state':
         return { status: 200, body: { accountId, ...store.snapshot() } };
@@ -165,12 +181,20 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
     requests.push(entry);
     const fault = faults.take(entry.method, path);
     if (fault) entry.fault = fault;
-    if (fault?.latencyMs) await sleep(fault.latencyMs);
+    if (fault?.latencyMs) {
+      const started = epoch;
+      await sleep(fault.latencyMs, undefined, { ref: false });
+      if (epoch !== started) return void req.socket.destroy();
+    }
     if (fault?.reset === 'before') return void req.socket.destroy();
     if (fault?.status) {
       const headers: Record<string, string> = {};
       if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
       entry.status = fault.status;
+      if (fault.body !== undefined) {
+        res.writeHead(fault.status, { ...headers, 'content-type': 'text/plain' }).end(fault.body);
+        return;
+      }
       return send(res, {
         status: fault.status,
         body: { message: fault.message ?? `injected fault: HTTP ${fault.status}` },

@@ -1,23 +1,28 @@
 import { z } from 'zod';
 
-/** Non-empty, at most 128 chars, no '/', whitespace or control characters: safe as a URL path segment. */
+/** Non-empty, at most 128 chars, no '/', whitespace or control characters, not '.' or '..': safe as a URL path segment. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
-export const ID_PATTERN = /^[^/\s\u0000-\u001f\u007f]{1,128}$/;
+export const ID_PATTERN = /^(?!\.{1,2}$)[^/\s\u0000-\u001f\u007f]{1,128}$/;
+
+/** Type error message that says "is required" when the field is missing. */
+export function expected(what: string) {
+  return { error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : what) };
+}
 
 export const idString = z
-  .string({ error: 'must be an ID string, e.g. "1353853719423311872"' })
+  .string(expected('must be an ID string, e.g. "1353853719423311872"'))
   .regex(
     ID_PATTERN,
     'must be a non-empty ID of at most 128 characters without "/", spaces or control characters',
   );
 
 export const nameString = z
-  .string({ error: 'must be a string' })
+  .string(expected('must be a string'))
   .refine((s) => s.trim().length > 0, 'must not be empty');
 
 /** Nanoseconds since the Unix epoch as a digit string (19 digits covers 2001..2286). */
 export const nanosString = z
-  .string({ error: 'must be nanoseconds since epoch as a digit string, e.g. "1732176000000000000"' })
+  .string(expected('must be nanoseconds since epoch as a digit string, e.g. "1732176000000000000"'))
   .regex(
     /^(0|[1-9]\d{0,18})$/,
     'must be nanoseconds since epoch as a digit string, e.g. "1732176000000000000"',
@@ -27,7 +32,7 @@ const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))
 
 /** ISO 8601 UTC with 'Z' and up to 9 fraction digits, e.g. "2025-11-21T03:30:00.123456789Z". */
 export const isoUtcString = z
-  .string({ error: 'must be an ISO 8601 UTC timestamp, e.g. "2025-11-21T03:30:00Z"' })
+  .string(expected('must be an ISO 8601 UTC timestamp, e.g. "2025-11-21T03:30:00Z"'))
   .refine((s) => isoToNanos(s) !== null, {
     message:
       'must be an ISO 8601 UTC timestamp ending in Z with up to 9 fraction digits, e.g. "2025-11-21T03:30:00Z"',

@@ -1,21 +1,30 @@
 import { z } from 'zod';
-import { idString, isoToNanos, isoUtcString, nameString, nanosString } from './common.js';
+import { expected, idString, isoToNanos, isoUtcString, nameString, nanosString } from './common.js';
 
 // Request bodies are strict: an unknown field is an error, so a typo never reaches the service silently.
 
 export const createWorkspaceBody = z.strictObject({
   name: nameString,
-  description: z.string({ error: 'must be a string' }).optional(),
+  description: z.string(expected('must be a string')).optional(),
 });
 
 export const moveModelBody = z.strictObject({ workspace: idString });
 
+const DIGITS = /^\d{1,19}$/;
+
 const nsRange = z
   .strictObject({ startTime: nanosString, endTime: nanosString })
-  .refine((r) => BigInt(r.startTime) < BigInt(r.endTime), {
-    message: 'startTime must be before endTime',
-    path: ['startTime'],
-  });
+  // Refinements run even when a field failed, so only compare two valid digit strings.
+  .refine(
+    (r) =>
+      !DIGITS.test(String(r.startTime)) ||
+      !DIGITS.test(String(r.endTime)) ||
+      BigInt(r.startTime) < BigInt(r.endTime),
+    {
+      message: 'startTime must be before endTime',
+      path: ['startTime'],
+    },
+  );
 
 export const evalFlowBody = z.strictObject({
   flowType: z.literal('EVAL'),
@@ -29,15 +38,15 @@ export const evalFlowBody = z.strictObject({
       .array(
         z.strictObject({
           entities: z
-            .array(nameString, { error: 'must be an array of entity names' })
+            .array(nameString, expected('must be an array of entity names'))
             .min(1, 'must name at least one entity'),
           timeRange: nsRange,
         }),
-        { error: 'must be an array of segments' },
+        expected('must be an array of segments'),
       )
       .min(1, 'must contain at least one segment'),
-    forLive: z.boolean({ error: 'must be true or false' }),
-    withEpisodes: z.boolean({ error: 'must be true or false' }),
+    forLive: z.boolean(expected('must be true or false')),
+    withEpisodes: z.boolean(expected('must be true or false')),
   }),
 });
 
@@ -47,43 +56,76 @@ export const liveModelFlowBody = z.strictObject({
   spec: z.strictObject({ model: idString }),
 });
 
-const isoRange = z
-  .strictObject({ startTime: isoUtcString, endTime: isoUtcString })
-  .refine((r) => (isoToNanos(r.startTime) ?? 0n) < (isoToNanos(r.endTime) ?? 0n), {
-    message: 'startTime must be before endTime',
-    path: ['startTime'],
-  });
+const isoRange = z.strictObject({ startTime: isoUtcString, endTime: isoUtcString }).refine(
+  (r) => {
+    const [a, b] = [isoToNanos(String(r.startTime)), isoToNanos(String(r.endTime))];
+    return a === null || b === null || a < b;
+  },
+  { message: 'startTime must be before endTime', path: ['startTime'] },
+);
 
 const signalEntry = z.strictObject({ signal: idString, name: nameString });
 
-export const inlineDataspec = z.strictObject({
-  name: nameString,
-  specs: z
-    .array(
-      z.strictObject({
-        timeRanges: z
-          .array(isoRange, { error: 'must be an array' })
-          .min(1, 'must contain at least one time range'),
-        signals: z
-          .array(signalEntry, { error: 'must be an array' })
-          .min(1, 'must contain at least one signal'),
-      }),
-      { error: 'must be an array' },
-    )
-    .min(1, 'must contain at least one spec'),
-});
+const dataspecSpecs = z
+  .array(
+    z.strictObject({
+      timeRanges: z
+        .array(isoRange, expected('must be an array'))
+        .min(1, 'must contain at least one time range'),
+      signals: z.array(signalEntry, expected('must be an array')).min(1, 'must contain at least one signal'),
+    }),
+    expected('must be an array'),
+  )
+  .min(1, 'must contain at least one spec');
 
-export const dataspecRef = z.strictObject({ id: idString });
+export type Dataspec =
+  | { id: string }
+  | {
+      name: string;
+      specs: {
+        timeRanges: { startTime: string; endTime: string }[];
+        signals: { signal: string; name: string }[];
+      }[];
+    };
 
-export const dataspec = z.union([dataspecRef, inlineDataspec], {
-  error: 'must be an inline dataspec {name, specs:[{timeRanges, signals}]} or a reference {id}',
-});
+/**
+ * Inline `{name, specs}` or reference `{id}`. One object schema (not a union) so that errors name the
+ * exact field that is wrong instead of "matches neither form".
+ */
+export const dataspec = z
+  .strictObject(
+    { id: idString.optional(), name: nameString.optional(), specs: dataspecSpecs.optional() },
+    expected('must be an inline dataspec {name, specs} or a reference {id}'),
+  )
+  .superRefine((d, ctx) => {
+    if (d.id !== undefined) {
+      if (d.name !== undefined || d.specs !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['id'],
+          message: 'a dataspec reference {id} takes no other fields',
+        });
+      return;
+    }
+    if (d.name === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['name'],
+        message: 'is required (or give {id} to reuse a dataspec)',
+      });
+    if (d.specs === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['specs'],
+        message: 'is required (or give {id} to reuse a dataspec)',
+      });
+  }) as unknown as z.ZodType<Dataspec>;
 
 /** ANOMALYLEARN: `spec.model` present selects incremental learning on that model; then modelName is refused. */
 export const anomalyLearnBody = z.strictObject({
   flowType: z.literal('ANOMALYLEARN'),
   name: nameString,
-  description: z.string({ error: 'must be a string' }).optional(),
+  description: z.string(expected('must be a string')).optional(),
   spec: z
     .strictObject({
       workspace: idString,
@@ -100,7 +142,7 @@ export const anomalyLearnBody = z.strictObject({
 export const anomalyEvalBody = z.strictObject({
   flowType: z.literal('ANOMALYEVAL'),
   name: nameString,
-  description: z.string({ error: 'must be a string' }).optional(),
+  description: z.string(expected('must be a string')).optional(),
   spec: z
     .strictObject({
       model: idString,
@@ -108,7 +150,7 @@ export const anomalyEvalBody = z.strictObject({
       dataspec,
       outputsignalPrefix: nameString.optional(),
       outputsignals: z
-        .array(signalEntry, { error: 'must be an array' })
+        .array(signalEntry, expected('must be an array'))
         .min(1, 'must not be empty')
         .optional(),
     })
@@ -147,4 +189,3 @@ export type EvalFlowBody = z.infer<typeof evalFlowBody>;
 export type LiveModelFlowBody = z.infer<typeof liveModelFlowBody>;
 export type AnomalyLearnBody = z.infer<typeof anomalyLearnBody>;
 export type AnomalyEvalBody = z.infer<typeof anomalyEvalBody>;
-export type Dataspec = z.infer<typeof dataspec>;
