@@ -34,7 +34,9 @@ export function checkReferences(store: Store, body: FlowBody): void {
     case 'EVAL': {
       const ds = need('datastreams', body.datastream, 'datastream');
       need('assessments', body.assessment, 'assessment');
-      need('models', body.model, 'model');
+      const live = need('models', body.model, 'model');
+      if (live.assessment !== body.assessment)
+        throw new Refusal(400, `model: model ${live.id} does not belong to assessment ${body.assessment}`);
       const common = need('models', body.spec.commonModelId, 'model');
       if (common.assessment !== body.assessment || common.isCommonModel !== true)
         throw new Refusal(
@@ -67,10 +69,8 @@ export function checkReferences(store: Store, body: FlowBody): void {
       const model = need('models', body.spec.model, 'model');
       checkDataspec(store, body.spec.dataspec);
       if (body.spec.outputsignals) {
-        body.spec.outputsignals.forEach((o, i) => {
+        for (const o of body.spec.outputsignals)
           if (!store.get('signals', o.signal)) throw new Refusal(404, `signal ${o.signal} not found`);
-          void i;
-        });
         const schema = [...((model.outputSchema as string[]) ?? [])].sort();
         const given = body.spec.outputsignals.map((o) => o.name).sort();
         if (schema.join('\n') !== given.join('\n'))

@@ -12,10 +12,9 @@ export const COLLECTIONS = [
 ] as const;
 export type Collection = (typeof COLLECTIONS)[number];
 
-/** Where a record of each collection can be read back (only documented endpoints get a link). */
+/** Where a record can be read back with GET: only those collections get a `self` link. */
 const SELF_PATH: Partial<Record<Collection, (a: string, id: string) => string>> = {
   workspaces: (a, id) => `/api/1.3/accounts/${a}/workspace/${id}`,
-  models: (a, id) => `/api/1.3/accounts/${a}/models/${id}`,
   flows: (a, id) => `/api/1.3/accounts/${a}/flows/${id}`,
 };
 
