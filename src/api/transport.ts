@@ -54,7 +54,8 @@ export class Transport {
       connect: { timeout: o.connectTimeoutMs },
       keepAliveTimeout: 10_000,
       keepAliveMaxTimeout: 60_000,
-      connections: 16,
+      // Enough parallel sockets that a burst of slow calls does not queue behind one another.
+      connections: 128,
     });
   }
 

@@ -34,6 +34,8 @@ export interface LoggedRequest {
 }
 
 const MAX_BODY = 1_000_000;
+/** The request log keeps the newest entries only, so a long benchmark cannot exhaust memory. */
+const MAX_LOGGED = 10_000;
 const DEFAULT_DELAYS: FlowDelays = { runningAfterMs: 1_000, completedAfterMs: 3_000 };
 
 export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmulator> {
@@ -96,8 +98,10 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
     switch (route) {
       case 'GET /_emulator/state':
         return { status: 200, body: { accountId, ...store.snapshot() } };
-      case 'GET /_emulator/requests':
-        return { status: 200, body: requests };
+      case 'GET /_emulator/requests': {
+        const since = Number(new URL(req.url ?? '/', 'http://emulator').searchParams.get('since') ?? '0');
+        return { status: 200, body: requests.filter((r) => r.seq > since) };
+      }
       case 'DELETE /_emulator/requests':
         requests = [];
         return { status: 204, body: undefined };
@@ -179,6 +183,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
       contentType: req.headers['content-type'] ?? null,
     };
     requests.push(entry);
+    if (requests.length > MAX_LOGGED) requests.splice(0, requests.length - MAX_LOGGED);
     const fault = faults.take(entry.method, path);
     if (fault) entry.fault = fault;
     if (fault?.latencyMs) {
