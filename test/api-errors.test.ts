@@ -162,3 +162,18 @@ describe('precision of IDs the service sends as JSON numbers', () => {
     expect(ws.id).toBe('1353853719423311872');
   });
 });
+
+describe('client configuration', () => {
+  it('refuses a base URL that is not http(s) or carries credentials, without echoing it', () => {
+    for (const baseUrl of ['not a url', 'ftp://host', 'http://user:pw-secret-123@127.0.0.1:1']) {
+      let err: unknown;
+      try {
+        createServiceClient({ baseUrl, accountId: SEED.accountId, token: 't0ken-value' });
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toMatchObject({ kind: 'invalid-request' });
+      expect((err as Error).message).not.toContain('pw-secret-123');
+    }
+  });
+});

@@ -47,12 +47,13 @@ export class Transport {
   private readonly prefix: string;
 
   constructor(private readonly o: TransportOptions) {
-    const url = new URL(o.baseUrl);
+    const url = parseBaseUrl(o.baseUrl);
     this.origin = url.origin;
     this.prefix = url.pathname.replace(/\/+$/, '');
     this.agent = new Agent({
       connect: { timeout: o.connectTimeoutMs },
-      keepAliveTimeout: 10_000,
+      // Shorter than common server idle timeouts, so a POST rarely meets a socket the server is closing.
+      keepAliveTimeout: 4_000,
       keepAliveMaxTimeout: 60_000,
       // Enough parallel sockets that a burst of slow calls does not queue behind one another.
       connections: 128,
@@ -214,4 +215,19 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   if (/^\d+$/.test(v)) return Number(v) * 1000;
   const at = Date.parse(v);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+function parseBaseUrl(text: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password)
+    throw new ServiceError(
+      'invalid-request',
+      'The service base URL is not a valid http(s) URL without credentials, e.g. "https://tsai.example.com".',
+    );
+  return url;
 }

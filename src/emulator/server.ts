@@ -136,8 +136,10 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
     if (!m) return { status: 404, body: { message: `no route ${req.method} ${path}` } };
     const [, version, account, restText] = m as unknown as [string, string, string, string];
     let rest: string[];
+    let accountInPath: string;
     try {
       rest = restText.split('/').map(decodeURIComponent);
+      accountInPath = decodeURIComponent(account);
     } catch {
       return { status: 400, body: { message: 'path: malformed percent-encoding' } };
     }
@@ -150,8 +152,8 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
         body: { message: `method ${req.method} not allowed on ${path}` },
         headers: { allow: routes.map((r) => r.method).join(', ') },
       };
-    if (decodeURIComponent(account) !== accountId)
-      return { status: 404, body: { message: `account ${decodeURIComponent(account)} not found` } };
+    if (accountInPath !== accountId)
+      return { status: 404, body: { message: `account ${accountInPath} not found` } };
     if (raw !== '') {
       if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
         return { status: 415, body: { message: 'Content-Type must be application/json' } };
