@@ -20,7 +20,7 @@ async function failure(p: Promise<unknown>): Promise<ServiceError> {
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ maxAttempts: 4, maxRetryTimeMs: 5_000, requestTimeoutMs: 1_000 });
+  h = await startHarness({ maxAttempts: 4, maxRetryTimeMs: 5_000, requestTimeoutMs: 2_000 });
 });
 beforeEach(() => h.reset());
 afterAll(() => h.close());
@@ -72,7 +72,7 @@ describe('retries of reads and moves', () => {
 
   it('retries a PUT after a 504 and a timeout', async () => {
     await h.fault({ method: 'PUT', status: 504, count: 1 });
-    await h.fault({ method: 'PUT', latencyMs: 3_000, count: 1 });
+    await h.fault({ method: 'PUT', latencyMs: 6_000, count: 1 });
     const m = await h.client.moveModel(SEED.models.temperatureAnomaly, SEED.workspaces.sandbox);
     expect(m.workspace).toBe(SEED.workspaces.sandbox);
     const reqs = await h.requests();
@@ -99,7 +99,7 @@ describe('flow creation is never duplicated', () => {
   });
 
   it('a POST that timed out is not retried: outcome unknown', async () => {
-    await h.fault({ method: 'POST', latencyMs: 3_000, count: 1 });
+    await h.fault({ method: 'POST', latencyMs: 6_000, count: 1 });
     const e = await failure(h.client.startLiveModel(startLive));
     expect(e.kind).toBe('outcome-unknown');
     expect(await h.requests()).toHaveLength(1);

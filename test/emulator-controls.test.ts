@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createServiceClient } from '../src/api/index.js';
 import { SEED } from '../src/emulator/index.js';
 import { type Harness, startHarness } from './support/emulator.js';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ maxAttempts: 2, requestTimeoutMs: 200, retryBaseDelayMs: 5 });
+  h = await startHarness({ maxAttempts: 2, retryBaseDelayMs: 5 });
 });
 beforeEach(() => h.reset());
 afterAll(() => h.close());
@@ -71,8 +72,17 @@ describe('emulator controls', () => {
   });
 
   it('a GET that times out on every attempt is a timeout error', async () => {
-    await h.fault({ method: 'GET', latencyMs: 2_000 });
-    await expect(h.client.getWorkspace(SEED.workspaces.sandbox)).rejects.toMatchObject({ kind: 'timeout' });
+    const client = createServiceClient({
+      baseUrl: h.emu.url,
+      accountId: h.emu.accountId,
+      token: h.emu.token,
+      maxAttempts: 2,
+      requestTimeoutMs: 200,
+      retryBaseDelayMs: 5,
+    });
+    await h.fault({ method: 'GET', latencyMs: 5_000 });
+    await expect(client.getWorkspace(SEED.workspaces.sandbox)).rejects.toMatchObject({ kind: 'timeout' });
+    await client.close();
     expect(await h.requests()).toHaveLength(2);
   });
 });
