@@ -100,7 +100,7 @@ export function createServiceClient(o: ServiceClientOptions): ServiceClient {
 
   async function call<T>(c: Call, schema: z.ZodType<T>): Promise<T> {
     const reply = await transport.send(c);
-    return parseRecord(reply.body, schema, reply.status);
+    return parseRecord(reply.body, schema, reply.status, c.method === 'POST');
   }
 
   async function postFlow(version: '1.2' | '1.3', schema: z.ZodType, body: unknown, label: string) {
@@ -238,10 +238,14 @@ function checkId(value: unknown, what: string): string {
   );
 }
 
-function parseRecord<T>(body: unknown, schema: z.ZodType<T>, status: number): T {
+function parseRecord<T>(body: unknown, schema: z.ZodType<T>, status: number, created = false): T {
   const r = schema.safeParse(body);
   if (r.success) return r.data;
-  throw new ServiceError('http', 'The service answered with a record the bot cannot read (it has no id).', {
-    status,
-  });
+  throw new ServiceError(
+    'http',
+    created
+      ? `The service accepted the request (HTTP ${status}) but its answer could not be read; check the service's Activity view for the result before trying again.`
+      : `The service answered (HTTP ${status}) with a record the bot cannot read (no id).`,
+    { status },
+  );
 }

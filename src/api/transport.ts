@@ -111,17 +111,11 @@ export class Transport {
       return this.networkFailure(call, err);
     }
     if (status >= 200 && status < 300) {
-      if (text.trim() === '') return { status, body: undefined };
+      // An unreadable 2xx body is left to the caller, which knows whether something was created.
       try {
-        return { status, body: parseJsonLossless(text) };
+        return { status, body: text.trim() === '' ? undefined : parseJsonLossless(text) };
       } catch {
-        return {
-          retryable: false,
-          error: new ServiceError('http', 'The service answered with something that is not JSON.', {
-            status,
-            serviceMessage: this.scrub(trimForDisplay(text)),
-          }),
-        };
+        return { status, body: undefined };
       }
     }
     const serviceMessage = this.scrub(extractMessage(text));

@@ -71,8 +71,15 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
   const finish = (id: string): boolean => {
     const current = store.get('flows', id);
     if (!current) return false;
-    if (current.status === 'CREATED' || current.status === 'RUNNING')
-      store.update('flows', id, complete(store, current));
+    if (current.status !== 'CREATED' && current.status !== 'RUNNING') return true;
+    let outcome: Record<string, unknown>;
+    try {
+      outcome = complete(store, current);
+    } catch (err) {
+      // A bug in an effect must fail the flow visibly, never crash the emulator from a timer.
+      outcome = { status: 'FAILED', message: `emulator error: ${(err as Error)?.message ?? String(err)}` };
+    }
+    store.update('flows', id, outcome);
     return true;
   };
 
@@ -119,8 +126,12 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
         return { status: 204, body: undefined };
       case 'PUT /_emulator/flow-delays': {
         const d = body as Partial<FlowDelays> | null;
-        if (!d || !Number.isInteger(d.runningAfterMs) || !Number.isInteger(d.completedAfterMs))
-          return { status: 400, body: { message: 'body: give integer runningAfterMs and completedAfterMs' } };
+        const ok = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
+        if (!d || !ok(d.runningAfterMs) || !ok(d.completedAfterMs))
+          return {
+            status: 400,
+            body: { message: 'body: give non-negative integer runningAfterMs and completedAfterMs' },
+          };
         delays = { runningAfterMs: d.runningAfterMs!, completedAfterMs: d.completedAfterMs! };
         return { status: 200, body: delays };
       }
