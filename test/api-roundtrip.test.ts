@@ -111,7 +111,11 @@ describe('client round trips against the emulator', () => {
       updatedBy: SEED.principalId,
       archived: false,
     });
-    for (const f of ['createTime', 'updateTime']) expect(Number.isInteger(flow[f])).toBe(true);
+    for (const f of ['createTime', 'updateTime']) {
+      // Epoch milliseconds: 13 digits for any date between 2001 and 2286 (seconds would be 10, ns 19).
+      expect(Number.isInteger(flow[f])).toBe(true);
+      expect(String(flow[f])).toHaveLength(13);
+    }
     expect(Array.isArray(flow.links)).toBe(true);
     const spec = flow.spec as Record<string, unknown>;
     expect(spec).toMatchObject({ ...input.spec, model: input.model });
@@ -238,5 +242,13 @@ describe('client round trips against the emulator', () => {
     expect(seg.timeRange).toEqual({ startTime: start, endTime: end });
     const sent = (await h.requests())[0]!.body as { spec: { segments: { timeRange: unknown }[] } };
     expect(sent.spec.segments[0]!.timeRange).toEqual({ startTime: start, endTime: end });
+  });
+
+  it('serves concurrent calls over the pooled connection with distinct IDs', async () => {
+    const made = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => h.client.createWorkspace({ name: `parallel ${i}` })),
+    );
+    expect(new Set(made.map((w) => w.id)).size).toBe(20);
+    expect((await h.requests()).filter((r) => r.method === 'POST')).toHaveLength(20);
   });
 });
