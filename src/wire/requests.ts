@@ -21,7 +21,7 @@ const nsRange = z
       !DIGITS.test(String(r.endTime)) ||
       BigInt(r.startTime) < BigInt(r.endTime),
     {
-      message: 'startTime must be before endTime',
+      message: 'must be before endTime',
       path: ['startTime'],
     },
   );
@@ -61,7 +61,7 @@ const isoRange = z.strictObject({ startTime: isoUtcString, endTime: isoUtcString
     const [a, b] = [isoToNanos(String(r.startTime)), isoToNanos(String(r.endTime))];
     return a === null || b === null || a < b;
   },
-  { message: 'startTime must be before endTime', path: ['startTime'] },
+  { message: 'must be before endTime', path: ['startTime'] },
 );
 
 const signalEntry = z.strictObject({ signal: idString, name: nameString });
