@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { startExpirySweeper } from '../../src/core/approval-sweeper.js';
 import { createApprovals } from '../../src/core/approvals.js';
 import type { ApprovalRequest, Store } from '../../src/store/index.js';
-import { RecordingLiveClient } from '../support/live-client.js';
+import { startHarness } from '../support/emulator.js';
 import { sqliteLocation } from '../support/sqlite.js';
 import type { StoreLocation } from '../support/store-conformance.js';
 
@@ -19,10 +19,12 @@ describe('expiry sweeper', () => {
   });
 
   it('expires due requests in the background and reports them', async () => {
+    const emu = await startHarness();
+    onTestFinished(() => emu.close());
     const clock = { t: Date.UTC(2026, 10, 22, 9) };
     const approvals = createApprovals({
       store,
-      client: new RecordingLiveClient(),
+      client: emu.client,
       config: { approvers: ['U0BOB'], ttlMs: 60_000 },
       expandGroup: async () => [],
       now: () => clock.t,

@@ -1,20 +1,50 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Approvals, createApprovals, DEFAULT_APPROVAL_TTL_MS } from '../../src/core/approvals.js';
+import { SEED } from '../../src/emulator/index.js';
 import type { Store } from '../../src/store/index.js';
-import { RecordingLiveClient, ServiceErrorLike } from '../support/live-client.js';
+import { type Harness, startHarness } from '../support/emulator.js';
 import { describePg, pgLocation } from '../support/pg.js';
 import { sqliteLocation } from '../support/sqlite.js';
 import type { StoreLocation } from '../support/store-conformance.js';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
-const MODEL = '1353853719423311872';
-const ASSESSMENT = '1353853719423311999';
-const COMMON = '1353853719423311000';
+const MODEL = SEED.models.pressureCommon;
+const ASSESSMENT = SEED.assessments.temperature;
+const COMMON = SEED.models.temperatureCommon;
+const NO_MODELS = SEED.assessments.vibration;
+
+// One real emulator for the file, reset before each test; flows go through the real service client.
+let emu: Harness;
+beforeAll(async () => {
+  emu = await startHarness({ retryBaseDelayMs: 1 });
+});
+afterAll(async () => {
+  await emu.close();
+});
+beforeEach(async () => {
+  await emu.reset();
+});
+
+/** Live flows the emulator created (2xx answers only). */
+async function liveFlows() {
+  return (await emu.requests())
+    .filter((r) => r.method === 'POST' && r.path.endsWith('/flows') && (r.status ?? 0) < 300)
+    .map((r) => {
+      const b = r.body as { flowType: string; name: string; spec: { model: string } };
+      return { flowType: b.flowType, name: b.name, model: b.spec.model };
+    });
+}
+
+/** Assessments looked up for their common model. */
+async function lookups() {
+  return (await emu.requests())
+    .filter((r) => r.method === 'GET' && r.path.endsWith('/models'))
+    .map((r) => r.query.assessment);
+}
 
 interface Rig {
   stores: Store[];
   approvals: Approvals[];
-  client: RecordingLiveClient;
   clock: { t: number };
   groupCalls: string[];
 }
@@ -23,7 +53,7 @@ async function rig(
   location: StoreLocation,
   o: { replicas?: number; approvers?: string[]; allowSelfApproval?: boolean; ttlMs?: number } = {},
 ): Promise<Rig> {
-  const client = new RecordingLiveClient({ [ASSESSMENT]: COMMON });
+  const client = emu.client;
   const clock = { t: T0 };
   const groupCalls: string[] = [];
   const groups: Record<string, string[]> = { S0OPS: ['U0GROUPIE', 'U0OTHER'] };
@@ -50,7 +80,7 @@ async function rig(
       }),
     );
   }
-  return { stores, approvals, client, clock, groupCalls };
+  return { stores, approvals, clock, groupCalls };
 }
 
 const file = (a: Approvals, over: Partial<Parameters<Approvals['fileRequest']>[0]> = {}) =>
@@ -98,7 +128,7 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
         reason: 'commissioning',
         expiresAt: T0 + DEFAULT_APPROVAL_TTL_MS,
       });
-      expect(r.client.created).toEqual([]);
+      expect(await liveFlows()).toEqual([]);
       const audit = await r.stores[0]!.listAudit();
       expect(audit[0]).toMatchObject({
         operation: 'approval.request',
@@ -122,11 +152,11 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
         expiresAt: T0 + 60_000,
       });
       expect(byAssessment.ok && byAssessment.modelFrom).toBe('assessment');
-      const none = await file(a, { modelId: undefined, assessmentId: '1353853719423300042' });
+      const none = await file(a, { modelId: undefined, assessmentId: NO_MODELS });
       expect(none).toMatchObject({ ok: false, error: 'no-common-model' });
       const mismatch = await file(a, { modelId: MODEL, assessmentId: ASSESSMENT });
       expect(mismatch).toMatchObject({ ok: false, error: 'invalid-input' });
-      expect(r.client.lookups).toEqual([ASSESSMENT, '1353853719423300042', ASSESSMENT]);
+      expect(await lookups()).toEqual([ASSESSMENT, NO_MODELS, ASSESSMENT]);
 
       for (const bad of [
         { action: 'restart' },
@@ -139,7 +169,7 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
         expect(out, JSON.stringify(bad)).toMatchObject({ ok: false, error: 'invalid-input' });
         expect(!out.ok && out.example).toContain('/tsai live');
       }
-      expect(r.client.lookups).toHaveLength(3);
+      expect(await lookups()).toHaveLength(3);
       expect(await r.stores[0]!.listApprovals()).toHaveLength(1);
     });
 
@@ -155,7 +185,7 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
       r.clock.t += 60_000;
       const out = await a.decide({ requestId: req.id, userId: 'U0BOB', teamId: 'T0', decision: 'approve' });
       expect(out.kind).toBe('executed');
-      expect(r.client.created).toEqual([
+      expect(await liveFlows()).toEqual([
         {
           flowType: 'STARTLIVEMODEL',
           model: MODEL,
@@ -176,7 +206,7 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
         kind: 'already-decided',
         request: { decidedBy: 'U0BOB', status: 'executed' },
       });
-      expect(r.client.created).toHaveLength(1);
+      expect(await liveFlows()).toHaveLength(1);
       const ops = (await r.stores[0]!.listAudit()).map((e) => [e.operation, e.userId, e.outcome]);
       expect(ops).toEqual([
         ['flow.STARTLIVEMODEL', 'U0BOB', 'ok'],
@@ -185,7 +215,7 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
       ]);
       const flowEntry = (await r.stores[0]!.listAudit({ operationPrefixes: ['flow.'] }))[0];
       expect(flowEntry?.flowId).toBe(out.request.flowId);
-      expect(flowEntry?.params).toEqual({ name: r.client.created[0]!.name, model: MODEL });
+      expect(flowEntry?.params).toEqual({ name: (await liveFlows())[0]!.name, model: MODEL });
     });
 
     it('shows the audit trail of decisions and flows to approvers only', async () => {
@@ -220,7 +250,7 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
       r = await rig(location);
       const req = await filed(r.approvals[0]!, { action: 'stop' });
       await r.approvals[0]!.decide({ requestId: req.id, userId: 'U0CAROL', decision: 'approve' });
-      expect(r.client.created.map((c) => c.flowType)).toEqual(['STOPLIVEMODEL']);
+      expect((await liveFlows()).map((c) => c.flowType)).toEqual(['STOPLIVEMODEL']);
     });
 
     it('refuses self-approval and non-approvers without changing anything; both are audited', async () => {
@@ -237,7 +267,7 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
       const strangerReject = await a.decide({ requestId: req.id, userId: 'U0MALLORY', decision: 'reject' });
       expect(strangerReject.kind).toBe('not-approver');
       expect((await a.get(req.id))?.status).toBe('pending');
-      expect(r.client.created).toEqual([]);
+      expect(await liveFlows()).toEqual([]);
       const refused = await r.stores[0]!.listAudit({
         operationPrefixes: ['approval.approve', 'approval.reject'],
       });
@@ -296,7 +326,7 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
         kind: 'already-decided',
         request: { status: 'rejected', decidedBy: 'U0BOB' },
       });
-      expect(r.client.created).toEqual([]);
+      expect(await liveFlows()).toEqual([]);
       const entry = (await r.stores[0]!.listAudit({ operationPrefixes: ['approval.reject'] }))[0];
       expect(entry?.params).toMatchObject({ reason: 'not today' });
     });
@@ -310,7 +340,7 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
           r!.approvals[i % 4]!.decide({ requestId: req.id, userId, decision: 'approve' }),
         ),
       );
-      expect(r.client.created).toHaveLength(1);
+      expect(await liveFlows()).toHaveLength(1);
       const executed = outs.filter((o) => o.kind === 'executed');
       expect(executed).toHaveLength(1);
       const winner = executed[0]!.kind === 'executed' ? executed[0]!.request.decidedBy : null;
@@ -325,9 +355,10 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
       r = await rig(location, { replicas: 2 });
       const a = r.approvals[0]!;
       const req = await filed(a);
-      r.client.failures.push(new ServiceErrorLike('http', 'The service answered 500: internal error.'));
+      await emu.fault({ method: 'POST', path: '/flows$', status: 500, message: 'internal error', count: 1 });
       const out = await a.decide({ requestId: req.id, userId: 'U0BOB', decision: 'approve' });
-      expect(out).toMatchObject({ kind: 'failed', error: 'The service answered 500: internal error.' });
+      expect(out).toMatchObject({ kind: 'failed', request: { status: 'failed' } });
+      expect(out.kind === 'failed' && out.error).toContain('internal error');
       expect((await a.retry({ requestId: req.id, userId: 'U0MALLORY' })).kind).toBe('not-approver');
       expect((await a.retry({ requestId: req.id, userId: 'U0REQ' })).kind).toBe('self-approval');
       const retries = await Promise.all(
@@ -337,30 +368,35 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
       );
       expect(retries.filter((o) => o.kind === 'executed')).toHaveLength(1);
       expect(retries.filter((o) => o.kind === 'already-decided')).toHaveLength(3);
-      expect(r.client.created).toHaveLength(1);
+      expect(await liveFlows()).toHaveLength(1);
       const final = await a.get(req.id);
       expect(final).toMatchObject({ status: 'executed', attempts: 2, decidedBy: 'U0BOB', error: null });
       expect((await a.retry({ requestId: req.id, userId: 'U0BOB' })).kind).toBe('already-decided');
       const flows = await r.stores[0]!.listAudit({ operationPrefixes: ['flow.'] });
       expect(flows.map((e) => e.outcome)).toEqual(['ok', 'error']);
+      expect(flows[0]?.flowId).toBe(final?.flowId);
+    });
+
+    it('a model the service does not know fails definitively with its message', async () => {
+      r = await rig(location);
+      const req = await filed(r.approvals[0]!, { modelId: '1070000000000000999' });
+      const out = await r.approvals[0]!.decide({ requestId: req.id, userId: 'U0BOB', decision: 'approve' });
+      expect(out.kind).toBe('failed');
+      expect(out.kind === 'failed' && out.error).toContain('1070000000000000999');
     });
 
     it('an outcome-unknown error is recorded as such and never retried', async () => {
       r = await rig(location);
       const a = r.approvals[0]!;
       const req = await filed(a);
-      r.client.failures.push(
-        new ServiceErrorLike('outcome-unknown', 'The service did not answer; the flow may exist.'),
-      );
+      // The emulator creates the flow, then drops the connection: the reply is lost.
+      await emu.fault({ method: 'POST', path: '/flows$', reset: 'after', count: 1 });
       const out = await a.decide({ requestId: req.id, userId: 'U0BOB', decision: 'approve' });
       expect(out).toMatchObject({ kind: 'outcome-unknown', request: { status: 'unknown' } });
+      expect(out.kind === 'outcome-unknown' && out.error).toContain('Activity view');
       expect((await a.retry({ requestId: req.id, userId: 'U0CAROL' })).kind).toBe('not-retryable');
-      const other = await filed(a);
-      r.client.failures.push(new TypeError('something odd'));
-      const odd = await a.decide({ requestId: other.id, userId: 'U0BOB', decision: 'approve' });
-      expect(odd.kind).toBe('outcome-unknown');
-      expect(odd.kind === 'outcome-unknown' && odd.error).not.toContain('something odd');
-      expect(r.client.created).toEqual([]);
+      const posts = (await emu.requests()).filter((x) => x.method === 'POST' && x.path.endsWith('/flows'));
+      expect(posts).toHaveLength(1);
     });
 
     it('expires due requests; a click on an expired one only says so', async () => {
@@ -381,7 +417,7 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
       expect((await a.decide({ requestId: second.id, userId: 'U0BOB', decision: 'approve' })).kind).toBe(
         'expired',
       );
-      expect(r.client.created).toEqual([]);
+      expect(await liveFlows()).toEqual([]);
       const expiries = await r.stores[0]!.listAudit({ operationPrefixes: ['approval.expire'] });
       expect(expiries.map((e) => [e.userId, e.requestId])).toEqual([
         ['system', second.id],
@@ -445,7 +481,7 @@ describePg('PostgreSQL', () => {
         expect(outs.filter((o) => o.kind === 'executed')).toHaveLength(1);
         expect(outs.filter((o) => o.kind === 'already-decided')).toHaveLength(19);
       }
-      expect(r.client.created).toHaveLength(3);
+      expect(await liveFlows()).toHaveLength(3);
     } finally {
       for (const s of r.stores) await s.close();
       await location.cleanup();
