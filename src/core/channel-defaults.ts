@@ -134,3 +134,17 @@ export function describeValue(
   const text = Array.isArray(value) ? value.join(', ') : value;
   return `${key} ${text}${fromDefaults.includes(key) ? ' (channel default)' : ''}`;
 }
+
+/** Defaults as command arguments by canonical key, entities comma-separated (the bot's `channelDefaults` hook). */
+export function channelDefaultsAsArgs(
+  defaults: ChannelDefaults | null | undefined,
+): Record<string, string> | null {
+  if (!defaults) return null;
+  const out: Record<string, string> = {};
+  for (const key of CHANNEL_DEFAULT_KEYS) {
+    const v = defaults[key];
+    if (v === undefined) continue;
+    out[key] = Array.isArray(v) ? v.join(',') : v;
+  }
+  return Object.keys(out).length ? out : null;
+}

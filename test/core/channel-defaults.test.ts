@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   applyChannelDefaults,
+  channelDefaultsAsArgs,
   clearChannelDefaults,
   describeValue,
   getChannelDefaults,
@@ -82,5 +83,14 @@ describe('channel defaults', () => {
     expect(applyChannelDefaults({ model: '1' }, null)).toEqual({ values: { model: '1' }, fromDefaults: [] });
     expect(describeValue('workspace', '111', merged.fromDefaults)).toBe('workspace 111');
     expect(describeValue('datastream', '222', merged.fromDefaults)).toBe('datastream 222 (channel default)');
+  });
+
+  it('renders defaults as command arguments for the command path', () => {
+    expect(channelDefaultsAsArgs({ workspace: '111', entities: ['e1', 'e2'] })).toEqual({
+      workspace: '111',
+      entities: 'e1,e2',
+    });
+    expect(channelDefaultsAsArgs({})).toBeNull();
+    expect(channelDefaultsAsArgs(null)).toBeNull();
   });
 });
