@@ -282,3 +282,33 @@ describe('parseCommand: missing arguments of modal commands', () => {
     } else throw new Error(`expected missing, got ${JSON.stringify(out)}`);
   });
 });
+
+describe('parseCommand: channel defaults', () => {
+  const defaults = { workspace: W, model: M, assessment: A, datastream: D, entities: 'pump-1,pump-2' };
+  it('fills what was not typed and says which keys', () => {
+    const out = parseCommand(`learn signals=${S1} range=yesterday`, { defaults });
+    if (!out.ok) throw new Error(out.message);
+    expect(out.command).toMatchObject({ kind: 'learn', workspaceId: W });
+    expect(out.fromDefaults).toEqual(['workspace']);
+  });
+  it('lets typed arguments win, positional ones included', () => {
+    const out = parseCommand(`eval ${S2.replace('77', '99')} datastream=${S1} range=yesterday`, { defaults });
+    if (!out.ok) throw new Error(out.message);
+    expect(out.command).toMatchObject({
+      assessmentId: S2.replace('77', '99'),
+      datastreamId: S1,
+      modelId: M,
+      entities: ['pump-1', 'pump-2'],
+    });
+    expect(out.fromDefaults).toEqual(['model', 'entities']);
+  });
+  it('reports defaults in a missing-arguments outcome, for prefilling a modal', () => {
+    const out = parseCommand('relearn', { defaults });
+    expect(out.ok).toBe(false);
+    if (!out.ok && out.kind === 'missing') {
+      expect(out.missing).toEqual(['signals', 'range']);
+      expect(out.given).toEqual({ model: M, workspace: W });
+      expect(out.fromDefaults).toEqual(['model', 'workspace']);
+    } else throw new Error('expected missing');
+  });
+});

@@ -18,6 +18,10 @@ export interface CommandSpec {
   keys: string[];
   /** Keys whose value may run on over unquoted words: `range=last 3 days`. */
   freeText?: string[];
+  /** Keys a channel default (`/tsai use …`) may fill when not given. */
+  defaults?: string[];
+  /** The key the first positional argument stands for (a default never fills it when a positional is given). */
+  positional?: string;
 }
 
 /** Alternative spellings of option keys, normalised (lowercase, `_` as `-`). */
@@ -67,6 +71,8 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'Show a workspace.',
     examples: [`/tsai workspace show ${X.workspace}`],
     mutating: false,
+    defaults: ['workspace'],
+    positional: 'workspace',
     keys: ['workspace'],
   },
   {
@@ -85,6 +91,8 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'Look up the common model M[0] of an assessment.',
     examples: [`/tsai model common ${X.assessment}`],
     mutating: false,
+    defaults: ['assessment'],
+    positional: 'assessment',
     keys: ['assessment'],
   },
   {
@@ -98,6 +106,8 @@ export const COMMANDS: CommandSpec[] = [
       `/tsai eval ${X.assessment} model=${X.model} datastream=${X.datastream} entities=pump-1,pump-2 range="yesterday 09:00 to 17:00"`,
     ],
     mutating: true,
+    defaults: ['assessment', 'model', 'datastream', 'entities'],
+    positional: 'assessment',
     keys: ['assessment', 'model', 'datastream', 'entities', 'range', 'name'],
     freeText: ['range', 'name'],
   },
@@ -126,6 +136,7 @@ export const COMMANDS: CommandSpec[] = [
       `/tsai learn workspace=${X.workspace} dataspec=${X.dataspec} model-name="pump-3 retrain"`,
     ],
     mutating: true,
+    defaults: ['workspace'],
     keys: [...DATA_KEYS, 'model-name'],
     freeText: [...FREE, 'model-name'],
   },
@@ -140,6 +151,8 @@ export const COMMANDS: CommandSpec[] = [
       `/tsai relearn ${X.model} workspace=${X.workspace} signals=${X.signal} range="Nov 20 to Nov 21"`,
     ],
     mutating: true,
+    defaults: ['model', 'workspace'],
+    positional: 'model',
     keys: ['model', ...DATA_KEYS],
     freeText: FREE,
   },
@@ -154,6 +167,8 @@ export const COMMANDS: CommandSpec[] = [
       `/tsai score ${X.model} workspace=${X.workspace} dataspec=${X.dataspec} outputs=${X.signal2}:score`,
     ],
     mutating: true,
+    defaults: ['model', 'workspace'],
+    positional: 'model',
     keys: ['model', ...DATA_KEYS, 'prefix', 'outputs'],
     freeText: FREE,
   },

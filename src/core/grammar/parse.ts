@@ -13,11 +13,20 @@ interface Args {
   options: Record<string, string>;
 }
 
-export function parseCommand(text: string): ParseOutcome {
+export interface ParseOptions {
+  /**
+   * Channel defaults by canonical key (entities comma-separated). They fill the keys a command lists in
+   * `defaults` when the user did not give them; explicit arguments always win.
+   */
+  defaults?: Record<string, string | undefined>;
+}
+
+export function parseCommand(text: string, options: ParseOptions = {}): ParseOutcome {
   const tokenized = tokenize(text);
   if (!tokenized.ok) return { ok: false, kind: 'error', message: tokenized.error };
   const tokens = tokenized.tokens;
-  if (tokens.length === 0) return { ok: true, command: { kind: 'help' }, spec: specById('help') };
+  if (tokens.length === 0)
+    return { ok: true, command: { kind: 'help' }, spec: specById('help'), fromDefaults: [] };
 
   const first = tokens[0]!;
   if (first.kind !== 'positional') {
@@ -32,7 +41,9 @@ export function parseCommand(text: string): ParseOutcome {
   const rest = tokens.slice(spec.spec.words.length);
   try {
     const args = collect(rest, spec.spec);
-    return PARSERS[spec.spec.id]!(args, spec.spec);
+    const fromDefaults = applyDefaults(args, spec.spec, options.defaults);
+    const out = PARSERS[spec.spec.id]!(args, spec.spec);
+    return out.ok || out.kind === 'missing' ? { ...out, fromDefaults } : out;
   } catch (e) {
     if (e instanceof Bad) return { ok: false, kind: 'error', message: e.message, spec: spec.spec };
     throw e;
@@ -91,6 +102,19 @@ function collect(tokens: Token[], spec: CommandSpec): Args {
     if (options[k] === '') throw new Bad(`\`${k}=\` has no value.`);
   }
   return { positionals, options };
+}
+
+function applyDefaults(args: Args, spec: CommandSpec, defaults: ParseOptions['defaults']): string[] {
+  const filled: string[] = [];
+  if (!defaults) return filled;
+  for (const key of spec.defaults ?? []) {
+    const value = defaults[key]?.trim();
+    if (!value || key in args.options) continue;
+    if (key === spec.positional && args.positionals.length > 0) continue;
+    args.options[key] = value;
+    filled.push(key);
+  }
+  return filled;
 }
 
 function tooMany(args: Args, allowed: number, spec: CommandSpec): void {
@@ -217,13 +241,19 @@ function missingOutcome(
     spec,
     missing,
     given,
+    fromDefaults: [],
     message: `\`${spec.id}\` needs ${list.join(', ')}.`,
   };
 }
 
 type Parser = (args: Args, spec: CommandSpec) => ParseOutcome;
 
-const ok = (command: ParsedCommand, spec: CommandSpec): ParseOutcome => ({ ok: true, command, spec });
+const ok = (command: ParsedCommand, spec: CommandSpec): ParseOutcome => ({
+  ok: true,
+  command,
+  spec,
+  fromDefaults: [],
+});
 
 const PARSERS: Record<string, Parser> = {
   help: (args, spec) => {

@@ -60,7 +60,13 @@ export type ParsedCommand =
 export type ModalCommand = 'learn' | 'relearn' | 'score' | 'eval';
 
 export type ParseOutcome =
-  | { ok: true; command: ParsedCommand; spec: CommandSpec }
+  | {
+      ok: true;
+      command: ParsedCommand;
+      spec: CommandSpec;
+      /** Keys filled from channel defaults rather than typed (empty when none). */
+      fromDefaults: string[];
+    }
   | { ok: false; kind: 'error'; message: string; spec?: CommandSpec }
   | {
       ok: false;
@@ -71,5 +77,7 @@ export type ParseOutcome =
       missing: string[];
       /** Everything that was given, by canonical key (positional IDs included: model, assessment). */
       given: Record<string, string>;
+      /** Keys of `given` that came from channel defaults. */
+      fromDefaults: string[];
       message: string;
     };
