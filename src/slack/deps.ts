@@ -3,6 +3,8 @@ import type { ServiceClient } from '../api/index.js';
 import type { Config } from '../config.js';
 import type { CommandSpec } from '../core/grammar/commands.js';
 import type { ModalCommand, ParsedCommand } from '../core/grammar/types.js';
+import type { OpRequest } from '../core/operations/requests.js';
+import type { OpOutcome } from '../core/outcome.js';
 import type { Logger } from '../log.js';
 import type { UserDirectory } from './users.js';
 
@@ -51,6 +53,11 @@ export interface BotHooks {
    * Channel-defaults part: the channel's defaults by canonical key (entities comma-separated). They fill
    * arguments the user left out; the reply says which came from the defaults.
    */
+  /**
+   * Audit part: called after every command that reached the service, with the resolved request
+   * (`requestParams` makes it JSON-safe) and its outcome. Failures here are logged, never shown.
+   */
+  recordOutcome?: (r: CommandInvocation & { request: OpRequest; outcome: OpOutcome }) => Promise<void>;
   channelDefaults?: (channelId: string) => Promise<Record<string, string | undefined> | null>;
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestParams } from '../../src/core/operations/params.js';
 import { SEED } from '../../src/emulator/index.js';
 import type { LiveRequest, MissingArgsRequest } from '../../src/slack/deps.js';
 import { type Harness, startHarness } from '../support/harness.js';
@@ -7,6 +8,7 @@ import { type Harness, startHarness } from '../support/harness.js';
 let h: Harness;
 const modalCalls: MissingArgsRequest[] = [];
 const liveCalls: LiveRequest[] = [];
+const recorded: { kind: string; params: Record<string, unknown>; ok: boolean; flowId?: string }[] = [];
 beforeAll(async () => {
   h = await startHarness({
     hooks: {
@@ -22,6 +24,14 @@ beforeAll(async () => {
         req.command.user_id === 'U0CAROL' && req.spec.mutating
           ? { allowed: false, message: 'Only operators may do that; ask @bob.' }
           : { allowed: true },
+      recordOutcome: async ({ request, outcome }) => {
+        recorded.push({
+          kind: request.kind,
+          params: requestParams(request),
+          ok: outcome.ok,
+          ...(outcome.ok && outcome.flow ? { flowId: outcome.flow.id } : {}),
+        });
+      },
       channelDefaults: async (channel) =>
         channel === 'C0GENERAL' ? { workspace: SEED.workspaces.sandbox } : null,
     },
@@ -76,5 +86,24 @@ describe('hooks', () => {
     const [req] = await h.serviceRequests();
     expect(req!.body).toMatchObject({ spec: { workspace: SEED.workspaces.sandbox } });
     expect(JSON.stringify(reply.blocks)).toContain("From this channel's defaults: workspace.");
+  });
+
+  it('reports every executed request and its outcome to recordOutcome, JSON-safe', async () => {
+    recorded.length = 0;
+    await h.commandAndReply(
+      `eval ${SEED.assessments.temperature} model=${SEED.models.temperatureAnomaly} datastream=${SEED.datastream} entities=pump-1 range="yesterday 9am to 5pm"`,
+    );
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toMatchObject({
+      kind: 'eval',
+      ok: true,
+      params: {
+        range: { startNs: '2026-11-21T09:00:00Z', endNs: '2026-11-21T17:00:00Z' },
+        entities: ['pump-1'],
+      },
+    });
+    expect(recorded[0]!.flowId).toMatch(/^\d+$/);
+    await h.commandAndReply('workspace show 1999999999999999999');
+    expect(recorded.at(-1)).toMatchObject({ kind: 'workspace-show', ok: false });
   });
 });

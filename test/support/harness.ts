@@ -142,7 +142,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
       maxAttempts: config.service.maxAttempts,
       maxRetryTimeMs: config.service.maxRetryTimeMs,
       retryBaseDelayMs: 10,
-    } as Parameters<typeof createServiceClient>[0]);
+    });
     cleanups.push(() => botService.close());
 
     const control = async (method: string, path: string, body?: unknown) => {

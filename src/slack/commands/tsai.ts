@@ -110,6 +110,11 @@ export async function handleCommand(inv: CommandInvocation, deps: SlackDeps): Pr
       },
       'command handled',
     );
+    if (deps.hooks.recordOutcome) {
+      await deps.hooks.recordOutcome({ ...inv, request: resolved.request, outcome }).catch((e: unknown) => {
+        log.error({ err: e instanceof Error ? e.message : String(e) }, 'recordOutcome hook failed');
+      });
+    }
     if (!outcome.ok) return await fail(outcome);
     if (fromDefaults.length > 0) {
       outcome.notes = [...(outcome.notes ?? []), `From this channel's defaults: ${fromDefaults.join(', ')}.`];
