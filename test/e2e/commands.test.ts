@@ -254,6 +254,10 @@ describe('each subcommand end to end', () => {
     expect((await h.serviceRequests()).map((r) => `${r.method} ${r.path}`)).toEqual([
       `GET /api/1.3/accounts/${ACC}/flows/${flowId}`,
     ]);
+    const finished = await fetch(`${h.emulator.url}/_emulator/flows/${flowId}/finish`, { method: 'POST' });
+    expect(finished.status).toBe(200);
+    const done = await h.commandAndReply(`flow ${flowId}`);
+    expect(seen(done)).toContain('*Status*\\nCOMPLETED');
     await h.addFault({ method: 'GET', path: '/flows/', status: 405, message: 'Method Not Allowed' });
     const fallback = await h.commandAndReply(`flow ${flowId}`);
     expect(seen(fallback)).toContain('Activity view');

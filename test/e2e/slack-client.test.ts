@@ -88,6 +88,12 @@ describe('Slack Web API client', () => {
     return service.close();
   });
 
+  it('serves a health check next to /slack/events', async () => {
+    const res = await fetch(`http://127.0.0.1:${h.bot.port()}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('ok');
+  });
+
   it('refuses to build a bot with no Slack settings', () => {
     expect(() =>
       createBot({
