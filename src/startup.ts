@@ -4,6 +4,8 @@ import type { Config } from './config.js';
 import { type RunningEmulator, startEmulator } from './emulator/index.js';
 import { type LocalSlack, startLocalSlack } from './localslack/index.js';
 import type { Logger } from './log.js';
+import type { SandboxServer } from './sandbox/server.js';
+import { startSandbox, withSandboxDefaults } from './sandbox/start.js';
 import { type Bot, createBot } from './slack/app.js';
 import type { BotHooks } from './slack/deps.js';
 
@@ -15,6 +17,8 @@ export interface Running {
   /** Present when no Slack was configured. */
   localSlack?: LocalSlack;
   bot?: Bot;
+  /** The browser sandbox page, present with the local Slack. */
+  sandbox?: SandboxServer;
   stop(): Promise<void>;
 }
 
@@ -25,6 +29,8 @@ export interface StartOptions {
   hooks?: BotHooks;
   /** Where the big human-readable notices go besides the log (main: stderr). */
   banner?: (text: string) => void;
+  /** Port of the browser sandbox page (local Slack only); default any free port. */
+  sandboxPort?: number;
 }
 
 const RULE = '='.repeat(78);
@@ -85,6 +91,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
       localSlack = await startLocalSlack({ signingSecret, botToken, shouldEscape: true });
       stops.push(() => localSlack!.close());
       config = { ...config, slack: { mode: 'http', botToken, signingSecret, apiUrl: localSlack.apiUrl } };
+      config = withSandboxDefaults(config);
       notice(
         `No Slack app configured: using a LOCAL SLACK STAND-IN at ${localSlack.url}`,
         'For real Slack set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode).',
@@ -95,11 +102,25 @@ export async function startAll(o: StartOptions): Promise<Running> {
     await bot.start(config.port);
     stops.push(() => bot.stop());
     if (localSlack) localSlack.setBotEndpoint(`http://127.0.0.1:${bot.port()}/slack/events`);
+    let sandbox: SandboxServer | undefined;
+    if (localSlack) {
+      sandbox = await startSandbox({
+        slack: localSlack,
+        emulatorUrl: emulator?.url,
+        port: o.sandboxPort,
+        logger,
+      });
+      stops.push(() => sandbox!.close());
+      notice(
+        `SANDBOX: open ${sandbox.url} in your browser`,
+        'Act as alice, bob or carol and type /tsai help.',
+      );
+    }
     logger.info(
       { mode: config.slack.mode, port: config.slack.mode === 'http' ? bot.port() : undefined },
       'tsai-chatops bot is running',
     );
-    return { config, service, emulator, localSlack, bot, stop: stopAll };
+    return { config, service, emulator, localSlack, bot, sandbox, stop: stopAll };
   } catch (e) {
     await stopAll();
     throw e;

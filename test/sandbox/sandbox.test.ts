@@ -1,35 +1,65 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalSlack, startLocalSlack } from '../../src/localslack/index.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
 import { SECRET, startTestBot, type TestBot, TOKEN } from '../localslack/bolt-app.js';
-import { buildProduct, chromiumAvailable, launchChromium } from './browser.js';
+import { buildProduct, chromiumAvailable, launchChromium, ROOT } from './browser.js';
 import { galleryBlocks } from './gallery.js';
+import { type Product, startProduct } from './product.js';
 
 /**
- * The sandbox page against the local Slack and a bare Bolt app: what it draws and what it sends.
- * (The product itself, with the real bot and emulator, is driven in product.test.ts.)
+ * The browser sandbox in a real chromium: first the page against the local Slack and a bare Bolt app
+ * (what it draws and what it sends), then the product exactly as `npm start` runs it.
+ * One file, so the build into dist/ (as `npm start` does it) happens once.
+ * SANDBOX_SCREENSHOTS=1 also saves the key screens under docs/screenshots/.
  */
 const run = chromiumAvailable();
+const SHOTS = process.env.SANDBOX_SCREENSHOTS ? join(ROOT, 'docs', 'screenshots') : undefined;
 
-describe.skipIf(!run)('sandbox page', () => {
+async function shot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+
+beforeAll(async () => {
+  if (!run) return;
+  await buildProduct();
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.locator('#composer-input').fill(text);
+  await page.keyboard.press('Enter');
+}
+
+async function actAs(page: Page, user: string): Promise<void> {
+  await page.locator(`[data-user="${user}"]`).click();
+  await page.locator(`body[data-viewer="${user}"]`).waitFor();
+}
+
+describe.skipIf(!run)('sandbox page with a bare Bolt app', () => {
   let slack: LocalSlack;
   let bot: TestBot;
   let server: SandboxServer;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;
 
   beforeAll(async () => {
-    await buildProduct();
     slack = await startLocalSlack({ signingSecret: SECRET, botToken: TOKEN });
     bot = await startTestBot(slack.apiUrl);
     slack.setBotEndpoint(bot.endpoint);
     server = await startSandboxServer({ slack });
-    browser = await launchChromium();
     page = await browser.context.newPage();
   });
   afterAll(async () => {
-    await browser?.close();
+    await page?.close();
     await server?.close();
     await bot?.stop();
     await slack?.close();
@@ -78,7 +108,6 @@ describe.skipIf(!run)('sandbox page', () => {
     const secret = page.locator('.message.ephemeral', { hasText: 'a secret for' });
     await expect(secret.locator('.ephemeral-note').textContent()).resolves.toContain('Only visible to you');
 
-    if (process.env.DEV_SHOTS) await page.screenshot({ path: `${process.env.DEV_SHOTS}/gallery.png` });
     await page.locator('[data-user="U0BOB"]').click();
     await page.locator('body[data-viewer="U0BOB"]').waitFor();
     await msg.waitFor();
@@ -118,7 +147,6 @@ describe.skipIf(!run)('sandbox page', () => {
     await modal.locator('[data-key="range_block/range"]').fill('yesterday');
     await modal.locator('button', { hasText: 'Add note' }).click();
     await modal.locator('[data-block-id="note_block"]').waitFor();
-    if (process.env.DEV_SHOTS) await page.screenshot({ path: `${process.env.DEV_SHOTS}/modal.png` });
     await expect(modal.locator('[data-key="range_block/range"]').inputValue()).resolves.toBe('yesterday');
 
     await modal.locator('[data-key="kind_block/kind"]').selectOption('score');
@@ -142,5 +170,63 @@ describe.skipIf(!run)('sandbox page', () => {
     await done.waitFor();
     await expect(done.locator('.edited').textContent()).resolves.toBe('(edited)');
     await expect(done.locator('.mention').textContent()).resolves.toBe('@bob');
+  });
+});
+
+describe.skipIf(!run)('the product as npm start runs it (emulator, bot, local Slack, sandbox page)', () => {
+  let product: Product;
+  let page: Page;
+
+  beforeAll(async () => {
+    product = await startProduct();
+    page = await browser.context.newPage();
+    await page.goto(product.sandboxUrl);
+  }, 60_000);
+  afterAll(async () => {
+    await page?.close();
+    await product?.stop();
+  });
+
+  it('opens on #plant-ops as alice and shows every user with their own time zone', async () => {
+    await page.locator('body[data-viewer="U0ALICE"]').waitFor();
+    await expect(page.locator('.pane-title').textContent()).resolves.toBe('#plant-ops');
+    const zones = await page.locator('.person-tz').allTextContents();
+    expect(zones.map((z) => z.split(' · ')[0])).toEqual([
+      'Europe/London',
+      'Asia/Kolkata',
+      'America/New_York',
+    ]);
+  });
+
+  it('answers /tsai help with a reply only the user sees', async () => {
+    await send(page, '/tsai help');
+    const help = page.locator('.message.ephemeral', { hasText: 'tsai: commands' });
+    await help.waitFor();
+    await expect(help.locator('.ephemeral-note').textContent()).resolves.toContain('Only visible to you');
+    await expect(help.locator('code', { hasText: '/tsai learn' }).count()).resolves.toBeGreaterThan(0);
+    await shot(page, 'help-reply');
+    await actAs(page, 'U0BOB');
+    await expect(page.locator('.message', { hasText: 'tsai: commands' }).count()).resolves.toBe(0);
+    await actAs(page, 'U0ALICE');
+  });
+
+  it('runs a mutating command: the team sees it in the channel, the emulator got exactly the request', async () => {
+    await send(page, '/tsai workspace create "Line 4" description="<!channel> & friends"');
+    const reply = page.locator('.message:not(.ephemeral)', { hasText: 'created a workspace' });
+    await reply.waitFor();
+    await expect(reply.textContent()).resolves.toContain('<!channel> & friends');
+    await expect(reply.locator('.mention.broadcast').count()).resolves.toBe(0);
+    const posts = (await product.serviceRequests()).filter(
+      (r) => r.method === 'POST' && r.path.endsWith('/workspace'),
+    );
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.body).toEqual({ name: 'Line 4', description: '<!channel> & friends' });
+    // Bob sees the in-channel reply too; the page's service panel lists the request.
+    await actAs(page, 'U0BOB');
+    await page.locator('.message', { hasText: 'created a workspace' }).waitFor();
+    await page.locator('[data-role=service-toggle]').click();
+    await page.locator('.service-req', { hasText: 'workspace' }).first().waitFor();
+    await page.locator('[data-role=service-toggle]').click();
+    await actAs(page, 'U0ALICE');
   });
 });

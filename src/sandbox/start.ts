@@ -1,0 +1,57 @@
+import type { Config } from '../config.js';
+import { DEFAULT_USERGROUPS, type LocalSlack } from '../localslack/index.js';
+import type { Logger } from '../log.js';
+import { type SandboxServer, startSandboxServer } from './server.js';
+
+/**
+ * The browser sandbox of `npm start` without Slack configuration: the page server on top of the local
+ * Slack stand-in the bot already talks to. Loopback only.
+ */
+export const DEFAULT_SANDBOX_PORT = 3030;
+export const SANDBOX_CHANNEL = 'C0OPS';
+
+/** `SANDBOX_PORT` (0 = any free port); absent: 3030. Throws one clear sentence for a bad value. */
+export function sandboxPortFromEnv(env: Record<string, string | undefined>): number {
+  const raw = env.SANDBOX_PORT?.trim();
+  if (!raw) return DEFAULT_SANDBOX_PORT;
+  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(n >= 0 && n <= 65535))
+    throw new Error(`SANDBOX_PORT must be a port number between 0 and 65535 (e.g. SANDBOX_PORT=3030)`);
+  return n;
+}
+
+/**
+ * What the sandbox needs from the configuration: someone who may approve live start/stop requests.
+ * Unless TSAI_APPROVERS is set, the stand-in's approvers group (bob and carol) approves.
+ */
+export function withSandboxDefaults(config: Config): Config {
+  if (config.approvals.approvers.length > 0) return config;
+  const group = DEFAULT_USERGROUPS[0]!.id;
+  return { ...config, approvals: { ...config.approvals, approvers: [group] } };
+}
+
+export interface StartSandboxOptions {
+  slack: LocalSlack;
+  /** The embedded emulator's base URL: the page then shows what the service received. */
+  emulatorUrl?: string;
+  /** Default 0 (any free port); `npm start` passes `sandboxPortFromEnv(process.env)`. */
+  port?: number;
+  logger?: Logger;
+}
+
+export async function startSandbox(o: StartSandboxOptions): Promise<SandboxServer> {
+  const options = {
+    slack: o.slack,
+    defaultUser: 'U0ALICE',
+    defaultChannel: o.slack.state.channels.has(SANDBOX_CHANNEL) ? SANDBOX_CHANNEL : undefined,
+    emulatorUrl: () => o.emulatorUrl,
+  };
+  const port = o.port ?? 0;
+  try {
+    return await startSandboxServer({ ...options, port });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || port === 0) throw e;
+    o.logger?.warn({ port }, 'sandbox port is in use; the sandbox page uses a free port instead');
+    return startSandboxServer({ ...options, port: 0 });
+  }
+}
