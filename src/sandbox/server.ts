@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { handleControl } from '../localslack/control.js';
 import type { LocalSlack } from '../localslack/index.js';
+import type { ManifestSummary } from './manifest.js';
 
 /**
  * The sandbox page's HTTP server: the page itself (HTML, CSS, and the browser script tsc compiles from
@@ -17,7 +18,8 @@ export interface SandboxServerOptions {
   host?: string;
   defaultUser?: string;
   defaultChannel?: string;
-  command?: string;
+  /** The app's slash command and global shortcuts (from manifest.yml). */
+  manifest?: ManifestSummary;
   /** The emulator's base URL, when the bot uses the embedded emulator: enables the "Service requests" panel. */
   emulatorUrl?: () => string | undefined;
 }
@@ -28,7 +30,8 @@ export interface SandboxServer {
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '..', '..');
+export const PROJECT_ROOT = resolve(here, '..', '..');
+const root = PROJECT_ROOT;
 // Compiled script next to this module when running from dist; HTML/CSS from the sources otherwise.
 const ASSET_DIRS = [
   join(here, 'web'),
@@ -97,7 +100,10 @@ export async function startSandboxServer(o: SandboxServerOptions): Promise<Sandb
         users,
         defaultUser: o.defaultUser ?? users[0]?.id,
         defaultChannel: o.defaultChannel ?? [...slack.state.channels.keys()][0],
-        command: o.command ?? '/tsai',
+        command: o.manifest?.command ?? '/tsai',
+        usageHint: o.manifest?.usageHint,
+        description: o.manifest?.description,
+        shortcuts: o.manifest?.shortcuts ?? [],
         botUserId: slack.botUserId,
         serviceLog: Boolean(o.emulatorUrl?.()),
       });

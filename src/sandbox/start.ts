@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { DEFAULT_USERGROUPS, type LocalSlack } from '../localslack/index.js';
 import type { Logger } from '../log.js';
-import { type SandboxServer, startSandboxServer } from './server.js';
+import { readManifest } from './manifest.js';
+import { PROJECT_ROOT, type SandboxServer, startSandboxServer } from './server.js';
 
 /**
  * The browser sandbox of `npm start` without Slack configuration: the page server on top of the local
@@ -45,6 +47,7 @@ export async function startSandbox(o: StartSandboxOptions): Promise<SandboxServe
     defaultUser: 'U0ALICE',
     defaultChannel: o.slack.state.channels.has(SANDBOX_CHANNEL) ? SANDBOX_CHANNEL : undefined,
     emulatorUrl: () => o.emulatorUrl,
+    manifest: readManifest(join(PROJECT_ROOT, 'manifest.yml')),
   };
   const port = o.port ?? 0;
   try {

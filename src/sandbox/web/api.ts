@@ -10,6 +10,9 @@ export interface SandboxConfig {
   defaultUser: string;
   defaultChannel: string;
   command: string;
+  usageHint?: string;
+  description?: string;
+  shortcuts: { name: string; callbackId: string; description?: string }[];
   botUserId: string;
   /** Whether the emulator's request log can be shown (`/_sandbox/service-requests`). */
   serviceLog: boolean;

@@ -575,6 +575,42 @@ async function send(): Promise<void> {
   }
 }
 
+/** The slash command's hint (as Slack shows it while typing `/`) and the ⚡ menu of global shortcuts. */
+function setupComposerExtras(cfg: SandboxConfig): void {
+  replaceChildren(
+    $('composer-hint'),
+    h('b', null, cfg.command),
+    h('span', { class: 'hint-usage' }, cfg.usageHint ?? ''),
+    h('span', { class: 'hint-app' }, cfg.description ?? 'tsai'),
+  );
+  if (cfg.shortcuts.length === 0) return;
+  const menu = $('shortcut-menu');
+  const button = $('composer-shortcuts');
+  button.classList.remove('hidden');
+  button.addEventListener('click', () => menu.classList.toggle('hidden'));
+  replaceChildren(
+    menu,
+    h('div', { class: 'menu-title' }, 'Shortcuts for tsai'),
+    cfg.shortcuts.map((s) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          role: 'menuitem',
+          class: 'menu-item',
+          'data-shortcut': s.callbackId,
+          onclick: () => {
+            menu.classList.add('hidden');
+            void deliver(s.name, control('shortcut', { user: ui.viewer, callbackId: s.callbackId }));
+          },
+        },
+        h('span', { class: 'menu-name' }, s.name),
+        s.description ? h('span', { class: 'menu-desc' }, s.description) : null,
+      ),
+    ),
+  );
+}
+
 function autosize(t: HTMLTextAreaElement): void {
   t.style.height = 'auto';
   t.style.height = `${Math.min(t.scrollHeight, 200)}px`;
@@ -650,11 +686,11 @@ async function boot(): Promise<void> {
   });
   input.addEventListener('input', () => {
     autosize(input);
-    const hint = $('composer-hint');
     const v = input.value;
-    hint.classList.toggle('hidden', !(v.startsWith('/') && !v.includes(' ')));
+    $('composer-hint').classList.toggle('hidden', !(v.startsWith('/') && !v.includes(' ')));
   });
   $('composer-send').addEventListener('click', () => void send());
+  setupComposerExtras(cfg);
   window.addEventListener('hashchange', () => {
     const h = new URLSearchParams(location.hash.slice(1));
     const viewer = known(h.get('user')) ?? ui.viewer;
