@@ -184,6 +184,7 @@ function renderSidebar(): void {
           class: ['nav-item', ui.channel === APP && 'active', appUnread > 0 && 'unread'],
           'data-channel': APP,
           onclick: () => {
+            if (ui.channel !== APP) ui.appTab = snap.home ? 'home' : 'messages';
             go(APP);
             render();
           },
@@ -587,7 +588,10 @@ function setupComposerExtras(cfg: SandboxConfig): void {
   const menu = $('shortcut-menu');
   const button = $('composer-shortcuts');
   button.classList.remove('hidden');
-  button.addEventListener('click', () => menu.classList.toggle('hidden'));
+  button.addEventListener('click', () => {
+    menu.classList.toggle('hidden');
+    $('composer-hint').classList.add('hidden');
+  });
   replaceChildren(
     menu,
     h('div', { class: 'menu-title' }, 'Shortcuts for tsai'),
