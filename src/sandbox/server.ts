@@ -57,12 +57,18 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** No inline script or style, nothing loaded from elsewhere: the page only talks to this server. */
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; " +
+  "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
   res.writeHead(status, {
     'content-type': type,
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
+    ...(type.startsWith('text/html') ? { 'content-security-policy': CSP } : {}),
   });
   res.end(body);
 }
