@@ -292,7 +292,11 @@ function renderHeader(): void {
       h('span', { class: 'hash' }, '#'),
       h('span', null, ch?.name ?? ui.channel),
     ),
-    h('div', { class: 'pane-sub' }, `${ch?.id ?? ''} · viewing as @${user(ui.viewer)?.name ?? ui.viewer}`),
+    h(
+      'div',
+      { class: 'pane-sub' },
+      `${ch?.id ?? ''} · viewing as @${user(ui.viewer)?.name ?? ui.viewer} (${viewerTz()}, ${clock(Date.now(), viewerTz())})`,
+    ),
   );
 }
 

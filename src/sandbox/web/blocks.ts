@@ -131,10 +131,8 @@ function elementNode(el: Json, site: ElementSite, host: BlockHost): HTMLElement 
           host.onAction(site.blockId, actionId, input.value, input);
       });
       host.register?.(site.blockId, actionId, () => input.value);
-      const wrap = h('div', { class: 'text-input' }, input);
-      if (site.dispatch && triggers.includes('on_enter_pressed'))
-        wrap.append(h('div', { class: 'enter-hint' }, 'Press Enter to apply'));
-      return wrap;
+      if (site.dispatch) input.dataset.dispatch = triggers.join(' ');
+      return h('div', { class: 'text-input' }, input);
     }
     case 'static_select':
     case 'external_select':
