@@ -105,6 +105,19 @@ describe.skipIf(!run)('sandbox page with a bare Bolt app', () => {
     await expect(msg.locator('.block.context code').textContent()).resolves.toBe(
       '/tsai flow 1400000000000000001',
     );
+    await api('chat.postMessage', {
+      channel: 'C0GENERAL',
+      text: '```{"name": "&lt;b&gt;"}```\n> quoted *line*\n<!here> see <#C0OPS> and <javascript:alert(1)|this>',
+    });
+    const plain = page.locator('.message', { hasText: 'quoted' });
+    await plain.waitFor();
+    await expect(plain.locator('pre').textContent()).resolves.toBe('{"name": "<b>"}');
+    await expect(plain.locator('blockquote b').textContent()).resolves.toBe('line');
+    await expect(plain.locator('.mention.broadcast').textContent()).resolves.toBe('@here');
+    await expect(plain.locator('.mention.channel').textContent()).resolves.toBe('#plant-ops');
+    // A link to anything but http(s)/mailto is not a link.
+    await expect(plain.locator('a').count()).resolves.toBe(0);
+    await expect(plain.textContent()).resolves.toContain('<javascript:alert(1)|this>');
     const secret = page.locator('.message.ephemeral', { hasText: 'a secret for' });
     await expect(secret.locator('.ephemeral-note').textContent()).resolves.toContain('Only visible to you');
 
