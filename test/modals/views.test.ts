@@ -184,19 +184,25 @@ describe('modal builders', () => {
     ]);
 
     const full = buildModalView({
-      meta: { kind: 'eval', origin: 'command', channel: 'C1', ...initialRangeKeys(10) },
+      meta: { kind: 'learn', origin: 'command', channel: 'C1', ...initialRangeKeys(10) },
       fields: {},
     });
     const fullActions = block(full, RANGE_ACTIONS_BLOCK)!.elements.map((e: Block) => e.action_id);
     expect(fullActions).not.toContain(MODAL_ACTION.addRange);
     expect(fullActions).toHaveLength(10);
     const single = buildModalView({
-      meta: { kind: 'eval', origin: 'command', channel: 'C1', ...initialRangeKeys(1) },
+      meta: { kind: 'score', origin: 'command', channel: 'C1', ...initialRangeKeys(1) },
       fields: {},
     });
     expect(block(single, RANGE_ACTIONS_BLOCK)!.elements.map((e: Block) => e.action_id)).toEqual([
       MODAL_ACTION.addRange,
     ]);
+    // EVAL backfills one range per flow: no add button.
+    const evalView = buildModalView({
+      meta: { kind: 'eval', origin: 'command', channel: 'C1', ...initialRangeKeys(1) },
+      fields: {},
+    });
+    expect(block(evalView, RANGE_ACTIONS_BLOCK)).toBeUndefined();
   });
 
   it('asks for a channel only when it does not know one (global shortcut)', () => {

@@ -57,6 +57,11 @@ export const FIELD = {
 export type TextFieldName = keyof typeof FIELD;
 
 export const MAX_RANGES = 10;
+
+/** EVAL backfills one range per flow (like `/tsai eval … range=…`); anomaly flows take up to MAX_RANGES. */
+export function maxRangesOf(kind: ModalKind): number {
+  return kind === 'eval' ? 1 : MAX_RANGES;
+}
 const RANGE_PREFIX = 'range_';
 
 /** Block id of the range input with this stable key (keys never get reused within one modal). */
@@ -74,6 +79,11 @@ export function rangeKeyOf(blockId: string): number | undefined {
 export interface RangeInput {
   blockId: string;
   text: string;
+}
+
+/** The submitted form: every text field as typed, and the range inputs in display order. */
+export interface FormInput extends Omit<ModalFields, 'ranges'> {
+  ranges: RangeInput[];
 }
 
 /** Which fields each modal shows (ranges aside). */
@@ -104,3 +114,9 @@ export const FIELDS_OF: Record<ModalKind, readonly TextFieldName[]> = {
   ],
   eval: ['name', 'assessment', 'datastream', 'model', 'entities'],
 };
+
+/** How a time-range input was understood (shown under it), or why it was not. */
+export interface RangePreview {
+  ok: boolean;
+  text: string;
+}

@@ -1,9 +1,10 @@
 import type { types } from '@slack/bolt';
 import {
   FIELD,
-  MAX_RANGES,
   type ModalFields,
   type ModalKind,
+  maxRangesOf,
+  type RangePreview,
   rangeBlockId,
   type TextFieldName,
 } from '../../../core/forms/fields.js';
@@ -16,12 +17,6 @@ import {
   removeRangeActionId,
 } from './ids.js';
 import { encodeMeta, type ModalMeta } from './metadata.js';
-
-/** How a time-range input was understood (shown under it), or why it was not. */
-export interface RangePreview {
-  ok: boolean;
-  text: string;
-}
 
 export interface ModalViewInput {
   meta: ModalMeta;
@@ -161,7 +156,7 @@ function rangeBlocks(input: ModalViewInput): types.KnownBlock[] {
     );
   });
   const elements: types.Button[] = [];
-  if (meta.ranges.length < MAX_RANGES) {
+  if (meta.ranges.length < maxRangesOf(meta.kind)) {
     elements.push(button(MODAL_ACTION.addRange, 'Add another range', 'add'));
   }
   if (meta.ranges.length > 1) {

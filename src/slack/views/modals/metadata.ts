@@ -22,9 +22,9 @@ export interface ModalMeta {
   defaults?: TextFieldName[];
 }
 
-/** Keys for 1..n ranges of a new modal (at least one input, at most MAX_RANGES). */
-export function initialRangeKeys(count: number): { ranges: number[]; next: number } {
-  const n = Math.min(MAX_RANGES, Math.max(1, count));
+/** Keys for 1..n ranges of a new modal (at least one input, at most `max`). */
+export function initialRangeKeys(count: number, max = MAX_RANGES): { ranges: number[]; next: number } {
+  const n = Math.min(max, Math.max(1, count));
   const ranges = Array.from({ length: n }, (_, i) => i + 1);
   return { ranges, next: n + 1 };
 }
