@@ -229,6 +229,8 @@ describe('private_metadata', () => {
       ranges: [1, 4],
       next: 7,
       defaults: ['workspace' as const],
+      timeZone: 'Asia/Kolkata',
+      userName: 'alice',
     };
     expect(decodeMeta(encodeMeta(meta))).toEqual(meta);
     expect(decodeMeta('not json')).toBeUndefined();

@@ -20,6 +20,10 @@ export interface ModalMeta {
   next: number;
   /** Fields that were prefilled from the channel's defaults (shown in a note). */
   defaults?: TextFieldName[];
+  /** The user's IANA zone, once looked up, so a submission needs no Slack call before its 3-second ack. */
+  timeZone?: string;
+  /** The user's handle, for default flow names. */
+  userName?: string;
 }
 
 /** Keys for 1..n ranges of a new modal (at least one input, at most `max`). */
@@ -38,6 +42,8 @@ export function encodeMeta(meta: ModalMeta): string {
     r: meta.ranges,
     n: meta.next,
     d: meta.defaults?.length ? meta.defaults : undefined,
+    z: meta.timeZone,
+    m: meta.userName ? meta.userName.slice(0, 100) : undefined,
   };
   let text = JSON.stringify(compact);
   if (text.length > PRIVATE_METADATA_MAX && compact.u) {
@@ -75,5 +81,7 @@ export function decodeMeta(text: string | undefined): ModalMeta | undefined {
     ranges,
     next: Math.max(next, Math.max(...ranges) + 1),
     defaults: Array.isArray(o.d) ? (o.d.filter((f) => typeof f === 'string') as TextFieldName[]) : undefined,
+    timeZone: typeof o.z === 'string' ? o.z : undefined,
+    userName: typeof o.m === 'string' ? o.m : undefined,
   };
 }
