@@ -31,7 +31,8 @@ export function commandLineOf(kind: ModalKind, f: ModalFields): string {
   }
   if (kind !== 'learn' && f.model?.trim()) parts.push(f.model.trim());
   add('workspace', f.workspace);
-  const reuse = kind !== 'relearn' && (f.dataMode === 'dataspec' || (!f.dataMode && f.dataspecId && !f.signals));
+  const reuse =
+    kind !== 'relearn' && (f.dataMode === 'dataspec' || (!f.dataMode && f.dataspecId && !f.signals));
   if (reuse) add('dataspec', f.dataspecId);
   else {
     add('signals', list(f.signals));
