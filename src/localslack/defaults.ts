@@ -1,0 +1,17 @@
+import type { LocalChannel, LocalUser, LocalUsergroup } from './types.js';
+
+/** A requester and two approvers in different zones, so per-user time zones and approvals can be tried. */
+export const DEFAULT_USERS: LocalUser[] = [
+  { id: 'U0ALICE', name: 'alice', realName: 'Alice Requester', tz: 'Europe/London' },
+  { id: 'U0BOB', name: 'bob', realName: 'Bob Approver', tz: 'Asia/Kolkata' },
+  { id: 'U0CAROL', name: 'carol', realName: 'Carol Approver', tz: 'America/New_York' },
+];
+
+export const DEFAULT_CHANNELS: LocalChannel[] = [
+  { id: 'C0GENERAL', name: 'general' },
+  { id: 'C0OPS', name: 'plant-ops' },
+];
+
+export const DEFAULT_USERGROUPS: LocalUsergroup[] = [
+  { id: 'S0APPROVERS', handle: 'tsai-approvers', users: ['U0BOB', 'U0CAROL'] },
+];

@@ -1,0 +1,137 @@
+/**
+ * The subset of Slack's server-side Block Kit and view checks that catches real bot bugs.
+ * Returns Slack's error code plus human messages like Slack's `response_metadata.messages`, or null when valid.
+ */
+type Json = Record<string, unknown>;
+export interface Invalid {
+  error: string;
+  messages: string[];
+}
+
+const textOf = (t: unknown): string | undefined =>
+  t && typeof t === 'object' && typeof (t as Json).text === 'string'
+    ? ((t as Json).text as string)
+    : undefined;
+
+function checkBlocks(blocks: unknown[], max: number, where: string): string[] {
+  const problems: string[] = [];
+  if (blocks.length > max) problems.push(`${where}: ${blocks.length} blocks, more than ${max}`);
+  const ids = new Set<string>();
+  blocks.forEach((raw, i) => {
+    const at = `${where}/blocks/${i}`;
+    if (!raw || typeof raw !== 'object' || typeof (raw as Json).type !== 'string') {
+      problems.push(`${at}: a block must be an object with a type`);
+      return;
+    }
+    const b = raw as Json;
+    if (typeof b.block_id === 'string') {
+      if (b.block_id.length > 255) problems.push(`${at}: block_id longer than 255`);
+      if (ids.has(b.block_id)) problems.push(`${at}: duplicate block_id "${b.block_id}"`);
+      ids.add(b.block_id);
+    }
+    const text = textOf(b.text);
+    if (b.type === 'section') {
+      if (text === undefined && !Array.isArray(b.fields))
+        problems.push(`${at}: section needs text or fields`);
+      if (text !== undefined && (text.length === 0 || text.length > 3000))
+        problems.push(`${at}: section text must be 1-3000 chars (got ${text.length})`);
+      if (Array.isArray(b.fields)) {
+        if (b.fields.length > 10) problems.push(`${at}: more than 10 fields`);
+        b.fields.forEach((f, j) => {
+          const ft = textOf(f) ?? '';
+          if (ft.length === 0 || ft.length > 2000) problems.push(`${at}/fields/${j}: must be 1-2000 chars`);
+        });
+      }
+    } else if (b.type === 'header') {
+      if (text === undefined || text.length > 150) problems.push(`${at}: header text must be 1-150 chars`);
+    } else if (b.type === 'actions') {
+      if (!Array.isArray(b.elements) || b.elements.length === 0 || b.elements.length > 25)
+        problems.push(`${at}: actions need 1-25 elements`);
+    } else if (b.type === 'context') {
+      if (!Array.isArray(b.elements) || b.elements.length === 0 || b.elements.length > 10)
+        problems.push(`${at}: context needs 1-10 elements`);
+    } else if (b.type === 'input') {
+      if (!b.element || typeof b.element !== 'object') problems.push(`${at}: input needs an element`);
+      const label = textOf(b.label);
+      if (label === undefined || label.length > 2000)
+        problems.push(`${at}: input label must be 1-2000 chars`);
+    }
+    for (const el of elementsOf(b)) {
+      if (typeof el.action_id === 'string' && el.action_id.length > 255)
+        problems.push(`${at}: action_id longer than 255`);
+      const options = [
+        ...((el.options as Json[] | undefined) ?? []),
+        ...(((el.option_groups as Json[] | undefined) ?? []).flatMap(
+          (g) => (g.options as Json[]) ?? [],
+        ) as Json[]),
+      ];
+      if (options.length > 100) problems.push(`${at}: more than 100 options`);
+      for (const o of options) {
+        if (typeof o.value === 'string' && o.value.length > 150)
+          problems.push(`${at}: option value longer than 150`);
+        const ot = textOf(o.text) ?? '';
+        if (ot.length > 75) problems.push(`${at}: option text longer than 75`);
+      }
+      if (el.type === 'button') {
+        const bt = textOf(el.text) ?? '';
+        if (bt.length === 0 || bt.length > 75) problems.push(`${at}: button text must be 1-75 chars`);
+        if (typeof el.value === 'string' && el.value.length > 2000)
+          problems.push(`${at}: button value > 2000`);
+      }
+    }
+  });
+  return problems;
+}
+
+function elementsOf(b: Json): Json[] {
+  const out: unknown[] = [];
+  if (Array.isArray(b.elements)) out.push(...b.elements);
+  if (b.element) out.push(b.element);
+  if (b.accessory) out.push(b.accessory);
+  return out.filter((e): e is Json => !!e && typeof e === 'object');
+}
+
+/** chat.postMessage / chat.update / chat.postEphemeral / response_url bodies. */
+export function validateMessage(text: unknown, blocks: unknown): Invalid | null {
+  const hasText = typeof text === 'string' && text.length > 0;
+  if (blocks !== undefined && !Array.isArray(blocks))
+    return { error: 'invalid_blocks_format', messages: ['blocks must be a JSON array'] };
+  const list = (blocks as unknown[] | undefined) ?? [];
+  if (!hasText && list.length === 0) return { error: 'no_text', messages: ['neither text nor blocks given'] };
+  if (typeof text === 'string' && text.length > 40000)
+    return { error: 'msg_too_long', messages: ['text longer than 40000'] };
+  const problems = checkBlocks(list, 50, 'message');
+  return problems.length ? { error: 'invalid_blocks', messages: problems } : null;
+}
+
+/** views.open / update / push / publish and response_action views. */
+export function validateView(view: unknown, expectType?: 'modal' | 'home'): Invalid | null {
+  if (!view || typeof view !== 'object')
+    return { error: 'invalid_arguments', messages: ['view is required'] };
+  const v = view as Json;
+  const problems: string[] = [];
+  if (v.type !== 'modal' && v.type !== 'home') problems.push('view.type must be modal or home');
+  if (expectType && v.type !== expectType) problems.push(`view.type must be ${expectType}`);
+  if (!Array.isArray(v.blocks)) problems.push('view.blocks must be an array');
+  if (v.type === 'modal') {
+    const title = textOf(v.title);
+    if (title === undefined || title.length === 0 || title.length > 24)
+      problems.push('title must be 1-24 chars');
+    for (const k of ['submit', 'close'] as const) {
+      const t = textOf(v[k]);
+      if (v[k] !== undefined && (t === undefined || t.length > 24)) problems.push(`${k} must be 1-24 chars`);
+    }
+    const hasInput = Array.isArray(v.blocks) && v.blocks.some((b) => (b as Json)?.type === 'input');
+    if (hasInput && v.submit === undefined)
+      problems.push('submit is required when the view has input blocks');
+  }
+  if (typeof v.private_metadata === 'string' && v.private_metadata.length > 3000)
+    problems.push('private_metadata longer than 3000');
+  if (typeof v.callback_id === 'string' && v.callback_id.length > 255)
+    problems.push('callback_id longer than 255');
+  if (typeof v.external_id === 'string' && v.external_id.length > 255)
+    problems.push('external_id longer than 255');
+  if (problems.length) return { error: 'invalid_arguments', messages: problems };
+  const blockProblems = checkBlocks(v.blocks as unknown[], 100, 'view');
+  return blockProblems.length ? { error: 'invalid_blocks', messages: blockProblems } : null;
+}

@@ -1,0 +1,320 @@
+import { APP_ID, BOT_ID, BOT_USER_ID, type SlackState, TEAM_DOMAIN, TEAM_ID } from './state.js';
+import type { LocalMessage, LocalUser, OpenView } from './types.js';
+import { validateMessage, validateView } from './validate.js';
+import { assignIds, buildStateValues, listElements, viewWithIds } from './views.js';
+
+type Json = Record<string, unknown>;
+export type ApiResult = Json & { ok: boolean };
+
+export interface ApiContext {
+  state: SlackState;
+  baseUrl: string;
+  triggerTtlMs: number;
+}
+
+const fail = (error: string, messages?: string[]): ApiResult =>
+  messages?.length ? { ok: false, error, response_metadata: { messages } } : { ok: false, error };
+
+/** The view object Slack returns from views.* and sends in interaction payloads. */
+export function viewPayload(ov: OpenView): Json {
+  return {
+    id: ov.id,
+    team_id: TEAM_ID,
+    type: ov.view.type,
+    title: ov.view.title,
+    submit: ov.view.submit ?? null,
+    close: ov.view.close ?? null,
+    blocks: ov.view.blocks,
+    private_metadata: ov.view.private_metadata ?? '',
+    callback_id: ov.view.callback_id ?? '',
+    external_id: ov.externalId ?? '',
+    state: { values: buildStateValues(ov.view.blocks, ov.values) },
+    hash: ov.hash,
+    clear_on_close: ov.view.clear_on_close ?? false,
+    notify_on_close: ov.view.notify_on_close ?? false,
+    root_view_id: ov.rootViewId,
+    previous_view_id: ov.previousViewId ?? null,
+    app_id: APP_ID,
+    app_installed_team_id: TEAM_ID,
+    bot_id: BOT_ID,
+  };
+}
+
+export function messagePayload(m: LocalMessage): Json {
+  const out: Json = { type: 'message', ts: m.ts, text: m.text, user: m.user, team: TEAM_ID };
+  if (m.botId) {
+    out.bot_id = m.botId;
+    out.app_id = APP_ID;
+  }
+  if (m.blocks) out.blocks = m.blocks;
+  if (m.threadTs) out.thread_ts = m.threadTs;
+  if (m.edits > 0) out.edited = { user: m.user, ts: m.ts };
+  return out;
+}
+
+/** Keeps typed values whose block_id/action_id still exist, as Slack does across views.update. */
+export function keepValues(old: OpenView['values'], blocks: unknown): OpenView['values'] {
+  const out: OpenView['values'] = {};
+  for (const ref of listElements(blocks)) {
+    const v = old[ref.blockId]?.[ref.actionId];
+    if (v !== undefined) {
+      out[ref.blockId] ??= {};
+      out[ref.blockId]![ref.actionId] = v;
+    }
+  }
+  return out;
+}
+
+export function tzInfo(tz: string, at = new Date()): { tz: string; tz_label: string; tz_offset: number } {
+  const part = (o: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat('en-US', { timeZone: tz, ...o })
+      .formatToParts(at)
+      .find((p) => p.type === 'timeZoneName')?.value ?? '';
+  const m = /^GMT(?:([+-])(\d{1,2})(?::(\d{2}))?)?$/.exec(part({ timeZoneName: 'longOffset' }));
+  const offset = m?.[1] ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60) : 0;
+  return { tz, tz_label: part({ timeZoneName: 'long' }), tz_offset: offset };
+}
+
+export function userObject(u: LocalUser): Json {
+  return {
+    id: u.id,
+    team_id: TEAM_ID,
+    name: u.name,
+    real_name: u.realName ?? u.name,
+    deleted: false,
+    is_bot: u.isBot ?? false,
+    is_app_user: false,
+    ...tzInfo(u.tz),
+    profile: { real_name: u.realName ?? u.name, display_name: u.name, team: TEAM_ID },
+  };
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v.length > 0 ? v : undefined;
+}
+
+type Handler = (args: Json, ctx: ApiContext) => ApiResult;
+
+function openView(ctx: ApiContext, user: string, view: Json, previous?: OpenView): OpenView {
+  const id = ctx.state.newViewId();
+  return {
+    id,
+    externalId: str(view.external_id),
+    hash: ctx.state.newHash(),
+    user,
+    view,
+    values: {},
+    rootViewId: previous?.rootViewId ?? id,
+    previousViewId: previous?.id,
+  };
+}
+
+function externalIdTaken(ctx: ApiContext, view: Json): boolean {
+  return (
+    str(view.external_id) !== undefined && ctx.state.findView({ externalId: view.external_id }) !== undefined
+  );
+}
+
+const handlers: Record<string, Handler> = {
+  'api.test': (args) => ({ ok: true, args }),
+
+  'auth.test': (_a, ctx) => ({
+    ok: true,
+    url: `${ctx.baseUrl}/`,
+    team: 'Local Slack',
+    user: 'tsai',
+    team_id: TEAM_ID,
+    user_id: BOT_USER_ID,
+    bot_id: BOT_ID,
+    is_enterprise_install: false,
+  }),
+
+  'chat.postMessage': (a, { state }) => {
+    const ch = state.channel(a.channel);
+    if (!ch) return fail('channel_not_found');
+    const bad = validateMessage(a.text, a.blocks);
+    if (bad) return fail(bad.error, bad.messages);
+    const threadTs = str(a.thread_ts);
+    if (threadTs && !state.message(ch.id, threadTs)) return fail('thread_not_found');
+    const m = state.addMessage({
+      channel: ch.id,
+      user: BOT_USER_ID,
+      botId: BOT_ID,
+      text: String(a.text ?? ''),
+      blocks: a.blocks as unknown[] | undefined,
+      threadTs,
+      broadcast: threadTs ? a.reply_broadcast === true || a.reply_broadcast === 'true' : undefined,
+      kind: 'message',
+      via: 'api',
+    });
+    return { ok: true, channel: ch.id, ts: m.ts, message: messagePayload(m) };
+  },
+
+  'chat.postEphemeral': (a, { state }) => {
+    const ch = state.channel(a.channel);
+    if (!ch) return fail('channel_not_found');
+    const user = str(a.user);
+    if (!user || !state.users.has(user)) return fail('user_not_found');
+    if (ch.members && !ch.members.includes(user)) return fail('user_not_in_channel');
+    const bad = validateMessage(a.text, a.blocks);
+    if (bad) return fail(bad.error, bad.messages);
+    const m = state.addMessage({
+      channel: ch.id,
+      user: BOT_USER_ID,
+      botId: BOT_ID,
+      text: String(a.text ?? ''),
+      blocks: a.blocks as unknown[] | undefined,
+      threadTs: str(a.thread_ts),
+      ephemeralTo: user,
+      kind: 'message',
+      via: 'api',
+    });
+    return { ok: true, message_ts: m.ts };
+  },
+
+  'chat.update': (a, { state }) => {
+    const ch = state.channel(a.channel);
+    if (!ch) return fail('channel_not_found');
+    const m = typeof a.ts === 'string' ? state.message(ch.id, a.ts) : undefined;
+    if (!m || m.ephemeralTo !== undefined) return fail('message_not_found');
+    if (m.user !== BOT_USER_ID) return fail('cant_update_message');
+    const text = a.text ?? (a.blocks === undefined ? undefined : m.text);
+    const bad = validateMessage(text, a.blocks ?? m.blocks);
+    if (bad) return fail(bad.error, bad.messages);
+    if (a.text !== undefined) m.text = String(a.text);
+    if (a.blocks !== undefined) m.blocks = assignIds(a.blocks);
+    m.edits++;
+    state.changed();
+    return { ok: true, channel: ch.id, ts: m.ts, text: m.text, message: messagePayload(m) };
+  },
+
+  'chat.getPermalink': (a, { state, baseUrl }) => {
+    const ch = state.channel(a.channel);
+    if (!ch) return fail('channel_not_found');
+    const ts = str(a.message_ts);
+    if (!ts || !state.message(ch.id, ts)) return fail('message_not_found');
+    return { ok: true, channel: ch.id, permalink: `${baseUrl}/archives/${ch.id}/p${ts.replace('.', '')}` };
+  },
+
+  'views.open': (a, ctx) => {
+    const trig = ctx.state.useTrigger(a.trigger_id ?? a.interactivity_pointer, ctx.triggerTtlMs);
+    if ('error' in trig) return fail(trig.error);
+    const bad = validateView(a.view, 'modal');
+    if (bad) return fail(bad.error, bad.messages);
+    const view = viewWithIds(a.view as Json);
+    if (externalIdTaken(ctx, view)) return fail('duplicate_external_id');
+    const ov = openView(ctx, trig.user, view);
+    // A new modal replaces whatever stack the user had open, as in Slack's client.
+    ctx.state.views.set(trig.user, [ov]);
+    ctx.state.changed();
+    return { ok: true, view: viewPayload(ov) };
+  },
+
+  'views.push': (a, ctx) => {
+    const trig = ctx.state.useTrigger(a.trigger_id ?? a.interactivity_pointer, ctx.triggerTtlMs);
+    if ('error' in trig) return fail(trig.error);
+    const bad = validateView(a.view, 'modal');
+    if (bad) return fail(bad.error, bad.messages);
+    const stack = ctx.state.stack(trig.user);
+    if (stack.length === 0) return fail('not_found', ['no modal is open to push onto']);
+    if (stack.length >= 3) return fail('push_limit_reached');
+    const view = viewWithIds(a.view as Json);
+    if (externalIdTaken(ctx, view)) return fail('duplicate_external_id');
+    const ov = openView(ctx, trig.user, view, stack[stack.length - 1]);
+    stack.push(ov);
+    ctx.state.changed();
+    return { ok: true, view: viewPayload(ov) };
+  },
+
+  'views.update': (a, ctx) => {
+    if (a.view_id === undefined && a.external_id === undefined) return fail('invalid_arguments');
+    const ov = ctx.state.findView({ viewId: a.view_id, externalId: a.external_id });
+    if (!ov) return fail('not_found');
+    if (str(a.hash) && a.hash !== ov.hash) return fail('hash_conflict');
+    const bad = validateView(a.view, ov.view.type === 'home' ? 'home' : 'modal');
+    if (bad) return fail(bad.error, bad.messages);
+    const view = viewWithIds(a.view as Json);
+    ov.values = keepValues(ov.values, view.blocks);
+    ov.view = view;
+    ov.externalId = str(view.external_id) ?? ov.externalId;
+    ov.hash = ctx.state.newHash();
+    ov.errors = undefined;
+    ctx.state.changed();
+    return { ok: true, view: viewPayload(ov) };
+  },
+
+  'views.publish': (a, ctx) => {
+    const user = str(a.user_id);
+    if (!user || !ctx.state.users.has(user)) return fail('user_not_found');
+    const bad = validateView(a.view, 'home');
+    if (bad) return fail(bad.error, bad.messages);
+    const prev = ctx.state.home.get(user);
+    if (prev && str(a.hash) && a.hash !== prev.hash) return fail('hash_conflict');
+    const view = viewWithIds(a.view as Json);
+    const ov = prev ?? openView(ctx, user, view);
+    ov.values = prev ? keepValues(prev.values, view.blocks) : {};
+    ov.view = view;
+    ov.hash = ctx.state.newHash();
+    ctx.state.home.set(user, ov);
+    ctx.state.changed();
+    return { ok: true, view: viewPayload(ov) };
+  },
+
+  'users.info': (a, { state }) => {
+    const u = typeof a.user === 'string' ? state.users.get(a.user) : undefined;
+    if (!u) return fail('user_not_found');
+    return { ok: true, user: userObject(u) };
+  },
+
+  'usergroups.users.list': (a, { state }) => {
+    const g = typeof a.usergroup === 'string' ? state.usergroups.get(a.usergroup) : undefined;
+    if (!g) return fail('no_such_subteam');
+    return { ok: true, users: [...g.users] };
+  },
+
+  'conversations.info': (a, { state }) => {
+    const ch = typeof a.channel === 'string' ? state.channels.get(a.channel) : undefined;
+    if (!ch) return fail('channel_not_found');
+    return {
+      ok: true,
+      channel: {
+        id: ch.id,
+        name: ch.name,
+        is_channel: !ch.isIm && !ch.isPrivate,
+        is_group: !!ch.isPrivate && !ch.isIm,
+        is_im: !!ch.isIm,
+        is_private: !!ch.isPrivate,
+        is_member: true,
+        is_archived: false,
+        context_team_id: TEAM_ID,
+      },
+    };
+  },
+};
+
+/** Fields WebClient sends JSON-stringified inside a form body. */
+const JSON_FIELDS = ['blocks', 'attachments', 'view', 'metadata', 'unfurls'];
+
+export function normaliseArgs(raw: Json): { args: Json; badJson?: string } {
+  const args: Json = { ...raw };
+  for (const k of JSON_FIELDS) {
+    const v = args[k];
+    if (typeof v === 'string') {
+      try {
+        args[k] = JSON.parse(v);
+      } catch {
+        return { args, badJson: k };
+      }
+    }
+  }
+  return { args };
+}
+
+export function callApi(method: string, args: Json, ctx: ApiContext): ApiResult {
+  const h = handlers[method];
+  if (!h) return fail('unknown_method');
+  return h(args, ctx);
+}
+
+export const SUPPORTED_METHODS = Object.keys(handlers);
+export { TEAM_DOMAIN };
