@@ -1,0 +1,227 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, request } from 'undici';
+import { parseJsonLossless } from '../wire/index.js';
+import { httpUserMessage, redact, ServiceError, trimForDisplay } from './errors.js';
+
+export interface TransportOptions {
+  baseUrl: string;
+  token: string;
+  connectTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxAttempts: number;
+  maxRetryTimeMs: number;
+  retryBaseDelayMs: number;
+}
+
+export interface Call {
+  method: 'GET' | 'PUT' | 'POST';
+  path: string;
+  query?: Record<string, string>;
+  body?: unknown;
+  /** Names the target for a 404 sentence, e.g. "workspace 123". */
+  what: string;
+}
+
+export interface Reply {
+  status: number;
+  body: unknown;
+}
+
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/** Errors raised before a single byte of the request left this machine: safe to retry even a POST. */
+const NEVER_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+type Failure = { error: ServiceError; retryable: boolean; retryAfterMs?: number };
+
+export class Transport {
+  private readonly agent: Agent;
+  private readonly origin: string;
+  private readonly prefix: string;
+
+  constructor(private readonly o: TransportOptions) {
+    const url = parseBaseUrl(o.baseUrl);
+    this.origin = url.origin;
+    this.prefix = url.pathname.replace(/\/+$/, '');
+    this.agent = new Agent({
+      connect: { timeout: o.connectTimeoutMs },
+      // Shorter than common server idle timeouts, so a POST rarely meets a socket the server is closing.
+      keepAliveTimeout: 4_000,
+      keepAliveMaxTimeout: 60_000,
+      // Enough parallel sockets that a burst of slow calls does not queue behind one another.
+      connections: 128,
+    });
+  }
+
+  async send(call: Call): Promise<Reply> {
+    const started = performance.now();
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.attempt(call);
+      if ('status' in outcome) return outcome;
+      const elapsed = performance.now() - started;
+      const backoff = Math.random() * this.o.retryBaseDelayMs * 2 ** (attempt - 1);
+      const delay = Math.max(outcome.retryAfterMs ?? 0, backoff);
+      if (!outcome.retryable || attempt >= this.o.maxAttempts || elapsed + delay > this.o.maxRetryTimeMs)
+        throw outcome.error;
+      await sleep(delay);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+
+  private async attempt(call: Call): Promise<Reply | Failure> {
+    const url = new URL(this.origin + this.prefix + call.path);
+    for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v);
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.o.token}`,
+      accept: 'application/json',
+    };
+    let payload: string | undefined;
+    if (call.body !== undefined) {
+      payload = JSON.stringify(call.body);
+      headers['content-type'] = 'application/json';
+    }
+    let status: number;
+    let text: string;
+    let retryAfter: string | undefined;
+    try {
+      const res = await request(url, {
+        method: call.method,
+        headers,
+        body: payload,
+        dispatcher: this.agent,
+        headersTimeout: this.o.requestTimeoutMs,
+        bodyTimeout: this.o.requestTimeoutMs,
+        signal: AbortSignal.timeout(this.o.requestTimeoutMs),
+      });
+      status = res.statusCode;
+      const ra = res.headers['retry-after'];
+      retryAfter = Array.isArray(ra) ? ra[0] : ra;
+      text = await res.body.text();
+    } catch (err) {
+      return this.networkFailure(call, err);
+    }
+    if (status >= 200 && status < 300) {
+      // An unreadable 2xx body is left to the caller, which knows whether something was created.
+      try {
+        return { status, body: text.trim() === '' ? undefined : parseJsonLossless(text) };
+      } catch {
+        return { status, body: undefined };
+      }
+    }
+    const serviceMessage = this.scrub(extractMessage(text));
+    const retryAfterMs = parseRetryAfter(retryAfter);
+    const error = new ServiceError('http', this.scrub(httpUserMessage(status, call.what, serviceMessage)), {
+      status,
+      ...(serviceMessage !== undefined ? { serviceMessage } : {}),
+      ...(retryAfterMs !== undefined ? { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) } : {}),
+    });
+    // A POST creates something: any answer means it reached the service, so it is never retried.
+    const retryable = call.method !== 'POST' && RETRY_STATUSES.has(status);
+    return { error, retryable, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  }
+
+  private networkFailure(call: Call, err: unknown): Failure {
+    const code = errorCode(err);
+    const neverSent = (code !== undefined && NEVER_SENT_CODES.has(code)) || isTlsCode(code);
+    const timedOut = isTimeout(err, code);
+    if (call.method === 'POST' && !neverSent) {
+      return {
+        retryable: false,
+        error: new ServiceError(
+          'outcome-unknown',
+          "The request may have reached the service but no answer came back; check the service's Activity view to see whether it was created before trying again.",
+        ),
+      };
+    }
+    const error = timedOut
+      ? new ServiceError(
+          'timeout',
+          `The service at ${this.origin} did not answer within ${Math.round(this.o.requestTimeoutMs / 1000)} s; try again later.`,
+        )
+      : new ServiceError(
+          'network',
+          `The bot could not reach the service at ${this.origin} (${code ?? 'network error'}); try again later.`,
+        );
+    return { retryable: true, error };
+  }
+
+  private scrub<T extends string | undefined>(text: T): T {
+    return (text === undefined ? text : redact(text, this.o.token)) as T;
+  }
+}
+
+function errorCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function isTlsCode(code: string | undefined): boolean {
+  return (
+    code !== undefined &&
+    (code.startsWith('ERR_TLS_') ||
+      code.startsWith('ERR_SSL_') ||
+      code.startsWith('CERT_') ||
+      code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ||
+      code === 'SELF_SIGNED_CERT_IN_CHAIN' ||
+      code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE')
+  );
+}
+
+function isTimeout(err: unknown, code: string | undefined): boolean {
+  const name = (err as { name?: unknown } | null)?.name;
+  return name === 'TimeoutError' || name === 'AbortError' || (code !== undefined && TIMEOUT_CODES.has(code));
+}
+
+function extractMessage(text: string): string | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed && typeof parsed === 'object') {
+      const m =
+        (parsed as { message?: unknown; error?: unknown }).message ?? (parsed as { error?: unknown }).error;
+      if (typeof m === 'string') return trimForDisplay(m);
+    }
+  } catch {
+    // not JSON: the raw text is the message
+  }
+  return trimForDisplay(text);
+}
+
+/** Retry-After as delta-seconds or an HTTP-date, in ms; undefined when absent or unparseable. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+function parseBaseUrl(text: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password)
+    throw new ServiceError(
+      'invalid-request',
+      'The service base URL is not a valid http(s) URL without credentials, e.g. "https://tsai.example.com".',
+    );
+  return url;
+}

@@ -1,0 +1,156 @@
+import type { z } from 'zod';
+import {
+  createWorkspaceBody,
+  describeIssues,
+  FLOW_TYPES_BY_VERSION,
+  type FlowType,
+  flowBodyByType,
+  moveModelBody,
+} from '../wire/index.js';
+import { checkReferences, type FlowBody, flowRecordFields, Refusal } from './flows.js';
+import type { Rec } from './seed.js';
+import type { Store } from './store.js';
+
+export interface ApiRequest {
+  method: string;
+  version: string;
+  rest: string[];
+  query: URLSearchParams;
+  body: unknown;
+}
+export interface ApiReply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+type Handler = (req: ApiRequest, store: Store, onFlow: (flow: Rec) => void) => ApiReply;
+interface Route {
+  version: '1.2' | '1.3';
+  method: string;
+  /** Path after /accounts/{account}/, ':x' segments are parameters. */
+  pattern: string[];
+  handle: Handler;
+}
+
+const msg = (status: number, message: string): ApiReply => ({ status, body: { message } });
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): T | ApiReply {
+  const r = schema.safeParse(body);
+  return r.success ? r.data : msg(400, describeIssues(r.error));
+}
+const isReply = (v: unknown): v is ApiReply =>
+  typeof v === 'object' &&
+  v !== null &&
+  'status' in v &&
+  typeof (v as ApiReply).status === 'number' &&
+  'body' in v;
+
+function createFlow(version: '1.2' | '1.3'): Handler {
+  return (req, store, onFlow) => {
+    const allowed: readonly string[] = FLOW_TYPES_BY_VERSION[version];
+    const flowType = (req.body as { flowType?: unknown } | null)?.flowType;
+    if (typeof flowType !== 'string' || !allowed.includes(flowType))
+      return msg(
+        400,
+        `flowType: must be one of ${allowed.join(', ')} at /api/${version} (got ${JSON.stringify(flowType ?? null)})`,
+      );
+    const body = parse(flowBodyByType[flowType as FlowType] as z.ZodType<FlowBody>, req.body);
+    if (isReply(body)) return body;
+    try {
+      checkReferences(store, body);
+    } catch (e) {
+      if (e instanceof Refusal) return msg(e.status, e.message);
+      throw e;
+    }
+    const flow = store.create('flows', flowRecordFields(body));
+    onFlow(flow);
+    return { status: 201, body: flow };
+  };
+}
+
+export const ROUTES: Route[] = [
+  {
+    version: '1.3',
+    method: 'POST',
+    pattern: ['workspace'],
+    handle: (req, store) => {
+      const body = parse(createWorkspaceBody, req.body);
+      if (isReply(body)) return body;
+      return { status: 201, body: store.create('workspaces', { type: 'entities.workspace', ...body }) };
+    },
+  },
+  {
+    version: '1.3',
+    method: 'GET',
+    pattern: ['workspace', ':id'],
+    handle: (req, store) => {
+      const ws = store.get('workspaces', req.rest[1]!);
+      return ws ? { status: 200, body: ws } : msg(404, `workspace ${req.rest[1]} not found`);
+    },
+  },
+  {
+    version: '1.3',
+    method: 'PUT',
+    pattern: ['models', ':id'],
+    handle: (req, store) => {
+      const id = req.rest[1]!;
+      if (!store.get('models', id)) return msg(404, `model ${id} not found`);
+      const body = parse(moveModelBody, req.body);
+      if (isReply(body)) return body;
+      if (!store.get('workspaces', body.workspace)) return msg(404, `workspace ${body.workspace} not found`);
+      return { status: 200, body: store.update('models', id, { workspace: body.workspace }) };
+    },
+  },
+  {
+    version: '1.2',
+    method: 'GET',
+    pattern: ['models'],
+    handle: (req, store) => {
+      const q = req.query;
+      const assessment = q.get('assessment');
+      if (!assessment) return msg(400, 'assessment: query parameter is required');
+      const common = q.get('isCommonModel');
+      if (common !== null && common !== 'true' && common !== 'false')
+        return msg(400, 'isCommonModel: must be true or false');
+      const limitText = q.get('limit') ?? '100';
+      const offsetText = q.get('offset') ?? '0';
+      if (!/^[1-9]\d{0,3}$/.test(limitText)) return msg(400, 'limit: must be an integer from 1 to 9999');
+      if (!/^\d{1,6}$/.test(offsetText)) return msg(400, 'offset: must be a non-negative integer');
+      if (!store.get('assessments', assessment)) return msg(404, `assessment ${assessment} not found`);
+      const all = store
+        .all('models')
+        .filter(
+          (m) => m.assessment === assessment && (common === null || m.isCommonModel === (common === 'true')),
+        );
+      const offset = Number(offsetText);
+      const limit = Number(limitText);
+      return {
+        status: 200,
+        body: { items: all.slice(offset, offset + limit), offset, limit, total: all.length },
+      };
+    },
+  },
+  { version: '1.2', method: 'POST', pattern: ['flows'], handle: createFlow('1.2') },
+  { version: '1.3', method: 'POST', pattern: ['flows'], handle: createFlow('1.3') },
+  {
+    // Emulator extension: the spec documents no way to read a flow back.
+    version: '1.3',
+    method: 'GET',
+    pattern: ['flows', ':id'],
+    handle: (req, store) => {
+      const flow = store.get('flows', req.rest[1]!);
+      return flow ? { status: 200, body: flow } : msg(404, `flow ${req.rest[1]} not found`);
+    },
+  },
+];
+
+/** Routes whose version and shape match; an empty result is a 404, a method mismatch a 405. */
+export function matchRoutes(version: string, rest: string[]): Route[] {
+  return ROUTES.filter(
+    (r) =>
+      r.version === version &&
+      r.pattern.length === rest.length &&
+      r.pattern.every((p, i) => p.startsWith(':') || p === rest[i]),
+  );
+}

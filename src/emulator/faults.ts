@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { describeIssues } from '../wire/index.js';
+
+export const faultSpec = z.strictObject({
+  /** HTTP method to match (any when absent). */
+  method: z.string().optional(),
+  /** Regular expression tested against the request path (any when absent). */
+  path: z.string().optional(),
+  /** How many matching requests the fault applies to, then it is spent (unlimited when absent). */
+  count: z.number().int().positive().optional(),
+  /** Probability in 0..1 that a matching request is hit (default 1: deterministic). */
+  rate: z.number().min(0).max(1).optional(),
+  /** Delay before anything else happens. */
+  latencyMs: z.number().int().min(0).max(120_000).optional(),
+  /** Answer with this status instead of handling the request (a 2xx makes a canned reply). */
+  status: z.number().int().min(200).max(599).optional(),
+  /** `{"message": ...}` of the injected reply. */
+  message: z.string().optional(),
+  /** Raw body of the injected reply instead of `{"message"}`, sent as is (e.g. non-JSON text, unquoted big IDs). */
+  body: z.string().optional(),
+  /** Retry-After header value sent with `status`. */
+  retryAfter: z.union([z.string(), z.number().int().min(0)]).optional(),
+  /** Destroy the connection: 'before' handling (nothing happens), or 'after' handling (the effect happens, the reply is lost). */
+  reset: z.enum(['before', 'after']).optional(),
+});
+export type FaultSpec = z.infer<typeof faultSpec>;
+
+interface Fault {
+  id: number;
+  spec: FaultSpec;
+  pattern: RegExp | undefined;
+  remaining: number;
+  hits: number;
+}
+
+export class Faults {
+  private list: Fault[] = [];
+  private nextId = 1;
+
+  add(input: unknown): { ok: true; id: number } | { ok: false; message: string } {
+    const r = faultSpec.safeParse(input);
+    if (!r.success) return { ok: false, message: describeIssues(r.error) };
+    let pattern: RegExp | undefined;
+    try {
+      pattern = r.data.path === undefined ? undefined : new RegExp(r.data.path);
+    } catch {
+      return { ok: false, message: 'path: not a valid regular expression' };
+    }
+    const fault = { id: this.nextId++, spec: r.data, pattern, remaining: r.data.count ?? Infinity, hits: 0 };
+    this.list.push(fault);
+    return { ok: true, id: fault.id };
+  }
+
+  /** The first live fault matching the request, consuming one of its count; undefined when none hits. */
+  take(method: string, path: string): FaultSpec | undefined {
+    for (const f of this.list) {
+      if (f.remaining <= 0) continue;
+      if (f.spec.method && f.spec.method.toUpperCase() !== method) continue;
+      if (f.pattern && !f.pattern.test(path)) continue;
+      if (Math.random() >= (f.spec.rate ?? 1)) continue;
+      f.remaining--;
+      f.hits++;
+      return f.spec;
+    }
+    return undefined;
+  }
+
+  describe() {
+    return this.list.map((f) => ({
+      id: f.id,
+      ...f.spec,
+      hits: f.hits,
+      remaining: f.remaining === Infinity ? null : f.remaining,
+    }));
+  }
+
+  clear(): void {
+    this.list = [];
+  }
+}

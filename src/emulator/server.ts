@@ -1,0 +1,290 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type ApiReply, matchRoutes } from './api.js';
+import { type FaultSpec, Faults } from './faults.js';
+import { complete, type FlowDelays } from './flows.js';
+import { type Rec, SEED } from './seed.js';
+import { Store } from './store.js';
+
+export interface EmulatorOptions {
+  port?: number;
+  host?: string;
+  token?: string;
+  accountId?: string;
+  flowDelays?: FlowDelays;
+}
+export interface RunningEmulator {
+  url: string;
+  accountId: string;
+  token: string;
+  close(): Promise<void>;
+}
+export interface LoggedRequest {
+  seq: number;
+  /** ms since epoch when the request body had been read. */
+  receivedAt: number;
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+  contentType: string | null;
+  status?: number;
+  fault?: FaultSpec;
+}
+
+const MAX_BODY = 1_000_000;
+/** The request log keeps the newest entries only, so a long benchmark cannot exhaust memory. */
+const MAX_LOGGED = 10_000;
+const DEFAULT_DELAYS: FlowDelays = { runningAfterMs: 1_000, completedAfterMs: 3_000 };
+
+export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const token = o.token ?? SEED.token;
+  const accountId = o.accountId ?? SEED.accountId;
+  let delays: FlowDelays = o.flowDelays ?? DEFAULT_DELAYS;
+  const store = new Store(accountId);
+  const faults = new Faults();
+  const timers = new Set<NodeJS.Timeout>();
+  let requests: LoggedRequest[] = [];
+  let seq = 0;
+  /** Bumped by reset: a request delayed by injected latency across a reset is dropped, not applied to new state. */
+  let epoch = 0;
+
+  const later = (ms: number, fn: () => void) => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
+    t.unref();
+    timers.add(t);
+  };
+
+  const onFlow = (flow: Rec) => {
+    later(delays.runningAfterMs, () => {
+      if (store.get('flows', flow.id)?.status === 'CREATED')
+        store.update('flows', flow.id, { status: 'RUNNING' });
+    });
+    later(Math.max(delays.completedAfterMs, delays.runningAfterMs), () => finish(flow.id));
+  };
+
+  /** Completes a flow now (effects included) unless it already ended; false when there is no such flow. */
+  const finish = (id: string): boolean => {
+    const current = store.get('flows', id);
+    if (!current) return false;
+    if (current.status !== 'CREATED' && current.status !== 'RUNNING') return true;
+    let outcome: Record<string, unknown>;
+    try {
+      outcome = complete(store, current);
+    } catch (err) {
+      // A bug in an effect must fail the flow visibly, never crash the emulator from a timer.
+      outcome = { status: 'FAILED', message: `emulator error: ${(err as Error)?.message ?? String(err)}` };
+    }
+    store.update('flows', id, outcome);
+    return true;
+  };
+
+  const reset = () => {
+    for (const t of timers) clearTimeout(t);
+    timers.clear();
+    store.reset();
+    faults.clear();
+    requests = [];
+    seq = 0;
+    epoch++;
+  };
+
+  const control = (req: IncomingMessage, path: string, body: unknown): ApiReply => {
+    const route = `${req.method} ${path}`;
+    const finishing = /^POST \/_emulator\/flows\/([^/]+)\/finish$/.exec(route);
+    if (finishing) {
+      const id = decodeURIComponent(finishing[1]!);
+      return finish(id)
+        ? { status: 200, body: store.get('flows', id) }
+        : { status: 404, body: { message: `flow ${id} not found` } };
+    }
+    switch (route) {
+      case 'GET /_emulator/state':
+        return { status: 200, body: { accountId, ...store.snapshot() } };
+      case 'GET /_emulator/requests': {
+        const since = Number(new URL(req.url ?? '/', 'http://emulator').searchParams.get('since') ?? '0');
+        return { status: 200, body: requests.filter((r) => r.seq > since) };
+      }
+      case 'DELETE /_emulator/requests':
+        requests = [];
+        return { status: 204, body: undefined };
+      case 'POST /_emulator/reset':
+        reset();
+        return { status: 204, body: undefined };
+      case 'GET /_emulator/faults':
+        return { status: 200, body: faults.describe() };
+      case 'POST /_emulator/faults': {
+        const r = faults.add(body);
+        return r.ok ? { status: 201, body: { id: r.id } } : { status: 400, body: { message: r.message } };
+      }
+      case 'DELETE /_emulator/faults':
+        faults.clear();
+        return { status: 204, body: undefined };
+      case 'PUT /_emulator/flow-delays': {
+        const d = body as Partial<FlowDelays> | null;
+        const ok = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
+        if (!d || !ok(d.runningAfterMs) || !ok(d.completedAfterMs))
+          return {
+            status: 400,
+            body: { message: 'body: give non-negative integer runningAfterMs and completedAfterMs' },
+          };
+        delays = { runningAfterMs: d.runningAfterMs!, completedAfterMs: d.completedAfterMs! };
+        return { status: 200, body: delays };
+      }
+      default:
+        return { status: 404, body: { message: `no emulator control ${route}` } };
+    }
+  };
+
+  const api = (req: IncomingMessage, path: string, url: URL, body: unknown, raw: string): ApiReply => {
+    if (req.headers.authorization !== `Bearer ${token}`)
+      return { status: 401, body: { message: 'access token missing, invalid or expired' } };
+    const m = /^\/api\/([^/]+)\/accounts\/([^/]+)\/(.+)$/.exec(path);
+    if (!m) return { status: 404, body: { message: `no route ${req.method} ${path}` } };
+    const [, version, account, restText] = m as unknown as [string, string, string, string];
+    let rest: string[];
+    let accountInPath: string;
+    try {
+      rest = restText.split('/').map(decodeURIComponent);
+      accountInPath = decodeURIComponent(account);
+    } catch {
+      return { status: 400, body: { message: 'path: malformed percent-encoding' } };
+    }
+    const routes = matchRoutes(version, rest);
+    if (routes.length === 0) return { status: 404, body: { message: `no route ${req.method} ${path}` } };
+    const route = routes.find((r) => r.method === req.method);
+    if (!route)
+      return {
+        status: 405,
+        body: { message: `method ${req.method} not allowed on ${path}` },
+        headers: { allow: routes.map((r) => r.method).join(', ') },
+      };
+    if (accountInPath !== accountId)
+      return { status: 404, body: { message: `account ${accountInPath} not found` } };
+    if (raw !== '') {
+      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+        return { status: 415, body: { message: 'Content-Type must be application/json' } };
+      if (body === INVALID_JSON) return { status: 400, body: { message: 'body: not valid JSON' } };
+    } else if (req.method === 'POST' || req.method === 'PUT') {
+      return { status: 400, body: { message: 'body: required' } };
+    }
+    return route.handle({ method: req.method!, version, rest, query: url.searchParams, body }, store, onFlow);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://emulator');
+    const path = url.pathname;
+    const raw = await readBody(req);
+    if (raw === null) return send(res, { status: 413, body: { message: 'body: larger than 1 MB' } });
+    const body = parseBody(raw);
+    if (path.startsWith('/_emulator/'))
+      return send(res, control(req, path, body === INVALID_JSON ? null : body));
+    if (!path.startsWith('/api/'))
+      return send(res, { status: 404, body: { message: `no route ${req.method} ${path}` } });
+
+    const entry: LoggedRequest = {
+      seq: ++seq,
+      receivedAt: Date.now(),
+      method: req.method ?? '',
+      path,
+      query: Object.fromEntries(url.searchParams),
+      body: body === INVALID_JSON ? raw : body,
+      contentType: req.headers['content-type'] ?? null,
+    };
+    requests.push(entry);
+    if (requests.length > MAX_LOGGED) requests.splice(0, requests.length - MAX_LOGGED);
+    const fault = faults.take(entry.method, path);
+    if (fault) entry.fault = fault;
+    if (fault?.latencyMs) {
+      const started = epoch;
+      await sleep(fault.latencyMs, undefined, { ref: false });
+      if (epoch !== started) return void req.socket.destroy();
+    }
+    if (fault?.reset === 'before') return void req.socket.destroy();
+    if (fault?.status) {
+      const headers: Record<string, string> = {};
+      if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+      entry.status = fault.status;
+      if (fault.body !== undefined) {
+        res.writeHead(fault.status, { ...headers, 'content-type': 'text/plain' }).end(fault.body);
+        return;
+      }
+      return send(res, {
+        status: fault.status,
+        body: { message: fault.message ?? `injected fault: HTTP ${fault.status}` },
+        headers,
+      });
+    }
+    const reply = api(req, path, url, body, raw);
+    entry.status = reply.status;
+    if (fault?.reset === 'after') return void req.socket.destroy();
+    send(res, reply);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent)
+        send(res, {
+          status: 500,
+          body: { message: `emulator error: ${(err as Error)?.message ?? String(err)}` },
+        });
+    });
+  });
+  const host = o.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    accountId,
+    token,
+    close: async () => {
+      reset();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const INVALID_JSON = Symbol('invalid JSON');
+
+function parseBody(raw: string): unknown {
+  if (raw === '') return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return INVALID_JSON;
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooBig = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) tooBig = true;
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(tooBig ? null : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, reply: ApiReply): void {
+  const headers: Record<string, string> = { ...reply.headers };
+  if (reply.body === undefined) {
+    res.writeHead(reply.status, headers).end();
+    return;
+  }
+  headers['content-type'] = 'application/json';
+  res.writeHead(reply.status, headers).end(JSON.stringify(reply.body));
+}

@@ -1,0 +1,91 @@
+import { FIRST_RUNTIME_ID, type Rec, SEED, seedRecords } from './seed.js';
+
+export const COLLECTIONS = [
+  'workspaces',
+  'datastreams',
+  'signals',
+  'assessments',
+  'models',
+  'dataspecs',
+  'flows',
+  'evals',
+] as const;
+export type Collection = (typeof COLLECTIONS)[number];
+
+/** Where a record can be read back with GET: only those collections get a `self` link. */
+const SELF_PATH: Partial<Record<Collection, (a: string, id: string) => string>> = {
+  workspaces: (a, id) => `/api/1.3/accounts/${a}/workspace/${id}`,
+  flows: (a, id) => `/api/1.3/accounts/${a}/flows/${id}`,
+};
+
+/** In-memory records of one account, stamped the way Part 2 of the spec describes. */
+export class Store {
+  private readonly data = new Map<Collection, Map<string, Rec>>();
+  private nextId = FIRST_RUNTIME_ID;
+
+  constructor(
+    readonly accountId: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.reset();
+  }
+
+  reset(): void {
+    this.nextId = FIRST_RUNTIME_ID;
+    for (const c of COLLECTIONS) this.data.set(c, new Map());
+    const seed = seedRecords();
+    const t = this.now();
+    for (const [c, recs] of Object.entries(seed) as [Collection, Rec[]][])
+      for (const r of recs) this.put(c, this.stamp(c, r, t));
+  }
+
+  newId(): string {
+    const id = this.nextId.toString();
+    this.nextId += 1n;
+    return id;
+  }
+
+  get(c: Collection, id: string): Rec | undefined {
+    return this.data.get(c)!.get(id);
+  }
+
+  all(c: Collection): Rec[] {
+    return [...this.data.get(c)!.values()];
+  }
+
+  /** Creates a record: assigns a fresh 19-digit ID and the common fields. */
+  create(c: Collection, fields: Omit<Rec, 'id'>): Rec {
+    const rec = this.stamp(c, { ...fields, id: this.newId() } as Rec, this.now());
+    this.put(c, rec);
+    return rec;
+  }
+
+  update(c: Collection, id: string, changes: Record<string, unknown>): Rec {
+    const rec = this.get(c, id);
+    if (!rec) throw new Error(`no ${c} ${id}`);
+    Object.assign(rec, changes, { updateTime: this.now(), updatedBy: SEED.principalId });
+    return rec;
+  }
+
+  snapshot(): Record<Collection, Rec[]> {
+    return Object.fromEntries(COLLECTIONS.map((c) => [c, this.all(c)])) as Record<Collection, Rec[]>;
+  }
+
+  private put(c: Collection, rec: Rec): void {
+    this.data.get(c)!.set(rec.id, rec);
+  }
+
+  private stamp(c: Collection, rec: Rec, t: number): Rec {
+    const self = SELF_PATH[c];
+    return {
+      ...rec,
+      tenant: this.accountId,
+      createTime: t,
+      updateTime: t,
+      createdBy: SEED.principalId,
+      updatedBy: SEED.principalId,
+      archived: false,
+      links: self ? [{ rel: 'self', href: self(this.accountId, rec.id) }] : [],
+    };
+  }
+}

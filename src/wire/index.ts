@@ -1,0 +1,3 @@
+export * from './common.js';
+export * from './requests.js';
+export * from './responses.js';

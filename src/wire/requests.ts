@@ -1,0 +1,191 @@
+import { z } from 'zod';
+import { expected, idString, isoToNanos, isoUtcString, nameString, nanosString } from './common.js';
+
+// Request bodies are strict: an unknown field is an error, so a typo never reaches the service silently.
+
+export const createWorkspaceBody = z.strictObject({
+  name: nameString,
+  description: z.string(expected('must be a string')).optional(),
+});
+
+export const moveModelBody = z.strictObject({ workspace: idString });
+
+const DIGITS = /^\d{1,19}$/;
+
+const nsRange = z
+  .strictObject({ startTime: nanosString, endTime: nanosString })
+  // Refinements run even when a field failed, so only compare two valid digit strings.
+  .refine(
+    (r) =>
+      !DIGITS.test(String(r.startTime)) ||
+      !DIGITS.test(String(r.endTime)) ||
+      BigInt(r.startTime) < BigInt(r.endTime),
+    {
+      message: 'must be before endTime',
+      path: ['startTime'],
+    },
+  );
+
+export const evalFlowBody = z.strictObject({
+  flowType: z.literal('EVAL'),
+  name: nameString,
+  datastream: idString,
+  assessment: idString,
+  model: idString,
+  spec: z.strictObject({
+    commonModelId: idString,
+    segments: z
+      .array(
+        z.strictObject({
+          entities: z
+            .array(nameString, expected('must be an array of entity names'))
+            .min(1, 'must name at least one entity'),
+          timeRange: nsRange,
+        }),
+        expected('must be an array of segments'),
+      )
+      .min(1, 'must contain at least one segment'),
+    forLive: z.boolean(expected('must be true or false')),
+    withEpisodes: z.boolean(expected('must be true or false')),
+  }),
+});
+
+export const liveModelFlowBody = z.strictObject({
+  flowType: z.enum(['STARTLIVEMODEL', 'STOPLIVEMODEL']),
+  name: nameString,
+  spec: z.strictObject({ model: idString }),
+});
+
+const isoRange = z.strictObject({ startTime: isoUtcString, endTime: isoUtcString }).refine(
+  (r) => {
+    const [a, b] = [isoToNanos(String(r.startTime)), isoToNanos(String(r.endTime))];
+    return a === null || b === null || a < b;
+  },
+  { message: 'must be before endTime', path: ['startTime'] },
+);
+
+const signalEntry = z.strictObject({ signal: idString, name: nameString });
+
+const dataspecSpecs = z
+  .array(
+    z.strictObject({
+      timeRanges: z
+        .array(isoRange, expected('must be an array'))
+        .min(1, 'must contain at least one time range'),
+      signals: z.array(signalEntry, expected('must be an array')).min(1, 'must contain at least one signal'),
+    }),
+    expected('must be an array'),
+  )
+  .min(1, 'must contain at least one spec');
+
+export type Dataspec =
+  | { id: string }
+  | {
+      name: string;
+      specs: {
+        timeRanges: { startTime: string; endTime: string }[];
+        signals: { signal: string; name: string }[];
+      }[];
+    };
+
+/**
+ * Inline `{name, specs}` or reference `{id}`. One object schema (not a union) so that errors name the
+ * exact field that is wrong instead of "matches neither form".
+ */
+export const dataspec = z
+  .strictObject(
+    { id: idString.optional(), name: nameString.optional(), specs: dataspecSpecs.optional() },
+    expected('must be an inline dataspec {name, specs} or a reference {id}'),
+  )
+  .superRefine((d, ctx) => {
+    if (d.id !== undefined) {
+      if (d.name !== undefined || d.specs !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['id'],
+          message: 'a dataspec reference {id} takes no other fields',
+        });
+      return;
+    }
+    if (d.name === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['name'],
+        message: 'is required (or give {id} to reuse a dataspec)',
+      });
+    if (d.specs === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['specs'],
+        message: 'is required (or give {id} to reuse a dataspec)',
+      });
+  }) as unknown as z.ZodType<Dataspec>;
+
+/** ANOMALYLEARN: `spec.model` present selects incremental learning on that model; then modelName is refused. */
+export const anomalyLearnBody = z.strictObject({
+  flowType: z.literal('ANOMALYLEARN'),
+  name: nameString,
+  description: z.string(expected('must be a string')).optional(),
+  spec: z
+    .strictObject({
+      workspace: idString,
+      model: idString.optional(),
+      modelName: nameString.optional(),
+      dataspec,
+    })
+    .refine((s) => !(s.model !== undefined && s.modelName !== undefined), {
+      message: 'give either model (incremental learning) or modelName (new model), not both',
+      path: ['modelName'],
+    }),
+});
+
+export const anomalyEvalBody = z.strictObject({
+  flowType: z.literal('ANOMALYEVAL'),
+  name: nameString,
+  description: z.string(expected('must be a string')).optional(),
+  spec: z
+    .strictObject({
+      model: idString,
+      workspace: idString,
+      dataspec,
+      outputsignalPrefix: nameString.optional(),
+      outputsignals: z
+        .array(signalEntry, expected('must be an array'))
+        .min(1, 'must not be empty')
+        .optional(),
+    })
+    .superRefine((s, ctx) => {
+      const hasPrefix = s.outputsignalPrefix !== undefined;
+      const hasSignals = s.outputsignals !== undefined;
+      if (hasPrefix === hasSignals)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['outputsignalPrefix'],
+          message: hasPrefix
+            ? 'give either outputsignalPrefix or outputsignals, not both'
+            : 'one of outputsignalPrefix or outputsignals is required',
+        });
+    }),
+});
+
+/** Flow types served at each API version (spec section 9). */
+export const FLOW_TYPES_BY_VERSION = {
+  '1.2': ['EVAL', 'STARTLIVEMODEL', 'STOPLIVEMODEL'],
+  '1.3': ['ANOMALYLEARN', 'ANOMALYEVAL'],
+} as const;
+
+export const flowBodyByType = {
+  EVAL: evalFlowBody,
+  STARTLIVEMODEL: liveModelFlowBody,
+  STOPLIVEMODEL: liveModelFlowBody,
+  ANOMALYLEARN: anomalyLearnBody,
+  ANOMALYEVAL: anomalyEvalBody,
+} as const;
+
+export type FlowType = keyof typeof flowBodyByType;
+export type CreateWorkspaceBody = z.infer<typeof createWorkspaceBody>;
+export type MoveModelBody = z.infer<typeof moveModelBody>;
+export type EvalFlowBody = z.infer<typeof evalFlowBody>;
+export type LiveModelFlowBody = z.infer<typeof liveModelFlowBody>;
+export type AnomalyLearnBody = z.infer<typeof anomalyLearnBody>;
+export type AnomalyEvalBody = z.infer<typeof anomalyEvalBody>;

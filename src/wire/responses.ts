@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+// Responses are lenient: unknown fields are kept, IDs are coerced to strings (never numbers).
+
+const idOut = z.union([z.string().min(1), z.number(), z.bigint()]).transform((v) => String(v));
+
+export const workspaceRecord = z.looseObject({
+  id: idOut,
+  name: z.string().optional(),
+  description: z.string().optional(),
+});
+
+export const modelRecord = z.looseObject({
+  id: idOut,
+  name: z.string().optional(),
+  workspace: idOut.optional(),
+});
+
+export const flowRecord = z.looseObject({
+  id: idOut,
+  status: z.string().optional(),
+  name: z.string().optional(),
+  flowType: z.string().optional(),
+});
+
+export type WorkspaceRecord = z.infer<typeof workspaceRecord>;
+export type ModelRecord = z.infer<typeof modelRecord>;
+export type FlowRecord = z.infer<typeof flowRecord>;
+
+/**
+ * The model list response is not documented. Accepted: a bare array, or an object holding the
+ * array under `items`, `content`, `models` or `data`. Returns the elements, or null for any other shape.
+ */
+export function listElements(body: unknown): unknown[] | null {
+  if (Array.isArray(body)) return body;
+  if (body && typeof body === 'object') {
+    for (const key of ['items', 'content', 'models', 'data']) {
+      const inner = (body as Record<string, unknown>)[key];
+      if (Array.isArray(inner)) return inner;
+    }
+  }
+  return null;
+}
+
+/**
+ * JSON.parse that keeps integers too large for a double exact by turning them into strings first.
+ * IDs of the real service exceed 2^53; a service that sent one unquoted must not lose digits.
+ */
+export function parseJsonLossless(text: string): unknown {
+  let out = '';
+  let i = 0;
+  let last = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+      i++;
+      continue;
+    }
+    if ((c >= '0' && c <= '9') || c === '-') {
+      let j = i + (c === '-' ? 1 : 0);
+      while (j < text.length && text[j]! >= '0' && text[j]! <= '9') j++;
+      const isFloat = j < text.length && /[.eE]/.test(text[j]!);
+      const token = text.slice(i, j);
+      if (!isFloat && token.replace('-', '').length > 15 && !Number.isSafeInteger(Number(token))) {
+        out += `${text.slice(last, i)}"${token}"`;
+        last = j;
+      }
+      i = j;
+      continue;
+    }
+    i++;
+  }
+  return JSON.parse(out + text.slice(last));
+}

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createServiceClient } from '../src/api/index.js';
+import { SEED } from '../src/emulator/index.js';
+import { type Harness, startHarness } from './support/emulator.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ maxAttempts: 2, retryBaseDelayMs: 5 });
+});
+beforeEach(() => h.reset());
+afterAll(() => h.close());
+
+const A = `/api/1.3/accounts/${SEED.accountId}`;
+
+describe('emulator controls', () => {
+  it('state holds the seeded demo data with the documented IDs, stamped like the real service', async () => {
+    const s = await h.state();
+    expect(s.workspaces!.map((w) => w.id)).toEqual(Object.values(SEED.workspaces));
+    expect(s.datastreams!.map((d) => d.id)).toEqual([SEED.datastream]);
+    expect(s.signals!.map((d) => d.id)).toEqual(Object.values(SEED.signals));
+    expect(s.assessments!.map((d) => d.id)).toEqual(Object.values(SEED.assessments));
+    expect(s.models!.map((d) => d.id)).toEqual(Object.values(SEED.models));
+    for (const recs of Object.values(s))
+      if (Array.isArray(recs))
+        for (const r of recs) {
+          expect(r.id).toMatch(/^\d{19}$/);
+          expect(r).toMatchObject({
+            tenant: SEED.accountId,
+            createdBy: SEED.principalId,
+            updatedBy: SEED.principalId,
+          });
+          expect(String(r.type)).toMatch(/^entities\.[a-z]+$/);
+          expect(Number.isInteger(r.createTime)).toBe(true);
+        }
+  });
+
+  it('requests records method, path, query and body but never the token; reset clears records and state', async () => {
+    await h.client.createWorkspace({ name: 'temp' });
+    await h.client.findCommonModel(SEED.assessments.pressure);
+    const log = await h.requests();
+    expect(log.map((r) => [r.method, r.query, r.body])).toEqual([
+      ['POST', {}, { name: 'temp' }],
+      ['GET', { assessment: SEED.assessments.pressure, isCommonModel: 'true', limit: '1' }, undefined],
+    ]);
+    expect(JSON.stringify(log)).not.toContain(h.emu.token);
+    expect((await h.state()).workspaces).toHaveLength(3);
+    await h.reset();
+    expect(await h.requests()).toHaveLength(0);
+    expect((await h.state()).workspaces).toHaveLength(2);
+  });
+
+  it('a fault with a count hits exactly that many matching requests, and only matching ones', async () => {
+    await h.fault({ method: 'GET', path: '/workspace/', status: 500, count: 2 });
+    await h.client.findCommonModel(SEED.assessments.pressure);
+    // 500 is not a retried status, so each call spends one hit.
+    await expect(h.client.getWorkspace(SEED.workspaces.sandbox)).rejects.toMatchObject({ status: 500 });
+    await expect(h.client.getWorkspace(SEED.workspaces.sandbox)).rejects.toMatchObject({ status: 500 });
+    await expect(h.client.getWorkspace(SEED.workspaces.sandbox)).resolves.toMatchObject({
+      id: SEED.workspaces.sandbox,
+    });
+    expect((await h.requests()).map((r) => r.status)).toEqual([200, 500, 500, 200]);
+  });
+
+  it('refuses a malformed fault with 400 naming the field', async () => {
+    const res = await fetch(`${h.emu.url}/_emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 99, rate: 2 }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toMatch(/status|rate/);
+  });
+
+  it('a GET that times out on every attempt is a timeout error', async () => {
+    const client = createServiceClient({
+      baseUrl: h.emu.url,
+      accountId: h.emu.accountId,
+      token: h.emu.token,
+      maxAttempts: 2,
+      requestTimeoutMs: 200,
+      retryBaseDelayMs: 5,
+    });
+    await h.fault({ method: 'GET', latencyMs: 5_000 });
+    await expect(client.getWorkspace(SEED.workspaces.sandbox)).rejects.toMatchObject({ kind: 'timeout' });
+    await client.close();
+    expect(await h.requests()).toHaveLength(2);
+  });
+});
+
+describe('emulator HTTP rules', () => {
+  it('405 for a wrong method on a known path, 415 for a body that is not JSON-typed, 400 for broken JSON', async () => {
+    expect((await h.raw('DELETE', `${A}/workspace/${SEED.workspaces.sandbox}`)).status).toBe(405);
+    const form = await fetch(`${h.emu.url}${A}/workspace`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.emu.token}`, 'content-type': 'text/plain' },
+      body: '{"name":"x"}',
+    });
+    expect(form.status).toBe(415);
+    const broken = await h.raw('POST', `${A}/workspace`, '{"name":');
+    expect(broken).toMatchObject({ status: 400, json: { message: expect.stringContaining('JSON') } });
+  });
+
+  it('unknown IDs are 404 naming the resource', async () => {
+    const missing = '1399999999999999999';
+    expect(await h.raw('GET', `${A}/workspace/${missing}`)).toMatchObject({
+      status: 404,
+      json: { message: `workspace ${missing} not found` },
+    });
+    expect(
+      await h.raw('PUT', `${A}/models/${missing}`, { workspace: SEED.workspaces.sandbox }),
+    ).toMatchObject({
+      status: 404,
+      json: { message: `model ${missing} not found` },
+    });
+    expect(
+      await h.raw(
+        'GET',
+        `/api/1.2/accounts/${SEED.accountId}/models?assessment=${missing}&isCommonModel=true&limit=1`,
+      ),
+    ).toMatchObject({ status: 404, json: { message: `assessment ${missing} not found` } });
+  });
+});
