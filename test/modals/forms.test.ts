@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RangeInput } from '../../src/core/forms/fields.js';
+import { previewRange } from '../../src/core/forms/preview.js';
 import { type FormContext, type FormInput, validateModal } from '../../src/core/forms/validate.js';
+import { describeRange } from '../../src/time/index.js';
 
 // 2026-11-22 09:14 UTC = 14:44 in Asia/Kolkata; "yesterday" there is 21 Nov.
 const NOW = new Date('2026-11-22T09:14:00Z');
@@ -289,5 +291,33 @@ describe('validateModal: eval', () => {
       'range_1',
     ]);
     if (!future.ok) expect(future.errors.range_1).toMatch(/future/i);
+  });
+});
+
+describe('previewRange', () => {
+  it('echoes the range in the user zone and UTC, or the error with examples', () => {
+    const ok = previewRange('yesterday 9am to 5pm', {
+      now: NOW,
+      timeZone: 'Asia/Kolkata',
+      requirePast: false,
+    });
+    expect(ok).toEqual({
+      ok: true,
+      text: describeRange(
+        { startNs: ns('2026-11-21T03:30:00Z'), endNs: ns('2026-11-21T11:30:00Z') },
+        'Asia/Kolkata',
+      ),
+    });
+    expect(ok?.text).toMatch(/IST.*03:30.*11:30 UTC/);
+    const bad = previewRange('the day after the big storm', {
+      now: NOW,
+      timeZone: 'UTC',
+      requirePast: false,
+    });
+    expect(bad?.ok).toBe(false);
+    expect(bad?.text).toMatch(/Try e\.g\. "/);
+    const future = previewRange('tomorrow', { now: NOW, timeZone: 'UTC', requirePast: true });
+    expect(future).toMatchObject({ ok: false, text: expect.stringMatching(/future/i) });
+    expect(previewRange('   ', { now: NOW, timeZone: 'UTC', requirePast: false })).toBeUndefined();
   });
 });
