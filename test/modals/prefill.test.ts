@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { commandLineOf } from '../../src/core/forms/command-line.js';
 import { decodeDraft, encodeDraft } from '../../src/core/forms/draft.js';
 import type { ModalFields } from '../../src/core/forms/fields.js';
-import { applyChannelDefaults, fieldsFromCommand } from '../../src/core/forms/prefill.js';
+import { defaultedFields, fieldsFromCommand } from '../../src/core/forms/prefill.js';
 
 const WS = '1353853719423311872';
 const SIG = '1353853719423311876';
@@ -42,22 +42,9 @@ describe('fieldsFromCommand', () => {
   });
 });
 
-describe('applyChannelDefaults', () => {
-  it('fills only empty fields the modal has, and says which', () => {
-    const out = applyChannelDefaults(
-      'eval',
-      { assessment: 'given' },
-      { workspace: WS, assessment: 'default', datastream: 'ds', entities: ['p1', 'p2'] },
-    );
-    expect(out).toEqual({
-      fields: { assessment: 'given', datastream: 'ds', entities: 'p1, p2' },
-      fromDefaults: ['datastream', 'entities'],
-    });
-    expect(applyChannelDefaults('learn', {}, { workspace: WS, model: 'm' })).toEqual({
-      fields: { workspace: WS },
-      fromDefaults: ['workspace'],
-    });
-    expect(applyChannelDefaults('learn', {}, undefined)).toEqual({ fields: {}, fromDefaults: [] });
+describe('defaultedFields', () => {
+  it('keeps the channel-default keys the modals show', () => {
+    expect(defaultedFields(['entities', 'workspace', 'range', 'bogus'])).toEqual(['workspace', 'entities']);
   });
 });
 

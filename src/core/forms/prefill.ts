@@ -2,7 +2,7 @@ import { MAX_RANGES, type ModalFields, type ModalKind, type TextFieldName } from
 
 /**
  * Turns what a `/tsai learn|relearn|score|eval` command gave (canonical keys, as the command parser
- * reports them for a command with arguments missing) into modal fields.
+ * reports them for a command with arguments missing, channel defaults already applied) into modal fields.
  */
 export function fieldsFromCommand(kind: ModalKind, given: Record<string, string>): ModalFields {
   const f: ModalFields = {};
@@ -48,50 +48,17 @@ export function fieldsFromCommand(kind: ModalKind, given: Record<string, string>
   return f;
 }
 
-/** Per-channel defaults (from `/tsai use`), as the store keeps them. */
-export interface ChannelDefaultValues {
-  workspace?: string;
-  datastream?: string;
-  model?: string;
-  assessment?: string;
-  entities?: string[] | string;
-}
-
-const DEFAULTABLE: Record<ModalKind, (keyof ChannelDefaultValues)[]> = {
-  learn: ['workspace'],
-  relearn: ['workspace', 'model'],
-  score: ['workspace', 'model'],
-  eval: ['assessment', 'datastream', 'model', 'entities'],
-};
-
-/**
- * Fills fields the command left empty from the channel's defaults; returns which fields came from there
- * (the modal says so).
- */
-export function applyChannelDefaults(
-  kind: ModalKind,
-  fields: ModalFields,
-  defaults: ChannelDefaultValues | undefined,
-): { fields: ModalFields; fromDefaults: TextFieldName[] } {
-  const out: ModalFields = { ...fields };
-  const fromDefaults: TextFieldName[] = [];
-  if (!defaults) return { fields: out, fromDefaults };
-  for (const key of DEFAULTABLE[kind]) {
-    if (out[key]?.trim()) continue;
-    const raw = defaults[key];
-    const value = Array.isArray(raw) ? raw.join(', ') : raw;
-    if (value?.trim()) {
-      out[key] = value.trim();
-      fromDefaults.push(key);
-    }
-  }
-  return { fields: out, fromDefaults };
-}
-
 function oneper(list: string): string {
   return list
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
     .join('\n');
+}
+
+const DEFAULTABLE: readonly TextFieldName[] = ['workspace', 'model', 'assessment', 'datastream', 'entities'];
+
+/** The command's `fromDefaults` keys as field names (the channel-default keys are named like the fields). */
+export function defaultedFields(keys: readonly string[]): TextFieldName[] {
+  return DEFAULTABLE.filter((f) => keys.includes(f));
 }
