@@ -1,15 +1,9 @@
 /** Small parsers for the list fields of the modals; each returns values or one message for the field. */
+import { EXAMPLE_IDS, isServiceId } from '../ids.js';
 
 export type ListOutcome<T> = { ok: true; items: T[] } | { ok: false; error: string };
 
-const ID_EXAMPLE = '1353853719423311872';
-
-/** Service IDs are numeric strings of 18–19 digits; kept as strings end to end. */
-const ID = /^\d{18,19}$/;
-
-export function isServiceId(text: string): boolean {
-  return ID.test(text);
-}
+const ID_EXAMPLE = EXAMPLE_IDS.workspace;
 
 /** `noun` names the ID, e.g. "workspace" → "The workspace ID is required…". */
 export function idError(noun: string, text: string): string | undefined {

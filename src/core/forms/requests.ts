@@ -1,49 +1,9 @@
-import type { TimeRange } from '../../time/index.js';
+import type { OpRequest } from '../operations/requests.js';
 
-// The resolved-request shapes of the command path (src/core/operations/requests.ts on the bot's branch):
-// the modals produce the same requests and hand them to the same `execute`, so a modal and a command
-// create identical flows and post identical messages.
-export interface SignalRef {
-  signal: string;
-  name: string;
-}
-export type ResolvedData =
-  | { kind: 'inline'; signals: SignalRef[]; ranges: TimeRange[]; dataspecName: string }
-  | { kind: 'dataspec'; dataspecId: string };
-export type ResolvedOutput = { kind: 'prefix'; prefix: string } | { kind: 'signals'; signals: SignalRef[] };
+export type { ResolvedData, ResolvedOutput } from '../operations/requests.js';
 
-export type ModalRequest =
-  | {
-      kind: 'eval';
-      name: string;
-      assessmentId: string;
-      modelId: string;
-      datastreamId: string;
-      entities: string[];
-      range: TimeRange;
-    }
-  | {
-      kind: 'learn';
-      name: string;
-      description?: string;
-      workspaceId: string;
-      modelName?: string;
-      data: ResolvedData;
-    }
-  | {
-      kind: 'relearn';
-      name: string;
-      description?: string;
-      modelId: string;
-      workspaceId: string;
-      data: ResolvedData;
-    }
-  | {
-      kind: 'score';
-      name: string;
-      description?: string;
-      modelId: string;
-      workspaceId: string;
-      data: ResolvedData;
-      output: ResolvedOutput;
-    };
+/**
+ * A modal resolves to exactly what the command path resolves to, and runs through the same `execute`:
+ * a modal and a command create identical flows and post identical messages.
+ */
+export type ModalRequest = Extract<OpRequest, { kind: 'learn' | 'relearn' | 'score' | 'eval' }>;
