@@ -473,3 +473,95 @@ describe('Block Kit limits', () => {
     for (const r of h.slack.responses) expect(checkBlockKitLimits(r.body, 'message')).toEqual([]);
   });
 });
+
+describe("the command path's hooks apply to modal submissions", () => {
+  const audited: {
+    user: string;
+    channel: string;
+    text: string;
+    kind: string;
+    ok: boolean;
+    flowId?: string;
+  }[] = [];
+  let hh: Harness;
+  beforeAll(async () => {
+    hh = await startHarness({
+      hooks: {
+        authorize: async ({ command }) =>
+          command.user_id === 'U0CAROL'
+            ? { allowed: false, message: 'Carol is not an operator here.' }
+            : { allowed: true },
+        recordOutcome: async ({ command, request, outcome }) => {
+          audited.push({
+            user: command.user_id,
+            channel: command.channel_id,
+            text: command.text,
+            kind: request.kind,
+            ok: outcome.ok,
+            flowId: outcome.ok ? outcome.flow?.id : undefined,
+          });
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await hh?.close();
+  });
+
+  async function submitLearnFromShortcut(user: string) {
+    const before = hh.slack.topView(user)?.id;
+    await hh.slack.sendShortcut({ user, callbackId: SHORTCUT_CALLBACK.learn });
+    const v = await hh.slack.waitFor(
+      (s) => {
+        const top = s.topView(user);
+        return top && top.id !== before && decodeMeta(top.view.private_metadata as string)?.timeZone
+          ? top
+          : undefined;
+      },
+      5000,
+      'learn modal',
+    );
+    const seenBefore = new Set(hh.slack.messages(CH, { user }).map((m) => m.ts));
+    const d = await hh.slack.submitView({
+      user,
+      viewId: v.id,
+      values: {
+        channel: { [fieldActionId('channel')]: CH },
+        ...text('workspace', W),
+        ...text('signals', T),
+        ...range(1, '2026-11-20 to 2026-11-21'),
+      },
+    });
+    expect(d.errors).toBeUndefined();
+    return hh.slack.waitFor(
+      (s) => s.messages(CH, { user }).find((m) => !seenBefore.has(m.ts) && m.user !== user),
+      5000,
+      'reply',
+    );
+  }
+
+  it('a refused user gets the reason privately, with their inputs kept, and nothing reaches the service', async () => {
+    await hh.clearServiceRequests();
+    const note = await submitLearnFromShortcut('U0CAROL');
+    expect(note.ephemeralTo).toBe('U0CAROL');
+    expect(seen(note)).toContain('Carol is not an operator here.');
+    expect(seen(note)).toContain(MODAL_ACTION.reopen);
+    expect(await hh.serviceRequests()).toEqual([]);
+    expect(audited).toEqual([]);
+  });
+
+  it('a created flow is recorded with the equivalent command, user and channel', async () => {
+    const reply = await submitLearnFromShortcut(USER);
+    expect(seen(reply)).toContain('started an ANOMALYLEARN flow');
+    expect(audited).toEqual([
+      {
+        user: USER,
+        channel: CH,
+        text: `learn workspace=${W} signals=${T} range="2026-11-20 to 2026-11-21"`,
+        kind: 'learn',
+        ok: true,
+        flowId: expect.stringMatching(/^14\d{17}$/),
+      },
+    ]);
+  });
+});

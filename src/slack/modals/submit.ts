@@ -2,6 +2,7 @@ import { commandLineOf } from '../../core/forms/command-line.js';
 import type { Draft } from '../../core/forms/draft.js';
 import type { ModalFields } from '../../core/forms/fields.js';
 import { validateModal } from '../../core/forms/validate.js';
+import { specById } from '../../core/grammar/commands.js';
 import { defaultName } from '../../core/names.js';
 import { execute } from '../../core/operations/execute.js';
 import type { OpFailure } from '../../core/outcome.js';
@@ -11,6 +12,7 @@ import { decodeMeta, type ModalMeta } from '../views/modals/metadata.js';
 import { readModalState, type StateValues } from '../views/modals/state.js';
 import { type ModalDeps, OPERATION_WORD, type WebClient } from './deps.js';
 import type { DraftKeeper } from './drafts.js';
+import { invocationFor } from './invocation.js';
 import { type Destination, postInChannel, tellUser } from './post.js';
 
 export interface SubmissionBody {
@@ -69,17 +71,35 @@ export async function handleSubmission(
     after: async () => {
       const log = deps.logger.child({ user: userId, channel, modal: meta.kind });
       const inv: Invocation = { userId, commandText: commandLineOf(meta.kind, fields) };
-      if (deps.policy) {
-        const verdict = await deps.policy.check({
-          userId,
-          teamId: body.team?.id,
-          channelId: channel,
-          operation: meta.kind,
-          mutating: true,
-        });
+      const hookInv = invocationFor(client, dest, {
+        userName,
+        teamId: body.team?.id,
+        commandLine: inv.commandText,
+        log,
+      });
+      if (deps.hooks.authorize) {
+        // A modal from a global shortcut never passed the command's check; one from a command is checked
+        // again for the channel it posts in.
+        const verdict = await deps.hooks
+          .authorize({ ...hookInv, spec: specById(meta.kind) })
+          .catch((e: unknown) => {
+            log.error({ err: e instanceof Error ? e.message : String(e) }, 'authorize hook failed');
+            return {
+              allowed: false as const,
+              message: 'The access check failed; nothing was created. Try again.',
+            };
+          });
         if (!verdict.allowed) {
-          const failure: OpFailure = { ok: false, message: verdict.message };
-          await tellFailure(client, drafts, dest, meta, fields, failure, inv, log);
+          await tellFailure(
+            client,
+            drafts,
+            dest,
+            meta,
+            fields,
+            { ok: false, message: verdict.message },
+            inv,
+            log,
+          );
           return;
         }
       }
@@ -102,6 +122,11 @@ export async function handleSubmission(
         { op: request.kind, ok: result.ok, flowId: result.ok ? result.flow?.id : undefined },
         'modal handled',
       );
+      if (deps.hooks.recordOutcome) {
+        await deps.hooks.recordOutcome({ ...hookInv, request, outcome: result }).catch((e: unknown) => {
+          log.error({ err: e instanceof Error ? e.message : String(e) }, 'recordOutcome hook failed');
+        });
+      }
       if (result.ok) {
         if (await postInChannel(client, dest, resultMessage(result, inv), log)) return;
         result = {
