@@ -6,10 +6,12 @@ import { type LocalSlack, startLocalSlack } from './localslack/index.js';
 import type { Logger } from './log.js';
 import { type Bot, createBot } from './slack/app.js';
 import type { BotHooks } from './slack/deps.js';
+import { openStore, type Store } from './store/index.js';
 
 export interface Running {
   config: Config;
   service: ServiceClient;
+  store: Store;
   /** Present when TSAI_BASE_URL was not set. */
   emulator?: RunningEmulator;
   /** Present when no Slack was configured. */
@@ -78,6 +80,9 @@ export async function startAll(o: StartOptions): Promise<Running> {
     });
     stops.push(() => service.close());
 
+    const store = await openStore(config.databaseUrl);
+    stops.push(() => store.close());
+
     let localSlack: LocalSlack | undefined;
     if (config.slack.mode === 'none') {
       const signingSecret = randomBytes(16).toString('hex');
@@ -91,7 +96,14 @@ export async function startAll(o: StartOptions): Promise<Running> {
       );
     }
 
-    const bot = createBot({ config, logger, service, now: o.now ?? (() => new Date()), hooks: o.hooks });
+    const bot = createBot({
+      config,
+      logger,
+      service,
+      store,
+      now: o.now ?? (() => new Date()),
+      ...(o.hooks ? { hooks: o.hooks } : {}),
+    });
     await bot.start(config.port);
     stops.push(() => bot.stop());
     if (localSlack) localSlack.setBotEndpoint(`http://127.0.0.1:${bot.port()}/slack/events`);
@@ -99,7 +111,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
       { mode: config.slack.mode, port: config.slack.mode === 'http' ? bot.port() : undefined },
       'tsai-chatops bot is running',
     );
-    return { config, service, emulator, localSlack, bot, stop: stopAll };
+    return { config, service, store, emulator, localSlack, bot, stop: stopAll };
   } catch (e) {
     await stopAll();
     throw e;

@@ -6,6 +6,7 @@ import type { ModalCommand, ParsedCommand } from '../core/grammar/types.js';
 import type { OpRequest } from '../core/operations/requests.js';
 import type { OpOutcome } from '../core/outcome.js';
 import type { Logger } from '../log.js';
+import type { Store } from '../store/index.js';
 import type { UserDirectory } from './users.js';
 
 /** What a listener gets from Bolt for one slash command, passed on to the hooks below. */
@@ -67,6 +68,8 @@ export interface BotDeps {
   service: ServiceClient;
   /** The clock; tests pass a fixed one. */
   now: () => Date;
+  /** The durable store (approvals, audit, channel defaults); `startAll` and the test harness open it. */
+  store?: Store;
   /** Users' zones and names; default: `users.info` through the app's client, cached. */
   users?: UserDirectory;
   hooks?: BotHooks;

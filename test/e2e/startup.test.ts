@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -16,10 +19,13 @@ describe('startAll (npm start)', () => {
         },
       }),
     });
-    const running = await startAll({ config: loadConfig({ PORT: '0' }), logger });
+    const dir = mkdtempSync(join(tmpdir(), 'tsai-start-'));
+    const databaseUrl = join(dir, 'nested', 'bot.sqlite');
+    const running = await startAll({ config: loadConfig({ PORT: '0', DATABASE_URL: databaseUrl }), logger });
     try {
       expect(running.emulator).toBeDefined();
       expect(running.localSlack).toBeDefined();
+      expect(existsSync(databaseUrl)).toBe(true);
       const log = lines.join('');
       expect(log).toContain('BUILT-IN EMULATOR');
       expect(log).toContain('LOCAL SLACK STAND-IN');
@@ -40,6 +46,7 @@ describe('startAll (npm start)', () => {
       expect(reply.ephemeralTo).toBeUndefined();
     } finally {
       await running.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
