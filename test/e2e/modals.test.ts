@@ -460,6 +460,53 @@ describe('submission', () => {
   });
 });
 
+describe('large forms', () => {
+  it('inputs too long for a button value are kept in the durable store and still restored', async () => {
+    const v = await openFromCommand(`score ${M} workspace=${W}`, MODAL_CALLBACK.score);
+    // 70 labelled signals plus a long description: more than the 2000 characters a button value holds.
+    const signals = Array.from(
+      { length: 70 },
+      (_, i) => `10500000000000${String(10000 + i)}:sensor number ${i}`,
+    ).join('\n');
+    const description = 'd'.repeat(1500);
+    const before = tsSet();
+    const d = await h.slack.submitView({
+      user: USER,
+      viewId: v.id,
+      values: {
+        ...text('signals', signals),
+        ...text('description', description),
+        ...range(1, 'Nov 10 to Nov 12'),
+        ...text('prefix', 'bad prefix with spaces'),
+      },
+    });
+    // A bad prefix is caught before anything is sent.
+    expect(d.errors).toEqual({ prefix: expect.any(String) });
+    const ok = await h.slack.submitView({
+      user: USER,
+      viewId: v.id,
+      values: { ...text('prefix', ''), ...text('outputs', `${S.signals.anomalyScore}:not_in_schema`) },
+    });
+    expect(ok.errors).toBeUndefined();
+    const note = await nextMessage(before);
+    const button = (note.blocks as Block[])
+      .flatMap((b) => b.elements ?? [])
+      .find((e: Block) => e.action_id === MODAL_ACTION.reopen);
+    expect(button?.value).toMatch(/^draft:[0-9a-f-]{36}$/);
+    const stored = await h.store.getState<{ draft: string }>(
+      `modal-draft:${button.value.slice('draft:'.length)}`,
+    );
+    expect(stored?.draft).toContain('sensor number 69');
+
+    await h.slack.clickButton({ user: USER, channel: CH, messageTs: note.ts, actionId: MODAL_ACTION.reopen });
+    const reopened = await modal(MODAL_CALLBACK.score, v.id);
+    expect(initial(reopened, 'signals')).toBe(signals);
+    expect(initial(reopened, 'description')).toBe(description);
+    expect(initial(reopened, 'outputs')).toBe(`${S.signals.anomalyScore}:not_in_schema`);
+    expect(initial(reopened, 'range_1')).toBe('Nov 10 to Nov 12');
+  });
+});
+
 describe('Block Kit limits', () => {
   it('every view and message the tests above produced is within limits', () => {
     const views = h.slack.calls.filter((c) => c.method === 'views.open' || c.method === 'views.update');

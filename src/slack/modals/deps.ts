@@ -1,20 +1,18 @@
 import type { webApi } from '@slack/bolt';
 import type { ModalKind } from '../../core/forms/fields.js';
+import type { Store } from '../../store/index.js';
 import type { SlackDeps } from '../deps.js';
 
 export type WebClient = webApi.WebClient;
 
-/** What the modals use of the durable store (the Store interface fits): large "Reopen" drafts. */
-export interface ModalStore {
-  getState<T = unknown>(key: string): Promise<T | null>;
-  setState(key: string, value: unknown, at: number): Promise<void>;
-}
+/** What the modals use of the durable store: its small JSON state, for large "Reopen" drafts. */
+export type ModalStore = Pick<Store, 'getState' | 'setState'>;
 
 /**
- * The bot's listener deps, plus the store when the bot has one. Access policy and audit go through the
- * command path's hooks (`authorize`, `recordOutcome`), which see a submission as its equivalent command.
+ * The bot's listener deps. Access policy and audit go through the command path's hooks (`authorize`,
+ * `recordOutcome`), which see a submission as its equivalent command.
  */
-export type ModalDeps = SlackDeps & { store?: ModalStore };
+export type ModalDeps = SlackDeps;
 
 /** `defaultName` operation word per modal, as the command path names flows. */
 export const OPERATION_WORD: Record<ModalKind, string> = {
