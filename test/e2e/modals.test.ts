@@ -124,6 +124,12 @@ describe('opening the modals', () => {
       userName: 'alice',
     });
     expect(blockOf(v, 'channel')).toBeUndefined();
+    // Opened at once, then updated (zone, default name) guarded by the hash views.open returned.
+    const opened = h.slack.calls.find(
+      (c) => c.method === 'views.open' && c.response.view && (c.response.view as Block).id === v.id,
+    );
+    const update = h.slack.calls.find((c) => c.method === 'views.update' && c.args.view_id === v.id);
+    expect(update?.args.hash).toBe((opened?.response.view as Block).hash);
     expect(await h.serviceRequests()).toEqual([]);
     // Nothing was posted: the modal is the answer.
     expect(
@@ -298,6 +304,58 @@ describe('submission', () => {
     expect(s).toContain('CREATED');
     expect(s).toContain('Sat 21 Nov 09:00 – 17:00 GMT');
     expect(s).toContain(`Run by <@U0ALICE>: \`/tsai learn workspace=${W}`);
+  });
+
+  it('valid Relearn and Score forms create exactly the right flows', async () => {
+    const r = await openFromCommand(`relearn ${M} workspace=${W}`, MODAL_CALLBACK.relearn);
+    let before = tsSet();
+    await h.slack.submitView({
+      user: USER,
+      viewId: r.id,
+      values: { ...text('signals', `${P}:pressure`), ...range(1, '2026-11-15 06:00 to 2026-11-15 18:00') },
+    });
+    await nextMessage(before);
+    let requests = await h.serviceRequests();
+    expect(requests.map((q) => `${q.method} ${q.path}`)).toEqual([`POST /api/1.3/accounts/${ACC}/flows`]);
+    const name = 'relearn by @alice 2026-11-22 10:00Z';
+    expect(requests[0]!.body).toEqual({
+      flowType: 'ANOMALYLEARN',
+      name,
+      spec: {
+        model: M,
+        workspace: W,
+        dataspec: {
+          name,
+          specs: [
+            {
+              timeRanges: [{ startTime: '2026-11-15T06:00:00Z', endTime: '2026-11-15T18:00:00Z' }],
+              signals: [{ signal: P, name: 'pressure' }],
+            },
+          ],
+        },
+      },
+    });
+
+    await h.clearServiceRequests();
+    const sc = await openFromCommand(
+      `score ${M} workspace=${W} dataspec=${S.dataspec}`,
+      MODAL_CALLBACK.score,
+    );
+    before = tsSet();
+    await h.slack.submitView({
+      user: USER,
+      viewId: sc.id,
+      values: { ...text('name', 'pump scores'), ...text('prefix', 'pump-a/scores') },
+    });
+    const reply = await nextMessage(before);
+    requests = await h.serviceRequests();
+    expect(requests.map((q) => `${q.method} ${q.path}`)).toEqual([`POST /api/1.3/accounts/${ACC}/flows`]);
+    expect(requests[0]!.body).toEqual({
+      flowType: 'ANOMALYEVAL',
+      name: 'pump scores',
+      spec: { model: M, workspace: W, dataspec: { id: S.dataspec }, outputsignalPrefix: 'pump-a/scores' },
+    });
+    expect(seen(reply)).toContain('started an ANOMALYEVAL flow');
   });
 
   it('EVAL from the shortcut: M[0] looked up on submit, exact flow body, posted in the chosen channel', async () => {
