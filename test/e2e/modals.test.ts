@@ -129,7 +129,7 @@ describe('opening the modals', () => {
       (c) => c.method === 'views.open' && c.response.view && (c.response.view as Block).id === v.id,
     );
     const update = h.slack.calls.find((c) => c.method === 'views.update' && c.args.view_id === v.id);
-    expect(update?.args.hash).toBe((opened?.response.view as Block).hash);
+    expect(update?.args.hash).toBe((opened!.response.view as Block).hash);
     expect(await h.serviceRequests()).toEqual([]);
     // Nothing was posted: the modal is the answer.
     expect(
