@@ -79,7 +79,7 @@ export function register(app: App, deps: ModalDeps): void {
         respond({ response_type: 'ephemeral', replace_original: false, text }).catch(() => undefined);
       if (!draft)
         return void (await say(
-          'Those inputs are no longer available (the bot was restarted). Open the form again with `/tsai help`.',
+          'Those inputs are no longer available (the bot was restarted without a store). Open the form again with `/tsai learn`, `relearn`, `score` or `eval`.',
         ));
       if (draft.userId !== body.user.id) {
         log.warn({ owner: draft.userId }, 'reopen refused: the inputs belong to another user');
@@ -104,7 +104,16 @@ export function register(app: App, deps: ModalDeps): void {
       result = await handleSubmission(deps, client, drafts, body as unknown as SubmissionBody);
     } catch (e) {
       deps.logger.error({ err: errText(e), user: body.user.id }, 'modal submission could not be checked');
-      await ack();
+      // Keep the modal (and everything typed) open with a message under its first input.
+      const first = Object.keys(body.view.state?.values ?? {})[0];
+      await ack(
+        first
+          ? {
+              response_action: 'errors',
+              errors: { [first]: 'Something went wrong inside the bot; try again.' },
+            }
+          : undefined,
+      );
       return;
     }
     await ack(result.ack);
