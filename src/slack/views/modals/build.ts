@@ -86,7 +86,7 @@ export function buildModalView(input: ModalViewInput): types.ModalView {
   switch (kind) {
     case 'learn':
       blocks.push(field('name'), field('description'), field('workspace'), field('modelName'));
-      blocks.push(...dataBlocks(input, true));
+      blocks.push(...dataBlocks(input));
       break;
     case 'relearn':
       blocks.push(field('model'), field('workspace'), field('name'), field('description'));
@@ -94,7 +94,7 @@ export function buildModalView(input: ModalViewInput): types.ModalView {
       break;
     case 'score':
       blocks.push(field('name'), field('description'), field('model'), field('workspace'));
-      blocks.push(...dataBlocks(input, true));
+      blocks.push(...dataBlocks(input));
       blocks.push(
         header('outputs_header', 'Outputs'),
         field('outputMode'),
@@ -123,12 +123,13 @@ function header(blockId: string, text: string): types.HeaderBlock {
   return { type: 'header', block_id: blockId, text: plain(text, 150) };
 }
 
-function dataBlocks(input: ModalViewInput, withDataspecId: boolean): types.KnownBlock[] {
+/** Learn and Score: new data (signals, ranges, dataspec name) or an existing dataspec ID. */
+function dataBlocks(input: ModalViewInput): types.KnownBlock[] {
   const { fields, meta } = input;
   const f = (name: TextFieldName) => fieldBlock(meta.kind, name, fields, input.defaultName);
   const blocks: types.KnownBlock[] = [header('data_header', 'Data'), f('dataMode'), f('signals')];
   blocks.push(...rangeBlocks(input), f('dataspecName'));
-  if (withDataspecId) blocks.push(f('dataspecId'));
+  blocks.push(f('dataspecId'));
   return blocks;
 }
 
