@@ -518,6 +518,40 @@ describe('submission', () => {
   });
 });
 
+describe('malformed payloads', () => {
+  it('a submission or range action with unreadable private_metadata is ignored, never sent on', async () => {
+    const post = (payload: unknown) =>
+      h.slack.signedPost(
+        '/slack/events',
+        new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+      );
+    const user = { id: USER, username: 'alice', team_id: h.slack.teamId };
+    const view = {
+      id: 'V0FORGED',
+      hash: 'h',
+      callback_id: MODAL_CALLBACK.learn,
+      private_metadata: '{not json',
+      state: { values: { workspace: { workspace_value: { type: 'plain_text_input', value: W } } } },
+    };
+    const submitted = await post({ type: 'view_submission', user, team: { id: h.slack.teamId }, view });
+    expect(submitted.status).toBe(200);
+    const acted = await post({
+      type: 'block_actions',
+      user,
+      team: { id: h.slack.teamId },
+      container: { type: 'view', view_id: view.id },
+      view,
+      actions: [
+        { type: 'button', action_id: MODAL_ACTION.addRange, block_id: RANGE_ACTIONS_BLOCK, value: 'add' },
+      ],
+    });
+    expect(acted.status).toBe(200);
+    await until(() => h.logs.some((l) => l.includes('without readable private_metadata')));
+    expect(h.slack.calls.filter((c) => c.args.view_id === view.id)).toEqual([]);
+    expect(await h.serviceRequests()).toEqual([]);
+  });
+});
+
 describe('large forms', () => {
   it('inputs too long for a button value are kept in the durable store and still restored', async () => {
     const v = await openFromCommand(`score ${M} workspace=${W}`, MODAL_CALLBACK.score);

@@ -25,7 +25,13 @@ export async function onRangeChange(
 ) {
   const view = body.view;
   const meta = decodeMeta(view?.private_metadata);
-  if (!view || !meta) return;
+  if (!view || !meta) {
+    deps.logger.warn(
+      { user: body.user.id },
+      'range action on a view without readable private_metadata: ignored',
+    );
+    return;
+  }
   const log = deps.logger.child({ user: body.user.id, modal: meta.kind });
   const { fields } = readModalState(meta, view.state?.values);
   let next: ModalMeta = meta;
