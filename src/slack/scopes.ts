@@ -6,6 +6,11 @@
 export const WEB_API_METHODS: Record<string, string | null> = {
   'auth.test': null,
   'users.info': 'users:read',
+  // modals (src/slack/modals)
+  'views.open': null,
+  'views.update': null,
+  'chat.postMessage': 'chat:write',
+  'chat.postEphemeral': 'chat:write',
 };
 
 /** Scopes needed beyond Web API methods: `commands` for the slash command. */
