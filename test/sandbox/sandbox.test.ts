@@ -193,6 +193,8 @@ describe.skipIf(!run)('the product as npm start runs it (emulator, bot, local Sl
   beforeAll(async () => {
     product = await startProduct();
     page = await browser.context.newPage();
+    // Tall enough that the help reply and the modals fit in the screenshots.
+    await page.setViewportSize({ width: 1280, height: 960 });
     await page.goto(product.sandboxUrl);
   }, 60_000);
   afterAll(async () => {
@@ -240,6 +242,52 @@ describe.skipIf(!run)('the product as npm start runs it (emulator, bot, local Sl
     await page.locator('[data-role=service-toggle]').click();
     await page.locator('.service-req', { hasText: 'workspace' }).first().waitFor();
     await page.locator('[data-role=service-toggle]').click();
+    await actAs(page, 'U0ALICE');
+  });
+
+  it('opens the EVAL modal from a command, refuses a bad range under the field, previews and submits a good one', async () => {
+    // Carol is in America/New_York: 09:00 on 5 March 2024 is 14:00 UTC there.
+    await actAs(page, 'U0CAROL');
+    await send(
+      page,
+      '/tsai eval 1060000000000000001 model=1070000000000000001 datastream=1040000000000000001 entities=pump-1',
+    );
+    const modal = page.locator('.modal[data-callback-id="tsai_modal_eval"]');
+    await modal.waitFor();
+    await expect(modal.locator('[data-key="assessment/assessment_value"]').inputValue()).resolves.toBe(
+      '1060000000000000001',
+    );
+    const rangeBlock = modal.locator('.block.input[data-block-id^="range_"]');
+    const range = rangeBlock.locator('input');
+    await range.fill('next blursday');
+    await range.press('Enter');
+    await rangeBlock.locator('.hint', { hasText: '⚠️' }).waitFor();
+    await modal.locator('[data-role=submit]').click();
+    await rangeBlock.locator('.input-error').waitFor();
+    const flows = async () =>
+      (await product.serviceRequests()).filter((r) => r.method === 'POST' && r.path.endsWith('/flows'));
+    expect(await flows()).toHaveLength(0);
+
+    await range.fill('2024-03-05 09:00 to 17:00');
+    await range.press('Enter');
+    await rangeBlock.locator('.hint', { hasText: '14:00–22:00 UTC' }).waitFor();
+    await expect(range.inputValue()).resolves.toBe('2024-03-05 09:00 to 17:00');
+    await shot(page, 'modal-range-preview');
+    await modal.locator('[data-role=submit]').click();
+    await modal.waitFor({ state: 'detached' });
+
+    const posted = await flows();
+    expect(posted).toHaveLength(1);
+    const body = posted[0]!.body as { flowType: string; spec: { segments: unknown[] } };
+    expect(body.flowType).toBe('EVAL');
+    const ns = (ms: number) => `${BigInt(ms) * 1_000_000n}`;
+    expect(body.spec.segments).toEqual([
+      {
+        entities: ['pump-1'],
+        timeRange: { startTime: ns(Date.UTC(2024, 2, 5, 14)), endTime: ns(Date.UTC(2024, 2, 5, 22)) },
+      },
+    ]);
+    await page.locator('.message:not(.ephemeral)', { hasText: 'EVAL' }).last().waitFor();
     await actAs(page, 'U0ALICE');
   });
 });
