@@ -290,4 +290,17 @@ describe.skipIf(!run)('the product as npm start runs it (emulator, bot, local Sl
     await page.locator('.message:not(.ephemeral)', { hasText: 'EVAL' }).last().waitFor();
     await actAs(page, 'U0ALICE');
   });
+
+  it("opens a modal from the app's global shortcuts (⚡, from manifest.yml) and cancels it", async () => {
+    await page.locator('#composer-shortcuts').click();
+    await page.locator('[data-shortcut="tsai_shortcut_learn"]').click();
+    const modal = page.locator('.modal[data-callback-id="tsai_modal_learn"]');
+    await modal.waitFor();
+    // From a shortcut there is no current channel: the modal asks where to post.
+    await expect(
+      modal.locator('[data-key="channel/channel_value"] option').allTextContents(),
+    ).resolves.toEqual(['Choose a channel', '#general', '#plant-ops']);
+    await modal.locator('.modal-footer .btn', { hasText: 'Cancel' }).click();
+    await modal.waitFor({ state: 'detached' });
+  });
 });
