@@ -240,7 +240,11 @@ describe.skipIf(!run)('the product as npm start runs it (emulator, bot, local Sl
     await actAs(page, 'U0BOB');
     await page.locator('.message', { hasText: 'created a workspace' }).waitFor();
     await page.locator('[data-role=service-toggle]').click();
-    await page.locator('.service-req', { hasText: 'workspace' }).first().waitFor();
+    const req = page.locator('.service-req', { hasText: 'workspace' }).first();
+    await req.waitFor();
+    await req.locator('summary').click();
+    await expect(req.locator('.service-body').textContent()).resolves.toContain('"name": "Line 4"');
+    await shot(page, 'service-requests');
     await page.locator('[data-role=service-toggle]').click();
     await actAs(page, 'U0ALICE');
   });
