@@ -6,6 +6,8 @@ import { type LocalSlack, startLocalSlack } from './localslack/index.js';
 import type { Logger } from './log.js';
 import { type Bot, createBot } from './slack/app.js';
 import type { BotHooks } from './slack/deps.js';
+import { createGovernance, type Governance } from './slack/governance.js';
+import { openStore, type Store } from './store/index.js';
 
 export interface Running {
   config: Config;
@@ -15,6 +17,8 @@ export interface Running {
   /** Present when no Slack was configured. */
   localSlack?: LocalSlack;
   bot?: Bot;
+  store: Store;
+  governance: Governance;
   stop(): Promise<void>;
 }
 
@@ -25,6 +29,8 @@ export interface StartOptions {
   hooks?: BotHooks;
   /** Where the big human-readable notices go besides the log (main: stderr). */
   banner?: (text: string) => void;
+  /** How often expired approval requests are swept (default 30 s). */
+  sweepIntervalMs?: number;
 }
 
 const RULE = '='.repeat(78);
@@ -91,15 +97,37 @@ export async function startAll(o: StartOptions): Promise<Running> {
       );
     }
 
-    const bot = createBot({ config, logger, service, now: o.now ?? (() => new Date()), hooks: o.hooks });
-    await bot.start(config.port);
-    stops.push(() => bot.stop());
-    if (localSlack) localSlack.setBotEndpoint(`http://127.0.0.1:${bot.port()}/slack/events`);
+    // Opened before the bot and closed after it (stops run in reverse), so no click finds it closed.
+    const store = await openStore(config.databaseUrl);
+    stops.push(() => store.close());
+    logger.info({ store: store.kind }, 'store opened');
+
+    const now = o.now ?? (() => new Date());
+    let bot: Bot | undefined;
+    const governance = createGovernance({
+      config,
+      logger,
+      service,
+      store,
+      now,
+      slack: () => {
+        if (!bot) throw new Error('the Slack client is used before the bot exists');
+        return bot.app.client;
+      },
+      sweepIntervalMs: o.sweepIntervalMs,
+    });
+    bot = createBot({ config, logger, service, now, hooks: { ...governance.hooks, ...o.hooks }, governance });
+    const started = bot;
+    await started.start(config.port);
+    stops.push(() => started.stop());
+    await governance.start();
+    stops.push(() => governance.stop());
+    if (localSlack) localSlack.setBotEndpoint(`http://127.0.0.1:${started.port()}/slack/events`);
     logger.info(
-      { mode: config.slack.mode, port: config.slack.mode === 'http' ? bot.port() : undefined },
+      { mode: config.slack.mode, port: config.slack.mode === 'http' ? started.port() : undefined },
       'tsai-chatops bot is running',
     );
-    return { config, service, emulator, localSlack, bot, stop: stopAll };
+    return { config, service, emulator, localSlack, bot: started, store, governance, stop: stopAll };
   } catch (e) {
     await stopAll();
     throw e;

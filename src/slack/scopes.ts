@@ -6,6 +6,12 @@
 export const WEB_API_METHODS: Record<string, string | null> = {
   'auth.test': null,
   'users.info': 'users:read',
+  'chat.postMessage': 'chat:write',
+  'chat.postEphemeral': 'chat:write',
+  'chat.update': 'chat:write',
+  'chat.getPermalink': null,
+  'views.open': null,
+  'usergroups.users.list': 'usergroups:read',
 };
 
 /** Scopes needed beyond Web API methods: `commands` for the slash command. */

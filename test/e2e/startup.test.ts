@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -16,7 +19,11 @@ describe('startAll (npm start)', () => {
         },
       }),
     });
-    const running = await startAll({ config: loadConfig({ PORT: '0' }), logger });
+    const dir = mkdtempSync(join(tmpdir(), 'tsai-startup-'));
+    const running = await startAll({
+      config: loadConfig({ PORT: '0', DATABASE_URL: join(dir, 'bot.sqlite') }),
+      logger,
+    });
     try {
       expect(running.emulator).toBeDefined();
       expect(running.localSlack).toBeDefined();
@@ -40,6 +47,7 @@ describe('startAll (npm start)', () => {
       expect(reply.ephemeralTo).toBeUndefined();
     } finally {
       await running.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
