@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { isValidTimeZone } from './time/index.js';
 
 /**
  * Configuration from the environment (issues 4 and 5). `loadConfig` validates every variable at once
@@ -62,16 +63,6 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_DATABASE_URL = './data/tsai-chatops.sqlite';
-
-export function isValidTimeZone(tz: string): boolean {
-  if (!tz) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** "4h", "90m", "30s", "1d", "1h30m" or a bare number of milliseconds. */
 export function parseDuration(text: string): number | undefined {

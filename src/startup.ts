@@ -12,13 +12,14 @@ import { openStore, type Store } from './store/index.js';
 export interface Running {
   config: Config;
   service: ServiceClient;
+  store: Store;
+  /** Approvals, access policy, channel defaults and audit on the Slack side. */
+  governance: Governance;
   /** Present when TSAI_BASE_URL was not set. */
   emulator?: RunningEmulator;
   /** Present when no Slack was configured. */
   localSlack?: LocalSlack;
   bot?: Bot;
-  store: Store;
-  governance: Governance;
   stop(): Promise<void>;
 }
 
@@ -84,6 +85,9 @@ export async function startAll(o: StartOptions): Promise<Running> {
     });
     stops.push(() => service.close());
 
+    const store = await openStore(config.databaseUrl);
+    stops.push(() => store.close());
+
     let localSlack: LocalSlack | undefined;
     if (config.slack.mode === 'none') {
       const signingSecret = randomBytes(16).toString('hex');
@@ -96,11 +100,6 @@ export async function startAll(o: StartOptions): Promise<Running> {
         'For real Slack set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode).',
       );
     }
-
-    // Opened before the bot and closed after it (stops run in reverse), so no click finds it closed.
-    const store = await openStore(config.databaseUrl);
-    stops.push(() => store.close());
-    logger.info({ store: store.kind }, 'store opened');
 
     const now = o.now ?? (() => new Date());
     let bot: Bot | undefined;
@@ -116,10 +115,19 @@ export async function startAll(o: StartOptions): Promise<Running> {
       },
       sweepIntervalMs: o.sweepIntervalMs,
     });
-    bot = createBot({ config, logger, service, now, hooks: { ...governance.hooks, ...o.hooks }, governance });
+    bot = createBot({
+      config,
+      logger,
+      service,
+      store,
+      now,
+      hooks: { ...governance.hooks, ...o.hooks },
+      governance,
+    });
     const started = bot;
     await started.start(config.port);
     stops.push(() => started.stop());
+    // After the bot is up (it updates messages): expiry missed while down, interrupted executions, sweeping.
     await governance.start();
     stops.push(() => governance.stop());
     if (localSlack) localSlack.setBotEndpoint(`http://127.0.0.1:${started.port()}/slack/events`);
@@ -127,7 +135,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
       { mode: config.slack.mode, port: config.slack.mode === 'http' ? started.port() : undefined },
       'tsai-chatops bot is running',
     );
-    return { config, service, emulator, localSlack, bot: started, store, governance, stop: stopAll };
+    return { config, service, store, governance, emulator, localSlack, bot: started, stop: stopAll };
   } catch (e) {
     await stopAll();
     throw e;

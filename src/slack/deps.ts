@@ -6,6 +6,7 @@ import type { GovernanceCommand, ModalCommand, ParsedCommand } from '../core/gra
 import type { OpRequest } from '../core/operations/requests.js';
 import type { OpOutcome } from '../core/outcome.js';
 import type { Logger } from '../log.js';
+import type { Store } from '../store/index.js';
 import type { Governance } from './governance.js';
 import type { UserDirectory } from './users.js';
 
@@ -73,6 +74,8 @@ export interface BotDeps {
   service: ServiceClient;
   /** The clock; tests pass a fixed one. */
   now: () => Date;
+  /** The durable store (approvals, audit, channel defaults); `startAll` and the test harness open it. */
+  store?: Store;
   /** Users' zones and names; default: `users.info` through the app's client, cached. */
   users?: UserDirectory;
   hooks?: BotHooks;

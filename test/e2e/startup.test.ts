@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -19,14 +19,13 @@ describe('startAll (npm start)', () => {
         },
       }),
     });
-    const dir = mkdtempSync(join(tmpdir(), 'tsai-startup-'));
-    const running = await startAll({
-      config: loadConfig({ PORT: '0', DATABASE_URL: join(dir, 'bot.sqlite') }),
-      logger,
-    });
+    const dir = mkdtempSync(join(tmpdir(), 'tsai-start-'));
+    const databaseUrl = join(dir, 'nested', 'bot.sqlite');
+    const running = await startAll({ config: loadConfig({ PORT: '0', DATABASE_URL: databaseUrl }), logger });
     try {
       expect(running.emulator).toBeDefined();
       expect(running.localSlack).toBeDefined();
+      expect(existsSync(databaseUrl)).toBe(true);
       const log = lines.join('');
       expect(log).toContain('BUILT-IN EMULATOR');
       expect(log).toContain('LOCAL SLACK STAND-IN');

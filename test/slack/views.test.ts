@@ -115,3 +115,38 @@ describe('messages', () => {
     expect(one.blocks.length).toBeLessThanOrEqual(50);
   });
 });
+
+describe('messages stay within Block Kit limits with huge input (checked by the local Slack validator)', () => {
+  const huge = `${'<&>'.repeat(3000)} ${'x'.repeat(20_000)}`;
+  it('result, error and help messages', async () => {
+    const { validateMessage } = await import('../../src/localslack/index.js');
+    const bodies = [
+      resultMessage(
+        {
+          ok: true,
+          visibility: 'channel',
+          title: huge,
+          facts: Array.from({ length: 40 }, (_, i) => ({
+            label: `L${i} ${huge}`,
+            value: huge,
+            code: i % 2 === 0,
+          })),
+          notes: Array.from({ length: 60 }, () => huge),
+          flow: { id: '1400000000000000001', status: huge },
+        },
+        { userId: 'U0ALICE', commandText: huge },
+      ),
+      errorMessage(
+        { ok: false, message: huge, usage: huge, example: huge },
+        { userId: 'U0ALICE', commandText: huge },
+      ),
+      helpMessage(undefined),
+      helpMessage('score'),
+    ];
+    for (const body of bodies) {
+      expect(validateMessage(body.text, body.blocks)).toBeNull();
+      expect(body.blocks.length).toBeLessThanOrEqual(LIMITS.blocksPerMessage);
+    }
+    expect(JSON.stringify(bodies[0])).toContain('(truncated)');
+  });
+});

@@ -22,6 +22,7 @@ import {
 import { createLogger, type Logger } from '../../src/log.js';
 import { type Bot, createBot } from '../../src/slack/app.js';
 import type { BotHooks } from '../../src/slack/deps.js';
+import { openStore, type Store } from '../../src/store/index.js';
 
 /** The fixed "now" of the harness: Sunday 22 Nov 2026, 10:00 UTC. Time ranges in tests are read against it. */
 export const HARNESS_NOW = new Date('2026-11-22T10:00:00.000Z');
@@ -50,9 +51,10 @@ export interface Harness {
   logger: Logger;
   /** Every log line the bot wrote (JSON strings). */
   logs: string[];
-  /** Temp dir for this harness (a SQLite file goes here: `databaseUrl`). */
+  /** Temp dir for this harness; the bot's SQLite store is the file `databaseUrl` in it. */
   dir: string;
   databaseUrl: string;
+  store: Store;
   /** Sends `/tsai <text>` as `user` in `channel`, signed as Slack does; resolves with the bot's ack. */
   command(text: string, o?: { user?: string; channel?: string }): Promise<Delivery>;
   /** Sends a command and waits for the first reply (ephemeral to the user or in channel) after it. */
@@ -145,6 +147,9 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
     });
     cleanups.push(() => botService.close());
 
+    const store = await openStore(databaseUrl);
+    cleanups.push(() => store.close());
+
     const control = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${emulator.url}/_emulator/${path}`, {
         method,
@@ -165,6 +170,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
       logs,
       dir,
       databaseUrl,
+      store,
       command: (text, c = {}) =>
         slack.sendCommand({
           user: c.user ?? DEFAULT_USER,
@@ -206,6 +212,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
       config,
       logger,
       service: botService,
+      store,
       now: o.now ?? (() => HARNESS_NOW),
       ...(hooks ? { hooks } : {}),
     });
