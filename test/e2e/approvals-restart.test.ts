@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEED } from '../../src/emulator/index.js';
+import {
+  APPROVALS,
+  APPROVER,
+  buttonsOf,
+  type Rig,
+  requestIdOf,
+  startRig,
+  textOf,
+} from '../support/approvals-rig.js';
+
+let rig: Rig;
+beforeAll(async () => {
+  // A long sweep interval: whatever expires here is expired by the start-up recovery, not a sweep.
+  rig = await startRig({ sweepIntervalMs: 600_000 });
+});
+afterAll(async () => {
+  await rig?.close();
+});
+
+function current(ts: string) {
+  return rig.slack.messages(APPROVALS).find((m) => m.ts === ts);
+}
+
+describe('approvals survive a bot restart (same SQLite file)', () => {
+  it('a request filed before a restart can be approved after it', async () => {
+    const first = await rig.startBot();
+    await rig.command(`live start ${SEED.models.temperatureCommon} reason="before restart"`);
+    const message = await rig.slack.waitFor(() => rig.requestMessage(), 5000);
+    await rig.stopBot(first);
+
+    await rig.startBot();
+    await rig.click(APPROVER, message, 'approve');
+    const done = await rig.slack.waitFor(() => {
+      const m = current(message.ts);
+      return m && /Approved and executed/.test(textOf(m)) ? m : undefined;
+    }, 5000);
+    expect(buttonsOf(done)).toEqual([]);
+    expect((await rig.liveFlows()).filter((f) => f.model === SEED.models.temperatureCommon)).toHaveLength(1);
+  });
+
+  it('a request that expired while the bot was down is shown expired after the restart', async () => {
+    await rig.command(`live stop ${SEED.models.pressureCommon}`);
+    const message = await rig.slack.waitFor(() => {
+      const m = rig.requestMessage();
+      return m && /Waiting for approval/.test(textOf(m)) ? m : undefined;
+    }, 5000);
+    const id = requestIdOf(message);
+    await rig.stopBot(rig.bots[0]!);
+    rig.clock.t += 5 * 3_600_000;
+    expect(textOf(current(message.ts))).toContain('Waiting for approval'); // nobody updated it meanwhile
+
+    const bot = await rig.startBot();
+    const expired = await rig.slack.waitFor(() => {
+      const m = current(message.ts);
+      return m && /Expired/.test(textOf(m)) ? m : undefined;
+    }, 5000);
+    expect(buttonsOf(expired)).toEqual([]);
+    expect((await bot.store.getApproval(id))?.status).toBe('expired');
+    expect((await rig.liveFlows()).filter((f) => f.model === SEED.models.pressureCommon)).toEqual([]);
+    const audit = await bot.store.listAudit({ operationPrefixes: ['approval.expire'] });
+    expect(audit.map((e) => [e.requestId, e.userId])).toEqual([[id, 'system']]);
+  });
+});
