@@ -70,6 +70,11 @@ export interface Rig {
   bots: Running[];
   logs: string[];
   databaseUrl: string;
+  /** The environment every bot gets (also for bots in child processes). */
+  env(): Record<string, string>;
+  /** Puts a bot listening on `port` (e.g. in a child process) behind the balancer, or takes it out. */
+  addBackend(port: number): void;
+  removeBackend(port: number): void;
   /** Starts one more bot process-in-process (startAll: store, recovery, sweeper) behind the balancer. */
   startBot(): Promise<Running>;
   stopBot(bot: Running): Promise<void>;
@@ -148,22 +153,28 @@ export async function startRig(o: RigOptions = {}): Promise<Rig> {
     bots,
     logs,
     databaseUrl,
+    env: () => ({
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      TSAI_BASE_URL: emulator.url,
+      TSAI_TOKEN: emulator.token,
+      TSAI_ACCOUNT_ID: emulator.accountId,
+      TSAI_REQUEST_TIMEOUT_MS: '1500',
+      TSAI_MAX_ATTEMPTS: '1',
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      ...BASE_ENV,
+      ...o.env,
+    }),
+    addBackend: (port) => void backends.push(port),
+    removeBackend(port) {
+      const i = backends.indexOf(port);
+      if (i >= 0) backends.splice(i, 1);
+    },
     async startBot() {
-      const config = loadConfig({
-        SLACK_BOT_TOKEN: BOT_TOKEN,
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: slack.apiUrl,
-        TSAI_BASE_URL: emulator.url,
-        TSAI_TOKEN: emulator.token,
-        TSAI_ACCOUNT_ID: emulator.accountId,
-        TSAI_REQUEST_TIMEOUT_MS: '1500',
-        TSAI_MAX_ATTEMPTS: '1',
-        DATABASE_URL: databaseUrl,
-        PORT: '0',
-        LOG_LEVEL: 'info',
-        ...BASE_ENV,
-        ...o.env,
-      });
+      const config = loadConfig(rig.env());
       const logger = createLogger({
         level: config.logLevel,
         secrets: config.secrets,
@@ -181,15 +192,13 @@ export async function startRig(o: RigOptions = {}): Promise<Rig> {
         sweepIntervalMs: o.sweepIntervalMs ?? 50,
       });
       bots.push(running);
-      backends.push(running.bot!.port()!);
+      rig.addBackend(running.bot!.port()!);
       return running;
     },
     async stopBot(bot) {
       const i = bots.indexOf(bot);
-      if (i >= 0) {
-        bots.splice(i, 1);
-        backends.splice(i, 1);
-      }
+      if (i >= 0) bots.splice(i, 1);
+      rig.removeBackend(bot.bot!.port()!);
       await bot.stop();
     },
     async command(text, c = {}) {
