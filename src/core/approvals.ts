@@ -60,13 +60,19 @@ export interface DecideInput {
   channelId?: string;
   decision: 'approve' | 'reject';
   reason?: string;
+  /** Called once this decision has won and before the flow is created (e.g. to take the buttons away). */
+  onExecuting?: OnExecuting;
 }
+
+/** Errors from this callback are ignored: showing progress must never stop the execution. */
+export type OnExecuting = (request: ApprovalRequest) => Promise<void> | void;
 
 export interface RetryInput {
   requestId: string;
   userId: string;
   teamId?: string;
   channelId?: string;
+  onExecuting?: OnExecuting;
 }
 
 export type DecisionOutcome =
@@ -380,8 +386,13 @@ export class Approvals {
 
   private async execute(
     request: ApprovalRequest,
-    who: { userId: string; teamId?: string },
+    who: { userId: string; teamId?: string; onExecuting?: OnExecuting },
   ): Promise<DecisionOutcome> {
+    try {
+      await who.onExecuting?.(request);
+    } catch {
+      // progress display only
+    }
     const startedAt = this.now();
     const name = (this.deps.flowName ?? defaultFlowName)(request, who.userId, startedAt);
     const body = { name, model: request.modelId };

@@ -122,6 +122,20 @@ describe('live start/stop approvals through Slack', () => {
     expect(thread.text).toContain(flowId);
   });
 
+  it('takes the buttons away as soon as an approval wins, while the flow is still being created', async () => {
+    await fetch(`${rig.emulator.url}/_emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'POST', path: '/flows$', latencyMs: 700, count: 1 }),
+    });
+    const { message } = await file(`live stop ${SEED.models.temperatureCommon}`);
+    await rig.click('U0CAROL', message, 'approve');
+    const executing = await messageWhen(message, /creating the flow/);
+    expect(buttonsOf(executing)).toEqual([]);
+    expect(textOf(executing)).toContain('<@U0CAROL>');
+    await messageWhen(message, /Approved and executed/);
+  });
+
   it('refuses self-approval: nothing changes', async () => {
     const { message } = await file(`live stop ${SEED.models.pressureCommon}`, 'U0CAROL');
     await rig.click('U0CAROL', message, 'approve');

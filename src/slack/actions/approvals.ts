@@ -36,6 +36,7 @@ export function register(app: App, deps: SlackDeps): void {
         teamId: body.team?.id,
         channelId: body.channel?.id,
         decision: 'approve',
+        onExecuting: (r) => gov.showRequest(r),
       });
       await gov.present(outcome, ephemeral(respond));
     } catch (e) {
@@ -54,6 +55,7 @@ export function register(app: App, deps: SlackDeps): void {
         userId: body.user.id,
         teamId: body.team?.id,
         channelId: body.channel?.id,
+        onExecuting: (r) => gov.showRequest(r),
       });
       await gov.present(outcome, ephemeral(respond));
     } catch (e) {

@@ -103,6 +103,12 @@ export function approvalMessage(r: ApprovalRequest): MessageBody {
   };
 }
 
+/** A service error, escaped and short enough that the guidance after it is never truncated away. */
+function errorText(error: string | null): string {
+  const e = error ?? '';
+  return escapeMrkdwn(e.length > 1000 ? `${e.slice(0, 1000)}…` : e);
+}
+
 /** The state line under the facts: who decided when, and the flow or the error. */
 export function statusText(r: ApprovalRequest): string {
   const line = `*${STATUS_LINE[r.status]}*`;
@@ -116,9 +122,9 @@ export function statusText(r: ApprovalRequest): string {
     case 'executed':
       return `${line}${by}${when}.\n*Flow* ${code(r.flowId ?? '?')} · *Status* ${escapeMrkdwn(r.flowStatus ?? 'unknown')}`;
     case 'failed':
-      return `${line}${by}${when}.\n${escapeMrkdwn(r.error ?? '')}\nAn approver may press Retry.`;
+      return `${line}${by}${when}.\n${errorText(r.error)}\nAn approver may press Retry.`;
     case 'unknown':
-      return `${line}${by}${when}.\n${escapeMrkdwn(r.error ?? '')}\nThe flow may or may not exist: check the service's Activity view before filing a new request. This request is not retried.`;
+      return `${line}${by}${when}.\n${errorText(r.error)}\nThe flow may or may not exist: check the service's Activity view before filing a new request. This request is not retried.`;
     case 'rejected':
       return `${line}${by}${when}.${r.rejectReason ? `\n*Reason:* ${escapeMrkdwn(r.rejectReason)}` : ''}`;
     case 'expired':
@@ -135,9 +141,9 @@ export function requesterNotice(r: ApprovalRequest): string {
     case 'executed':
       return `${who} ${what} was approved${by}: flow ${code(r.flowId ?? '?')} (${escapeMrkdwn(r.flowStatus ?? 'unknown')}).`;
     case 'failed':
-      return `${who} ${what} was approved${by}, but the flow could not be created: ${escapeMrkdwn(r.error ?? '')}`;
+      return `${who} ${what} was approved${by}, but the flow could not be created: ${errorText(r.error)}`;
     case 'unknown':
-      return `${who} ${what} was approved${by}; the outcome is unknown: ${escapeMrkdwn(r.error ?? '')}`;
+      return `${who} ${what} was approved${by}; the outcome is unknown: ${errorText(r.error)}`;
     case 'rejected':
       return `${who} ${what} was rejected${by}.${r.rejectReason ? ` Reason: ${escapeMrkdwn(r.rejectReason)}` : ''}`;
     case 'expired':
