@@ -62,4 +62,28 @@ describe('approvals survive a bot restart (same SQLite file)', () => {
     const audit = await bot.store.listAudit({ operationPrefixes: ['approval.expire'] });
     expect(audit.map((e) => [e.requestId, e.userId])).toEqual([[id, 'system']]);
   });
+
+  it('a click on a request past its expiry (before any sweep) only says so, and the message shows it', async () => {
+    const bot = rig.bots[0]!;
+    await rig.command(`live start ${SEED.models.temperatureAnomaly}`);
+    const message = await rig.slack.waitFor(() => {
+      const m = rig.requestMessage();
+      return m && /Waiting for approval/.test(textOf(m)) ? m : undefined;
+    }, 5000);
+    rig.clock.t += 4 * 3_600_000;
+    await rig.click('U0CAROL', message, 'reject');
+    await rig.slack.waitFor(
+      () =>
+        rig.seen('U0CAROL', APPROVALS).find((m) => m.ephemeralTo === 'U0CAROL' && /expired/.test(textOf(m))),
+      5000,
+    );
+    expect(rig.slack.topView('U0CAROL')).toBeUndefined();
+    const expired = await rig.slack.waitFor(() => {
+      const m = current(message.ts);
+      return m && /Expired/.test(textOf(m)) ? m : undefined;
+    }, 5000);
+    expect(buttonsOf(expired)).toEqual([]);
+    expect((await bot.store.getApproval(requestIdOf(message)))?.status).toBe('expired');
+    expect((await rig.liveFlows()).filter((f) => f.model === SEED.models.temperatureAnomaly)).toEqual([]);
+  });
 });
