@@ -86,4 +86,32 @@ describe('approvals survive a bot restart (same SQLite file)', () => {
     expect((await bot.store.getApproval(requestIdOf(message)))?.status).toBe('expired');
     expect((await rig.liveFlows()).filter((f) => f.model === SEED.models.temperatureAnomaly)).toEqual([]);
   });
+
+  it('an execution cut off by a crash is shown as outcome unknown after the restart, with no Retry', async () => {
+    await rig.command(`live stop ${SEED.models.temperatureCommon} reason=crash`);
+    const message = await rig.slack.waitFor(() => {
+      const m = rig.requestMessage();
+      return m && /Waiting for approval/.test(textOf(m)) && /crash/.test(textOf(m)) ? m : undefined;
+    }, 5000);
+    const id = requestIdOf(message);
+    const bot = rig.bots[0]!;
+    // The approval was claimed in the store, then the process died before the flow call returned.
+    const claimed = await bot.store.decideApproval({
+      id,
+      decision: 'approve',
+      by: APPROVER,
+      at: rig.clock.t,
+    });
+    expect(claimed.ok).toBe(true);
+    await rig.stopBot(bot);
+    rig.clock.t += 6 * 60_000;
+
+    await rig.startBot();
+    const unknown = await rig.slack.waitFor(() => {
+      const m = current(message.ts);
+      return m && /outcome unknown/.test(textOf(m)) ? m : undefined;
+    }, 5000);
+    expect(buttonsOf(unknown)).toEqual([]);
+    expect(textOf(unknown)).toContain(`<@${APPROVER}>`);
+  });
 });

@@ -330,17 +330,25 @@ describe('channel defaults', () => {
     expect(entries.map((e) => e.operation)).toEqual(['channel.defaults.clear', 'channel.defaults.set']);
   });
 
-  it('records workspace creation in the audit log', async () => {
+  it('records workspace creation, model moves and flow creations in the audit log', async () => {
     const created = await rig.command('workspace create "Audit me"');
     expect(textOf(created)).toContain('created a workspace');
-    const [entry] = await rig.bots[0]!.store.listAudit({ operationPrefixes: ['workspace.'] });
-    expect(entry).toMatchObject({
-      operation: 'workspace.create',
-      userId: REQUESTER,
-      channelId: OPS,
-      outcome: 'ok',
+    await rig.command(`model move ${SEED.models.temperatureAnomaly} to ${SEED.workspaces.sandbox}`);
+    const learned = await rig.command(`learn workspace=${SEED.workspaces.sandbox} dataspec=${SEED.dataspec}`);
+    const flowId = /`(1\d{18})`/.exec(textOf(learned))?.[1];
+    expect(flowId).toBeDefined();
+    const entries = await rig.bots[0]!.store.listAudit({
+      operationPrefixes: ['workspace.', 'model.', 'flow.ANOMALY'],
     });
-    expect(entry!.params).toMatchObject({ name: 'Audit me' });
+    expect(entries.map((e) => e.operation).slice(0, 3)).toEqual([
+      'flow.ANOMALYLEARN',
+      'model.move',
+      'workspace.create',
+    ]);
+    expect(entries[2]).toMatchObject({ userId: REQUESTER, channelId: OPS, outcome: 'ok' });
+    expect(entries[2]!.params).toMatchObject({ name: 'Audit me' });
+    expect(entries[0]).toMatchObject({ flowId, outcome: 'ok' });
+    expect(entries[1]!.params).toMatchObject({ workspaceId: SEED.workspaces.sandbox });
   });
 });
 
