@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServiceClient, type ServiceClient } from './api/index.js';
 import type { Config } from './config.js';
 import { type RunningEmulator, startEmulator } from './emulator/index.js';
-import { type LocalSlack, startLocalSlack } from './localslack/index.js';
+import { DEFAULT_USERGROUPS, type LocalSlack, startLocalSlack } from './localslack/index.js';
 import type { Logger } from './log.js';
 import { type Bot, createBot } from './slack/app.js';
 import type { BotHooks } from './slack/deps.js';
@@ -99,6 +99,12 @@ export async function startAll(o: StartOptions): Promise<Running> {
         `No Slack app configured: using a LOCAL SLACK STAND-IN at ${localSlack.url}`,
         'For real Slack set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode).',
       );
+      if (config.approvals.approvers.length === 0) {
+        // The stand-in's demo group (bob, carol), so live start/stop can be tried without configuration.
+        const groups = DEFAULT_USERGROUPS.map((g) => g.id);
+        config = { ...config, approvals: { ...config.approvals, approvers: groups } };
+        logger.info({ approvers: groups }, 'local Slack: approvers are the stand-in demo user group');
+      }
     }
 
     const now = o.now ?? (() => new Date());
