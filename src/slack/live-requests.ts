@@ -1,7 +1,7 @@
 import type { LiveRequest } from './deps.js';
 import type { Governance } from './governance.js';
 import { approvalMessage, describeAction } from './views/approvals.js';
-import { errorMessage, type Invocation } from './views/messages.js';
+import { errorMessage, type Invocation, type MessageBody } from './views/messages.js';
 import { code, escapeMrkdwn } from './views/mrkdwn.js';
 
 /**
@@ -14,10 +14,8 @@ export async function fileLiveRequest(gov: Governance, req: LiveRequest): Promis
     userId: command.user_id,
     commandText: `${command.command} ${command.text}`.trim(),
   };
-  const ephemeral = (body: { text: string; blocks?: unknown[] }) =>
-    respond({ response_type: 'ephemeral', replace_original: false, ...body } as Parameters<
-      typeof respond
-    >[0]);
+  const ephemeral = (body: MessageBody | { text: string }) =>
+    respond({ response_type: 'ephemeral', replace_original: false, ...body });
 
   const filed = await gov.approvals.fileRequest({
     action: req.request.action,

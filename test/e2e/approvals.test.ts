@@ -136,6 +136,16 @@ describe('live start/stop approvals through Slack', () => {
     await messageWhen(message, /Approved and executed/);
   });
 
+  it('files nothing for an assessment without a common model or a bad ID, and says why', async () => {
+    const before = rig.requestMessage()?.ts;
+    const none = await rig.command(`live start assessment=${SEED.assessments.vibration}`);
+    expect(none.ephemeralTo).toBe(REQUESTER);
+    expect(textOf(none)).toContain('has no common model M[0]');
+    const bad = await rig.command('live stop 12345');
+    expect(textOf(bad)).toContain('not a valid model ID');
+    expect(rig.requestMessage()?.ts).toBe(before);
+  });
+
   it('refuses self-approval: nothing changes', async () => {
     const { message } = await file(`live stop ${SEED.models.pressureCommon}`, 'U0CAROL');
     await rig.click('U0CAROL', message, 'approve');
