@@ -61,7 +61,12 @@ export async function handleGovernanceCommand(
       }));
     }
     case 'approvals': {
-      const pending = await gov.approvals.listPending(40);
+      // Expire through the governance so the messages of requests expiring now are updated too.
+      await gov.expireDue();
+      const at = gov.now().getTime();
+      const pending = (await gov.store.listApprovals({ statuses: ['pending'], limit: 40 })).filter(
+        (r) => r.expiresAt > at,
+      );
       return void (await reply('ephemeral', pendingListMessage(pending)));
     }
     case 'audit': {

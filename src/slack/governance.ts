@@ -45,6 +45,8 @@ export interface Governance {
   tellRequester(r: ApprovalRequest): Promise<void>;
   /** Shows a decision's result: the message and the requester for a winner, `tell` (ephemeral) otherwise. */
   present(outcome: DecisionOutcome, tell: (text: string) => Promise<void>): Promise<void>;
+  /** Expires due requests now, updating their messages and telling their requesters. */
+  expireDue(): Promise<ApprovalRequest[]>;
   /** After the bot is up: applies expiry missed while it was down, marks interrupted executions, starts sweeping. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -85,6 +87,12 @@ export function createGovernance(o: GovernanceOptions): Governance {
   });
 
   let sweeper: { stop(): Promise<void> } | undefined;
+  const announceExpired = async (expired: ApprovalRequest[]) => {
+    for (const r of expired) {
+      await gov.showRequest(r);
+      await gov.tellRequester(r);
+    }
+  };
 
   const gov: Governance = {
     store,
@@ -141,6 +149,11 @@ export function createGovernance(o: GovernanceOptions): Governance {
           await gov.tellRequester(outcome.request);
       }
     },
+    async expireDue() {
+      const expired = await approvals.expireDue();
+      await announceExpired(expired);
+      return expired;
+    },
     async start() {
       const { expired, interrupted } = await approvals.recoverAfterRestart();
       if (expired.length || interrupted.length) {
@@ -155,12 +168,7 @@ export function createGovernance(o: GovernanceOptions): Governance {
       }
       sweeper = startExpirySweeper(approvals, {
         intervalMs: o.sweepIntervalMs,
-        onExpired: async (rs) => {
-          for (const r of rs) {
-            await gov.showRequest(r);
-            await gov.tellRequester(r);
-          }
-        },
+        onExpired: announceExpired,
         onError: (err) => log.error({ err: errText(err) }, 'expiry sweep failed'),
       });
     },

@@ -114,4 +114,23 @@ describe('approvals survive a bot restart (same SQLite file)', () => {
     expect(buttonsOf(unknown)).toEqual([]);
     expect(textOf(unknown)).toContain(`<@${APPROVER}>`);
   });
+
+  it('/tsai approvals leaves out a request past its expiry and updates its message', async () => {
+    await rig.command(`live start ${SEED.models.pressureCommon} reason=listing`);
+    const message = await rig.slack.waitFor(() => {
+      const m = rig.requestMessage();
+      return m && /Waiting for approval/.test(textOf(m)) && /listing/.test(textOf(m)) ? m : undefined;
+    }, 5000);
+    const id = requestIdOf(message);
+    const listed = await rig.command('approvals');
+    expect(textOf(listed)).toContain(id);
+    rig.clock.t += 4 * 3_600_000;
+    const after = await rig.command('approvals');
+    expect(textOf(after)).not.toContain(id);
+    const expired = await rig.slack.waitFor(() => {
+      const m = current(message.ts);
+      return m && /Expired/.test(textOf(m)) ? m : undefined;
+    }, 5000);
+    expect(buttonsOf(expired)).toEqual([]);
+  });
 });

@@ -128,11 +128,7 @@ async function mayReject(
     };
   }
   if (r.status === 'pending' && r.expiresAt <= gov.now().getTime()) {
-    const expired = await gov.approvals.expireDue();
-    for (const e of expired) {
-      await gov.showRequest(e);
-      await gov.tellRequester(e);
-    }
+    await gov.expireDue();
     return { ok: false, text: alreadyDecidedText({ ...r, status: 'expired' }) };
   }
   if (r.status !== 'pending') return { ok: false, text: alreadyDecidedText(r) };
