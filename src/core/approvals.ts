@@ -80,7 +80,8 @@ export type DecisionOutcome =
   /** Nothing changed; `approvers` says who to ask. */
   | { kind: 'not-approver'; request: ApprovalRequest; approvers: { users: string[]; groups: string[] } }
   | { kind: 'self-approval'; request: ApprovalRequest }
-  | { kind: 'expired'; request: ApprovalRequest }
+  /** `expiredNow`: this click found it past its expiry and expired it (nobody has announced it yet). */
+  | { kind: 'expired'; request: ApprovalRequest; expiredNow?: boolean }
   /** Someone else decided first: `request.status`, `decidedBy`, `decidedAt` (or `lastAttemptBy/At`). */
   | { kind: 'already-decided'; request: ApprovalRequest }
   | { kind: 'not-retryable'; request: ApprovalRequest }
@@ -256,7 +257,7 @@ export class Approvals {
       const current = won.current ?? request;
       // This click found it past its expiry and expired it: record that like a sweep would.
       if (won.expiredNow) await this.auditExpired([current], at);
-      return lost(current);
+      return lost(current, won.expiredNow === true);
     }
 
     await this.audit(won.request, input, `approval.${input.decision}`, at, {
@@ -476,8 +477,10 @@ export class Approvals {
   }
 }
 
-function lost(current: ApprovalRequest): DecisionOutcome {
-  if (current.status === 'expired') return { kind: 'expired', request: current };
+function lost(current: ApprovalRequest, expiredNow = false): DecisionOutcome {
+  if (current.status === 'expired') {
+    return { kind: 'expired', request: current, ...(expiredNow ? { expiredNow } : {}) };
+  }
   return { kind: 'already-decided', request: current };
 }
 

@@ -138,7 +138,7 @@ export function createGovernance(o: GovernanceOptions): Governance {
             `You filed this request, so you cannot approve it yourself; nothing changed. Ask another approver: ${askWhom(approvals.approverIds)}.`,
           );
         case 'expired':
-          await gov.showRequest(outcome.request);
+          if (outcome.expiredNow) await announceExpired([outcome.request]);
           return tell(alreadyDecidedText(outcome.request));
         case 'already-decided':
           return tell(alreadyDecidedText(outcome.request));

@@ -133,4 +133,30 @@ describe('approvals survive a bot restart (same SQLite file)', () => {
     }, 5000);
     expect(buttonsOf(expired)).toEqual([]);
   });
+
+  it('an Approve click past the expiry (before any sweep) expires it: nothing runs, the requester is told', async () => {
+    const model = SEED.models.temperatureAnomaly;
+    const before = (await rig.liveFlows()).filter((f) => f.model === model).length;
+    await rig.command(`live start ${model} reason=late`);
+    const message = await rig.slack.waitFor(() => {
+      const m = rig.requestMessage();
+      return m && /Waiting for approval/.test(textOf(m)) && /late/.test(textOf(m)) ? m : undefined;
+    }, 5000);
+    rig.clock.t += 4 * 3_600_000;
+    await rig.click(APPROVER, message, 'approve');
+    await rig.slack.waitFor(
+      () =>
+        rig.seen(APPROVER, APPROVALS).find((m) => m.ephemeralTo === APPROVER && /expired at/.test(textOf(m))),
+      5000,
+    );
+    await rig.slack.waitFor(() => {
+      const m = current(message.ts);
+      return m && /Expired/.test(textOf(m)) ? m : undefined;
+    }, 5000);
+    await rig.slack.waitFor(
+      () => rig.seen('U0ALICE', APPROVALS, message.ts).find((m) => /expired/.test(m.text)),
+      5000,
+    );
+    expect((await rig.liveFlows()).filter((f) => f.model === model)).toHaveLength(before);
+  });
 });
