@@ -111,6 +111,7 @@ export async function startSandboxServer(o: SandboxServerOptions): Promise<Sandb
         description: o.manifest?.description,
         shortcuts: o.manifest?.shortcuts ?? [],
         botUserId: slack.botUserId,
+        usergroups: [...slack.state.usergroups.values()].map((g) => ({ id: g.id, handle: g.handle })),
         serviceLog: Boolean(o.emulatorUrl?.()),
       });
     }

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import type { Config } from '../config.js';
-import { DEFAULT_USERGROUPS, type LocalSlack } from '../localslack/index.js';
+import type { LocalSlack } from '../localslack/index.js';
 import type { Logger } from '../log.js';
 import { readManifest } from './manifest.js';
 import { PROJECT_ROOT, type SandboxServer, startSandboxServer } from './server.js';
@@ -20,16 +19,6 @@ export function sandboxPortFromEnv(env: Record<string, string | undefined>): num
   if (!(n >= 0 && n <= 65535))
     throw new Error(`SANDBOX_PORT must be a port number between 0 and 65535 (e.g. SANDBOX_PORT=3030)`);
   return n;
-}
-
-/**
- * What the sandbox needs from the configuration: someone who may approve live start/stop requests.
- * Unless TSAI_APPROVERS is set, the stand-in's approvers group (bob and carol) approves.
- */
-export function withSandboxDefaults(config: Config): Config {
-  if (config.approvals.approvers.length > 0) return config;
-  const group = DEFAULT_USERGROUPS[0]!.id;
-  return { ...config, approvals: { ...config.approvals, approvers: [group] } };
 }
 
 export interface StartSandboxOptions {

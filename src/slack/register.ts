@@ -1,4 +1,5 @@
 import type { App } from '@slack/bolt';
+import { register as registerApprovalActions } from './actions/approvals.js';
 import { register as registerTsaiCommand } from './commands/tsai.js';
 import type { SlackDeps } from './deps.js';
 import { register as registerModals } from './modals/register.js';
@@ -7,4 +8,5 @@ import { register as registerModals } from './modals/register.js';
 export function registerListeners(app: App, deps: SlackDeps): void {
   registerTsaiCommand(app, deps);
   registerModals(app, deps);
+  registerApprovalActions(app, deps);
 }

@@ -11,6 +11,10 @@ export const WEB_API_METHODS: Record<string, string | null> = {
   'views.update': null,
   'chat.postMessage': 'chat:write',
   'chat.postEphemeral': 'chat:write',
+  // approvals (src/slack/governance.ts, src/slack/actions)
+  'chat.update': 'chat:write',
+  'chat.getPermalink': null,
+  'usergroups.users.list': 'usergroups:read',
 };
 
 /** Scopes needed beyond Web API methods: `commands` for the slash command. */

@@ -307,4 +307,45 @@ describe.skipIf(!run)('the product as npm start runs it (emulator, bot, local Sl
     await modal.locator('.modal-footer .btn', { hasText: 'Cancel' }).click();
     await modal.waitFor({ state: 'detached' });
   });
+
+  it('files a live-start request that the requester cannot approve and a second user approves once', async () => {
+    const model = '1070000000000000003';
+    const starts = async () =>
+      (await product.serviceRequests()).filter(
+        (r) =>
+          r.method === 'POST' && (r.body as { flowType?: string } | undefined)?.flowType === 'STARTLIVEMODEL',
+      );
+    await send(page, `/tsai live start ${model} reason="night shift check"`);
+    const request = page.locator('.message:not(.ephemeral)', {
+      has: page.locator('[data-action$="/approval_approve"]'),
+    });
+    await request.waitFor();
+    await expect(request.textContent()).resolves.toContain(model);
+    await shot(page, 'approval-request');
+
+    // Alice is no approver: her click changes nothing, and she is told whom to ask.
+    await request.locator('[data-action$="/approval_approve"]').click();
+    const refusal = page.locator('.message.ephemeral', { hasText: 'You are not an approver' });
+    await refusal.waitFor();
+    await expect(refusal.locator('.mention').last().textContent()).resolves.toBe('@tsai-approvers');
+    expect(await starts()).toHaveLength(0);
+
+    await actAs(page, 'U0BOB');
+    const forBob = page.locator('.message', { has: page.locator('[data-action$="/approval_approve"]') });
+    await forBob.locator('[data-action$="/approval_approve"]').click();
+    const done = page.locator('.message', { hasText: 'Approved and executed' });
+    await done.waitFor();
+    await expect(done.locator('.mention', { hasText: '@bob' }).count()).resolves.toBeGreaterThan(0);
+    await expect(done.locator('[data-action$="/approval_approve"]').count()).resolves.toBe(0);
+    await expect(done.locator('.edited').count()).resolves.toBe(1);
+    await shot(page, 'approval-approved');
+
+    const posted = await starts();
+    expect(posted).toHaveLength(1);
+    expect(posted[0]!.body).toMatchObject({ flowType: 'STARTLIVEMODEL', spec: { model } });
+    // The requester is told in the request's thread.
+    await actAs(page, 'U0ALICE');
+    await page.locator('.message', { hasText: 'Approved and executed' }).locator('button.replies').click();
+    await page.locator('#thread-pane .message').nth(1).waitFor();
+  });
 });

@@ -14,6 +14,7 @@ export interface SandboxConfig {
   description?: string;
   shortcuts: { name: string; callbackId: string; description?: string }[];
   botUserId: string;
+  usergroups: { id: string; handle: string }[];
   /** Whether the emulator's request log can be shown (`/_sandbox/service-requests`). */
   serviceLog: boolean;
 }

@@ -52,7 +52,7 @@ const viewerTz = () => user(ui.viewer)?.tz ?? 'UTC';
 const ctx: MrkdwnContext = {
   userName: (id) => user(id)?.name,
   channelName: (id) => ui.snap?.channels.find((c) => c.id === id)?.name,
-  groupHandle: () => undefined,
+  groupHandle: (id) => ui.cfg.usergroups.find((g) => g.id === id)?.handle,
   permalink: (channel, digits) => {
     const ch = ui.snap?.channels.find((c) => c.id === channel);
     const m = ch?.messages.find((x) => x.ts.replace('.', '') === digits);

@@ -96,7 +96,13 @@ export async function handleSubmission(
             dest,
             meta,
             fields,
-            { ok: false, message: verdict.message },
+            {
+              ok: false,
+              message: verdict.message,
+              ...('detailMrkdwn' in verdict && verdict.detailMrkdwn
+                ? { detailMrkdwn: verdict.detailMrkdwn }
+                : {}),
+            },
             inv,
             log,
           );

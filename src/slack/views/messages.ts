@@ -64,12 +64,14 @@ export function resultMessage(outcome: OpSuccess, inv: Invocation): MessageBody 
 export function errorMessage(failure: OpFailure, inv: Invocation): MessageBody {
   const icon = failure.outcomeUnknown ? ':grey_question:' : ':warning:';
   const blocks: KnownBlock[] = [section(`${icon} ${escapeMrkdwn(failure.message)}`)];
+  if (failure.detailMrkdwn) blocks.push(section(failure.detailMrkdwn));
   const hints: string[] = [];
   if (failure.usage) hints.push(`*Usage:* ${code(failure.usage)}`);
   if (failure.example) hints.push(`*Example:* ${code(failure.example)}`);
   if (hints.length) blocks.push(section(hints.join('\n')));
   blocks.push(context(`You typed: ${code(inv.commandText)}`));
-  return { text: fallback(escapeMrkdwn(failure.message)), blocks: limitBlocks(blocks) };
+  const detail = failure.detailMrkdwn ? ` ${failure.detailMrkdwn}` : '';
+  return { text: fallback(`${escapeMrkdwn(failure.message)}${detail}`), blocks: limitBlocks(blocks) };
 }
 
 /** Builds the failure for a usage problem from the command table. */
