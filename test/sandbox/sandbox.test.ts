@@ -21,6 +21,7 @@ const SHOTS = process.env.SANDBOX_SCREENSHOTS ? join(ROOT, 'docs', 'screenshots'
 async function shot(page: Page, name: string): Promise<void> {
   if (!SHOTS) return;
   mkdirSync(SHOTS, { recursive: true });
+  await page.mouse.move(0, 0); // no hover effects in the pictures
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
 
@@ -321,7 +322,6 @@ describe.skipIf(!run)('the product as npm start runs it (emulator, bot, local Sl
     });
     await request.waitFor();
     await expect(request.textContent()).resolves.toContain(model);
-    await shot(page, 'approval-request');
 
     // Alice is no approver: her click changes nothing, and she is told whom to ask.
     await request.locator('[data-action$="/approval_approve"]').click();
@@ -332,6 +332,8 @@ describe.skipIf(!run)('the product as npm start runs it (emulator, bot, local Sl
 
     await actAs(page, 'U0BOB');
     const forBob = page.locator('.message', { has: page.locator('[data-action$="/approval_approve"]') });
+    await forBob.waitFor();
+    await shot(page, 'approval-request');
     await forBob.locator('[data-action$="/approval_approve"]').click();
     const done = page.locator('.message', { hasText: 'Approved and executed' });
     await done.waitFor();
