@@ -46,7 +46,7 @@ async function actAs(page: Page, user: string): Promise<void> {
   await page.locator(`body[data-viewer="${user}"]`).waitFor();
 }
 
-describe.skipIf(!run)('sandbox page with a bare Bolt app', () => {
+describe.skipIf(!run)('sandbox page with a bare Bolt app', { timeout: 60_000 }, () => {
   let slack: LocalSlack;
   let bot: TestBot;
   let server: SandboxServer;
@@ -187,167 +187,172 @@ describe.skipIf(!run)('sandbox page with a bare Bolt app', () => {
   });
 });
 
-describe.skipIf(!run)('the product as npm start runs it (emulator, bot, local Slack, sandbox page)', () => {
-  let product: Product;
-  let page: Page;
+describe.skipIf(!run)(
+  'the product as npm start runs it (emulator, bot, local Slack, sandbox page)',
+  { timeout: 60_000 },
+  () => {
+    let product: Product;
+    let page: Page;
 
-  beforeAll(async () => {
-    product = await startProduct();
-    page = await browser.context.newPage();
-    // Tall enough that the help reply and the modals fit in the screenshots.
-    await page.setViewportSize({ width: 1280, height: 960 });
-    await page.goto(product.sandboxUrl);
-  }, 60_000);
-  afterAll(async () => {
-    await page?.close();
-    await product?.stop();
-  });
-
-  it('opens on #plant-ops as alice and shows every user with their own time zone', async () => {
-    await page.locator('body[data-viewer="U0ALICE"]').waitFor();
-    await expect(page.locator('.pane-title').textContent()).resolves.toBe('#plant-ops');
-    const zones = await page.locator('.person-tz').allTextContents();
-    expect(zones.map((z) => z.split(' · ')[0])).toEqual([
-      'Europe/London',
-      'Asia/Kolkata',
-      'America/New_York',
-    ]);
-  });
-
-  it('answers /tsai help with a reply only the user sees', async () => {
-    await send(page, '/tsai help');
-    const help = page.locator('.message.ephemeral', { hasText: 'tsai: commands' });
-    await help.waitFor();
-    await expect(help.locator('.ephemeral-note').textContent()).resolves.toContain('Only visible to you');
-    await expect(help.locator('code', { hasText: '/tsai learn' }).count()).resolves.toBeGreaterThan(0);
-    await shot(page, 'help-reply');
-    await actAs(page, 'U0BOB');
-    await expect(page.locator('.message', { hasText: 'tsai: commands' }).count()).resolves.toBe(0);
-    await actAs(page, 'U0ALICE');
-  });
-
-  it('runs a mutating command: the team sees it in the channel, the emulator got exactly the request', async () => {
-    await send(page, '/tsai workspace create "Line 4" description="<!channel> & friends"');
-    const reply = page.locator('.message:not(.ephemeral)', { hasText: 'created a workspace' });
-    await reply.waitFor();
-    await expect(reply.textContent()).resolves.toContain('<!channel> & friends');
-    await expect(reply.locator('.mention.broadcast').count()).resolves.toBe(0);
-    const posts = (await product.serviceRequests()).filter(
-      (r) => r.method === 'POST' && r.path.endsWith('/workspace'),
-    );
-    expect(posts).toHaveLength(1);
-    expect(posts[0]!.body).toEqual({ name: 'Line 4', description: '<!channel> & friends' });
-    // Bob sees the in-channel reply too; the page's service panel lists the request.
-    await actAs(page, 'U0BOB');
-    await page.locator('.message', { hasText: 'created a workspace' }).waitFor();
-    await page.locator('[data-role=service-toggle]').click();
-    const req = page.locator('.service-req', { hasText: 'workspace' }).first();
-    await req.waitFor();
-    await req.locator('summary').click();
-    await expect(req.locator('.service-body').textContent()).resolves.toContain('"name": "Line 4"');
-    await shot(page, 'service-requests');
-    await page.locator('[data-role=service-toggle]').click();
-    await actAs(page, 'U0ALICE');
-  });
-
-  it('opens the EVAL modal from a command, refuses a bad range under the field, previews and submits a good one', async () => {
-    // Carol is in America/New_York: 09:00 on 5 March 2024 is 14:00 UTC there.
-    await actAs(page, 'U0CAROL');
-    await send(
-      page,
-      '/tsai eval 1060000000000000001 model=1070000000000000001 datastream=1040000000000000001 entities=pump-1',
-    );
-    const modal = page.locator('.modal[data-callback-id="tsai_modal_eval"]');
-    await modal.waitFor();
-    await expect(modal.locator('[data-key="assessment/assessment_value"]').inputValue()).resolves.toBe(
-      '1060000000000000001',
-    );
-    const rangeBlock = modal.locator('.block.input[data-block-id^="range_"]');
-    const range = rangeBlock.locator('input');
-    await range.fill('next blursday');
-    await range.press('Enter');
-    await rangeBlock.locator('.hint', { hasText: '⚠️' }).waitFor();
-    await modal.locator('[data-role=submit]').click();
-    await rangeBlock.locator('.input-error').waitFor();
-    const flows = async () =>
-      (await product.serviceRequests()).filter((r) => r.method === 'POST' && r.path.endsWith('/flows'));
-    expect(await flows()).toHaveLength(0);
-
-    await range.fill('2024-03-05 09:00 to 17:00');
-    await range.press('Enter');
-    await rangeBlock.locator('.hint', { hasText: '14:00–22:00 UTC' }).waitFor();
-    await expect(range.inputValue()).resolves.toBe('2024-03-05 09:00 to 17:00');
-    await shot(page, 'modal-range-preview');
-    await modal.locator('[data-role=submit]').click();
-    await modal.waitFor({ state: 'detached' });
-
-    const posted = await flows();
-    expect(posted).toHaveLength(1);
-    const body = posted[0]!.body as { flowType: string; spec: { segments: unknown[] } };
-    expect(body.flowType).toBe('EVAL');
-    const ns = (ms: number) => `${BigInt(ms) * 1_000_000n}`;
-    expect(body.spec.segments).toEqual([
-      {
-        entities: ['pump-1'],
-        timeRange: { startTime: ns(Date.UTC(2024, 2, 5, 14)), endTime: ns(Date.UTC(2024, 2, 5, 22)) },
-      },
-    ]);
-    await page.locator('.message:not(.ephemeral)', { hasText: 'EVAL' }).last().waitFor();
-    await actAs(page, 'U0ALICE');
-  });
-
-  it("opens a modal from the app's global shortcuts (⚡, from manifest.yml) and cancels it", async () => {
-    await page.locator('#composer-shortcuts').click();
-    await page.locator('[data-shortcut="tsai_shortcut_learn"]').click();
-    const modal = page.locator('.modal[data-callback-id="tsai_modal_learn"]');
-    await modal.waitFor();
-    // From a shortcut there is no current channel: the modal asks where to post.
-    await expect(
-      modal.locator('[data-key="channel/channel_value"] option').allTextContents(),
-    ).resolves.toEqual(['Choose a channel', '#general', '#plant-ops']);
-    await modal.locator('.modal-footer .btn', { hasText: 'Cancel' }).click();
-    await modal.waitFor({ state: 'detached' });
-  });
-
-  it('files a live-start request that the requester cannot approve and a second user approves once', async () => {
-    const model = '1070000000000000003';
-    const starts = async () =>
-      (await product.serviceRequests()).filter(
-        (r) =>
-          r.method === 'POST' && (r.body as { flowType?: string } | undefined)?.flowType === 'STARTLIVEMODEL',
-      );
-    await send(page, `/tsai live start ${model} reason="night shift check"`);
-    const request = page.locator('.message:not(.ephemeral)', {
-      has: page.locator('[data-action$="/approval_approve"]'),
+    beforeAll(async () => {
+      product = await startProduct();
+      page = await browser.context.newPage();
+      // Tall enough that the help reply and the modals fit in the screenshots.
+      await page.setViewportSize({ width: 1280, height: 960 });
+      await page.goto(product.sandboxUrl);
+    }, 60_000);
+    afterAll(async () => {
+      await page?.close();
+      await product?.stop();
     });
-    await request.waitFor();
-    await expect(request.textContent()).resolves.toContain(model);
 
-    // Alice is no approver: her click changes nothing, and she is told whom to ask.
-    await request.locator('[data-action$="/approval_approve"]').click();
-    const refusal = page.locator('.message.ephemeral', { hasText: 'You are not an approver' });
-    await refusal.waitFor();
-    await expect(refusal.locator('.mention').last().textContent()).resolves.toBe('@tsai-approvers');
-    expect(await starts()).toHaveLength(0);
+    it('opens on #plant-ops as alice and shows every user with their own time zone', async () => {
+      await page.locator('body[data-viewer="U0ALICE"]').waitFor();
+      await expect(page.locator('.pane-title').textContent()).resolves.toBe('#plant-ops');
+      const zones = await page.locator('.person-tz').allTextContents();
+      expect(zones.map((z) => z.split(' · ')[0])).toEqual([
+        'Europe/London',
+        'Asia/Kolkata',
+        'America/New_York',
+      ]);
+    });
 
-    await actAs(page, 'U0BOB');
-    const forBob = page.locator('.message', { has: page.locator('[data-action$="/approval_approve"]') });
-    await forBob.waitFor();
-    await shot(page, 'approval-request');
-    await forBob.locator('[data-action$="/approval_approve"]').click();
-    const done = page.locator('.message', { hasText: 'Approved and executed' });
-    await done.waitFor();
-    await expect(done.locator('.mention', { hasText: '@bob' }).count()).resolves.toBeGreaterThan(0);
-    await expect(done.locator('[data-action$="/approval_approve"]').count()).resolves.toBe(0);
-    await expect(done.locator('.edited').count()).resolves.toBe(1);
-    await shot(page, 'approval-approved');
+    it('answers /tsai help with a reply only the user sees', async () => {
+      await send(page, '/tsai help');
+      const help = page.locator('.message.ephemeral', { hasText: 'tsai: commands' });
+      await help.waitFor();
+      await expect(help.locator('.ephemeral-note').textContent()).resolves.toContain('Only visible to you');
+      await expect(help.locator('code', { hasText: '/tsai learn' }).count()).resolves.toBeGreaterThan(0);
+      await shot(page, 'help-reply');
+      await actAs(page, 'U0BOB');
+      await expect(page.locator('.message', { hasText: 'tsai: commands' }).count()).resolves.toBe(0);
+      await actAs(page, 'U0ALICE');
+    });
 
-    const posted = await starts();
-    expect(posted).toHaveLength(1);
-    expect(posted[0]!.body).toMatchObject({ flowType: 'STARTLIVEMODEL', spec: { model } });
-    // The requester is told in the request's thread.
-    await actAs(page, 'U0ALICE');
-    await page.locator('.message', { hasText: 'Approved and executed' }).locator('button.replies').click();
-    await page.locator('#thread-pane .message').nth(1).waitFor();
-  });
-});
+    it('runs a mutating command: the team sees it in the channel, the emulator got exactly the request', async () => {
+      await send(page, '/tsai workspace create "Line 4" description="<!channel> & friends"');
+      const reply = page.locator('.message:not(.ephemeral)', { hasText: 'created a workspace' });
+      await reply.waitFor();
+      await expect(reply.textContent()).resolves.toContain('<!channel> & friends');
+      await expect(reply.locator('.mention.broadcast').count()).resolves.toBe(0);
+      const posts = (await product.serviceRequests()).filter(
+        (r) => r.method === 'POST' && r.path.endsWith('/workspace'),
+      );
+      expect(posts).toHaveLength(1);
+      expect(posts[0]!.body).toEqual({ name: 'Line 4', description: '<!channel> & friends' });
+      // Bob sees the in-channel reply too; the page's service panel lists the request.
+      await actAs(page, 'U0BOB');
+      await page.locator('.message', { hasText: 'created a workspace' }).waitFor();
+      await page.locator('[data-role=service-toggle]').click();
+      const req = page.locator('.service-req', { hasText: 'workspace' }).first();
+      await req.waitFor();
+      await req.locator('summary').click();
+      await expect(req.locator('.service-body').textContent()).resolves.toContain('"name": "Line 4"');
+      await shot(page, 'service-requests');
+      await page.locator('[data-role=service-toggle]').click();
+      await actAs(page, 'U0ALICE');
+    });
+
+    it('opens the EVAL modal from a command, refuses a bad range under the field, previews and submits a good one', async () => {
+      // Carol is in America/New_York: 09:00 on 5 March 2024 is 14:00 UTC there.
+      await actAs(page, 'U0CAROL');
+      await send(
+        page,
+        '/tsai eval 1060000000000000001 model=1070000000000000001 datastream=1040000000000000001 entities=pump-1',
+      );
+      const modal = page.locator('.modal[data-callback-id="tsai_modal_eval"]');
+      await modal.waitFor();
+      await expect(modal.locator('[data-key="assessment/assessment_value"]').inputValue()).resolves.toBe(
+        '1060000000000000001',
+      );
+      const rangeBlock = modal.locator('.block.input[data-block-id^="range_"]');
+      const range = rangeBlock.locator('input');
+      await range.fill('next blursday');
+      await range.press('Enter');
+      await rangeBlock.locator('.hint', { hasText: '⚠️' }).waitFor();
+      await modal.locator('[data-role=submit]').click();
+      await rangeBlock.locator('.input-error').waitFor();
+      const flows = async () =>
+        (await product.serviceRequests()).filter((r) => r.method === 'POST' && r.path.endsWith('/flows'));
+      expect(await flows()).toHaveLength(0);
+
+      await range.fill('2024-03-05 09:00 to 17:00');
+      await range.press('Enter');
+      await rangeBlock.locator('.hint', { hasText: '14:00–22:00 UTC' }).waitFor();
+      await expect(range.inputValue()).resolves.toBe('2024-03-05 09:00 to 17:00');
+      await shot(page, 'modal-range-preview');
+      await modal.locator('[data-role=submit]').click();
+      await modal.waitFor({ state: 'detached' });
+
+      const posted = await flows();
+      expect(posted).toHaveLength(1);
+      const body = posted[0]!.body as { flowType: string; spec: { segments: unknown[] } };
+      expect(body.flowType).toBe('EVAL');
+      const ns = (ms: number) => `${BigInt(ms) * 1_000_000n}`;
+      expect(body.spec.segments).toEqual([
+        {
+          entities: ['pump-1'],
+          timeRange: { startTime: ns(Date.UTC(2024, 2, 5, 14)), endTime: ns(Date.UTC(2024, 2, 5, 22)) },
+        },
+      ]);
+      await page.locator('.message:not(.ephemeral)', { hasText: 'EVAL' }).last().waitFor();
+      await actAs(page, 'U0ALICE');
+    });
+
+    it("opens a modal from the app's global shortcuts (⚡, from manifest.yml) and cancels it", async () => {
+      await page.locator('#composer-shortcuts').click();
+      await page.locator('[data-shortcut="tsai_shortcut_learn"]').click();
+      const modal = page.locator('.modal[data-callback-id="tsai_modal_learn"]');
+      await modal.waitFor();
+      // From a shortcut there is no current channel: the modal asks where to post.
+      await expect(
+        modal.locator('[data-key="channel/channel_value"] option').allTextContents(),
+      ).resolves.toEqual(['Choose a channel', '#general', '#plant-ops']);
+      await modal.locator('.modal-footer .btn', { hasText: 'Cancel' }).click();
+      await modal.waitFor({ state: 'detached' });
+    });
+
+    it('files a live-start request that the requester cannot approve and a second user approves once', async () => {
+      const model = '1070000000000000003';
+      const starts = async () =>
+        (await product.serviceRequests()).filter(
+          (r) =>
+            r.method === 'POST' &&
+            (r.body as { flowType?: string } | undefined)?.flowType === 'STARTLIVEMODEL',
+        );
+      await send(page, `/tsai live start ${model} reason="night shift check"`);
+      const request = page.locator('.message:not(.ephemeral)', {
+        has: page.locator('[data-action$="/approval_approve"]'),
+      });
+      await request.waitFor();
+      await expect(request.textContent()).resolves.toContain(model);
+
+      // Alice is no approver: her click changes nothing, and she is told whom to ask.
+      await request.locator('[data-action$="/approval_approve"]').click();
+      const refusal = page.locator('.message.ephemeral', { hasText: 'You are not an approver' });
+      await refusal.waitFor();
+      await expect(refusal.locator('.mention').last().textContent()).resolves.toBe('@tsai-approvers');
+      expect(await starts()).toHaveLength(0);
+
+      await actAs(page, 'U0BOB');
+      const forBob = page.locator('.message', { has: page.locator('[data-action$="/approval_approve"]') });
+      await forBob.waitFor();
+      await shot(page, 'approval-request');
+      await forBob.locator('[data-action$="/approval_approve"]').click();
+      const done = page.locator('.message', { hasText: 'Approved and executed' });
+      await done.waitFor();
+      await expect(done.locator('.mention', { hasText: '@bob' }).count()).resolves.toBeGreaterThan(0);
+      await expect(done.locator('[data-action$="/approval_approve"]').count()).resolves.toBe(0);
+      await expect(done.locator('.edited').count()).resolves.toBe(1);
+      await shot(page, 'approval-approved');
+
+      const posted = await starts();
+      expect(posted).toHaveLength(1);
+      expect(posted[0]!.body).toMatchObject({ flowType: 'STARTLIVEMODEL', spec: { model } });
+      // The requester is told in the request's thread.
+      await actAs(page, 'U0ALICE');
+      await page.locator('.message', { hasText: 'Approved and executed' }).locator('button.replies').click();
+      await page.locator('#thread-pane .message').nth(1).waitFor();
+    });
+  },
+);
