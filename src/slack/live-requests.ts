@@ -1,7 +1,7 @@
 import type { LiveRequest } from './deps.js';
 import type { Governance } from './governance.js';
 import { approvalMessage, describeAction } from './views/approvals.js';
-import { errorMessage, type Invocation, type MessageBody } from './views/messages.js';
+import { errorMessage, type Invocation, invocationOf, type MessageBody } from './views/messages.js';
 import { code, escapeMrkdwn } from './views/mrkdwn.js';
 
 /**
@@ -10,10 +10,7 @@ import { code, escapeMrkdwn } from './views/mrkdwn.js';
  */
 export async function fileLiveRequest(gov: Governance, req: LiveRequest): Promise<void> {
   const { command, respond, client } = req;
-  const who: Invocation = {
-    userId: command.user_id,
-    commandText: `${command.command} ${command.text}`.trim(),
-  };
+  const who: Invocation = invocationOf(command);
   const ephemeral = (body: MessageBody | { text: string }) =>
     respond({ response_type: 'ephemeral', replace_original: false, ...body });
 

@@ -355,6 +355,16 @@ describe('mrkdwn injection', () => {
       expect(s).not.toContain('<http://evil');
     }
   });
+
+  it('echoes the typed command once escaped, not twice (Slack sends & < > as entities)', async () => {
+    const reply = await h.commandAndReply('workspace create "R&D <b>"');
+    const [req] = await h.serviceRequests();
+    expect(req!.body).toEqual({ name: 'R&D <b>' });
+    const s = seen(reply);
+    expect(s).toContain('/tsai workspace create \\"R&amp;D &lt;b&gt;\\"');
+    expect(s).not.toContain('&amp;amp;');
+    expect(s).not.toContain('&amp;lt;');
+  });
 });
 
 describe('service failures become clear messages', () => {

@@ -8,6 +8,7 @@ import {
   errorMessage,
   helpMessage,
   type Invocation,
+  invocationOf,
   type MessageBody,
   resultMessage,
   usageFailure,
@@ -29,10 +30,7 @@ type Reply = (visibility: 'in_channel' | 'ephemeral', body: MessageBody) => Prom
 export async function handleCommand(inv: CommandInvocation, deps: SlackDeps): Promise<void> {
   const { command } = inv;
   const log = deps.logger.child({ user: command.user_id, channel: command.channel_id });
-  const who: Invocation = {
-    userId: command.user_id,
-    commandText: `${command.command} ${command.text}`.trim(),
-  };
+  const who: Invocation = invocationOf(command);
   const reply: Reply = async (visibility, body) => {
     try {
       await inv.respond({ response_type: visibility, replace_original: false, ...body });

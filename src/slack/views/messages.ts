@@ -1,4 +1,5 @@
 import { COMMANDS, type CommandSpec } from '../../core/grammar/commands.js';
+import { decodeSlackEntities } from '../../core/grammar/tokenize.js';
 import type { OpFailure, OpSuccess } from '../../core/outcome.js';
 import {
   code,
@@ -24,6 +25,17 @@ export interface Invocation {
   userId: string;
   /** The command as the user typed it, e.g. `/tsai learn workspace=…`. */
   commandText: string;
+}
+
+/**
+ * The invocation of a slash command. Slack sends `&`, `<`, `>` in the text as entities; they are decoded
+ * here so the echo (escaped again when rendered) shows exactly what the user typed.
+ */
+export function invocationOf(command: { user_id: string; command: string; text: string }): Invocation {
+  return {
+    userId: command.user_id,
+    commandText: decodeSlackEntities(`${command.command} ${command.text}`.trim()),
+  };
 }
 
 const MAX_VALUE = 500;
