@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalSlack, startLocalSlack } from '../../src/localslack/index.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
 import { SECRET, startTestBot, type TestBot, TOKEN } from '../localslack/bolt-app.js';
@@ -119,6 +119,14 @@ describe.skipIf(!run)('sandbox page with a bare Bolt app', { timeout: 60_000 }, 
     // A link to anything but http(s)/mailto is not a link.
     await expect(plain.locator('a').count()).resolves.toBe(0);
     await expect(plain.textContent()).resolves.toContain('<javascript:alert(1)|this>');
+    // Slack shows <!date^…> in each viewer's own zone.
+    const epoch = Date.UTC(2026, 10, 22, 10, 42) / 1000;
+    await api('chat.postMessage', {
+      channel: 'C0GENERAL',
+      text: `expires <!date^${epoch}^{date_num} {time}|2026-11-22 10:42 UTC>`,
+    });
+    const expiry = page.locator('.message', { hasText: 'expires' }).locator('.date');
+    await expect(expiry.textContent()).resolves.toBe('2026-11-22 10:42');
     const secret = page.locator('.message.ephemeral', { hasText: 'a secret for' });
     await expect(secret.locator('.ephemeral-note').textContent()).resolves.toContain('Only visible to you');
 
@@ -126,6 +134,7 @@ describe.skipIf(!run)('sandbox page with a bare Bolt app', { timeout: 60_000 }, 
     await page.locator('body[data-viewer="U0BOB"]').waitFor();
     await msg.waitFor();
     await expect(page.locator('.message', { hasText: 'a secret for' }).count()).resolves.toBe(0);
+    await expect(expiry.textContent()).resolves.toBe('2026-11-22 16:12');
   });
 
   it('sends a slash command from the composer and shows the in-channel and ephemeral replies', async () => {
@@ -205,6 +214,12 @@ describe.skipIf(!run)(
       await page?.close();
       await product?.stop();
     });
+    // Each test starts from a fresh page as alice in #plant-ops, whatever the one before left behind.
+    beforeEach(async () => {
+      await page.goto(`${product.sandboxUrl}#user=U0ALICE&channel=C0OPS`);
+      await page.reload();
+      await page.locator('body[data-viewer="U0ALICE"]').waitFor();
+    });
 
     it('opens on #plant-ops as alice and shows every user with their own time zone', async () => {
       await page.locator('body[data-viewer="U0ALICE"]').waitFor();
@@ -283,6 +298,8 @@ describe.skipIf(!run)(
       await shot(page, 'modal-range-preview');
       await modal.locator('[data-role=submit]').click();
       await modal.waitFor({ state: 'detached' });
+      // The flow is created after the ack; its message in the channel says it exists.
+      await page.locator('.message:not(.ephemeral)', { hasText: 'started an EVAL flow' }).waitFor();
 
       const posted = await flows();
       expect(posted).toHaveLength(1);
@@ -295,7 +312,6 @@ describe.skipIf(!run)(
           timeRange: { startTime: ns(Date.UTC(2024, 2, 5, 14)), endTime: ns(Date.UTC(2024, 2, 5, 22)) },
         },
       ]);
-      await page.locator('.message:not(.ephemeral)', { hasText: 'EVAL' }).last().waitFor();
       await actAs(page, 'U0ALICE');
     });
 

@@ -53,6 +53,7 @@ const ctx: MrkdwnContext = {
   userName: (id) => user(id)?.name,
   channelName: (id) => ui.snap?.channels.find((c) => c.id === id)?.name,
   groupHandle: (id) => ui.cfg.usergroups.find((g) => g.id === id)?.handle,
+  timeZone: () => viewerTz(),
   permalink: (channel, digits) => {
     const ch = ui.snap?.channels.find((c) => c.id === channel);
     const m = ch?.messages.find((x) => x.ts.replace('.', '') === digits);
