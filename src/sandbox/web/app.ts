@@ -7,14 +7,15 @@ import {
   onChange,
   type SandboxConfig,
   type Snapshot,
-  serviceRequests,
   snapshot,
 } from './api.js';
 import { type BlockHost, renderBlocks } from './blocks.js';
+import { autosize, setupComposerExtras } from './composer.js';
 import { h, replaceChildren } from './dom.js';
 import { avatar, messageList } from './messages.js';
 import { ModalRenderer } from './modal.js';
 import type { MrkdwnContext } from './mrkdwn.js';
+import { ServicePanel } from './service-panel.js';
 import { clock, zoneAbbreviation } from './zones.js';
 
 /** The sandbox page: Slack's layout over the stand-in's snapshot, refreshed on every change event. */
@@ -26,7 +27,6 @@ interface Ui {
   appTab: 'home' | 'messages';
   thread?: string;
   snap?: Snapshot;
-  serviceOpen: boolean;
   highlight?: string;
   seen: Map<string, number>;
   pendingCommand: boolean;
@@ -36,6 +36,7 @@ const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as 
 
 let ui: Ui;
 const modal = new ModalRenderer($('modal-root'));
+const service = new ServicePanel($('service-pane'), () => renderSidebar());
 const APP = 'app';
 
 function toast(message: string, kind: 'error' | 'info' = 'error'): void {
@@ -203,12 +204,9 @@ function renderSidebar(): void {
             'button',
             {
               type: 'button',
-              class: ['nav-item', ui.serviceOpen && 'active'],
+              class: ['nav-item', service.isOpen && 'active'],
               'data-role': 'service-toggle',
-              onclick: () => {
-                ui.serviceOpen = !ui.serviceOpen;
-                renderService();
-              },
+              onclick: () => service.toggle(),
             },
             h('span', { class: 'hash' }, '⇄'),
             h('span', { class: 'nav-label' }, 'Service requests'),
@@ -468,88 +466,6 @@ function renderModal(): void {
   });
 }
 
-// ---- service requests panel ----------------------------------------------------------------------
-
-let serviceTimer: ReturnType<typeof setInterval> | undefined;
-let lastServiceKey = '';
-
-async function refreshService(): Promise<void> {
-  const pane = $('service-pane');
-  let reqs: Awaited<ReturnType<typeof serviceRequests>>;
-  try {
-    reqs = await serviceRequests();
-  } catch (err) {
-    replaceChildren(pane, h('div', { class: 'empty' }, `Could not read the emulator's log: ${String(err)}`));
-    return;
-  }
-  const key = JSON.stringify(reqs.map((r) => r.seq));
-  if (key === lastServiceKey) return;
-  lastServiceKey = key;
-  const api = reqs.filter((r) => !r.path.startsWith('/_emulator'));
-  replaceChildren(
-    pane,
-    h(
-      'header',
-      { class: 'thread-header' },
-      h(
-        'div',
-        null,
-        h('b', null, 'Service requests'),
-        h('span', { class: 'pane-sub' }, ' what the emulator received'),
-      ),
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'icon-btn',
-          title: 'Close',
-          onclick: () => {
-            ui.serviceOpen = false;
-            renderService();
-          },
-        },
-        '✕',
-      ),
-    ),
-    h(
-      'div',
-      { class: 'service-list' },
-      api.length === 0 ? h('div', { class: 'empty' }, 'No requests yet.') : null,
-      api
-        .slice()
-        .reverse()
-        .map((r) =>
-          h(
-            'details',
-            { class: 'service-req' },
-            h(
-              'summary',
-              null,
-              h('span', { class: ['method', r.method.toLowerCase()] }, r.method),
-              h('span', { class: 'path' }, r.path.replace(/^\/api\//, '')),
-              h('span', { class: ['status', (r.status ?? 0) >= 400 && 'bad'] }, String(r.status ?? '')),
-            ),
-            r.body !== undefined && r.body !== null
-              ? h('pre', { class: 'service-body' }, JSON.stringify(r.body, null, 2))
-              : null,
-          ),
-        ),
-    ),
-  );
-}
-
-function renderService(): void {
-  const pane = $('service-pane');
-  pane.classList.toggle('hidden', !ui.serviceOpen);
-  renderSidebar();
-  clearInterval(serviceTimer);
-  if (ui.serviceOpen) {
-    lastServiceKey = '';
-    void refreshService();
-    serviceTimer = setInterval(() => void refreshService(), 1000);
-  }
-}
-
 // ---- composer and user switching -----------------------------------------------------------------
 
 async function send(): Promise<void> {
@@ -579,50 +495,6 @@ async function send(): Promise<void> {
     ui.pendingCommand = false;
     $('composer').classList.remove('busy');
   }
-}
-
-/** The slash command's hint (as Slack shows it while typing `/`) and the ⚡ menu of global shortcuts. */
-function setupComposerExtras(cfg: SandboxConfig): void {
-  replaceChildren(
-    $('composer-hint'),
-    h('b', null, cfg.command),
-    h('span', { class: 'hint-usage' }, cfg.usageHint ?? ''),
-    h('span', { class: 'hint-app' }, cfg.description ?? 'tsai'),
-  );
-  if (cfg.shortcuts.length === 0) return;
-  const menu = $('shortcut-menu');
-  const button = $('composer-shortcuts');
-  button.classList.remove('hidden');
-  button.addEventListener('click', () => {
-    menu.classList.toggle('hidden');
-    $('composer-hint').classList.add('hidden');
-  });
-  replaceChildren(
-    menu,
-    h('div', { class: 'menu-title' }, 'Shortcuts for tsai'),
-    cfg.shortcuts.map((s) =>
-      h(
-        'button',
-        {
-          type: 'button',
-          role: 'menuitem',
-          class: 'menu-item',
-          'data-shortcut': s.callbackId,
-          onclick: () => {
-            menu.classList.add('hidden');
-            void deliver(s.name, control('shortcut', { user: ui.viewer, callbackId: s.callbackId }));
-          },
-        },
-        h('span', { class: 'menu-name' }, s.name),
-        s.description ? h('span', { class: 'menu-desc' }, s.description) : null,
-      ),
-    ),
-  );
-}
-
-function autosize(t: HTMLTextAreaElement): void {
-  t.style.height = 'auto';
-  t.style.height = `${Math.min(t.scrollHeight, 200)}px`;
 }
 
 function switchUser(id: string): void {
@@ -682,7 +554,6 @@ async function boot(): Promise<void> {
     channel: q.get('channel') ?? cfg.defaultChannel,
     thread: q.get('thread') ?? undefined,
     appTab: 'messages',
-    serviceOpen: false,
     seen: new Map(),
     pendingCommand: false,
   };
@@ -699,7 +570,10 @@ async function boot(): Promise<void> {
     $('composer-hint').classList.toggle('hidden', !(v.startsWith('/') && !v.includes(' ')));
   });
   $('composer-send').addEventListener('click', () => void send());
-  setupComposerExtras(cfg);
+  setupComposerExtras(
+    cfg,
+    (s) => void deliver(s.name, control('shortcut', { user: ui.viewer, callbackId: s.callbackId })),
+  );
   window.addEventListener('hashchange', () => {
     const h = new URLSearchParams(location.hash.slice(1));
     const viewer = known(h.get('user')) ?? ui.viewer;
