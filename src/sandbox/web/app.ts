@@ -16,7 +16,8 @@ import { avatar, messageList } from './messages.js';
 import { ModalRenderer } from './modal.js';
 import type { MrkdwnContext } from './mrkdwn.js';
 import { ServicePanel } from './service-panel.js';
-import { clock, zoneAbbreviation } from './zones.js';
+import { sidebar } from './sidebar.js';
+import { clock } from './zones.js';
 
 /** The sandbox page: Slack's layout over the stand-in's snapshot, refreshed on every change event. */
 interface Ui {
@@ -119,100 +120,27 @@ function unread(channel: string, count: number): number {
 function renderSidebar(): void {
   const snap = ui.snap;
   if (!snap) return;
-  const people = ui.cfg.users.filter((u) => !u.isBot);
-  const now = Date.now();
-  const channels = snap.channels.filter((c) => !c.isIm);
   const dm = snap.channels.find((c) => c.id === dmId());
-  const appUnread = dm ? unread(dm.id, topLevel(dm.messages).length) : 0;
   replaceChildren(
     $('sidebar'),
-    h(
-      'div',
-      { class: 'workspace' },
-      h('span', { class: 'workspace-name' }, 'tsai sandbox'),
-      h('span', { class: 'workspace-sub' }, 'local Slack · no account needed'),
-    ),
-    h(
-      'section',
-      { class: 'switcher', 'aria-label': 'Act as' },
-      h('div', { class: 'side-title' }, 'Act as'),
-      people.map((u) =>
-        h(
-          'button',
-          {
-            type: 'button',
-            class: ['person', u.id === ui.viewer && 'active'],
-            'data-user': u.id,
-            'aria-pressed': String(u.id === ui.viewer),
-            onclick: () => switchUser(u.id),
-          },
-          avatar(u.id, u.name, false, 'small'),
-          h(
-            'span',
-            { class: 'person-text' },
-            h('span', { class: 'person-name' }, u.realName ?? u.name),
-            h('span', { class: 'person-tz' }, `${u.tz} · ${clock(now, u.tz)} ${zoneAbbreviation(u.tz, now)}`),
-          ),
-        ),
-      ),
-    ),
-    h(
-      'nav',
-      { class: 'channels', 'aria-label': 'Channels' },
-      h('div', { class: 'side-title' }, 'Channels'),
-      channels.map((c) => {
-        const n = unread(c.id, topLevel(c.messages).length);
-        return h(
-          'button',
-          {
-            type: 'button',
-            class: ['nav-item', c.id === ui.channel && 'active', n > 0 && 'unread'],
-            'data-channel': c.id,
-            onclick: () => {
-              go(c.id);
-              render();
-            },
-          },
-          h('span', { class: 'hash' }, c.isPrivate ? '🔒' : '#'),
-          h('span', { class: 'nav-label' }, c.name),
-          n > 0 ? h('span', { class: 'badge' }, String(n)) : null,
-        );
-      }),
-      h('div', { class: 'side-title' }, 'Apps'),
-      h(
-        'button',
-        {
-          type: 'button',
-          class: ['nav-item', ui.channel === APP && 'active', appUnread > 0 && 'unread'],
-          'data-channel': APP,
-          onclick: () => {
-            if (ui.channel !== APP) ui.appTab = snap.home ? 'home' : 'messages';
-            go(APP);
-            render();
-          },
-        },
-        avatar(ui.cfg.botUserId, 'tsai', true, 'tiny'),
-        h('span', { class: 'nav-label' }, 'tsai'),
-        appUnread > 0 ? h('span', { class: 'badge' }, String(appUnread)) : null,
-      ),
-    ),
-    h(
-      'div',
-      { class: 'side-foot' },
-      ui.cfg.serviceLog
-        ? h(
-            'button',
-            {
-              type: 'button',
-              class: ['nav-item', service.isOpen && 'active'],
-              'data-role': 'service-toggle',
-              onclick: () => service.toggle(),
-            },
-            h('span', { class: 'hash' }, '⇄'),
-            h('span', { class: 'nav-label' }, 'Service requests'),
-          )
-        : null,
-    ),
+    sidebar({
+      people: ui.cfg.users.filter((u) => !u.isBot),
+      viewer: ui.viewer,
+      current: ui.channel,
+      channels: snap.channels
+        .filter((c) => !c.isIm)
+        .map((c) => ({ ...c, unread: unread(c.id, topLevel(c.messages).length) })),
+      app: { id: APP, unread: dm ? unread(dm.id, topLevel(dm.messages).length) : 0 },
+      botUserId: ui.cfg.botUserId,
+      service: ui.cfg.serviceLog ? { open: service.isOpen } : undefined,
+      onUser: switchUser,
+      onChannel: (id) => {
+        if (id === APP && ui.channel !== APP) ui.appTab = snap.home ? 'home' : 'messages';
+        go(id);
+        render();
+      },
+      onService: () => service.toggle(),
+    }),
   );
 }
 
