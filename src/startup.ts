@@ -6,7 +6,7 @@ import { DEFAULT_USERGROUPS, type LocalSlack, startLocalSlack } from './localsla
 import type { Logger } from './log.js';
 import { type Bot, createBot } from './slack/app.js';
 import type { BotHooks } from './slack/deps.js';
-import { createGovernance, type Governance } from './slack/governance.js';
+import { createGovernance, type Governance } from './slack/governance/index.js';
 import { openStore, type Store } from './store/index.js';
 
 export interface Running {
