@@ -8,7 +8,7 @@ import type { SandboxServer } from './sandbox/server.js';
 import { startSandbox } from './sandbox/start.js';
 import { type Bot, createBot } from './slack/app.js';
 import type { BotHooks } from './slack/deps.js';
-import { createGovernance, type Governance } from './slack/governance.js';
+import { createGovernance, type Governance } from './slack/governance/index.js';
 import { openStore, type Store } from './store/index.js';
 
 export interface Running {
