@@ -370,5 +370,25 @@ describe.skipIf(!run)(
       await page.locator('.message', { hasText: 'Approved and executed' }).locator('button.replies').click();
       await page.locator('#thread-pane .message').nth(1).waitFor();
     });
+
+    it('an approver rejects a request with a reason typed into the small modal; nothing reaches the service', async () => {
+      const before = (await product.serviceRequests()).length;
+      await send(page, '/tsai live stop 1070000000000000001');
+      await page.locator('.message', { hasText: 'asks to stop live model' }).waitFor();
+      await actAs(page, 'U0CAROL');
+      const card = page.locator('.message', { hasText: 'asks to stop live model' });
+      await card.locator('[data-action$="/approval_reject"]').click();
+      const modal = page.locator('.modal[data-callback-id="approval_reject_reason"]');
+      await modal.waitFor();
+      await modal.locator('textarea').fill('Not during the audit <b> & co');
+      await modal.locator('[data-role=submit]').click();
+      await modal.waitFor({ state: 'detached' });
+      const rejected = page.locator('.message', { hasText: 'Rejected' });
+      await rejected.waitFor();
+      await expect(rejected.textContent()).resolves.toContain('Not during the audit <b> & co');
+      await expect(rejected.locator('[data-action$="/approval_approve"]').count()).resolves.toBe(0);
+      const after = await product.serviceRequests();
+      expect(after.slice(before).filter((r) => r.method === 'POST')).toEqual([]);
+    });
   },
 );
