@@ -20,7 +20,8 @@ async function main(): Promise<void> {
     config,
     logger,
     banner: (text) => process.stderr.write(text),
-    sandboxPort: sandboxPortFromEnv(process.env),
+    // The browser sandbox runs only without Slack settings, so only then does SANDBOX_PORT matter.
+    sandboxPort: config.slack.mode === 'none' ? sandboxPortFromEnv(process.env) : undefined,
   });
   let stopping = false;
   const shutdown = (signal: string) => {
