@@ -1,8 +1,9 @@
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalSlack, startLocalSlack } from '../../src/localslack/index.js';
 import { readManifest } from '../../src/sandbox/manifest.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
-import { sandboxPortFromEnv } from '../../src/sandbox/start.js';
+import { sandboxPortFromEnv, startSandbox } from '../../src/sandbox/start.js';
 
 /** The sandbox page's server over HTTP, without a browser. */
 describe('sandbox server', () => {
@@ -81,6 +82,23 @@ describe('sandbox server', () => {
     expect(m.command).toBe('/tsai');
     expect(m.usageHint).toContain('help');
     expect(readManifest('/nonexistent/manifest.yml')).toEqual({ command: '/tsai', shortcuts: [] });
+  });
+
+  it('falls back to a free port when the asked one is taken, instead of failing the whole start', async () => {
+    const blocker = createServer();
+    await new Promise<void>((ok) => blocker.listen(0, '127.0.0.1', () => ok()));
+    const taken = (blocker.address() as { port: number }).port;
+    try {
+      const sandbox = await startSandbox({ slack, port: taken });
+      try {
+        expect(new URL(sandbox.url).port).not.toBe(String(taken));
+        expect((await fetch(sandbox.url)).status).toBe(200);
+      } finally {
+        await sandbox.close();
+      }
+    } finally {
+      blocker.close();
+    }
   });
 
   it('takes its port from SANDBOX_PORT and refuses a bad one with an example', () => {
