@@ -1,0 +1,392 @@
+import { EXAMPLE_IDS, isServiceId } from '../ids.js';
+import { COMMANDS, type CommandSpec, KEY_ALIASES, specById } from './commands.js';
+import { type Token, tokenize } from './tokenize.js';
+import type { DataArg, ModalCommand, OutputArg, ParsedCommand, ParseOutcome, SignalRef } from './types.js';
+
+/** Thrown inside the per-command parsers; turned into a `ParseOutcome` error at the top. */
+class Bad extends Error {}
+
+const MAX_TEXT = 200;
+
+interface Args {
+  positionals: string[];
+  options: Record<string, string>;
+}
+
+export interface ParseOptions {
+  /**
+   * Channel defaults by canonical key (entities comma-separated). They fill the keys a command lists in
+   * `defaults` when the user did not give them; explicit arguments always win.
+   */
+  defaults?: Record<string, string | undefined>;
+}
+
+export function parseCommand(text: string, options: ParseOptions = {}): ParseOutcome {
+  const tokenized = tokenize(text);
+  if (!tokenized.ok) return { ok: false, kind: 'error', message: tokenized.error };
+  const tokens = tokenized.tokens;
+  if (tokens.length === 0)
+    return { ok: true, command: { kind: 'help' }, spec: specById('help'), fromDefaults: [] };
+
+  const first = tokens[0]!;
+  if (first.kind !== 'positional') {
+    return {
+      ok: false,
+      kind: 'error',
+      message: `Start with a command, e.g. \`/tsai help\`. \`${first.raw}\` is an option.`,
+    };
+  }
+  const spec = selectSpec(tokens);
+  if ('error' in spec) return { ok: false, kind: 'error', message: spec.error, spec: spec.spec };
+  const rest = tokens.slice(spec.spec.words.length);
+  try {
+    const args = collect(rest, spec.spec);
+    const fromDefaults = applyDefaults(args, spec.spec, options.defaults);
+    const out = PARSERS[spec.spec.id]!(args, spec.spec);
+    return out.ok || out.kind === 'missing' ? { ...out, fromDefaults } : out;
+  } catch (e) {
+    if (e instanceof Bad) return { ok: false, kind: 'error', message: e.message, spec: spec.spec };
+    throw e;
+  }
+}
+
+function selectSpec(tokens: Token[]): { spec: CommandSpec } | { error: string; spec?: CommandSpec } {
+  const word = (i: number) => {
+    const t = tokens[i];
+    return t?.kind === 'positional' ? t.value.toLowerCase() : undefined;
+  };
+  const head = word(0)!;
+  const family = COMMANDS.filter((c) => c.words[0] === head);
+  if (family.length === 0) {
+    return { error: `\`${tokens[0]!.raw}\` is not a command. Commands: ${commandList()}.` };
+  }
+  if (family.length === 1 && family[0]!.words.length === 1) return { spec: family[0]! };
+  const sub = word(1);
+  const match = family.find((c) => c.words[1] === sub);
+  if (match) return { spec: match };
+  const subs = family.map((c) => `\`${c.words[1]}\``).join(' or ');
+  const given = tokens[1]
+    ? `\`${tokens[1].raw}\` is not a \`${head}\` subcommand`
+    : `\`${head}\` needs a subcommand`;
+  return { error: `${given}: use ${subs}.`, spec: family[0] };
+}
+
+export function commandList(): string {
+  return [...new Set(COMMANDS.map((c) => c.words[0]))].map((w) => `\`${w}\``).join(', ');
+}
+
+function collect(tokens: Token[], spec: CommandSpec): Args {
+  const positionals: string[] = [];
+  const options: Record<string, string> = {};
+  // Free-text options run on over following unquoted words until the next key=value.
+  let runOn: string | undefined;
+  for (const t of tokens) {
+    if (t.kind === 'positional') {
+      if (runOn) options[runOn] = `${options[runOn]} ${t.value}`;
+      else positionals.push(t.value);
+      continue;
+    }
+    const key = KEY_ALIASES[t.key] ?? t.key;
+    if (!spec.keys.includes(key)) {
+      const accepted = spec.keys.length
+        ? `It takes ${spec.keys.map((k) => `\`${k}=\``).join(', ')}.`
+        : 'It takes no options.';
+      throw new Bad(`\`${t.rawKey}=\` is not an option of \`${spec.id}\`. ${accepted}`);
+    }
+    if (key in options) throw new Bad(`\`${key}=\` is given twice; give it once.`);
+    options[key] = t.value;
+    runOn = spec.freeText?.includes(key) ? key : undefined;
+  }
+  for (const [k, v] of Object.entries(options)) {
+    options[k] = v.trim();
+    if (options[k] === '') throw new Bad(`\`${k}=\` has no value.`);
+  }
+  return { positionals, options };
+}
+
+function applyDefaults(args: Args, spec: CommandSpec, defaults: ParseOptions['defaults']): string[] {
+  const filled: string[] = [];
+  if (!defaults) return filled;
+  for (const key of spec.defaults ?? []) {
+    const value = defaults[key]?.trim();
+    if (!value || key in args.options) continue;
+    if (key === spec.positional && args.positionals.length > 0) continue;
+    args.options[key] = value;
+    filled.push(key);
+  }
+  return filled;
+}
+
+function tooMany(args: Args, allowed: number, spec: CommandSpec): void {
+  if (args.positionals.length > allowed) {
+    const extra = args.positionals.slice(allowed).map((p) => `\`${p}\``);
+    throw new Bad(`Unexpected ${extra.join(' ')} for \`${spec.id}\` (quote values that contain spaces).`);
+  }
+}
+
+/** Takes an ID from the first positional or from its key, not both. */
+function idFrom(args: Args, key: string, what: string, positional: boolean): string | undefined {
+  const fromKey = args.options[key];
+  const fromPos = positional ? args.positionals.shift() : undefined;
+  if (fromKey !== undefined && fromPos !== undefined) {
+    throw new Bad(`The ${what} ID is given twice (\`${fromPos}\` and \`${key}=${fromKey}\`); give it once.`);
+  }
+  const value = fromKey ?? fromPos;
+  if (value !== undefined) checkId(value, what);
+  return value;
+}
+
+function checkId(value: string, what: string): void {
+  if (!isServiceId(value)) {
+    throw new Bad(
+      `\`${value}\` is not a valid ${what} ID: IDs are numbers of 18–19 digits, e.g. \`${EXAMPLE_IDS.workspace}\`.`,
+    );
+  }
+}
+
+function text(args: Args, key: string): string | undefined {
+  const v = args.options[key];
+  if (v !== undefined && [...v].length > MAX_TEXT)
+    throw new Bad(`\`${key}=\` is too long (at most ${MAX_TEXT} characters).`);
+  return v;
+}
+
+/** `id[:label],…`; the label defaults to the ID. */
+export function parseSignalList(value: string, key: string, what = 'signal'): SignalRef[] {
+  const items = value.split(',').map((s) => s.trim());
+  if (items.some((s) => s === '')) {
+    throw new Bad(
+      `\`${key}=\` has an empty entry; separate entries with single commas, e.g. \`${exampleSignals()}\`.`,
+    );
+  }
+  const seen = new Set<string>();
+  return items.map((item) => {
+    const colon = item.indexOf(':');
+    const signal = (colon < 0 ? item : item.slice(0, colon)).trim();
+    const name = (colon < 0 ? signal : item.slice(colon + 1)).trim();
+    if (!isServiceId(signal)) {
+      throw new Bad(
+        `\`${signal}\` in \`${key}=\` is not a valid ${what} ID: write \`id[:label]\` entries with 18–19 digit IDs, e.g. \`${exampleSignals()}\`.`,
+      );
+    }
+    if (name === '') throw new Bad(`\`${item}\` in \`${key}=\` has an empty label after \`:\`.`);
+    if (seen.has(signal)) throw new Bad(`Signal \`${signal}\` appears twice in \`${key}=\`.`);
+    seen.add(signal);
+    return { signal, name };
+  });
+}
+
+function exampleSignals(): string {
+  return `${EXAMPLE_IDS.signal}:temperature,${EXAMPLE_IDS.signal2}`;
+}
+
+function parseEntities(value: string): string[] {
+  const items = value.split(',').map((s) => s.trim());
+  if (items.some((s) => s === '')) {
+    throw new Bad(
+      '`entities=` has an empty entry; separate entity names with single commas, e.g. `pump-1,pump-2`.',
+    );
+  }
+  return [...new Set(items)];
+}
+
+/** Reads the data part of learn/relearn/score; returns undefined pieces as missing. */
+function dataFrom(args: Args, missing: string[]): DataArg | undefined {
+  const { signals, range, dataspec } = args.options;
+  if (dataspec !== undefined) {
+    if (signals !== undefined || range !== undefined) {
+      throw new Bad('Give either `signals=` with `range=`, or `dataspec=`, not both.');
+    }
+    checkId(dataspec, 'dataspec');
+    return { kind: 'dataspec', dataspecId: dataspec };
+  }
+  const list = signals !== undefined ? parseSignalList(signals, 'signals') : undefined;
+  if (list === undefined) missing.push('signals');
+  if (range === undefined) missing.push('range');
+  return list && range !== undefined ? { kind: 'inline', signals: list, rangeText: range } : undefined;
+}
+
+function outputFrom(args: Args, missing: string[]): OutputArg | undefined {
+  const { prefix, outputs } = args.options;
+  if (prefix !== undefined && outputs !== undefined) {
+    throw new Bad('Give either `prefix=` (new output signals) or `outputs=` (existing signals), not both.');
+  }
+  if (prefix !== undefined) {
+    if (/\s/.test(prefix) || [...prefix].length > 100) {
+      throw new Bad('`prefix=` must be one word of at most 100 characters, e.g. `prefix=pump3-scores`.');
+    }
+    return { kind: 'prefix', prefix };
+  }
+  if (outputs !== undefined)
+    return { kind: 'signals', signals: parseSignalList(outputs, 'outputs', 'output signal') };
+  missing.push('prefix');
+  return undefined;
+}
+
+function missingOutcome(
+  command: ModalCommand,
+  spec: CommandSpec,
+  missing: string[],
+  args: Args,
+  positionalKey: string,
+  positional: string | undefined,
+): ParseOutcome {
+  const given: Record<string, string> = { ...args.options };
+  if (positional !== undefined) given[positionalKey] = positional;
+  const list = missing.map((k) => (k === 'prefix' ? '`prefix=` or `outputs=`' : `\`${k}=\``));
+  return {
+    ok: false,
+    kind: 'missing',
+    command,
+    spec,
+    missing,
+    given,
+    fromDefaults: [],
+    message: `\`${spec.id}\` needs ${list.join(', ')}.`,
+  };
+}
+
+type Parser = (args: Args, spec: CommandSpec) => ParseOutcome;
+
+const ok = (command: ParsedCommand, spec: CommandSpec): ParseOutcome => ({
+  ok: true,
+  command,
+  spec,
+  fromDefaults: [],
+});
+
+const PARSERS: Record<string, Parser> = {
+  help: (args, spec) => {
+    const topic = args.positionals.join(' ').toLowerCase().trim();
+    if (topic && !COMMANDS.some((c) => c.id === topic || c.words[0] === topic)) {
+      throw new Bad(`There is no command \`${topic}\`. Commands: ${commandList()}.`);
+    }
+    return ok({ kind: 'help', topic: topic || undefined }, spec);
+  },
+
+  'workspace create': (args, spec) => {
+    const positional = args.positionals.join(' ').trim();
+    if (positional && args.options.name !== undefined)
+      throw new Bad('The workspace name is given twice; give it once.');
+    const name = positional || text(args, 'name');
+    if (!name) throw new Bad('`workspace create` needs a name.');
+    if ([...name].length > MAX_TEXT) throw new Bad(`The name is too long (at most ${MAX_TEXT} characters).`);
+    return ok({ kind: 'workspace-create', name, description: text(args, 'description') }, spec);
+  },
+
+  'workspace show': (args, spec) => {
+    const workspaceId = idFrom(args, 'workspace', 'workspace', true);
+    tooMany(args, 0, spec);
+    if (!workspaceId) throw new Bad('`workspace show` needs a workspace ID.');
+    return ok({ kind: 'workspace-show', workspaceId }, spec);
+  },
+
+  'model move': (args, spec) => {
+    const p = args.positionals;
+    if (p.length >= 2 && p[1]!.toLowerCase() === 'to') p.splice(1, 1);
+    const modelId = idFrom(args, 'model', 'model', true);
+    const workspaceId = idFrom(args, 'workspace', 'workspace', true);
+    tooMany(args, 0, spec);
+    if (!modelId || !workspaceId)
+      throw new Bad('`model move` needs a model ID and a destination workspace ID.');
+    return ok({ kind: 'model-move', modelId, workspaceId }, spec);
+  },
+
+  'model common': (args, spec) => {
+    const assessmentId = idFrom(args, 'assessment', 'assessment', true);
+    tooMany(args, 0, spec);
+    if (!assessmentId) throw new Bad('`model common` needs an assessment ID.');
+    return ok({ kind: 'model-common', assessmentId }, spec);
+  },
+
+  eval: (args, spec) => {
+    const assessmentId = idFrom(args, 'assessment', 'assessment', true);
+    tooMany(args, 0, spec);
+    const modelId = idFrom(args, 'model', 'live model', false);
+    const datastreamId = idFrom(args, 'datastream', 'datastream', false);
+    const entities = args.options.entities !== undefined ? parseEntities(args.options.entities) : undefined;
+    const rangeText = args.options.range;
+    const name = text(args, 'name');
+    const missing: string[] = [];
+    if (!assessmentId) missing.push('assessment');
+    if (!modelId) missing.push('model');
+    if (!datastreamId) missing.push('datastream');
+    if (!entities) missing.push('entities');
+    if (rangeText === undefined) missing.push('range');
+    if (!assessmentId || !modelId || !datastreamId || !entities || rangeText === undefined) {
+      return missingOutcome('eval', spec, missing, args, 'assessment', assessmentId);
+    }
+    return ok({ kind: 'eval', assessmentId, modelId, datastreamId, entities, rangeText, name }, spec);
+  },
+
+  live: (args, spec) => {
+    const action = args.positionals.shift()?.toLowerCase();
+    if (action !== 'start' && action !== 'stop') {
+      throw new Bad(
+        action
+          ? `\`${action}\` is not a \`live\` action: use \`start\` or \`stop\`.`
+          : '`live` needs `start` or `stop`.',
+      );
+    }
+    const modelId = idFrom(args, 'model', 'model', true);
+    tooMany(args, 0, spec);
+    const assessmentId = args.options.assessment;
+    if (assessmentId !== undefined) checkId(assessmentId, 'assessment');
+    if (modelId && assessmentId) throw new Bad('Give either a model ID or `assessment=`, not both.');
+    if (!modelId && !assessmentId)
+      throw new Bad(`\`live ${action}\` needs a model ID or \`assessment=<id>\`.`);
+    return ok({ kind: 'live', action, modelId, assessmentId, reason: text(args, 'reason') }, spec);
+  },
+
+  learn: (args, spec) => {
+    tooMany(args, 0, spec);
+    const missing: string[] = [];
+    const workspaceId = idFrom(args, 'workspace', 'workspace', false);
+    if (!workspaceId) missing.push('workspace');
+    const data = dataFrom(args, missing);
+    const name = text(args, 'name');
+    const description = text(args, 'description');
+    const modelName = text(args, 'model-name');
+    if (!workspaceId || !data) return missingOutcome('learn', spec, missing, args, 'model', undefined);
+    return ok({ kind: 'learn', workspaceId, data, modelName, name, description }, spec);
+  },
+
+  relearn: (args, spec) => {
+    const modelId = idFrom(args, 'model', 'model', true);
+    tooMany(args, 0, spec);
+    const missing: string[] = [];
+    if (!modelId) missing.push('model');
+    const workspaceId = idFrom(args, 'workspace', 'workspace', false);
+    if (!workspaceId) missing.push('workspace');
+    const data = dataFrom(args, missing);
+    const name = text(args, 'name');
+    const description = text(args, 'description');
+    if (!modelId || !workspaceId || !data)
+      return missingOutcome('relearn', spec, missing, args, 'model', modelId);
+    return ok({ kind: 'relearn', modelId, workspaceId, data, name, description }, spec);
+  },
+
+  score: (args, spec) => {
+    const modelId = idFrom(args, 'model', 'model', true);
+    tooMany(args, 0, spec);
+    const missing: string[] = [];
+    if (!modelId) missing.push('model');
+    const workspaceId = idFrom(args, 'workspace', 'workspace', false);
+    if (!workspaceId) missing.push('workspace');
+    const data = dataFrom(args, missing);
+    const output = outputFrom(args, missing);
+    const name = text(args, 'name');
+    const description = text(args, 'description');
+    if (!modelId || !workspaceId || !data || !output) {
+      return missingOutcome('score', spec, missing, args, 'model', modelId);
+    }
+    return ok({ kind: 'score', modelId, workspaceId, data, output, name, description }, spec);
+  },
+
+  flow: (args, spec) => {
+    const flowId = idFrom(args, 'flow', 'flow', true);
+    tooMany(args, 0, spec);
+    if (!flowId) throw new Bad('`flow` needs a flow ID.');
+    return ok({ kind: 'flow', flowId }, spec);
+  },
+};

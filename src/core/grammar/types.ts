@@ -1,0 +1,83 @@
+import type { CommandSpec } from './commands.js';
+
+/** A signal (or output signal) reference: `id[:label]`. */
+export interface SignalRef {
+  signal: string;
+  name: string;
+}
+
+/** Data for anomaly flows: signals + time-range text (parsed later, in the user's zone), or a dataspec ID. */
+export type DataArg =
+  | { kind: 'inline'; signals: SignalRef[]; rangeText: string }
+  | { kind: 'dataspec'; dataspecId: string };
+
+export type OutputArg = { kind: 'prefix'; prefix: string } | { kind: 'signals'; signals: SignalRef[] };
+
+export type ParsedCommand =
+  | { kind: 'help'; topic?: string }
+  | { kind: 'workspace-create'; name: string; description?: string }
+  | { kind: 'workspace-show'; workspaceId: string }
+  | { kind: 'model-move'; modelId: string; workspaceId: string }
+  | { kind: 'model-common'; assessmentId: string }
+  | {
+      kind: 'eval';
+      assessmentId: string;
+      modelId: string;
+      datastreamId: string;
+      entities: string[];
+      rangeText: string;
+      name?: string;
+    }
+  | { kind: 'live'; action: 'start' | 'stop'; modelId?: string; assessmentId?: string; reason?: string }
+  | {
+      kind: 'learn';
+      workspaceId: string;
+      data: DataArg;
+      modelName?: string;
+      name?: string;
+      description?: string;
+    }
+  | {
+      kind: 'relearn';
+      modelId: string;
+      workspaceId: string;
+      data: DataArg;
+      name?: string;
+      description?: string;
+    }
+  | {
+      kind: 'score';
+      modelId: string;
+      workspaceId: string;
+      data: DataArg;
+      output: OutputArg;
+      name?: string;
+      description?: string;
+    }
+  | { kind: 'flow'; flowId: string };
+
+/** Commands that open a modal (modals issue) when required arguments are missing. */
+export type ModalCommand = 'learn' | 'relearn' | 'score' | 'eval';
+
+export type ParseOutcome =
+  | {
+      ok: true;
+      command: ParsedCommand;
+      spec: CommandSpec;
+      /** Keys filled from channel defaults rather than typed (empty when none). */
+      fromDefaults: string[];
+    }
+  | { ok: false; kind: 'error'; message: string; spec?: CommandSpec }
+  | {
+      ok: false;
+      kind: 'missing';
+      command: ModalCommand;
+      spec: CommandSpec;
+      /** Canonical keys of the required arguments not given, e.g. ['workspace', 'range']. */
+      missing: string[];
+      /** Everything that was given, by canonical key (positional IDs included: model, assessment). */
+      given: Record<string, string>;
+      /** Keys of `given` that came from channel defaults. */
+      fromDefaults: string[];
+      message: string;
+    };

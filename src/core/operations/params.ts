@@ -1,0 +1,12 @@
+import { toIso } from '../../time/index.js';
+import type { OpRequest } from './requests.js';
+
+/** The request as JSON-safe parameters (time ranges as ISO strings), e.g. for the audit log. */
+export function requestParams(req: OpRequest): Record<string, unknown> {
+  return JSON.parse(
+    JSON.stringify(req, (key, value) => {
+      void key;
+      return typeof value === 'bigint' ? toIso(value) : value;
+    }),
+  ) as Record<string, unknown>;
+}

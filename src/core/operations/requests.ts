@@ -1,0 +1,62 @@
+import type { TimeRange } from '../../time/index.js';
+import type { SignalRef } from '../grammar/types.js';
+
+/**
+ * Fully resolved operation requests: IDs checked, time ranges parsed to exact instants, names
+ * defaulted. The command path and the modals both produce these and hand them to `execute`.
+ */
+export type ResolvedData =
+  | { kind: 'inline'; signals: SignalRef[]; ranges: TimeRange[]; dataspecName: string }
+  | { kind: 'dataspec'; dataspecId: string };
+
+export type ResolvedOutput = { kind: 'prefix'; prefix: string } | { kind: 'signals'; signals: SignalRef[] };
+
+export type OpRequest =
+  | { kind: 'workspace-create'; name: string; description?: string }
+  | { kind: 'workspace-show'; workspaceId: string }
+  | { kind: 'model-move'; modelId: string; workspaceId: string }
+  | { kind: 'model-common'; assessmentId: string }
+  | {
+      kind: 'eval';
+      name: string;
+      assessmentId: string;
+      modelId: string;
+      datastreamId: string;
+      entities: string[];
+      range: TimeRange;
+    }
+  | {
+      kind: 'learn';
+      name: string;
+      description?: string;
+      workspaceId: string;
+      modelName?: string;
+      data: ResolvedData;
+    }
+  | {
+      kind: 'relearn';
+      name: string;
+      description?: string;
+      modelId: string;
+      workspaceId: string;
+      data: ResolvedData;
+    }
+  | {
+      kind: 'score';
+      name: string;
+      description?: string;
+      modelId: string;
+      workspaceId: string;
+      data: ResolvedData;
+      output: ResolvedOutput;
+    }
+  | { kind: 'flow'; flowId: string };
+
+/** Who asks, where and when: what resolving a command needs besides its text. */
+export interface RequestContext {
+  /** Slack handle without `@`, for default names. */
+  userName: string;
+  /** IANA zone in which the user's time ranges are read and echoed. */
+  timeZone: string;
+  now: Date;
+}

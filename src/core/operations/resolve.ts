@@ -1,0 +1,62 @@
+import { parseTimeRange, parseTimeRanges } from '../../time/index.js';
+import type { DataArg, ParsedCommand } from '../grammar/types.js';
+import { defaultName } from '../names.js';
+import type { OpFailure } from '../outcome.js';
+import type { OpRequest, RequestContext, ResolvedData } from './requests.js';
+
+export type ResolveOutcome = { ok: true; request: OpRequest } | OpFailure;
+
+type Resolvable = Exclude<ParsedCommand, { kind: 'help' } | { kind: 'live' }>;
+
+function rangeFailure(error: string, examples: string[], key: string): OpFailure {
+  const example = examples[0];
+  return {
+    ok: false,
+    message: `\`${key}=\` could not be read: ${error}`,
+    ...(example ? { example: `${key}="${example}"` } : {}),
+  };
+}
+
+function resolveData(data: DataArg, ctx: RequestContext, name: string): ResolvedData | OpFailure {
+  if (data.kind === 'dataspec') return data;
+  const parsed = parseTimeRanges(data.rangeText, { now: ctx.now, timeZone: ctx.timeZone });
+  if (!parsed.ok) return rangeFailure(parsed.error, parsed.examples, 'range');
+  return { kind: 'inline', signals: data.signals, ranges: parsed.ranges, dataspecName: name };
+}
+
+/**
+ * Checks what needs the user's zone and the clock (time ranges; EVAL only in the past) and fills
+ * default names. Nothing here calls the service, so bad input never reaches it.
+ */
+export function resolveCommand(cmd: Resolvable, ctx: RequestContext): ResolveOutcome {
+  const named = (op: string, given: string | undefined) => given ?? defaultName(op, ctx.userName, ctx.now);
+  switch (cmd.kind) {
+    case 'workspace-create':
+    case 'workspace-show':
+    case 'model-move':
+    case 'model-common':
+    case 'flow':
+      return { ok: true, request: cmd };
+    case 'eval': {
+      const parsed = parseTimeRange(cmd.rangeText, {
+        now: ctx.now,
+        timeZone: ctx.timeZone,
+        requirePast: true,
+      });
+      if (!parsed.ok) return rangeFailure(parsed.error, parsed.examples, 'range');
+      if (parsed.range.endNs > BigInt(ctx.now.getTime()) * 1_000_000n) {
+        return { ok: false, message: 'EVAL only backfills the past: the time range must end before now.' };
+      }
+      const { rangeText: _, ...rest } = cmd;
+      return { ok: true, request: { ...rest, name: named('eval', cmd.name), range: parsed.range } };
+    }
+    case 'learn':
+    case 'relearn':
+    case 'score': {
+      const name = named(cmd.kind, cmd.name);
+      const data = resolveData(cmd.data, ctx, name);
+      if ('ok' in data) return data;
+      return { ok: true, request: { ...cmd, name, data } };
+    }
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * What an operation produced, free of Slack: the Slack layer renders it (views/) and decides where it goes.
+ * Values are raw text; the renderer escapes them.
+ */
+export interface Fact {
+  label: string;
+  value: string;
+  /** Render as code (IDs, names typed by users). */
+  code?: boolean;
+}
+
+export interface OpSuccess {
+  ok: true;
+  /** `channel` for mutating operations (the team sees who did what), `ephemeral` for lookups. */
+  visibility: 'channel' | 'ephemeral';
+  /** One line, e.g. "created an ANOMALYLEARN flow" (rendered after the user's mention in the channel). */
+  title: string;
+  facts: Fact[];
+  flow?: { id: string; status: string };
+  /** Extra sentences shown under the facts (warnings, hints). */
+  notes?: string[];
+}
+
+export interface OpFailure {
+  ok: false;
+  /** What was wrong, one or two sentences. */
+  message: string;
+  usage?: string;
+  example?: string;
+  /** The service may or may not have acted (timeout after sending a create). */
+  outcomeUnknown?: boolean;
+}
+
+export type OpOutcome = OpSuccess | OpFailure;

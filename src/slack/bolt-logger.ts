@@ -1,0 +1,25 @@
+import { LogLevel, type Logger as SlackLogger } from '@slack/bolt';
+import type { Logger } from '../log.js';
+
+/** Routes Bolt's and the Web API client's logs through our pino logger, so secrets are scrubbed there too. */
+export function boltLogger(log: Logger): SlackLogger {
+  let level: LogLevel = LogLevel.INFO;
+  let child = log.child({ component: 'bolt' });
+  const text = (msg: unknown[]) =>
+    msg
+      .map((m) => (typeof m === 'string' ? m : m instanceof Error ? m.message : JSON.stringify(m)))
+      .join(' ');
+  return {
+    debug: (...msg) => child.debug(text(msg)),
+    info: (...msg) => child.info(text(msg)),
+    warn: (...msg) => child.warn(text(msg)),
+    error: (...msg) => child.error(text(msg)),
+    setLevel: (l) => {
+      level = l;
+    },
+    getLevel: () => level,
+    setName: (name) => {
+      child = log.child({ component: name });
+    },
+  };
+}

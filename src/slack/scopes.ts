@@ -1,0 +1,12 @@
+/**
+ * Every Slack Web API method the bot calls, with the bot scope it needs (null: none). The manifest
+ * test checks that manifest.yml asks for exactly these scopes (plus `commands`) and that the code
+ * calls no method missing here. Parts that call new methods add them here.
+ */
+export const WEB_API_METHODS: Record<string, string | null> = {
+  'auth.test': null,
+  'users.info': 'users:read',
+};
+
+/** Scopes needed beyond Web API methods: `commands` for the slash command. */
+export const BASE_SCOPES = ['commands'];

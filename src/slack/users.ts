@@ -1,0 +1,53 @@
+import type { webApi } from '@slack/bolt';
+import type { Logger } from '../log.js';
+import { isValidTimeZone } from '../time/index.js';
+
+export interface UserInfo {
+  /** IANA zone from `users.info` (`user.tz`), when Slack knows it. */
+  tz?: string;
+  /** Handle (`user.name`), for default flow names. */
+  name?: string;
+}
+
+export interface UserDirectory {
+  lookup(userId: string): Promise<UserInfo>;
+}
+
+export interface UserDirectoryOptions {
+  ttlMs?: number;
+  /** How long a failed lookup is remembered, so a Slack outage does not cost a call per command. */
+  failureTtlMs?: number;
+  now?: () => number;
+  logger?: Logger;
+}
+
+/** `users.info` per user, cached with expiry (zones change rarely; a changed zone is picked up after the TTL). */
+export function createUserDirectory(client: webApi.WebClient, o: UserDirectoryOptions = {}): UserDirectory {
+  const ttl = o.ttlMs ?? 60 * 60_000;
+  const failureTtl = o.failureTtlMs ?? 60_000;
+  const now = o.now ?? Date.now;
+  const cache = new Map<string, { until: number; value: Promise<UserInfo> }>();
+  return {
+    lookup(userId) {
+      const hit = cache.get(userId);
+      if (hit && hit.until > now()) return hit.value;
+      const entry = { until: now() + ttl, value: Promise.resolve<UserInfo>({}) };
+      entry.value = client.users
+        .info({ user: userId })
+        .then((res) => {
+          const tz = res.user?.tz;
+          return {
+            ...(tz && isValidTimeZone(tz) ? { tz } : {}),
+            ...(res.user?.name ? { name: res.user.name } : {}),
+          };
+        })
+        .catch((e: unknown) => {
+          o.logger?.warn({ userId, err: e instanceof Error ? e.message : String(e) }, 'users.info failed');
+          entry.until = now() + failureTtl;
+          return {};
+        });
+      cache.set(userId, entry);
+      return entry.value;
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import { COMMANDS, type CommandSpec } from '../../core/grammar/commands.js';
+import type { OpFailure, OpSuccess } from '../../core/outcome.js';
+import {
+  code,
+  context,
+  escapeMrkdwn,
+  fieldsSection,
+  type KnownBlock,
+  LIMITS,
+  limitBlocks,
+  mention,
+  section,
+  truncate,
+} from './mrkdwn.js';
+
+/** A Slack message body: fallback `text` (notifications, screen readers) and blocks. */
+export interface MessageBody {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+/** Who ran which command: shown under every reply so nothing typed is lost. */
+export interface Invocation {
+  userId: string;
+  /** The command as the user typed it, e.g. `/tsai learn workspace=…`. */
+  commandText: string;
+}
+
+const MAX_VALUE = 500;
+
+function fact(label: string, value: string, asCode: boolean | undefined): string {
+  const v = value.length > MAX_VALUE ? `${value.slice(0, MAX_VALUE)}…` : value;
+  return `*${escapeMrkdwn(label)}*\n${asCode ? code(v) : escapeMrkdwn(v)}`;
+}
+
+function fallback(text: string): string {
+  return truncate(text, LIMITS.fallbackText);
+}
+
+/** In-channel result of a mutating command, or an ephemeral lookup result. */
+export function resultMessage(outcome: OpSuccess, inv: Invocation): MessageBody {
+  const who = mention(inv.userId);
+  const headline =
+    outcome.visibility === 'channel' ? `${who} ${escapeMrkdwn(outcome.title)}` : escapeMrkdwn(outcome.title);
+  const fields = outcome.facts.map((f) => fact(f.label, f.value, f.code));
+  if (outcome.flow) {
+    fields.unshift(fact('Flow ID', outcome.flow.id, true), fact('Status', outcome.flow.status, false));
+  }
+  const blocks: KnownBlock[] = [section(headline), ...fieldsSection(fields)];
+  for (const note of outcome.notes ?? []) blocks.push(section(escapeMrkdwn(note)));
+  blocks.push(
+    context(`${outcome.visibility === 'channel' ? `Run by ${who}: ` : ''}${code(inv.commandText)}`),
+  );
+  const flowText = outcome.flow ? ` (flow ${outcome.flow.id}, ${outcome.flow.status})` : '';
+  return {
+    text: fallback(
+      `${outcome.visibility === 'channel' ? `${who} ` : ''}${escapeMrkdwn(outcome.title)}${escapeMrkdwn(flowText)}`,
+    ),
+    blocks: limitBlocks(blocks),
+  };
+}
+
+/** Ephemeral error: what was wrong, usage and a corrected example, and the command quoted back. */
+export function errorMessage(failure: OpFailure, inv: Invocation): MessageBody {
+  const icon = failure.outcomeUnknown ? ':grey_question:' : ':warning:';
+  const blocks: KnownBlock[] = [section(`${icon} ${escapeMrkdwn(failure.message)}`)];
+  const hints: string[] = [];
+  if (failure.usage) hints.push(`*Usage:* ${code(failure.usage)}`);
+  if (failure.example) hints.push(`*Example:* ${code(failure.example)}`);
+  if (hints.length) blocks.push(section(hints.join('\n')));
+  blocks.push(context(`You typed: ${code(inv.commandText)}`));
+  return { text: fallback(escapeMrkdwn(failure.message)), blocks: limitBlocks(blocks) };
+}
+
+/** Builds the failure for a usage problem from the command table. */
+export function usageFailure(message: string, spec: CommandSpec | undefined): OpFailure {
+  if (!spec) return { ok: false, message, example: '/tsai help' };
+  return { ok: false, message, usage: spec.usage, example: spec.examples[0] };
+}
+
+/** `/tsai help` (all commands) or `/tsai help <command>` (that command with every example). */
+export function helpMessage(topic: string | undefined): MessageBody {
+  const specs = topic ? COMMANDS.filter((c) => c.id === topic || c.words[0] === topic) : COMMANDS;
+  const blocks: KnownBlock[] = [];
+  if (!topic) {
+    blocks.push(
+      section(
+        '*tsai: commands*\nArguments are positional or `key=value`; quote values with spaces (`name="Pump 3"`). Time ranges read like `yesterday 9am to 5pm` or `last 3 days`, in your Slack time zone.',
+      ),
+    );
+  }
+  for (const spec of specs) {
+    const lines = [code(spec.usage), escapeMrkdwn(spec.summary)];
+    if (topic) lines.push(...spec.examples.map((e) => `Example: ${code(e)}`));
+    blocks.push(section(lines.join('\n')));
+  }
+  if (!topic) blocks.push(context('`/tsai help <command>` shows examples, e.g. `/tsai help learn`.'));
+  return {
+    text: topic ? `Help for /tsai ${escapeMrkdwn(topic)}` : 'tsai commands',
+    blocks: limitBlocks(blocks),
+  };
+}

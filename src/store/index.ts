@@ -1,0 +1,41 @@
+import { PostgresStore, type PostgresStoreOptions } from './postgres.js';
+import { SqliteStore } from './sqlite.js';
+import type { Store } from './types.js';
+
+export { MIGRATIONS } from './migrations.js';
+export { PostgresStore, type PostgresStoreOptions } from './postgres.js';
+export { SqliteStore } from './sqlite.js';
+export * from './types.js';
+
+export const DEFAULT_SQLITE_FILE = './data/tsai-chatops.sqlite';
+
+export type StoreTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+/**
+ * What `DATABASE_URL` selects: empty -> the default SQLite file; `postgres://` / `postgresql://` ->
+ * PostgreSQL; `sqlite:<path>` (also `sqlite://<path>`, `sqlite:///<abs path>`) or a plain path -> SQLite.
+ */
+export function resolveStoreTarget(databaseUrl?: string): StoreTarget {
+  const v = databaseUrl?.trim() ?? '';
+  if (v === '') return { kind: 'sqlite', file: DEFAULT_SQLITE_FILE };
+  if (/^postgres(ql)?:\/\//i.test(v)) return { kind: 'postgres', url: v };
+  if (/^sqlite:/i.test(v)) {
+    const rest = v.slice('sqlite:'.length).replace(/^\/\//, '');
+    if (rest === '')
+      throw new Error('DATABASE_URL "sqlite:" names no file; example: sqlite:./data/bot.sqlite');
+    return { kind: 'sqlite', file: rest };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v)) {
+    throw new Error(
+      'DATABASE_URL must be a file path, a sqlite: URL or a postgres:// URL; ' +
+        'examples: ./data/tsai-chatops.sqlite, postgres://bot@127.0.0.1:5432/tsai',
+    );
+  }
+  return { kind: 'sqlite', file: v };
+}
+
+/** Opens the store `DATABASE_URL` selects and applies pending migrations. */
+export async function openStore(databaseUrl?: string, options: PostgresStoreOptions = {}): Promise<Store> {
+  const target = resolveStoreTarget(databaseUrl);
+  return target.kind === 'postgres' ? PostgresStore.open(target.url, options) : SqliteStore.open(target.file);
+}

@@ -1,0 +1,88 @@
+/**
+ * Versioned schema migrations, applied in order at start-up. Never edit a released migration:
+ * add a new version. Each dialect gets its own SQL; column names and meanings are identical.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sqlite: string;
+  postgres: string;
+}
+
+const approvals = (ms: string) => `
+CREATE TABLE approvals (
+  id TEXT PRIMARY KEY,
+  action TEXT NOT NULL,
+  model_id TEXT NOT NULL,
+  assessment_id TEXT,
+  reason TEXT,
+  requester_id TEXT NOT NULL,
+  team_id TEXT,
+  origin_channel_id TEXT NOT NULL,
+  approvals_channel_id TEXT NOT NULL,
+  message_ts TEXT,
+  status TEXT NOT NULL,
+  created_at ${ms} NOT NULL,
+  expires_at ${ms} NOT NULL,
+  decided_by TEXT,
+  decided_at ${ms},
+  reject_reason TEXT,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  last_attempt_by TEXT,
+  last_attempt_at ${ms},
+  flow_id TEXT,
+  flow_status TEXT,
+  error TEXT,
+  finished_at ${ms}
+);
+CREATE INDEX approvals_status_expires ON approvals (status, expires_at);
+CREATE TABLE channel_defaults (
+  channel_id TEXT PRIMARY KEY,
+  workspace TEXT,
+  datastream TEXT,
+  model TEXT,
+  assessment TEXT,
+  entities TEXT,
+  updated_by TEXT NOT NULL,
+  updated_at ${ms} NOT NULL
+);
+CREATE TABLE bot_state (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL,
+  updated_at ${ms} NOT NULL
+);
+`;
+
+const audit = (idColumn: string, ms: string) => `
+CREATE TABLE audit_log (
+  id ${idColumn},
+  at ${ms} NOT NULL,
+  user_id TEXT NOT NULL,
+  team_id TEXT,
+  channel_id TEXT,
+  operation TEXT NOT NULL,
+  params TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  flow_id TEXT,
+  flow_status TEXT,
+  error TEXT,
+  request_id TEXT
+);
+CREATE INDEX audit_log_at ON audit_log (at);
+CREATE INDEX audit_log_channel ON audit_log (channel_id, at);
+`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'approvals, channel defaults, bot state',
+    sqlite: approvals('INTEGER'),
+    postgres: approvals('BIGINT'),
+  },
+  {
+    version: 2,
+    name: 'audit log',
+    sqlite: audit('INTEGER PRIMARY KEY AUTOINCREMENT', 'INTEGER'),
+    postgres: audit('BIGSERIAL PRIMARY KEY', 'BIGINT'),
+  },
+];

@@ -1,0 +1,341 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { MIGRATIONS } from './migrations.js';
+import { clampLimit, mergeDefaults, toApproval, toAudit, toChannelDefaults } from './rows.js';
+import type {
+  ApprovalQuery,
+  ApprovalRequest,
+  AuditEntry,
+  AuditQuery,
+  ChannelDefaults,
+  DecideInput,
+  ExecutionOutcome,
+  NewApprovalRequest,
+  NewAuditEntry,
+  Store,
+  StoredChannelDefaults,
+  TransitionResult,
+} from './types.js';
+
+type Row = Record<string, unknown>;
+
+/** Arbitrary constant key for pg_advisory_lock: serialises migrations across replicas starting at once. */
+const MIGRATION_LOCK_KEY = 7_305_113_402;
+
+export interface PostgresStoreOptions {
+  /** Schema to use (created when missing); default: the connection's search_path. Tests use one per run. */
+  schema?: string;
+  /** Pool size; default 10. */
+  max?: number;
+}
+
+/** PostgreSQL store. Every state transition is one `UPDATE ... WHERE <expected state> RETURNING *`. */
+export class PostgresStore implements Store {
+  readonly kind = 'postgres' as const;
+  private readonly pool: pg.Pool;
+
+  private constructor(pool: pg.Pool) {
+    this.pool = pool;
+  }
+
+  static async open(connectionString: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    const schema = options.schema;
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+      throw new Error(`invalid schema name "${schema}": use lower-case letters, digits and _`);
+    }
+    const pool = new pg.Pool({
+      connectionString,
+      max: options.max ?? 10,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    pool.on('error', () => {});
+    try {
+      await migrate(pool, schema);
+    } catch (err) {
+      await pool.end();
+      throw err;
+    }
+    return new PostgresStore(pool);
+  }
+
+  private async one(sql: string, params: unknown[]): Promise<Row | null> {
+    const res = await this.pool.query(sql, params);
+    return (res.rows[0] as Row | undefined) ?? null;
+  }
+
+  private async all(sql: string, params: unknown[]): Promise<Row[]> {
+    return (await this.pool.query(sql, params)).rows as Row[];
+  }
+
+  async createApproval(input: NewApprovalRequest): Promise<ApprovalRequest> {
+    const row = await this.one(
+      `INSERT INTO approvals (id, action, model_id, assessment_id, reason, requester_id, team_id,
+         origin_channel_id, approvals_channel_id, status, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $11) RETURNING *`,
+      [
+        randomUUID(),
+        input.action,
+        input.modelId,
+        input.assessmentId ?? null,
+        input.reason ?? null,
+        input.requesterId,
+        input.teamId ?? null,
+        input.originChannelId,
+        input.approvalsChannelId,
+        input.createdAt,
+        input.expiresAt,
+      ],
+    );
+    return toApproval(row!);
+  }
+
+  async getApproval(id: string): Promise<ApprovalRequest | null> {
+    const row = await this.one('SELECT * FROM approvals WHERE id = $1', [id]);
+    return row ? toApproval(row) : null;
+  }
+
+  async listApprovals(query: ApprovalQuery = {}): Promise<ApprovalRequest[]> {
+    const statuses = query.statuses ?? [];
+    const rows = await this.all(
+      `SELECT * FROM approvals ${statuses.length ? 'WHERE status = ANY($2::text[])' : 'WHERE $2::text[] IS NULL'}
+       ORDER BY created_at DESC, id LIMIT $1`,
+      [clampLimit(query.limit, 100), statuses.length ? statuses : null],
+    );
+    return rows.map(toApproval);
+  }
+
+  async setApprovalMessage(id: string, channelId: string, messageTs: string): Promise<void> {
+    await this.pool.query('UPDATE approvals SET approvals_channel_id = $1, message_ts = $2 WHERE id = $3', [
+      channelId,
+      messageTs,
+      id,
+    ]);
+  }
+
+  async decideApproval(input: DecideInput): Promise<TransitionResult> {
+    // Concurrent UPDATEs on one row serialise on its row lock; the losers re-check the WHERE clause
+    // against the committed winner and match nothing.
+    const row =
+      input.decision === 'approve'
+        ? await this.one(
+            `UPDATE approvals SET status = 'executing', decided_by = $1, decided_at = $2,
+               attempts = attempts + 1, last_attempt_by = $1, last_attempt_at = $2
+             WHERE id = $3 AND status = 'pending' AND expires_at > $2 RETURNING *`,
+            [input.by, input.at, input.id],
+          )
+        : await this.one(
+            `UPDATE approvals SET status = 'rejected', decided_by = $1, decided_at = $2, reject_reason = $4,
+               finished_at = $2
+             WHERE id = $3 AND status = 'pending' AND expires_at > $2 RETURNING *`,
+            [input.by, input.at, input.id, input.reason ?? null],
+          );
+    if (row) return { ok: true, request: toApproval(row) };
+    const expired = await this.pool.query(
+      `UPDATE approvals SET status = 'expired', finished_at = $2
+       WHERE id = $1 AND status = 'pending' AND expires_at <= $2`,
+      [input.id, input.at],
+    );
+    const current = await this.getApproval(input.id);
+    return (expired.rowCount ?? 0) > 0 ? { ok: false, current, expiredNow: true } : { ok: false, current };
+  }
+
+  async claimRetry(id: string, by: string, at: number): Promise<TransitionResult> {
+    return this.transition(
+      `UPDATE approvals SET status = 'executing', attempts = attempts + 1, last_attempt_by = $2,
+         last_attempt_at = $3, error = NULL, finished_at = NULL
+       WHERE id = $1 AND status = 'failed' RETURNING *`,
+      [id, by, at],
+      id,
+    );
+  }
+
+  async recordExecution(id: string, outcome: ExecutionOutcome, at: number): Promise<TransitionResult> {
+    const executed = outcome.status === 'executed';
+    return this.transition(
+      `UPDATE approvals SET status = $2, flow_id = $3, flow_status = $4, error = $5, finished_at = $6
+       WHERE id = $1 AND status = 'executing' RETURNING *`,
+      [
+        id,
+        outcome.status,
+        executed ? outcome.flowId : null,
+        executed ? (outcome.flowStatus ?? null) : null,
+        executed ? null : outcome.error,
+        at,
+      ],
+      id,
+    );
+  }
+
+  private async transition(sql: string, params: unknown[], id: string): Promise<TransitionResult> {
+    const row = await this.one(sql, params);
+    return row ? { ok: true, request: toApproval(row) } : { ok: false, current: await this.getApproval(id) };
+  }
+
+  async expireDue(now: number): Promise<ApprovalRequest[]> {
+    const rows = await this.all(
+      `UPDATE approvals SET status = 'expired', finished_at = $1
+       WHERE status = 'pending' AND expires_at <= $1 RETURNING *`,
+      [now],
+    );
+    return rows.map(toApproval);
+  }
+
+  async markInterrupted(claimedBefore: number, at: number): Promise<ApprovalRequest[]> {
+    const rows = await this.all(
+      `UPDATE approvals SET status = 'unknown', finished_at = $2,
+         error = 'The bot stopped while creating the flow; its outcome is unknown.'
+       WHERE status = 'executing' AND last_attempt_at <= $1 RETURNING *`,
+      [claimedBefore, at],
+    );
+    return rows.map(toApproval);
+  }
+
+  async appendAudit(e: NewAuditEntry): Promise<AuditEntry> {
+    const row = await this.one(
+      `INSERT INTO audit_log (at, user_id, team_id, channel_id, operation, params, outcome, flow_id,
+         flow_status, error, request_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
+      [
+        e.at,
+        e.userId,
+        e.teamId ?? null,
+        e.channelId ?? null,
+        e.operation,
+        JSON.stringify(e.params ?? {}),
+        e.outcome,
+        e.flowId ?? null,
+        e.flowStatus ?? null,
+        e.error ?? null,
+        e.requestId ?? null,
+      ],
+    );
+    return toAudit(row!);
+  }
+
+  async listAudit(query: AuditQuery = {}): Promise<AuditEntry[]> {
+    const params: unknown[] = [clampLimit(query.limit, 20)];
+    const where: string[] = [];
+    if (query.channelId !== undefined) {
+      params.push(query.channelId);
+      where.push(`channel_id = $${params.length}`);
+    }
+    const prefixes = query.operationPrefixes ?? [];
+    if (prefixes.length) {
+      params.push(prefixes);
+      where.push(
+        `EXISTS (SELECT 1 FROM unnest($${params.length}::text[]) p WHERE starts_with(operation, p))`,
+      );
+    }
+    const rows = await this.all(
+      `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY at DESC, id DESC LIMIT $1`,
+      params,
+    );
+    return rows.map(toAudit);
+  }
+
+  async getChannelDefaults(channelId: string): Promise<StoredChannelDefaults | null> {
+    const row = await this.one('SELECT * FROM channel_defaults WHERE channel_id = $1', [channelId]);
+    return row ? toChannelDefaults(row) : null;
+  }
+
+  async setChannelDefaults(
+    channelId: string,
+    values: ChannelDefaults,
+    by: string,
+    at: number,
+  ): Promise<StoredChannelDefaults> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      // Lock the channel's row (or, when absent, serialise on the insert) so two merges do not lose keys.
+      const current = await client.query('SELECT * FROM channel_defaults WHERE channel_id = $1 FOR UPDATE', [
+        channelId,
+      ]);
+      const m = mergeDefaults(current.rows[0] ? toChannelDefaults(current.rows[0] as Row) : null, values);
+      const res = await client.query(
+        `INSERT INTO channel_defaults (channel_id, workspace, datastream, model, assessment, entities,
+           updated_by, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (channel_id) DO UPDATE SET workspace = excluded.workspace,
+           datastream = excluded.datastream, model = excluded.model, assessment = excluded.assessment,
+           entities = excluded.entities, updated_by = excluded.updated_by, updated_at = excluded.updated_at
+         RETURNING *`,
+        [channelId, m.workspace, m.datastream, m.model, m.assessment, m.entities, by, at],
+      );
+      await client.query('COMMIT');
+      return toChannelDefaults(res.rows[0] as Row);
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async clearChannelDefaults(channelId: string): Promise<boolean> {
+    const res = await this.pool.query('DELETE FROM channel_defaults WHERE channel_id = $1', [channelId]);
+    return (res.rowCount ?? 0) > 0;
+  }
+
+  async getState<T = unknown>(key: string): Promise<T | null> {
+    const row = await this.one('SELECT value FROM bot_state WHERE key = $1', [key]);
+    return row ? (JSON.parse(String(row.value)) as T) : null;
+  }
+
+  async setState(key: string, value: unknown, at: number): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO bot_state (key, value, updated_at) VALUES ($1, $2, $3)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+      [key, JSON.stringify(value), at],
+    );
+  }
+
+  async appliedMigrations(): Promise<number[]> {
+    const rows = await this.all('SELECT version FROM schema_migrations ORDER BY version', []);
+    return rows.map((r) => Number(r.version));
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/**
+ * Applies pending migrations while holding a session advisory lock, so replicas starting at the same
+ * time apply each migration exactly once (the second waits, then finds nothing left to do).
+ */
+async function migrate(pool: pg.Pool, schema: string | undefined): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`);
+      const applied = new Set(
+        (await client.query('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)),
+      );
+      for (const m of MIGRATIONS) {
+        if (applied.has(m.version)) continue;
+        await client.query('BEGIN');
+        try {
+          await client.query(m.postgres);
+          await client.query(
+            'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
+            [m.version, m.name, Date.now()],
+          );
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => {});
+          throw err;
+        }
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    client.release();
+  }
+}

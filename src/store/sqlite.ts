@@ -1,0 +1,316 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations.js';
+import { clampLimit, mergeDefaults, toApproval, toAudit, toChannelDefaults } from './rows.js';
+import type {
+  ApprovalQuery,
+  ApprovalRequest,
+  AuditEntry,
+  AuditQuery,
+  ChannelDefaults,
+  DecideInput,
+  ExecutionOutcome,
+  NewApprovalRequest,
+  NewAuditEntry,
+  Store,
+  StoredChannelDefaults,
+  TransitionResult,
+} from './types.js';
+
+type Row = Record<string, unknown>;
+
+export interface SqliteStoreOptions {
+  /** How long a writer waits for another connection's lock before failing (ms). */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * SQLite store. better-sqlite3 is synchronous, so every method is one atomic step within this process;
+ * writes that read-then-write run in IMMEDIATE transactions so other connections (other processes on the
+ * same file) cannot interleave.
+ */
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  private readonly db: Database.Database;
+
+  private constructor(db: Database.Database) {
+    this.db = db;
+  }
+
+  static async open(file: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    const db = new Database(file);
+    try {
+      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+      if (file !== ':memory:') db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      migrate(db);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    return new SqliteStore(db);
+  }
+
+  async createApproval(input: NewApprovalRequest): Promise<ApprovalRequest> {
+    const row = this.db
+      .prepare(
+        `INSERT INTO approvals (id, action, model_id, assessment_id, reason, requester_id, team_id,
+           origin_channel_id, approvals_channel_id, status, created_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?) RETURNING *`,
+      )
+      .get(
+        randomUUID(),
+        input.action,
+        input.modelId,
+        input.assessmentId ?? null,
+        input.reason ?? null,
+        input.requesterId,
+        input.teamId ?? null,
+        input.originChannelId,
+        input.approvalsChannelId,
+        input.createdAt,
+        input.expiresAt,
+      ) as Row;
+    return toApproval(row);
+  }
+
+  async getApproval(id: string): Promise<ApprovalRequest | null> {
+    return this.get(id);
+  }
+
+  private get(id: string): ApprovalRequest | null {
+    const row = this.db.prepare('SELECT * FROM approvals WHERE id = ?').get(id) as Row | undefined;
+    return row ? toApproval(row) : null;
+  }
+
+  async listApprovals(query: ApprovalQuery = {}): Promise<ApprovalRequest[]> {
+    const statuses = query.statuses ?? [];
+    const where = statuses.length ? `WHERE status IN (${statuses.map(() => '?').join(', ')})` : '';
+    const rows = this.db
+      .prepare(`SELECT * FROM approvals ${where} ORDER BY created_at DESC, id LIMIT ?`)
+      .all(...statuses, clampLimit(query.limit, 100)) as Row[];
+    return rows.map(toApproval);
+  }
+
+  async setApprovalMessage(id: string, channelId: string, messageTs: string): Promise<void> {
+    this.db
+      .prepare('UPDATE approvals SET approvals_channel_id = ?, message_ts = ? WHERE id = ?')
+      .run(channelId, messageTs, id);
+  }
+
+  async decideApproval(input: DecideInput): Promise<TransitionResult> {
+    const run = this.db.transaction((): TransitionResult => {
+      const row =
+        input.decision === 'approve'
+          ? this.db
+              .prepare(
+                `UPDATE approvals SET status = 'executing', decided_by = ?, decided_at = ?,
+                   attempts = attempts + 1, last_attempt_by = ?, last_attempt_at = ?
+                 WHERE id = ? AND status = 'pending' AND expires_at > ? RETURNING *`,
+              )
+              .get(input.by, input.at, input.by, input.at, input.id, input.at)
+          : this.db
+              .prepare(
+                `UPDATE approvals SET status = 'rejected', decided_by = ?, decided_at = ?, reject_reason = ?,
+                   finished_at = ?
+                 WHERE id = ? AND status = 'pending' AND expires_at > ? RETURNING *`,
+              )
+              .get(input.by, input.at, input.reason ?? null, input.at, input.id, input.at);
+      if (row) return { ok: true, request: toApproval(row as Row) };
+      const expired = this.db
+        .prepare(
+          `UPDATE approvals SET status = 'expired', finished_at = ?
+           WHERE id = ? AND status = 'pending' AND expires_at <= ?`,
+        )
+        .run(input.at, input.id, input.at);
+      const current = this.get(input.id);
+      return expired.changes > 0 ? { ok: false, current, expiredNow: true } : { ok: false, current };
+    });
+    return run.immediate();
+  }
+
+  async claimRetry(id: string, by: string, at: number): Promise<TransitionResult> {
+    return this.transition(
+      `UPDATE approvals SET status = 'executing', attempts = attempts + 1, last_attempt_by = ?,
+         last_attempt_at = ?, error = NULL, finished_at = NULL
+       WHERE id = ? AND status = 'failed' RETURNING *`,
+      [by, at, id],
+      id,
+    );
+  }
+
+  async recordExecution(id: string, outcome: ExecutionOutcome, at: number): Promise<TransitionResult> {
+    const flowId = outcome.status === 'executed' ? outcome.flowId : null;
+    const flowStatus = outcome.status === 'executed' ? (outcome.flowStatus ?? null) : null;
+    const error = outcome.status === 'executed' ? null : outcome.error;
+    return this.transition(
+      `UPDATE approvals SET status = ?, flow_id = ?, flow_status = ?, error = ?, finished_at = ?
+       WHERE id = ? AND status = 'executing' RETURNING *`,
+      [outcome.status, flowId, flowStatus, error, at, id],
+      id,
+    );
+  }
+
+  private transition(sql: string, params: unknown[], id: string): Promise<TransitionResult> {
+    const run = this.db.transaction((): TransitionResult => {
+      const row = this.db.prepare(sql).get(...params) as Row | undefined;
+      return row ? { ok: true, request: toApproval(row) } : { ok: false, current: this.get(id) };
+    });
+    return Promise.resolve(run.immediate());
+  }
+
+  async expireDue(now: number): Promise<ApprovalRequest[]> {
+    const run = this.db.transaction(
+      () =>
+        this.db
+          .prepare(
+            `UPDATE approvals SET status = 'expired', finished_at = ?
+             WHERE status = 'pending' AND expires_at <= ? RETURNING *`,
+          )
+          .all(now, now) as Row[],
+    );
+    return run.immediate().map(toApproval);
+  }
+
+  async markInterrupted(claimedBefore: number, at: number): Promise<ApprovalRequest[]> {
+    const run = this.db.transaction(
+      () =>
+        this.db
+          .prepare(
+            `UPDATE approvals SET status = 'unknown', finished_at = ?,
+               error = 'The bot stopped while creating the flow; its outcome is unknown.'
+             WHERE status = 'executing' AND last_attempt_at <= ? RETURNING *`,
+          )
+          .all(at, claimedBefore) as Row[],
+    );
+    return run.immediate().map(toApproval);
+  }
+
+  async appendAudit(e: NewAuditEntry): Promise<AuditEntry> {
+    const row = this.db
+      .prepare(
+        `INSERT INTO audit_log (at, user_id, team_id, channel_id, operation, params, outcome, flow_id,
+           flow_status, error, request_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      )
+      .get(
+        e.at,
+        e.userId,
+        e.teamId ?? null,
+        e.channelId ?? null,
+        e.operation,
+        JSON.stringify(e.params ?? {}),
+        e.outcome,
+        e.flowId ?? null,
+        e.flowStatus ?? null,
+        e.error ?? null,
+        e.requestId ?? null,
+      ) as Row;
+    return toAudit(row);
+  }
+
+  async listAudit(query: AuditQuery = {}): Promise<AuditEntry[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.channelId !== undefined) {
+      where.push('channel_id = ?');
+      params.push(query.channelId);
+    }
+    const prefixes = query.operationPrefixes ?? [];
+    if (prefixes.length) {
+      where.push(`(${prefixes.map(() => 'substr(operation, 1, length(?)) = ?').join(' OR ')})`);
+      for (const p of prefixes) params.push(p, p);
+    }
+    const sql = `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+                 ORDER BY at DESC, id DESC LIMIT ?`;
+    return (this.db.prepare(sql).all(...params, clampLimit(query.limit, 20)) as Row[]).map(toAudit);
+  }
+
+  async getChannelDefaults(channelId: string): Promise<StoredChannelDefaults | null> {
+    return this.getDefaults(channelId);
+  }
+
+  private getDefaults(channelId: string): StoredChannelDefaults | null {
+    const row = this.db.prepare('SELECT * FROM channel_defaults WHERE channel_id = ?').get(channelId) as
+      | Row
+      | undefined;
+    return row ? toChannelDefaults(row) : null;
+  }
+
+  async setChannelDefaults(
+    channelId: string,
+    values: ChannelDefaults,
+    by: string,
+    at: number,
+  ): Promise<StoredChannelDefaults> {
+    const run = this.db.transaction(() => {
+      const m = mergeDefaults(this.getDefaults(channelId), values);
+      const row = this.db
+        .prepare(
+          `INSERT INTO channel_defaults (channel_id, workspace, datastream, model, assessment, entities,
+             updated_by, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (channel_id) DO UPDATE SET workspace = excluded.workspace,
+             datastream = excluded.datastream, model = excluded.model, assessment = excluded.assessment,
+             entities = excluded.entities, updated_by = excluded.updated_by, updated_at = excluded.updated_at
+           RETURNING *`,
+        )
+        .get(channelId, m.workspace, m.datastream, m.model, m.assessment, m.entities, by, at) as Row;
+      return toChannelDefaults(row);
+    });
+    return run.immediate();
+  }
+
+  async clearChannelDefaults(channelId: string): Promise<boolean> {
+    return this.db.prepare('DELETE FROM channel_defaults WHERE channel_id = ?').run(channelId).changes > 0;
+  }
+
+  async getState<T = unknown>(key: string): Promise<T | null> {
+    const row = this.db.prepare('SELECT value FROM bot_state WHERE key = ?').get(key) as Row | undefined;
+    return row ? (JSON.parse(String(row.value)) as T) : null;
+  }
+
+  async setState(key: string, value: unknown, at: number): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT INTO bot_state (key, value, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+      )
+      .run(key, JSON.stringify(value), at);
+  }
+
+  async appliedMigrations(): Promise<number[]> {
+    return (this.db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as Row[]).map(
+      (r) => Number(r.version),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/** Applies pending migrations under the database write lock, so two processes starting at once are safe. */
+function migrate(db: Database.Database): void {
+  const run = db.transaction(() => {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
+    const applied = new Set(
+      (db.prepare('SELECT version FROM schema_migrations').all() as Row[]).map((r) => Number(r.version)),
+    );
+    for (const m of MIGRATIONS) {
+      if (applied.has(m.version)) continue;
+      db.exec(m.sqlite);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        m.version,
+        m.name,
+        Date.now(),
+      );
+    }
+  });
+  run.immediate();
+}

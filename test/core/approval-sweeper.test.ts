@@ -1,0 +1,49 @@
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { startExpirySweeper } from '../../src/core/approval-sweeper.js';
+import { createApprovals } from '../../src/core/approvals.js';
+import type { ApprovalRequest, Store } from '../../src/store/index.js';
+import { startHarness } from '../support/emulator.js';
+import { sqliteLocation } from '../support/sqlite.js';
+import type { StoreLocation } from '../support/store-conformance.js';
+
+describe('expiry sweeper', () => {
+  let location: StoreLocation;
+  let store: Store;
+  beforeEach(async () => {
+    location = await sqliteLocation();
+    store = await location.open();
+  });
+  afterEach(async () => {
+    await store.close();
+    await location.cleanup();
+  });
+
+  it('expires due requests in the background and reports them', async () => {
+    const emu = await startHarness();
+    onTestFinished(() => emu.close());
+    const clock = { t: Date.UTC(2026, 10, 22, 9) };
+    const approvals = createApprovals({
+      store,
+      client: emu.client,
+      config: { approvers: ['U0BOB'], ttlMs: 60_000 },
+      expandGroup: async () => [],
+      now: () => clock.t,
+    });
+    const filed = await approvals.fileRequest({
+      action: 'stop',
+      modelId: '123',
+      requesterId: 'U0A',
+      channelId: 'C1',
+    });
+    if (!filed.ok) throw new Error(filed.message);
+    clock.t += 60_000;
+    let reported: (v: ApprovalRequest[]) => void = () => {};
+    const seen = new Promise<ApprovalRequest[]>((ok) => {
+      reported = ok;
+    });
+    const sweeper = startExpirySweeper(approvals, { intervalMs: 5, onExpired: (e) => reported(e) });
+    const expired = await seen;
+    await sweeper.stop();
+    expect(expired.map((r) => [r.id, r.status])).toEqual([[filed.request.id, 'expired']]);
+  });
+});

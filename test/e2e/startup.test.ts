@@ -1,0 +1,52 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+import { startAll } from '../../src/startup.js';
+
+describe('startAll (npm start)', () => {
+  it('with nothing configured runs the emulator and a local Slack, loudly, and commands work', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'info',
+      destination: new Writable({
+        write(chunk, _e, cb) {
+          lines.push(String(chunk));
+          cb();
+        },
+      }),
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'tsai-start-'));
+    const databaseUrl = join(dir, 'nested', 'bot.sqlite');
+    const running = await startAll({ config: loadConfig({ PORT: '0', DATABASE_URL: databaseUrl }), logger });
+    try {
+      expect(running.emulator).toBeDefined();
+      expect(running.localSlack).toBeDefined();
+      expect(existsSync(databaseUrl)).toBe(true);
+      const log = lines.join('');
+      expect(log).toContain('BUILT-IN EMULATOR');
+      expect(log).toContain('LOCAL SLACK STAND-IN');
+      const slack = running.localSlack!;
+      const ack = await slack.sendCommand({
+        user: 'U0ALICE',
+        channel: 'C0GENERAL',
+        text: 'workspace create demo',
+      });
+      expect(ack.status).toBe(200);
+      const reply = await slack.waitFor(
+        () =>
+          slack
+            .messages('C0GENERAL', { user: 'U0ALICE' })
+            .find((m) => m.text.includes('created a workspace')),
+        5000,
+      );
+      expect(reply.ephemeralTo).toBeUndefined();
+    } finally {
+      await running.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

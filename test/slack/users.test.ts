@@ -1,0 +1,53 @@
+import { App, LogLevel } from '@slack/bolt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalSlack, startLocalSlack } from '../../src/localslack/index.js';
+import { createUserDirectory } from '../../src/slack/users.js';
+
+const TOKEN = 'xoxb-users-test-0123456789';
+let slack: LocalSlack;
+let app: App;
+beforeAll(async () => {
+  slack = await startLocalSlack({
+    signingSecret: 'users-test-secret',
+    botToken: TOKEN,
+    users: [{ id: 'U1', name: 'ann', tz: 'Asia/Kolkata' }],
+  });
+  app = new App({
+    token: TOKEN,
+    signingSecret: 'users-test-secret',
+    botId: 'B1',
+    botUserId: 'U0BOT',
+    logLevel: LogLevel.ERROR,
+    clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } },
+  });
+});
+afterAll(async () => {
+  await slack?.close();
+});
+
+const infoCalls = (user: string) =>
+  slack.calls.filter((c) => c.method === 'users.info' && c.args.user === user).length;
+
+describe('user directory (users.info, cached with expiry)', () => {
+  it('caches per user until the TTL passes, then asks again', async () => {
+    let t = 1_000;
+    const users = createUserDirectory(app.client, { ttlMs: 60_000, now: () => t });
+    expect(await users.lookup('U1')).toEqual({ tz: 'Asia/Kolkata', name: 'ann' });
+    await users.lookup('U1');
+    expect(infoCalls('U1')).toBe(1);
+    t += 60_001;
+    await users.lookup('U1');
+    expect(infoCalls('U1')).toBe(2);
+  });
+
+  it('remembers a failure only briefly', async () => {
+    let t = 0;
+    const users = createUserDirectory(app.client, { failureTtlMs: 5_000, now: () => t });
+    expect(await users.lookup('U_UNKNOWN')).toEqual({});
+    expect(await users.lookup('U_UNKNOWN')).toEqual({});
+    expect(infoCalls('U_UNKNOWN')).toBe(1);
+    t += 5_001;
+    await users.lookup('U_UNKNOWN');
+    expect(infoCalls('U_UNKNOWN')).toBe(2);
+  });
+});

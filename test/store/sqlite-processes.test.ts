@@ -1,0 +1,83 @@
+import { fork } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SqliteStore } from '../../src/store/index.js';
+import { newRequest } from '../support/store-conformance.js';
+
+// Real concurrency on one SQLite file: separate OS processes, each with its own connection, race the
+// same decision. The store modules are transpiled to plain JS so child processes can load them.
+const STORE_FILES = ['sqlite', 'migrations', 'rows', 'types'];
+const CHILD = `
+import { SqliteStore } from './store/sqlite.js';
+const [file, id, name, count] = process.argv.slice(2);
+const store = await SqliteStore.open(file);
+process.send({ ready: true });
+process.on('message', async () => {
+  const results = [];
+  const pending = [];
+  for (let i = 0; i < Number(count); i++) {
+    pending.push(store.decideApproval({ id, decision: 'approve', by: name + '-' + i, at: Date.UTC(2026, 10, 22, 10) }));
+  }
+  for (const r of await Promise.all(pending)) results.push(r.ok ? { ok: true, by: r.request.decidedBy } : { ok: false, by: r.current?.decidedBy });
+  await store.close();
+  process.send({ results }, () => process.exit(0));
+});
+`;
+
+describe('SQLite: several processes deciding at once', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tsai-procs-'));
+    await mkdir(join(dir, 'store'));
+    for (const f of STORE_FILES) {
+      const src = await readFile(resolve('src/store', `${f}.ts`), 'utf8');
+      const out = ts.transpileModule(src, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      });
+      await writeFile(join(dir, 'store', `${f}.js`), out.outputText);
+    }
+    await writeFile(join(dir, 'package.json'), '{"type":"module"}');
+    await writeFile(join(dir, 'child.js'), CHILD);
+    await symlink(resolve('node_modules'), join(dir, 'node_modules'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('4 processes x 5 concurrent approvals: exactly one wins, every loser sees the winner', async () => {
+    const file = join(dir, 'db', 'bot.sqlite');
+    const setup = await SqliteStore.open(file);
+    const req = await setup.createApproval(newRequest({ expiresAt: Date.UTC(2030, 0, 1) }));
+    await setup.close();
+
+    const children = Array.from({ length: 4 }, (_, p) =>
+      fork(join(dir, 'child.js'), [file, req.id, `U0P${p}`, '5'], { stdio: 'inherit' }),
+    );
+    const ready = children.map((c) => new Promise((ok) => c.once('message', ok)));
+    await Promise.all(ready);
+    const done = children.map(
+      (c) =>
+        new Promise<{ ok: boolean; by: string }[]>((ok, fail) => {
+          c.once('message', (m) => ok((m as { results: { ok: boolean; by: string }[] }).results));
+          c.once('exit', (code) => code !== 0 && fail(new Error(`child exited with ${code}`)));
+        }),
+    );
+    for (const c of children) c.send('go');
+    const results = (await Promise.all(done)).flat();
+    expect(results).toHaveLength(20);
+    const winners = results.filter((r) => r.ok);
+    expect(winners).toHaveLength(1);
+    for (const r of results) expect(r.by).toBe(winners[0]!.by);
+
+    const check = await SqliteStore.open(file);
+    expect(await check.getApproval(req.id)).toMatchObject({
+      status: 'executing',
+      attempts: 1,
+      decidedBy: winners[0]!.by,
+    });
+    await check.close();
+  });
+});

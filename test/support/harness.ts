@@ -1,0 +1,228 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { createServiceClient, type ServiceClient } from '../../src/api/index.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import {
+  type FaultSpec,
+  type LoggedRequest,
+  type RunningEmulator,
+  startEmulator,
+} from '../../src/emulator/index.js';
+import {
+  type Delivery,
+  type LocalChannel,
+  type LocalMessage,
+  type LocalSlack,
+  type LocalUser,
+  type LocalUsergroup,
+  startLocalSlack,
+} from '../../src/localslack/index.js';
+import { createLogger, type Logger } from '../../src/log.js';
+import { type Bot, createBot } from '../../src/slack/app.js';
+import type { BotHooks } from '../../src/slack/deps.js';
+import { openStore, type Store } from '../../src/store/index.js';
+
+/** The fixed "now" of the harness: Sunday 22 Nov 2026, 10:00 UTC. Time ranges in tests are read against it. */
+export const HARNESS_NOW = new Date('2026-11-22T10:00:00.000Z');
+
+export const SIGNING_SECRET = 'harness-signing-secret-0123456789';
+export const BOT_TOKEN = 'xoxb-harness-bot-token-0123456789';
+
+export interface HarnessOptions {
+  /** Extra environment for `loadConfig` (TSAI_APPROVERS, TSAI_OPERATORS, …). */
+  env?: Record<string, string>;
+  hooks?: BotHooks | ((h: Omit<Harness, 'close'>) => BotHooks);
+  now?: () => Date;
+  users?: LocalUser[];
+  channels?: LocalChannel[];
+  usergroups?: LocalUsergroup[];
+  flowDelays?: { runningAfterMs: number; completedAfterMs: number };
+}
+
+export interface Harness {
+  emulator: RunningEmulator;
+  slack: LocalSlack;
+  bot: Bot;
+  /** A second client onto the emulator, for tests to read or prepare state. */
+  service: ServiceClient;
+  config: Config;
+  logger: Logger;
+  /** Every log line the bot wrote (JSON strings). */
+  logs: string[];
+  /** Temp dir for this harness; the bot's SQLite store is the file `databaseUrl` in it. */
+  dir: string;
+  databaseUrl: string;
+  store: Store;
+  /** Sends `/tsai <text>` as `user` in `channel`, signed as Slack does; resolves with the bot's ack. */
+  command(text: string, o?: { user?: string; channel?: string }): Promise<Delivery>;
+  /** Sends a command and waits for the first reply (ephemeral to the user or in channel) after it. */
+  commandAndReply(text: string, o?: { user?: string; channel?: string }): Promise<LocalMessage>;
+  /** Service API requests the emulator received (control requests excluded). */
+  serviceRequests(): Promise<LoggedRequest[]>;
+  clearServiceRequests(): Promise<void>;
+  addFault(spec: FaultSpec): Promise<void>;
+  clearFaults(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_USER = 'U0ALICE';
+export const DEFAULT_CHANNEL = 'C0OPS';
+
+/**
+ * Starts the real emulator, the local Slack stand-in and the real bot in HTTP mode (real signatures)
+ * on ephemeral loopback ports, with a temp dir for a SQLite store.
+ */
+export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), 'tsai-harness-'));
+  const databaseUrl = join(dir, 'tsai.sqlite');
+  const cleanups: (() => Promise<void> | void)[] = [() => rmSync(dir, { recursive: true, force: true })];
+  const close = async () => {
+    for (const c of cleanups.reverse()) {
+      try {
+        await c();
+      } catch {
+        // keep closing the rest
+      }
+    }
+  };
+  try {
+    const emulator = await startEmulator({
+      host: '127.0.0.1',
+      port: 0,
+      flowDelays: o.flowDelays ?? { runningAfterMs: 60_000, completedAfterMs: 120_000 },
+    });
+    cleanups.push(() => emulator.close());
+    const slack = await startLocalSlack({
+      signingSecret: SIGNING_SECRET,
+      botToken: BOT_TOKEN,
+      shouldEscape: true,
+      ...(o.users ? { users: o.users } : {}),
+      ...(o.channels ? { channels: o.channels } : {}),
+      ...(o.usergroups ? { usergroups: o.usergroups } : {}),
+    });
+    cleanups.push(() => slack.close());
+
+    const config = loadConfig({
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      TSAI_BASE_URL: emulator.url,
+      TSAI_TOKEN: emulator.token,
+      TSAI_ACCOUNT_ID: emulator.accountId,
+      TSAI_REQUEST_TIMEOUT_MS: '1500',
+      TSAI_MAX_ATTEMPTS: '2',
+      TSAI_MAX_RETRY_TIME_MS: '2000',
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'debug',
+      ...o.env,
+    });
+    const logs: string[] = [];
+    const logger = createLogger({
+      level: config.logLevel,
+      secrets: config.secrets,
+      destination: new Writable({
+        write(chunk, _enc, cb) {
+          logs.push(String(chunk));
+          cb();
+        },
+      }),
+    });
+    const service = createServiceClient({
+      baseUrl: emulator.url,
+      accountId: emulator.accountId,
+      token: emulator.token,
+    });
+    cleanups.push(() => service.close());
+    const botService = createServiceClient({
+      baseUrl: emulator.url,
+      accountId: emulator.accountId,
+      token: emulator.token,
+      connectTimeoutMs: config.service.connectTimeoutMs,
+      requestTimeoutMs: config.service.requestTimeoutMs,
+      maxAttempts: config.service.maxAttempts,
+      maxRetryTimeMs: config.service.maxRetryTimeMs,
+      retryBaseDelayMs: 10,
+    });
+    cleanups.push(() => botService.close());
+
+    const store = await openStore(databaseUrl);
+    cleanups.push(() => store.close());
+
+    const control = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${emulator.url}/_emulator/${path}`, {
+        method,
+        ...(body !== undefined
+          ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }
+          : {}),
+      });
+      if (!res.ok) throw new Error(`emulator control ${method} ${path}: ${res.status} ${await res.text()}`);
+      return res.status === 204 ? undefined : res.json();
+    };
+
+    const partial: Omit<Harness, 'close' | 'bot'> & { bot?: Bot } = {
+      emulator,
+      slack,
+      service,
+      config,
+      logger,
+      logs,
+      dir,
+      databaseUrl,
+      store,
+      command: (text, c = {}) =>
+        slack.sendCommand({
+          user: c.user ?? DEFAULT_USER,
+          channel: c.channel ?? DEFAULT_CHANNEL,
+          text,
+          command: '/tsai',
+        }),
+      async commandAndReply(text, c = {}) {
+        const user = c.user ?? DEFAULT_USER;
+        const channel = c.channel ?? DEFAULT_CHANNEL;
+        const before = new Set(slack.messages(channel, { user }).map((m) => m.ts));
+        const delivery = await partial.command(text, { user, channel });
+        if (delivery.status !== 200) throw new Error(`bot answered ${delivery.status}: ${delivery.body}`);
+        return slack.waitFor(
+          () =>
+            slack
+              .messages(channel, { user })
+              .find((m) => !before.has(m.ts) && m.kind !== 'command' && m.user !== user),
+          5_000,
+          `a reply to /tsai ${text}`,
+        );
+      },
+      async serviceRequests() {
+        const all = (await control('GET', 'requests')) as LoggedRequest[];
+        return all.filter((r) => r.path.startsWith('/api/'));
+      },
+      clearServiceRequests: async () => {
+        await control('DELETE', 'requests');
+      },
+      addFault: async (spec) => {
+        await control('POST', 'faults', spec);
+      },
+      clearFaults: async () => {
+        await control('DELETE', 'faults');
+      },
+    };
+    const hooks = typeof o.hooks === 'function' ? o.hooks(partial as Omit<Harness, 'close'>) : o.hooks;
+    const bot = createBot({
+      config,
+      logger,
+      service: botService,
+      store,
+      now: o.now ?? (() => HARNESS_NOW),
+      ...(hooks ? { hooks } : {}),
+    });
+    await bot.start(0);
+    cleanups.push(() => bot.stop());
+    slack.setBotEndpoint(`http://127.0.0.1:${bot.port()}/slack/events`);
+    partial.bot = bot;
+    return { ...(partial as Omit<Harness, 'close'>), close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
