@@ -35,6 +35,8 @@ export interface RunResult {
   latencies: number[];
   /** Requests that failed: a non-200 status, a transport error or no answer in time. */
   errors: number;
+  /** Requests answered 200 but left out of the latencies (each worker's connection-opening first one). */
+  untimed: number;
   /** Statuses and error names seen, with counts. */
   outcomes: Record<string, number>;
   sent: number;
@@ -91,7 +93,7 @@ async function sendOne(
 }
 
 function newResult(): RunResult {
-  return { latencies: [], errors: 0, outcomes: {}, sent: 0, elapsedMs: 0, sentAt: [] };
+  return { latencies: [], errors: 0, untimed: 0, outcomes: {}, sent: 0, elapsedMs: 0, sentAt: [] };
 }
 
 function record(r: RunResult, o: { outcome: string; ms: number }): void {
@@ -106,20 +108,31 @@ function record(r: RunResult, o: { outcome: string; ms: number }): void {
  */
 export async function closedLoop(
   t: DriverTarget,
-  o: { concurrency: number; total: number; maxMs: number; body: (i: number) => string },
+  o: {
+    concurrency: number;
+    total: number;
+    maxMs: number;
+    body: (i: number) => string;
+    /** Each worker's first request opens its connection; it is sent and checked but not timed. */
+    untimedFirst?: boolean;
+  },
 ): Promise<RunResult> {
   const pool = newPool(t.origin, o.concurrency);
   const res = newResult();
   const start = performance.now();
   let next = 0;
   const worker = async () => {
+    let first = o.untimedFirst ?? false;
     while (next < o.total && performance.now() - start < o.maxMs) {
       const i = next++;
       const body = o.body(i);
       const t0 = performance.now();
       res.sentAt[i] = t0;
       res.sent++;
-      record(res, await sendOne(pool, t, body, t0));
+      const out = await sendOne(pool, t, body, t0);
+      if (first && out.outcome === '200') res.untimed++;
+      else record(res, out);
+      first = false;
     }
   };
   await Promise.all(Array.from({ length: o.concurrency }, worker));

@@ -86,6 +86,18 @@ export function procStatusMb(pid: number, field: 'VmHWM' | 'VmRSS'): number | nu
   }
 }
 
+/** CPU time (user + system, ms) the process has used so far, or null when /proc is not readable. */
+export function procCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 (utime, stime) in clock ticks; Linux uses 100 ticks per second.
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 /** Resets the process's peak RSS (VmHWM) to its current RSS (Linux ≥ 4.0); false when not possible. */
 export function resetPeakRss(pid: number): boolean {
   try {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,15 @@ import {
 } from './driver.js';
 import { machineInfo } from './machine.js';
 import { benchParse } from './parse.js';
-import { type AppProcess, procStatusMb, resetPeakRss, rssSampler, spawnApp, tail } from './procs.js';
+import {
+  type AppProcess,
+  procCpuMs,
+  procStatusMb,
+  resetPeakRss,
+  rssSampler,
+  spawnApp,
+  tail,
+} from './procs.js';
 import { type AckCommand, CONCURRENCIES, type Concurrency, type Measurements } from './results.js';
 import { type IssuedCommand, ServicesClient } from './services-client.js';
 import { summarize } from './stats.js';
@@ -38,7 +46,7 @@ export interface BenchOptions {
 
 export const DEFAULT_OPTIONS: BenchOptions = {
   rounds: 3,
-  requests: { 1: 100, 50: 250, 200: 600 },
+  requests: { 1: 200, 50: 600, 200: 1200 },
   coldStartRuns: 5,
   viewsOpenRounds: 4,
   sustainedRates: [25, 50, 100, 200, 300, 400, 600, 800, 1000, 1300, 1600, 2000],
@@ -84,6 +92,11 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
     parse: null,
   };
 
+  log(
+    `load average before: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   log('time-range parse …');
   m.parse = await benchParse();
 
@@ -219,15 +232,26 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
             if (!p) continue;
             const n = o.requests[c];
             const issued = await issue(n);
+            const cpu0 = procCpuMs(p.pid);
             const r = await closedLoop(target(p), {
               concurrency: c,
               total: n,
               maxMs: 60_000,
               body: bodies(issued, COMMAND_TEXT[cmd]),
+              untimedFirst: true,
             });
+            const cpu1 = procCpuMs(p.pid);
             row[p.name as Who].push(...r.latencies);
-            logRun(log, `${cmd} c=${c} ${p.name} round ${round + 1}`, r);
             if (p === bot) await settleBot(`${cmd} c=${c}`);
+            const cpu2 = procCpuMs(p.pid);
+            const per = (a: number | null, b: number | null) =>
+              a == null || b == null ? '?' : ((b - a) / r.sent).toFixed(2);
+            logRun(
+              log,
+              `${cmd} c=${c} ${p.name} round ${round + 1}`,
+              r,
+              `; CPU/command ${per(cpu0, cpu1)} ms while acking, ${per(cpu0, cpu2)} ms with follow-up work`,
+            );
           }
         }
         m.ack.push(row);
@@ -246,6 +270,11 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
       m.sustainedCommandsPerSecond = await measureSustained(bot);
     }
   } finally {
+    log(
+      `load average after: ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
     await Promise.allSettled(running.map((p) => p.stop()));
     await services.stop();
     if (!process.env.BENCH_KEEP_TMP) rmSync(tmp, { recursive: true, force: true });
@@ -320,10 +349,10 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
   }
 }
 
-function logRun(log: (l: string) => void, label: string, r: RunResult): void {
+function logRun(log: (l: string) => void, label: string, r: RunResult, extra = ''): void {
   const s = summarize(r.latencies);
   const errs = r.errors ? ` errors ${JSON.stringify(r.outcomes)}` : '';
   log(
-    `${label}: ${r.sent} sent in ${r.elapsedMs.toFixed(0)} ms, p50 ${s?.p50.toFixed(1) ?? '-'} ms, p99 ${s?.p99.toFixed(1) ?? '-'} ms${errs}`,
+    `${label}: ${r.sent} sent in ${r.elapsedMs.toFixed(0)} ms, p50 ${s?.p50.toFixed(1) ?? '-'} ms, p99 ${s?.p99.toFixed(1) ?? '-'} ms${errs}${extra}`,
   );
 }

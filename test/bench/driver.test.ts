@@ -53,6 +53,16 @@ describe('bench load driver against the bare Bolt app (smoke, no timing assertio
     expect(r.latencies.every((x) => x > 0)).toBe(true);
   });
 
+  it('can leave each connection-opening first request out of the latencies', async () => {
+    const r = await closedLoop(
+      { origin: bare.url, signingSecret: SECRET },
+      { concurrency: 3, total: 9, maxMs: 10_000, body, untimedFirst: true },
+    );
+    expect(r.sent).toBe(9);
+    expect(r.untimed).toBe(3);
+    expect(r.latencies).toHaveLength(6);
+  });
+
   it('counts rejected requests as errors, not as latencies (wrong signing secret → 401)', async () => {
     const r = await closedLoop(
       { origin: bare.url, signingSecret: 'not-the-secret' },
