@@ -341,6 +341,10 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
       });
       const s = summarize(r.latencies);
       logRun(log, `sustained ${rate}/s`, r);
+      if (!bot.alive()) {
+        log(`the bot exited during the ${rate}/s step (log: ${bot.logFile}); the rate stops here`);
+        break;
+      }
       await settleBot(`sustained ${rate}/s`);
       if (!s || r.errors > 0 || s.p99 >= 1000) break;
       best = rate;

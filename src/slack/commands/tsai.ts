@@ -22,7 +22,10 @@ export function register(app: App, deps: SlackDeps): void {
     if (help) return await ack(help);
     // Slack's 3-second deadline: acknowledge first, then do the work and reply through response_url.
     await ack();
-    await handleCommand({ command, respond, client }, deps);
+    // Not awaited: Bolt's request, response and context for this event are released now instead of
+    // staying alive until the service answers (seconds, for hundreds of commands in a burst).
+    // handleCommand catches and logs every error itself.
+    void handleCommand({ command, respond, client }, deps);
   });
 }
 
