@@ -6,12 +6,15 @@ import type { LocalSlack } from './localslack/index.js';
 import type { Logger } from './log.js';
 import { type Bot, createBot } from './slack/app.js';
 import type { BotHooks } from './slack/deps.js';
+import { createGovernance, type Governance } from './slack/governance.js';
 import { openStore, type Store } from './store/index.js';
 
 export interface Running {
   config: Config;
   service: ServiceClient;
   store: Store;
+  /** Approvals, access policy, channel defaults and audit on the Slack side. */
+  governance: Governance;
   /** Present when TSAI_BASE_URL was not set. */
   emulator?: RunningEmulator;
   /** Present when no Slack was configured. */
@@ -27,6 +30,8 @@ export interface StartOptions {
   hooks?: BotHooks;
   /** Where the big human-readable notices go besides the log (main: stderr). */
   banner?: (text: string) => void;
+  /** How often expired approval requests are swept (default 30 s). */
+  sweepIntervalMs?: number;
 }
 
 const RULE = '='.repeat(78);
@@ -89,7 +94,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
     if (config.slack.mode === 'none') {
       const signingSecret = randomBytes(16).toString('hex');
       const botToken = `xoxb-local-${randomBytes(12).toString('hex')}`;
-      const { startLocalSlack } = await import('./localslack/index.js');
+      const { startLocalSlack, DEFAULT_USERGROUPS } = await import('./localslack/index.js');
       localSlack = await startLocalSlack({ signingSecret, botToken, shouldEscape: true });
       stops.push(() => localSlack!.close());
       config = { ...config, slack: { mode: 'http', botToken, signingSecret, apiUrl: localSlack.apiUrl } };
@@ -97,24 +102,49 @@ export async function startAll(o: StartOptions): Promise<Running> {
         `No Slack app configured: using a LOCAL SLACK STAND-IN at ${localSlack.url}`,
         'For real Slack set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode).',
       );
+      if (config.approvals.approvers.length === 0) {
+        // The stand-in's demo group (bob, carol), so live start/stop can be tried without configuration.
+        const groups = DEFAULT_USERGROUPS.map((g) => g.id);
+        config = { ...config, approvals: { ...config.approvals, approvers: groups } };
+        logger.info({ approvers: groups }, 'local Slack: approvers are the stand-in demo user group');
+      }
     }
 
-    const bot = createBot({
+    const now = o.now ?? (() => new Date());
+    let bot: Bot | undefined;
+    const governance = createGovernance({
       config,
       logger,
       service,
       store,
-      now: o.now ?? (() => new Date()),
-      ...(o.hooks ? { hooks: o.hooks } : {}),
+      now,
+      slack: () => {
+        if (!bot) throw new Error('the Slack client is used before the bot exists');
+        return bot.app.client;
+      },
+      sweepIntervalMs: o.sweepIntervalMs,
     });
-    await bot.start(config.port);
-    stops.push(() => bot.stop());
-    if (localSlack) localSlack.setBotEndpoint(`http://127.0.0.1:${bot.port()}/slack/events`);
+    bot = createBot({
+      config,
+      logger,
+      service,
+      store,
+      now,
+      hooks: { ...governance.hooks, ...o.hooks },
+      governance,
+    });
+    const started = bot;
+    await started.start(config.port);
+    stops.push(() => started.stop());
+    // After the bot is up (it updates messages): expiry missed while down, interrupted executions, sweeping.
+    await governance.start();
+    stops.push(() => governance.stop());
+    if (localSlack) localSlack.setBotEndpoint(`http://127.0.0.1:${started.port()}/slack/events`);
     logger.info(
-      { mode: config.slack.mode, port: config.slack.mode === 'http' ? bot.port() : undefined },
+      { mode: config.slack.mode, port: config.slack.mode === 'http' ? started.port() : undefined },
       'tsai-chatops bot is running',
     );
-    return { config, service, store, emulator, localSlack, bot, stop: stopAll };
+    return { config, service, store, governance, emulator, localSlack, bot: started, stop: stopAll };
   } catch (e) {
     await stopAll();
     throw e;

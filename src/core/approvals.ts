@@ -60,13 +60,19 @@ export interface DecideInput {
   channelId?: string;
   decision: 'approve' | 'reject';
   reason?: string;
+  /** Called once this decision has won and before the flow is created (e.g. to take the buttons away). */
+  onExecuting?: OnExecuting;
 }
+
+/** Errors from this callback are ignored: showing progress must never stop the execution. */
+export type OnExecuting = (request: ApprovalRequest) => Promise<void> | void;
 
 export interface RetryInput {
   requestId: string;
   userId: string;
   teamId?: string;
   channelId?: string;
+  onExecuting?: OnExecuting;
 }
 
 export type DecisionOutcome =
@@ -74,7 +80,8 @@ export type DecisionOutcome =
   /** Nothing changed; `approvers` says who to ask. */
   | { kind: 'not-approver'; request: ApprovalRequest; approvers: { users: string[]; groups: string[] } }
   | { kind: 'self-approval'; request: ApprovalRequest }
-  | { kind: 'expired'; request: ApprovalRequest }
+  /** `expiredNow`: this click found it past its expiry and expired it (nobody has announced it yet). */
+  | { kind: 'expired'; request: ApprovalRequest; expiredNow?: boolean }
   /** Someone else decided first: `request.status`, `decidedBy`, `decidedAt` (or `lastAttemptBy/At`). */
   | { kind: 'already-decided'; request: ApprovalRequest }
   | { kind: 'not-retryable'; request: ApprovalRequest }
@@ -250,7 +257,7 @@ export class Approvals {
       const current = won.current ?? request;
       // This click found it past its expiry and expired it: record that like a sweep would.
       if (won.expiredNow) await this.auditExpired([current], at);
-      return lost(current);
+      return lost(current, won.expiredNow === true);
     }
 
     await this.audit(won.request, input, `approval.${input.decision}`, at, {
@@ -380,8 +387,13 @@ export class Approvals {
 
   private async execute(
     request: ApprovalRequest,
-    who: { userId: string; teamId?: string },
+    who: { userId: string; teamId?: string; onExecuting?: OnExecuting },
   ): Promise<DecisionOutcome> {
+    try {
+      await who.onExecuting?.(request);
+    } catch {
+      // progress display only
+    }
     const startedAt = this.now();
     const name = (this.deps.flowName ?? defaultFlowName)(request, who.userId, startedAt);
     const body = { name, model: request.modelId };
@@ -465,8 +477,10 @@ export class Approvals {
   }
 }
 
-function lost(current: ApprovalRequest): DecisionOutcome {
-  if (current.status === 'expired') return { kind: 'expired', request: current };
+function lost(current: ApprovalRequest, expiredNow = false): DecisionOutcome {
+  if (current.status === 'expired') {
+    return { kind: 'expired', request: current, ...(expiredNow ? { expiredNow } : {}) };
+  }
   return { kind: 'already-decided', request: current };
 }
 

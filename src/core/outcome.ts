@@ -29,6 +29,8 @@ export interface OpFailure {
   example?: string;
   /** The service may or may not have acted (timeout after sending a create). */
   outcomeUnknown?: boolean;
+  /** A line of mrkdwn built by the bot itself (mentions of whom to ask), shown as is under the message. */
+  detailMrkdwn?: string;
 }
 
 export type OpOutcome = OpSuccess | OpFailure;

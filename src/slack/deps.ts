@@ -2,11 +2,12 @@ import type { RespondFn, SlashCommand, webApi } from '@slack/bolt';
 import type { ServiceClient } from '../api/index.js';
 import type { Config } from '../config.js';
 import type { CommandSpec } from '../core/grammar/commands.js';
-import type { ModalCommand, ParsedCommand } from '../core/grammar/types.js';
+import type { GovernanceCommand, ModalCommand, ParsedCommand } from '../core/grammar/types.js';
 import type { OpRequest } from '../core/operations/requests.js';
 import type { OpOutcome } from '../core/outcome.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
+import type { Governance } from './governance.js';
 import type { UserDirectory } from './users.js';
 
 /** What a listener gets from Bolt for one slash command, passed on to the hooks below. */
@@ -32,7 +33,10 @@ export interface LiveRequest extends CommandInvocation {
   request: Extract<ParsedCommand, { kind: 'live' }>;
 }
 
-export type AuthorizeResult = { allowed: true } | { allowed: false; message: string };
+export type AuthorizeResult =
+  | { allowed: true }
+  /** `detailMrkdwn`: a line built by the bot (e.g. `<@U…>` mentions of whom to ask), shown unescaped. */
+  | { allowed: false; message: string; detailMrkdwn?: string };
 
 /**
  * Seams for the parts built on top of the command path. Each is optional; without it the bot
@@ -60,6 +64,8 @@ export interface BotHooks {
    */
   recordOutcome?: (r: CommandInvocation & { request: OpRequest; outcome: OpOutcome }) => Promise<void>;
   channelDefaults?: (channelId: string) => Promise<Record<string, string | undefined> | null>;
+  /** Governance part: `/tsai use …`, `/tsai approvals`, `/tsai audit [n]`. Must reply to the user itself. */
+  governanceCommand?: (req: CommandInvocation & { request: GovernanceCommand }) => Promise<void>;
 }
 
 export interface BotDeps {
@@ -73,6 +79,8 @@ export interface BotDeps {
   /** Users' zones and names; default: `users.info` through the app's client, cached. */
   users?: UserDirectory;
   hooks?: BotHooks;
+  /** Store-backed approvals, policy and audit (src/slack/governance.ts); absent: no approval buttons. */
+  governance?: Governance;
 }
 
 /** BotDeps with everything filled in, as listeners see them. */

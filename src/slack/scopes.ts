@@ -6,6 +6,15 @@
 export const WEB_API_METHODS: Record<string, string | null> = {
   'auth.test': null,
   'users.info': 'users:read',
+  // modals (src/slack/modals)
+  'views.open': null,
+  'views.update': null,
+  'chat.postMessage': 'chat:write',
+  'chat.postEphemeral': 'chat:write',
+  // approvals (src/slack/governance.ts, src/slack/actions)
+  'chat.update': 'chat:write',
+  'chat.getPermalink': null,
+  'usergroups.users.list': 'usergroups:read',
 };
 
 /** Scopes needed beyond Web API methods: `commands` for the slash command. */

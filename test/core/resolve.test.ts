@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../src/core/grammar/parse.js';
-import type { ParsedCommand } from '../../src/core/grammar/types.js';
+import { isGovernanceCommand, parseCommand } from '../../src/core/grammar/parse.js';
 import { defaultName } from '../../src/core/names.js';
 import { toDataspec } from '../../src/core/operations/execute.js';
-import { resolveCommand } from '../../src/core/operations/resolve.js';
+import { type Resolvable, resolveCommand } from '../../src/core/operations/resolve.js';
 
 const NOW = new Date('2026-11-22T09:14:42.500Z');
 const W = '1353853719423311872';
@@ -12,10 +11,11 @@ const A = '1353853719423311874';
 const D = '1353853719423311875';
 const S1 = '1353853719423311876';
 
-function parsed(text: string): Exclude<ParsedCommand, { kind: 'help' } | { kind: 'live' }> {
+function parsed(text: string): Resolvable {
   const out = parseCommand(text);
   if (!out.ok) throw new Error(out.message);
-  if (out.command.kind === 'help' || out.command.kind === 'live') throw new Error('not resolvable');
+  if (out.command.kind === 'help' || out.command.kind === 'live' || isGovernanceCommand(out.command))
+    throw new Error('not resolvable');
   return out.command;
 }
 

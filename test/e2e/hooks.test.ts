@@ -85,7 +85,9 @@ describe('hooks', () => {
     const reply = await h.commandAndReply(`learn dataspec=${SEED.dataspec}`, { channel: 'C0GENERAL' });
     const [req] = await h.serviceRequests();
     expect(req!.body).toMatchObject({ spec: { workspace: SEED.workspaces.sandbox } });
-    expect(JSON.stringify(reply.blocks)).toContain("From this channel's defaults: workspace.");
+    expect(JSON.stringify(reply.blocks)).toContain(
+      `From this channel's defaults: workspace ${SEED.workspaces.sandbox} (channel default).`,
+    );
   });
 
   it('reports every executed request and its outcome to recordOutcome, JSON-safe', async () => {

@@ -173,6 +173,40 @@ export const COMMANDS: CommandSpec[] = [
     freeText: FREE,
   },
   {
+    id: 'use',
+    words: ['use'],
+    usage:
+      '/tsai use [workspace=<id>] [datastream=<id>] [model=<id>] [assessment=<id>] [entities=<a,b,…>]  or  /tsai use  or  /tsai use clear',
+    summary:
+      "Set this channel's defaults for omitted arguments (given keys replaced, others kept), show them (`/tsai use`), or remove them (`/tsai use clear`).",
+    examples: [
+      `/tsai use workspace=${X.workspace} datastream=${X.datastream} entities=pump-1,pump-2`,
+      '/tsai use',
+      '/tsai use clear',
+    ],
+    mutating: false,
+    keys: ['workspace', 'datastream', 'model', 'assessment', 'entities'],
+  },
+  {
+    id: 'approvals',
+    words: ['approvals'],
+    usage: '/tsai approvals',
+    summary: 'List the pending live start/stop requests.',
+    examples: ['/tsai approvals'],
+    mutating: false,
+    keys: [],
+  },
+  {
+    id: 'audit',
+    words: ['audit'],
+    usage: '/tsai audit [n]',
+    summary:
+      'Show the last n approval decisions and flow creations (approvers only; default 20, at most 100).',
+    examples: ['/tsai audit', '/tsai audit 50'],
+    mutating: false,
+    keys: [],
+  },
+  {
     id: 'flow',
     words: ['flow'],
     usage: '/tsai flow <flow_id>',

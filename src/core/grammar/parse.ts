@@ -1,7 +1,15 @@
 import { EXAMPLE_IDS, isServiceId } from '../ids.js';
 import { COMMANDS, type CommandSpec, KEY_ALIASES, specById } from './commands.js';
 import { type Token, tokenize } from './tokenize.js';
-import type { DataArg, ModalCommand, OutputArg, ParsedCommand, ParseOutcome, SignalRef } from './types.js';
+import type {
+  DataArg,
+  GovernanceCommand,
+  ModalCommand,
+  OutputArg,
+  ParsedCommand,
+  ParseOutcome,
+  SignalRef,
+} from './types.js';
 
 /** Thrown inside the per-command parsers; turned into a `ParseOutcome` error at the top. */
 class Bad extends Error {}
@@ -19,6 +27,11 @@ export interface ParseOptions {
    * `defaults` when the user did not give them; explicit arguments always win.
    */
   defaults?: Record<string, string | undefined>;
+}
+
+/** `use`, `approvals`, `audit`: about the bot's own state, handled by the governance part. */
+export function isGovernanceCommand(c: ParsedCommand): c is GovernanceCommand {
+  return c.kind === 'use' || c.kind === 'approvals' || c.kind === 'audit';
 }
 
 export function parseCommand(text: string, options: ParseOptions = {}): ParseOutcome {
@@ -381,6 +394,47 @@ const PARSERS: Record<string, Parser> = {
       return missingOutcome('score', spec, missing, args, 'model', modelId);
     }
     return ok({ kind: 'score', modelId, workspaceId, data, output, name, description }, spec);
+  },
+
+  use: (args, spec) => {
+    const words = args.positionals.map((p) => p.toLowerCase());
+    const given = Object.keys(args.options);
+    if (words.length === 0 && given.length === 0) return ok({ kind: 'use', action: 'show' }, spec);
+    if (words.length === 1 && words[0] === 'clear') {
+      if (given.length)
+        throw new Bad('`use clear` takes no options: it removes every default of this channel.');
+      return ok({ kind: 'use', action: 'clear' }, spec);
+    }
+    if (words.length > 0) {
+      throw new Bad(
+        `Unexpected ${args.positionals.map((p) => `\`${p}\``).join(' ')}: write \`key=value\` pairs, or \`use clear\`.`,
+      );
+    }
+    const values: Extract<ParsedCommand, { kind: 'use'; action: 'set' }>['values'] = {};
+    for (const key of ['workspace', 'datastream', 'model', 'assessment'] as const) {
+      const v = args.options[key];
+      if (v !== undefined) {
+        checkId(v, key);
+        values[key] = v;
+      }
+    }
+    if (args.options.entities !== undefined) values.entities = parseEntities(args.options.entities);
+    return ok({ kind: 'use', action: 'set', values }, spec);
+  },
+
+  approvals: (args, spec) => {
+    tooMany(args, 0, spec);
+    return ok({ kind: 'approvals' }, spec);
+  },
+
+  audit: (args, spec) => {
+    const n = args.positionals.shift();
+    tooMany(args, 0, spec);
+    if (n === undefined) return ok({ kind: 'audit' }, spec);
+    if (!/^\d{1,3}$/.test(n) || Number(n) < 1 || Number(n) > 100) {
+      throw new Bad(`\`${n}\` is not a number of entries: give 1 to 100, e.g. \`/tsai audit 50\`.`);
+    }
+    return ok({ kind: 'audit', limit: Number(n) }, spec);
   },
 
   flow: (args, spec) => {

@@ -54,7 +54,26 @@ export type ParsedCommand =
       name?: string;
       description?: string;
     }
-  | { kind: 'flow'; flowId: string };
+  | { kind: 'flow'; flowId: string }
+  | GovernanceCommand;
+
+/** Commands about the bot's own state (channel defaults, approvals, audit log): never reach the service. */
+export type GovernanceCommand =
+  | { kind: 'use'; action: 'show' }
+  | { kind: 'use'; action: 'clear' }
+  | {
+      kind: 'use';
+      action: 'set';
+      values: {
+        workspace?: string;
+        datastream?: string;
+        model?: string;
+        assessment?: string;
+        entities?: string[];
+      };
+    }
+  | { kind: 'approvals' }
+  | { kind: 'audit'; limit?: number };
 
 /** Commands that open a modal (modals issue) when required arguments are missing. */
 export type ModalCommand = 'learn' | 'relearn' | 'score' | 'eval';

@@ -1,12 +1,12 @@
 import { parseTimeRange, parseTimeRanges } from '../../time/index.js';
-import type { DataArg, ParsedCommand } from '../grammar/types.js';
+import type { DataArg, GovernanceCommand, ParsedCommand } from '../grammar/types.js';
 import { defaultName } from '../names.js';
 import type { OpFailure } from '../outcome.js';
 import type { OpRequest, RequestContext, ResolvedData } from './requests.js';
 
 export type ResolveOutcome = { ok: true; request: OpRequest } | OpFailure;
 
-type Resolvable = Exclude<ParsedCommand, { kind: 'help' } | { kind: 'live' }>;
+export type Resolvable = Exclude<ParsedCommand, { kind: 'help' } | { kind: 'live' } | GovernanceCommand>;
 
 function rangeFailure(error: string, examples: string[], key: string): OpFailure {
   const example = examples[0];

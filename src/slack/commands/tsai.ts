@@ -1,5 +1,5 @@
 import type { App } from '@slack/bolt';
-import { parseCommand } from '../../core/grammar/parse.js';
+import { isGovernanceCommand, parseCommand } from '../../core/grammar/parse.js';
 import { execute } from '../../core/operations/execute.js';
 import { resolveCommand } from '../../core/operations/resolve.js';
 import type { OpFailure, OpOutcome } from '../../core/outcome.js';
@@ -8,6 +8,7 @@ import {
   errorMessage,
   helpMessage,
   type Invocation,
+  invocationOf,
   type MessageBody,
   resultMessage,
   usageFailure,
@@ -56,10 +57,7 @@ type Reply = (visibility: 'in_channel' | 'ephemeral', body: MessageBody) => Prom
 export async function handleCommand(inv: CommandInvocation, deps: SlackDeps): Promise<void> {
   const { command } = inv;
   const log = deps.logger.child({ user: command.user_id, channel: command.channel_id });
-  const who: Invocation = {
-    userId: command.user_id,
-    commandText: `${command.command} ${command.text}`.trim(),
-  };
+  const who: Invocation = invocationOf(command);
   const reply: Reply = async (visibility, body) => {
     try {
       await inv.respond({ response_type: visibility, replace_original: false, ...body });
@@ -82,7 +80,13 @@ export async function handleCommand(inv: CommandInvocation, deps: SlackDeps): Pr
         spec: parsed.spec,
         ...(parsed.ok ? { parsed: parsed.command } : {}),
       });
-      if (!verdict.allowed) return await fail({ ok: false, message: verdict.message });
+      if (!verdict.allowed) {
+        return await fail({
+          ok: false,
+          message: verdict.message,
+          ...(verdict.detailMrkdwn ? { detailMrkdwn: verdict.detailMrkdwn } : {}),
+        });
+      }
     }
 
     if (!parsed.ok) {
@@ -100,6 +104,13 @@ export async function handleCommand(inv: CommandInvocation, deps: SlackDeps): Pr
     }
     const { command: cmd, spec, fromDefaults } = parsed;
     if (cmd.kind === 'help') return; // answered above
+    if (isGovernanceCommand(cmd)) {
+      if (deps.hooks.governanceCommand) return await deps.hooks.governanceCommand({ ...inv, request: cmd });
+      return await fail({
+        ok: false,
+        message: `\`${spec.id}\` needs the bot's store (channel defaults, approvals, audit log), which this installation does not run.`,
+      });
+    }
 
     if (cmd.kind === 'live') {
       if (deps.hooks.fileLiveRequest) return await deps.hooks.fileLiveRequest({ ...inv, request: cmd });
@@ -144,7 +155,8 @@ export async function handleCommand(inv: CommandInvocation, deps: SlackDeps): Pr
     }
     if (!outcome.ok) return await fail(outcome);
     if (fromDefaults.length > 0) {
-      outcome.notes = [...(outcome.notes ?? []), `From this channel's defaults: ${fromDefaults.join(', ')}.`];
+      const used = fromDefaults.map((k) => `${k} ${defaults?.[k] ?? ''} (channel default)`);
+      outcome.notes = [...(outcome.notes ?? []), `From this channel's defaults: ${used.join(', ')}.`];
     }
     return await reply(
       outcome.visibility === 'channel' ? 'in_channel' : 'ephemeral',

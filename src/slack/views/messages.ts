@@ -1,4 +1,5 @@
 import { COMMANDS, type CommandSpec } from '../../core/grammar/commands.js';
+import { decodeSlackEntities } from '../../core/grammar/tokenize.js';
 import type { OpFailure, OpSuccess } from '../../core/outcome.js';
 import {
   code,
@@ -24,6 +25,17 @@ export interface Invocation {
   userId: string;
   /** The command as the user typed it, e.g. `/tsai learn workspace=…`. */
   commandText: string;
+}
+
+/**
+ * The invocation of a slash command. Slack sends `&`, `<`, `>` in the text as entities; they are decoded
+ * here so the echo (escaped again when rendered) shows exactly what the user typed.
+ */
+export function invocationOf(command: { user_id: string; command: string; text: string }): Invocation {
+  return {
+    userId: command.user_id,
+    commandText: decodeSlackEntities(`${command.command} ${command.text}`.trim()),
+  };
 }
 
 const MAX_VALUE = 500;
@@ -64,12 +76,14 @@ export function resultMessage(outcome: OpSuccess, inv: Invocation): MessageBody 
 export function errorMessage(failure: OpFailure, inv: Invocation): MessageBody {
   const icon = failure.outcomeUnknown ? ':grey_question:' : ':warning:';
   const blocks: KnownBlock[] = [section(`${icon} ${escapeMrkdwn(failure.message)}`)];
+  if (failure.detailMrkdwn) blocks.push(section(failure.detailMrkdwn));
   const hints: string[] = [];
   if (failure.usage) hints.push(`*Usage:* ${code(failure.usage)}`);
   if (failure.example) hints.push(`*Example:* ${code(failure.example)}`);
   if (hints.length) blocks.push(section(hints.join('\n')));
   blocks.push(context(`You typed: ${code(inv.commandText)}`));
-  return { text: fallback(escapeMrkdwn(failure.message)), blocks: limitBlocks(blocks) };
+  const detail = failure.detailMrkdwn ? ` ${failure.detailMrkdwn}` : '';
+  return { text: fallback(`${escapeMrkdwn(failure.message)}${detail}`), blocks: limitBlocks(blocks) };
 }
 
 /** Builds the failure for a usage problem from the command table. */

@@ -1,0 +1,23 @@
+import { describeRange, parseTimeRanges } from '../../time/index.js';
+import type { RangePreview } from './fields.js';
+
+export interface PreviewContext {
+  now: Date;
+  timeZone: string;
+  /** EVAL ranges must lie in the past. */
+  requirePast: boolean;
+}
+
+/** The interpretation of one range input in the user's zone and UTC; undefined for an empty input. */
+export function previewRange(text: string, ctx: PreviewContext): RangePreview | undefined {
+  if (text.trim() === '') return undefined;
+  const outcome = parseTimeRanges(text, ctx);
+  if (!outcome.ok) {
+    const examples = outcome.examples
+      .slice(0, 3)
+      .map((e) => `"${e}"`)
+      .join(', ');
+    return { ok: false, text: examples ? `${outcome.error} Try e.g. ${examples}.` : outcome.error };
+  }
+  return { ok: true, text: outcome.ranges.map((r) => describeRange(r, ctx.timeZone)).join('; ') };
+}

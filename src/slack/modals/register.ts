@@ -1,0 +1,122 @@
+import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { ModalKind } from '../../core/forms/fields.js';
+import { defaultedFields, fieldsFromCommand } from '../../core/forms/prefill.js';
+import type { MissingArgsRequest } from '../deps.js';
+import {
+  MODAL_ACTION,
+  MODAL_CALLBACK,
+  REMOVE_RANGE_PATTERN,
+  SHORTCUT_CALLBACK,
+} from '../views/modals/ids.js';
+import { errText, type ModalDeps } from './deps.js';
+import { DraftKeeper } from './drafts.js';
+import { onRangeChange, type ViewActionBody } from './interact.js';
+import { openModal } from './open.js';
+import { handleSubmission, type SubmissionBody } from './submit.js';
+
+const CALLBACKS = new RegExp(`^(${Object.values(MODAL_CALLBACK).join('|')})$`);
+
+/**
+ * The anomaly and EVAL modals: opened by `/tsai learn|relearn|score|eval` with arguments missing (the
+ * command's hook) and by global shortcuts; range preview, add/remove range; submission; reopen.
+ */
+export function register(app: App, deps: ModalDeps): void {
+  const drafts = new DraftKeeper(deps.store, deps.now);
+
+  deps.hooks.openModalForMissingArgs ??= (req: MissingArgsRequest) =>
+    openModal(deps, {
+      client: req.client,
+      triggerId: req.command.trigger_id,
+      userId: req.command.user_id,
+      kind: req.which,
+      fields: fieldsFromCommand(req.which, req.given),
+      origin: 'command',
+      channel: req.command.channel_id,
+      responseUrl: req.command.response_url,
+      fromDefaults: defaultedFields(req.fromDefaults ?? []),
+    });
+
+  for (const [kind, callbackId] of Object.entries(SHORTCUT_CALLBACK) as [ModalKind, string][]) {
+    app.shortcut({ callback_id: callbackId, type: 'shortcut' }, async ({ ack, shortcut, client }) => {
+      await ack();
+      const opened = await openModal(deps, {
+        client,
+        triggerId: shortcut.trigger_id,
+        userId: shortcut.user.id,
+        kind,
+        fields: kind === 'learn' || kind === 'score' ? { dataMode: 'new' } : {},
+        origin: 'shortcut',
+      });
+      if (!opened) deps.logger.warn({ user: shortcut.user.id, kind }, 'shortcut could not open its modal');
+    });
+  }
+
+  app.action<BlockAction>(MODAL_ACTION.range, async ({ ack, body, client }) => {
+    await ack();
+    await onRangeChange(deps, client, body as unknown as ViewActionBody, { kind: 'preview' });
+  });
+  app.action<BlockAction>(MODAL_ACTION.addRange, async ({ ack, body, client }) => {
+    await ack();
+    await onRangeChange(deps, client, body as unknown as ViewActionBody, { kind: 'add' });
+  });
+  app.action<BlockAction<ButtonAction>>(REMOVE_RANGE_PATTERN, async ({ ack, body, action, client }) => {
+    await ack();
+    const key = Number(action.value);
+    if (Number.isInteger(key))
+      await onRangeChange(deps, client, body as unknown as ViewActionBody, { kind: 'remove', key });
+  });
+
+  app.action<BlockAction<ButtonAction>>(
+    MODAL_ACTION.reopen,
+    async ({ ack, body, action, client, respond }) => {
+      await ack();
+      const log = deps.logger.child({ user: body.user.id });
+      const draft = await drafts.load(action.value ?? '').catch((e: unknown) => {
+        log.warn({ err: errText(e) }, 'could not load a modal draft');
+        return undefined;
+      });
+      const say = (text: string) =>
+        respond({ response_type: 'ephemeral', replace_original: false, text }).catch(() => undefined);
+      if (!draft)
+        return void (await say(
+          'Those inputs are no longer available (the bot was restarted without a store). Open the form again with `/tsai learn`, `relearn`, `score` or `eval`.',
+        ));
+      if (draft.userId !== body.user.id) {
+        log.warn({ owner: draft.userId }, 'reopen refused: the inputs belong to another user');
+        return void (await say('Only the person who filled in this form can reopen it.'));
+      }
+      const opened = await openModal(deps, {
+        client,
+        triggerId: body.trigger_id,
+        userId: body.user.id,
+        kind: draft.kind,
+        fields: draft.fields,
+        origin: 'reopen',
+        channel: draft.channel,
+      });
+      if (!opened) await say('Slack did not let the form open in time; click the button again.');
+    },
+  );
+
+  app.view({ callback_id: CALLBACKS, type: 'view_submission' }, async ({ ack, body, client }) => {
+    let result: Awaited<ReturnType<typeof handleSubmission>>;
+    try {
+      result = await handleSubmission(deps, client, drafts, body as unknown as SubmissionBody);
+    } catch (e) {
+      deps.logger.error({ err: errText(e), user: body.user.id }, 'modal submission could not be checked');
+      // Keep the modal (and everything typed) open with a message under its first input.
+      const first = Object.keys(body.view.state?.values ?? {})[0];
+      await ack(
+        first
+          ? {
+              response_action: 'errors',
+              errors: { [first]: 'Something went wrong inside the bot; try again.' },
+            }
+          : undefined,
+      );
+      return;
+    }
+    await ack(result.ack);
+    await result.after?.();
+  });
+}

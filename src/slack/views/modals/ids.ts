@@ -1,0 +1,46 @@
+import type { ModalKind } from '../../../core/forms/fields.js';
+
+/** `callback_id` of each modal view; `view_submission` listeners match on these. */
+export const MODAL_CALLBACK: Record<ModalKind, string> = {
+  learn: 'tsai_modal_learn',
+  relearn: 'tsai_modal_relearn',
+  score: 'tsai_modal_score',
+  eval: 'tsai_modal_eval',
+};
+
+export function modalKindOfCallback(callbackId: string): ModalKind | undefined {
+  for (const [kind, id] of Object.entries(MODAL_CALLBACK)) if (id === callbackId) return kind as ModalKind;
+  return undefined;
+}
+
+/** Global shortcuts (also declared in manifest.yml). */
+export const SHORTCUT_CALLBACK = {
+  learn: 'tsai_shortcut_learn',
+  score: 'tsai_shortcut_score',
+  eval: 'tsai_shortcut_eval',
+} as const satisfies Partial<Record<ModalKind, string>>;
+
+/** `action_id`s of the interactive parts of the modals. */
+export const MODAL_ACTION = {
+  /** A time-range input, dispatched when the user presses Enter in it. */
+  range: 'tsai_modal_range',
+  addRange: 'tsai_modal_range_add',
+  /** Prefix: each remove button's action_id is `${prefix}:${rangeKey}` (action_ids must differ within a block). */
+  removeRange: 'tsai_modal_range_remove',
+  /** The "Reopen with my inputs" button on a failure message. */
+  reopen: 'tsai_modal_reopen',
+} as const;
+
+/** Block id of the actions block holding "Add another range" and the remove buttons. */
+export const RANGE_ACTIONS_BLOCK = 'range_actions';
+
+/** `action_id` of the element inside a field's input block. */
+export function fieldActionId(blockId: string): string {
+  return `${blockId}_value`;
+}
+
+export function removeRangeActionId(key: number): string {
+  return `${MODAL_ACTION.removeRange}:${key}`;
+}
+
+export const REMOVE_RANGE_PATTERN = /^tsai_modal_range_remove:\d+$/;

@@ -1,0 +1,67 @@
+import {
+  type DataMode,
+  FIELD,
+  FIELDS_OF,
+  type FormInput,
+  type ModalFields,
+  type OutputMode,
+  rangeBlockId,
+} from '../../../core/forms/fields.js';
+import type { ModalMeta } from './metadata.js';
+
+/** The part of a view's `state.values` entry the modals read (Bolt's ViewStateValue, loosely). */
+export interface StateValue {
+  type?: string;
+  value?: string | null;
+  selected_option?: { value: string } | null;
+  selected_conversation?: string | null;
+}
+export type StateValues = Record<string, Record<string, StateValue>>;
+
+/** The one element of an input block (each of our input blocks has exactly one). */
+function elementState(values: StateValues, blockId: string): StateValue | undefined {
+  const inner = values[blockId];
+  if (!inner) return undefined;
+  return Object.values(inner)[0];
+}
+
+function textOf(values: StateValues, blockId: string): string | undefined {
+  const v = elementState(values, blockId);
+  return typeof v?.value === 'string' ? v.value : undefined;
+}
+
+/**
+ * Reads everything typed into a modal: `fields` (to rebuild or reopen the view) and `form` (to validate).
+ * Missing or odd entries read as empty, never as an exception.
+ */
+export function readModalState(
+  meta: ModalMeta,
+  values: StateValues | undefined,
+): { fields: ModalFields; form: FormInput } {
+  const v = values ?? {};
+  const fields: ModalFields = {};
+  for (const name of FIELDS_OF[meta.kind]) {
+    const blockId = FIELD[name];
+    if (name === 'dataMode' || name === 'outputMode') {
+      const selected = elementState(v, blockId)?.selected_option?.value;
+      if (name === 'dataMode' && (selected === 'new' || selected === 'dataspec'))
+        fields.dataMode = selected as DataMode;
+      if (name === 'outputMode' && (selected === 'prefix' || selected === 'map'))
+        fields.outputMode = selected as OutputMode;
+      continue;
+    }
+    const text = textOf(v, blockId);
+    if (text !== undefined && text !== '') fields[name] = text;
+  }
+  if (!meta.channel) {
+    const channel = elementState(v, FIELD.channel)?.selected_conversation;
+    if (typeof channel === 'string' && channel) fields.channel = channel;
+  }
+  const ranges = meta.ranges.map((key) => ({
+    blockId: rangeBlockId(key),
+    text: textOf(v, rangeBlockId(key)) ?? '',
+  }));
+  fields.ranges = ranges.map((r) => r.text);
+  const { ranges: _omit, ...rest } = fields;
+  return { fields, form: { ...rest, ranges } };
+}

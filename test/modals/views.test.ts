@@ -1,0 +1,323 @@
+import { describe, expect, it } from 'vitest';
+import { FIELD, MAX_RANGES, MODAL_KINDS, type ModalKind, rangeBlockId } from '../../src/core/forms/fields.js';
+import { checkBlockKitLimits } from '../../src/slack/views/limits.js';
+import { buildModalView, type ModalViewInput } from '../../src/slack/views/modals/build.js';
+import { MODAL_ACTION, MODAL_CALLBACK, RANGE_ACTIONS_BLOCK } from '../../src/slack/views/modals/ids.js';
+import { decodeMeta, encodeMeta, initialRangeKeys } from '../../src/slack/views/modals/metadata.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests poke into Block Kit JSON by path
+type Block = Record<string, any>;
+
+function blocksOf(view: { blocks: unknown[] }): Block[] {
+  return view.blocks as Block[];
+}
+function block(view: { blocks: unknown[] }, id: string): Block | undefined {
+  return blocksOf(view).find((b) => b.block_id === id);
+}
+
+const LONG = 'x'.repeat(5000);
+
+function worstCase(kind: ModalKind, shortcut: boolean): ModalViewInput {
+  const { ranges, next } = initialRangeKeys(MAX_RANGES);
+  return {
+    meta: {
+      kind,
+      origin: shortcut ? 'shortcut' : 'command',
+      channel: shortcut ? undefined : 'C0123456789',
+      responseUrl: shortcut ? undefined : `https://hooks.slack.com/commands/T0/${'9'.repeat(200)}`,
+      ranges,
+      next,
+      defaults: ['workspace', 'model', 'datastream', 'assessment', 'entities'],
+    },
+    fields: {
+      name: LONG,
+      description: LONG,
+      workspace: LONG,
+      modelName: LONG,
+      model: LONG,
+      dataMode: 'dataspec',
+      signals: LONG,
+      dataspecName: LONG,
+      dataspecId: LONG,
+      outputMode: 'map',
+      prefix: LONG,
+      outputs: LONG,
+      assessment: LONG,
+      datastream: LONG,
+      entities: LONG,
+      ranges: ranges.map(() => LONG),
+    },
+    previews: Object.fromEntries(ranges.map((k, i) => [rangeBlockId(k), { ok: i % 2 === 0, text: LONG }])),
+    defaultName: LONG,
+    timeZone: 'America/Argentina/ComodRivadavia',
+    notes: [LONG, LONG],
+  };
+}
+
+describe('modal builders', () => {
+  it.each(MODAL_KINDS)('%s: every view stays within Block Kit limits, also in the worst case', (kind) => {
+    for (const shortcut of [false, true]) {
+      const view = buildModalView(worstCase(kind, shortcut));
+      expect(checkBlockKitLimits(view, 'modal')).toEqual([]);
+      const minimal = buildModalView({
+        meta: { kind, origin: 'command', ...initialRangeKeys(0) },
+        fields: {},
+      });
+      expect(checkBlockKitLimits(minimal, 'modal')).toEqual([]);
+    }
+  });
+
+  it('prefills every field from the given values', () => {
+    const view = buildModalView({
+      meta: { kind: 'score', origin: 'command', channel: 'C1', ...initialRangeKeys(2) },
+      fields: {
+        name: 'nightly score',
+        description: 'pump 7',
+        model: '111',
+        workspace: '222',
+        dataMode: 'dataspec',
+        signals: '333:temp',
+        dataspecName: 'ds',
+        dataspecId: '444',
+        outputMode: 'map',
+        prefix: 'p',
+        outputs: '555:score',
+        ranges: ['yesterday', 'today'],
+      },
+    });
+    const value = (id: string) => block(view, id)?.element.initial_value;
+    expect(value(FIELD.name)).toBe('nightly score');
+    expect(value(FIELD.description)).toBe('pump 7');
+    expect(value(FIELD.model)).toBe('111');
+    expect(value(FIELD.workspace)).toBe('222');
+    expect(value(FIELD.signals)).toBe('333:temp');
+    expect(value(FIELD.dataspecName)).toBe('ds');
+    expect(value(FIELD.dataspecId)).toBe('444');
+    expect(value(FIELD.prefix)).toBe('p');
+    expect(value(FIELD.outputs)).toBe('555:score');
+    expect(value(rangeBlockId(1))).toBe('yesterday');
+    expect(value(rangeBlockId(2))).toBe('today');
+    expect(block(view, FIELD.dataMode)?.element.initial_option.value).toBe('dataspec');
+    expect(block(view, FIELD.outputMode)?.element.initial_option.value).toBe('map');
+    expect(view.callback_id).toBe(MODAL_CALLBACK.score);
+  });
+
+  it('each modal shows its own fields', () => {
+    const ids = (kind: ModalKind) =>
+      blocksOf(
+        buildModalView({
+          meta: { kind, origin: 'command', channel: 'C1', ...initialRangeKeys(1) },
+          fields: {},
+        }),
+      )
+        .filter((b) => b.type === 'input')
+        .map((b) => b.block_id);
+    expect(ids('learn')).toEqual([
+      'name',
+      'description',
+      'workspace',
+      'model_name',
+      'data_mode',
+      'signals',
+      'range_1',
+      'dataspec_name',
+      'dataspec_id',
+    ]);
+    expect(ids('relearn')).toEqual([
+      'model',
+      'workspace',
+      'name',
+      'description',
+      'signals',
+      'range_1',
+      'dataspec_name',
+    ]);
+    expect(ids('score')).toEqual([
+      'name',
+      'description',
+      'model',
+      'workspace',
+      'data_mode',
+      'signals',
+      'range_1',
+      'dataspec_name',
+      'dataspec_id',
+      'output_mode',
+      'prefix',
+      'outputs',
+    ]);
+    expect(ids('eval')).toEqual(['assessment', 'datastream', 'model', 'entities', 'range_1', 'name']);
+  });
+
+  it('EVAL warns about overwriting live output; relearn says old ranges need not be repeated', () => {
+    const meta = { origin: 'command' as const, channel: 'C1', ...initialRangeKeys(1) };
+    const evalView = buildModalView({ meta: { ...meta, kind: 'eval' }, fields: {} });
+    expect(block(evalView, 'overwrite_warning')?.text.text).toMatch(/already evaluated is overwritten/);
+    const relearn = buildModalView({ meta: { ...meta, kind: 'relearn' }, fields: {} });
+    expect(block(relearn, 'relearn_note')?.text.text).toMatch(/need not be repeated/);
+    const learn = buildModalView({ meta: { ...meta, kind: 'learn' }, fields: {} });
+    expect(block(learn, FIELD.modelName)?.hint.text).toContain(
+      '{{workspaceName}}/{{modelType}}/M[{{index}}]',
+    );
+  });
+
+  it('range inputs dispatch on enter, keep stable ids, show previews, and offer add/remove up to 10', () => {
+    const view = buildModalView({
+      meta: { kind: 'learn', origin: 'command', channel: 'C1', ranges: [2, 5], next: 6 },
+      fields: { ranges: ['yesterday', 'garbage'] },
+      previews: {
+        range_2: { ok: true, text: 'Fri 21 Nov 00:00 – Sat 22 Nov 00:00 UTC' },
+        range_5: { ok: false, text: 'Could not understand "garbage"' },
+      },
+    });
+    const r2 = block(view, 'range_2')!;
+    expect(r2.dispatch_action).toBe(true);
+    expect(r2.element.action_id).toBe(MODAL_ACTION.range);
+    expect(r2.element.dispatch_action_config).toEqual({ trigger_actions_on: ['on_enter_pressed'] });
+    expect(r2.hint.text).toBe('✅ Fri 21 Nov 00:00 – Sat 22 Nov 00:00 UTC');
+    expect(block(view, 'range_5')!.hint.text).toBe('⚠️ Could not understand "garbage"');
+    const actions = block(view, RANGE_ACTIONS_BLOCK)!.elements.map((e: Block) => [e.action_id, e.value]);
+    expect(actions).toEqual([
+      [MODAL_ACTION.addRange, 'add'],
+      ['tsai_modal_range_remove:2', '2'],
+      ['tsai_modal_range_remove:5', '5'],
+    ]);
+
+    const full = buildModalView({
+      meta: { kind: 'learn', origin: 'command', channel: 'C1', ...initialRangeKeys(10) },
+      fields: {},
+    });
+    const fullActions = block(full, RANGE_ACTIONS_BLOCK)!.elements.map((e: Block) => e.action_id);
+    expect(fullActions).not.toContain(MODAL_ACTION.addRange);
+    expect(fullActions).toHaveLength(10);
+    const single = buildModalView({
+      meta: { kind: 'score', origin: 'command', channel: 'C1', ...initialRangeKeys(1) },
+      fields: {},
+    });
+    expect(block(single, RANGE_ACTIONS_BLOCK)!.elements.map((e: Block) => e.action_id)).toEqual([
+      MODAL_ACTION.addRange,
+    ]);
+    // EVAL backfills one range per flow: no add button.
+    const evalView = buildModalView({
+      meta: { kind: 'eval', origin: 'command', channel: 'C1', ...initialRangeKeys(1) },
+      fields: {},
+    });
+    expect(block(evalView, RANGE_ACTIONS_BLOCK)).toBeUndefined();
+  });
+
+  it('asks for a channel only when it does not know one (global shortcut)', () => {
+    const shortcut = buildModalView({
+      meta: { kind: 'score', origin: 'shortcut', ...initialRangeKeys(1) },
+      fields: {},
+    });
+    expect(block(shortcut, FIELD.channel)?.element.type).toBe('conversations_select');
+    const command = buildModalView({
+      meta: { kind: 'score', origin: 'command', channel: 'C1', ...initialRangeKeys(1) },
+      fields: {},
+    });
+    expect(block(command, FIELD.channel)).toBeUndefined();
+  });
+});
+
+describe('private_metadata', () => {
+  it('round-trips and rejects what it cannot read', () => {
+    const meta = {
+      kind: 'eval' as const,
+      origin: 'command' as const,
+      channel: 'C1',
+      responseUrl: 'http://x/y',
+      ranges: [1, 4],
+      next: 7,
+      defaults: ['workspace' as const],
+      timeZone: 'Asia/Kolkata',
+      userName: 'alice',
+    };
+    expect(decodeMeta(encodeMeta(meta))).toEqual(meta);
+    expect(decodeMeta('not json')).toBeUndefined();
+    expect(decodeMeta('{"k":"nope","o":"command","r":[1]}')).toBeUndefined();
+    expect(decodeMeta('{"k":"learn","o":"command","r":[]}')).toBeUndefined();
+  });
+
+  it('drops an oversized response_url rather than exceed 3000 characters', () => {
+    const text = encodeMeta({
+      kind: 'learn',
+      origin: 'command',
+      channel: 'C1',
+      responseUrl: `http://x/${'a'.repeat(4000)}`,
+      ...initialRangeKeys(10),
+    });
+    expect(text.length).toBeLessThanOrEqual(3000);
+    expect(decodeMeta(text)?.responseUrl).toBeUndefined();
+    expect(decodeMeta(text)?.ranges).toHaveLength(10);
+  });
+});
+
+describe('checkBlockKitLimits', () => {
+  it('reports every violated limit with its path', () => {
+    const bad = {
+      type: 'modal',
+      title: { type: 'plain_text', text: 'A title that is much too long for Slack' },
+      submit: { type: 'plain_text', text: 'ok' },
+      private_metadata: 'm'.repeat(3001),
+      blocks: [
+        { type: 'header', block_id: 'h', text: { type: 'plain_text', text: 'h'.repeat(151) } },
+        { type: 'section', block_id: 'h', text: { type: 'mrkdwn', text: 's'.repeat(3001) } },
+        {
+          type: 'input',
+          block_id: 'b'.repeat(256),
+          label: { type: 'plain_text', text: 'l'.repeat(2001) },
+          hint: { type: 'plain_text', text: '' },
+          element: {
+            type: 'radio_buttons',
+            action_id: 'r',
+            options: Array.from({ length: 11 }, (_, i) => ({
+              text: { type: 'plain_text', text: 'o'.repeat(76) },
+              value: `${i}`.repeat(76),
+            })),
+          },
+        },
+        {
+          type: 'actions',
+          elements: [
+            {
+              type: 'button',
+              action_id: 'a',
+              text: { type: 'plain_text', text: 't'.repeat(76) },
+              value: 'v',
+            },
+            {
+              type: 'button',
+              action_id: 'a',
+              text: { type: 'plain_text', text: 't' },
+              placeholder: { type: 'plain_text', text: 'p'.repeat(151) },
+            },
+          ],
+        },
+      ],
+    };
+    const problems = checkBlockKitLimits(bad, 'modal');
+    const has = (re: RegExp) =>
+      expect(
+        problems.some((p) => re.test(p)),
+        `${re} in\n${problems.join('\n')}`,
+      ).toBe(true);
+    has(/^title: text is 39 chars \(max 24\)/);
+    has(/^private_metadata: private_metadata is 3001/);
+    has(/^blocks\[0\]\.text: text is 151 chars \(max 150\)/);
+    has(/^blocks\[1\]\.block_id: duplicate block_id "h"/);
+    has(/^blocks\[1\]\.text: text is 3001/);
+    has(/^blocks\[2\]\.block_id: block_id is 256/);
+    has(/^blocks\[2\]\.label: text is 2001/);
+    has(/^blocks\[2\]\.hint: text is empty/);
+    has(/^blocks\[2\]\.element\.options: 11 options \(max 10\)/);
+    has(/^blocks\[2\]\.element\.options\[0\]\.text: text is 76/);
+    has(/^blocks\[2\]\.element\.options\[0\]\.value: value is 76/);
+    has(/^blocks\[3\]\.elements\[0\]\.text: text is 76/);
+    has(/^blocks\[3\]\.elements\[1\]\.action_id: duplicate action_id "a"/);
+    has(/^blocks\[3\]\.elements\[1\]\.placeholder: text is 151/);
+
+    const tooMany = { blocks: Array.from({ length: 51 }, () => ({ type: 'divider' })) };
+    expect(checkBlockKitLimits(tooMany, 'message')).toEqual(['blocks: 51 blocks (max 50)']);
+    expect(checkBlockKitLimits(tooMany, 'modal')).toEqual(['title: missing']);
+  });
+});

@@ -1,0 +1,85 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+
+/** What a child bot runs: the real start-up (`startAll`) from the transpiled sources. */
+const CHILD = `
+import { loadConfig } from './src/config.js';
+import { createLogger } from './src/log.js';
+import { startAll } from './src/startup.js';
+const config = loadConfig(process.env);
+const logger = createLogger({ level: 'warn', secrets: config.secrets });
+const running = await startAll({ config, logger, now: () => new Date(Number(process.env.BOT_NOW_MS)), sweepIntervalMs: 600000 });
+process.send({ port: running.bot.port() });
+process.on('message', async (m) => {
+  if (m === 'stop') {
+    await running.stop();
+    process.send({ stopped: true }, () => process.exit(0));
+  }
+});
+`;
+
+async function tsFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await tsFiles(p)));
+    else if (e.name.endsWith('.ts')) out.push(p);
+  }
+  return out;
+}
+
+/** Transpiles src/ into a temp dir once, so bots can run as separate Node processes (no build step). */
+export async function prepareBotProgram(): Promise<{ dir: string; cleanup(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'tsai-bot-proc-'));
+  const root = resolve('src');
+  for (const file of await tsFiles(root)) {
+    const out = ts.transpileModule(await readFile(file, 'utf8'), {
+      compilerOptions: {
+        module: ts.ModuleKind.ESNext,
+        target: ts.ScriptTarget.ES2022,
+        verbatimModuleSyntax: true,
+      },
+    });
+    const target = join(dir, 'src', relative(root, file)).replace(/\.ts$/, '.js');
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, out.outputText);
+  }
+  await writeFile(join(dir, 'package.json'), '{"type":"module"}');
+  await writeFile(join(dir, 'bot.js'), CHILD);
+  await symlink(resolve('node_modules'), join(dir, 'node_modules'));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export interface BotProcess {
+  port: number;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts one bot as a child process with `env`; resolves once it listens. */
+export function startBotProcess(dir: string, env: Record<string, string>): Promise<BotProcess> {
+  const child = fork(join(dir, 'bot.js'), [], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((ok, fail) => {
+    child.once('exit', (code) => fail(new Error(`bot process exited with ${code} before listening`)));
+    child.once('message', (m) => {
+      const port = (m as { port?: number }).port;
+      if (!port) return fail(new Error('bot process did not report a port'));
+      child.removeAllListeners('exit');
+      ok({
+        port,
+        child,
+        stop: () =>
+          new Promise<void>((done) => {
+            child.once('exit', () => done());
+            child.send('stop');
+          }),
+      });
+    });
+  });
+}
