@@ -1,7 +1,8 @@
 // `npm run bench`: the bot against a bare Bolt app (issue 8) plus time-range parsing (issue 3).
 // Prints a table and writes bench/results.json. Options (environment): BENCH_QUICK=1 for a short run,
 // BENCH_OUT=<file> for another output file, BENCH_KEEP_TMP=1 to keep the children's logs and databases,
-// BENCH_BOT_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" to profile the bot.
+// BENCH_BOT_NODE_ARGS="--cpu-prof --cpu-prof-dir=$PWD/prof" to profile the bot (absolute dir: the
+// children run in a temp dir).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { buildResults, formatTable } from './results.js';

@@ -72,7 +72,6 @@ export const COMMAND_TEXT: Record<AckCommand | 'modal', string> = {
 };
 
 const distDir = fileURLToPath(new URL('..', import.meta.url));
-const repoDir = fileURLToPath(new URL('../..', import.meta.url));
 
 type Who = 'bot' | 'bare';
 
@@ -127,7 +126,8 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
       env: envFor(who),
       logFile: join(tmp, `${who}-${tag}.log`),
       nodeArgs: who === 'bot' ? o.botNodeArgs : [],
-      cwd: repoDir,
+      // Not the checkout: a developer's .env there would change the bot under test.
+      cwd: tmp,
     });
   const target = (p: AppProcess): DriverTarget => ({ origin: p.origin, signingSecret });
   const bodies = (issued: IssuedCommand[], text: string) => (i: number) =>
