@@ -6,7 +6,7 @@ import type { LocalSlack } from './localslack/index.js';
 import type { Logger } from './log.js';
 import { type Bot, createBot } from './slack/app.js';
 import type { BotHooks } from './slack/deps.js';
-import { createGovernance, type Governance } from './slack/governance.js';
+import { createGovernance, type Governance } from './slack/governance/index.js';
 import { openStore, type Store } from './store/index.js';
 
 export interface Running {

@@ -7,7 +7,7 @@ import type { OpRequest } from '../core/operations/requests.js';
 import type { OpOutcome } from '../core/outcome.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
-import type { Governance } from './governance.js';
+import type { Governance } from './governance/index.js';
 import type { UserDirectory } from './users.js';
 
 /** What a listener gets from Bolt for one slash command, passed on to the hooks below. */

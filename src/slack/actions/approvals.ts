@@ -1,7 +1,7 @@
 import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
 import type { ApprovalRequest } from '../../store/index.js';
 import type { SlackDeps } from '../deps.js';
-import type { Governance } from '../governance.js';
+import type { Governance } from '../governance/index.js';
 import {
   APPROVAL_ACTION,
   alreadyDecidedText,

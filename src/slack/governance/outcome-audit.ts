@@ -1,8 +1,8 @@
-import { requestParams } from '../core/operations/params.js';
-import type { OpRequest } from '../core/operations/requests.js';
-import type { OpOutcome } from '../core/outcome.js';
-import type { CommandInvocation } from './deps.js';
-import type { Governance } from './governance.js';
+import { requestParams } from '../../core/operations/params.js';
+import type { OpRequest } from '../../core/operations/requests.js';
+import type { OpOutcome } from '../../core/outcome.js';
+import type { CommandInvocation } from '../deps.js';
+import type { Governance } from './index.js';
 
 /** The audit operation of a command that changes something at the service; null for lookups. */
 export function auditOperation(request: OpRequest): string | null {

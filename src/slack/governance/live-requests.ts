@@ -1,8 +1,8 @@
-import type { LiveRequest } from './deps.js';
-import type { Governance } from './governance.js';
-import { approvalMessage, describeAction } from './views/approvals.js';
-import { errorMessage, type Invocation, invocationOf, type MessageBody } from './views/messages.js';
-import { code, escapeMrkdwn } from './views/mrkdwn.js';
+import type { LiveRequest } from '../deps.js';
+import { approvalMessage, describeAction } from '../views/approvals.js';
+import { errorMessage, type Invocation, invocationOf, type MessageBody } from '../views/messages.js';
+import { code, escapeMrkdwn } from '../views/mrkdwn.js';
+import type { Governance } from './index.js';
 
 /**
  * `/tsai live start|stop …`: files the request (M[0] looked up for an assessment), posts it with

@@ -1,17 +1,17 @@
 import type { webApi } from '@slack/bolt';
-import type { ServiceClient } from '../api/index.js';
-import type { Config } from '../config.js';
-import { startExpirySweeper } from '../core/approval-sweeper.js';
-import { type Approvals, createApprovals, type DecisionOutcome } from '../core/approvals.js';
-import { channelDefaultsAsArgs } from '../core/channel-defaults.js';
-import { type AccessPolicy, createPolicy } from '../core/policy.js';
-import type { Logger } from '../log.js';
-import type { ApprovalRequest, Store } from '../store/index.js';
-import type { BotHooks } from './deps.js';
-import { handleGovernanceCommand } from './governance-commands.js';
+import type { ServiceClient } from '../../api/index.js';
+import type { Config } from '../../config.js';
+import { startExpirySweeper } from '../../core/approval-sweeper.js';
+import { type Approvals, createApprovals, type DecisionOutcome } from '../../core/approvals.js';
+import { channelDefaultsAsArgs } from '../../core/channel-defaults.js';
+import { type AccessPolicy, createPolicy } from '../../core/policy.js';
+import type { Logger } from '../../log.js';
+import type { ApprovalRequest, Store } from '../../store/index.js';
+import type { BotHooks } from '../deps.js';
+import { alreadyDecidedText, approvalMessage, askWhom, requesterNotice } from '../views/approvals.js';
+import { handleGovernanceCommand } from './commands.js';
 import { fileLiveRequest } from './live-requests.js';
 import { recordOutcome } from './outcome-audit.js';
-import { alreadyDecidedText, approvalMessage, askWhom, requesterNotice } from './views/approvals.js';
 
 export interface GovernanceOptions {
   config: Config;

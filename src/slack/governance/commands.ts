@@ -1,12 +1,12 @@
-import { clearChannelDefaults, setChannelDefaults } from '../core/channel-defaults.js';
-import type { GovernanceCommand } from '../core/grammar/types.js';
-import type { CommandInvocation } from './deps.js';
-import type { Governance } from './governance.js';
-import { askWhom, pendingListMessage } from './views/approvals.js';
-import { auditMessage } from './views/audit.js';
-import { channelDefaultsMessage } from './views/channel-defaults.js';
-import type { MessageBody } from './views/messages.js';
-import { context, mention, section } from './views/mrkdwn.js';
+import { clearChannelDefaults, setChannelDefaults } from '../../core/channel-defaults.js';
+import type { GovernanceCommand } from '../../core/grammar/types.js';
+import type { CommandInvocation } from '../deps.js';
+import { askWhom, pendingListMessage } from '../views/approvals.js';
+import { auditMessage } from '../views/audit.js';
+import { channelDefaultsMessage } from '../views/channel-defaults.js';
+import type { MessageBody } from '../views/messages.js';
+import { context, mention, section } from '../views/mrkdwn.js';
+import type { Governance } from './index.js';
 
 /** `/tsai use …`, `/tsai approvals`, `/tsai audit [n]`. */
 export async function handleGovernanceCommand(
