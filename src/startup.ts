@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServiceClient, type ServiceClient } from './api/index.js';
 import type { Config } from './config.js';
-import { type RunningEmulator, startEmulator } from './emulator/index.js';
-import { DEFAULT_USERGROUPS, type LocalSlack, startLocalSlack } from './localslack/index.js';
+import type { RunningEmulator } from './emulator/index.js';
+import type { LocalSlack } from './localslack/index.js';
 import type { Logger } from './log.js';
 import type { SandboxServer } from './sandbox/server.js';
 import { startSandbox } from './sandbox/start.js';
@@ -72,6 +72,8 @@ export async function startAll(o: StartOptions): Promise<Running> {
       token: config.service.token,
     };
     if (!config.service.baseUrl) {
+      // Loaded only when used: a configured bot starts faster without the emulator's modules.
+      const { startEmulator } = await import('./emulator/index.js');
       emulator = await startEmulator({ host: '127.0.0.1', port: 0 });
       stops.push(() => emulator!.close());
       serviceTarget = { baseUrl: emulator.url, accountId: emulator.accountId, token: emulator.token };
@@ -98,6 +100,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
     if (config.slack.mode === 'none') {
       const signingSecret = randomBytes(16).toString('hex');
       const botToken = `xoxb-local-${randomBytes(12).toString('hex')}`;
+      const { startLocalSlack, DEFAULT_USERGROUPS } = await import('./localslack/index.js');
       localSlack = await startLocalSlack({ signingSecret, botToken, shouldEscape: true });
       stops.push(() => localSlack!.close());
       config = { ...config, slack: { mode: 'http', botToken, signingSecret, apiUrl: localSlack.apiUrl } };

@@ -1,34 +1,33 @@
-import { benchParse } from './parse.js';
+// `npm run bench`: the bot against a bare Bolt app (issue 8) plus time-range parsing (issue 3).
+// Prints a table and writes bench/results.json. Options (environment): BENCH_QUICK=1 for a short run,
+// BENCH_OUT=<file> for another output file, BENCH_KEEP_TMP=1 to keep the children's logs and databases,
+// BENCH_BOT_NODE_ARGS="--cpu-prof --cpu-prof-dir=$PWD/prof" to profile the bot (absolute dir: the
+// children run in a temp dir).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { buildResults, formatTable } from './results.js';
+import { type BenchOptions, runBench } from './run.js';
 
-interface Row {
-  section: string;
-  metric: string;
-  value: string;
-}
-
-type Section = { name: string; run: () => Promise<Row[]> };
-
-async function timeParsing(): Promise<Row[]> {
-  const r = await benchParse();
-  return [
-    { section: 'time ranges', metric: 'phrases × zones', value: String(r.phrases) },
-    { section: 'time ranges', metric: 'parse median', value: `${r.medianMs.toFixed(3)} ms` },
-    { section: 'time ranges', metric: 'parse p99', value: `${r.p99Ms.toFixed(3)} ms` },
-  ];
-}
-
-/** Each section measures one part; later parts add theirs here. */
-const SECTIONS: Section[] = [{ name: 'time ranges', run: timeParsing }];
+const QUICK: Partial<BenchOptions> = {
+  rounds: 1,
+  requests: { 1: 30, 50: 100, 200: 200 },
+  coldStartRuns: 2,
+  viewsOpenRounds: 1,
+  sustainedRates: [50, 200, 800],
+  sustainedStepMs: 2000,
+};
 
 async function main(): Promise<void> {
-  const rows: Row[] = [];
-  for (const s of SECTIONS) rows.push(...(await s.run()));
-  const w = [
-    Math.max(7, ...rows.map((r) => r.section.length)),
-    Math.max(6, ...rows.map((r) => r.metric.length)),
-  ];
-  console.log(`${'section'.padEnd(w[0]!)}  ${'metric'.padEnd(w[1]!)}  value`);
-  for (const r of rows) console.log(`${r.section.padEnd(w[0]!)}  ${r.metric.padEnd(w[1]!)}  ${r.value}`);
+  const env = process.env;
+  const opts: Partial<BenchOptions> = env.BENCH_QUICK ? { ...QUICK } : {};
+  if (env.BENCH_BOT_NODE_ARGS) opts.botNodeArgs = env.BENCH_BOT_NODE_ARGS.split(/\s+/).filter(Boolean);
+  if (env.BENCH_BOT_LOG_LEVEL) opts.botLogLevel = env.BENCH_BOT_LOG_LEVEL;
+  const results = buildResults(await runBench(opts));
+  console.log(formatTable(results));
+  const out = resolve(env.BENCH_OUT ?? 'bench/results.json');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nwritten: ${out}`);
 }
 
 main().catch((e: unknown) => {

@@ -1,9 +1,11 @@
-import { PostgresStore, type PostgresStoreOptions } from './postgres.js';
+import type { PostgresStoreOptions } from './postgres.js';
 import { SqliteStore } from './sqlite.js';
 import type { Store } from './types.js';
 
 export { MIGRATIONS } from './migrations.js';
-export { PostgresStore, type PostgresStoreOptions } from './postgres.js';
+// PostgresStore is imported from './postgres.js' directly: re-exporting it here would load `pg` on every
+// start, also when DATABASE_URL selects SQLite.
+export type { PostgresStoreOptions } from './postgres.js';
 export { SqliteStore } from './sqlite.js';
 export * from './types.js';
 
@@ -37,5 +39,7 @@ export function resolveStoreTarget(databaseUrl?: string): StoreTarget {
 /** Opens the store `DATABASE_URL` selects and applies pending migrations. */
 export async function openStore(databaseUrl?: string, options: PostgresStoreOptions = {}): Promise<Store> {
   const target = resolveStoreTarget(databaseUrl);
-  return target.kind === 'postgres' ? PostgresStore.open(target.url, options) : SqliteStore.open(target.file);
+  if (target.kind === 'sqlite') return SqliteStore.open(target.file);
+  const { PostgresStore } = await import('./postgres.js');
+  return PostgresStore.open(target.url, options);
 }

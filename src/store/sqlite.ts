@@ -35,8 +35,20 @@ export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   private readonly db: Database.Database;
 
+  /** Prepared statements by SQL text: preparing costs more than running these small queries. */
+  private readonly statements = new Map<string, Database.Statement>();
+
   private constructor(db: Database.Database) {
     this.db = db;
+  }
+
+  private prepare(sql: string): Database.Statement {
+    let st = this.statements.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      if (this.statements.size < 200) this.statements.set(sql, st);
+    }
+    return st;
   }
 
   static async open(file: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
@@ -56,25 +68,23 @@ export class SqliteStore implements Store {
   }
 
   async createApproval(input: NewApprovalRequest): Promise<ApprovalRequest> {
-    const row = this.db
-      .prepare(
-        `INSERT INTO approvals (id, action, model_id, assessment_id, reason, requester_id, team_id,
+    const row = this.prepare(
+      `INSERT INTO approvals (id, action, model_id, assessment_id, reason, requester_id, team_id,
            origin_channel_id, approvals_channel_id, status, created_at, expires_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?) RETURNING *`,
-      )
-      .get(
-        randomUUID(),
-        input.action,
-        input.modelId,
-        input.assessmentId ?? null,
-        input.reason ?? null,
-        input.requesterId,
-        input.teamId ?? null,
-        input.originChannelId,
-        input.approvalsChannelId,
-        input.createdAt,
-        input.expiresAt,
-      ) as Row;
+    ).get(
+      randomUUID(),
+      input.action,
+      input.modelId,
+      input.assessmentId ?? null,
+      input.reason ?? null,
+      input.requesterId,
+      input.teamId ?? null,
+      input.originChannelId,
+      input.approvalsChannelId,
+      input.createdAt,
+      input.expiresAt,
+    ) as Row;
     return toApproval(row);
   }
 
@@ -83,50 +93,47 @@ export class SqliteStore implements Store {
   }
 
   private get(id: string): ApprovalRequest | null {
-    const row = this.db.prepare('SELECT * FROM approvals WHERE id = ?').get(id) as Row | undefined;
+    const row = this.prepare('SELECT * FROM approvals WHERE id = ?').get(id) as Row | undefined;
     return row ? toApproval(row) : null;
   }
 
   async listApprovals(query: ApprovalQuery = {}): Promise<ApprovalRequest[]> {
     const statuses = query.statuses ?? [];
     const where = statuses.length ? `WHERE status IN (${statuses.map(() => '?').join(', ')})` : '';
-    const rows = this.db
-      .prepare(`SELECT * FROM approvals ${where} ORDER BY created_at DESC, id LIMIT ?`)
-      .all(...statuses, clampLimit(query.limit, 100)) as Row[];
+    const rows = this.prepare(`SELECT * FROM approvals ${where} ORDER BY created_at DESC, id LIMIT ?`).all(
+      ...statuses,
+      clampLimit(query.limit, 100),
+    ) as Row[];
     return rows.map(toApproval);
   }
 
   async setApprovalMessage(id: string, channelId: string, messageTs: string): Promise<void> {
-    this.db
-      .prepare('UPDATE approvals SET approvals_channel_id = ?, message_ts = ? WHERE id = ?')
-      .run(channelId, messageTs, id);
+    this.prepare('UPDATE approvals SET approvals_channel_id = ?, message_ts = ? WHERE id = ?').run(
+      channelId,
+      messageTs,
+      id,
+    );
   }
 
   async decideApproval(input: DecideInput): Promise<TransitionResult> {
     const run = this.db.transaction((): TransitionResult => {
       const row =
         input.decision === 'approve'
-          ? this.db
-              .prepare(
-                `UPDATE approvals SET status = 'executing', decided_by = ?, decided_at = ?,
+          ? this.prepare(
+              `UPDATE approvals SET status = 'executing', decided_by = ?, decided_at = ?,
                    attempts = attempts + 1, last_attempt_by = ?, last_attempt_at = ?
                  WHERE id = ? AND status = 'pending' AND expires_at > ? RETURNING *`,
-              )
-              .get(input.by, input.at, input.by, input.at, input.id, input.at)
-          : this.db
-              .prepare(
-                `UPDATE approvals SET status = 'rejected', decided_by = ?, decided_at = ?, reject_reason = ?,
+            ).get(input.by, input.at, input.by, input.at, input.id, input.at)
+          : this.prepare(
+              `UPDATE approvals SET status = 'rejected', decided_by = ?, decided_at = ?, reject_reason = ?,
                    finished_at = ?
                  WHERE id = ? AND status = 'pending' AND expires_at > ? RETURNING *`,
-              )
-              .get(input.by, input.at, input.reason ?? null, input.at, input.id, input.at);
+            ).get(input.by, input.at, input.reason ?? null, input.at, input.id, input.at);
       if (row) return { ok: true, request: toApproval(row as Row) };
-      const expired = this.db
-        .prepare(
-          `UPDATE approvals SET status = 'expired', finished_at = ?
+      const expired = this.prepare(
+        `UPDATE approvals SET status = 'expired', finished_at = ?
            WHERE id = ? AND status = 'pending' AND expires_at <= ?`,
-        )
-        .run(input.at, input.id, input.at);
+      ).run(input.at, input.id, input.at);
       const current = this.get(input.id);
       return expired.changes > 0 ? { ok: false, current, expiredNow: true } : { ok: false, current };
     });
@@ -157,7 +164,7 @@ export class SqliteStore implements Store {
 
   private transition(sql: string, params: unknown[], id: string): Promise<TransitionResult> {
     const run = this.db.transaction((): TransitionResult => {
-      const row = this.db.prepare(sql).get(...params) as Row | undefined;
+      const row = this.prepare(sql).get(...params) as Row | undefined;
       return row ? { ok: true, request: toApproval(row) } : { ok: false, current: this.get(id) };
     });
     return Promise.resolve(run.immediate());
@@ -166,12 +173,10 @@ export class SqliteStore implements Store {
   async expireDue(now: number): Promise<ApprovalRequest[]> {
     const run = this.db.transaction(
       () =>
-        this.db
-          .prepare(
-            `UPDATE approvals SET status = 'expired', finished_at = ?
+        this.prepare(
+          `UPDATE approvals SET status = 'expired', finished_at = ?
              WHERE status = 'pending' AND expires_at <= ? RETURNING *`,
-          )
-          .all(now, now) as Row[],
+        ).all(now, now) as Row[],
     );
     return run.immediate().map(toApproval);
   }
@@ -179,37 +184,33 @@ export class SqliteStore implements Store {
   async markInterrupted(claimedBefore: number, at: number): Promise<ApprovalRequest[]> {
     const run = this.db.transaction(
       () =>
-        this.db
-          .prepare(
-            `UPDATE approvals SET status = 'unknown', finished_at = ?,
+        this.prepare(
+          `UPDATE approvals SET status = 'unknown', finished_at = ?,
                error = 'The bot stopped while creating the flow; its outcome is unknown.'
              WHERE status = 'executing' AND last_attempt_at <= ? RETURNING *`,
-          )
-          .all(at, claimedBefore) as Row[],
+        ).all(at, claimedBefore) as Row[],
     );
     return run.immediate().map(toApproval);
   }
 
   async appendAudit(e: NewAuditEntry): Promise<AuditEntry> {
-    const row = this.db
-      .prepare(
-        `INSERT INTO audit_log (at, user_id, team_id, channel_id, operation, params, outcome, flow_id,
+    const row = this.prepare(
+      `INSERT INTO audit_log (at, user_id, team_id, channel_id, operation, params, outcome, flow_id,
            flow_status, error, request_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-      )
-      .get(
-        e.at,
-        e.userId,
-        e.teamId ?? null,
-        e.channelId ?? null,
-        e.operation,
-        JSON.stringify(e.params ?? {}),
-        e.outcome,
-        e.flowId ?? null,
-        e.flowStatus ?? null,
-        e.error ?? null,
-        e.requestId ?? null,
-      ) as Row;
+    ).get(
+      e.at,
+      e.userId,
+      e.teamId ?? null,
+      e.channelId ?? null,
+      e.operation,
+      JSON.stringify(e.params ?? {}),
+      e.outcome,
+      e.flowId ?? null,
+      e.flowStatus ?? null,
+      e.error ?? null,
+      e.requestId ?? null,
+    ) as Row;
     return toAudit(row);
   }
 
@@ -227,7 +228,7 @@ export class SqliteStore implements Store {
     }
     const sql = `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
                  ORDER BY at DESC, id DESC LIMIT ?`;
-    return (this.db.prepare(sql).all(...params, clampLimit(query.limit, 20)) as Row[]).map(toAudit);
+    return (this.prepare(sql).all(...params, clampLimit(query.limit, 20)) as Row[]).map(toAudit);
   }
 
   async getChannelDefaults(channelId: string): Promise<StoredChannelDefaults | null> {
@@ -235,7 +236,7 @@ export class SqliteStore implements Store {
   }
 
   private getDefaults(channelId: string): StoredChannelDefaults | null {
-    const row = this.db.prepare('SELECT * FROM channel_defaults WHERE channel_id = ?').get(channelId) as
+    const row = this.prepare('SELECT * FROM channel_defaults WHERE channel_id = ?').get(channelId) as
       | Row
       | undefined;
     return row ? toChannelDefaults(row) : null;
@@ -249,43 +250,39 @@ export class SqliteStore implements Store {
   ): Promise<StoredChannelDefaults> {
     const run = this.db.transaction(() => {
       const m = mergeDefaults(this.getDefaults(channelId), values);
-      const row = this.db
-        .prepare(
-          `INSERT INTO channel_defaults (channel_id, workspace, datastream, model, assessment, entities,
+      const row = this.prepare(
+        `INSERT INTO channel_defaults (channel_id, workspace, datastream, model, assessment, entities,
              updated_by, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (channel_id) DO UPDATE SET workspace = excluded.workspace,
              datastream = excluded.datastream, model = excluded.model, assessment = excluded.assessment,
              entities = excluded.entities, updated_by = excluded.updated_by, updated_at = excluded.updated_at
            RETURNING *`,
-        )
-        .get(channelId, m.workspace, m.datastream, m.model, m.assessment, m.entities, by, at) as Row;
+      ).get(channelId, m.workspace, m.datastream, m.model, m.assessment, m.entities, by, at) as Row;
       return toChannelDefaults(row);
     });
     return run.immediate();
   }
 
   async clearChannelDefaults(channelId: string): Promise<boolean> {
-    return this.db.prepare('DELETE FROM channel_defaults WHERE channel_id = ?').run(channelId).changes > 0;
+    return this.prepare('DELETE FROM channel_defaults WHERE channel_id = ?').run(channelId).changes > 0;
   }
 
   async getState<T = unknown>(key: string): Promise<T | null> {
-    const row = this.db.prepare('SELECT value FROM bot_state WHERE key = ?').get(key) as Row | undefined;
+    const row = this.prepare('SELECT value FROM bot_state WHERE key = ?').get(key) as Row | undefined;
     return row ? (JSON.parse(String(row.value)) as T) : null;
   }
 
   async setState(key: string, value: unknown, at: number): Promise<void> {
-    this.db
-      .prepare(
-        `INSERT INTO bot_state (key, value, updated_at) VALUES (?, ?, ?)
+    this.prepare(
+      `INSERT INTO bot_state (key, value, updated_at) VALUES (?, ?, ?)
          ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-      )
-      .run(key, JSON.stringify(value), at);
+    ).run(key, JSON.stringify(value), at);
   }
 
   async appliedMigrations(): Promise<number[]> {
-    return (this.db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as Row[]).map(
-      (r) => Number(r.version),
+    return (this.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as Row[]).map((r) =>
+      Number(r.version),
     );
   }
 

@@ -1,4 +1,5 @@
-import * as chrono from 'chrono-node';
+import { createRequire } from 'node:module';
+import type * as Chrono from 'chrono-node';
 import { describeInstant } from './describe.js';
 import { msToNs, nsSubMs, nsToMsFloor, parseExact, parseLocalIso } from './exact.js';
 import type { ParseContext, RangeOutcome, RangesOutcome, TimeRange } from './types.js';
@@ -123,7 +124,15 @@ function resolve(c: Ctx, ep: Endpoint, role: 'start' | 'end'): bigint {
 
 const zeroTime = { hour: 0, minute: 0, second: 0, millisecond: 0 };
 
-const chronoParser = chrono.casual;
+// chrono-node costs ~120 ms of CPU to load, a quarter of the bot's start-up, and only commands with a
+// time range need it: it is loaded on the first parse (synchronously, from its CommonJS build).
+let casual: Chrono.Chrono | undefined;
+const chronoParser = {
+  parse(text: string, ref: Parameters<Chrono.Chrono['parse']>[1]) {
+    casual ??= (createRequire(import.meta.url)('chrono-node') as typeof Chrono).casual;
+    return casual.parse(text, ref);
+  },
+};
 
 function parseEndpoint(c: Ctx, text: string): EndpointParse {
   const t = text.trim();

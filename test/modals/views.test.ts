@@ -321,3 +321,21 @@ describe('checkBlockKitLimits', () => {
     expect(checkBlockKitLimits(tooMany, 'modal')).toEqual(['title: missing']);
   });
 });
+
+describe('required time ranges', () => {
+  it.each(MODAL_KINDS)(
+    '%s: the range input is required only where nothing else can stand in for it',
+    (kind) => {
+      const { ranges, next } = initialRangeKeys(1);
+      const view = buildModalView({
+        meta: { kind, origin: 'command', channel: 'C0123456789', ranges, next, defaults: [] },
+        fields: {},
+        defaultName: 'x',
+        timeZone: 'UTC',
+      });
+      const range = block(view, rangeBlockId(ranges[0]!));
+      // Learn, relearn and score can reuse a dataspec ID instead; EVAL has exactly one range and no alternative.
+      expect(range?.optional).toBe(kind !== 'eval');
+    },
+  );
+});

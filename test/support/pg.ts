@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe } from 'vitest';
-import { PostgresStore } from '../../src/store/index.js';
+import { PostgresStore } from '../../src/store/postgres.js';
 import type { StoreLocation } from './store-conformance.js';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL?.trim() || undefined;

@@ -151,7 +151,8 @@ function rangeBlocks(input: ModalViewInput): types.KnownBlock[] {
         hint,
         placeholder: 'yesterday 9am to 5pm',
         initial: fields.ranges?.[i],
-        optional: true,
+        // Learn, relearn and score may take a dataspec ID instead of ranges; EVAL always needs its one range.
+        optional: meta.kind !== 'eval',
         dispatchOnEnter: true,
       }),
     );

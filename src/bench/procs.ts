@@ -1,0 +1,132 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+/** A port nothing listens on right now (the OS picks it; the child binds it moments later). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface AppProcess {
+  name: string;
+  child: ChildProcess;
+  pid: number;
+  port: number;
+  origin: string;
+  logFile: string;
+  /** performance.now() just before spawn. */
+  spawnedAt: number;
+  alive(): boolean;
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns `node <entry>` with `env` on a free port (`PORT`), stdout and stderr to `logFile` (a real
+ * deployment's log goes to a file or a collector, not back into the load generator).
+ */
+export async function spawnApp(o: {
+  name: string;
+  entry: string;
+  env: Record<string, string>;
+  logFile: string;
+  nodeArgs?: string[];
+  cwd?: string;
+}): Promise<AppProcess> {
+  const port = await freePort();
+  const fd = openSync(o.logFile, 'a');
+  const spawnedAt = performance.now();
+  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), o.entry], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...o.env, PORT: String(port) },
+    stdio: ['ignore', fd, fd],
+    cwd: o.cwd,
+  });
+  closeSync(fd);
+  if (child.pid === undefined) throw new Error(`${o.name}: could not spawn ${o.entry}`);
+  let exited = false;
+  const exit = new Promise<void>((r) =>
+    child.once('exit', () => {
+      exited = true;
+      r();
+    }),
+  );
+  return {
+    name: o.name,
+    child,
+    pid: child.pid,
+    port,
+    origin: `http://127.0.0.1:${port}`,
+    logFile: o.logFile,
+    spawnedAt,
+    alive: () => !exited,
+    async stop() {
+      if (exited) return;
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exit;
+      clearTimeout(t);
+    },
+  };
+}
+
+/** A `Vm*` field of /proc/<pid>/status in MB, or null when it cannot be read (not Linux, process gone). */
+export function procStatusMb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time (user + system, ms) the process has used so far, or null when /proc is not readable. */
+export function procCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 (utime, stime) in clock ticks; Linux uses 100 ticks per second.
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/** Resets the process's peak RSS (VmHWM) to its current RSS (Linux ≥ 4.0); false when not possible. */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Samples VmRSS every `everyMs` and keeps the maximum, for when VmHWM cannot be reset. */
+export function rssSampler(pid: number, everyMs = 20): { stop(): number | null } {
+  let max: number | null = null;
+  const t = setInterval(() => {
+    const v = procStatusMb(pid, 'VmRSS');
+    if (v != null && (max == null || v > max)) max = v;
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(t);
+      return max;
+    },
+  };
+}
+
+export function tail(file: string, lines = 20): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}

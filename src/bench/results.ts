@@ -1,0 +1,165 @@
+import { ratio, round, type Summary, summarize } from './stats.js';
+
+export type AckCommand = 'help' | 'learn';
+export const CONCURRENCIES = [1, 50, 200] as const;
+export type Concurrency = (typeof CONCURRENCIES)[number];
+
+export interface Machine {
+  cpus: number;
+  model: string;
+  memoryMb: number;
+  node: string;
+  os: string;
+}
+
+export interface Pct {
+  p50: number | null;
+  p99: number | null;
+}
+
+/** The shape of `bench/results.json` (issue 8); times in ms, memory in MB, ratios bot / bare. */
+export interface BenchResults {
+  machine: Machine;
+  ack: { command: AckCommand; concurrency: Concurrency; bot: Pct; bare: Pct; ratio: Pct }[];
+  viewsOpen: { concurrency: 50; p50: number | null; p99: number | null };
+  sustained: { commandsPerSecond: number | null };
+  coldStart: { botMs: number | null; bareMs: number | null; ratio: number | null };
+  peakRss: { botMb: number | null; bareMb: number | null; ratio: number | null };
+  parse: { medianMs: number | null; p99Ms: number | null };
+}
+
+/** Raw measurements as the run collects them; `buildResults` turns them into the published shape. */
+export interface Measurements {
+  machine: Machine;
+  /** Ack latency samples (ms) per command and concurrency; missing = not measured. */
+  ack: { command: AckCommand; concurrency: Concurrency; bot: number[]; bare: number[] }[];
+  /** Command sent → views.open at the stand-in (ms); null = the bot opens no modal yet. */
+  viewsOpen: number[] | null;
+  sustainedCommandsPerSecond: number | null;
+  /** Spawn → first successful ack (ms), one sample per run. */
+  coldStart: { bot: number[]; bare: number[] };
+  peakRss: { botMb: number | null; bareMb: number | null };
+  parse: { medianMs: number; p99Ms: number } | null;
+}
+
+const pct = (s: Summary | undefined): Pct =>
+  s ? { p50: round(s.p50), p99: round(s.p99) } : { p50: null, p99: null };
+
+const med = (xs: number[]): number | null => {
+  const s = summarize(xs);
+  return s ? round(s.p50) : null;
+};
+
+export function buildResults(m: Measurements): BenchResults {
+  const ack = m.ack.map((a) => {
+    const bot = pct(summarize(a.bot));
+    const bare = pct(summarize(a.bare));
+    return {
+      command: a.command,
+      concurrency: a.concurrency,
+      bot,
+      bare,
+      ratio: { p50: ratio(bot.p50, bare.p50), p99: ratio(bot.p99, bare.p99) },
+    };
+  });
+  const views = m.viewsOpen ? summarize(m.viewsOpen) : undefined;
+  const botMs = med(m.coldStart.bot);
+  const bareMs = med(m.coldStart.bare);
+  const rss = (x: number | null) => (x == null ? null : round(x));
+  return {
+    machine: m.machine,
+    ack,
+    viewsOpen: { concurrency: 50, ...pct(views) },
+    sustained: { commandsPerSecond: m.sustainedCommandsPerSecond },
+    coldStart: { botMs, bareMs, ratio: ratio(botMs, bareMs) },
+    peakRss: {
+      botMb: rss(m.peakRss.botMb),
+      bareMb: rss(m.peakRss.bareMb),
+      ratio: ratio(m.peakRss.botMb, m.peakRss.bareMb),
+    },
+    parse: m.parse
+      ? {
+          medianMs: Math.round(m.parse.medianMs * 1000) / 1000,
+          p99Ms: Math.round(m.parse.p99Ms * 1000) / 1000,
+        }
+      : { medianMs: null, p99Ms: null },
+  };
+}
+
+export const TARGETS = {
+  ackRatio: 1.2,
+  viewsOpenP99Ms: 500,
+  coldStartRatio: 1.5,
+  peakRssRatio: 1.5,
+  parseMedianMs: 0.5,
+};
+
+const verdict = (ok: boolean | null) => (ok == null ? 'n/a' : ok ? 'ok' : 'MISSED');
+const fmt = (n: number | null, unit = '') => (n == null ? 'n/a' : `${n}${unit}`);
+
+/** The human-readable table `npm run bench` prints. */
+export function formatTable(r: BenchResults): string {
+  const rows: string[][] = [['measure', 'bot', 'bare', 'ratio', 'target', 'verdict']];
+  for (const a of r.ack) {
+    for (const p of ['p50', 'p99'] as const) {
+      const q = a.ratio[p];
+      rows.push([
+        `ack ${a.command} c=${a.concurrency} ${p}`,
+        fmt(a.bot[p], ' ms'),
+        fmt(a.bare[p], ' ms'),
+        fmt(q),
+        `≤ ${TARGETS.ackRatio}×`,
+        verdict(q == null ? null : q <= TARGETS.ackRatio),
+      ]);
+    }
+  }
+  for (const p of ['p50', 'p99'] as const) {
+    const v = r.viewsOpen[p];
+    rows.push([
+      `views.open c=50 ${p}`,
+      fmt(v, ' ms'),
+      '',
+      '',
+      p === 'p99' ? `≤ ${TARGETS.viewsOpenP99Ms} ms` : '',
+      p === 'p99' ? verdict(v == null ? null : v <= TARGETS.viewsOpenP99Ms) : '',
+    ]);
+  }
+  rows.push(['sustained, p99 ack < 1 s', fmt(r.sustained.commandsPerSecond, ' cmd/s'), '', '', '', '']);
+  rows.push([
+    'cold start (median)',
+    fmt(r.coldStart.botMs, ' ms'),
+    fmt(r.coldStart.bareMs, ' ms'),
+    fmt(r.coldStart.ratio),
+    `≤ ${TARGETS.coldStartRatio}×`,
+    verdict(r.coldStart.ratio == null ? null : r.coldStart.ratio <= TARGETS.coldStartRatio),
+  ]);
+  rows.push([
+    'peak RSS, c=200',
+    fmt(r.peakRss.botMb, ' MB'),
+    fmt(r.peakRss.bareMb, ' MB'),
+    fmt(r.peakRss.ratio),
+    `≤ ${TARGETS.peakRssRatio}×`,
+    verdict(r.peakRss.ratio == null ? null : r.peakRss.ratio <= TARGETS.peakRssRatio),
+  ]);
+  rows.push([
+    'time-range parse median / p99',
+    r.parse.medianMs == null ? 'n/a' : `${r.parse.medianMs} / ${r.parse.p99Ms} ms`,
+    '',
+    '',
+    `median < ${TARGETS.parseMedianMs} ms`,
+    verdict(r.parse.medianMs == null ? null : r.parse.medianMs < TARGETS.parseMedianMs),
+  ]);
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  const line = (row: string[]) =>
+    row
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  const m = r.machine;
+  return [
+    `machine: ${m.cpus} × ${m.model}, ${m.memoryMb} MB, Node ${m.node}, ${m.os}`,
+    line(rows[0]!),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.slice(1).map(line),
+  ].join('\n');
+}

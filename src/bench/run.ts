@@ -1,0 +1,362 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { SEED } from '../emulator/index.js';
+import {
+  closedLoop,
+  type DriverTarget,
+  firstAck,
+  openLoop,
+  type RunResult,
+  slashCommandBody,
+} from './driver.js';
+import { machineInfo } from './machine.js';
+import { benchParse } from './parse.js';
+import {
+  type AppProcess,
+  procCpuMs,
+  procStatusMb,
+  resetPeakRss,
+  rssSampler,
+  spawnApp,
+  tail,
+} from './procs.js';
+import { type AckCommand, CONCURRENCIES, type Concurrency, type Measurements } from './results.js';
+import { type IssuedCommand, ServicesClient } from './services-client.js';
+import { summarize } from './stats.js';
+
+export interface BenchOptions {
+  /** Alternating bot/bare rounds per command and concurrency. */
+  rounds: number;
+  /** Requests per round at each concurrency. */
+  requests: Record<Concurrency, number>;
+  coldStartRuns: number;
+  viewsOpenRounds: number;
+  sustainedRates: number[];
+  sustainedStepMs: number;
+  serviceLatencyMs: number;
+  botLogLevel: string;
+  /** Extra node flags for the bot (e.g. `--cpu-prof`). */
+  botNodeArgs: string[];
+  log(line: string): void;
+}
+
+export const DEFAULT_OPTIONS: BenchOptions = {
+  rounds: 3,
+  requests: { 1: 200, 50: 600, 200: 1200 },
+  coldStartRuns: 5,
+  viewsOpenRounds: 4,
+  sustainedRates: [25, 50, 100, 200, 300, 400, 600, 800, 1000, 1300, 1600, 2000],
+  sustainedStepMs: 4000,
+  serviceLatencyMs: 2000,
+  botLogLevel: 'info',
+  botNodeArgs: [],
+  log: (line) => console.error(line),
+};
+
+const USERS = ['U0ALICE', 'U0BOB', 'U0CAROL'];
+const CHANNEL = 'C0GENERAL';
+
+/** `/tsai learn` with every argument, on the emulator's seed workspace and signals, over a past range. */
+export const LEARN_TEXT =
+  `learn workspace=${SEED.workspaces.pumpStation} ` +
+  `signals=${SEED.signals.temperature}:temperature,${SEED.signals.pressure}:pressure ` +
+  'range="2026-11-01 to 2026-11-03" model-name="bench model" name="bench learn"';
+export const COMMAND_TEXT: Record<AckCommand | 'modal', string> = {
+  help: 'help',
+  learn: LEARN_TEXT,
+  modal: 'learn',
+};
+
+const distDir = fileURLToPath(new URL('..', import.meta.url));
+
+type Who = 'bot' | 'bare';
+
+export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measurements> {
+  const o: BenchOptions = { ...DEFAULT_OPTIONS, ...opts };
+  const log = o.log;
+  const signingSecret = randomBytes(16).toString('hex');
+  const botToken = `xoxb-bench-${randomBytes(8).toString('hex')}`;
+  const tmp = mkdtempSync(join(tmpdir(), 'tsai-bench-'));
+  const m: Measurements = {
+    machine: machineInfo(),
+    ack: [],
+    viewsOpen: null,
+    sustainedCommandsPerSecond: null,
+    coldStart: { bot: [], bare: [] },
+    peakRss: { botMb: null, bareMb: null },
+    parse: null,
+  };
+
+  log(
+    `load average before: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
+  log('time-range parse …');
+  m.parse = await benchParse();
+
+  const services = await ServicesClient.start({ signingSecret, botToken, latencyMs: o.serviceLatencyMs });
+  let dbCount = 0;
+  const envFor = (who: Who): Record<string, string> => {
+    const slack = {
+      SLACK_BOT_TOKEN: botToken,
+      SLACK_SIGNING_SECRET: signingSecret,
+      SLACK_API_URL: services.info.slackApiUrl,
+    };
+    if (who === 'bare') return slack;
+    return {
+      ...slack,
+      TSAI_BASE_URL: services.info.emulatorUrl,
+      TSAI_TOKEN: services.info.serviceToken,
+      TSAI_ACCOUNT_ID: services.info.accountId,
+      TSAI_DEFAULT_TIMEZONE: 'UTC',
+      DATABASE_URL: join(tmp, `bot-${++dbCount}.sqlite`),
+      LOG_LEVEL: o.botLogLevel,
+      NODE_ENV: 'production',
+    };
+  };
+  const spawnWho = (who: Who, tag: string) =>
+    spawnApp({
+      name: who,
+      entry: who === 'bot' ? join(distDir, 'main.js') : join(distDir, 'bench', 'bare-bolt.js'),
+      env: envFor(who),
+      logFile: join(tmp, `${who}-${tag}.log`),
+      nodeArgs: who === 'bot' ? o.botNodeArgs : [],
+      // Not the checkout: a developer's .env there would change the bot under test.
+      cwd: tmp,
+    });
+  const target = (p: AppProcess): DriverTarget => ({ origin: p.origin, signingSecret });
+  const bodies = (issued: IssuedCommand[], text: string) => (i: number) =>
+    slashCommandBody({
+      text,
+      user: USERS[i % USERS.length]!,
+      channel: CHANNEL,
+      triggerId: issued[i]!.triggerId,
+      responseUrl: issued[i]!.responseUrl,
+    });
+  const issue = (n: number) => services.issue(n, USERS, CHANNEL);
+
+  const settleBot = async (label: string) => {
+    const s = await services.settle(2500, 60_000);
+    if (!s.settled) log(`${label}: the bot's follow-up work did not finish within 60 s`);
+    await services.reset();
+  };
+
+  const running: AppProcess[] = [];
+  try {
+    // Cold start: spawn → first 200 to a signed `/tsai help`, alternating, fresh SQLite file per bot run.
+    for (let run = 0; run < o.coldStartRuns; run++) {
+      for (const who of run % 2 ? (['bot', 'bare'] as const) : (['bare', 'bot'] as const)) {
+        const [one] = await issue(1);
+        const p = await spawnWho(who, `cold-${run}`);
+        const ms = await firstAck(target(p), () => bodies([one!], 'help')(0), {
+          start: p.spawnedAt,
+          timeoutMs: 20_000,
+          alive: p.alive,
+        });
+        await p.stop();
+        if (ms == null) {
+          const why = p.alive() ? 'no ack within 20 s' : 'exited before acking';
+          log(`${who}: ${why} (cold start run ${run + 1}); log tail:\n${tail(p.logFile)}`);
+          continue;
+        }
+        m.coldStart[who].push(ms);
+        log(`cold start ${who} #${run + 1}: ${ms.toFixed(0)} ms`);
+      }
+    }
+    await services.settle(1000, 10_000);
+    await services.reset();
+
+    const apps: Partial<Record<Who, AppProcess>> = {};
+    for (const who of ['bare', 'bot'] as const) {
+      const p = await spawnWho(who, 'main');
+      running.push(p);
+      const [one] = await issue(1);
+      const ms = await firstAck(target(p), () => bodies([one!], 'help')(0), {
+        start: p.spawnedAt,
+        timeoutMs: 20_000,
+        alive: p.alive,
+      });
+      if (ms == null) log(`${who} did not start; it is left out. Log tail:\n${tail(p.logFile)}`);
+      else apps[who] = p;
+    }
+    const bare = apps.bare;
+    if (!bare) throw new Error('the bare Bolt app did not start; nothing to compare against');
+    const bot = apps.bot;
+
+    // Warm-up (not measured): the JIT, connection pools and the bot's caches.
+    for (const p of [bare, bot]) {
+      if (!p) continue;
+      for (const cmd of ['help', 'learn'] as const) {
+        const issued = await issue(100);
+        await closedLoop(target(p), {
+          concurrency: 10,
+          total: 100,
+          maxMs: 30_000,
+          body: bodies(issued, COMMAND_TEXT[cmd]),
+        });
+      }
+    }
+    if (bot) {
+      await services.settle(2500, 60_000);
+      const reqs = await services.serviceRequests();
+      const learns = reqs.filter((r) => r.method === 'POST' && /flows$/.test(r.path)).length;
+      log(`warm-up: the service received ${learns} flow requests for 100 learn commands`);
+      if (learns === 0)
+        log('WARNING: the learn command did not reach the service; check LEARN_TEXT against the grammar');
+      await services.reset();
+    }
+
+    // Ack latency, alternating bot and bare each round; peak RSS over the 200-concurrent runs.
+    for (const c of CONCURRENCIES) {
+      let samplers: { who: Who; pid: number; hwm: boolean; sampler: ReturnType<typeof rssSampler> }[] = [];
+      if (c === 200) {
+        samplers = [bare, bot]
+          .filter((p): p is AppProcess => !!p)
+          .map((p) => ({
+            who: p.name as Who,
+            pid: p.pid,
+            hwm: resetPeakRss(p.pid),
+            sampler: rssSampler(p.pid),
+          }));
+      }
+      for (const cmd of ['help', 'learn'] as const) {
+        const row = { command: cmd, concurrency: c, bot: [] as number[], bare: [] as number[] };
+        for (let round = 0; round < o.rounds; round++) {
+          const order = round % 2 ? ([bare, bot] as const) : ([bot, bare] as const);
+          for (const p of order) {
+            if (!p) continue;
+            const n = o.requests[c];
+            const issued = await issue(n);
+            const cpu0 = procCpuMs(p.pid);
+            const r = await closedLoop(target(p), {
+              concurrency: c,
+              total: n,
+              maxMs: 60_000,
+              body: bodies(issued, COMMAND_TEXT[cmd]),
+              untimedFirst: true,
+            });
+            const cpu1 = procCpuMs(p.pid);
+            row[p.name as Who].push(...r.latencies);
+            if (p === bot) await settleBot(`${cmd} c=${c}`);
+            const cpu2 = procCpuMs(p.pid);
+            const per = (a: number | null, b: number | null) =>
+              a == null || b == null ? '?' : ((b - a) / r.sent).toFixed(2);
+            logRun(
+              log,
+              `${cmd} c=${c} ${p.name} round ${round + 1}`,
+              r,
+              `; CPU/command ${per(cpu0, cpu1)} ms while acking, ${per(cpu0, cpu2)} ms with follow-up work`,
+            );
+          }
+        }
+        m.ack.push(row);
+      }
+      for (const s of samplers) {
+        const sampled = s.sampler.stop();
+        const hwm = s.hwm ? procStatusMb(s.pid, 'VmHWM') : null;
+        const peak = Math.max(hwm ?? 0, sampled ?? 0) || null;
+        m.peakRss[s.who === 'bot' ? 'botMb' : 'bareMb'] = peak;
+        log(`peak RSS ${s.who} (c=200): ${peak?.toFixed(1)} MB (VmHWM ${hwm?.toFixed(1) ?? 'n/a'})`);
+      }
+    }
+
+    if (bot) {
+      m.viewsOpen = await measureViewsOpen(bot);
+      m.sustainedCommandsPerSecond = await measureSustained(bot);
+    }
+  } finally {
+    log(
+      `load average after: ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
+    await Promise.allSettled(running.map((p) => p.stop()));
+    await services.stop();
+    if (!process.env.BENCH_KEEP_TMP) rmSync(tmp, { recursive: true, force: true });
+    else log(`bench temp dir (logs, databases): ${tmp}`);
+  }
+  return m;
+
+  /** Bursts of 50 modal commands; time from sending each to its views.open at the stand-in. */
+  async function measureViewsOpen(bot: AppProcess): Promise<number[] | null> {
+    const [probe] = await issue(1);
+    const before = performance.timeOrigin + performance.now();
+    await closedLoop(target(bot), {
+      concurrency: 1,
+      total: 1,
+      maxMs: 5000,
+      body: bodies([probe!], COMMAND_TEXT.modal),
+    });
+    await new Promise((r) => setTimeout(r, 3000));
+    const probed = (await services.calls('views.open')).calls.filter((c) => c.at >= before - 1);
+    await services.settle(1000, 30_000);
+    await services.reset();
+    if (probed.length === 0) {
+      log('views.open: `/tsai learn` with no arguments opens no modal yet — not available');
+      return null;
+    }
+    const samples: number[] = [];
+    for (let round = 0; round < o.viewsOpenRounds; round++) {
+      const issued = await issue(50);
+      const r = await closedLoop(target(bot), {
+        concurrency: 50,
+        total: 50,
+        maxMs: 10_000,
+        body: bodies(issued, COMMAND_TEXT.modal),
+      });
+      await new Promise((res) => setTimeout(res, 3500));
+      const { calls } = await services.calls('views.open');
+      const sent = new Map(issued.map((x, i) => [x.triggerId, performance.timeOrigin + r.sentAt[i]!]));
+      let failed = 0;
+      for (const call of calls) {
+        const t0 = call.triggerId ? sent.get(call.triggerId) : undefined;
+        if (t0 === undefined) continue;
+        if (call.ok) samples.push(call.at - t0);
+        else failed++;
+      }
+      log(`views.open round ${round + 1}: ${calls.length} calls, ${failed} failed, of 50 commands`);
+      await services.settle(1000, 30_000);
+      await services.reset();
+    }
+    return samples;
+  }
+
+  /** Steps an open-loop rate (help and learn alternating) up until p99 ack reaches 1 s or requests fail. */
+  async function measureSustained(bot: AppProcess): Promise<number | null> {
+    let best: number | null = null;
+    for (const rate of o.sustainedRates) {
+      const n = Math.round((rate * o.sustainedStepMs) / 1000);
+      const issued = await issue(n);
+      const help = bodies(issued, COMMAND_TEXT.help);
+      const learn = bodies(issued, COMMAND_TEXT.learn);
+      const r = await openLoop(target(bot), {
+        rate,
+        durationMs: o.sustainedStepMs,
+        body: (i) => (i % 2 ? learn(i) : help(i)),
+      });
+      const s = summarize(r.latencies);
+      logRun(log, `sustained ${rate}/s`, r);
+      if (!bot.alive()) {
+        log(`the bot exited during the ${rate}/s step (log: ${bot.logFile}); the rate stops here`);
+        break;
+      }
+      await settleBot(`sustained ${rate}/s`);
+      if (!s || r.errors > 0 || s.p99 >= 1000) break;
+      best = rate;
+    }
+    return best;
+  }
+}
+
+function logRun(log: (l: string) => void, label: string, r: RunResult, extra = ''): void {
+  const s = summarize(r.latencies);
+  const errs = r.errors ? ` errors ${JSON.stringify(r.outcomes)}` : '';
+  log(
+    `${label}: ${r.sent} sent in ${r.elapsedMs.toFixed(0)} ms, p50 ${s?.p50.toFixed(1) ?? '-'} ms, p99 ${s?.p99.toFixed(1) ?? '-'} ms${errs}${extra}`,
+  );
+}

@@ -1,0 +1,123 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export type ServicesRequest = { id: number } & (
+  | { op: 'issue'; n: number; users: string[]; channel: string }
+  | { op: 'settle'; quietMs: number; maxMs: number }
+  | { op: 'calls'; method?: string }
+  | { op: 'serviceRequests' }
+  | { op: 'reset' }
+);
+type Op = ServicesRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+export interface ServicesReady {
+  ready: true;
+  slackUrl: string;
+  slackApiUrl: string;
+  emulatorUrl: string;
+  accountId: string;
+  serviceToken: string;
+}
+
+export interface IssuedCommand {
+  triggerId: string;
+  responseUrl: string;
+}
+
+export interface RecordedCall {
+  method: string;
+  /** Date.now() at the stand-in when the call was handled. */
+  at: number;
+  triggerId?: string;
+  ok: boolean;
+  error?: string;
+}
+
+/** The stand-in + emulator child process (services.ts), driven over IPC. */
+export class ServicesClient {
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly info: ServicesReady,
+  ) {
+    child.on('message', (raw) => {
+      const m = raw as { id: number; result?: unknown; error?: string };
+      const w = this.waiting.get(m.id);
+      if (!w) return;
+      this.waiting.delete(m.id);
+      if (m.error) w.reject(new Error(`bench services: ${m.error}`));
+      else w.resolve(m.result);
+    });
+    child.on('exit', (code) => {
+      for (const w of this.waiting.values()) w.reject(new Error(`bench services exited (${code})`));
+      this.waiting.clear();
+    });
+  }
+
+  static async start(o: {
+    signingSecret: string;
+    botToken: string;
+    latencyMs: number;
+  }): Promise<ServicesClient> {
+    const entry = fileURLToPath(new URL('./services.js', import.meta.url));
+    const child = fork(entry, [], {
+      env: {
+        ...process.env,
+        BENCH_SIGNING_SECRET: o.signingSecret,
+        BENCH_BOT_TOKEN: o.botToken,
+        BENCH_SERVICE_LATENCY_MS: String(o.latencyMs),
+      },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const info = await new Promise<ServicesReady>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as ServicesReady));
+      child.once('exit', (code) => reject(new Error(`bench services exited before ready (${code})`)));
+    });
+    return new ServicesClient(child, info);
+  }
+
+  private call<T>(op: Op): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.child.send({ ...op, id });
+    });
+  }
+
+  /** Trigger IDs and response URLs the stand-in will honour, round-robin over `users`. */
+  issue(n: number, users: string[], channel: string): Promise<IssuedCommand[]> {
+    return this.call({ op: 'issue', n, users, channel });
+  }
+
+  settle(quietMs: number, maxMs: number): Promise<{ settled: boolean; ms: number }> {
+    return this.call({ op: 'settle', quietMs, maxMs });
+  }
+
+  calls(method?: string): Promise<{ calls: RecordedCall[]; responses: number }> {
+    return this.call(method ? { op: 'calls', method } : { op: 'calls' });
+  }
+
+  /** What the emulator received since the last reset (newest 10 000). */
+  serviceRequests(): Promise<{ method: string; path: string; status?: number }[]> {
+    return this.call({ op: 'serviceRequests' });
+  }
+
+  reset(): Promise<void> {
+    return this.call({ op: 'reset' });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise<void>((r) => this.child.once('exit', () => r()));
+    this.child.disconnect();
+    const t = setTimeout(() => this.child.kill('SIGKILL'), 3000);
+    await exited;
+    clearTimeout(t);
+  }
+}

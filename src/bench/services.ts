@@ -1,0 +1,125 @@
+// Child-process entry: the local Slack stand-in and the service emulator (2 s added latency on every API
+// call), kept out of the load driver's process so their work does not skew the measured ack times.
+// The parent talks to it over IPC (see ServicesClient in services-client.ts).
+import { performance } from 'node:perf_hooks';
+import { startEmulator } from '../emulator/index.js';
+import { startLocalSlack } from '../localslack/index.js';
+import type { ServicesReady, ServicesRequest } from './services-client.js';
+
+const env = process.env;
+const signingSecret = env.BENCH_SIGNING_SECRET ?? '';
+const botToken = env.BENCH_BOT_TOKEN ?? '';
+const latencyMs = Number(env.BENCH_SERVICE_LATENCY_MS ?? 2000);
+
+// Slack's 3 s trigger lifetime: the views.open phase asks for its triggers just before it sends.
+const slack = await startLocalSlack({ signingSecret, botToken, port: 0, triggerTtlMs: 3000 });
+const emulator = await startEmulator({ port: 0 });
+const control = (path: string, init?: RequestInit) => fetch(`${emulator.url}/_emulator/${path}`, init);
+
+async function addLatency(): Promise<void> {
+  if (latencyMs <= 0) return;
+  const r = await control('faults', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ latencyMs }),
+  });
+  if (r.status !== 201) throw new Error(`emulator refused the latency fault: ${r.status} ${await r.text()}`);
+}
+await addLatency();
+
+let lastChange = performance.now();
+slack.on('change', () => {
+  lastChange = performance.now();
+});
+
+/** Lowest emulator request seq that may still be in flight (answered entries get a status). */
+let pendingFrom = 0;
+async function emulatorBusy(): Promise<{ pending: number; newest: number }> {
+  const r = await control(`requests?since=${pendingFrom}`);
+  const list = (await r.json()) as { seq: number; status?: number }[];
+  const open = list.filter((e) => e.status === undefined);
+  const newest = list.length ? list[list.length - 1]!.seq : pendingFrom;
+  pendingFrom = open.length ? open[0]!.seq - 1 : newest;
+  return { pending: open.length, newest };
+}
+
+/** Resolves when neither Slack nor the service has seen anything for `quietMs` (bot's follow-ups done). */
+async function settle(quietMs: number, maxMs: number): Promise<{ settled: boolean; ms: number }> {
+  const start = performance.now();
+  let lastSeq = -1;
+  let lastEmu = performance.now();
+  while (performance.now() - start < maxMs) {
+    const { pending, newest } = await emulatorBusy();
+    if (pending > 0 || newest !== lastSeq) {
+      lastEmu = performance.now();
+      lastSeq = newest;
+    }
+    const now = performance.now();
+    if (now - lastChange >= quietMs && now - lastEmu >= quietMs) return { settled: true, ms: now - start };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { settled: false, ms: performance.now() - start };
+}
+
+async function handle(m: ServicesRequest): Promise<unknown> {
+  switch (m.op) {
+    case 'issue': {
+      const out: { triggerId: string; responseUrl: string }[] = [];
+      for (let i = 0; i < m.n; i++) {
+        const user = m.users[i % m.users.length]!;
+        out.push({
+          triggerId: slack.state.issueTrigger(user),
+          responseUrl: `${slack.url}/response/${slack.state.issueResponseUrl({ user, channel: m.channel })}`,
+        });
+      }
+      return out;
+    }
+    case 'settle':
+      return settle(m.quietMs, m.maxMs);
+    case 'calls':
+      return {
+        calls: slack.calls
+          .filter((c) => !m.method || c.method === m.method)
+          .map((c) => ({
+            method: c.method,
+            at: c.at,
+            triggerId: typeof c.args.trigger_id === 'string' ? c.args.trigger_id : undefined,
+            ok: c.response.ok === true,
+            error: typeof c.response.error === 'string' ? c.response.error : undefined,
+          })),
+        responses: slack.responses.length,
+      };
+    case 'serviceRequests': {
+      const r = await control('requests');
+      const list = (await r.json()) as { method: string; path: string; status?: number }[];
+      return list.map((e) => ({ method: e.method, path: e.path, status: e.status }));
+    }
+    case 'reset':
+      slack.reset();
+      await control('reset', { method: 'POST' });
+      pendingFrom = 0;
+      await addLatency();
+      return null;
+  }
+}
+
+process.on('message', (raw) => {
+  const m = raw as ServicesRequest;
+  handle(m).then(
+    (result) => process.send?.({ id: m.id, result }),
+    (err: unknown) => process.send?.({ id: m.id, error: String((err as Error)?.stack ?? err) }),
+  );
+});
+process.on('disconnect', () => {
+  void Promise.allSettled([slack.close(), emulator.close()]).then(() => process.exit(0));
+});
+
+const ready: ServicesReady = {
+  ready: true,
+  slackUrl: slack.url,
+  slackApiUrl: slack.apiUrl,
+  emulatorUrl: emulator.url,
+  accountId: emulator.accountId,
+  serviceToken: emulator.token,
+};
+process.send?.(ready);

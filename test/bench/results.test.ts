@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { buildResults, formatTable, type Measurements } from '../../src/bench/results.js';
+
+const machine = { cpus: 2, model: 'Test CPU', memoryMb: 4096, node: 'v20.20.0', os: 'Linux test x64' };
+const ms = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
+
+function measurements(over: Partial<Measurements> = {}): Measurements {
+  return {
+    machine,
+    ack: [
+      { command: 'help', concurrency: 1, bot: ms(1, 100), bare: ms(1, 100).map((x) => x / 2) },
+      { command: 'learn', concurrency: 200, bot: [], bare: ms(10, 100) },
+    ],
+    viewsOpen: ms(100, 100),
+    sustainedCommandsPerSecond: 400,
+    coldStart: { bot: [600, 500, 700], bare: [300, 200, 250] },
+    peakRss: { botMb: 150.04, bareMb: 100 },
+    parse: { medianMs: 0.06612, p99Ms: 0.2011 },
+    ...over,
+  };
+}
+
+describe('bench results', () => {
+  it('has exactly the shape issue 8 publishes, with ratios bot / bare', () => {
+    const r = buildResults(measurements());
+    expect(Object.keys(r).sort()).toEqual(
+      ['ack', 'coldStart', 'machine', 'parse', 'peakRss', 'sustained', 'viewsOpen'].sort(),
+    );
+    expect(r.machine).toEqual(machine);
+    expect(r.ack[0]).toEqual({
+      command: 'help',
+      concurrency: 1,
+      bot: { p50: 50, p99: 99 },
+      bare: { p50: 25, p99: 49.5 },
+      ratio: { p50: 2, p99: 2 },
+    });
+    // No bot samples: null figures and ratios, never a made-up number.
+    expect(r.ack[1]).toEqual({
+      command: 'learn',
+      concurrency: 200,
+      bot: { p50: null, p99: null },
+      bare: { p50: 59, p99: 108 },
+      ratio: { p50: null, p99: null },
+    });
+    expect(r.viewsOpen).toEqual({ concurrency: 50, p50: 149, p99: 198 });
+    expect(r.sustained).toEqual({ commandsPerSecond: 400 });
+    expect(r.coldStart).toEqual({ botMs: 600, bareMs: 250, ratio: 2.4 });
+    expect(r.peakRss).toEqual({ botMb: 150, bareMb: 100, ratio: 1.5 });
+    expect(r.parse).toEqual({ medianMs: 0.066, p99Ms: 0.201 });
+    expect(JSON.parse(JSON.stringify(r))).toEqual(r);
+  });
+
+  it('reports views.open as not available (null) when the bot opens no modal', () => {
+    const r = buildResults(measurements({ viewsOpen: null, parse: null, sustainedCommandsPerSecond: null }));
+    expect(r.viewsOpen).toEqual({ concurrency: 50, p50: null, p99: null });
+    expect(r.parse).toEqual({ medianMs: null, p99Ms: null });
+    expect(r.sustained.commandsPerSecond).toBeNull();
+    const table = formatTable(r);
+    expect(table).toMatch(/views\.open c=50 p99\s+n\/a/);
+  });
+
+  it('prints a table with the machine, every measure and a verdict against its target', () => {
+    const table = formatTable(buildResults(measurements()));
+    expect(table).toContain('machine: 2 × Test CPU, 4096 MB, Node v20.20.0, Linux test x64');
+    expect(table).toMatch(/ack help c=1 p50\s+50 ms\s+25 ms\s+2\s+≤ 1.2×\s+MISSED/);
+    expect(table).toMatch(/cold start \(median\)\s+600 ms\s+250 ms\s+2.4\s+≤ 1.5×\s+MISSED/);
+    expect(table).toMatch(/peak RSS, c=200\s+150 MB\s+100 MB\s+1.5\s+≤ 1.5×\s+ok/);
+    expect(table).toMatch(/views\.open c=50 p99\s+198 ms.*≤ 500 ms\s+ok/);
+    expect(table).toMatch(/sustained, p99 ack < 1 s\s+400 cmd\/s/);
+  });
+});
