@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, loadDotEnv } from './config.js';
 import { createLogger } from './log.js';
+import { sandboxPortFromEnv } from './sandbox/start.js';
 import { startAll } from './startup.js';
 
 async function main(): Promise<void> {
@@ -15,7 +16,13 @@ async function main(): Promise<void> {
     throw e;
   }
   const logger = createLogger({ level: config.logLevel, secrets: config.secrets });
-  const running = await startAll({ config, logger, banner: (text) => process.stderr.write(text) });
+  const running = await startAll({
+    config,
+    logger,
+    banner: (text) => process.stderr.write(text),
+    // The browser sandbox runs only without Slack settings, so only then does SANDBOX_PORT matter.
+    sandboxPort: config.slack.mode === 'none' ? sandboxPortFromEnv(process.env) : undefined,
+  });
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

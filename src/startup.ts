@@ -4,6 +4,8 @@ import type { Config } from './config.js';
 import type { RunningEmulator } from './emulator/index.js';
 import type { LocalSlack } from './localslack/index.js';
 import type { Logger } from './log.js';
+import type { SandboxServer } from './sandbox/server.js';
+import { startSandbox } from './sandbox/start.js';
 import { type Bot, createBot } from './slack/app.js';
 import type { BotHooks } from './slack/deps.js';
 import { createGovernance, type Governance } from './slack/governance/index.js';
@@ -20,6 +22,8 @@ export interface Running {
   /** Present when no Slack was configured. */
   localSlack?: LocalSlack;
   bot?: Bot;
+  /** The browser sandbox page, present with the local Slack. */
+  sandbox?: SandboxServer;
   stop(): Promise<void>;
 }
 
@@ -32,6 +36,8 @@ export interface StartOptions {
   banner?: (text: string) => void;
   /** How often expired approval requests are swept (default 30 s). */
   sweepIntervalMs?: number;
+  /** Port of the browser sandbox page (local Slack only); default any free port. */
+  sandboxPort?: number;
 }
 
 const RULE = '='.repeat(78);
@@ -140,11 +146,25 @@ export async function startAll(o: StartOptions): Promise<Running> {
     await governance.start();
     stops.push(() => governance.stop());
     if (localSlack) localSlack.setBotEndpoint(`http://127.0.0.1:${started.port()}/slack/events`);
+    let sandbox: SandboxServer | undefined;
+    if (localSlack) {
+      sandbox = await startSandbox({
+        slack: localSlack,
+        emulatorUrl: emulator?.url,
+        port: o.sandboxPort,
+        logger,
+      });
+      stops.push(() => sandbox!.close());
+      notice(
+        `SANDBOX: open ${sandbox.url} in your browser`,
+        'Act as alice, bob or carol and type /tsai help.',
+      );
+    }
     logger.info(
       { mode: config.slack.mode, port: config.slack.mode === 'http' ? started.port() : undefined },
       'tsai-chatops bot is running',
     );
-    return { config, service, store, governance, emulator, localSlack, bot: started, stop: stopAll };
+    return { config, service, store, governance, emulator, localSlack, bot: started, sandbox, stop: stopAll };
   } catch (e) {
     await stopAll();
     throw e;

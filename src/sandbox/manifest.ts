@@ -1,0 +1,44 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+
+/** What the sandbox shows of the app's manifest: its slash command and its global shortcuts. */
+export interface ManifestSummary {
+  command: string;
+  description?: string;
+  usageHint?: string;
+  shortcuts: { name: string; callbackId: string; description?: string }[];
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/** Reads `manifest.yml`; a missing or unreadable file gives the defaults (`/tsai`, no shortcuts). */
+export function readManifest(path: string): ManifestSummary {
+  const fallback: ManifestSummary = { command: '/tsai', shortcuts: [] };
+  if (!existsSync(path)) return fallback;
+  let doc: unknown;
+  try {
+    doc = parse(readFileSync(path, 'utf8'));
+  } catch {
+    return fallback;
+  }
+  const features = ((doc as Record<string, unknown> | null)?.features ?? {}) as Record<string, unknown>;
+  const commands = Array.isArray(features.slash_commands)
+    ? (features.slash_commands as Record<string, unknown>[])
+    : [];
+  const cmd = commands[0] ?? {};
+  const shortcuts = Array.isArray(features.shortcuts)
+    ? (features.shortcuts as Record<string, unknown>[])
+    : [];
+  return {
+    command: str(cmd.command) ?? fallback.command,
+    description: str(cmd.description),
+    usageHint: str(cmd.usage_hint),
+    shortcuts: shortcuts
+      .filter((s) => s.type === 'global' && typeof s.callback_id === 'string' && typeof s.name === 'string')
+      .map((s) => ({
+        name: String(s.name),
+        callbackId: String(s.callback_id),
+        description: str(s.description),
+      })),
+  };
+}

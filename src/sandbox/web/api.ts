@@ -1,0 +1,78 @@
+import type { LocalSlackSnapshot } from '../../localslack/local-slack.js';
+import type { Delivery, LocalUser } from '../../localslack/types.js';
+
+/** The page's only channel to the world: the stand-in's `/_local` control API and the sandbox's own `/_sandbox`. */
+export type Snapshot = LocalSlackSnapshot;
+export type { Delivery, LocalUser };
+
+export interface SandboxConfig {
+  users: LocalUser[];
+  defaultUser: string;
+  defaultChannel: string;
+  command: string;
+  usageHint?: string;
+  description?: string;
+  shortcuts: { name: string; callbackId: string; description?: string }[];
+  botUserId: string;
+  usergroups: { id: string; handle: string }[];
+  /** Whether the emulator's request log can be shown (`/_sandbox/service-requests`). */
+  serviceLog: boolean;
+}
+
+export interface ServiceRequest {
+  seq: number;
+  receivedAt: number;
+  method: string;
+  path: string;
+  query?: string;
+  body?: unknown;
+  status?: number;
+  fault?: unknown;
+}
+
+export class ControlError extends Error {}
+
+async function json<T>(r: Response): Promise<T> {
+  const body = (await r.json().catch(() => ({}))) as T & { error?: string };
+  if (!r.ok) throw new ControlError(body.error ?? `HTTP ${r.status}`);
+  return body;
+}
+
+export async function control<T = Delivery>(action: string, args: Record<string, unknown>): Promise<T> {
+  const r = await fetch(`/_local/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(args),
+  });
+  return json<T>(r);
+}
+
+export async function snapshot(viewer: string): Promise<Snapshot> {
+  return json<Snapshot>(await fetch(`/_local/snapshot?viewer=${encodeURIComponent(viewer)}`));
+}
+
+export async function config(): Promise<SandboxConfig> {
+  return json<SandboxConfig>(await fetch('/_sandbox/config'));
+}
+
+export async function serviceRequests(): Promise<ServiceRequest[]> {
+  const out = await json<{ requests?: ServiceRequest[] } | ServiceRequest[]>(
+    await fetch('/_sandbox/service-requests'),
+  );
+  return Array.isArray(out) ? out : (out.requests ?? []);
+}
+
+/** Calls `fn` on every change the stand-in reports; the browser reconnects by itself. */
+export function onChange(fn: (version: number) => void, onState: (connected: boolean) => void): EventSource {
+  const es = new EventSource('/_local/events');
+  es.onmessage = (e) => {
+    try {
+      fn((JSON.parse(String(e.data)) as { version: number }).version);
+    } catch {
+      /* a malformed event is ignored; the next one refreshes */
+    }
+  };
+  es.onopen = () => onState(true);
+  es.onerror = () => onState(false);
+  return es;
+}

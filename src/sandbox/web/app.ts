@@ -1,0 +1,524 @@
+import type { LocalMessage, OpenView } from '../../localslack/types.js';
+import {
+  ControlError,
+  config,
+  control,
+  type Delivery,
+  onChange,
+  type SandboxConfig,
+  type Snapshot,
+  snapshot,
+} from './api.js';
+import { type BlockHost, renderBlocks } from './blocks.js';
+import { autosize, setupComposerExtras } from './composer.js';
+import { h, replaceChildren } from './dom.js';
+import { avatar, messageList } from './messages.js';
+import { ModalRenderer } from './modal.js';
+import type { MrkdwnContext } from './mrkdwn.js';
+import { ServicePanel } from './service-panel.js';
+import { sidebar } from './sidebar.js';
+import { clock } from './zones.js';
+
+/** The sandbox page: Slack's layout over the stand-in's snapshot, refreshed on every change event. */
+interface Ui {
+  cfg: SandboxConfig;
+  viewer: string;
+  /** A channel ID, or `app` for the bot's App Home / messages. */
+  channel: string;
+  appTab: 'home' | 'messages';
+  thread?: string;
+  snap?: Snapshot;
+  highlight?: string;
+  seen: Map<string, number>;
+  pendingCommand: boolean;
+}
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+let ui: Ui;
+const modal = new ModalRenderer($('modal-root'));
+const service = new ServicePanel($('service-pane'), () => renderSidebar());
+const APP = 'app';
+
+function toast(message: string, kind: 'error' | 'info' = 'error'): void {
+  const t = h('div', { class: ['toast', kind], role: 'status' }, message);
+  $('toasts').append(t);
+  setTimeout(() => t.remove(), 6000);
+}
+
+function user(id: string) {
+  return ui.snap?.users.find((u) => u.id === id) ?? ui.cfg.users.find((u) => u.id === id);
+}
+const viewerTz = () => user(ui.viewer)?.tz ?? 'UTC';
+
+const ctx: MrkdwnContext = {
+  userName: (id) => user(id)?.name,
+  channelName: (id) => ui.snap?.channels.find((c) => c.id === id)?.name,
+  groupHandle: (id) => ui.cfg.usergroups.find((g) => g.id === id)?.handle,
+  timeZone: () => viewerTz(),
+  permalink: (channel, digits) => {
+    const ch = ui.snap?.channels.find((c) => c.id === channel);
+    const m = ch?.messages.find((x) => x.ts.replace('.', '') === digits);
+    if (!ch || !m) return undefined;
+    return () => {
+      go(ch.isIm ? APP : ch.id, m.threadTs);
+      ui.appTab = 'messages';
+      ui.highlight = m.ts;
+      render();
+      document.querySelector(`[data-ts="${CSS.escape(m.ts)}"]`)?.scrollIntoView({ block: 'center' });
+    };
+  },
+};
+
+function dmId(): string {
+  return `D${ui.viewer}`;
+}
+
+function channelId(): string | undefined {
+  if (ui.channel !== APP) return ui.channel;
+  return ui.snap?.channels.some((c) => c.id === dmId()) ? dmId() : undefined;
+}
+
+function topLevel(ms: LocalMessage[]): LocalMessage[] {
+  return ms.filter((m) => m.threadTs === undefined || m.threadTs === m.ts || m.broadcast === true);
+}
+
+function saveLocation(): void {
+  const q = new URLSearchParams({ user: ui.viewer, channel: ui.channel });
+  if (ui.thread) q.set('thread', ui.thread);
+  history.replaceState(null, '', `#${q}`);
+}
+
+function go(channel: string, thread?: string): void {
+  ui.channel = channel;
+  ui.thread = thread;
+  ui.highlight = undefined;
+  saveLocation();
+}
+
+async function deliver(what: string, p: Promise<Delivery>): Promise<Delivery | undefined> {
+  try {
+    const d = await p;
+    if (d.delivered === false && d.status === 0 && !d.errors)
+      toast(`${what}: the app did not answer (${d.body || 'no response'}). Is the bot running?`);
+    else if (d.status !== 0 && d.status !== 200) toast(`${what}: the app answered HTTP ${d.status}.`);
+    return d;
+  } catch (err) {
+    toast(`${what}: ${err instanceof ControlError || err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}
+
+// ---- sidebar -------------------------------------------------------------------------------------
+
+function unread(channel: string, count: number): number {
+  const key = `${ui.viewer}|${channel}`;
+  if (channel === channelId() || !ui.seen.has(key)) ui.seen.set(key, count);
+  return Math.max(0, count - (ui.seen.get(key) ?? count));
+}
+
+function renderSidebar(): void {
+  const snap = ui.snap;
+  if (!snap) return;
+  const dm = snap.channels.find((c) => c.id === dmId());
+  replaceChildren(
+    $('sidebar'),
+    sidebar({
+      people: ui.cfg.users.filter((u) => !u.isBot),
+      viewer: ui.viewer,
+      current: ui.channel,
+      channels: snap.channels
+        .filter((c) => !c.isIm)
+        .map((c) => ({ ...c, unread: unread(c.id, topLevel(c.messages).length) })),
+      app: { id: APP, unread: dm ? unread(dm.id, topLevel(dm.messages).length) : 0 },
+      botUserId: ui.cfg.botUserId,
+      service: ui.cfg.serviceLog ? { open: service.isOpen } : undefined,
+      onUser: switchUser,
+      onChannel: (id) => {
+        if (id === APP && ui.channel !== APP) ui.appTab = snap.home ? 'home' : 'messages';
+        go(id);
+        render();
+      },
+      onService: () => service.toggle(),
+    }),
+  );
+}
+
+// ---- main pane -----------------------------------------------------------------------------------
+
+let lastMainKey = '';
+
+function messageHost(all: LocalMessage[], inThread: boolean) {
+  return {
+    viewer: ui.viewer,
+    timeZone: viewerTz(),
+    ctx,
+    botUserId: ui.cfg.botUserId,
+    users: ui.snap?.users ?? [],
+    channels: ui.snap?.channels ?? [],
+    all,
+    inThread,
+    highlightTs: ui.highlight,
+    onAction: (m: LocalMessage, blockId: string, actionId: string, value: unknown, source: HTMLElement) => {
+      if (source instanceof HTMLButtonElement) source.disabled = true;
+      void deliver(
+        'Click',
+        control('click', { user: ui.viewer, channel: m.channel, messageTs: m.ts, actionId, blockId, value }),
+      ).finally(() => {
+        if (source instanceof HTMLButtonElement) source.disabled = false;
+      });
+    },
+    openThread: (ts: string) => {
+      ui.thread = ts;
+      saveLocation();
+      render();
+    },
+  };
+}
+
+function renderHeader(): void {
+  const snap = ui.snap!;
+  if (ui.channel === APP) {
+    replaceChildren(
+      $('pane-header'),
+      h(
+        'div',
+        { class: 'pane-title' },
+        avatar(ui.cfg.botUserId, 'tsai', true, 'small'),
+        h('span', null, 'tsai'),
+      ),
+      h(
+        'div',
+        { class: 'tabs', role: 'tablist' },
+        (['home', 'messages'] as const).map((tab) =>
+          h(
+            'button',
+            {
+              type: 'button',
+              role: 'tab',
+              class: ['tab', ui.appTab === tab && 'active'],
+              'aria-selected': String(ui.appTab === tab),
+              onclick: () => {
+                ui.appTab = tab;
+                render();
+              },
+            },
+            tab === 'home' ? 'Home' : 'Messages',
+          ),
+        ),
+      ),
+    );
+    return;
+  }
+  const ch = snap.channels.find((c) => c.id === ui.channel);
+  replaceChildren(
+    $('pane-header'),
+    h(
+      'div',
+      { class: 'pane-title' },
+      h('span', { class: 'hash' }, '#'),
+      h('span', null, ch?.name ?? ui.channel),
+    ),
+    h(
+      'div',
+      { class: 'pane-sub' },
+      `${ch?.id ?? ''} · viewing as @${user(ui.viewer)?.name ?? ui.viewer} (${viewerTz()}, ${clock(Date.now(), viewerTz())})`,
+    ),
+  );
+}
+
+function homeNode(view: OpenView | undefined): HTMLElement {
+  if (!view)
+    return h(
+      'div',
+      { class: 'empty' },
+      h('div', { class: 'empty-title' }, 'No App Home published'),
+      'The bot has not published a Home tab for this user. Its messages to you appear under Messages.',
+    );
+  const host: BlockHost = {
+    ctx,
+    users: ui.snap?.users ?? [],
+    channels: ui.snap?.channels ?? [],
+    timeZone: viewerTz(),
+    values: view.values,
+    onType: (blockId, actionId, value) =>
+      void control('type', { user: ui.viewer, viewId: view.id, blockId, actionId, value }).catch(() => {}),
+    onAction: (blockId, actionId, value) =>
+      void deliver(
+        'Action',
+        control('view-action', { user: ui.viewer, viewId: view.id, actionId, blockId, value }),
+      ),
+  };
+  return h('div', { class: 'home' }, renderBlocks((view.view as { blocks?: unknown }).blocks, host));
+}
+
+function renderMain(): void {
+  const snap = ui.snap!;
+  renderHeader();
+  const list = $('messages');
+  const showHome = ui.channel === APP && ui.appTab === 'home';
+  const id = channelId();
+  const ch = id ? snap.channels.find((c) => c.id === id) : undefined;
+  const msgs = ch?.messages ?? [];
+  const key = JSON.stringify([
+    ui.viewer,
+    ui.channel,
+    ui.appTab,
+    ui.highlight,
+    showHome ? snap.home : msgs,
+    snap.users.map((u) => u.tz),
+  ]);
+  if (key !== lastMainKey) {
+    lastMainKey = key;
+    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    if (showHome) replaceChildren(list, homeNode(snap.home));
+    else if (msgs.length === 0)
+      replaceChildren(
+        list,
+        h(
+          'div',
+          { class: 'empty' },
+          h(
+            'div',
+            { class: 'empty-title' },
+            ui.channel === APP ? 'No messages from tsai yet' : 'No messages yet',
+          ),
+          `Type ${ui.cfg.command} help below to get started.`,
+        ),
+      );
+    else replaceChildren(list, messageList(topLevel(msgs), messageHost(msgs, false)));
+    if (atBottom || ui.pendingCommand) list.scrollTop = list.scrollHeight;
+  }
+  const composerOff = showHome || (ui.channel === APP && !id);
+  $('composer').classList.toggle('hidden', composerOff);
+  const input = $<HTMLTextAreaElement>('composer-input');
+  input.placeholder = ch ? `Message ${ch.isIm ? 'tsai' : `#${ch.name}`} — try ${ui.cfg.command} help` : '';
+}
+
+let lastThreadKey = '';
+
+function renderThread(): void {
+  const pane = $('thread-pane');
+  const id = channelId();
+  const ch = id ? ui.snap?.channels.find((c) => c.id === id) : undefined;
+  const parent = ui.thread ? ch?.messages.find((m) => m.ts === ui.thread) : undefined;
+  pane.classList.toggle('hidden', !parent);
+  if (!parent || !ch) {
+    lastThreadKey = '';
+    return;
+  }
+  const replies = ch.messages.filter((m) => m.threadTs === parent.ts && m.ts !== parent.ts);
+  const key = JSON.stringify([ui.viewer, parent, replies]);
+  if (key === lastThreadKey) return;
+  lastThreadKey = key;
+  const input = h('textarea', { class: 'thread-input', rows: 1, placeholder: 'Reply…' });
+  input.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' || e.shiftKey) return;
+    e.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    input.value = '';
+    control('message', { user: ui.viewer, channel: ch.id, text, threadTs: parent.ts }).catch((err: unknown) =>
+      toast(String(err)),
+    );
+  });
+  replaceChildren(
+    pane,
+    h(
+      'header',
+      { class: 'thread-header' },
+      h(
+        'div',
+        null,
+        h('b', null, 'Thread'),
+        h('span', { class: 'pane-sub' }, ` #${ch.isIm ? 'tsai' : ch.name}`),
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'icon-btn',
+          title: 'Close thread',
+          onclick: () => {
+            ui.thread = undefined;
+            saveLocation();
+            render();
+          },
+        },
+        '✕',
+      ),
+    ),
+    h(
+      'div',
+      { class: 'thread-messages' },
+      messageList([parent], messageHost(ch.messages, true)),
+      h('div', { class: 'thread-count' }, `${replies.length} ${replies.length === 1 ? 'reply' : 'replies'}`),
+      messageList(replies, messageHost(ch.messages, true)),
+    ),
+    h('div', { class: 'thread-composer' }, input),
+  );
+}
+
+function renderModal(): void {
+  const views = ui.snap?.views ?? [];
+  modal.render(views.at(-1), {
+    viewer: ui.viewer,
+    timeZone: viewerTz(),
+    ctx,
+    users: ui.snap?.users ?? [],
+    channels: ui.snap?.channels ?? [],
+    depth: views.length,
+    submit: async (view, values) => {
+      const d = await deliver('Submit', control('submit', { user: ui.viewer, viewId: view.id, values }));
+      return d?.errors;
+    },
+    close: (view) => {
+      control('close-view', { user: ui.viewer, viewId: view.id }).catch((err: unknown) => toast(String(err)));
+    },
+    action: async (view, values, blockId, actionId, value) => {
+      // Slack sends the whole view state with an action: store what was typed first.
+      await Promise.all(
+        Object.entries(values).flatMap(([b, byAction]) =>
+          Object.entries(byAction)
+            .filter(([a]) => !(b === blockId && a === actionId))
+            .map(([a, v]) =>
+              control('type', { user: ui.viewer, viewId: view.id, blockId: b, actionId: a, value: v }),
+            ),
+        ),
+      ).catch(() => {});
+      await deliver(
+        'Action',
+        control('view-action', { user: ui.viewer, viewId: view.id, actionId, blockId, value }),
+      );
+    },
+  });
+}
+
+// ---- composer and user switching -----------------------------------------------------------------
+
+async function send(): Promise<void> {
+  const input = $<HTMLTextAreaElement>('composer-input');
+  const raw = input.value;
+  const text = raw.trim();
+  const channel = channelId();
+  if (!text || !channel) return;
+  const slash = /^\/(\S+)\s*([\s\S]*)$/.exec(text);
+  input.value = '';
+  autosize(input);
+  if (!slash) {
+    await control('message', { user: ui.viewer, channel, text }).catch((err: unknown) => toast(String(err)));
+    return;
+  }
+  const command = `/${slash[1]}`;
+  if (command !== ui.cfg.command) {
+    toast(`${command} is not a valid command. In this sandbox only ${ui.cfg.command} is installed.`);
+    input.value = raw;
+    return;
+  }
+  ui.pendingCommand = true;
+  $('composer').classList.add('busy');
+  try {
+    await deliver(command, control('command', { user: ui.viewer, channel, text: slash[2] ?? '', command }));
+  } finally {
+    ui.pendingCommand = false;
+    $('composer').classList.remove('busy');
+  }
+}
+
+function switchUser(id: string): void {
+  ui.viewer = id;
+  ui.thread = undefined;
+  lastMainKey = '';
+  lastThreadKey = '';
+  saveLocation();
+  void refresh();
+}
+
+// ---- refresh loop --------------------------------------------------------------------------------
+
+let inFlight = false;
+let again = false;
+
+async function refresh(): Promise<void> {
+  if (inFlight) {
+    again = true;
+    return;
+  }
+  inFlight = true;
+  try {
+    do {
+      again = false;
+      const viewer = ui.viewer;
+      const snap = await snapshot(viewer);
+      if (viewer !== ui.viewer) again = true;
+      else {
+        ui.snap = snap;
+        render();
+      }
+    } while (again);
+  } catch (err) {
+    toast(`Could not load the workspace: ${String(err)}`);
+  } finally {
+    inFlight = false;
+  }
+}
+
+function render(): void {
+  if (!ui.snap) return;
+  document.body.dataset.viewer = ui.viewer;
+  renderSidebar();
+  renderMain();
+  renderThread();
+  renderModal();
+}
+
+async function boot(): Promise<void> {
+  const cfg = await config();
+  const q = new URLSearchParams(location.hash.slice(1));
+  const known = (id: string | null) => (id && cfg.users.some((u) => u.id === id) ? id : undefined);
+  ui = {
+    cfg,
+    viewer: known(q.get('user')) ?? cfg.defaultUser,
+    channel: q.get('channel') ?? cfg.defaultChannel,
+    thread: q.get('thread') ?? undefined,
+    appTab: 'messages',
+    seen: new Map(),
+    pendingCommand: false,
+  };
+  const input = $<HTMLTextAreaElement>('composer-input');
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      void send();
+    }
+  });
+  input.addEventListener('input', () => {
+    autosize(input);
+    const v = input.value;
+    $('composer-hint').classList.toggle('hidden', !(v.startsWith('/') && !v.includes(' ')));
+  });
+  $('composer-send').addEventListener('click', () => void send());
+  setupComposerExtras(
+    cfg,
+    (s) => void deliver(s.name, control('shortcut', { user: ui.viewer, callbackId: s.callbackId })),
+  );
+  window.addEventListener('hashchange', () => {
+    const h = new URLSearchParams(location.hash.slice(1));
+    const viewer = known(h.get('user')) ?? ui.viewer;
+    ui.channel = h.get('channel') ?? ui.channel;
+    ui.thread = h.get('thread') ?? undefined;
+    if (viewer !== ui.viewer) switchUser(viewer);
+    else render();
+  });
+  onChange(
+    () => void refresh(),
+    (connected) => document.body.classList.toggle('offline', !connected),
+  );
+  setInterval(renderSidebar, 30_000); // local clocks in the switcher
+  await refresh();
+  input.focus();
+}
+
+boot().catch((err: unknown) => {
+  document.body.append(h('div', { class: 'fatal' }, `The sandbox could not start: ${String(err)}`));
+});

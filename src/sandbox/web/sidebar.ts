@@ -1,0 +1,96 @@
+import type { LocalUser } from '../../localslack/types.js';
+import { type Child, h } from './dom.js';
+import { avatar } from './messages.js';
+import { clock, zoneAbbreviation } from './zones.js';
+
+/** The left column: who you act as (with their zone and local time), channels, the app, the service log. */
+export interface SidebarModel {
+  people: LocalUser[];
+  viewer: string;
+  /** The selected channel ID, or the app's ID. */
+  current: string;
+  channels: { id: string; name: string; isPrivate?: boolean; unread: number }[];
+  app: { id: string; unread: number };
+  botUserId: string;
+  /** Absent when the bot does not use the embedded emulator. */
+  service?: { open: boolean };
+  onUser(id: string): void;
+  onChannel(id: string): void;
+  onService(): void;
+}
+
+export function sidebar(m: SidebarModel): Child[] {
+  const now = Date.now();
+  const navItem = (id: string, icon: Child, label: string, unread: number) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: ['nav-item', id === m.current && 'active', unread > 0 && 'unread'],
+        'data-channel': id,
+        onclick: () => m.onChannel(id),
+      },
+      icon,
+      h('span', { class: 'nav-label' }, label),
+      unread > 0 ? h('span', { class: 'badge' }, String(unread)) : null,
+    );
+  return [
+    h(
+      'div',
+      { class: 'workspace' },
+      h('span', { class: 'workspace-name' }, 'tsai sandbox'),
+      h('span', { class: 'workspace-sub' }, 'local Slack · no account needed'),
+    ),
+    h(
+      'section',
+      { class: 'switcher', 'aria-label': 'Act as' },
+      h('div', { class: 'side-title' }, 'Act as'),
+      m.people.map((u) =>
+        h(
+          'button',
+          {
+            type: 'button',
+            class: ['person', u.id === m.viewer && 'active'],
+            'data-user': u.id,
+            'aria-pressed': String(u.id === m.viewer),
+            onclick: () => m.onUser(u.id),
+          },
+          avatar(u.id, u.name, false, 'small'),
+          h(
+            'span',
+            { class: 'person-text' },
+            h('span', { class: 'person-name' }, u.realName ?? u.name),
+            h('span', { class: 'person-tz' }, `${u.tz} · ${clock(now, u.tz)} ${zoneAbbreviation(u.tz, now)}`),
+          ),
+        ),
+      ),
+    ),
+    h(
+      'nav',
+      { class: 'channels', 'aria-label': 'Channels' },
+      h('div', { class: 'side-title' }, 'Channels'),
+      m.channels.map((c) =>
+        navItem(c.id, h('span', { class: 'hash' }, c.isPrivate ? '🔒' : '#'), c.name, c.unread),
+      ),
+      h('div', { class: 'side-title' }, 'Apps'),
+      navItem(m.app.id, avatar(m.botUserId, 'tsai', true, 'tiny'), 'tsai', m.app.unread),
+    ),
+    h(
+      'div',
+      { class: 'side-foot' },
+      m.service
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: ['nav-item', m.service.open && 'active'],
+              'data-role': 'service-toggle',
+              onclick: () => m.onService(),
+            },
+            h('span', { class: 'hash' }, '⇄'),
+            h('span', { class: 'nav-label' }, 'Service requests'),
+          )
+        : null,
+    ),
+  ];
+}

@@ -1,0 +1,394 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type LocalSlack, startLocalSlack } from '../../src/localslack/index.js';
+import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
+import { SECRET, startTestBot, type TestBot, TOKEN } from '../localslack/bolt-app.js';
+import { buildProduct, chromiumAvailable, launchChromium, ROOT } from './browser.js';
+import { galleryBlocks } from './gallery.js';
+import { type Product, startProduct } from './product.js';
+
+/**
+ * The browser sandbox in a real chromium: first the page against the local Slack and a bare Bolt app
+ * (what it draws and what it sends), then the product exactly as `npm start` runs it.
+ * One file, so the build into dist/ (as `npm start` does it) happens once.
+ * SANDBOX_SCREENSHOTS=1 also saves the key screens under docs/screenshots/.
+ */
+const run = chromiumAvailable();
+const SHOTS = process.env.SANDBOX_SCREENSHOTS ? join(ROOT, 'docs', 'screenshots') : undefined;
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.mouse.move(0, 0); // no hover effects in the pictures
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+
+beforeAll(async () => {
+  if (!run) return;
+  await buildProduct();
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.locator('#composer-input').fill(text);
+  await page.keyboard.press('Enter');
+}
+
+async function actAs(page: Page, user: string): Promise<void> {
+  await page.locator(`[data-user="${user}"]`).click();
+  await page.locator(`body[data-viewer="${user}"]`).waitFor();
+}
+
+describe.skipIf(!run)('sandbox page with a bare Bolt app', { timeout: 60_000 }, () => {
+  let slack: LocalSlack;
+  let bot: TestBot;
+  let server: SandboxServer;
+  let page: Page;
+
+  beforeAll(async () => {
+    slack = await startLocalSlack({ signingSecret: SECRET, botToken: TOKEN });
+    bot = await startTestBot(slack.apiUrl);
+    slack.setBotEndpoint(bot.endpoint);
+    server = await startSandboxServer({ slack });
+    page = await browser.context.newPage();
+  });
+  afterAll(async () => {
+    await page?.close();
+    await server?.close();
+    await bot?.stop();
+    await slack?.close();
+  });
+
+  const api = async (method: string, args: Record<string, unknown>) => {
+    const r = await fetch(`${slack.apiUrl}${method}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify(args),
+    });
+    const j = (await r.json()) as { ok: boolean; error?: string };
+    expect(j.error).toBeUndefined();
+    return j;
+  };
+
+  it('draws blocks and mrkdwn as Slack does, showing escaped text literally', async () => {
+    await api('chat.postMessage', { channel: 'C0GENERAL', text: 'gallery', blocks: galleryBlocks });
+    await api('chat.postEphemeral', { channel: 'C0GENERAL', user: 'U0ALICE', text: 'a secret for *alice*' });
+    await page.goto(`${server.url}#user=U0ALICE&channel=C0GENERAL`);
+    const msg = page.locator('.message', { hasText: 'Flow created' });
+    await msg.waitFor();
+    await expect(msg.locator('.block.header').textContent()).resolves.toBe('Flow created ✅');
+    const section = msg.locator('[data-block-id="g_section"]');
+    await expect(section.locator('b').first().textContent()).resolves.toBe('learn');
+    await expect(section.locator('i').textContent()).resolves.toBe('italic');
+    await expect(section.locator('a.link').getAttribute('href')).resolves.toBe('https://example.com/docs');
+    await expect(section.locator('.mention').first().textContent()).resolves.toBe('@alice');
+    // Entity-escaped text is shown literally: no broadcast mention, no second link (formatting still applies).
+    const text = await section.locator('.section-body').textContent();
+    expect(text).toContain('Name: <!channel> bold <http://evil|click> & code');
+    await expect(section.locator('.mention.broadcast').count()).resolves.toBe(0);
+    await expect(section.locator('a').count()).resolves.toBe(1);
+    await expect(msg.locator('.fields .field-cell').count()).resolves.toBe(3);
+    await expect(msg.locator('button.btn.primary').textContent()).resolves.toBe('Approve');
+    await expect(msg.locator('button.btn.danger').textContent()).resolves.toBe('Reject');
+    await expect(msg.locator('select option').allTextContents()).resolves.toEqual([
+      'Pick a model',
+      'M[0] temperature',
+      'M[1] temperature',
+    ]);
+    await expect(msg.locator('input[type=date]').inputValue()).resolves.toBe('2026-11-20');
+    await expect(msg.locator('.block.context code').textContent()).resolves.toBe(
+      '/tsai flow 1400000000000000001',
+    );
+    await api('chat.postMessage', {
+      channel: 'C0GENERAL',
+      text: '```{"name": "&lt;b&gt;"}```\n> quoted *line*\n<!here> see <#C0OPS> and <javascript:alert(1)|this>',
+    });
+    const plain = page.locator('.message', { hasText: 'quoted' });
+    await plain.waitFor();
+    await expect(plain.locator('pre').textContent()).resolves.toBe('{"name": "<b>"}');
+    await expect(plain.locator('blockquote b').textContent()).resolves.toBe('line');
+    await expect(plain.locator('.mention.broadcast').textContent()).resolves.toBe('@here');
+    await expect(plain.locator('.mention.channel').textContent()).resolves.toBe('#plant-ops');
+    // A link to anything but http(s)/mailto is not a link.
+    await expect(plain.locator('a').count()).resolves.toBe(0);
+    await expect(plain.textContent()).resolves.toContain('<javascript:alert(1)|this>');
+    // Slack shows <!date^…> in each viewer's own zone.
+    const epoch = Date.UTC(2026, 10, 22, 10, 42) / 1000;
+    await api('chat.postMessage', {
+      channel: 'C0GENERAL',
+      text: `expires <!date^${epoch}^{date_num} {time}|2026-11-22 10:42 UTC>`,
+    });
+    const expiry = page.locator('.message', { hasText: 'expires' }).locator('.date');
+    await expect(expiry.textContent()).resolves.toBe('2026-11-22 10:42');
+    const secret = page.locator('.message.ephemeral', { hasText: 'a secret for' });
+    await expect(secret.locator('.ephemeral-note').textContent()).resolves.toContain('Only visible to you');
+
+    await page.locator('[data-user="U0BOB"]').click();
+    await page.locator('body[data-viewer="U0BOB"]').waitFor();
+    await msg.waitFor();
+    await expect(page.locator('.message', { hasText: 'a secret for' }).count()).resolves.toBe(0);
+    await expect(expiry.textContent()).resolves.toBe('2026-11-22 16:12');
+  });
+
+  it('sends a slash command from the composer and shows the in-channel and ephemeral replies', async () => {
+    await page.goto(`${server.url}#user=U0ALICE&channel=C0OPS`);
+    await page.locator('#composer-input').fill('/tsai hello');
+    await page.keyboard.press('Enter');
+    await page.locator('.message', { hasText: 'hello from the bot to' }).waitFor();
+    await page.locator('.message.ephemeral', { hasText: 'only you can see this' }).waitFor();
+    const post = slack.calls.find((c) => c.method === 'chat.postMessage' && c.args.channel === 'C0OPS');
+    expect(post?.args.text).toBe('hello from the bot to <@U0ALICE>');
+    await expect(
+      page.locator('.message', { hasText: 'hello from the bot to' }).locator('.mention').textContent(),
+    ).resolves.toBe('@alice');
+  });
+
+  it('opens a modal, shows client and app errors under the field, and closes it on success', async () => {
+    await page.goto(`${server.url}#user=U0CAROL&channel=C0GENERAL`);
+    await page.locator('#composer-input').fill('/tsai modal');
+    await page.keyboard.press('Enter');
+    const modal = page.locator('.modal[data-callback-id="range_modal"]');
+    await modal.waitFor();
+    await modal.locator('[data-role=submit]').click();
+    await modal
+      .locator('[data-block-id="range_block"] .input-error', { hasText: 'Please fill out this field.' })
+      .waitFor();
+
+    await modal.locator('[data-key="range_block/range"]').fill('bad');
+    await modal.locator('[data-role=submit]').click();
+    await modal.locator('.input-error', { hasText: 'Could not read "bad" as a time range' }).waitFor();
+    await expect(modal.locator('[data-key="range_block/range"]').inputValue()).resolves.toBe('bad');
+
+    // An action inside the modal: the app updates the view in place; what was typed survives.
+    await modal.locator('[data-key="range_block/range"]').fill('yesterday');
+    await modal.locator('button', { hasText: 'Add note' }).click();
+    await modal.locator('[data-block-id="note_block"]').waitFor();
+    await expect(modal.locator('[data-key="range_block/range"]').inputValue()).resolves.toBe('yesterday');
+
+    await modal.locator('[data-key="kind_block/kind"]').selectOption('score');
+    await modal.locator('[data-role=submit]').click();
+    await modal.waitFor({ state: 'detached' });
+    await page.locator('.message', { hasText: 'range yesterday kind score by U0CAROL' }).waitFor();
+  });
+
+  it('clicks a message button as another user and shows the updated message', async () => {
+    await page.goto(`${server.url}#user=U0ALICE&channel=C0GENERAL`);
+    await page.locator('#composer-input').fill('/tsai button');
+    await page.keyboard.press('Enter');
+    const req = page.locator('.message', { hasText: 'Start live model' });
+    await req.waitFor();
+    await page.locator('[data-user="U0BOB"]').click();
+    await page
+      .locator('.message', { hasText: 'Start live model' })
+      .locator('button', { hasText: 'Approve' })
+      .click();
+    const done = page.locator('.message', { hasText: 'Approved req-1 by' });
+    await done.waitFor();
+    await expect(done.locator('.edited').textContent()).resolves.toBe('(edited)');
+    await expect(done.locator('.mention').textContent()).resolves.toBe('@bob');
+  });
+});
+
+describe.skipIf(!run)(
+  'the product as npm start runs it (emulator, bot, local Slack, sandbox page)',
+  { timeout: 60_000 },
+  () => {
+    let product: Product;
+    let page: Page;
+
+    beforeAll(async () => {
+      product = await startProduct();
+      page = await browser.context.newPage();
+      // Tall enough that the help reply and the modals fit in the screenshots.
+      await page.setViewportSize({ width: 1280, height: 960 });
+      await page.goto(product.sandboxUrl);
+    }, 60_000);
+    afterAll(async () => {
+      await page?.close();
+      await product?.stop();
+    });
+    // Each test starts from a fresh page as alice in #plant-ops, whatever the one before left behind.
+    beforeEach(async () => {
+      await page.goto(`${product.sandboxUrl}#user=U0ALICE&channel=C0OPS`);
+      await page.reload();
+      await page.locator('body[data-viewer="U0ALICE"]').waitFor();
+    });
+
+    it('opens on #plant-ops as alice and shows every user with their own time zone', async () => {
+      await page.locator('body[data-viewer="U0ALICE"]').waitFor();
+      await expect(page.locator('.pane-title').textContent()).resolves.toBe('#plant-ops');
+      const zones = await page.locator('.person-tz').allTextContents();
+      expect(zones.map((z) => z.split(' · ')[0])).toEqual([
+        'Europe/London',
+        'Asia/Kolkata',
+        'America/New_York',
+      ]);
+    });
+
+    it('answers /tsai help with a reply only the user sees', async () => {
+      await send(page, '/tsai help');
+      const help = page.locator('.message.ephemeral', { hasText: 'tsai: commands' });
+      await help.waitFor();
+      await expect(help.locator('.ephemeral-note').textContent()).resolves.toContain('Only visible to you');
+      await expect(help.locator('code', { hasText: '/tsai learn' }).count()).resolves.toBeGreaterThan(0);
+      await shot(page, 'help-reply');
+      await actAs(page, 'U0BOB');
+      await expect(page.locator('.message', { hasText: 'tsai: commands' }).count()).resolves.toBe(0);
+      await actAs(page, 'U0ALICE');
+    });
+
+    it('runs a mutating command: the team sees it in the channel, the emulator got exactly the request', async () => {
+      await send(page, '/tsai workspace create "Line 4" description="<!channel> & friends"');
+      const reply = page.locator('.message:not(.ephemeral)', { hasText: 'created a workspace' });
+      await reply.waitFor();
+      await expect(reply.textContent()).resolves.toContain('<!channel> & friends');
+      await expect(reply.locator('.mention.broadcast').count()).resolves.toBe(0);
+      const posts = (await product.serviceRequests()).filter(
+        (r) => r.method === 'POST' && r.path.endsWith('/workspace'),
+      );
+      expect(posts).toHaveLength(1);
+      expect(posts[0]!.body).toEqual({ name: 'Line 4', description: '<!channel> & friends' });
+      // Bob sees the in-channel reply too; the page's service panel lists the request.
+      await actAs(page, 'U0BOB');
+      await page.locator('.message', { hasText: 'created a workspace' }).waitFor();
+      await page.locator('[data-role=service-toggle]').click();
+      const req = page.locator('.service-req', { hasText: 'workspace' }).first();
+      await req.waitFor();
+      await req.locator('summary').click();
+      await expect(req.locator('.service-body').textContent()).resolves.toContain('"name": "Line 4"');
+      await shot(page, 'service-requests');
+      await page.locator('[data-role=service-toggle]').click();
+      await actAs(page, 'U0ALICE');
+    });
+
+    it('opens the EVAL modal from a command, refuses a bad range under the field, previews and submits a good one', async () => {
+      // Carol is in America/New_York: 09:00 on 5 March 2024 is 14:00 UTC there.
+      await actAs(page, 'U0CAROL');
+      await send(
+        page,
+        '/tsai eval 1060000000000000001 model=1070000000000000001 datastream=1040000000000000001 entities=pump-1',
+      );
+      const modal = page.locator('.modal[data-callback-id="tsai_modal_eval"]');
+      await modal.waitFor();
+      await expect(modal.locator('[data-key="assessment/assessment_value"]').inputValue()).resolves.toBe(
+        '1060000000000000001',
+      );
+      const rangeBlock = modal.locator('.block.input[data-block-id^="range_"]');
+      const range = rangeBlock.locator('input');
+      await range.fill('next blursday');
+      await range.press('Enter');
+      await rangeBlock.locator('.hint', { hasText: '⚠️' }).waitFor();
+      await modal.locator('[data-role=submit]').click();
+      await rangeBlock.locator('.input-error').waitFor();
+      const flows = async () =>
+        (await product.serviceRequests()).filter((r) => r.method === 'POST' && r.path.endsWith('/flows'));
+      expect(await flows()).toHaveLength(0);
+
+      await range.fill('2024-03-05 09:00 to 17:00');
+      await range.press('Enter');
+      await rangeBlock.locator('.hint', { hasText: '14:00–22:00 UTC' }).waitFor();
+      await expect(range.inputValue()).resolves.toBe('2024-03-05 09:00 to 17:00');
+      await shot(page, 'modal-range-preview');
+      await modal.locator('[data-role=submit]').click();
+      await modal.waitFor({ state: 'detached' });
+      // The flow is created after the ack; its message in the channel says it exists.
+      await page.locator('.message:not(.ephemeral)', { hasText: 'started an EVAL flow' }).waitFor();
+
+      const posted = await flows();
+      expect(posted).toHaveLength(1);
+      const body = posted[0]!.body as { flowType: string; spec: { segments: unknown[] } };
+      expect(body.flowType).toBe('EVAL');
+      const ns = (ms: number) => `${BigInt(ms) * 1_000_000n}`;
+      expect(body.spec.segments).toEqual([
+        {
+          entities: ['pump-1'],
+          timeRange: { startTime: ns(Date.UTC(2024, 2, 5, 14)), endTime: ns(Date.UTC(2024, 2, 5, 22)) },
+        },
+      ]);
+      await actAs(page, 'U0ALICE');
+    });
+
+    it("opens a modal from the app's global shortcuts (⚡, from manifest.yml) and cancels it", async () => {
+      await page.locator('#composer-shortcuts').click();
+      await page.locator('[data-shortcut="tsai_shortcut_learn"]').click();
+      const modal = page.locator('.modal[data-callback-id="tsai_modal_learn"]');
+      await modal.waitFor();
+      // From a shortcut there is no current channel: the modal asks where to post.
+      await expect(
+        modal.locator('[data-key="channel/channel_value"] option').allTextContents(),
+      ).resolves.toEqual(['Choose a channel', '#general', '#plant-ops']);
+      await modal.locator('.modal-footer .btn', { hasText: 'Cancel' }).click();
+      await modal.waitFor({ state: 'detached' });
+    });
+
+    it('files a live-start request that the requester cannot approve and a second user approves once', async () => {
+      const model = '1070000000000000003';
+      const starts = async () =>
+        (await product.serviceRequests()).filter(
+          (r) =>
+            r.method === 'POST' &&
+            (r.body as { flowType?: string } | undefined)?.flowType === 'STARTLIVEMODEL',
+        );
+      await send(page, `/tsai live start ${model} reason="night shift check"`);
+      const request = page.locator('.message:not(.ephemeral)', {
+        has: page.locator('[data-action$="/approval_approve"]'),
+      });
+      await request.waitFor();
+      await expect(request.textContent()).resolves.toContain(model);
+
+      // Alice is no approver: her click changes nothing, and she is told whom to ask.
+      await request.locator('[data-action$="/approval_approve"]').click();
+      const refusal = page.locator('.message.ephemeral', { hasText: 'You are not an approver' });
+      await refusal.waitFor();
+      await expect(refusal.locator('.mention').last().textContent()).resolves.toBe('@tsai-approvers');
+      expect(await starts()).toHaveLength(0);
+
+      await actAs(page, 'U0BOB');
+      const forBob = page.locator('.message', { has: page.locator('[data-action$="/approval_approve"]') });
+      await forBob.waitFor();
+      await shot(page, 'approval-request');
+      await forBob.locator('[data-action$="/approval_approve"]').click();
+      const done = page.locator('.message', { hasText: 'Approved and executed' });
+      await done.waitFor();
+      await expect(done.locator('.mention', { hasText: '@bob' }).count()).resolves.toBeGreaterThan(0);
+      await expect(done.locator('[data-action$="/approval_approve"]').count()).resolves.toBe(0);
+      await expect(done.locator('.edited').count()).resolves.toBe(1);
+      await shot(page, 'approval-approved');
+
+      const posted = await starts();
+      expect(posted).toHaveLength(1);
+      expect(posted[0]!.body).toMatchObject({ flowType: 'STARTLIVEMODEL', spec: { model } });
+      // The requester is told in the request's thread.
+      await actAs(page, 'U0ALICE');
+      await page.locator('.message', { hasText: 'Approved and executed' }).locator('button.replies').click();
+      await page.locator('#thread-pane .message').nth(1).waitFor();
+    });
+
+    it('an approver rejects a request with a reason typed into the small modal; nothing reaches the service', async () => {
+      const before = (await product.serviceRequests()).length;
+      await send(page, '/tsai live stop 1070000000000000001');
+      await page.locator('.message', { hasText: 'asks to stop live model' }).waitFor();
+      await actAs(page, 'U0CAROL');
+      const card = page.locator('.message', { hasText: 'asks to stop live model' });
+      await card.locator('[data-action$="/approval_reject"]').click();
+      const modal = page.locator('.modal[data-callback-id="approval_reject_reason"]');
+      await modal.waitFor();
+      await modal.locator('textarea').fill('Not during the audit <b> & co');
+      await modal.locator('[data-role=submit]').click();
+      await modal.waitFor({ state: 'detached' });
+      const rejected = page.locator('.message', { hasText: 'Rejected' });
+      await rejected.waitFor();
+      await expect(rejected.textContent()).resolves.toContain('Not during the audit <b> & co');
+      await expect(rejected.locator('[data-action$="/approval_approve"]').count()).resolves.toBe(0);
+      const after = await product.serviceRequests();
+      expect(after.slice(before).filter((r) => r.method === 'POST')).toEqual([]);
+    });
+  },
+);

@@ -1,0 +1,111 @@
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalSlack, startLocalSlack } from '../../src/localslack/index.js';
+import { readManifest } from '../../src/sandbox/manifest.js';
+import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
+import { sandboxPortFromEnv, startSandbox } from '../../src/sandbox/start.js';
+
+/** The sandbox page's server over HTTP, without a browser. */
+describe('sandbox server', () => {
+  let slack: LocalSlack;
+  let server: SandboxServer;
+
+  beforeAll(async () => {
+    slack = await startLocalSlack({ signingSecret: 'server-test-secret', botToken: 'xoxb-server-test' });
+    server = await startSandboxServer({ slack, defaultChannel: 'C0OPS' });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await slack?.close();
+  });
+
+  const get = (path: string) => fetch(new URL(path, server.url));
+
+  it('serves the page with a policy that forbids inline script and foreign sources', async () => {
+    const r = await get('/');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toContain('text/html');
+    const csp = r.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(await r.text()).toContain('<script type="module" src="/web/app.js">');
+    expect((await get('/sandbox.css')).headers.get('content-type')).toContain('text/css');
+  });
+
+  it('serves only its own asset names', async () => {
+    for (const path of [
+      '/web/..%2F..%2Fpackage.json',
+      '/web/../../package.json',
+      '/web/app.ts',
+      '/etc/passwd',
+    ]) {
+      const r = await get(path);
+      expect(r.status, path).toBe(404);
+      expect(await r.text()).not.toContain('"name": "tsai-chatops"');
+    }
+  });
+
+  it('tells the page who can act, where to start and that no emulator log is available', async () => {
+    const cfg = (await (await get('/_sandbox/config')).json()) as Record<string, unknown>;
+    expect((cfg.users as { id: string }[]).map((u) => u.id)).toEqual(['U0ALICE', 'U0BOB', 'U0CAROL']);
+    expect(cfg).toMatchObject({
+      defaultUser: 'U0ALICE',
+      defaultChannel: 'C0OPS',
+      command: '/tsai',
+      serviceLog: false,
+    });
+    expect((await get('/_sandbox/service-requests')).status).toBe(404);
+  });
+
+  it("passes the stand-in's control API through: snapshots per viewer and user actions", async () => {
+    const r = await fetch(new URL('/_local/message', server.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: 'U0BOB', channel: 'C0OPS', text: 'hello from bob' }),
+    });
+    expect(r.status).toBe(200);
+    const snap = (await (await get('/_local/snapshot?viewer=U0ALICE')).json()) as {
+      channels: { id: string; messages: { text: string; user: string }[] }[];
+    };
+    const ops = snap.channels.find((c) => c.id === 'C0OPS');
+    expect(ops?.messages).toEqual([expect.objectContaining({ text: 'hello from bob', user: 'U0BOB' })]);
+    const bad = await fetch(new URL('/_local/message', server.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: 'U0NOBODY', channel: 'C0OPS', text: 'x' }),
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it('reads the slash command and global shortcuts from the manifest', () => {
+    const m = readManifest(new URL('../../manifest.yml', import.meta.url).pathname);
+    expect(m.command).toBe('/tsai');
+    expect(m.usageHint).toContain('help');
+    expect(readManifest('/nonexistent/manifest.yml')).toEqual({ command: '/tsai', shortcuts: [] });
+  });
+
+  it('falls back to a free port when the asked one is taken, instead of failing the whole start', async () => {
+    const blocker = createServer();
+    await new Promise<void>((ok) => blocker.listen(0, '127.0.0.1', () => ok()));
+    const taken = (blocker.address() as { port: number }).port;
+    try {
+      const sandbox = await startSandbox({ slack, port: taken });
+      try {
+        expect(new URL(sandbox.url).port).not.toBe(String(taken));
+        expect((await fetch(sandbox.url)).status).toBe(200);
+      } finally {
+        await sandbox.close();
+      }
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('takes its port from SANDBOX_PORT and refuses a bad one with an example', () => {
+    expect(sandboxPortFromEnv({})).toBe(3030);
+    expect(sandboxPortFromEnv({ SANDBOX_PORT: '0' })).toBe(0);
+    expect(sandboxPortFromEnv({ SANDBOX_PORT: '8080' })).toBe(8080);
+    expect(() => sandboxPortFromEnv({ SANDBOX_PORT: 'abc' })).toThrow(/SANDBOX_PORT=3030/);
+    expect(() => sandboxPortFromEnv({ SANDBOX_PORT: '70000' })).toThrow(/between 0 and 65535/);
+  });
+});

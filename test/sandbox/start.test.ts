@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { startLocalSlack } from '../../src/localslack/index.js';
+import { createLogger } from '../../src/log.js';
+import { type Running, startAll } from '../../src/startup.js';
+
+/** `npm start` decides: the sandbox page only without Slack configuration. */
+describe('sandbox at start-up', () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  const logger = createLogger({
+    level: 'silent',
+    destination: new Writable({ write: (_c, _e, cb) => cb() }),
+  });
+  const tempDb = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tsai-sandbox-start-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    return join(dir, 'bot.sqlite');
+  };
+  const start = async (env: Record<string, string>): Promise<Running> => {
+    const banners: string[] = [];
+    const running = await startAll({
+      config: loadConfig({ PORT: '0', DATABASE_URL: tempDb(), ...env }),
+      logger,
+      banner: (t) => banners.push(t),
+      sandboxPort: 0,
+    });
+    cleanups.push(() => running.stop());
+    return Object.assign(running, { banners });
+  };
+
+  it('without Slack settings serves the page, wired to the stand-in and the emulator, and prints its URL', async () => {
+    const running = (await start({})) as Running & { banners: string[] };
+    const url = running.sandbox?.url;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(running.banners.join('')).toContain(`SANDBOX: open ${url} in your browser`);
+    const page = await fetch(url!);
+    expect(page.status).toBe(200);
+    const cfg = (await (await fetch(new URL('/_sandbox/config', url))).json()) as { serviceLog: boolean };
+    expect(cfg.serviceLog).toBe(true);
+    // A command through the page's control API reaches the bot and, through it, the emulator.
+    const ack = await fetch(new URL('/_local/command', url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: 'U0ALICE', channel: 'C0OPS', text: 'workspace show 1030000000000000001' }),
+    });
+    expect(((await ack.json()) as { status: number }).status).toBe(200);
+    await running.localSlack!.waitFor((s) => s.messages('C0OPS', { user: 'U0ALICE' }).length >= 2, 10_000);
+    const log = (await (await fetch(new URL('/_sandbox/service-requests', url))).json()) as {
+      path: string;
+    }[];
+    expect(log.some((r) => r.path.endsWith('/workspace/1030000000000000001'))).toBe(true);
+  });
+
+  it('with Slack settings runs against that Slack and starts no sandbox', async () => {
+    const slack = await startLocalSlack({
+      signingSecret: 'real-slack-secret-123',
+      botToken: 'xoxb-real-slack-token',
+    });
+    cleanups.push(() => slack.close());
+    const running = await start({
+      SLACK_BOT_TOKEN: 'xoxb-real-slack-token',
+      SLACK_SIGNING_SECRET: 'real-slack-secret-123',
+      SLACK_API_URL: slack.apiUrl,
+    });
+    expect(running.localSlack).toBeUndefined();
+    expect(running.sandbox).toBeUndefined();
+    expect(slack.calls.some((c) => c.method === 'auth.test')).toBe(true);
+  });
+});
