@@ -85,6 +85,8 @@ describe('live start/stop approvals through Slack', () => {
     expect(note.ephemeralTo).toBe(REQUESTER);
     expect(textOf(note)).toContain('waiting for approval');
     expect(textOf(note)).toContain(`${rig.slack.url}/archives/${APPROVALS}/p`);
+    // A mention inside a link label does not render in Slack: the channel follows the link.
+    expect(textOf(note)).toMatch(new RegExp(`\\|the request> in <#${APPROVALS}>`));
     expect(rig.slack.calls.some((c) => c.method === 'chat.getPermalink')).toBe(true);
     expect(await rig.liveFlows()).toHaveLength(before);
 

@@ -64,7 +64,8 @@ export async function fileLiveRequest(gov: Governance, req: LiveRequest): Promis
   let link = `<#${request.approvalsChannelId}>`;
   try {
     const p = await client.chat.getPermalink({ channel: request.approvalsChannelId, message_ts: ts });
-    if (p.permalink) link = `<${p.permalink}|the request in <#${request.approvalsChannelId}>>`;
+    // Slack renders no mention inside a link label, so the channel follows the link instead.
+    if (p.permalink) link = `<${p.permalink}|the request> in <#${request.approvalsChannelId}>`;
   } catch (e) {
     gov.logger.warn(
       { requestId: request.id, err: e instanceof Error ? e.message : String(e) },

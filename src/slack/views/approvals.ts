@@ -197,7 +197,7 @@ export function rejectReasonModal(r: ApprovalRequest): types.ModalView {
         type: 'input',
         block_id: REJECT_REASON_BLOCK,
         optional: true,
-        label: { type: 'plain_text', text: 'Reason (optional)' },
+        label: { type: 'plain_text', text: 'Reason' },
         element: {
           type: 'plain_text_input',
           action_id: REJECT_REASON_ACTION,
