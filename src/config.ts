@@ -24,6 +24,8 @@ export interface ServiceConfig {
   requestTimeoutMs: number;
   maxAttempts: number;
   maxRetryTimeMs: number;
+  /** Service requests that may wait for a free connection before new ones fail as 'busy'. */
+  maxQueued: number;
 }
 
 export interface Config {
@@ -169,6 +171,7 @@ const VARIABLES = {
   TSAI_REQUEST_TIMEOUT_MS: intIn(1, 600_000),
   TSAI_MAX_ATTEMPTS: intIn(1, 10),
   TSAI_MAX_RETRY_TIME_MS: intIn(0, 600_000),
+  TSAI_MAX_QUEUED: intIn(0, 100_000),
 } as const;
 
 type Vars = typeof VARIABLES;
@@ -243,6 +246,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       requestTimeoutMs: v.TSAI_REQUEST_TIMEOUT_MS ?? 15_000,
       maxAttempts: v.TSAI_MAX_ATTEMPTS ?? 3,
       maxRetryTimeMs: v.TSAI_MAX_RETRY_TIME_MS ?? 20_000,
+      maxQueued: v.TSAI_MAX_QUEUED ?? 256,
     },
     defaultTimeZone: v.TSAI_DEFAULT_TIMEZONE ?? 'UTC',
     databaseUrl: v.DATABASE_URL ?? DEFAULT_DATABASE_URL,

@@ -90,6 +90,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
       requestTimeoutMs: config.service.requestTimeoutMs,
       maxAttempts: config.service.maxAttempts,
       maxRetryTimeMs: config.service.maxRetryTimeMs,
+      maxQueued: config.service.maxQueued,
     });
     stops.push(() => service.close());
 

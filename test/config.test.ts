@@ -67,6 +67,7 @@ describe('loadConfig', () => {
       TSAI_APPROVAL_TTL: '1h30m',
       TSAI_APPROVALS_CHANNEL: 'C0APPROVALS',
       TSAI_REQUEST_TIMEOUT_MS: '2500',
+      TSAI_MAX_QUEUED: '40',
       DATABASE_URL: 'postgres://u@127.0.0.1/db',
       LOG_LEVEL: 'debug',
     });
@@ -75,6 +76,7 @@ describe('loadConfig', () => {
       token: 'tok-abcdef',
       accountId: '1234567890123456789',
       requestTimeoutMs: 2500,
+      maxQueued: 40,
     });
     expect(c.defaultTimeZone).toBe('Asia/Kolkata');
     expect(c.approvals).toEqual({

@@ -30,6 +30,12 @@ export interface ServiceClientOptions {
   maxRetryTimeMs?: number;
   /** First retry waits a random time up to this, doubling per attempt (default 250 ms). */
   retryBaseDelayMs?: number;
+  /** Parallel connections (and requests in flight) to the service (default 128). */
+  maxConnections?: number;
+  /** Requests that may wait for a free connection; beyond that they fail at once as 'busy' (default 256). */
+  maxQueued?: number;
+  /** Longest wait for a free connection before failing as 'busy' (default 5 s). */
+  maxQueueWaitMs?: number;
 }
 
 export interface EvalFlowInput {
@@ -94,6 +100,9 @@ export function createServiceClient(o: ServiceClientOptions): ServiceClient {
     maxAttempts: o.maxAttempts ?? 4,
     maxRetryTimeMs: o.maxRetryTimeMs ?? 20_000,
     retryBaseDelayMs: o.retryBaseDelayMs ?? 250,
+    maxConnections: o.maxConnections ?? 128,
+    maxQueued: o.maxQueued ?? 256,
+    maxQueueWaitMs: o.maxQueueWaitMs ?? 5_000,
   });
   const base = (version: '1.2' | '1.3') => `/api/${version}/accounts/${encodeURIComponent(account)}`;
   let getFlowUnsupported = false;

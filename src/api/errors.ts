@@ -4,7 +4,9 @@ export type ServiceErrorKind =
   | 'http'
   | 'network'
   | 'timeout'
-  | 'outcome-unknown';
+  | 'outcome-unknown'
+  /** The client's own queue was full or the wait for a connection ran out: nothing was sent. */
+  | 'busy';
 
 /** The one error type of the client. `userMessage` is a single sentence, safe to show in Slack. */
 export class ServiceError extends Error {

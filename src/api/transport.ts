@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { parseJsonLossless } from '../wire/index.js';
 import { httpUserMessage, redact, ServiceError, trimForDisplay } from './errors.js';
+import { Limiter, LimiterBusy } from './limiter.js';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -11,6 +12,12 @@ export interface TransportOptions {
   maxAttempts: number;
   maxRetryTimeMs: number;
   retryBaseDelayMs: number;
+  /** Parallel connections to the service, and requests in flight at once. */
+  maxConnections: number;
+  /** Requests that may wait for a free connection; more fail at once as 'busy'. */
+  maxQueued: number;
+  /** Longest wait for a free connection before failing as 'busy'. */
+  maxQueueWaitMs: number;
 }
 
 export interface Call {
@@ -41,8 +48,13 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 
 type Failure = { error: ServiceError; retryable: boolean; retryAfterMs?: number };
 
+type Undici = typeof import('undici');
+
 export class Transport {
-  private readonly agent: Agent;
+  /** undici and its pool are loaded on the first request: they cost start-up time a bot that never calls the service should not pay. */
+  private http: Promise<{ agent: Agent; request: Undici['request'] }> | undefined;
+  private closed = false;
+  private readonly limiter: Limiter;
   private readonly origin: string;
   private readonly prefix: string;
 
@@ -50,20 +62,28 @@ export class Transport {
     const url = parseBaseUrl(o.baseUrl);
     this.origin = url.origin;
     this.prefix = url.pathname.replace(/\/+$/, '');
-    this.agent = new Agent({
-      connect: { timeout: o.connectTimeoutMs },
-      // Shorter than common server idle timeouts, so a POST rarely meets a socket the server is closing.
-      keepAliveTimeout: 4_000,
-      keepAliveMaxTimeout: 60_000,
-      // Enough parallel sockets that a burst of slow calls does not queue behind one another.
-      connections: 128,
-    });
+    this.limiter = new Limiter(o.maxConnections, o.maxQueued, o.maxQueueWaitMs);
+  }
+
+  private client() {
+    this.http ??= import('undici').then(({ Agent, request }) => ({
+      request,
+      agent: new Agent({
+        connect: { timeout: this.o.connectTimeoutMs },
+        // Shorter than common server idle timeouts, so a POST rarely meets a socket the server is closing.
+        keepAliveTimeout: 4_000,
+        keepAliveMaxTimeout: 60_000,
+        // The limiter keeps in-flight requests at this number, so none ever queues inside undici.
+        connections: this.o.maxConnections,
+      }),
+    }));
+    return this.http;
   }
 
   async send(call: Call): Promise<Reply> {
     const started = performance.now();
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.attempt(call);
+      const outcome = await this.limitedAttempt(call);
       if ('status' in outcome) return outcome;
       const elapsed = performance.now() - started;
       const backoff = Math.random() * this.o.retryBaseDelayMs * 2 ** (attempt - 1);
@@ -74,11 +94,40 @@ export class Transport {
     }
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.http) await (await this.http).agent.close();
+  }
+
+  /** One attempt holding a connection slot; 'busy' (never sent, not retried here) when none is free in time. */
+  private async limitedAttempt(call: Call): Promise<Reply | Failure> {
+    let release: () => void;
+    try {
+      release = await this.limiter.acquire();
+    } catch (err) {
+      if (!(err instanceof LimiterBusy)) throw err;
+      return {
+        retryable: false,
+        error: new ServiceError(
+          'busy',
+          'The bot is already waiting on too many requests to the service, so nothing was sent to it; try again in a few seconds.',
+        ),
+      };
+    }
+    try {
+      return await this.attempt(call);
+    } finally {
+      release();
+    }
   }
 
   private async attempt(call: Call): Promise<Reply | Failure> {
+    if (this.closed)
+      return {
+        retryable: false,
+        error: new ServiceError('network', 'The service client is closed; nothing was sent to the service.'),
+      };
+    const { agent, request } = await this.client();
     const url = new URL(this.origin + this.prefix + call.path);
     for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v);
     const headers: Record<string, string> = {
@@ -98,7 +147,7 @@ export class Transport {
         method: call.method,
         headers,
         body: payload,
-        dispatcher: this.agent,
+        dispatcher: agent,
         headersTimeout: this.o.requestTimeoutMs,
         bodyTimeout: this.o.requestTimeoutMs,
         signal: AbortSignal.timeout(this.o.requestTimeoutMs),

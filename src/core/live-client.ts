@@ -34,6 +34,7 @@ export function classifyExecutionError(err: unknown): ClassifiedError {
       message: 'Unexpected error while creating the flow; its outcome is unknown. Check the Activity view.',
     };
   }
+  // 'busy' never left the bot (the client's own queue was full), so it is definitive and can be retried.
   if (kind === 'outcome-unknown' || kind === 'timeout') return { definitive: false, message: userMessage };
   return { definitive: true, message: userMessage };
 }

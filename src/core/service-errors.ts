@@ -14,5 +14,8 @@ export function serviceFailure(error: unknown, doing: string): OpFailure {
       message: `Not sure whether the service managed to ${doing}: ${error.userMessage}`,
     };
   }
+  if (error.kind === 'busy') {
+    return { ok: false, message: `Could not ${doing} right now: ${error.userMessage}` };
+  }
   return { ok: false, message: `Could not ${doing}: ${error.userMessage}` };
 }

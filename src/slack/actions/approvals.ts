@@ -1,4 +1,11 @@
-import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
+import type {
+  AllMiddlewareArgs,
+  App,
+  BlockAction,
+  ButtonAction,
+  RespondFn,
+  SlackActionMiddlewareArgs,
+} from '@slack/bolt';
 import type { ApprovalRequest } from '../../store/index.js';
 import type { SlackDeps } from '../deps.js';
 import type { Governance } from '../governance/index.js';
@@ -13,6 +20,9 @@ import {
 } from '../views/approvals.js';
 
 type Click = BlockAction<ButtonAction>;
+type ClickArgs = SlackActionMiddlewareArgs<Click> & AllMiddlewareArgs;
+
+const CLICKS = new RegExp(`^(${Object.values(APPROVAL_ACTION).join('|')})$`);
 
 /** Approve, Reject (opens the reason modal) and Retry on a request message, and the modal's submission. */
 export function register(app: App, deps: SlackDeps): void {
@@ -27,7 +37,7 @@ export function register(app: App, deps: SlackDeps): void {
     }
   };
 
-  app.action<Click>(APPROVAL_ACTION.approve, async ({ ack, body, action, respond }) => {
+  const approve = async ({ ack, body, action, respond }: ClickArgs) => {
     await ack();
     try {
       const outcome = await gov.approvals.decide({
@@ -45,9 +55,9 @@ export function register(app: App, deps: SlackDeps): void {
         'Something went wrong inside the bot while approving (the error is in its log).',
       );
     }
-  });
+  };
 
-  app.action<Click>(APPROVAL_ACTION.retry, async ({ ack, body, action, respond }) => {
+  const retry = async ({ ack, body, action, respond }: ClickArgs) => {
     await ack();
     try {
       const outcome = await gov.approvals.retry({
@@ -64,9 +74,9 @@ export function register(app: App, deps: SlackDeps): void {
         'Something went wrong inside the bot while retrying (the error is in its log).',
       );
     }
-  });
+  };
 
-  app.action<Click>(APPROVAL_ACTION.reject, async ({ ack, body, action, respond, client }) => {
+  const reject = async ({ ack, body, action, respond, client }: ClickArgs) => {
     await ack();
     const tell = ephemeral(respond);
     try {
@@ -77,6 +87,16 @@ export function register(app: App, deps: SlackDeps): void {
       gov.logger.error({ err: errText(e) }, 'reject failed inside the bot');
       await tell('Something went wrong inside the bot while rejecting (the error is in its log).');
     }
+  };
+
+  // One listener for the three buttons: Bolt runs every listener's middleware on every request.
+  const clicks: Record<string, (args: ClickArgs) => Promise<void>> = {
+    [APPROVAL_ACTION.approve]: approve,
+    [APPROVAL_ACTION.retry]: retry,
+    [APPROVAL_ACTION.reject]: reject,
+  };
+  app.action<Click>(CLICKS, async (args) => {
+    await clicks[args.action.action_id]?.(args);
   });
 
   app.view(REJECT_MODAL_CALLBACK, async ({ ack, body, view, client }) => {
