@@ -1,4 +1,11 @@
-import type { ApprovalAction, ApprovalRequest, AuditEntry, Store } from '../store/index.js';
+import type {
+  ApprovalAction,
+  ApprovalRequest,
+  AuditEntry,
+  ExecutionOutcome,
+  NewAuditEntry,
+  Store,
+} from '../store/index.js';
 import { type Now, nowMs } from './clock.js';
 import { classifyExecutionError, type LiveModelClient } from './live-client.js';
 import { type ExpandGroup, Membership } from './principals.js';
@@ -398,51 +405,36 @@ export class Approvals {
     const name = (this.deps.flowName ?? defaultFlowName)(request, who.userId, startedAt);
     const body = { name, model: request.modelId };
     const flowType = FLOW_TYPE[request.action];
-    let recorded: Awaited<ReturnType<Store['recordExecution']>>;
     let error: string | undefined;
+    let execution: ExecutionOutcome;
+    let audited: Pick<NewAuditEntry, 'outcome' | 'flowId' | 'flowStatus' | 'error'>;
+    // Only the service call is inside the try: a failure to record or audit a flow that was created must
+    // never be mistaken for a failure to create it.
     try {
       const flow =
         request.action === 'start'
           ? await this.deps.client.startLiveModel(body)
           : await this.deps.client.stopLiveModel(body);
       const flowStatus = typeof flow.status === 'string' ? flow.status : undefined;
-      recorded = await this.deps.store.recordExecution(
-        request.id,
-        { status: 'executed', flowId: String(flow.id), flowStatus },
-        this.now(),
-      );
-      await this.deps.store.appendAudit({
-        at: this.now(),
-        userId: who.userId,
-        teamId: who.teamId,
-        channelId: request.approvalsChannelId,
-        operation: `flow.${flowType}`,
-        params: body,
-        outcome: 'ok',
-        flowId: String(flow.id),
-        flowStatus,
-        requestId: request.id,
-      });
+      execution = { status: 'executed', flowId: String(flow.id), flowStatus };
+      audited = { outcome: 'ok', flowId: String(flow.id), flowStatus };
     } catch (err) {
       const c = classifyExecutionError(err);
       error = c.message;
-      recorded = await this.deps.store.recordExecution(
-        request.id,
-        { status: c.definitive ? 'failed' : 'unknown', error: c.message },
-        this.now(),
-      );
-      await this.deps.store.appendAudit({
-        at: this.now(),
-        userId: who.userId,
-        teamId: who.teamId,
-        channelId: request.approvalsChannelId,
-        operation: `flow.${flowType}`,
-        params: body,
-        outcome: c.definitive ? 'error' : 'unknown',
-        error: c.message,
-        requestId: request.id,
-      });
+      execution = { status: c.definitive ? 'failed' : 'unknown', error: c.message };
+      audited = { outcome: c.definitive ? 'error' : 'unknown', error: c.message };
     }
+    const recorded = await this.deps.store.recordExecution(request.id, execution, this.now());
+    await this.deps.store.appendAudit({
+      at: this.now(),
+      userId: who.userId,
+      teamId: who.teamId,
+      channelId: request.approvalsChannelId,
+      operation: `flow.${flowType}`,
+      params: body,
+      requestId: request.id,
+      ...audited,
+    });
     const final = recorded.ok ? recorded.request : (recorded.current ?? request);
     switch (final.status) {
       case 'executed':
