@@ -1,4 +1,5 @@
 import { MODAL_KINDS, type ModalFields, type ModalKind } from './fields.js';
+import { parseJsonObject } from './json-object.js';
 
 /** Everything needed to reopen a modal as the user left it. */
 export interface Draft {
@@ -39,14 +40,8 @@ export function encodeDraft(d: Draft): string {
 
 /** Reads a draft back, keeping only well-typed fields; undefined when it is not a draft. */
 export function decodeDraft(text: string): Draft | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const o = raw as Record<string, unknown>;
+  const o = parseJsonObject(text);
+  if (!o) return undefined;
   if (!MODAL_KINDS.includes(o.k as ModalKind) || typeof o.u !== 'string') return undefined;
   const src = (typeof o.f === 'object' && o.f !== null ? o.f : {}) as Record<string, unknown>;
   const fields: ModalFields = {};

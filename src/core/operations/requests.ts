@@ -1,5 +1,5 @@
 import type { TimeRange } from '../../time/index.js';
-import type { SignalRef } from '../grammar/types.js';
+import type { OutputArg, SignalRef } from '../grammar/types.js';
 
 /**
  * Fully resolved operation requests: IDs checked, time ranges parsed to exact instants, names
@@ -9,7 +9,8 @@ export type ResolvedData =
   | { kind: 'inline'; signals: SignalRef[]; ranges: TimeRange[]; dataspecName: string }
   | { kind: 'dataspec'; dataspecId: string };
 
-export type ResolvedOutput = { kind: 'prefix'; prefix: string } | { kind: 'signals'; signals: SignalRef[] };
+/** Where ANOMALYEVAL writes its outputs: nothing in it needs resolving, so it is the parsed argument as is. */
+export type ResolvedOutput = OutputArg;
 
 export type OpRequest =
   | { kind: 'workspace-create'; name: string; description?: string }

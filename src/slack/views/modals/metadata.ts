@@ -1,4 +1,5 @@
 import { MAX_RANGES, MODAL_KINDS, type ModalKind, type TextFieldName } from '../../../core/forms/fields.js';
+import { parseJsonObject } from '../../../core/forms/json-object.js';
 
 /** Slack's limit on a view's `private_metadata`. */
 export const PRIVATE_METADATA_MAX = 3000;
@@ -60,14 +61,8 @@ export function encodeMeta(meta: ModalMeta): string {
 /** Reads private_metadata back; anything malformed yields undefined (the caller answers with an error). */
 export function decodeMeta(text: string | undefined): ModalMeta | undefined {
   if (!text) return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const o = raw as Record<string, unknown>;
+  const o = parseJsonObject(text);
+  if (!o) return undefined;
   if (!MODAL_KINDS.includes(o.k as ModalKind)) return undefined;
   if (o.o !== 'command' && o.o !== 'shortcut' && o.o !== 'reopen') return undefined;
   const ranges = Array.isArray(o.r) ? o.r.filter((k): k is number => Number.isInteger(k) && k > 0) : [];
