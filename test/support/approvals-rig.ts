@@ -5,19 +5,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config.js';
-import { type LoggedRequest, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
-import {
-  type LocalChannel,
-  type LocalMessage,
-  type LocalSlack,
-  type LocalUser,
-  type LocalUsergroup,
-  startLocalSlack,
+import type { LoggedRequest, RunningEmulator } from '../../src/emulator/index.js';
+import type {
+  LocalChannel,
+  LocalMessage,
+  LocalSlack,
+  LocalUser,
+  LocalUsergroup,
 } from '../../src/localslack/index.js';
 import { createLogger } from '../../src/log.js';
 import { APPROVAL_ACTION } from '../../src/slack/views/approvals.js';
 import { type Running, startAll } from '../../src/startup.js';
-import { BOT_TOKEN, HARNESS_NOW, SIGNING_SECRET } from './harness.js';
+import { BOT_TOKEN, HARNESS_NOW, SIGNING_SECRET, startBackends } from './harness.js';
 
 export const REQUESTER = 'U0ALICE';
 export const APPROVER = 'U0BOB';
@@ -103,21 +102,16 @@ export async function startRig(o: RigOptions = {}): Promise<Rig> {
   const dir = mkdtempSync(join(tmpdir(), 'tsai-approvals-'));
   const databaseUrl = o.databaseUrl ?? join(dir, 'bot.sqlite');
   const cleanups: (() => Promise<void> | void)[] = [() => rmSync(dir, { recursive: true, force: true })];
-  const emulator = await startEmulator({
-    host: '127.0.0.1',
-    port: 0,
-    flowDelays: o.flowDelays ?? { runningAfterMs: 60_000, completedAfterMs: 120_000 },
-  });
-  cleanups.push(() => emulator.close());
-  const slack = await startLocalSlack({
-    signingSecret: SIGNING_SECRET,
-    botToken: BOT_TOKEN,
-    shouldEscape: true,
+  const { emulator, slack } = await startBackends({
     users: USERS,
     channels: CHANNELS,
     usergroups: USERGROUPS,
+    ...(o.flowDelays ? { flowDelays: o.flowDelays } : {}),
   });
-  cleanups.push(() => slack.close());
+  cleanups.push(
+    () => emulator.close(),
+    () => slack.close(),
+  );
 
   const backends: number[] = [];
   let turn = 0;

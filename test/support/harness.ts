@@ -30,6 +30,42 @@ export const HARNESS_NOW = new Date('2026-11-22T10:00:00.000Z');
 export const SIGNING_SECRET = 'harness-signing-secret-0123456789';
 export const BOT_TOKEN = 'xoxb-harness-bot-token-0123456789';
 
+export interface BackendOptions {
+  users?: LocalUser[];
+  channels?: LocalChannel[];
+  usergroups?: LocalUsergroup[];
+  flowDelays?: { runningAfterMs: number; completedAfterMs: number };
+}
+
+/**
+ * The two real servers every end-to-end rig drives the bot against: the service emulator (flows stay
+ * CREATED for a minute unless told otherwise, so tests see what they created) and the local Slack
+ * stand-in, escaping command text as Slack does with should_escape.
+ */
+export async function startBackends(
+  o: BackendOptions = {},
+): Promise<{ emulator: RunningEmulator; slack: LocalSlack }> {
+  const emulator = await startEmulator({
+    host: '127.0.0.1',
+    port: 0,
+    flowDelays: o.flowDelays ?? { runningAfterMs: 60_000, completedAfterMs: 120_000 },
+  });
+  try {
+    const slack = await startLocalSlack({
+      signingSecret: SIGNING_SECRET,
+      botToken: BOT_TOKEN,
+      shouldEscape: true,
+      ...(o.users ? { users: o.users } : {}),
+      ...(o.channels ? { channels: o.channels } : {}),
+      ...(o.usergroups ? { usergroups: o.usergroups } : {}),
+    });
+    return { emulator, slack };
+  } catch (e) {
+    await emulator.close();
+    throw e;
+  }
+}
+
 export interface HarnessOptions {
   /** Extra environment for `loadConfig` (TSAI_APPROVERS, TSAI_OPERATORS, …). */
   env?: Record<string, string>;
@@ -88,21 +124,11 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
     }
   };
   try {
-    const emulator = await startEmulator({
-      host: '127.0.0.1',
-      port: 0,
-      flowDelays: o.flowDelays ?? { runningAfterMs: 60_000, completedAfterMs: 120_000 },
-    });
-    cleanups.push(() => emulator.close());
-    const slack = await startLocalSlack({
-      signingSecret: SIGNING_SECRET,
-      botToken: BOT_TOKEN,
-      shouldEscape: true,
-      ...(o.users ? { users: o.users } : {}),
-      ...(o.channels ? { channels: o.channels } : {}),
-      ...(o.usergroups ? { usergroups: o.usergroups } : {}),
-    });
-    cleanups.push(() => slack.close());
+    const { emulator, slack } = await startBackends(o);
+    cleanups.push(
+      () => emulator.close(),
+      () => slack.close(),
+    );
 
     const config = loadConfig({
       SLACK_BOT_TOKEN: BOT_TOKEN,
