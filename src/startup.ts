@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServiceClient, type ServiceClient } from './api/index.js';
+import { createServiceClient, type ServiceClient, type ServiceClientOptions } from './api/index.js';
 import type { Config } from './config.js';
 import type { RunningEmulator } from './emulator/index.js';
 import type { LocalSlack } from './localslack/index.js';
@@ -7,9 +7,10 @@ import type { Logger } from './log.js';
 import type { SandboxServer } from './sandbox/server.js';
 import { startSandbox } from './sandbox/start.js';
 import { type Bot, createBot } from './slack/app.js';
+import type { CommandWorker } from './slack/command-worker/start.js';
 import type { BotHooks } from './slack/deps.js';
 import { createGovernance, type Governance } from './slack/governance/index.js';
-import { openStore, type Store } from './store/index.js';
+import { openStore, resolveStoreTarget, type Store } from './store/index.js';
 
 export interface Running {
   config: Config;
@@ -82,7 +83,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
         'Nothing reaches a real service. Set TSAI_BASE_URL, TSAI_TOKEN and TSAI_ACCOUNT_ID for that.',
       );
     }
-    const service = createServiceClient({
+    const serviceOptions: ServiceClientOptions = {
       baseUrl: serviceTarget.baseUrl!,
       accountId: serviceTarget.accountId!,
       token: serviceTarget.token!,
@@ -91,7 +92,8 @@ export async function startAll(o: StartOptions): Promise<Running> {
       maxAttempts: config.service.maxAttempts,
       maxRetryTimeMs: config.service.maxRetryTimeMs,
       maxQueued: config.service.maxQueued,
-    });
+    };
+    const service = createServiceClient(serviceOptions);
     stops.push(() => service.close());
 
     const store = await openStore(config.databaseUrl);
@@ -117,6 +119,9 @@ export async function startAll(o: StartOptions): Promise<Running> {
       }
     }
 
+    const commandWorker = await startCommandWorkerIfWanted(o, config, serviceOptions);
+    if (commandWorker) stops.push(() => commandWorker.stop());
+
     const now = o.now ?? (() => new Date());
     let bot: Bot | undefined;
     const governance = createGovernance({
@@ -139,9 +144,11 @@ export async function startAll(o: StartOptions): Promise<Running> {
       now,
       hooks: { ...governance.hooks, ...o.hooks },
       governance,
+      ...(commandWorker ? { runCommand: commandWorker.run } : {}),
     });
     const started = bot;
-    await started.start(config.port);
+    // The worker starts alongside: acks that need no follow-up work (help) do not wait for it.
+    await Promise.all([started.start(config.port), commandWorker?.ready]);
     stops.push(() => started.stop());
     // After the bot is up (it updates messages): expiry missed while down, interrupted executions, sweeping.
     await governance.start();
@@ -170,4 +177,31 @@ export async function startAll(o: StartOptions): Promise<Running> {
     await stopAll();
     throw e;
   }
+}
+
+/**
+ * The command worker (config.commandWorker, default on). A test clock or hooks are functions and cannot
+ * reach another thread, so asking for them with the worker is a mistake, not a silent fallback. An
+ * in-memory SQLite database cannot be shared with a second connection, so it keeps commands in-thread.
+ */
+async function startCommandWorkerIfWanted(
+  o: StartOptions,
+  config: Config,
+  service: ServiceClientOptions,
+): Promise<CommandWorker | undefined> {
+  if (!config.commandWorker) return undefined;
+  if (o.now || o.hooks) {
+    throw new Error(
+      'startAll: `now` and `hooks` cannot reach the command worker; set TSAI_COMMAND_WORKER=false to run commands on the main thread',
+    );
+  }
+  const target = resolveStoreTarget(config.databaseUrl);
+  if (target.kind === 'sqlite' && target.file === ':memory:') {
+    o.logger.warn(
+      'an in-memory SQLite store cannot be shared with the command worker; commands run on the main thread',
+    );
+    return undefined;
+  }
+  const { startCommandWorker } = await import('./slack/command-worker/start.js');
+  return startCommandWorker({ setup: { config, service }, logger: o.logger });
 }

@@ -2,9 +2,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type AppOptions } from '@slack/bolt';
 import { boltLogger } from './bolt-logger.js';
+import { completeDeps } from './command-deps.js';
 import type { BotDeps, SlackDeps } from './deps.js';
 import { registerListeners } from './register.js';
-import { createUserDirectory } from './users.js';
+import { webClientOptions } from './web-client.js';
 
 export type { BotDeps, BotHooks, SlackDeps } from './deps.js';
 
@@ -17,13 +18,6 @@ export interface Bot {
   port(): number | undefined;
   deps: SlackDeps;
 }
-
-/** Web API calls on interactive paths fail fast: a 429 or an outage must not stall a reply for minutes. */
-const CLIENT_OPTIONS = {
-  retryConfig: { retries: 1, factor: 1, minTimeout: 200, maxTimeout: 500 },
-  rejectRateLimitedCalls: true,
-  timeout: 10_000,
-};
 
 export function createBot(deps: BotDeps): Bot {
   const { config } = deps;
@@ -38,7 +32,10 @@ export function createBot(deps: BotDeps): Bot {
     logger: boltLogger(deps.logger),
     // auth.test runs in start() (app.init), so a wrong token fails loudly there instead of in the constructor.
     deferInitialization: true,
-    clientOptions: { ...CLIENT_OPTIONS, ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}) },
+    // Bolt's conversation store keeps per-conversation state we never use; its middleware cost every
+    // incoming request ~15 % of a bare app's ack CPU (docs/performance.md).
+    convoStore: false,
+    clientOptions: webClientOptions(slack.apiUrl),
   };
   const app =
     slack.mode === 'socket'
@@ -59,13 +56,7 @@ export function createBot(deps: BotDeps): Bot {
           ],
         });
 
-  const users = deps.users ?? createUserDirectory(app.client, { logger: deps.logger });
-  const full: SlackDeps = {
-    ...deps,
-    users,
-    hooks: deps.hooks ?? {},
-    zoneOf: async (userId) => (await users.lookup(userId)).tz ?? config.defaultTimeZone,
-  };
+  const full = completeDeps(deps, app.client);
   registerListeners(app, full);
   app.error(async (error) => {
     deps.logger.error({ err: error.message, code: error.code }, 'unhandled error in a Slack listener');

@@ -1,4 +1,4 @@
-import { LogLevel, type Logger as SlackLogger } from '@slack/bolt';
+import { LogLevel, type Logger as SlackLogger } from '@slack/web-api';
 import type { Logger } from '../log.js';
 
 /** Routes Bolt's and the Web API client's logs through our pino logger, so secrets are scrubbed there too. */

@@ -1,4 +1,4 @@
-import type { RespondFn, SlashCommand, webApi } from '@slack/bolt';
+import type { RespondArguments, SlashCommand, webApi } from '@slack/bolt';
 import type { ServiceClient } from '../api/index.js';
 import type { Config } from '../config.js';
 import type { CommandSpec } from '../core/grammar/commands.js';
@@ -14,8 +14,11 @@ import type { UserDirectory } from './users.js';
 export interface CommandInvocation {
   command: SlashCommand;
   client: webApi.WebClient;
-  respond: RespondFn;
+  respond: Respond;
 }
+
+/** Bolt's `respond()`, or `respondTo(response_url)` in the command worker; the result is not used. */
+export type Respond = (message: string | RespondArguments) => Promise<unknown>;
 
 /** `/tsai learn|relearn|score|eval` with required arguments missing. */
 export interface MissingArgsRequest extends CommandInvocation {
@@ -81,6 +84,11 @@ export interface BotDeps {
   hooks?: BotHooks;
   /** Store-backed approvals, policy and audit (src/slack/governance.ts); absent: no approval buttons. */
   governance?: Governance;
+  /**
+   * Where an acked slash command's follow-up work runs: the command worker (`startAll` with
+   * `TSAI_COMMAND_WORKER`, the default). Absent: on this thread, right after the pending acks.
+   */
+  runCommand?: (command: SlashCommand) => void;
 }
 
 /** BotDeps with everything filled in, as listeners see them. */

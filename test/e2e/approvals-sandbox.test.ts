@@ -17,7 +17,7 @@ describe('npm start with nothing configured (emulator + local Slack)', () => {
       destination: new Writable({ write: (_c, _e, cb) => cb() }),
     });
     const running = await startAll({
-      config: loadConfig({ PORT: '0', DATABASE_URL: join(dir, 'bot.sqlite') }),
+      config: loadConfig({ PORT: '0', DATABASE_URL: join(dir, 'bot.sqlite'), TSAI_COMMAND_WORKER: 'false' }),
       logger,
     });
     try {

@@ -21,7 +21,10 @@ describe('startAll (npm start)', () => {
     });
     const dir = mkdtempSync(join(tmpdir(), 'tsai-start-'));
     const databaseUrl = join(dir, 'nested', 'bot.sqlite');
-    const running = await startAll({ config: loadConfig({ PORT: '0', DATABASE_URL: databaseUrl }), logger });
+    const running = await startAll({
+      config: loadConfig({ PORT: '0', DATABASE_URL: databaseUrl, TSAI_COMMAND_WORKER: 'false' }),
+      logger,
+    });
     try {
       expect(running.emulator).toBeDefined();
       expect(running.localSlack).toBeDefined();

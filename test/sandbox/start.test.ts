@@ -26,7 +26,8 @@ describe('sandbox at start-up', () => {
   const start = async (env: Record<string, string>): Promise<Running> => {
     const banners: string[] = [];
     const running = await startAll({
-      config: loadConfig({ PORT: '0', DATABASE_URL: tempDb(), ...env }),
+      // In-process under vitest: the worker's TypeScript cannot load in a worker thread here.
+      config: loadConfig({ PORT: '0', DATABASE_URL: tempDb(), TSAI_COMMAND_WORKER: 'false', ...env }),
       logger,
       banner: (t) => banners.push(t),
       sandboxPort: 0,

@@ -47,6 +47,8 @@ export const USERGROUPS: LocalUsergroup[] = [
 ];
 
 export const BASE_ENV: Record<string, string> = {
+  // The rig moves a test clock, which cannot reach the command worker's thread.
+  TSAI_COMMAND_WORKER: 'false',
   TSAI_APPROVERS: `${APPROVER},U0CAROL,S0LEADS,S0CROWD`,
   TSAI_APPROVALS_CHANNEL: APPROVALS,
 };

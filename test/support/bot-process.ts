@@ -11,7 +11,8 @@ import { createLogger } from './src/log.js';
 import { startAll } from './src/startup.js';
 const config = loadConfig(process.env);
 const logger = createLogger({ level: 'warn', secrets: config.secrets });
-const running = await startAll({ config, logger, now: () => new Date(Number(process.env.BOT_NOW_MS)), sweepIntervalMs: 600000 });
+const now = process.env.BOT_NOW_MS ? () => new Date(Number(process.env.BOT_NOW_MS)) : undefined;
+const running = await startAll({ config, logger, now, sweepIntervalMs: 600000 });
 process.send({ port: running.bot.port() });
 process.on('message', async (m) => {
   if (m === 'stop') {
@@ -56,6 +57,8 @@ export async function prepareBotProgram(): Promise<{ dir: string; cleanup(): Pro
 export interface BotProcess {
   port: number;
   child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr (its JSON log lines) so far. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -63,19 +66,29 @@ export interface BotProcess {
 export function startBotProcess(dir: string, env: Record<string, string>): Promise<BotProcess> {
   const child = fork(join(dir, 'bot.js'), [], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
+  let out = '';
+  const collect = (d: Buffer) => {
+    out += String(d);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
   return new Promise((ok, fail) => {
-    child.once('exit', (code) => fail(new Error(`bot process exited with ${code} before listening`)));
+    child.once('exit', (code) =>
+      fail(new Error(`bot process exited with ${code} before listening:\n${out}`)),
+    );
     child.once('message', (m) => {
       const port = (m as { port?: number }).port;
-      if (!port) return fail(new Error('bot process did not report a port'));
+      if (!port) return fail(new Error(`bot process did not report a port:\n${out}`));
       child.removeAllListeners('exit');
       ok({
         port,
         child,
+        output: () => out,
         stop: () =>
           new Promise<void>((done) => {
+            if (child.exitCode !== null) return done();
             child.once('exit', () => done());
             child.send('stop');
           }),

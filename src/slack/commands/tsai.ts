@@ -23,6 +23,7 @@ export function register(app: App, deps: SlackDeps): void {
     if (help) return await ack(help);
     // Slack's 3-second deadline: acknowledge first, then do the work and reply through response_url.
     await ack();
+    if (deps.runCommand) return deps.runCommand(command);
     // Not awaited: Bolt's request, response and context for this event are released now instead of
     // staying alive until the service answers (seconds, for hundreds of commands in a burst). And not
     // started in this tick: setImmediate lets the event loop ack every request already received before

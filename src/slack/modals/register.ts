@@ -1,7 +1,5 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import type { ModalKind } from '../../core/forms/fields.js';
-import { defaultedFields, fieldsFromCommand } from '../../core/forms/prefill.js';
-import type { MissingArgsRequest } from '../deps.js';
 import {
   MODAL_ACTION,
   MODAL_CALLBACK,
@@ -22,23 +20,10 @@ const ACTIONS = new RegExp(
 
 /**
  * The anomaly and EVAL modals: opened by `/tsai learn|relearn|score|eval` with arguments missing (the
- * command's hook) and by global shortcuts; range preview, add/remove range; submission; reopen.
+ * command's hook, installed by `completeDeps`) and by global shortcuts; range preview, add/remove range; submission; reopen.
  */
 export function register(app: App, deps: ModalDeps): void {
   const drafts = new DraftKeeper(deps.store, deps.now);
-
-  deps.hooks.openModalForMissingArgs ??= (req: MissingArgsRequest) =>
-    openModal(deps, {
-      client: req.client,
-      triggerId: req.command.trigger_id,
-      userId: req.command.user_id,
-      kind: req.which,
-      fields: fieldsFromCommand(req.which, req.given),
-      origin: 'command',
-      channel: req.command.channel_id,
-      responseUrl: req.command.response_url,
-      fromDefaults: defaultedFields(req.fromDefaults ?? []),
-    });
 
   // One listener per surface rather than one per ID: Bolt runs every listener's matching middleware for
   // every incoming request, so each extra listener costs every ack (see docs/performance.md).

@@ -1,0 +1,27 @@
+// A stand-in command worker for testing startCommandWorker (src/slack/command-worker/start.ts): it speaks
+// the same protocol, and its behaviour per command comes from the command text.
+import { parentPort, workerData } from 'node:worker_threads';
+
+if (workerData.failStart) {
+  parentPort.postMessage({ kind: 'start-failed', message: 'scripted start failure' });
+  parentPort.close();
+} else {
+  parentPort.on('message', async (m) => {
+    if (m.kind === 'drain') {
+      parentPort.postMessage({ kind: 'drained' });
+      parentPort.close();
+      return;
+    }
+    const { text, response_url } = m.command;
+    if (text === 'crash') {
+      setImmediate(() => {
+        throw new Error('scripted crash');
+      });
+      return;
+    }
+    if (text === 'hang') return;
+    await fetch(response_url, { method: 'POST', body: JSON.stringify({ text: `ran ${text}` }) });
+    parentPort.postMessage({ kind: 'done', id: m.id });
+  });
+  parentPort.postMessage({ kind: 'ready' });
+}
