@@ -1,6 +1,5 @@
 import { ConfigError, loadConfig, loadDotEnv } from './config.js';
 import { createLogger } from './log.js';
-import { sandboxPortFromEnv } from './sandbox/start.js';
 import { startAll } from './startup.js';
 
 async function main(): Promise<void> {
@@ -21,7 +20,11 @@ async function main(): Promise<void> {
     logger,
     banner: (text) => process.stderr.write(text),
     // The browser sandbox runs only without Slack settings, so only then does SANDBOX_PORT matter.
-    sandboxPort: config.slack.mode === 'none' ? sandboxPortFromEnv(process.env) : undefined,
+    // Loaded only then: the sandbox's modules (page server, manifest parser) cost a configured bot's start.
+    sandboxPort:
+      config.slack.mode === 'none'
+        ? (await import('./sandbox/start.js')).sandboxPortFromEnv(process.env)
+        : undefined,
   });
   let stopping = false;
   const shutdown = (signal: string) => {

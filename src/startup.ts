@@ -5,7 +5,6 @@ import type { RunningEmulator } from './emulator/index.js';
 import type { LocalSlack } from './localslack/index.js';
 import type { Logger } from './log.js';
 import type { SandboxServer } from './sandbox/server.js';
-import { startSandbox } from './sandbox/start.js';
 import { type Bot, createBot } from './slack/app.js';
 import type { CommandWorker } from './slack/command-worker/start.js';
 import type { BotHooks } from './slack/deps.js';
@@ -156,6 +155,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
     if (localSlack) localSlack.setBotEndpoint(`http://127.0.0.1:${started.port()}/slack/events`);
     let sandbox: SandboxServer | undefined;
     if (localSlack) {
+      const { startSandbox } = await import('./sandbox/start.js');
       sandbox = await startSandbox({
         slack: localSlack,
         emulatorUrl: emulator?.url,

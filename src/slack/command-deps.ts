@@ -1,7 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import { defaultedFields, fieldsFromCommand } from '../core/forms/prefill.js';
 import type { BotDeps, MissingArgsRequest, SlackDeps } from './deps.js';
-import { openModal } from './modals/open.js';
 import { createUserDirectory } from './users.js';
 
 /**
@@ -18,8 +17,9 @@ export function completeDeps(deps: BotDeps, client: webApi.WebClient): SlackDeps
     hooks: { ...deps.hooks },
     zoneOf: async (userId) => (await users.lookup(userId)).tz ?? deps.config.defaultTimeZone,
   };
-  full.hooks.openModalForMissingArgs ??= (req: MissingArgsRequest) =>
-    openModal(full, {
+  // The forms' code loads on the first form (see modals/register.ts).
+  full.hooks.openModalForMissingArgs ??= async (req: MissingArgsRequest) =>
+    (await import('./modals/open.js')).openModal(full, {
       client: req.client,
       triggerId: req.command.trigger_id,
       userId: req.command.user_id,

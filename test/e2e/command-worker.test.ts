@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SEED } from '../../src/emulator/index.js';
 import { openStore } from '../../src/store/index.js';
 import {
@@ -62,9 +62,13 @@ describe('slash commands on the command worker thread', () => {
     expect(flows[0]!.status).toBe(201);
     expect(textOf(reply)).toContain('worker learn');
     expect(textOf(reply)).toContain('ANOMALYLEARN');
-    const handled = await rig.slack.waitFor(
-      () => logLines(proc).find((l) => l.msg === 'command handled' && l.op === 'learn'),
-      5000,
+    const handled = await vi.waitFor(
+      () => {
+        const line = logLines(proc).find((l) => l.msg === 'command handled' && l.op === 'learn');
+        if (!line) throw new Error('no "command handled" line yet');
+        return line;
+      },
+      { timeout: 5000 },
     );
     expect(handled.thread).toBe('commands');
   });

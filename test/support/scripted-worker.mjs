@@ -21,7 +21,7 @@ if (workerData.failStart) {
     }
     if (text === 'hang') return;
     await fetch(response_url, { method: 'POST', body: JSON.stringify({ text: `ran ${text}` }) });
-    parentPort.postMessage({ kind: 'done', id: m.id });
+    parentPort.postMessage({ kind: 'done', ids: [m.id] });
   });
   parentPort.postMessage({ kind: 'ready' });
 }

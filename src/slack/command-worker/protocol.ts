@@ -19,6 +19,6 @@ export type ToWorker =
 export type FromWorker =
   | { kind: 'ready' }
   | { kind: 'start-failed'; message: string }
-  /** The command's follow-up work is over (its reply sent or its failure logged). */
-  | { kind: 'done'; id: number }
+  /** These commands' follow-up work is over (reply sent or failure logged); batched per event-loop turn. */
+  | { kind: 'done'; ids: number[] }
   | { kind: 'drained' };

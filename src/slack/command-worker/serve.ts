@@ -4,7 +4,7 @@ import { createLogger } from '../../log.js';
 import { openStore } from '../../store/index.js';
 import { boltLogger } from '../bolt-logger.js';
 import { completeDeps } from '../command-deps.js';
-import { handleCommand } from '../commands/tsai.js';
+import { handleCommand } from '../commands/handle.js';
 import { createGovernance } from '../governance/index.js';
 import { respondTo } from '../response-url.js';
 import { webClientOptions } from '../web-client.js';
@@ -40,6 +40,12 @@ async function main(): Promise<void> {
   );
 
   const inHand = new Set<Promise<void>>();
+  // One message per event-loop turn, not per command: each message is an event on the acking thread.
+  let finished: number[] = [];
+  const reportFinished = () => {
+    post({ kind: 'done', ids: finished });
+    finished = [];
+  };
   port!.on('message', (m: ToWorker) => {
     if (m.kind === 'command') {
       const run = handleCommand(
@@ -49,7 +55,7 @@ async function main(): Promise<void> {
         .catch((e: unknown) => logger.error({ err: String(e) }, 'command failed inside the worker'))
         .finally(() => {
           inHand.delete(run);
-          post({ kind: 'done', id: m.id });
+          if (finished.push(m.id) === 1) setImmediate(reportFinished);
         });
       inHand.add(run);
       return;

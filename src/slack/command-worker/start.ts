@@ -85,7 +85,7 @@ export function startCommandWorker(o: CommandWorkerOptions): CommandWorker {
     w.on('message', (m: FromWorker) => {
       switch (m.kind) {
         case 'done':
-          inHand.delete(m.id);
+          for (const id of m.ids) inHand.delete(id);
           return;
         case 'ready':
           isReady = true;

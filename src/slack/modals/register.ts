@@ -7,10 +7,18 @@ import {
   SHORTCUT_CALLBACK,
 } from '../views/modals/ids.js';
 import { errText, type ModalDeps } from './deps.js';
-import { DraftKeeper } from './drafts.js';
-import { onRangeChange, type ViewActionBody } from './interact.js';
-import { openModal } from './open.js';
-import { handleSubmission, type SubmissionBody } from './submit.js';
+import type { DraftKeeper } from './drafts.js';
+import type { ViewActionBody } from './interact.js';
+import type { SubmissionBody } from './submit.js';
+
+/**
+ * The forms' code (views, form validation, time-range previews) is loaded on the first form event, not
+ * at start-up: a bot that is never asked for a form starts faster (cold start, docs/performance.md).
+ */
+const forms = () =>
+  Promise.all([import('./open.js'), import('./interact.js'), import('./submit.js')]).then(
+    ([open, interact, submit]) => ({ ...open, ...interact, ...submit }),
+  );
 
 const CALLBACKS = new RegExp(`^(${Object.values(MODAL_CALLBACK).join('|')})$`);
 const SHORTCUTS = new RegExp(`^(${Object.values(SHORTCUT_CALLBACK).join('|')})$`);
@@ -23,7 +31,12 @@ const ACTIONS = new RegExp(
  * command's hook, installed by `completeDeps`) and by global shortcuts; range preview, add/remove range; submission; reopen.
  */
 export function register(app: App, deps: ModalDeps): void {
-  const drafts = new DraftKeeper(deps.store, deps.now);
+  let keeper: DraftKeeper | undefined;
+  const drafts = async () => {
+    const { DraftKeeper } = await import('./drafts.js');
+    keeper ??= new DraftKeeper(deps.store, deps.now);
+    return keeper;
+  };
 
   // One listener per surface rather than one per ID: Bolt runs every listener's matching middleware for
   // every incoming request, so each extra listener costs every ack (see docs/performance.md).
@@ -34,6 +47,7 @@ export function register(app: App, deps: ModalDeps): void {
     const kind = shortcutKinds.get(shortcut.callback_id);
     await ack();
     if (!kind) return;
+    const { openModal } = await forms();
     const opened = await openModal(deps, {
       client,
       triggerId: shortcut.trigger_id,
@@ -48,6 +62,7 @@ export function register(app: App, deps: ModalDeps): void {
   app.action<BlockAction>(ACTIONS, async ({ ack, body, action, client, respond }) => {
     await ack();
     const id = action.action_id;
+    const { onRangeChange, openModal } = await forms();
     const viewBody = body as unknown as ViewActionBody;
     if (id === MODAL_ACTION.range)
       return void (await onRangeChange(deps, client, viewBody, { kind: 'preview' }));
@@ -61,7 +76,7 @@ export function register(app: App, deps: ModalDeps): void {
     }
     if (id !== MODAL_ACTION.reopen) return;
     const log = deps.logger.child({ user: body.user.id });
-    const draft = await drafts.load(value ?? '').catch((e: unknown) => {
+    const draft = await (await drafts()).load(value ?? '').catch((e: unknown) => {
       log.warn({ err: errText(e) }, 'could not load a modal draft');
       return undefined;
     });
@@ -88,9 +103,10 @@ export function register(app: App, deps: ModalDeps): void {
   });
 
   app.view({ callback_id: CALLBACKS, type: 'view_submission' }, async ({ ack, body, client }) => {
-    let result: Awaited<ReturnType<typeof handleSubmission>>;
+    let result: Awaited<ReturnType<typeof import('./submit.js').handleSubmission>>;
     try {
-      result = await handleSubmission(deps, client, drafts, body as unknown as SubmissionBody);
+      const { handleSubmission } = await forms();
+      result = await handleSubmission(deps, client, await drafts(), body as unknown as SubmissionBody);
     } catch (e) {
       deps.logger.error({ err: errText(e), user: body.user.id }, 'modal submission could not be checked');
       // Keep the modal (and everything typed) open with a message under its first input.
