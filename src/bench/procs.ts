@@ -86,10 +86,13 @@ export function procStatusMb(pid: number, field: 'VmHWM' | 'VmRSS'): number | nu
   }
 }
 
-/** CPU time (user + system, ms) the process has used so far, or null when /proc is not readable. */
-export function procCpuMs(pid: number): number | null {
+/**
+ * CPU time (user + system, ms) the process has used so far, or null when /proc is not readable. With
+ * `mainThreadOnly`, only its main thread's (the one that acks; the bot's command worker is another).
+ */
+export function procCpuMs(pid: number, mainThreadOnly = false): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(mainThreadOnly ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // Fields 14 and 15 (utime, stime) in clock ticks; Linux uses 100 ticks per second.
     return (Number(f[11]) + Number(f[12])) * 10;

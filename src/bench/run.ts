@@ -233,6 +233,7 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
             const n = o.requests[c];
             const issued = await issue(n);
             const cpu0 = procCpuMs(p.pid);
+            const main0 = procCpuMs(p.pid, true);
             const r = await closedLoop(target(p), {
               concurrency: c,
               total: n,
@@ -241,6 +242,7 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
               untimedFirst: true,
             });
             const cpu1 = procCpuMs(p.pid);
+            const main1 = procCpuMs(p.pid, true);
             row[p.name as Who].push(...r.latencies);
             if (p === bot) await settleBot(`${cmd} c=${c}`);
             const cpu2 = procCpuMs(p.pid);
@@ -250,7 +252,7 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
               log,
               `${cmd} c=${c} ${p.name} round ${round + 1}`,
               r,
-              `; CPU/command ${per(cpu0, cpu1)} ms while acking, ${per(cpu0, cpu2)} ms with follow-up work`,
+              `; CPU/command ${per(cpu0, cpu1)} ms while acking (main thread ${per(main0, main1)}), ${per(cpu0, cpu2)} ms with follow-up work`,
             );
           }
         }
