@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServiceClient, type ServiceClient, type ServiceClientOptions } from './api/index.js';
+import type { ServiceClient, ServiceClientOptions } from './api/index.js';
+import { createLazyServiceClient } from './api/lazy.js';
 import type { Config } from './config.js';
 import type { RunningEmulator } from './emulator/index.js';
 import type { LocalSlack } from './localslack/index.js';
@@ -92,7 +93,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
       maxRetryTimeMs: config.service.maxRetryTimeMs,
       maxQueued: config.service.maxQueued,
     };
-    const service = createServiceClient(serviceOptions);
+    const service = createLazyServiceClient(serviceOptions);
     stops.push(() => service.close());
 
     const store = await openStore(config.databaseUrl);
