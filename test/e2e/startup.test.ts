@@ -52,4 +52,39 @@ describe('startAll (npm start)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('with the command worker on, refuses a test clock or hooks, which cannot reach its thread', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tsai-start-'));
+    try {
+      const start = startAll({
+        config: loadConfig({ PORT: '0', DATABASE_URL: join(dir, 'bot.sqlite') }),
+        logger: createLogger({ level: 'silent' }),
+        now: () => new Date(),
+      });
+      await expect(start).rejects.toThrow('set TSAI_COMMAND_WORKER=false');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('with an in-memory SQLite store, keeps commands on the main thread and says why', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'warn',
+      destination: new Writable({
+        write(chunk, _e, cb) {
+          lines.push(String(chunk));
+          cb();
+        },
+      }),
+    });
+    const running = await startAll({ config: loadConfig({ PORT: '0', DATABASE_URL: ':memory:' }), logger });
+    try {
+      expect(running.config.commandWorker).toBe(true);
+      expect(running.bot?.deps.runCommand).toBeUndefined();
+      expect(lines.join('')).toContain('cannot be shared with the command worker');
+    } finally {
+      await running.stop();
+    }
+  });
 });

@@ -29,7 +29,7 @@ export interface CommandWorkerOptions {
  * reach 3-4x its live size before collecting (its growing factor is 4 when the heap limit is large). The
  * worker's objects are few, short-lived or held for one service call (~30 MB live in a 1200-command
  * burst), so a small young generation and a 256 MB limit (growing factor 1.3) cost a few more
- * collections on a low-priority thread and save ~100 MB of resident memory (docs/performance.md). A
+ * collections on a low-priority thread and saved 50-100 MB of resident memory (docs/performance.md). A
  * worker that still ran out would be restarted like any crashed one.
  */
 const HEAP_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 };
