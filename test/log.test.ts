@@ -1,21 +1,10 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/log.js';
-
-function capture() {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk, _enc, cb) {
-      lines.push(String(chunk));
-      cb();
-    },
-  });
-  return { lines, destination };
-}
+import { captureLogs } from './support/logs.js';
 
 describe('logger', () => {
   it('redacts secret keys and scrubs secret values inside messages and nested objects', () => {
-    const { lines, destination } = capture();
+    const { lines, destination } = captureLogs();
     const secret = 'xoxb-very-secret-token-123';
     const log = createLogger({ level: 'info', secrets: [secret], destination });
     log.info({ token: 'abc', req: { headers: { authorization: 'Bearer zzz' } } }, 'plain');

@@ -13,6 +13,7 @@ import {
   textOf,
 } from '../support/approvals-rig.js';
 import { type BotProcess, prepareBotProgram, startBotProcess } from '../support/bot-process.js';
+import { emulatorControl } from '../support/emulator.js';
 import { BOT_TOKEN, SIGNING_SECRET } from '../support/harness.js';
 
 const W = SEED.workspaces.pumpStation;
@@ -109,12 +110,12 @@ describe('slash commands on the command worker thread', () => {
   });
 
   it('stopping the bot lets the worker finish the command in hand and reply', async () => {
-    const fault = await fetch(`${rig.emulator.url}/_emulator/faults`, {
+    await emulatorControl(rig.emulator.url)('POST', 'faults', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ method: 'POST', path: '/flows$', latencyMs: 800, count: 1 }),
+      path: '/flows$',
+      latencyMs: 800,
+      count: 1,
     });
-    expect(fault.ok).toBe(true);
     const delivery = await rig.slack.sendCommand({
       user: REQUESTER,
       channel: OPS,

@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceClient } from '../../src/api/index.js';
 import { loadConfig } from '../../src/config.js';
@@ -6,6 +5,7 @@ import { SEED } from '../../src/emulator/index.js';
 import { createLogger } from '../../src/log.js';
 import { createBot } from '../../src/slack/app.js';
 import { type Harness, SIGNING_SECRET, startHarness } from '../support/harness.js';
+import { captureLogs } from '../support/logs.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -27,16 +27,11 @@ describe('Slack Web API client', () => {
 
   it('refuses to start with a wrong bot token (auth.test), without printing it', async () => {
     const wrong = 'xoxb-wrong-token-987654321';
-    const lines: string[] = [];
+    const { lines, destination } = captureLogs();
     const logger = createLogger({
       level: 'debug',
       secrets: [wrong],
-      destination: new Writable({
-        write(c, _e, cb) {
-          lines.push(String(c));
-          cb();
-        },
-      }),
+      destination,
     });
     const service = createServiceClient({
       baseUrl: h.emulator.url,

@@ -1,23 +1,18 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { startAll } from '../../src/startup.js';
+import { captureLogs } from '../support/logs.js';
 
 describe('startAll (npm start)', () => {
   it('with nothing configured runs the emulator and a local Slack, loudly, and commands work', async () => {
-    const lines: string[] = [];
+    const { lines, destination } = captureLogs();
     const logger = createLogger({
       level: 'info',
-      destination: new Writable({
-        write(chunk, _e, cb) {
-          lines.push(String(chunk));
-          cb();
-        },
-      }),
+      destination,
     });
     const dir = mkdtempSync(join(tmpdir(), 'tsai-start-'));
     const databaseUrl = join(dir, 'nested', 'bot.sqlite');
@@ -68,15 +63,10 @@ describe('startAll (npm start)', () => {
   });
 
   it('with an in-memory SQLite store, keeps commands on the main thread and says why', async () => {
-    const lines: string[] = [];
+    const { lines, destination } = captureLogs();
     const logger = createLogger({
       level: 'warn',
-      destination: new Writable({
-        write(chunk, _e, cb) {
-          lines.push(String(chunk));
-          cb();
-        },
-      }),
+      destination,
     });
     const running = await startAll({ config: loadConfig({ PORT: '0', DATABASE_URL: ':memory:' }), logger });
     try {

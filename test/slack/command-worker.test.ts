@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import type { SlashCommand } from '@slack/bolt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { type CommandWorker, startCommandWorker } from '../../src/slack/command-worker/start.js';
+import { captureLogs } from '../support/logs.js';
 
 const SCRIPT = new URL('../support/scripted-worker.mjs', import.meta.url);
 
@@ -65,15 +65,10 @@ describe('startCommandWorker (a real worker thread running a scripted worker)', 
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();
   });
-  const logs: string[] = [];
+  const { lines: logs, destination } = captureLogs();
   const logger = createLogger({
     level: 'info',
-    destination: new Writable({
-      write(chunk, _e, cb) {
-        logs.push(String(chunk));
-        cb();
-      },
-    }),
+    destination,
   });
   const setup = (extra: Record<string, unknown> = {}) => ({
     config: loadConfig({}),

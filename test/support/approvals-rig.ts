@@ -3,7 +3,6 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config.js';
 import type { LoggedRequest, RunningEmulator } from '../../src/emulator/index.js';
 import type {
@@ -16,7 +15,9 @@ import type {
 import { createLogger } from '../../src/log.js';
 import { APPROVAL_ACTION } from '../../src/slack/views/approvals.js';
 import { type Running, startAll } from '../../src/startup.js';
-import { BOT_TOKEN, HARNESS_NOW, SIGNING_SECRET, startBackends } from './harness.js';
+import { emulatorControl } from './emulator.js';
+import { BOT_TOKEN, commandAndReply, HARNESS_NOW, SIGNING_SECRET, startBackends } from './harness.js';
+import { captureLogs } from './logs.js';
 
 export const REQUESTER = 'U0ALICE';
 export const APPROVER = 'U0BOB';
@@ -139,7 +140,7 @@ export async function startRig(o: RigOptions = {}): Promise<Rig> {
   cleanups.push(() => new Promise<void>((ok) => balancer.close(() => ok())));
   slack.setBotEndpoint(`http://127.0.0.1:${(balancer.address() as AddressInfo).port}/slack/events`);
 
-  const logs: string[] = [];
+  const { lines: logs, destination } = captureLogs();
   const clock = { t: HARNESS_NOW.getTime() };
   const bots: Running[] = [];
   const rig: Rig = {
@@ -174,12 +175,7 @@ export async function startRig(o: RigOptions = {}): Promise<Rig> {
       const logger = createLogger({
         level: config.logLevel,
         secrets: config.secrets,
-        destination: new Writable({
-          write(chunk, _enc, cb) {
-            logs.push(String(chunk));
-            cb();
-          },
-        }),
+        destination,
       });
       const running = await startAll({
         config,
@@ -197,21 +193,7 @@ export async function startRig(o: RigOptions = {}): Promise<Rig> {
       rig.removeBackend(bot.bot!.port()!);
       await bot.stop();
     },
-    async command(text, c = {}) {
-      const user = c.user ?? REQUESTER;
-      const channel = c.channel ?? OPS;
-      const before = new Set(slack.messages(channel, { user }).map((m) => m.ts));
-      const delivery = await slack.sendCommand({ user, channel, text, command: '/tsai' });
-      if (delivery.status !== 200) throw new Error(`bot answered ${delivery.status}: ${delivery.body}`);
-      return slack.waitFor(
-        () =>
-          slack
-            .messages(channel, { user })
-            .find((m) => !before.has(m.ts) && m.kind !== 'command' && m.user !== user),
-        5_000,
-        `a reply to /tsai ${text}`,
-      );
-    },
+    command: (text, c = {}) => commandAndReply(slack, text, c.user ?? REQUESTER, c.channel ?? OPS),
     requestMessage(requestId) {
       const all = slack
         .messages(APPROVALS)
@@ -239,8 +221,8 @@ export async function startRig(o: RigOptions = {}): Promise<Rig> {
         .map((b) => ({ flowType: b.flowType, model: b.spec.model, name: b.name }));
     },
     async serviceRequests() {
-      const res = await fetch(`${emulator.url}/_emulator/requests`);
-      return ((await res.json()) as LoggedRequest[]).filter((r) => r.path.startsWith('/api/'));
+      const all = (await emulatorControl(emulator.url)('GET', 'requests')) as LoggedRequest[];
+      return all.filter((r) => r.path.startsWith('/api/'));
     },
     seen(user, channel, threadTs) {
       return slack.messages(channel, { user, ...(threadTs ? { threadTs } : {}) });

@@ -35,15 +35,7 @@ export async function startHarness(
     retryBaseDelayMs: 20,
     ...clientOptions,
   });
-  const control = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${emu.url}/_emulator/${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? null : JSON.stringify(body),
-    });
-    if (res.status >= 300) throw new Error(`control ${path}: ${res.status} ${await res.text()}`);
-    return res.status === 204 ? undefined : ((await res.json()) as unknown);
-  };
+  const control = emulatorControl(emu.url);
   return {
     emu,
     client,
@@ -78,4 +70,18 @@ export async function eventually<T>(check: () => Promise<T | undefined>, deadlin
     if (Date.now() > end) throw new Error('condition not reached before the deadline');
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** Calls the emulator's `/_emulator/` control API (requests, state, faults, reset); throws unless 2xx. */
+export function emulatorControl(url: string) {
+  return async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const res = await fetch(`${url}/_emulator/${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    if (res.status >= 300)
+      throw new Error(`emulator control ${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.status === 204 ? undefined : ((await res.json()) as unknown);
+  };
 }

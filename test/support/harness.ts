@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { createServiceClient, type ServiceClient } from '../../src/api/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import {
@@ -23,6 +22,8 @@ import { createLogger, type Logger } from '../../src/log.js';
 import { type Bot, createBot } from '../../src/slack/app.js';
 import type { BotHooks } from '../../src/slack/deps.js';
 import { openStore, type Store } from '../../src/store/index.js';
+import { emulatorControl } from './emulator.js';
+import { captureLogs } from './logs.js';
 
 /** The fixed "now" of the harness: Sunday 22 Nov 2026, 10:00 UTC. Time ranges in tests are read against it. */
 export const HARNESS_NOW = new Date('2026-11-22T10:00:00.000Z');
@@ -144,16 +145,11 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
       LOG_LEVEL: 'debug',
       ...o.env,
     });
-    const logs: string[] = [];
+    const { lines: logs, destination } = captureLogs();
     const logger = createLogger({
       level: config.logLevel,
       secrets: config.secrets,
-      destination: new Writable({
-        write(chunk, _enc, cb) {
-          logs.push(String(chunk));
-          cb();
-        },
-      }),
+      destination,
     });
     const service = createServiceClient({
       baseUrl: emulator.url,
@@ -176,16 +172,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
     const store = await openStore(databaseUrl);
     cleanups.push(() => store.close());
 
-    const control = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${emulator.url}/_emulator/${path}`, {
-        method,
-        ...(body !== undefined
-          ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }
-          : {}),
-      });
-      if (!res.ok) throw new Error(`emulator control ${method} ${path}: ${res.status} ${await res.text()}`);
-      return res.status === 204 ? undefined : res.json();
-    };
+    const control = emulatorControl(emulator.url);
 
     const partial: Omit<Harness, 'close' | 'bot'> & { bot?: Bot } = {
       emulator,
@@ -204,21 +191,8 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
           text,
           command: '/tsai',
         }),
-      async commandAndReply(text, c = {}) {
-        const user = c.user ?? DEFAULT_USER;
-        const channel = c.channel ?? DEFAULT_CHANNEL;
-        const before = new Set(slack.messages(channel, { user }).map((m) => m.ts));
-        const delivery = await partial.command(text, { user, channel });
-        if (delivery.status !== 200) throw new Error(`bot answered ${delivery.status}: ${delivery.body}`);
-        return slack.waitFor(
-          () =>
-            slack
-              .messages(channel, { user })
-              .find((m) => !before.has(m.ts) && m.kind !== 'command' && m.user !== user),
-          5_000,
-          `a reply to /tsai ${text}`,
-        );
-      },
+      commandAndReply: (text, c = {}) =>
+        commandAndReply(slack, text, c.user ?? DEFAULT_USER, c.channel ?? DEFAULT_CHANNEL),
       async serviceRequests() {
         const all = (await control('GET', 'requests')) as LoggedRequest[];
         return all.filter((r) => r.path.startsWith('/api/'));
@@ -251,4 +225,24 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
     await close();
     throw e;
   }
+}
+
+/** `/tsai <text>` from `user` in `channel`, and the bot's next message there that this user can see. */
+export async function commandAndReply(
+  slack: LocalSlack,
+  text: string,
+  user: string,
+  channel: string,
+): Promise<LocalMessage> {
+  const before = new Set(slack.messages(channel, { user }).map((m) => m.ts));
+  const delivery = await slack.sendCommand({ user, channel, text, command: '/tsai' });
+  if (delivery.status !== 200) throw new Error(`bot answered ${delivery.status}: ${delivery.body}`);
+  return slack.waitFor(
+    () =>
+      slack
+        .messages(channel, { user })
+        .find((m) => !before.has(m.ts) && m.kind !== 'command' && m.user !== user),
+    5_000,
+    `a reply to /tsai ${text}`,
+  );
 }
