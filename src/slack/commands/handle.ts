@@ -13,13 +13,13 @@ import {
   usageFailure,
 } from '../views/messages.js';
 
+type Reply = (visibility: 'in_channel' | 'ephemeral', body: MessageBody) => Promise<void>;
+
 /**
  * A slash command's work after the ack: parse, authorise, open a form or file an approval, or resolve
  * and call the service, audit, and reply through response_url. Runs on the command worker thread
  * (../command-worker/), or on the main thread with TSAI_COMMAND_WORKER=false.
  */
-type Reply = (visibility: 'in_channel' | 'ephemeral', body: MessageBody) => Promise<void>;
-
 export async function handleCommand(inv: CommandInvocation, deps: SlackDeps): Promise<void> {
   const { command } = inv;
   // Fields added per line rather than a pino child per command: a child costs more than the line or two
