@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     // Loaded only then: the sandbox's modules (page server, manifest parser) cost a configured bot's start.
     sandboxPort:
       config.slack.mode === 'none'
-        ? (await import('./sandbox/start.js')).sandboxPortFromEnv(process.env)
+        ? (await import('./standins/sandbox/start.js')).sandboxPortFromEnv(process.env)
         : undefined,
   });
   let stopping = false;

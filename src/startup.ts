@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { ServiceClient, ServiceClientOptions } from './api/index.js';
 import { createLazyServiceClient } from './api/lazy.js';
 import type { Config } from './config.js';
-import type { RunningEmulator } from './emulator/index.js';
-import type { LocalSlack } from './localslack/index.js';
 import type { Logger } from './log.js';
-import type { SandboxServer } from './sandbox/server.js';
 import { type Bot, createBot } from './slack/app.js';
 import type { CommandWorker } from './slack/command-worker/start.js';
 import type { BotHooks } from './slack/deps.js';
 import { createGovernance, type Governance } from './slack/governance/index.js';
+import type { RunningEmulator } from './standins/emulator/index.js';
+import type { LocalSlack } from './standins/localslack/index.js';
+import type { SandboxServer } from './standins/sandbox/server.js';
 import { openStore, resolveStoreTarget, type Store } from './store/index.js';
 
 export interface Running {
@@ -74,7 +74,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
     };
     if (!config.service.baseUrl) {
       // Loaded only when used: a configured bot starts faster without the emulator's modules.
-      const { startEmulator } = await import('./emulator/index.js');
+      const { startEmulator } = await import('./standins/emulator/index.js');
       emulator = await startEmulator({ host: '127.0.0.1', port: 0 });
       stops.push(() => emulator!.close());
       serviceTarget = { baseUrl: emulator.url, accountId: emulator.accountId, token: emulator.token };
@@ -103,7 +103,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
     if (config.slack.mode === 'none') {
       const signingSecret = randomBytes(16).toString('hex');
       const botToken = `xoxb-local-${randomBytes(12).toString('hex')}`;
-      const { startLocalSlack, DEFAULT_USERGROUPS } = await import('./localslack/index.js');
+      const { startLocalSlack, DEFAULT_USERGROUPS } = await import('./standins/localslack/index.js');
       localSlack = await startLocalSlack({ signingSecret, botToken, shouldEscape: true });
       stops.push(() => localSlack!.close());
       config = { ...config, slack: { mode: 'http', botToken, signingSecret, apiUrl: localSlack.apiUrl } };
@@ -156,7 +156,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
     if (localSlack) localSlack.setBotEndpoint(`http://127.0.0.1:${started.port()}/slack/events`);
     let sandbox: SandboxServer | undefined;
     if (localSlack) {
-      const { startSandbox } = await import('./sandbox/start.js');
+      const { startSandbox } = await import('./standins/sandbox/start.js');
       sandbox = await startSandbox({
         slack: localSlack,
         emulatorUrl: emulator?.url,

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { signSlackRequest } from '../localslack/index.js';
+import { signSlackRequest } from '../standins/localslack/index.js';
 
 /** What Slack sends for a slash command (form fields as in the local stand-in's `sendCommand`). */
 export interface SlashCommand {

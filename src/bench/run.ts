@@ -4,7 +4,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { SEED } from '../emulator/index.js';
+import { SEED } from '../standins/emulator/index.js';
 import {
   closedLoop,
   type DriverTarget,

@@ -2,8 +2,8 @@
 // call), kept out of the load driver's process so their work does not skew the measured ack times.
 // The parent talks to it over IPC (see ServicesClient in services-client.ts).
 import { performance } from 'node:perf_hooks';
-import { startEmulator } from '../emulator/index.js';
-import { startLocalSlack } from '../localslack/index.js';
+import { startEmulator } from '../standins/emulator/index.js';
+import { startLocalSlack } from '../standins/localslack/index.js';
 import type { ServicesReady, ServicesRequest } from './services-client.js';
 
 const env = process.env;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBareBolt } from '../../src/bench/bare-app.js';
 import { closedLoop, firstAck, openLoop, slashCommandBody } from '../../src/bench/driver.js';
 import { freePort, procStatusMb } from '../../src/bench/procs.js';
-import { type LocalSlack, startLocalSlack } from '../../src/localslack/index.js';
+import { type LocalSlack, startLocalSlack } from '../../src/standins/localslack/index.js';
 
 const SECRET = 'bench-test-signing-secret';
 const TOKEN = 'xoxb-bench-test';

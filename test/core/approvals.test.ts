@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Approvals, createApprovals, DEFAULT_APPROVAL_TTL_MS } from '../../src/core/approvals.js';
-import { SEED } from '../../src/emulator/index.js';
+import { SEED } from '../../src/standins/emulator/index.js';
 import type { Store } from '../../src/store/index.js';
 import { type Harness, startHarness } from '../support/emulator.js';
 import { describePg, pgLocation } from '../support/pg.js';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { SEED } from '../../src/emulator/index.js';
 import { createLogger } from '../../src/log.js';
+import { SEED } from '../../src/standins/emulator/index.js';
 import { startAll } from '../../src/startup.js';
 import { buttonsOf, textOf } from '../support/approvals-rig.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SEED } from '../../src/emulator/index.js';
+import { SEED } from '../../src/standins/emulator/index.js';
 import { openStore } from '../../src/store/index.js';
 import {
   APPROVALS,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { requestParams } from '../../src/core/operations/params.js';
-import { SEED } from '../../src/emulator/index.js';
 import type { LiveRequest, MissingArgsRequest } from '../../src/slack/deps.js';
+import { SEED } from '../../src/standins/emulator/index.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 /** The seams later parts plug into, exercised through the real command path. */

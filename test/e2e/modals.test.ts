@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SEED } from '../../src/emulator/index.js';
-import type { LocalMessage, OpenView } from '../../src/localslack/index.js';
 import { checkBlockKitLimits } from '../../src/slack/views/limits.js';
 import {
   fieldActionId,
@@ -11,6 +9,8 @@ import {
   SHORTCUT_CALLBACK,
 } from '../../src/slack/views/modals/ids.js';
 import { decodeMeta } from '../../src/slack/views/modals/metadata.js';
+import { SEED } from '../../src/standins/emulator/index.js';
+import type { LocalMessage, OpenView } from '../../src/standins/localslack/index.js';
 import { describeRange } from '../../src/time/index.js';
 import { DEFAULT_CHANNEL, DEFAULT_USER, type Harness, startHarness } from '../support/harness.js';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceClient } from '../../src/api/index.js';
 import { loadConfig } from '../../src/config.js';
-import { SEED } from '../../src/emulator/index.js';
 import { createLogger } from '../../src/log.js';
 import { createBot } from '../../src/slack/app.js';
+import { SEED } from '../../src/standins/emulator/index.js';
 import { type Harness, SIGNING_SECRET, startHarness } from '../support/harness.js';
 import { captureLogs } from '../support/logs.js';
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { validateMessage, validateView } from '../../src/localslack/index.js';
 import {
   alreadyDecidedText,
   approvalMessage,
@@ -10,6 +9,7 @@ import {
 } from '../../src/slack/views/approvals.js';
 import { auditMessage } from '../../src/slack/views/audit.js';
 import { LIMITS } from '../../src/slack/views/mrkdwn.js';
+import { validateMessage, validateView } from '../../src/standins/localslack/index.js';
 import type { ApprovalRequest, ApprovalStatus, AuditEntry } from '../../src/store/index.js';
 
 const EVIL = '<!channel> *bold* <http://evil|click> & more';

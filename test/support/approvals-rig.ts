@@ -4,16 +4,16 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
-import type { LoggedRequest, RunningEmulator } from '../../src/emulator/index.js';
+import { createLogger } from '../../src/log.js';
+import { APPROVAL_ACTION } from '../../src/slack/views/approvals.js';
+import type { LoggedRequest, RunningEmulator } from '../../src/standins/emulator/index.js';
 import type {
   LocalChannel,
   LocalMessage,
   LocalSlack,
   LocalUser,
   LocalUsergroup,
-} from '../../src/localslack/index.js';
-import { createLogger } from '../../src/log.js';
-import { APPROVAL_ACTION } from '../../src/slack/views/approvals.js';
+} from '../../src/standins/localslack/index.js';
 import { type Running, startAll } from '../../src/startup.js';
 import { emulatorControl } from './emulator.js';
 import { BOT_TOKEN, commandAndReply, HARNESS_NOW, SIGNING_SECRET, startBackends } from './harness.js';

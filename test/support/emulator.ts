@@ -4,7 +4,7 @@ import {
   type LoggedRequest,
   type RunningEmulator,
   startEmulator,
-} from '../../src/emulator/index.js';
+} from '../../src/standins/emulator/index.js';
 
 export interface Harness {
   emu: RunningEmulator;

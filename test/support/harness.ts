@@ -3,12 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServiceClient, type ServiceClient } from '../../src/api/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
+import { createLogger, type Logger } from '../../src/log.js';
+import { type Bot, createBot } from '../../src/slack/app.js';
+import type { BotHooks } from '../../src/slack/deps.js';
 import {
   type FaultSpec,
   type LoggedRequest,
   type RunningEmulator,
   startEmulator,
-} from '../../src/emulator/index.js';
+} from '../../src/standins/emulator/index.js';
 import {
   type Delivery,
   type LocalChannel,
@@ -17,10 +20,7 @@ import {
   type LocalUser,
   type LocalUsergroup,
   startLocalSlack,
-} from '../../src/localslack/index.js';
-import { createLogger, type Logger } from '../../src/log.js';
-import { type Bot, createBot } from '../../src/slack/app.js';
-import type { BotHooks } from '../../src/slack/deps.js';
+} from '../../src/standins/localslack/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { emulatorControl } from './emulator.js';
 import { captureLogs } from './logs.js';

@@ -3,7 +3,6 @@ export { DEFAULT_CHANNELS, DEFAULT_USERGROUPS, DEFAULT_USERS } from './defaults.
 export {
   type LocalSlack,
   type LocalSlackOptions,
-  type LocalSlackSnapshot,
   type SignedPostOptions,
   startLocalSlack,
   type WaitPredicate,
@@ -16,6 +15,7 @@ export type {
   Delivery,
   LocalChannel,
   LocalMessage,
+  LocalSlackSnapshot,
   LocalUser,
   LocalUsergroup,
   OpenView,

@@ -2,7 +2,11 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifySlackRequest } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type LocalSlack, startLocalSlack } from '../../src/localslack/index.js';
+import {
+  type LocalSlack,
+  type LocalSlackSnapshot,
+  startLocalSlack,
+} from '../../../src/standins/localslack/index.js';
 
 const SECRET = 'delivery-secret-xyz';
 const TOKEN = 'xoxb-delivery-token';
@@ -270,9 +274,11 @@ describe('control API for a browser UI', () => {
     expect(next).toMatch(/^data: \{"version":\d+\}/);
     await reader.cancel();
 
-    const snap = await (await fetch(`${slack.url}/_local/snapshot?viewer=U0BOB`)).json();
+    const snap = (await (
+      await fetch(`${slack.url}/_local/snapshot?viewer=U0BOB`)
+    ).json()) as LocalSlackSnapshot;
     const ops = snap.channels.find((c: { id: string }) => c.id === 'C0OPS');
-    expect(ops.messages.map((m: { text: string }) => m.text)).toEqual(['/tsai help', 'done']);
+    expect(ops!.messages.map((m: { text: string }) => m.text)).toEqual(['/tsai help', 'done']);
 
     const bad = await fetch(`${slack.url}/_local/command`, {
       method: 'POST',

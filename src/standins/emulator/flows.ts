@@ -4,7 +4,7 @@ import type {
   Dataspec,
   EvalFlowBody,
   LiveModelFlowBody,
-} from '../wire/index.js';
+} from '../../wire/index.js';
 import { type Rec, SEED } from './seed.js';
 import type { Store } from './store.js';
 

@@ -7,7 +7,7 @@ import { type BrowserContext, chromium } from 'playwright-core';
 
 /** Debian's chromium, driven by playwright-core; no browser is ever downloaded. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 
 /**
  * Whether the browser tests can run. Without chromium they fail under CI=true (CI installs it) and are
@@ -49,11 +49,7 @@ export async function launchChromium(): Promise<{ context: BrowserContext; close
 
 /** `npm run build`, as `npm start` does first: the page's browser script is compiled into dist/. */
 export async function buildProduct(): Promise<void> {
-  await promisify(execFile)(
-    process.execPath,
-    [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: ROOT,
-    },
-  );
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+  for (const project of ['tsconfig.build.json', 'src/standins/sandbox/web/tsconfig.json'])
+    await promisify(execFile)(process.execPath, [tsc, '-p', project], { cwd: ROOT });
 }

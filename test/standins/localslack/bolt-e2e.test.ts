@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type LocalSlack, signSlackRequest, startLocalSlack } from '../../src/localslack/index.js';
+import {
+  type LocalSlack,
+  signSlackRequest,
+  startLocalSlack,
+} from '../../../src/standins/localslack/index.js';
 import { SECRET, startTestBot, type TestBot, TOKEN } from './bolt-app.js';
 
 let slack: LocalSlack;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { slackDate } from '../../src/sandbox/web/mrkdwn.js';
+import { slackDate } from '../../../src/standins/sandbox/web/slack-date.js';
 import {
   epochSecondsToWall,
   offsetMs,
   wallToEpochSeconds,
   zoneAbbreviation,
-} from '../../src/sandbox/web/zones.js';
+} from '../../../src/standins/sandbox/web/zones.js';
 
 /** The page's datetimepicker reads wall times in the viewer's Slack zone, never the machine's. */
 describe('sandbox zone arithmetic', () => {

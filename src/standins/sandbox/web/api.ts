@@ -1,5 +1,4 @@
-import type { LocalSlackSnapshot } from '../../localslack/local-slack.js';
-import type { Delivery, LocalUser } from '../../localslack/types.js';
+import type { Delivery, LocalSlackSnapshot, LocalUser } from '../../localslack/types.js';
 
 /** The page's only channel to the world: the stand-in's `/_local` control API and the sandbox's own `/_sandbox`. */
 export type Snapshot = LocalSlackSnapshot;

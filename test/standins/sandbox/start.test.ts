@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { startLocalSlack } from '../../src/localslack/index.js';
-import { createLogger } from '../../src/log.js';
-import { type Running, startAll } from '../../src/startup.js';
+import { loadConfig } from '../../../src/config.js';
+import { createLogger } from '../../../src/log.js';
+import { startLocalSlack } from '../../../src/standins/localslack/index.js';
+import { type Running, startAll } from '../../../src/startup.js';
 
 /** `npm start` decides: the sandbox page only without Slack configuration. */
 describe('sandbox at start-up', () => {

@@ -90,3 +90,16 @@ export interface Delivery {
   /** false when Slack's client would not send the request (e.g. a required input is empty). */
   delivered: boolean;
 }
+
+/** A JSON-serialisable picture of the workspace, for a browser UI. */
+export interface LocalSlackSnapshot {
+  version: number;
+  teamId: string;
+  botUserId: string;
+  users: LocalUser[];
+  /** Messages include thread replies (group them by `threadTs`); with a viewer, only what they see. */
+  channels: (LocalChannel & { messages: LocalMessage[] })[];
+  /** The viewer's modal stack, bottom first (empty without a viewer). */
+  views: OpenView[];
+  home?: OpenView;
+}

@@ -12,6 +12,7 @@ import type {
   Delivery,
   LocalChannel,
   LocalMessage,
+  LocalSlackSnapshot,
   LocalUser,
   LocalUsergroup,
   OpenView,
@@ -51,19 +52,6 @@ export interface SignedPostOptions {
   /** `null` omits the header; a string is sent as is. Default: the correct signature. */
   signature?: string | null;
   contentType?: string;
-}
-
-/** A JSON-serialisable picture of the workspace, for a browser UI. */
-export interface LocalSlackSnapshot {
-  version: number;
-  teamId: string;
-  botUserId: string;
-  users: LocalUser[];
-  /** Messages include thread replies (group them by `threadTs`); with a viewer, only what they see. */
-  channels: (LocalChannel & { messages: LocalMessage[] })[];
-  /** The viewer's modal stack, bottom first (empty without a viewer). */
-  views: OpenView[];
-  home?: OpenView;
 }
 
 export type WaitPredicate<T> = (slack: LocalSlack) => T | undefined | null | false;

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { startEmulator } from './index.js';
 
-const usage = 'usage: node dist/emulator/main.js [--port 8787] [--host 127.0.0.1] [--token T] [--account ID]';
+const usage =
+  'usage: node dist/standins/emulator/main.js [--port 8787] [--host 127.0.0.1] [--token T] [--account ID]';
 
 async function main(): Promise<void> {
   let values: { port?: string; host?: string; token?: string; account?: string; help?: boolean };

@@ -1,9 +1,9 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalSlack, startLocalSlack } from '../../src/localslack/index.js';
-import { readManifest } from '../../src/sandbox/manifest.js';
-import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
-import { sandboxPortFromEnv, startSandbox } from '../../src/sandbox/start.js';
+import { type LocalSlack, startLocalSlack } from '../../../src/standins/localslack/index.js';
+import { readManifest } from '../../../src/standins/sandbox/manifest.js';
+import { type SandboxServer, startSandboxServer } from '../../../src/standins/sandbox/server.js';
+import { sandboxPortFromEnv, startSandbox } from '../../../src/standins/sandbox/start.js';
 
 /** The sandbox page's server over HTTP, without a browser. */
 describe('sandbox server', () => {
@@ -78,7 +78,7 @@ describe('sandbox server', () => {
   });
 
   it('reads the slash command and global shortcuts from the manifest', () => {
-    const m = readManifest(new URL('../../manifest.yml', import.meta.url).pathname);
+    const m = readManifest(new URL('../../../manifest.yml', import.meta.url).pathname);
     expect(m.command).toBe('/tsai');
     expect(m.usageHint).toContain('help');
     expect(readManifest('/nonexistent/manifest.yml')).toEqual({ command: '/tsai', shortcuts: [] });
