@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { isValidTimeZone } from './time/index.js';
 
 /**
- * Configuration from the environment (issues 4 and 5). `loadConfig` validates every variable at once
+ * Configuration from the environment. `loadConfig` validates every variable at once
  * and throws one `ConfigError` that names each missing or bad variable; values are never echoed,
  * because several of them are secrets.
  */
@@ -49,11 +49,6 @@ export interface Config {
     /** Channel IDs where the bot acts; empty = all. */
     allowedChannels: string[];
   };
-  /**
-   * Run slash commands' follow-up work (parsing, service calls, replies) on a worker thread, so the
-   * thread that acknowledges Slack only verifies, routes and acks (docs/performance.md). Default on.
-   */
-  commandWorker: boolean;
   /** Every secret value present, for log scrubbing. */
   secrets: string[];
 }
@@ -177,7 +172,6 @@ const VARIABLES = {
   TSAI_MAX_ATTEMPTS: intIn(1, 10),
   TSAI_MAX_RETRY_TIME_MS: intIn(0, 600_000),
   TSAI_MAX_QUEUED: intIn(0, 100_000),
-  TSAI_COMMAND_WORKER: bool,
 } as const;
 
 type Vars = typeof VARIABLES;
@@ -267,7 +261,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       operators: v.TSAI_OPERATORS ?? [],
       allowedChannels: v.TSAI_ALLOWED_CHANNELS ?? [],
     },
-    commandWorker: v.TSAI_COMMAND_WORKER ?? true,
     secrets: SECRET_VARIABLES.map((name) => env[name]?.trim() ?? '').filter((s) => s !== ''),
   };
 }

@@ -74,3 +74,26 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     options.destination,
   );
 }
+
+/**
+ * An error as one log-safe line: the message, and the Slack Web API's error code when there is one
+ * (`chat.update` failed: "An API error occurred: ratelimited"). `stack` adds the stack for bugs.
+ */
+export function errText(e: unknown, o: { stack?: boolean } = {}): string {
+  if (!(e instanceof Error)) return String(e);
+  const data = (e as { data?: { error?: unknown } }).data;
+  const base = o.stack ? (e.stack ?? e.message) : e.message;
+  return typeof data?.error === 'string' && !e.message.includes(data.error)
+    ? `${base} (${data.error})`
+    : base;
+}
+
+/**
+ * Writes a line another thread's logger already formatted (and scrubbed) to this logger's destination,
+ * so that the process has one log stream.
+ */
+export function rawLogWriter(logger: Logger): (line: string) => void {
+  const stream = (logger as unknown as Record<symbol, { write(s: string): unknown }>)[pino.symbols.streamSym];
+  if (!stream) throw new Error('this logger has no destination stream');
+  return (line) => void stream.write(line);
+}

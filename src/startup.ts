@@ -1,28 +1,30 @@
 import { randomBytes } from 'node:crypto';
-import type { ServiceClient, ServiceClientOptions } from './api/index.js';
-import { createLazyServiceClient } from './api/lazy.js';
+import type { ServiceClientOptions } from './api/index.js';
 import type { Config } from './config.js';
-import type { Logger } from './log.js';
-import { type Bot, createBot } from './slack/app.js';
-import type { CommandWorker } from './slack/command-worker/start.js';
-import type { BotHooks } from './slack/deps.js';
-import { createGovernance, type Governance } from './slack/governance/index.js';
+import { type ClockSource, SYSTEM_CLOCK } from './core/clock.js';
+import { type Logger, rawLogWriter } from './log.js';
+import { createSlackApp, type SlackApp } from './slack/app.js';
+import { type Bot, type BotSetup, composeBot } from './slack/bot.js';
+import { inThreadFollowUps } from './slack/follow-up/in-thread.js';
+import type { FollowUps } from './slack/follow-up/jobs.js';
+import { say } from './slack/reply.js';
 import type { RunningEmulator } from './standins/emulator/index.js';
 import type { LocalSlack } from './standins/localslack/index.js';
 import type { SandboxServer } from './standins/sandbox/server.js';
-import { openStore, resolveStoreTarget, type Store } from './store/index.js';
+import { resolveStoreTarget } from './store/index.js';
 
 export interface Running {
   config: Config;
-  service: ServiceClient;
-  store: Store;
-  /** Approvals, access policy, channel defaults and audit on the Slack side. */
-  governance: Governance;
+  /** The acking thread's bot: its store, service client, Slack client, approvals and operation runner. */
+  bot: Bot;
+  /** The Bolt app: listeners, HTTP port. */
+  slack: SlackApp;
+  /** Where follow-ups run: the follow-up worker thread, or this thread. */
+  followUps: FollowUps;
   /** Present when TSAI_BASE_URL was not set. */
   emulator?: RunningEmulator;
   /** Present when no Slack was configured. */
   localSlack?: LocalSlack;
-  bot?: Bot;
   /** The browser sandbox page, present with the local Slack. */
   sandbox?: SandboxServer;
   stop(): Promise<void>;
@@ -31,8 +33,8 @@ export interface Running {
 export interface StartOptions {
   config: Config;
   logger: Logger;
-  now?: () => Date;
-  hooks?: BotHooks;
+  /** The bot's clock; tests pass a settable one, which reaches the follow-up worker too. */
+  clock?: ClockSource;
   /** Where the big human-readable notices go besides the log (main: stderr). */
   banner?: (text: string) => void;
   /** How often expired approval requests are swept (default 30 s). */
@@ -44,8 +46,8 @@ export interface StartOptions {
 const RULE = '='.repeat(78);
 
 /**
- * Starts everything `npm start` runs: the emulator when no service is configured, the service client,
- * a local Slack stand-in when no Slack is configured, and the bot.
+ * Starts everything `npm start` runs: the emulator when no service is configured, a local Slack stand-in
+ * when no Slack is configured, and the bot: its acking thread and its follow-up worker.
  */
 export async function startAll(o: StartOptions): Promise<Running> {
   const { logger } = o;
@@ -63,6 +65,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
         logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'error while stopping');
       }
     }
+    stops.length = 0;
   };
 
   try {
@@ -83,7 +86,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
         'Nothing reaches a real service. Set TSAI_BASE_URL, TSAI_TOKEN and TSAI_ACCOUNT_ID for that.',
       );
     }
-    const serviceOptions: ServiceClientOptions = {
+    const service: ServiceClientOptions = {
       baseUrl: serviceTarget.baseUrl!,
       accountId: serviceTarget.accountId!,
       token: serviceTarget.token!,
@@ -93,11 +96,6 @@ export async function startAll(o: StartOptions): Promise<Running> {
       maxRetryTimeMs: config.service.maxRetryTimeMs,
       maxQueued: config.service.maxQueued,
     };
-    const service = createLazyServiceClient(serviceOptions);
-    stops.push(() => service.close());
-
-    const store = await openStore(config.databaseUrl);
-    stops.push(() => store.close());
 
     let localSlack: LocalSlack | undefined;
     if (config.slack.mode === 'none') {
@@ -106,7 +104,11 @@ export async function startAll(o: StartOptions): Promise<Running> {
       const { startLocalSlack, DEFAULT_USERGROUPS } = await import('./standins/localslack/index.js');
       localSlack = await startLocalSlack({ signingSecret, botToken, shouldEscape: true });
       stops.push(() => localSlack!.close());
-      config = { ...config, slack: { mode: 'http', botToken, signingSecret, apiUrl: localSlack.apiUrl } };
+      config = {
+        ...config,
+        slack: { mode: 'http', botToken, signingSecret, apiUrl: localSlack.apiUrl },
+        secrets: [...config.secrets, botToken, signingSecret],
+      };
       notice(
         `No Slack app configured: using a LOCAL SLACK STAND-IN at ${localSlack.url}`,
         'For real Slack set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode).',
@@ -119,43 +121,24 @@ export async function startAll(o: StartOptions): Promise<Running> {
       }
     }
 
-    const commandWorker = await startCommandWorkerIfWanted(o, config, serviceOptions);
-    if (commandWorker) stops.push(() => commandWorker.stop());
+    const setup: BotSetup = {
+      config,
+      service,
+      clock: o.clock ?? SYSTEM_CLOCK,
+      ...(o.sweepIntervalMs ? { sweepIntervalMs: o.sweepIntervalMs } : {}),
+    };
+    const bot = await composeBot(setup, logger);
+    stops.push(() => bot.close());
+    const followUps = await startFollowUps(setup, bot, logger);
+    stops.push(() => followUps.stop());
+    const slack = createSlackApp(bot, followUps);
+    // Acks that need no follow-up (help) do not wait for the worker to be ready.
+    await Promise.all([slack.start(config.port), followUps.ready]);
+    stops.push(() => slack.stop());
 
-    const now = o.now ?? (() => new Date());
-    let bot: Bot | undefined;
-    const governance = createGovernance({
-      config,
-      logger,
-      service,
-      store,
-      now,
-      slack: () => {
-        if (!bot) throw new Error('the Slack client is used before the bot exists');
-        return bot.app.client;
-      },
-      sweepIntervalMs: o.sweepIntervalMs,
-    });
-    bot = createBot({
-      config,
-      logger,
-      service,
-      store,
-      now,
-      hooks: { ...governance.hooks, ...o.hooks },
-      governance,
-      ...(commandWorker ? { runCommand: commandWorker.run } : {}),
-    });
-    const started = bot;
-    // The worker starts alongside: acks that need no follow-up work (help) do not wait for it.
-    await Promise.all([started.start(config.port), commandWorker?.ready]);
-    stops.push(() => started.stop());
-    // After the bot is up (it updates messages): expiry missed while down, interrupted executions, sweeping.
-    await governance.start();
-    stops.push(() => governance.stop());
-    if (localSlack) localSlack.setBotEndpoint(`http://127.0.0.1:${started.port()}/slack/events`);
     let sandbox: SandboxServer | undefined;
     if (localSlack) {
+      localSlack.setBotEndpoint(`http://127.0.0.1:${slack.port()}/slack/events`);
       const { startSandbox } = await import('./standins/sandbox/start.js');
       sandbox = await startSandbox({
         slack: localSlack,
@@ -170,10 +153,10 @@ export async function startAll(o: StartOptions): Promise<Running> {
       );
     }
     logger.info(
-      { mode: config.slack.mode, port: config.slack.mode === 'http' ? started.port() : undefined },
+      { mode: config.slack.mode, port: config.slack.mode === 'http' ? slack.port() : undefined },
       'tsai-chatops bot is running',
     );
-    return { config, service, store, governance, emulator, localSlack, bot: started, sandbox, stop: stopAll };
+    return { config, bot, slack, followUps, emulator, localSlack, sandbox, stop: stopAll };
   } catch (e) {
     await stopAll();
     throw e;
@@ -181,28 +164,31 @@ export async function startAll(o: StartOptions): Promise<Running> {
 }
 
 /**
- * The command worker (config.commandWorker, default on). A test clock or hooks are functions and cannot
- * reach another thread, so asking for them with the worker is a mistake, not a silent fallback. An
- * in-memory SQLite database cannot be shared with a second connection, so it keeps commands in-thread.
+ * Follow-ups run on a worker thread, so that acks never queue behind them (docs/performance.md). An
+ * in-memory SQLite database cannot be opened by a second thread, so with one they run on this thread.
  */
-async function startCommandWorkerIfWanted(
-  o: StartOptions,
-  config: Config,
-  service: ServiceClientOptions,
-): Promise<CommandWorker | undefined> {
-  if (!config.commandWorker) return undefined;
-  if (o.now || o.hooks) {
-    throw new Error(
-      'startAll: `now` and `hooks` cannot reach the command worker; set TSAI_COMMAND_WORKER=false to run commands on the main thread',
-    );
-  }
-  const target = resolveStoreTarget(config.databaseUrl);
+async function startFollowUps(setup: BotSetup, bot: Bot, logger: Logger): Promise<FollowUps> {
+  const target = resolveStoreTarget(setup.config.databaseUrl);
   if (target.kind === 'sqlite' && target.file === ':memory:') {
-    o.logger.warn(
-      'an in-memory SQLite store cannot be shared with the command worker; commands run on the main thread',
+    logger.warn(
+      'an in-memory SQLite store cannot be shared with a worker thread; follow-ups run on the main thread',
     );
-    return undefined;
+    return inThreadFollowUps(bot);
   }
-  const { startCommandWorker } = await import('./slack/command-worker/start.js');
-  return startCommandWorker({ setup: { config, service }, logger: o.logger });
+  const { startWorkerHost } = await import('./slack/follow-up/worker-host.js');
+  return startWorkerHost({
+    setup,
+    logger,
+    writeLog: rawLogWriter(logger),
+    tell: (n, text) =>
+      say(
+        bot,
+        {
+          userId: n.userId,
+          ...(n.channelId ? { channelId: n.channelId } : {}),
+          responseUrls: n.responseUrl ? [n.responseUrl] : [],
+        },
+        text,
+      ),
+  });
 }

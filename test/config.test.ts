@@ -33,7 +33,6 @@ describe('loadConfig', () => {
       ttlMs: 4 * 3600_000,
     });
     expect(c.policy).toEqual({ operators: [], allowedChannels: [] });
-    expect(c.commandWorker).toBe(true);
     expect(c.secrets).toEqual([]);
   });
 
@@ -69,7 +68,6 @@ describe('loadConfig', () => {
       TSAI_APPROVALS_CHANNEL: 'C0APPROVALS',
       TSAI_REQUEST_TIMEOUT_MS: '2500',
       TSAI_MAX_QUEUED: '40',
-      TSAI_COMMAND_WORKER: 'no',
       DATABASE_URL: 'postgres://u@127.0.0.1/db',
       LOG_LEVEL: 'debug',
     });
@@ -90,7 +88,6 @@ describe('loadConfig', () => {
     expect(c.policy).toEqual({ operators: ['U1AAA', 'W2BBB'], allowedChannels: ['C01', 'G02'] });
     expect(c.databaseUrl).toBe('postgres://u@127.0.0.1/db');
     expect(c.logLevel).toBe('debug');
-    expect(c.commandWorker).toBe(false);
     expect(c.secrets).toEqual(['tok-abcdef']);
   });
 
@@ -105,7 +102,6 @@ describe('loadConfig', () => {
       TSAI_APPROVERS: 'alice,bob',
       TSAI_ALLOW_SELF_APPROVAL: 'maybe',
       TSAI_APPROVAL_TTL: 'soon',
-      TSAI_COMMAND_WORKER: 'sometimes',
       LOG_LEVEL: 'loud',
       DATABASE_URL: 'mysql://x',
     });
@@ -121,7 +117,6 @@ describe('loadConfig', () => {
         'TSAI_APPROVAL_TTL',
         'TSAI_APPROVERS',
         'TSAI_BASE_URL',
-        'TSAI_COMMAND_WORKER',
         'TSAI_DEFAULT_TIMEZONE',
         'TSAI_TOKEN',
       ].sort(),

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { COMMAND_NAME } from '../src/slack/commands/name.js';
+import { COMMAND_NAME } from '../src/slack/command/name.js';
 import { BASE_SCOPES, WEB_API_METHODS } from '../src/slack/scopes.js';
 
 interface Manifest {

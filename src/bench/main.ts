@@ -1,4 +1,4 @@
-// `npm run bench`: the bot against a bare Bolt app (issue 8) plus time-range parsing (issue 3).
+// `npm run bench`: the bot against a bare Bolt app, plus time-range parsing.
 // Prints a table and writes bench/results.json. Options (environment): BENCH_QUICK=1 for a short run,
 // BENCH_OUT=<file> for another output file, BENCH_KEEP_TMP=1 to keep the children's logs and databases,
 // BENCH_BOT_NODE_ARGS="--cpu-prof --cpu-prof-dir=$PWD/prof" to profile the bot (absolute dir: the

@@ -17,7 +17,7 @@ export interface Pct {
   p99: number | null;
 }
 
-/** The shape of `bench/results.json` (issue 8); times in ms, memory in MB, ratios bot / bare. */
+/** The shape of `bench/results.json`; times in ms, memory in MB, ratios bot / bare. */
 export interface BenchResults {
   machine: Machine;
   ack: { command: AckCommand; concurrency: Concurrency; bot: Pct; bare: Pct; ratio: Pct }[];

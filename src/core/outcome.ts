@@ -9,8 +9,10 @@ export interface Fact {
   code?: boolean;
 }
 
+/** What a service operation produced (a created or looked-up resource), for the surface to show. */
 export interface OpSuccess {
   ok: true;
+  kind: 'service';
   /** `channel` for mutating operations (the team sees who did what), `ephemeral` for lookups. */
   visibility: 'channel' | 'ephemeral';
   /** One line, e.g. "created an ANOMALYLEARN flow" (rendered after the user's mention in the channel). */
@@ -29,8 +31,13 @@ export interface OpFailure {
   example?: string;
   /** The service may or may not have acted (timeout after sending a create). */
   outcomeUnknown?: boolean;
-  /** A line of mrkdwn built by the bot itself (mentions of whom to ask), shown as is under the message. */
-  detailMrkdwn?: string;
+  /** Refused by the access policy: whom to ask, or where the bot acts (the surface renders the mentions). */
+  refusal?: {
+    reason: 'channel-not-allowed' | 'not-operator' | 'not-approver';
+    askUsers: string[];
+    askGroups: string[];
+    allowedChannels: string[];
+  };
 }
 
 export type OpOutcome = OpSuccess | OpFailure;

@@ -1,35 +1,34 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type AppOptions } from '@slack/bolt';
+import { registerApprovals } from './approvals/listeners.js';
 import { boltLogger } from './bolt-logger.js';
-import { completeDeps } from './command-deps.js';
-import type { BotDeps, SlackDeps } from './deps.js';
-import { registerListeners } from './register.js';
+import type { Bot } from './bot.js';
+import { registerCommand } from './command/listener.js';
+import type { FollowUps } from './follow-up/jobs.js';
+import { registerForms } from './forms/listeners.js';
 import { webClientOptions } from './web-client.js';
 
-export type { BotDeps, BotHooks, SlackDeps } from './deps.js';
-
-export interface Bot {
+export interface SlackApp {
   app: App;
   /** HTTP mode: listen on `port` (0 = any free port). Socket Mode: connect (port unused). */
   start(port: number): Promise<void>;
+  /** Stops taking requests. */
   stop(): Promise<void>;
   /** The port actually bound in HTTP mode after `start`. */
   port(): number | undefined;
-  deps: SlackDeps;
 }
 
-export function createBot(deps: BotDeps): Bot {
-  const { config } = deps;
-  const slack = config.slack;
-  if (slack.mode === 'none') {
-    throw new Error(
-      'createBot needs Slack settings: SLACK_BOT_TOKEN with SLACK_SIGNING_SECRET or SLACK_APP_TOKEN',
-    );
-  }
+/**
+ * The Bolt app: the receiver (HTTP with signature checks, or Socket Mode), `/healthz`, and every
+ * feature's listeners. Listeners acknowledge here; their follow-ups run on `followUps`.
+ */
+export function createSlackApp(bot: Bot, followUps: FollowUps): SlackApp {
+  const slack = bot.config.slack;
+  if (slack.mode === 'none') throw new Error('the Slack app needs Slack settings (a bot token)');
   const common: AppOptions = {
     token: slack.botToken,
-    logger: boltLogger(deps.logger),
+    logger: boltLogger(bot.logger),
     // auth.test runs in start() (app.init), so a wrong token fails loudly there instead of in the constructor.
     deferInitialization: true,
     // Bolt's conversation store keeps per-conversation state we never use; its middleware cost every
@@ -56,16 +55,16 @@ export function createBot(deps: BotDeps): Bot {
           ],
         });
 
-  const full = completeDeps(deps, app.client);
-  registerListeners(app, full);
+  registerCommand(app, followUps);
+  registerForms(app, bot, followUps);
+  registerApprovals(app, followUps);
   app.error(async (error) => {
-    deps.logger.error({ err: error.message, code: error.code }, 'unhandled error in a Slack listener');
+    bot.logger.error({ err: error.message, code: error.code }, 'unhandled error in a Slack listener');
   });
 
   let server: Server | undefined;
   return {
     app,
-    deps: full,
     async start(port) {
       await app.init();
       const started = await app.start(port);

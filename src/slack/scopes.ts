@@ -6,12 +6,12 @@
 export const WEB_API_METHODS: Record<string, string | null> = {
   'auth.test': null,
   'users.info': 'users:read',
-  // modals (src/slack/modals)
+  // forms (src/slack/forms/)
   'views.open': null,
   'views.update': null,
   'chat.postMessage': 'chat:write',
   'chat.postEphemeral': 'chat:write',
-  // approvals (src/slack/governance.ts, src/slack/actions)
+  // approvals (src/slack/approvals/)
   'chat.update': 'chat:write',
   'chat.getPermalink': null,
   'usergroups.users.list': 'usergroups:read',

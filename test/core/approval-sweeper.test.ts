@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { startExpirySweeper } from '../../src/core/approval-sweeper.js';
-import { createApprovals } from '../../src/core/approvals.js';
+import { startExpirySweeper } from '../../src/core/approvals/index.js';
+import { createCore } from '../../src/core/compose.js';
 import type { ApprovalRequest, Store } from '../../src/store/index.js';
 import { startHarness } from '../support/emulator.js';
 import { sqliteLocation } from '../support/sqlite.js';
@@ -22,12 +22,15 @@ describe('expiry sweeper', () => {
     const emu = await startHarness();
     onTestFinished(() => emu.close());
     const clock = { t: Date.UTC(2026, 10, 22, 9) };
-    const approvals = createApprovals({
+    const { approvals } = createCore({
       store,
-      client: emu.client,
-      config: { approvers: ['U0BOB'], ttlMs: 60_000 },
+      service: emu.client,
+      approvals: { approvers: ['U0BOB'], ttlMs: 60_000 },
+      policy: {},
       expandGroup: async () => [],
-      now: () => clock.t,
+      now: () => new Date(clock.t),
+      log: { info: () => {}, error: () => {} },
+      timeZone: 'UTC',
     });
     const filed = await approvals.fileRequest({
       action: 'stop',

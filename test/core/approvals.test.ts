@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Approvals, createApprovals, DEFAULT_APPROVAL_TTL_MS } from '../../src/core/approvals.js';
+import { type Approvals, DEFAULT_APPROVAL_TTL_MS } from '../../src/core/approvals/index.js';
+import { createCore } from '../../src/core/compose.js';
 import { SEED } from '../../src/standins/emulator/index.js';
 import type { Store } from '../../src/store/index.js';
 import { type Harness, startHarness } from '../support/emulator.js';
@@ -62,23 +63,26 @@ async function rig(
   for (let i = 0; i < (o.replicas ?? 1); i++) {
     const store = await location.open();
     stores.push(store);
-    approvals.push(
-      createApprovals({
-        store,
-        client,
-        now: () => new Date(clock.t),
-        config: {
-          approvers: o.approvers ?? ['U0BOB', 'U0CAROL', 'U0REQ', 'S0OPS'],
-          allowSelfApproval: o.allowSelfApproval,
-          ttlMs: o.ttlMs,
-          groupCacheMs: 60_000,
-        },
-        expandGroup: async (id) => {
-          groupCalls.push(id);
-          return groups[id] ?? [];
-        },
-      }),
-    );
+    // The real core: the approvals workflow creates flows through the operation runner.
+    const core = createCore({
+      store,
+      service: client,
+      now: () => new Date(clock.t),
+      log: { info: () => {}, error: () => {} },
+      timeZone: 'UTC',
+      policy: {},
+      approvals: {
+        approvers: o.approvers ?? ['U0BOB', 'U0CAROL', 'U0REQ', 'S0OPS'],
+        ...(o.allowSelfApproval !== undefined ? { allowSelfApproval: o.allowSelfApproval } : {}),
+        ...(o.ttlMs !== undefined ? { ttlMs: o.ttlMs } : {}),
+        groupCacheMs: 60_000,
+      },
+      expandGroup: async (id) => {
+        groupCalls.push(id);
+        return groups[id] ?? [];
+      },
+    });
+    approvals.push(core.approvals);
   }
   return { stores, approvals, clock, groupCalls };
 }
@@ -408,7 +412,7 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
       r.clock.t += 30_000;
       const expired = await a.expireDue();
       expect(expired.map((x) => x.id)).toEqual([first.id]);
-      expect((await a.listPending()).map((x) => x.id)).toEqual([second.id]);
+      expect((await a.listPending()).pending.map((x) => x.id)).toEqual([second.id]);
       expect((await a.decide({ requestId: first.id, userId: 'U0BOB', decision: 'approve' })).kind).toBe(
         'expired',
       );

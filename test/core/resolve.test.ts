@@ -35,13 +35,13 @@ describe('resolveCommand', () => {
       ctx,
     );
     if (!r.ok) throw new Error(r.message);
-    expect(r.request).toMatchObject({
+    expect(r.operation).toMatchObject({
       kind: 'eval',
       name: 'eval by @alice 2026-11-22 09:14Z',
       entities: ['e1'],
     });
-    if (r.request.kind !== 'eval') throw new Error('kind');
-    expect(new Date(Number(r.request.range.startNs / 1_000_000n)).toISOString()).toBe(
+    if (r.operation.kind !== 'eval') throw new Error('kind');
+    expect(new Date(Number(r.operation.range.startNs / 1_000_000n)).toISOString()).toBe(
       '2026-11-21T03:30:00.000Z',
     );
   });
@@ -63,8 +63,8 @@ describe('resolveCommand', () => {
         timeZone: 'UTC',
       },
     );
-    if (!r.ok || r.request.kind !== 'learn') throw new Error('expected learn');
-    expect(toDataspec(r.request.data)).toEqual({
+    if (!r.ok || r.operation.kind !== 'learn') throw new Error('expected learn');
+    expect(toDataspec(r.operation.data)).toEqual({
       name: 'learn by @alice 2026-11-22 09:14Z',
       specs: [
         {

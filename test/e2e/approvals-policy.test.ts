@@ -44,7 +44,7 @@ describe('access policy (TSAI_OPERATORS, TSAI_ALLOWED_CHANNELS)', () => {
     const show = await rig.command(`workspace show ${SEED.workspaces.sandbox}`);
     expect(textOf(show)).toContain('Sandbox');
 
-    const refused = await rig.bots[0]!.store.listAudit({ operationPrefixes: ['policy.'] });
+    const refused = await rig.bots[0]!.bot.store.listAudit({ operationPrefixes: ['policy.'] });
     expect(refused.map((e) => [e.userId, e.params.operation, e.outcome, e.error])).toEqual([
       [REQUESTER, 'live', 'refused', 'not-operator'],
       [REQUESTER, 'workspace create', 'refused', 'not-operator'],
@@ -69,7 +69,7 @@ describe('access policy (TSAI_OPERATORS, TSAI_ALLOWED_CHANNELS)', () => {
     const help = await rig.command('help', { user: APPROVER, channel: 'C0ELSEWHERE' });
     expect(textOf(help)).toContain('tsai: commands');
     expect(await rig.serviceRequests()).toEqual([]);
-    const [latest] = await rig.bots[0]!.store.listAudit({ operationPrefixes: ['policy.'] });
+    const [latest] = await rig.bots[0]!.bot.store.listAudit({ operationPrefixes: ['policy.'] });
     expect(latest).toMatchObject({
       userId: APPROVER,
       channelId: 'C0ELSEWHERE',

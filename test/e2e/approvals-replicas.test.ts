@@ -38,10 +38,10 @@ describePg('two bot replicas on one PostgreSQL database', () => {
   }
 
   it('both replicas answer, and both use the same store', async () => {
-    expect(rig.bots.map((b) => b.store.kind)).toEqual(['postgres', 'postgres']);
+    expect(rig.bots.map((b) => b.bot.store.kind)).toEqual(['postgres', 'postgres']);
     const message = await fileRequest(`live stop ${SEED.models.temperatureAnomaly}`);
     const id = requestIdOf(message);
-    const seen = await Promise.all(rig.bots.map((b) => b.store.getApproval(id)));
+    const seen = await Promise.all(rig.bots.map((b) => b.bot.store.getApproval(id)));
     expect(seen.map((r) => r?.status)).toEqual(['pending', 'pending']);
   });
 
@@ -68,7 +68,7 @@ describePg('two bot replicas on one PostgreSQL database', () => {
       );
       expect(textOf(told)).toContain(`<@${winner}>`);
     }
-    const decisions = await rig.bots[1]!.store.listAudit({
+    const decisions = await rig.bots[1]!.bot.store.listAudit({
       operationPrefixes: ['approval.approve', 'flow.'],
     });
     expect(
@@ -89,7 +89,7 @@ describePg('two bot processes on one PostgreSQL database', () => {
     db = await freshDatabase();
     program = await prepareBotProgram();
     rig = await startRig({ databaseUrl: db.url });
-    const env = { ...rig.env(), BOT_NOW_MS: String(rig.clock.t) };
+    const env = { ...rig.env(), BOT_NOW_MS: String(rig.clock.now().getTime()) };
     procs.push(
       ...(await Promise.all([startBotProcess(program.dir, env), startBotProcess(program.dir, env)])),
     );

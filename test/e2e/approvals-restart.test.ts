@@ -48,7 +48,7 @@ describe('approvals survive a bot restart (same SQLite file)', () => {
     }, 5000);
     const id = requestIdOf(message);
     await rig.stopBot(rig.bots[0]!);
-    rig.clock.t += 5 * 3_600_000;
+    rig.clock.advance(5 * 3_600_000);
     expect(textOf(current(message.ts))).toContain('Waiting for approval'); // nobody updated it meanwhile
 
     const bot = await rig.startBot();
@@ -57,9 +57,9 @@ describe('approvals survive a bot restart (same SQLite file)', () => {
       return m && /Expired/.test(textOf(m)) ? m : undefined;
     }, 5000);
     expect(buttonsOf(expired)).toEqual([]);
-    expect((await bot.store.getApproval(id))?.status).toBe('expired');
+    expect((await bot.bot.store.getApproval(id))?.status).toBe('expired');
     expect((await rig.liveFlows()).filter((f) => f.model === SEED.models.pressureCommon)).toEqual([]);
-    const audit = await bot.store.listAudit({ operationPrefixes: ['approval.expire'] });
+    const audit = await bot.bot.store.listAudit({ operationPrefixes: ['approval.expire'] });
     expect(audit.map((e) => [e.requestId, e.userId])).toEqual([[id, 'system']]);
   });
 
@@ -70,7 +70,7 @@ describe('approvals survive a bot restart (same SQLite file)', () => {
       const m = rig.requestMessage();
       return m && /Waiting for approval/.test(textOf(m)) ? m : undefined;
     }, 5000);
-    rig.clock.t += 4 * 3_600_000;
+    rig.clock.advance(4 * 3_600_000);
     await rig.click('U0CAROL', message, 'reject');
     await rig.slack.waitFor(
       () =>
@@ -83,7 +83,7 @@ describe('approvals survive a bot restart (same SQLite file)', () => {
       return m && /Expired/.test(textOf(m)) ? m : undefined;
     }, 5000);
     expect(buttonsOf(expired)).toEqual([]);
-    expect((await bot.store.getApproval(requestIdOf(message)))?.status).toBe('expired');
+    expect((await bot.bot.store.getApproval(requestIdOf(message)))?.status).toBe('expired');
     expect((await rig.liveFlows()).filter((f) => f.model === SEED.models.temperatureAnomaly)).toEqual([]);
   });
 
@@ -96,15 +96,15 @@ describe('approvals survive a bot restart (same SQLite file)', () => {
     const id = requestIdOf(message);
     const bot = rig.bots[0]!;
     // The approval was claimed in the store, then the process died before the flow call returned.
-    const claimed = await bot.store.decideApproval({
+    const claimed = await bot.bot.store.decideApproval({
       id,
       decision: 'approve',
       by: APPROVER,
-      at: rig.clock.t,
+      at: rig.clock.now().getTime(),
     });
     expect(claimed.ok).toBe(true);
     await rig.stopBot(bot);
-    rig.clock.t += 6 * 60_000;
+    rig.clock.advance(6 * 60_000);
 
     await rig.startBot();
     const unknown = await rig.slack.waitFor(() => {
@@ -124,7 +124,7 @@ describe('approvals survive a bot restart (same SQLite file)', () => {
     const id = requestIdOf(message);
     const listed = await rig.command('approvals');
     expect(textOf(listed)).toContain(id);
-    rig.clock.t += 4 * 3_600_000;
+    rig.clock.advance(4 * 3_600_000);
     const after = await rig.command('approvals');
     expect(textOf(after)).not.toContain(id);
     const expired = await rig.slack.waitFor(() => {
@@ -142,7 +142,7 @@ describe('approvals survive a bot restart (same SQLite file)', () => {
       const m = rig.requestMessage();
       return m && /Waiting for approval/.test(textOf(m)) && /late/.test(textOf(m)) ? m : undefined;
     }, 5000);
-    rig.clock.t += 4 * 3_600_000;
+    rig.clock.advance(4 * 3_600_000);
     await rig.click(APPROVER, message, 'approve');
     await rig.slack.waitFor(
       () =>

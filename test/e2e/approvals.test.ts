@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { REJECT_REASON_ACTION, REJECT_REASON_BLOCK } from '../../src/slack/views/approvals.js';
+import { REJECT_REASON_ACTION, REJECT_REASON_BLOCK } from '../../src/slack/approvals/card.js';
 import { SEED } from '../../src/standins/emulator/index.js';
 import type { LocalMessage } from '../../src/standins/localslack/index.js';
 import {
@@ -273,7 +273,7 @@ describe('live start/stop approvals through Slack', () => {
     const model = SEED.models.temperatureAnomaly;
     const before = (await flowsFor(model)).length;
     const { message } = await file(`live stop ${model}`);
-    rig.clock.t += 4 * HOUR + 1000;
+    rig.clock.advance(4 * HOUR + 1000);
     try {
       const expired = await messageWhen(message, /Expired/);
       expect(buttonsOf(expired)).toEqual([]);
@@ -284,7 +284,7 @@ describe('live start/stop approvals through Slack', () => {
       );
       expect(thread.text).toContain(`<@${REQUESTER}>`);
     } finally {
-      rig.clock.t -= 4 * HOUR + 1000;
+      rig.clock.advance(-(4 * HOUR + 1000));
     }
   });
 
@@ -338,7 +338,7 @@ describe('channel defaults', () => {
     const missing = await rig.command('workspace show', { channel: 'C0GENERAL' });
     expect(textOf(missing)).toContain('needs a workspace ID');
 
-    const entries = await rig.bots[0]!.store.listAudit({ operationPrefixes: ['channel.'] });
+    const entries = await rig.bots[0]!.bot.store.listAudit({ operationPrefixes: ['channel.'] });
     expect(entries.map((e) => e.operation)).toEqual(['channel.defaults.clear', 'channel.defaults.set']);
   });
 
@@ -349,7 +349,7 @@ describe('channel defaults', () => {
     const learned = await rig.command(`learn workspace=${SEED.workspaces.sandbox} dataspec=${SEED.dataspec}`);
     const flowId = /`(1\d{18})`/.exec(textOf(learned))?.[1];
     expect(flowId).toBeDefined();
-    const entries = await rig.bots[0]!.store.listAudit({
+    const entries = await rig.bots[0]!.bot.store.listAudit({
       operationPrefixes: ['workspace.', 'model.', 'flow.ANOMALY'],
     });
     expect(entries.map((e) => e.operation).slice(0, 3)).toEqual([

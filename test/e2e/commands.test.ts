@@ -263,11 +263,12 @@ describe('each subcommand end to end', () => {
     expect(seen(fallback)).toContain('Activity view');
   });
 
-  it('live start/stop says approvals are required and calls nothing', async () => {
+  it('live start/stop with no approvers configured says so, files nothing and calls nothing', async () => {
     const reply = await h.commandAndReply(`live start ${S.models.pressureCommon}`);
     expect(reply.ephemeralTo).toBe('U0ALICE');
-    expect(seen(reply)).toContain('needs an approval');
+    expect(seen(reply)).toContain('No approvers are configured (TSAI_APPROVERS)');
     expect(seen(reply)).toContain('Nothing was started');
+    expect(await h.store.listApprovals()).toEqual([]);
     const stop = await h.commandAndReply(`live stop assessment=${S.assessments.temperature}`);
     expect(seen(stop)).toContain('Nothing was stopped');
     expect(await h.serviceRequests()).toEqual([]);

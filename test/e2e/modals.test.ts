@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { checkBlockKitLimits } from '../../src/slack/views/limits.js';
 import {
   fieldActionId,
   MODAL_ACTION,
@@ -7,11 +6,12 @@ import {
   RANGE_ACTIONS_BLOCK,
   removeRangeActionId,
   SHORTCUT_CALLBACK,
-} from '../../src/slack/views/modals/ids.js';
-import { decodeMeta } from '../../src/slack/views/modals/metadata.js';
+} from '../../src/slack/forms/views/ids.js';
+import { decodeMeta } from '../../src/slack/forms/views/metadata.js';
 import { SEED } from '../../src/standins/emulator/index.js';
 import type { LocalMessage, OpenView } from '../../src/standins/localslack/index.js';
 import { describeRange } from '../../src/time/index.js';
+import { checkBlockKitLimits } from '../../src/wire/block-kit.js';
 import { DEFAULT_CHANNEL, DEFAULT_USER, type Harness, startHarness } from '../support/harness.js';
 
 const S = SEED;
@@ -613,35 +613,10 @@ describe('Block Kit limits', () => {
   });
 });
 
-describe("the command path's hooks apply to modal submissions", () => {
-  const audited: {
-    user: string;
-    channel: string;
-    text: string;
-    kind: string;
-    ok: boolean;
-    flowId?: string;
-  }[] = [];
+describe('access policy and audit apply to form submissions (from a global shortcut too)', () => {
   let hh: Harness;
   beforeAll(async () => {
-    hh = await startHarness({
-      hooks: {
-        authorize: async ({ command }) =>
-          command.user_id === 'U0CAROL'
-            ? { allowed: false, message: 'Carol is not an operator here.' }
-            : { allowed: true },
-        recordOutcome: async ({ command, request, outcome }) => {
-          audited.push({
-            user: command.user_id,
-            channel: command.channel_id,
-            text: command.text,
-            kind: request.kind,
-            ok: outcome.ok,
-            flowId: outcome.ok ? outcome.flow?.id : undefined,
-          });
-        },
-      },
-    });
+    hh = await startHarness({ env: { TSAI_OPERATORS: USER } });
   });
   afterAll(async () => {
     await hh?.close();
@@ -683,24 +658,25 @@ describe("the command path's hooks apply to modal submissions", () => {
     await hh.clearServiceRequests();
     const note = await submitLearnFromShortcut('U0CAROL');
     expect(note.ephemeralTo).toBe('U0CAROL');
-    expect(seen(note)).toContain('Carol is not an operator here.');
+    expect(seen(note)).toContain('You are not an operator');
     expect(seen(note)).toContain(MODAL_ACTION.reopen);
     expect(await hh.serviceRequests()).toEqual([]);
-    expect(audited).toEqual([]);
+    expect((await hh.store.listAudit()).map((e) => [e.operation, e.userId])).toEqual([
+      ['policy.refused', 'U0CAROL'],
+    ]);
   });
 
   it('a created flow is recorded with the equivalent command, user and channel', async () => {
     const reply = await submitLearnFromShortcut(USER);
     expect(seen(reply)).toContain('started an ANOMALYLEARN flow');
-    expect(audited).toEqual([
-      {
-        user: USER,
-        channel: CH,
-        text: `learn workspace=${W} signals=${T} range="2026-11-20 to 2026-11-21"`,
-        kind: 'learn',
-        ok: true,
-        flowId: expect.stringMatching(/^14\d{17}$/),
-      },
-    ]);
+    const [entry] = await hh.store.listAudit({ operationPrefixes: ['flow.'] });
+    expect(entry).toMatchObject({
+      userId: USER,
+      channelId: CH,
+      operation: 'flow.ANOMALYLEARN',
+      outcome: 'ok',
+      flowId: expect.stringMatching(/^14\d{17}$/),
+      params: { kind: 'learn', workspaceId: W },
+    });
   });
 });

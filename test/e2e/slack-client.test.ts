@@ -1,9 +1,12 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServiceClient } from '../../src/api/index.js';
 import { loadConfig } from '../../src/config.js';
+import { SYSTEM_CLOCK } from '../../src/core/clock.js';
 import { createLogger } from '../../src/log.js';
-import { createBot } from '../../src/slack/app.js';
+import { createSlackApp } from '../../src/slack/app.js';
+import { composeBot } from '../../src/slack/bot.js';
 import { SEED } from '../../src/standins/emulator/index.js';
+import { startAll } from '../../src/startup.js';
 import { type Harness, SIGNING_SECRET, startHarness } from '../support/harness.js';
 import { captureLogs } from '../support/logs.js';
 
@@ -28,59 +31,50 @@ describe('Slack Web API client', () => {
   it('refuses to start with a wrong bot token (auth.test), without printing it', async () => {
     const wrong = 'xoxb-wrong-token-987654321';
     const { lines, destination } = captureLogs();
-    const logger = createLogger({
-      level: 'debug',
-      secrets: [wrong],
-      destination,
+    const config = loadConfig({
+      SLACK_BOT_TOKEN: wrong,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: h.slack.apiUrl,
+      TSAI_BASE_URL: h.emulator.url,
+      TSAI_TOKEN: h.emulator.token,
+      TSAI_ACCOUNT_ID: h.emulator.accountId,
+      DATABASE_URL: join(h.dir, 'wrong-token.sqlite'),
+      PORT: '0',
     });
-    const service = createServiceClient({
-      baseUrl: h.emulator.url,
-      accountId: h.emulator.accountId,
-      token: h.emulator.token,
-    });
-    const bot = createBot({
-      config: loadConfig({
-        SLACK_BOT_TOKEN: wrong,
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: h.slack.apiUrl,
-      }),
-      logger,
-      service,
-      now: () => new Date(),
-    });
-    try {
-      const err = await bot.start(0).then(
-        () => undefined,
-        (e: unknown) => e as Error,
-      );
-      expect(err).toBeInstanceOf(Error);
-      expect(err!.message).toMatch(/invalid_auth/);
-      expect(err!.message).not.toContain(wrong);
-      expect(lines.join('')).not.toContain(wrong);
-    } finally {
-      await bot.stop().catch(() => undefined);
-      await service.close();
-    }
+    const logger = createLogger({ level: 'debug', secrets: config.secrets, destination });
+    const err = await startAll({ config, logger }).then(
+      async (running) => {
+        await running.stop();
+        return undefined;
+      },
+      (e: unknown) => e as Error,
+    );
+    expect(err).toBeInstanceOf(Error);
+    expect(err!.message).toMatch(/invalid_auth/);
+    expect(err!.message).not.toContain(wrong);
+    expect(lines.join('')).not.toContain(wrong);
   });
 
-  it('builds a Socket Mode app from an app token without opening a port', () => {
-    const service = createServiceClient({
-      baseUrl: h.emulator.url,
-      accountId: h.emulator.accountId,
-      token: h.emulator.token,
+  it('builds a Socket Mode app from an app token without opening a port', async () => {
+    const config = loadConfig({
+      SLACK_BOT_TOKEN: 'xoxb-socket-1234567',
+      SLACK_APP_TOKEN: 'xapp-1-socket-1234567',
+      DATABASE_URL: ':memory:',
     });
-    const bot = createBot({
-      config: loadConfig({
-        SLACK_BOT_TOKEN: 'xoxb-socket-1234567',
-        SLACK_APP_TOKEN: 'xapp-1-socket-1234567',
-      }),
-      logger: createLogger({ level: 'silent' }),
-      service,
-      now: () => new Date(),
-    });
-    expect(bot.deps.config.slack.mode).toBe('socket');
-    expect(bot.port()).toBeUndefined();
-    return service.close();
+    const logger = createLogger({ level: 'silent' });
+    const service = { baseUrl: h.emulator.url, accountId: h.emulator.accountId, token: h.emulator.token };
+    const bot = await composeBot({ config, service, clock: SYSTEM_CLOCK }, logger);
+    try {
+      const app = createSlackApp(bot, {
+        run: () => undefined,
+        ready: Promise.resolve(),
+        stop: async () => {},
+      });
+      expect(bot.config.slack.mode).toBe('socket');
+      expect(app.port()).toBeUndefined();
+    } finally {
+      await bot.close();
+    }
   });
 
   it('serves a health check next to /slack/events', async () => {
@@ -89,14 +83,13 @@ describe('Slack Web API client', () => {
     expect(await res.text()).toBe('ok');
   });
 
-  it('refuses to build a bot with no Slack settings', () => {
-    expect(() =>
-      createBot({
-        config: loadConfig({}),
-        logger: createLogger({ level: 'silent' }),
-        service: h.service,
-        now: () => new Date(),
-      }),
-    ).toThrow(/needs Slack settings/);
+  it('refuses to build a bot with no Slack settings', async () => {
+    const service = { baseUrl: h.emulator.url, accountId: h.emulator.accountId, token: h.emulator.token };
+    await expect(
+      composeBot(
+        { config: loadConfig({ DATABASE_URL: ':memory:' }), service, clock: SYSTEM_CLOCK },
+        createLogger({ level: 'silent' }),
+      ),
+    ).rejects.toThrow(/needs Slack settings/);
   });
 });

@@ -1,10 +1,13 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { settableClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/log.js';
+import { type LoggedRequest, SEED } from '../../src/standins/emulator/index.js';
 import { startAll } from '../../src/startup.js';
+import { emulatorControl } from '../support/emulator.js';
 import { captureLogs } from '../support/logs.js';
 
 describe('startAll (npm start)', () => {
@@ -17,7 +20,7 @@ describe('startAll (npm start)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tsai-start-'));
     const databaseUrl = join(dir, 'nested', 'bot.sqlite');
     const running = await startAll({
-      config: loadConfig({ PORT: '0', DATABASE_URL: databaseUrl, TSAI_COMMAND_WORKER: 'false' }),
+      config: loadConfig({ PORT: '0', DATABASE_URL: databaseUrl }),
       logger,
     });
     try {
@@ -48,31 +51,65 @@ describe('startAll (npm start)', () => {
     }
   });
 
-  it('with the command worker on, refuses a test clock or hooks, which cannot reach its thread', async () => {
+  it('runs follow-ups on the worker thread, where a settable clock reaches too', async () => {
+    const { lines, destination } = captureLogs();
+    const logger = createLogger({ level: 'info', destination });
     const dir = mkdtempSync(join(tmpdir(), 'tsai-start-'));
+    const clock = settableClock(new Date('2026-03-10T12:00:00Z'));
+    const running = await startAll({
+      config: loadConfig({ PORT: '0', DATABASE_URL: join(dir, 'bot.sqlite'), TSAI_DEFAULT_TIMEZONE: 'UTC' }),
+      logger,
+      clock: clock.source,
+    });
     try {
-      const start = startAll({
-        config: loadConfig({ PORT: '0', DATABASE_URL: join(dir, 'bot.sqlite') }),
-        logger: createLogger({ level: 'silent' }),
-        now: () => new Date(),
-      });
-      await expect(start).rejects.toThrow('set TSAI_COMMAND_WORKER=false');
+      const slack = running.localSlack!;
+      const learn = async (name: string) => {
+        await slack.sendCommand({
+          user: 'U0ALICE',
+          channel: 'C0GENERAL',
+          text: `learn workspace=${SEED.workspaces.pumpStation} signals=${SEED.signals.temperature} range=yesterday name=${name}`,
+        });
+        const body = await vi.waitFor(
+          async () => {
+            const requests = (await emulatorControl(running.emulator!.url)(
+              'GET',
+              'requests',
+            )) as LoggedRequest[];
+            const found = requests.find((r) => (r.body as { name?: string } | undefined)?.name === name);
+            if (!found) throw new Error(`no flow named ${name} yet`);
+            return found.body as { spec: { dataspec: { specs: { timeRanges: { startTime: string }[] }[] } } };
+          },
+          { timeout: 5000 },
+        );
+        return body.spec.dataspec.specs[0]!.timeRanges[0]!.startTime;
+      };
+      // alice is in Europe/London, which is UTC in March before the change.
+      expect(await learn('first')).toBe('2026-03-09T00:00:00Z');
+      clock.advance(2 * 86_400_000);
+      expect(await learn('second')).toBe('2026-03-11T00:00:00Z');
+      const handled = lines.filter((l) => l.includes('"operation handled"'));
+      expect(handled.length).toBe(2);
+      for (const line of handled) expect(JSON.parse(line).thread).toBe('follow-ups');
     } finally {
+      await running.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('with an in-memory SQLite store, keeps commands on the main thread and says why', async () => {
+  it('with an in-memory SQLite store, runs follow-ups on the main thread, says why, and works', async () => {
     const { lines, destination } = captureLogs();
-    const logger = createLogger({
-      level: 'warn',
-      destination,
-    });
+    const logger = createLogger({ level: 'info', destination });
     const running = await startAll({ config: loadConfig({ PORT: '0', DATABASE_URL: ':memory:' }), logger });
     try {
-      expect(running.config.commandWorker).toBe(true);
-      expect(running.bot?.deps.runCommand).toBeUndefined();
-      expect(lines.join('')).toContain('cannot be shared with the command worker');
+      expect(lines.join('')).toContain('cannot be shared with a worker thread');
+      const slack = running.localSlack!;
+      await slack.sendCommand({ user: 'U0ALICE', channel: 'C0GENERAL', text: 'workspace create in-memory' });
+      await slack.waitFor(
+        () => slack.messages('C0GENERAL').find((m) => m.text.includes('created a workspace')),
+        5000,
+      );
+      const handled = lines.find((l) => l.includes('"operation handled"'));
+      expect(handled && JSON.parse(handled).thread).toBeUndefined();
     } finally {
       await running.stop();
     }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { FIELD, MAX_RANGES, MODAL_KINDS, type ModalKind, rangeBlockId } from '../../src/core/forms/fields.js';
-import { checkBlockKitLimits } from '../../src/slack/views/limits.js';
-import { buildModalView, type ModalViewInput } from '../../src/slack/views/modals/build.js';
-import { MODAL_ACTION, MODAL_CALLBACK, RANGE_ACTIONS_BLOCK } from '../../src/slack/views/modals/ids.js';
-import { decodeMeta, encodeMeta, initialRangeKeys } from '../../src/slack/views/modals/metadata.js';
+import { buildModalView, type ModalViewInput } from '../../src/slack/forms/views/build.js';
+import { MODAL_ACTION, MODAL_CALLBACK, RANGE_ACTIONS_BLOCK } from '../../src/slack/forms/views/ids.js';
+import { decodeMeta, encodeMeta, initialRangeKeys } from '../../src/slack/forms/views/metadata.js';
+import { checkBlockKitLimits } from '../../src/wire/block-kit.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests poke into Block Kit JSON by path
 type Block = Record<string, any>;

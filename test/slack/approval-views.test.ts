@@ -2,13 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   alreadyDecidedText,
   approvalMessage,
-  askWhom,
   pendingListMessage,
   rejectReasonModal,
   requesterNotice,
-} from '../../src/slack/views/approvals.js';
+} from '../../src/slack/approvals/card.js';
 import { auditMessage } from '../../src/slack/views/audit.js';
-import { LIMITS } from '../../src/slack/views/mrkdwn.js';
+import { askWhom, LIMITS } from '../../src/slack/views/mrkdwn.js';
 import { validateMessage, validateView } from '../../src/standins/localslack/index.js';
 import type { ApprovalRequest, ApprovalStatus, AuditEntry } from '../../src/store/index.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { immediateHelp } from '../../src/slack/commands/tsai.js';
+import { immediateHelp } from '../../src/slack/command/listener.js';
 import { helpMessage } from '../../src/slack/views/messages.js';
 
 describe('help answered in the ack body', () => {

@@ -39,7 +39,7 @@ describe('mrkdwn helpers', () => {
   });
   it('keeps a section within 3000 characters', () => {
     const block = section('x'.repeat(10_000)) as { text: { text: string } };
-    expect(block.text.text.length).toBeLessThanOrEqual(LIMITS.sectionText);
+    expect(block.text.text.length).toBeLessThanOrEqual(LIMITS.text);
   });
   it('keeps messages within 50 blocks and says so', () => {
     const many = Array.from({ length: 80 }, (_, i) => section(`b${i}`));
@@ -54,6 +54,7 @@ describe('messages', () => {
     const body = resultMessage(
       {
         ok: true,
+        kind: 'service',
         visibility: 'channel',
         title: 'created a workspace',
         facts: [
@@ -75,6 +76,7 @@ describe('messages', () => {
     const body = resultMessage(
       {
         ok: true,
+        kind: 'service',
         visibility: 'channel',
         title: 'created an EVAL flow',
         facts: [],
@@ -124,6 +126,7 @@ describe('messages stay within Block Kit limits with huge input (checked by the 
       resultMessage(
         {
           ok: true,
+          kind: 'service',
           visibility: 'channel',
           title: huge,
           facts: Array.from({ length: 40 }, (_, i) => ({

@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
+import { type SettableClock, settableClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/log.js';
-import { APPROVAL_ACTION } from '../../src/slack/views/approvals.js';
+import { APPROVAL_ACTION } from '../../src/slack/approvals/card.js';
 import type { LoggedRequest, RunningEmulator } from '../../src/standins/emulator/index.js';
 import type {
   LocalChannel,
@@ -48,8 +49,6 @@ export const USERGROUPS: LocalUsergroup[] = [
 ];
 
 export const BASE_ENV: Record<string, string> = {
-  // The rig moves a test clock, which cannot reach the command worker's thread.
-  TSAI_COMMAND_WORKER: 'false',
   TSAI_APPROVERS: `${APPROVER},U0CAROL,S0LEADS,S0CROWD`,
   TSAI_APPROVALS_CHANNEL: APPROVALS,
 };
@@ -67,8 +66,8 @@ export interface RigOptions {
 export interface Rig {
   emulator: RunningEmulator;
   slack: LocalSlack;
-  /** The bots' clock (ms); tests move it to expire requests. */
-  clock: { t: number };
+  /** The bots' clock, shared by every bot and its follow-up worker; tests move it to expire requests. */
+  clock: SettableClock;
   bots: Running[];
   logs: string[];
   databaseUrl: string;
@@ -141,7 +140,7 @@ export async function startRig(o: RigOptions = {}): Promise<Rig> {
   slack.setBotEndpoint(`http://127.0.0.1:${(balancer.address() as AddressInfo).port}/slack/events`);
 
   const { lines: logs, destination } = captureLogs();
-  const clock = { t: HARNESS_NOW.getTime() };
+  const clock = settableClock(HARNESS_NOW);
   const bots: Running[] = [];
   const rig: Rig = {
     emulator,
@@ -180,17 +179,17 @@ export async function startRig(o: RigOptions = {}): Promise<Rig> {
       const running = await startAll({
         config,
         logger,
-        now: () => new Date(clock.t),
+        clock: clock.source,
         sweepIntervalMs: o.sweepIntervalMs ?? 50,
       });
       bots.push(running);
-      rig.addBackend(running.bot!.port()!);
+      rig.addBackend(running.slack.port()!);
       return running;
     },
     async stopBot(bot) {
       const i = bots.indexOf(bot);
       if (i >= 0) bots.splice(i, 1);
-      rig.removeBackend(bot.bot!.port()!);
+      rig.removeBackend(bot.slack.port()!);
       await bot.stop();
     },
     command: (text, c = {}) => commandAndReply(slack, text, c.user ?? REQUESTER, c.channel ?? OPS),

@@ -7,13 +7,14 @@ import ts from 'typescript';
 /** What a child bot runs: the real start-up (`startAll`) from the transpiled sources. */
 const CHILD = `
 import { loadConfig } from './src/config.js';
+import { settableClock } from './src/core/clock.js';
 import { createLogger } from './src/log.js';
 import { startAll } from './src/startup.js';
 const config = loadConfig(process.env);
-const logger = createLogger({ level: 'warn', secrets: config.secrets });
-const now = process.env.BOT_NOW_MS ? () => new Date(Number(process.env.BOT_NOW_MS)) : undefined;
-const running = await startAll({ config, logger, now, sweepIntervalMs: 600000 });
-process.send({ port: running.bot.port() });
+const logger = createLogger({ level: config.logLevel, secrets: config.secrets });
+const clock = process.env.BOT_NOW_MS ? settableClock(Number(process.env.BOT_NOW_MS)).source : undefined;
+const running = await startAll({ config, logger, clock, sweepIntervalMs: 600000 });
+process.send({ port: running.slack.port() });
 process.on('message', async (m) => {
   if (m === 'stop') {
     await running.stop();

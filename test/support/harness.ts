@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServiceClient, type ServiceClient } from '../../src/api/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
+import { type SettableClock, settableClock } from '../../src/core/clock.js';
 import { createLogger, type Logger } from '../../src/log.js';
-import { type Bot, createBot } from '../../src/slack/app.js';
-import type { BotHooks } from '../../src/slack/deps.js';
+import type { SlackApp } from '../../src/slack/app.js';
 import {
   type FaultSpec,
   type LoggedRequest,
@@ -21,6 +21,7 @@ import {
   type LocalUsergroup,
   startLocalSlack,
 } from '../../src/standins/localslack/index.js';
+import { type Running, startAll } from '../../src/startup.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { emulatorControl } from './emulator.js';
 import { captureLogs } from './logs.js';
@@ -70,8 +71,8 @@ export async function startBackends(
 export interface HarnessOptions {
   /** Extra environment for `loadConfig` (TSAI_APPROVERS, TSAI_OPERATORS, …). */
   env?: Record<string, string>;
-  hooks?: BotHooks | ((h: Omit<Harness, 'close'>) => BotHooks);
-  now?: () => Date;
+  /** Where the bot's clock starts (default HARNESS_NOW); it stands still unless the test moves it. */
+  now?: Date;
   users?: LocalUser[];
   channels?: LocalChannel[];
   usergroups?: LocalUsergroup[];
@@ -81,7 +82,12 @@ export interface HarnessOptions {
 export interface Harness {
   emulator: RunningEmulator;
   slack: LocalSlack;
-  bot: Bot;
+  /** The running bot, started exactly as `npm start` starts it (follow-up worker included). */
+  running: Running;
+  /** The bot's Bolt app (its port). */
+  bot: SlackApp;
+  /** The bot's clock, shared with its follow-up worker: tests may move it. */
+  clock: SettableClock;
   /** A second client onto the emulator, for tests to read or prepare state. */
   service: ServiceClient;
   config: Config;
@@ -91,6 +97,7 @@ export interface Harness {
   /** Temp dir for this harness; the bot's SQLite store is the file `databaseUrl` in it. */
   dir: string;
   databaseUrl: string;
+  /** A second connection onto the bot's store, for tests to read. */
   store: Store;
   /** Sends `/tsai <text>` as `user` in `channel`, signed as Slack does; resolves with the bot's ack. */
   command(text: string, o?: { user?: string; channel?: string }): Promise<Delivery>;
@@ -108,8 +115,9 @@ export const DEFAULT_USER = 'U0ALICE';
 export const DEFAULT_CHANNEL = 'C0OPS';
 
 /**
- * Starts the real emulator, the local Slack stand-in and the real bot in HTTP mode (real signatures)
- * on ephemeral loopback ports, with a temp dir for a SQLite store.
+ * Starts the real emulator, the local Slack stand-in and the real bot in HTTP mode (real signatures) on
+ * ephemeral loopback ports, with a temp dir for a SQLite store. The bot starts through `startAll`, as
+ * `npm start` starts it; only its clock is the test's.
  */
 export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'tsai-harness-'));
@@ -138,6 +146,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
       TSAI_BASE_URL: emulator.url,
       TSAI_TOKEN: emulator.token,
       TSAI_ACCOUNT_ID: emulator.accountId,
+      PORT: '0',
       TSAI_REQUEST_TIMEOUT_MS: '1500',
       TSAI_MAX_ATTEMPTS: '2',
       TSAI_MAX_RETRY_TIME_MS: '2000',
@@ -157,24 +166,20 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
       token: emulator.token,
     });
     cleanups.push(() => service.close());
-    const botService = createServiceClient({
-      baseUrl: emulator.url,
-      accountId: emulator.accountId,
-      token: emulator.token,
-      connectTimeoutMs: config.service.connectTimeoutMs,
-      requestTimeoutMs: config.service.requestTimeoutMs,
-      maxAttempts: config.service.maxAttempts,
-      maxRetryTimeMs: config.service.maxRetryTimeMs,
-      retryBaseDelayMs: 10,
-    });
-    cleanups.push(() => botService.close());
-
     const store = await openStore(databaseUrl);
     cleanups.push(() => store.close());
 
     const control = emulatorControl(emulator.url);
 
-    const partial: Omit<Harness, 'close' | 'bot'> & { bot?: Bot } = {
+    const clock = settableClock(o.now ?? HARNESS_NOW);
+    const running = await startAll({ config, logger, clock: clock.source });
+    cleanups.push(() => running.stop());
+    slack.setBotEndpoint(`http://127.0.0.1:${running.slack.port()}/slack/events`);
+
+    const harness: Omit<Harness, 'close'> = {
+      running,
+      bot: running.slack,
+      clock,
       emulator,
       slack,
       service,
@@ -207,20 +212,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
         await control('DELETE', 'faults');
       },
     };
-    const hooks = typeof o.hooks === 'function' ? o.hooks(partial as Omit<Harness, 'close'>) : o.hooks;
-    const bot = createBot({
-      config,
-      logger,
-      service: botService,
-      store,
-      now: o.now ?? (() => HARNESS_NOW),
-      ...(hooks ? { hooks } : {}),
-    });
-    await bot.start(0);
-    cleanups.push(() => bot.stop());
-    slack.setBotEndpoint(`http://127.0.0.1:${bot.port()}/slack/events`);
-    partial.bot = bot;
-    return { ...(partial as Omit<Harness, 'close'>), close };
+    return { ...harness, close };
   } catch (e) {
     await close();
     throw e;

@@ -1,5 +1,5 @@
-// A stand-in command worker for testing startCommandWorker (src/slack/command-worker/start.ts): it speaks
-// the same protocol, and its behaviour per command comes from the command text.
+// A stand-in follow-up worker for testing startWorkerHost (src/slack/follow-up/worker-host.ts): it speaks
+// the same protocol, and its behaviour per job comes from the command text.
 import { parentPort, workerData } from 'node:worker_threads';
 
 if (workerData.failStart) {
@@ -12,7 +12,7 @@ if (workerData.failStart) {
       parentPort.close();
       return;
     }
-    const { text, response_url } = m.command;
+    const { text, response_url } = m.job.command;
     if (text === 'crash') {
       setImmediate(() => {
         throw new Error('scripted crash');
@@ -21,6 +21,7 @@ if (workerData.failStart) {
     }
     if (text === 'hang') return;
     await fetch(response_url, { method: 'POST', body: JSON.stringify({ text: `ran ${text}` }) });
+    parentPort.postMessage({ kind: 'logs', lines: [`{"msg":"ran ${text}"}\n`] });
     parentPort.postMessage({ kind: 'done', ids: [m.id] });
   });
   parentPort.postMessage({ kind: 'ready' });

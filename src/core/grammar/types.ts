@@ -75,7 +75,7 @@ export type GovernanceCommand =
   | { kind: 'approvals' }
   | { kind: 'audit'; limit?: number };
 
-/** Commands that open a modal (modals issue) when required arguments are missing. */
+/** Commands that open a form when required arguments are missing. */
 export type ModalCommand = 'learn' | 'relearn' | 'score' | 'eval';
 
 export type ParseOutcome =

@@ -2,7 +2,11 @@ import type { Dataspec, FlowRecord, ServiceClient } from '../../api/index.js';
 import { describeRange, toIso, toNanos } from '../../time/index.js';
 import type { Fact, OpOutcome } from '../outcome.js';
 import { serviceFailure } from '../service-errors.js';
+import type { Operation } from './operation.js';
 import type { OpRequest, ResolvedData, ResolvedOutput } from './requests.js';
+
+/** The operations `execute` performs: those that reach the service. */
+export type ServiceOperation = OpRequest | Extract<Operation, { kind: 'live-model' }>;
 
 export const ACTIVITY_VIEW_HINT = "Track its progress in the service's Activity view.";
 
@@ -63,8 +67,33 @@ function described(description: string | undefined): Fact[] {
  * Runs a resolved request against the service and describes the outcome. Service failures become
  * user sentences; the caller decides where the outcome is shown.
  */
-export async function execute(req: OpRequest, service: ServiceClient, timeZone: string): Promise<OpOutcome> {
+export async function execute(
+  req: ServiceOperation,
+  service: ServiceClient,
+  timeZone: string,
+): Promise<OpOutcome> {
   switch (req.kind) {
+    case 'live-model': {
+      const verb = req.action === 'start' ? 'start' : 'stop';
+      try {
+        const body = { name: req.name, model: req.modelId };
+        const flow =
+          req.action === 'start' ? await service.startLiveModel(body) : await service.stopLiveModel(body);
+        return {
+          ok: true,
+          kind: 'service',
+          visibility: 'channel',
+          title: `${verb === 'start' ? 'started' : 'stopped'} live model ${req.modelId}`,
+          flow: flowOf(flow),
+          facts: [
+            { label: 'Model', value: req.modelId, code: true },
+            { label: 'Name', value: req.name, code: true },
+          ],
+        };
+      } catch (e) {
+        return serviceFailure(e, `${verb} the live model`);
+      }
+    }
     case 'workspace-create': {
       try {
         const ws = await service.createWorkspace({
@@ -73,6 +102,7 @@ export async function execute(req: OpRequest, service: ServiceClient, timeZone: 
         });
         return {
           ok: true,
+          kind: 'service',
           visibility: 'channel',
           title: 'created a workspace',
           facts: [
@@ -90,6 +120,7 @@ export async function execute(req: OpRequest, service: ServiceClient, timeZone: 
         const ws = await service.getWorkspace(req.workspaceId);
         return {
           ok: true,
+          kind: 'service',
           visibility: 'ephemeral',
           title: `Workspace ${str(ws.name) ?? ws.id}`,
           facts: [
@@ -110,6 +141,7 @@ export async function execute(req: OpRequest, service: ServiceClient, timeZone: 
         const model = await service.moveModel(req.modelId, req.workspaceId);
         return {
           ok: true,
+          kind: 'service',
           visibility: 'channel',
           title: 'moved a model to another workspace',
           facts: [
@@ -129,6 +161,7 @@ export async function execute(req: OpRequest, service: ServiceClient, timeZone: 
         }
         return {
           ok: true,
+          kind: 'service',
           visibility: 'ephemeral',
           title: `Common model (M[0]) of assessment ${req.assessmentId}`,
           facts: [
@@ -177,6 +210,7 @@ export async function execute(req: OpRequest, service: ServiceClient, timeZone: 
         });
         return {
           ok: true,
+          kind: 'service',
           visibility: 'channel',
           title: 'started an EVAL flow (backfill of live model output)',
           flow: flowOf(flow),
@@ -208,6 +242,7 @@ export async function execute(req: OpRequest, service: ServiceClient, timeZone: 
         });
         return {
           ok: true,
+          kind: 'service',
           visibility: 'channel',
           title: 'started an ANOMALYLEARN flow (new anomaly model)',
           flow: flowOf(flow),
@@ -236,6 +271,7 @@ export async function execute(req: OpRequest, service: ServiceClient, timeZone: 
         });
         return {
           ok: true,
+          kind: 'service',
           visibility: 'channel',
           title: 'started an incremental ANOMALYLEARN flow (existing model)',
           flow: flowOf(flow),
@@ -267,6 +303,7 @@ export async function execute(req: OpRequest, service: ServiceClient, timeZone: 
         });
         return {
           ok: true,
+          kind: 'service',
           visibility: 'channel',
           title: 'started an ANOMALYEVAL flow (scoring)',
           flow: flowOf(flow),
@@ -289,6 +326,7 @@ export async function execute(req: OpRequest, service: ServiceClient, timeZone: 
         if (!found.supported) {
           return {
             ok: true,
+            kind: 'service',
             visibility: 'ephemeral',
             title: `Flow ${req.flowId}`,
             facts: [],
@@ -298,6 +336,7 @@ export async function execute(req: OpRequest, service: ServiceClient, timeZone: 
         const f = found.flow;
         return {
           ok: true,
+          kind: 'service',
           visibility: 'ephemeral',
           title: `Flow ${str(f.name) ?? f.id}`,
           flow: flowOf(f),

@@ -1,12 +1,13 @@
 import { parseTimeRange, parseTimeRanges } from '../../time/index.js';
-import type { DataArg, GovernanceCommand, ParsedCommand } from '../grammar/types.js';
+import type { DataArg, ParsedCommand } from '../grammar/types.js';
 import { defaultName } from '../names.js';
 import type { OpFailure } from '../outcome.js';
-import type { OpRequest, RequestContext, ResolvedData } from './requests.js';
+import type { Operation } from './operation.js';
+import type { RequestContext, ResolvedData } from './requests.js';
 
-export type ResolveOutcome = { ok: true; request: OpRequest } | OpFailure;
+export type ResolveOutcome = { ok: true; operation: Operation } | OpFailure;
 
-export type Resolvable = Exclude<ParsedCommand, { kind: 'help' } | { kind: 'live' } | GovernanceCommand>;
+export type Resolvable = Exclude<ParsedCommand, { kind: 'help' }>;
 
 function rangeFailure(error: string, examples: string[], key: string): OpFailure {
   const example = examples[0];
@@ -36,7 +37,21 @@ export function resolveCommand(cmd: Resolvable, ctx: RequestContext): ResolveOut
     case 'model-move':
     case 'model-common':
     case 'flow':
-      return { ok: true, request: cmd };
+      return { ok: true, operation: cmd };
+    case 'live': {
+      const { kind: _, ...rest } = cmd;
+      return { ok: true, operation: { kind: 'live-request', ...rest } };
+    }
+    case 'use':
+      if (cmd.action === 'set') return { ok: true, operation: { kind: 'defaults-set', values: cmd.values } };
+      return { ok: true, operation: { kind: cmd.action === 'clear' ? 'defaults-clear' : 'defaults-show' } };
+    case 'approvals':
+      return { ok: true, operation: { kind: 'approvals-list' } };
+    case 'audit':
+      return {
+        ok: true,
+        operation: { kind: 'audit-list', ...(cmd.limit !== undefined ? { limit: cmd.limit } : {}) },
+      };
     case 'eval': {
       const parsed = parseTimeRange(cmd.rangeText, {
         now: ctx.now,
@@ -48,7 +63,7 @@ export function resolveCommand(cmd: Resolvable, ctx: RequestContext): ResolveOut
         return { ok: false, message: 'EVAL only backfills the past: the time range must end before now.' };
       }
       const { rangeText: _, ...rest } = cmd;
-      return { ok: true, request: { ...rest, name: named('eval', cmd.name), range: parsed.range } };
+      return { ok: true, operation: { ...rest, name: named('eval', cmd.name), range: parsed.range } };
     }
     case 'learn':
     case 'relearn':
@@ -56,7 +71,7 @@ export function resolveCommand(cmd: Resolvable, ctx: RequestContext): ResolveOut
       const name = named(cmd.kind, cmd.name);
       const data = resolveData(cmd.data, ctx, name);
       if ('ok' in data) return data;
-      return { ok: true, request: { ...cmd, name, data } };
+      return { ok: true, operation: { ...cmd, name, data } };
     }
   }
 }

@@ -1,7 +1,6 @@
 import type { AuditEntry } from '../../store/index.js';
-import { slackTime } from './approvals.js';
 import type { MessageBody } from './messages.js';
-import { code, escapeMrkdwn, type KnownBlock, limitBlocks, mention, section } from './mrkdwn.js';
+import { code, escapeMrkdwn, type KnownBlock, limitBlocks, mention, section, slackTime } from './mrkdwn.js';
 
 const MAX_PARAMS = 300;
 

@@ -1,7 +1,6 @@
 import { CHANNEL_DEFAULT_KEYS, type StoredChannelDefaults } from '../../core/channel-defaults.js';
-import { slackTime } from './approvals.js';
 import type { MessageBody } from './messages.js';
-import { code, context, section } from './mrkdwn.js';
+import { code, context, section, slackTime } from './mrkdwn.js';
 
 function lines(d: StoredChannelDefaults): string[] {
   return CHANNEL_DEFAULT_KEYS.flatMap((k) => {

@@ -2,6 +2,7 @@ import { COMMANDS, type CommandSpec } from '../../core/grammar/commands.js';
 import { decodeSlackEntities } from '../../core/grammar/tokenize.js';
 import type { OpFailure, OpSuccess } from '../../core/outcome.js';
 import {
+  askWhom,
   code,
   context,
   escapeMrkdwn,
@@ -46,7 +47,7 @@ function fact(label: string, value: string, asCode: boolean | undefined): string
 }
 
 function fallback(text: string): string {
-  return truncate(text, LIMITS.fallbackText);
+  return truncate(text, LIMITS.text);
 }
 
 /** In-channel result of a mutating command, or an ephemeral lookup result. */
@@ -76,14 +77,27 @@ export function resultMessage(outcome: OpSuccess, inv: Invocation): MessageBody 
 export function errorMessage(failure: OpFailure, inv: Invocation): MessageBody {
   const icon = failure.outcomeUnknown ? ':grey_question:' : ':warning:';
   const blocks: KnownBlock[] = [section(`${icon} ${escapeMrkdwn(failure.message)}`)];
-  if (failure.detailMrkdwn) blocks.push(section(failure.detailMrkdwn));
+  const detail = refusalDetail(failure);
+  if (detail) blocks.push(section(detail));
   const hints: string[] = [];
   if (failure.usage) hints.push(`*Usage:* ${code(failure.usage)}`);
   if (failure.example) hints.push(`*Example:* ${code(failure.example)}`);
   if (hints.length) blocks.push(section(hints.join('\n')));
   blocks.push(context(`You typed: ${code(inv.commandText)}`));
-  const detail = failure.detailMrkdwn ? ` ${failure.detailMrkdwn}` : '';
-  return { text: fallback(`${escapeMrkdwn(failure.message)}${detail}`), blocks: limitBlocks(blocks) };
+  return {
+    text: fallback(`${escapeMrkdwn(failure.message)}${detail ? ` ${detail}` : ''}`),
+    blocks: limitBlocks(blocks),
+  };
+}
+
+/** Whom a refused person may ask, or where the bot acts: mentions only the bot builds, from configured IDs. */
+function refusalDetail(failure: OpFailure): string | undefined {
+  const r = failure.refusal;
+  if (!r) return undefined;
+  if (r.reason === 'channel-not-allowed')
+    return `Allowed channels: ${r.allowedChannels.map((c) => `<#${c}>`).join(', ')}.`;
+  const whom = askWhom({ users: r.askUsers, groups: r.askGroups });
+  return `${r.reason === 'not-approver' ? 'Approvers' : 'Operators'}: ${whom}.`;
 }
 
 /** Builds the failure for a usage problem from the command table. */

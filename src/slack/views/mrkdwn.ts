@@ -1,18 +1,8 @@
 import type { types } from '@slack/bolt';
+import { LIMITS } from '../../wire/block-kit.js';
 
 export type KnownBlock = types.KnownBlock;
-
-/** Block Kit limits the builders respect (see the Slack fact sheet, A.9). */
-export const LIMITS = {
-  sectionText: 3000,
-  fieldText: 2000,
-  fields: 10,
-  blocksPerMessage: 50,
-  contextElements: 10,
-  headerText: 150,
-  optionValue: 75,
-  fallbackText: 3000,
-} as const;
+export { LIMITS };
 
 const TRUNCATED = '… (truncated)';
 
@@ -42,18 +32,20 @@ export function truncate(text: string, max: number): string {
 export function section(mrkdwn: string): KnownBlock {
   return {
     type: 'section',
-    text: { type: 'mrkdwn', text: truncate(mrkdwn, LIMITS.sectionText), verbatim: true },
+    text: { type: 'mrkdwn', text: truncate(mrkdwn, LIMITS.text), verbatim: true },
   };
 }
 
 export function fieldsSection(fields: string[]): KnownBlock[] {
   const blocks: KnownBlock[] = [];
-  for (let i = 0; i < fields.length; i += LIMITS.fields) {
+  for (let i = 0; i < fields.length; i += LIMITS.sectionFields) {
     blocks.push({
       type: 'section',
-      fields: fields
-        .slice(i, i + LIMITS.fields)
-        .map((f) => ({ type: 'mrkdwn' as const, text: truncate(f, LIMITS.fieldText), verbatim: true })),
+      fields: fields.slice(i, i + LIMITS.sectionFields).map((f) => ({
+        type: 'mrkdwn' as const,
+        text: truncate(f, LIMITS.sectionFieldText),
+        verbatim: true,
+      })),
     });
   }
   return blocks;
@@ -62,7 +54,7 @@ export function fieldsSection(fields: string[]): KnownBlock[] {
 export function context(mrkdwn: string): KnownBlock {
   return {
     type: 'context',
-    elements: [{ type: 'mrkdwn', text: truncate(mrkdwn, LIMITS.sectionText), verbatim: true }],
+    elements: [{ type: 'mrkdwn', text: truncate(mrkdwn, LIMITS.text), verbatim: true }],
   };
 }
 
@@ -76,4 +68,24 @@ export function limitBlocks(blocks: KnownBlock[], max: number = LIMITS.blocksPer
 /** A Slack user mention for an ID we got from Slack itself (never from free text). */
 export function mention(userId: string): string {
   return /^[UW][A-Z0-9]+$/.test(userId) ? `<@${userId}>` : code(userId);
+}
+
+/**
+ * A time Slack renders in each viewer's own zone, with a UTC fallback for clients (and the local
+ * stand-in) that do not: `<!date^…^{date_short_pretty} {time}|2026-11-22 10:42 UTC>`.
+ */
+export function slackTime(ms: number, format = '{date_short_pretty} {time}'): string {
+  return `<!date^${Math.floor(ms / 1000)}^${format}|${utcText(ms)}>`;
+}
+
+export function utcText(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** "Ask <@U…> or <!subteam^S…>": mentions of configured user and group IDs. */
+export function askWhom(ids: { users: readonly string[]; groups: readonly string[] }): string {
+  const all = [...ids.users.map((u) => `<@${u}>`), ...ids.groups.map((g) => `<!subteam^${g}>`)];
+  if (all.length === 0) return 'nobody is configured';
+  if (all.length === 1) return all[0]!;
+  return `${all.slice(0, -1).join(', ')} or ${all.at(-1)}`;
 }

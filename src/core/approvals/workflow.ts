@@ -1,0 +1,507 @@
+import type {
+  ApprovalAction,
+  ApprovalRequest,
+  AuditEntry,
+  ExecutionOutcome,
+  Store,
+} from '../../store/index.js';
+import { type Now, nowMs } from '../clock.js';
+import { type ExpandGroup, Membership } from '../principals.js';
+import { type DecisionOutcome, lost, type Refusal } from './rules.js';
+
+export type { DecisionOutcome };
+
+export const DEFAULT_APPROVAL_TTL_MS = 4 * 60 * 60 * 1000;
+/** An execution claimed longer ago than this when the bot starts was interrupted by a crash. */
+export const INTERRUPTED_AFTER_MS = 5 * 60 * 1000;
+export const MAX_REASON_LENGTH = 500;
+/** The audit log's user for what the bot does by itself (expiry, crash recovery). */
+export const SYSTEM_USER = 'system';
+
+export interface ApprovalsConfig {
+  /** Slack user IDs (U…/W…) and user-group IDs (S…) allowed to decide. */
+  approvers: readonly string[];
+  /** Let a requester approve their own request; off by default. */
+  allowSelfApproval?: boolean;
+  ttlMs?: number;
+  /** How long an expanded user group stays cached; default 60 s. */
+  groupCacheMs?: number;
+}
+
+/** What an approved request's flow creation came to, as the operation runner reports it. */
+export type LiveFlowResult =
+  | { ok: true; flowId: string; flowStatus?: string }
+  /** `outcomeUnknown`: the service may have created the flow; never retried automatically. */
+  | { ok: false; outcomeUnknown: boolean; message: string };
+
+/** Creates the STARTLIVEMODEL/STOPLIVEMODEL flow of an approved request (the operation runner). */
+export type RunLiveFlow = (input: {
+  request: ApprovalRequest;
+  approverId: string;
+  teamId?: string;
+  name: string;
+}) => Promise<LiveFlowResult>;
+
+export interface ApprovalsDeps {
+  store: Store;
+  /** M[0] of an assessment, for requests filed by assessment. */
+  findCommonModel(assessmentId: string): Promise<{ id: string } | null>;
+  runLiveFlow: RunLiveFlow;
+  config: ApprovalsConfig;
+  expandGroup: ExpandGroup;
+  now?: Now;
+  /** Flow name for the STARTLIVEMODEL/STOPLIVEMODEL flow. */
+  flowName?: (request: ApprovalRequest, approverId: string, atMs: number) => string;
+  onGroupError?: (groupId: string, err: unknown) => void;
+}
+
+export interface FileRequestInput {
+  action: ApprovalAction | string;
+  modelId?: string;
+  assessmentId?: string;
+  reason?: string;
+  requesterId: string;
+  teamId?: string;
+  /** Channel where the command ran. */
+  channelId: string;
+  /** Where the request is posted (TSAI_APPROVALS_CHANNEL); default: `channelId`. */
+  approvalsChannelId?: string;
+}
+
+export type FileRequestOutcome =
+  | { ok: true; request: ApprovalRequest; modelFrom: 'argument' | 'assessment' }
+  | {
+      ok: false;
+      error: 'invalid-input' | 'no-common-model' | 'no-approvers' | 'service-error';
+      message: string;
+      example?: string;
+    };
+
+export interface DecideInput {
+  requestId: string;
+  userId: string;
+  teamId?: string;
+  channelId?: string;
+  decision: 'approve' | 'reject';
+  reason?: string;
+  /** Called once this decision has won and before the flow is created (e.g. to take the buttons away). */
+  onExecuting?: OnExecuting;
+}
+
+/** Errors from this callback are ignored: showing progress must never stop the execution. */
+export type OnExecuting = (request: ApprovalRequest) => Promise<void> | void;
+
+export interface RetryInput {
+  requestId: string;
+  userId: string;
+  teamId?: string;
+  channelId?: string;
+  onExecuting?: OnExecuting;
+}
+
+const ID_RE = /^\d{1,30}$/;
+const EXAMPLE =
+  '/tsai live start 1353853719423311872 reason="commissioning"  or  /tsai live stop assessment=1353853719423311999';
+
+export const FLOW_TYPE: Record<ApprovalAction, 'STARTLIVEMODEL' | 'STOPLIVEMODEL'> = {
+  start: 'STARTLIVEMODEL',
+  stop: 'STOPLIVEMODEL',
+};
+
+function defaultFlowName(request: ApprovalRequest, approverId: string, atMs: number): string {
+  const at = new Date(atMs).toISOString().slice(0, 16).replace('T', ' ');
+  return `live ${request.action} ${request.modelId} approved by ${approverId} ${at}Z`;
+}
+
+/** The Slack-free approval workflow for starting and stopping live models. */
+export class Approvals {
+  private readonly approvers: Membership;
+
+  constructor(private readonly deps: ApprovalsDeps) {
+    this.approvers = new Membership(deps.config.approvers, deps.expandGroup, {
+      cacheMs: deps.config.groupCacheMs,
+      now: deps.now,
+      onGroupError: deps.onGroupError,
+    });
+  }
+
+  get ttlMs(): number {
+    return this.deps.config.ttlMs ?? DEFAULT_APPROVAL_TTL_MS;
+  }
+
+  /** Configured approver IDs, for "ask one of …" messages. */
+  get approverIds(): { users: string[]; groups: string[] } {
+    return { users: [...this.approvers.users], groups: [...this.approvers.groups] };
+  }
+
+  isApprover(userId: string): Promise<boolean> {
+    return this.approvers.has(userId);
+  }
+
+  private now(): number {
+    return nowMs(this.deps.now);
+  }
+
+  /** Validates, resolves M[0] when an assessment is given, and stores a pending request. */
+  async fileRequest(input: FileRequestInput): Promise<FileRequestOutcome> {
+    const invalid = (message: string): FileRequestOutcome => ({
+      ok: false,
+      error: 'invalid-input',
+      message,
+      example: EXAMPLE,
+    });
+    if (input.action !== 'start' && input.action !== 'stop') {
+      return invalid(`"${input.action}" is not a live action: use start or stop.`);
+    }
+    const modelArg = input.modelId?.trim() || undefined;
+    const assessment = input.assessmentId?.trim() || undefined;
+    if (!modelArg && !assessment) return invalid('Give a model ID or assessment=<id>.');
+    if (modelArg && !ID_RE.test(modelArg)) return invalid(`Model ID "${modelArg}" is not a numeric ID.`);
+    if (assessment && !ID_RE.test(assessment)) {
+      return invalid(`Assessment ID "${assessment}" is not a numeric ID.`);
+    }
+    const reason = input.reason?.trim() || undefined;
+    if (reason && reason.length > MAX_REASON_LENGTH) {
+      return invalid(`The reason is ${reason.length} characters long; keep it under ${MAX_REASON_LENGTH}.`);
+    }
+    if (this.approvers.isEmpty) {
+      return {
+        ok: false,
+        error: 'no-approvers',
+        message: `No approvers are configured (TSAI_APPROVERS), so nobody could approve this request. Nothing was ${input.action === 'start' ? 'started' : 'stopped'}.`,
+      };
+    }
+
+    let modelId = modelArg;
+    let modelFrom: 'argument' | 'assessment' = 'argument';
+    if (assessment) {
+      let common: { id: string } | null;
+      try {
+        common = await this.deps.findCommonModel(assessment);
+      } catch (err) {
+        return { ok: false, error: 'service-error', message: serviceMessage(err) };
+      }
+      if (!common) {
+        return {
+          ok: false,
+          error: 'no-common-model',
+          message: `Assessment ${assessment} has no common model M[0].`,
+          example: EXAMPLE,
+        };
+      }
+      if (modelArg && modelArg !== common.id) {
+        return invalid(
+          `Model ${modelArg} is not the common model M[0] of assessment ${assessment} (that is ${common.id}).`,
+        );
+      }
+      modelId = common.id;
+      modelFrom = modelArg ? 'argument' : 'assessment';
+    }
+
+    const at = this.now();
+    const request = await this.deps.store.createApproval({
+      action: input.action,
+      modelId: modelId!,
+      assessmentId: assessment,
+      reason,
+      requesterId: input.requesterId,
+      teamId: input.teamId,
+      originChannelId: input.channelId,
+      approvalsChannelId: input.approvalsChannelId || input.channelId,
+      createdAt: at,
+      expiresAt: at + this.ttlMs,
+    });
+    await this.deps.store.appendAudit({
+      at,
+      userId: input.requesterId,
+      teamId: input.teamId,
+      channelId: input.channelId,
+      operation: 'approval.request',
+      params: { action: request.action, model: request.modelId, assessment, reason },
+      outcome: 'ok',
+      requestId: request.id,
+    });
+    return { ok: true, request, modelFrom };
+  }
+
+  /** Records where the request message was posted, so it can be updated in place later. */
+  attachMessage(requestId: string, channelId: string, messageTs: string): Promise<void> {
+    return this.deps.store.setApprovalMessage(requestId, channelId, messageTs);
+  }
+
+  get(requestId: string): Promise<ApprovalRequest | null> {
+    return this.deps.store.getApproval(requestId);
+  }
+
+  /**
+   * Pending requests that can still be decided, newest first. Due ones are expired on the way, and
+   * returned too, so that whoever asked can update their messages.
+   */
+  async listPending(limit = 50): Promise<{ pending: ApprovalRequest[]; expired: ApprovalRequest[] }> {
+    const expired = await this.expireDue();
+    return { pending: await this.deps.store.listApprovals({ statuses: ['pending'], limit }), expired };
+  }
+
+  /**
+   * Whether `userId` may decide this request now, without deciding it: the Reject button asks before it
+   * opens the reason form. The decision itself is checked again, atomically, when it is made.
+   */
+  async check(
+    requestId: string,
+    userId: string,
+    decision: 'approve' | 'reject',
+  ): Promise<{ ok: true; request: ApprovalRequest } | { ok: false; refusal: DecisionOutcome }> {
+    const request = await this.deps.store.getApproval(requestId);
+    if (!request) return { ok: false, refusal: { kind: 'not-found' } };
+    const refused = this.rule(request, userId, decision === 'approve');
+    if (await refused) return { ok: false, refusal: (await refused)! };
+    if (request.status === 'pending' && request.expiresAt <= this.now()) {
+      const expired = await this.expireDue();
+      const current = expired.find((r) => r.id === request.id);
+      return {
+        ok: false,
+        refusal: current
+          ? { kind: 'expired', request: current, expiredNow: true }
+          : lost((await this.deps.store.getApproval(requestId)) ?? request),
+      };
+    }
+    if (request.status !== 'pending') return { ok: false, refusal: lost(request) };
+    return { ok: true, request };
+  }
+
+  /** Approve or reject. Only the first valid decision wins; an approval then executes exactly once. */
+  async decide(input: DecideInput): Promise<DecisionOutcome> {
+    const request = await this.deps.store.getApproval(input.requestId);
+    if (!request) return { kind: 'not-found' };
+    const refused = await this.refuse(
+      request,
+      input,
+      input.decision === 'approve',
+      `approval.${input.decision}`,
+    );
+    if (refused) return refused;
+
+    const reason = input.reason?.trim().slice(0, MAX_REASON_LENGTH) || undefined;
+    const at = this.now();
+    const won = await this.deps.store.decideApproval({
+      id: request.id,
+      decision: input.decision,
+      by: input.userId,
+      at,
+      reason,
+    });
+    if (!won.ok) {
+      const current = won.current ?? request;
+      // This click found it past its expiry and expired it: record that like a sweep would.
+      if (won.expiredNow) await this.auditExpired([current], at);
+      return lost(current, won.expiredNow === true);
+    }
+
+    await this.audit(won.request, input, `approval.${input.decision}`, at, {
+      action: won.request.action,
+      model: won.request.modelId,
+      ...(reason ? { reason } : {}),
+    });
+    if (input.decision === 'reject') return { kind: 'rejected', request: won.request };
+    return this.execute(won.request, input);
+  }
+
+  /** Retry a request whose flow creation failed definitively. */
+  async retry(input: RetryInput): Promise<DecisionOutcome> {
+    const request = await this.deps.store.getApproval(input.requestId);
+    if (!request) return { kind: 'not-found' };
+    const refused = await this.refuse(request, input, true, 'approval.retry');
+    if (refused) return refused;
+    const at = this.now();
+    const claimed = await this.deps.store.claimRetry(request.id, input.userId, at);
+    if (!claimed.ok) {
+      const current = claimed.current ?? request;
+      return current.status === 'executing' || current.status === 'executed'
+        ? { kind: 'already-decided', request: current }
+        : { kind: 'not-retryable', request: current };
+    }
+    await this.audit(claimed.request, input, 'approval.retry', at, {
+      action: claimed.request.action,
+      model: claimed.request.modelId,
+      attempt: claimed.request.attempts,
+    });
+    return this.execute(claimed.request, input);
+  }
+
+  /** Expires due pending requests (call periodically and at start-up); returns the ones it expired. */
+  async expireDue(): Promise<ApprovalRequest[]> {
+    const at = this.now();
+    const expired = await this.deps.store.expireDue(at);
+    await this.auditExpired(expired, at);
+    return expired;
+  }
+
+  /**
+   * The last `limit` approval decisions and flow creations, newest first, for approvers only
+   * (`/tsai audit [n]`).
+   */
+  async auditTrail(
+    userId: string,
+    limit = 20,
+  ): Promise<
+    { ok: true; entries: AuditEntry[] } | { ok: false; approvers: { users: string[]; groups: string[] } }
+  > {
+    if (!(await this.approvers.has(userId))) return { ok: false, approvers: this.approverIds };
+    const entries = await this.deps.store.listAudit({
+      limit: Math.max(1, Math.min(100, Math.floor(limit) || 20)),
+      operationPrefixes: ['approval.', 'flow.'],
+    });
+    return { ok: true, entries };
+  }
+
+  private async auditExpired(expired: ApprovalRequest[], at: number): Promise<void> {
+    for (const r of expired) {
+      await this.deps.store.appendAudit({
+        at,
+        userId: SYSTEM_USER,
+        teamId: r.teamId ?? undefined,
+        channelId: r.approvalsChannelId,
+        operation: 'approval.expire',
+        params: { action: r.action, model: r.modelId, expiresAt: new Date(r.expiresAt).toISOString() },
+        outcome: 'ok',
+        requestId: r.id,
+      });
+    }
+  }
+
+  /**
+   * At start-up: expire what lapsed while the bot was down, and mark executions a crash interrupted as
+   * outcome unknown (the flow may have been created). Returns both, for updating their messages.
+   */
+  async recoverAfterRestart(
+    interruptedAfterMs = INTERRUPTED_AFTER_MS,
+  ): Promise<{ expired: ApprovalRequest[]; interrupted: ApprovalRequest[] }> {
+    const expired = await this.expireDue();
+    const at = this.now();
+    const interrupted = await this.deps.store.markInterrupted(at - interruptedAfterMs, at);
+    for (const r of interrupted) {
+      await this.deps.store.appendAudit({
+        at,
+        userId: SYSTEM_USER,
+        teamId: r.teamId ?? undefined,
+        channelId: r.approvalsChannelId,
+        operation: `flow.${FLOW_TYPE[r.action]}`,
+        params: { model: r.modelId },
+        outcome: 'unknown',
+        error: r.error ?? undefined,
+        requestId: r.id,
+      });
+    }
+    return { expired, interrupted };
+  }
+
+  /** The two rules about people: only approvers decide, and nobody approves their own request. */
+  private async rule(request: ApprovalRequest, userId: string, approving: boolean): Promise<Refusal | null> {
+    if (!(await this.approvers.has(userId)))
+      return { kind: 'not-approver', request, approvers: this.approverIds };
+    if (approving && userId === request.requesterId && !this.deps.config.allowSelfApproval)
+      return { kind: 'self-approval', request };
+    return null;
+  }
+
+  /** The rules applied to a decision; a refusal changes nothing but is audited. */
+  private async refuse(
+    request: ApprovalRequest,
+    who: { userId: string; teamId?: string; channelId?: string },
+    approving: boolean,
+    operation: string,
+  ): Promise<DecisionOutcome | null> {
+    const outcome = await this.rule(request, who.userId, approving);
+    if (outcome) {
+      await this.audit(
+        request,
+        who,
+        operation,
+        this.now(),
+        { model: request.modelId },
+        'refused',
+        outcome.kind,
+      );
+    }
+    return outcome;
+  }
+
+  private async execute(
+    request: ApprovalRequest,
+    who: { userId: string; teamId?: string; onExecuting?: OnExecuting },
+  ): Promise<DecisionOutcome> {
+    try {
+      await who.onExecuting?.(request);
+    } catch {
+      // progress display only
+    }
+    const name = (this.deps.flowName ?? defaultFlowName)(request, who.userId, this.now());
+    let result: LiveFlowResult;
+    try {
+      result = await this.deps.runLiveFlow({
+        request,
+        approverId: who.userId,
+        ...(who.teamId ? { teamId: who.teamId } : {}),
+        name,
+      });
+    } catch {
+      // Nothing proves the flow was not created, so the request must not look retryable.
+      result = {
+        ok: false,
+        outcomeUnknown: true,
+        message: 'Unexpected error while creating the flow; its outcome is unknown. Check the Activity view.',
+      };
+    }
+    const execution: ExecutionOutcome = result.ok
+      ? {
+          status: 'executed',
+          flowId: result.flowId,
+          ...(result.flowStatus ? { flowStatus: result.flowStatus } : {}),
+        }
+      : { status: result.outcomeUnknown ? 'unknown' : 'failed', error: result.message };
+    const recorded = await this.deps.store.recordExecution(request.id, execution, this.now());
+    const final = recorded.ok ? recorded.request : (recorded.current ?? request);
+    const error = result.ok ? '' : result.message;
+    switch (final.status) {
+      case 'executed':
+        return { kind: 'executed', request: final };
+      case 'failed':
+        return { kind: 'failed', request: final, error: final.error ?? error };
+      default:
+        return { kind: 'outcome-unknown', request: final, error: final.error ?? error };
+    }
+  }
+
+  private audit(
+    request: ApprovalRequest,
+    who: { userId: string; teamId?: string; channelId?: string },
+    operation: string,
+    at: number,
+    params: Record<string, unknown>,
+    outcome: 'ok' | 'refused' = 'ok',
+    error?: string,
+  ) {
+    return this.deps.store.appendAudit({
+      at,
+      userId: who.userId,
+      teamId: who.teamId,
+      channelId: who.channelId ?? request.approvalsChannelId,
+      operation,
+      params,
+      outcome,
+      error,
+      requestId: request.id,
+    });
+  }
+}
+
+function serviceMessage(err: unknown): string {
+  const m = (err as { userMessage?: unknown } | null)?.userMessage;
+  return typeof m === 'string' && m !== ''
+    ? m
+    : 'The service could not be reached to look up the common model.';
+}
+
+export function createApprovals(deps: ApprovalsDeps): Approvals {
+  return new Approvals(deps);
+}

@@ -1,0 +1,117 @@
+import type { ApprovalAction, ApprovalRequest, AuditEntry, ChannelDefaults } from '../../store/index.js';
+import type { StoredChannelDefaults } from '../channel-defaults.js';
+import { type CommandSpec, specById } from '../grammar/commands.js';
+import type { OpFailure, OpSuccess } from '../outcome.js';
+import type { OpRequest } from './requests.js';
+
+/**
+ * Everything the bot can be asked to do, fully resolved: the service requests, and the bot's own
+ * operations on its store (approval requests, channel defaults, the lists). The operation runner
+ * (`run.ts`) authorises, executes and audits each of them in one place, whichever surface asked.
+ */
+export type Operation =
+  | OpRequest
+  /** File a request to start or stop a live model; it waits for an approver. */
+  | { kind: 'live-request'; action: ApprovalAction; modelId?: string; assessmentId?: string; reason?: string }
+  /** Create the STARTLIVEMODEL/STOPLIVEMODEL flow of a request an approver has approved. */
+  | { kind: 'live-model'; action: ApprovalAction; modelId: string; name: string; approvalId: string }
+  | { kind: 'defaults-set'; values: ChannelDefaults }
+  | { kind: 'defaults-clear' }
+  | { kind: 'defaults-show' }
+  | { kind: 'approvals-list' }
+  | { kind: 'audit-list'; limit?: number };
+
+export type OperationKind = Operation['kind'];
+
+/** Who asked, where, and how they asked: what every operation is authorised and audited against. */
+export interface Actor {
+  userId: string;
+  teamId?: string;
+  channelId: string;
+  /** What was asked as the person would recognise it: the command as typed, or a form's summary. */
+  asked: string;
+  /** The person's IANA zone: time ranges in the outcome are shown in it. */
+  timeZone: string;
+}
+
+export type OperationResult =
+  | OpFailure
+  | OpSuccess
+  | { ok: true; kind: 'approval-filed'; request: ApprovalRequest; modelFrom: 'argument' | 'assessment' }
+  | {
+      ok: true;
+      kind: 'channel-defaults';
+      change: 'set' | 'clear' | 'show';
+      defaults: StoredChannelDefaults | null;
+      /** For `clear`: whether there was anything to clear. */
+      cleared?: boolean;
+    }
+  /** `expired`: requests this listing found past their expiry and expired (their messages need updating). */
+  | { ok: true; kind: 'pending-approvals'; requests: ApprovalRequest[]; expired: ApprovalRequest[] }
+  | { ok: true; kind: 'audit-trail'; entries: AuditEntry[] };
+
+/** The command table entry each operation belongs to: the one source of its name and of `mutating`. */
+const COMMAND_OF: Record<OperationKind, string> = {
+  'workspace-create': 'workspace create',
+  'workspace-show': 'workspace show',
+  'model-move': 'model move',
+  'model-common': 'model common',
+  eval: 'eval',
+  learn: 'learn',
+  relearn: 'relearn',
+  score: 'score',
+  flow: 'flow',
+  'live-request': 'live',
+  'live-model': 'live',
+  'defaults-set': 'use',
+  'defaults-clear': 'use',
+  'defaults-show': 'use',
+  'approvals-list': 'approvals',
+  'audit-list': 'audit',
+};
+
+export function specOf(op: Operation): CommandSpec {
+  return specById(COMMAND_OF[op.kind]);
+}
+
+/** The service flow type an operation creates, if it creates one. */
+export function flowTypeOf(op: Operation): string | undefined {
+  switch (op.kind) {
+    case 'eval':
+      return 'EVAL';
+    case 'learn':
+    case 'relearn':
+      return 'ANOMALYLEARN';
+    case 'score':
+      return 'ANOMALYEVAL';
+    case 'live-model':
+      return op.action === 'start' ? 'STARTLIVEMODEL' : 'STOPLIVEMODEL';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The audit log's name for a changing operation that reaches the service (`flow.ANOMALYLEARN`,
+ * `workspace.create`), or undefined for lookups. Operations on the bot's own store (approval requests,
+ * channel defaults) write their own, more specific entries.
+ */
+export function auditNameOf(op: Operation): string | undefined {
+  if (!reachesService(op) || !specOf(op).mutating) return undefined;
+  const flowType = flowTypeOf(op);
+  return flowType ? `flow.${flowType}` : specOf(op).id.replace(' ', '.');
+}
+
+export function reachesService(op: Operation): op is OpRequest | Extract<Operation, { kind: 'live-model' }> {
+  switch (op.kind) {
+    case 'live-request':
+    case 'defaults-set':
+    case 'defaults-clear':
+    case 'defaults-show':
+    case 'approvals-list':
+    case 'audit-list':
+      return false;
+    default:
+      return true;
+  }
+}

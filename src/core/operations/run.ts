@@ -1,0 +1,241 @@
+import type { ServiceClient } from '../../api/index.js';
+import { errText } from '../../log.js';
+import type { Store } from '../../store/index.js';
+import type { Approvals, LiveFlowResult, RunLiveFlow } from '../approvals/index.js';
+import { clearChannelDefaults, setChannelDefaults } from '../channel-defaults.js';
+import type { CommandSpec } from '../grammar/commands.js';
+import type { OpFailure, OpOutcome } from '../outcome.js';
+import type { AccessPolicy } from '../policy.js';
+import { execute } from './execute.js';
+import {
+  type Actor,
+  auditNameOf,
+  type Operation,
+  type OperationResult,
+  reachesService,
+  specOf,
+} from './operation.js';
+import { requestParams } from './params.js';
+
+/** The few log lines the runner writes; the bot's pino logger fits. */
+export interface OperationLog {
+  info(o: object, msg: string): void;
+  error(o: object, msg: string): void;
+}
+
+export interface OperationsDeps {
+  service: ServiceClient;
+  store: Store;
+  policy: AccessPolicy;
+  approvals: Approvals;
+  now: () => Date;
+  log: OperationLog;
+  /** Where approval requests are posted (TSAI_APPROVALS_CHANNEL); absent: the channel asked in. */
+  approvalsChannel?: string;
+}
+
+const INSIDE_THE_BOT =
+  "Something went wrong inside the bot (the error is in its log). If it was meant to create something, check the service's Activity view before trying again.";
+
+/**
+ * The one path every operation takes, whichever surface asked (a slash command, a form, a button, the
+ * Home tab): authorise, execute, audit, and return the outcome for the surface to show. A surface decides
+ * only how it acknowledges and how it shows the result.
+ */
+export class Operations {
+  constructor(private readonly deps: OperationsDeps) {}
+
+  /**
+   * The access policy for a command on its own: a surface asks before it opens a
+   * form, so that nobody fills one in to be refused at the end. `run` asks again, always.
+   */
+  async authorize(
+    actor: Actor,
+    spec: CommandSpec,
+    params: Record<string, unknown> = { asked: actor.asked },
+  ): Promise<OpFailure | null> {
+    const verdict = await this.deps.policy.check({
+      userId: actor.userId,
+      ...(actor.teamId ? { teamId: actor.teamId } : {}),
+      channelId: actor.channelId,
+      operation: spec.id,
+      mutating: spec.mutating,
+      params,
+    });
+    if (verdict.allowed) return null;
+    return {
+      ok: false,
+      message: verdict.message,
+      refusal: {
+        reason: verdict.reason,
+        askUsers: verdict.askUsers,
+        askGroups: verdict.askGroups,
+        allowedChannels: verdict.allowedChannels,
+      },
+    };
+  }
+
+  async run(actor: Actor, op: Operation): Promise<OperationResult> {
+    const spec = specOf(op);
+    // An approved request's flow was authorised by its approval (four eyes: a requester and an approver),
+    // which the approvals workflow checked; the operator list governs what one person may do alone.
+    if (op.kind !== 'live-model') {
+      const refused = await this.authorize(actor, spec, paramsOf(op));
+      if (refused) return refused;
+    }
+    const started = Date.now();
+    const result = await this.perform(actor, op);
+    const where = { user: actor.userId, channel: actor.channelId };
+    this.deps.log.info(
+      {
+        ...where,
+        op: op.kind,
+        ok: result.ok,
+        flowId: result.ok && 'flow' in result ? result.flow?.id : undefined,
+        ms: Date.now() - started,
+      },
+      'operation handled',
+    );
+    await this.audit(actor, op, result).catch((e: unknown) =>
+      this.deps.log.error({ ...where, err: errText(e) }, 'could not write the audit entry'),
+    );
+    return result;
+  }
+
+  /** The flow of a request an approver approved: the approvals workflow's way into the runner. */
+  async runApproved(input: Parameters<RunLiveFlow>[0], timeZone: string): Promise<LiveFlowResult> {
+    const { request } = input;
+    const result = await this.run(
+      {
+        userId: input.approverId,
+        ...(input.teamId ? { teamId: input.teamId } : {}),
+        channelId: request.approvalsChannelId,
+        asked: `approve request ${request.id}`,
+        timeZone,
+      },
+      {
+        kind: 'live-model',
+        action: request.action,
+        modelId: request.modelId,
+        name: input.name,
+        approvalId: request.id,
+      },
+    );
+    if (!result.ok)
+      return { ok: false, outcomeUnknown: result.outcomeUnknown === true, message: result.message };
+    if (result.kind === 'service' && result.flow)
+      return { ok: true, flowId: result.flow.id, flowStatus: result.flow.status };
+    return {
+      ok: false,
+      outcomeUnknown: true,
+      message: "The service answered without a flow ID; check the service's Activity view.",
+    };
+  }
+
+  private async perform(actor: Actor, op: Operation): Promise<OperationResult> {
+    const { store, approvals } = this.deps;
+    const now = this.deps.now;
+    try {
+      if (reachesService(op)) return await execute(op, this.deps.service, actor.timeZone);
+      switch (op.kind) {
+        case 'live-request': {
+          const filed = await approvals.fileRequest({
+            action: op.action,
+            ...(op.modelId ? { modelId: op.modelId } : {}),
+            ...(op.assessmentId ? { assessmentId: op.assessmentId } : {}),
+            ...(op.reason ? { reason: op.reason } : {}),
+            requesterId: actor.userId,
+            ...(actor.teamId ? { teamId: actor.teamId } : {}),
+            channelId: actor.channelId,
+            ...(this.deps.approvalsChannel ? { approvalsChannelId: this.deps.approvalsChannel } : {}),
+          });
+          if (!filed.ok)
+            return {
+              ok: false,
+              message: filed.message,
+              ...(filed.example ? { example: filed.example } : {}),
+            };
+          return { ok: true, kind: 'approval-filed', request: filed.request, modelFrom: filed.modelFrom };
+        }
+        case 'defaults-set': {
+          const defaults = await setChannelDefaults(store, {
+            channelId: actor.channelId,
+            values: op.values,
+            userId: actor.userId,
+            ...(actor.teamId ? { teamId: actor.teamId } : {}),
+            now,
+          });
+          return { ok: true, kind: 'channel-defaults', change: 'set', defaults };
+        }
+        case 'defaults-clear': {
+          const cleared = await clearChannelDefaults(store, {
+            channelId: actor.channelId,
+            userId: actor.userId,
+            ...(actor.teamId ? { teamId: actor.teamId } : {}),
+            now,
+          });
+          return { ok: true, kind: 'channel-defaults', change: 'clear', defaults: null, cleared };
+        }
+        case 'defaults-show':
+          return {
+            ok: true,
+            kind: 'channel-defaults',
+            change: 'show',
+            defaults: await store.getChannelDefaults(actor.channelId),
+          };
+        case 'approvals-list': {
+          const { pending, expired } = await approvals.listPending(40);
+          return { ok: true, kind: 'pending-approvals', requests: pending, expired };
+        }
+        case 'audit-list': {
+          const trail = await approvals.auditTrail(actor.userId, op.limit ?? 20);
+          if (trail.ok) return { ok: true, kind: 'audit-trail', entries: trail.entries };
+          return {
+            ok: false,
+            message: 'Only approvers can read the audit log.',
+            refusal: {
+              reason: 'not-approver',
+              askUsers: trail.approvers.users,
+              askGroups: trail.approvers.groups,
+              allowedChannels: [],
+            },
+          };
+        }
+      }
+    } catch (e) {
+      this.deps.log.error(
+        { user: actor.userId, channel: actor.channelId, op: op.kind, err: errText(e, { stack: true }) },
+        'operation failed inside the bot',
+      );
+      return { ok: false, outcomeUnknown: reachesService(op), message: INSIDE_THE_BOT };
+    }
+  }
+
+  private async audit(actor: Actor, op: Operation, result: OperationResult): Promise<void> {
+    const operation = auditNameOf(op);
+    if (!operation || !reachesService(op)) return;
+    const outcome = result as OpOutcome;
+    await this.deps.store.appendAudit({
+      at: this.deps.now().getTime(),
+      userId: actor.userId,
+      ...(actor.teamId ? { teamId: actor.teamId } : {}),
+      channelId: actor.channelId,
+      operation,
+      params: op.kind === 'live-model' ? { name: op.name, model: op.modelId } : requestParams(op),
+      ...(op.kind === 'live-model' ? { requestId: op.approvalId } : {}),
+      ...(outcome.ok
+        ? {
+            outcome: 'ok' as const,
+            ...(outcome.flow ? { flowId: outcome.flow.id, flowStatus: outcome.flow.status } : {}),
+          }
+        : {
+            outcome: outcome.outcomeUnknown ? ('unknown' as const) : ('error' as const),
+            error: outcome.message,
+          }),
+    });
+  }
+}
+
+function paramsOf(op: Operation): Record<string, unknown> {
+  return reachesService(op) && op.kind !== 'live-model' ? requestParams(op) : { ...op };
+}

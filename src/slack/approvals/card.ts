@@ -1,0 +1,208 @@
+import type { types } from '@slack/bolt';
+import { FLOW_TYPE } from '../../core/approvals/index.js';
+import type { ApprovalRequest, ApprovalStatus } from '../../store/index.js';
+import type { MessageBody } from '../views/messages.js';
+import {
+  code,
+  context,
+  escapeMrkdwn,
+  fieldsSection,
+  type KnownBlock,
+  limitBlocks,
+  mention,
+  section,
+  slackTime,
+} from '../views/mrkdwn.js';
+
+/** action_ids of the request message's buttons; the button value is the request ID. */
+export const APPROVAL_ACTION = {
+  approve: 'approval_approve',
+  reject: 'approval_reject',
+  retry: 'approval_retry',
+} as const;
+
+/** callback_id of the reject-reason modal; private_metadata is the request ID. */
+export const REJECT_MODAL_CALLBACK = 'approval_reject_reason';
+export const REJECT_REASON_BLOCK = 'reject_reason';
+export const REJECT_REASON_ACTION = 'reason';
+
+const VERB: Record<'start' | 'stop', string> = { start: 'start', stop: 'stop' };
+
+const STATUS_LINE: Record<ApprovalStatus, string> = {
+  pending: ':hourglass_flowing_sand: Waiting for approval',
+  executing: ':gear: Approved, creating the flow…',
+  executed: ':white_check_mark: Approved and executed',
+  failed: ':x: Approved, but the flow could not be created',
+  unknown: ':grey_question: Approved, outcome unknown',
+  rejected: ':no_entry_sign: Rejected',
+  expired: ':hourglass: Expired',
+};
+
+/** What is being asked, one line: "start live model `1070…` (assessment `1060…`)". */
+export function describeAction(r: ApprovalRequest): string {
+  const assessment = r.assessmentId ? ` (common model of assessment ${code(r.assessmentId)})` : '';
+  return `${VERB[r.action]} live model ${code(r.modelId)}${assessment}`;
+}
+
+function button(text: string, actionId: string, value: string, style?: 'primary' | 'danger'): types.Button {
+  return {
+    type: 'button',
+    text: { type: 'plain_text', text },
+    action_id: actionId,
+    value,
+    ...(style ? { style } : {}),
+  };
+}
+
+/** The request message in every state; pending has Approve/Reject, failed has Retry (approvers only act). */
+export function approvalMessage(r: ApprovalRequest): MessageBody {
+  const headline = `${mention(r.requesterId)} asks to ${describeAction(r)}.`;
+  const fields = [
+    `*Requested by*\n${mention(r.requesterId)}`,
+    `*Action*\n${FLOW_TYPE[r.action]}`,
+    `*Model*\n${code(r.modelId)}`,
+  ];
+  if (r.assessmentId) fields.push(`*Assessment*\n${code(r.assessmentId)}`);
+  if (r.reason) fields.push(`*Reason*\n${escapeMrkdwn(r.reason)}`);
+  if (r.status === 'pending') fields.push(`*Expires*\n${slackTime(r.expiresAt)}`);
+
+  const blocks: KnownBlock[] = [section(headline), ...fieldsSection(fields)];
+  const status = statusText(r);
+  blocks.push(section(status));
+  if (r.status === 'pending') {
+    blocks.push({
+      type: 'actions',
+      block_id: 'approval_actions',
+      elements: [
+        button('Approve', APPROVAL_ACTION.approve, r.id, 'primary'),
+        button('Reject', APPROVAL_ACTION.reject, r.id, 'danger'),
+      ],
+    });
+  } else if (r.status === 'failed') {
+    blocks.push({
+      type: 'actions',
+      block_id: 'approval_actions',
+      elements: [button('Retry', APPROVAL_ACTION.retry, r.id, 'primary')],
+    });
+  }
+  blocks.push(context(`Request ${code(r.id)} · filed ${slackTime(r.createdAt)}`));
+  return {
+    text: `${STATUS_LINE[r.status].replace(/^:[a-z_]+: /, '')}: ${mention(r.requesterId)} asks to ${VERB[r.action]} live model ${r.modelId}`,
+    blocks: limitBlocks(blocks),
+  };
+}
+
+/** A service error, escaped and short enough that the guidance after it is never truncated away. */
+function errorText(error: string | null): string {
+  const e = error ?? '';
+  return escapeMrkdwn(e.length > 1000 ? `${e.slice(0, 1000)}…` : e);
+}
+
+/** The state line under the facts: who decided when, and the flow or the error. */
+export function statusText(r: ApprovalRequest): string {
+  const line = `*${STATUS_LINE[r.status]}*`;
+  const by = r.decidedBy ? ` by ${mention(r.decidedBy)}` : '';
+  const when = r.decidedAt ? ` at ${slackTime(r.decidedAt, '{time}')}` : '';
+  switch (r.status) {
+    case 'pending':
+      return `${line}. Approvers: press Approve or Reject.`;
+    case 'executing':
+      return `${line}${by}${when}.`;
+    case 'executed':
+      return `${line}${by}${when}.\n*Flow* ${code(r.flowId ?? '?')} · *Status* ${escapeMrkdwn(r.flowStatus ?? 'unknown')}`;
+    case 'failed':
+      return `${line}${by}${when}.\n${errorText(r.error)}\nAn approver may press Retry.`;
+    case 'unknown':
+      return `${line}${by}${when}.\n${errorText(r.error)}\nThe flow may or may not exist: check the service's Activity view before filing a new request. This request is not retried.`;
+    case 'rejected':
+      return `${line}${by}${when}.${r.rejectReason ? `\n*Reason:* ${escapeMrkdwn(r.rejectReason)}` : ''}`;
+    case 'expired':
+      return `${line}: nobody decided before ${slackTime(r.expiresAt)}. File a new request if it is still needed.`;
+  }
+}
+
+/** The thread reply that tells the requester what happened. */
+export function requesterNotice(r: ApprovalRequest): string {
+  const who = mention(r.requesterId);
+  const by = r.decidedBy ? ` by ${mention(r.decidedBy)}` : '';
+  const what = `your request to ${describeAction(r)}`;
+  switch (r.status) {
+    case 'executed':
+      return `${who} ${what} was approved${by}: flow ${code(r.flowId ?? '?')} (${escapeMrkdwn(r.flowStatus ?? 'unknown')}).`;
+    case 'failed':
+      return `${who} ${what} was approved${by}, but the flow could not be created: ${errorText(r.error)}`;
+    case 'unknown':
+      return `${who} ${what} was approved${by}; the outcome is unknown: ${errorText(r.error)}`;
+    case 'rejected':
+      return `${who} ${what} was rejected${by}.${r.rejectReason ? ` Reason: ${escapeMrkdwn(r.rejectReason)}` : ''}`;
+    case 'expired':
+      return `${who} ${what} expired before anyone decided.`;
+    default:
+      return `${who} ${what} is ${r.status}.`;
+  }
+}
+
+/** "already approved by @bob at 10:42" and friends, for clicks that change nothing. */
+export function alreadyDecidedText(r: ApprovalRequest): string {
+  const at = (ms: number | null) => (ms ? ` at ${slackTime(ms, '{time}')}` : '');
+  switch (r.status) {
+    case 'expired':
+      return `This request expired at ${slackTime(r.expiresAt)}; nothing was done.`;
+    case 'rejected':
+      return `This request was already rejected by ${mention(r.decidedBy ?? '?')}${at(r.decidedAt)}.`;
+    case 'failed':
+      return `This request was already approved by ${mention(r.decidedBy ?? '?')}${at(r.decidedAt)}; creating the flow failed (an approver may Retry).`;
+    case 'executing':
+      if (r.attempts > 1 && r.lastAttemptBy)
+        return `${mention(r.lastAttemptBy)} is already retrying this request (since ${slackTime(r.lastAttemptAt ?? r.decidedAt ?? 0, '{time}')}).`;
+      return `This request was already approved by ${mention(r.decidedBy ?? '?')}${at(r.decidedAt)}; the flow is being created.`;
+    case 'pending':
+      return 'This request is still pending.';
+    default:
+      return `This request was already approved by ${mention(r.decidedBy ?? '?')}${at(r.decidedAt)}.`;
+  }
+}
+
+/** The small modal asking for an optional reject reason. */
+export function rejectReasonModal(r: ApprovalRequest): types.ModalView {
+  return {
+    type: 'modal',
+    callback_id: REJECT_MODAL_CALLBACK,
+    private_metadata: r.id,
+    title: { type: 'plain_text', text: 'Reject request' },
+    submit: { type: 'plain_text', text: 'Reject' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    blocks: [
+      section(`Reject ${mention(r.requesterId)}'s request to ${describeAction(r)}?`),
+      {
+        type: 'input',
+        block_id: REJECT_REASON_BLOCK,
+        optional: true,
+        label: { type: 'plain_text', text: 'Reason' },
+        element: {
+          type: 'plain_text_input',
+          action_id: REJECT_REASON_ACTION,
+          multiline: true,
+          max_length: 500,
+          placeholder: { type: 'plain_text', text: 'Why not, or what to do instead' },
+        },
+      },
+    ],
+  };
+}
+
+/** `/tsai approvals`: pending requests, ephemeral. */
+export function pendingListMessage(requests: ApprovalRequest[]): MessageBody {
+  if (requests.length === 0)
+    return { text: 'No pending approval requests.', blocks: [section('No pending approval requests.')] };
+  const blocks: KnownBlock[] = [section(`*${requests.length} pending approval request(s)*`)];
+  for (const r of requests) {
+    blocks.push(
+      section(
+        `${code(r.id)} ${mention(r.requesterId)} asks to ${describeAction(r)} in <#${r.approvalsChannelId}>` +
+          `${r.reason ? ` — ${escapeMrkdwn(r.reason)}` : ''}\nExpires ${slackTime(r.expiresAt)}`,
+      ),
+    );
+  }
+  return { text: `${requests.length} pending approval request(s)`, blocks: limitBlocks(blocks) };
+}

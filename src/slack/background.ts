@@ -1,0 +1,30 @@
+import { startExpirySweeper } from '../core/approvals/index.js';
+import { errText } from '../log.js';
+import { announceDecided } from './approvals/present.js';
+import type { Bot } from './bot.js';
+
+export interface BackgroundWork {
+  stop(): Promise<void>;
+}
+
+/**
+ * What the bot does without being asked, on the thread that runs follow-ups: at start, expiry missed
+ * while it was down and executions a crash interrupted; then the expiry sweep.
+ */
+export async function startBackgroundWork(bot: Bot): Promise<BackgroundWork> {
+  const log = bot.logger.child({ part: 'background' });
+  const { expired, interrupted } = await bot.approvals.recoverAfterRestart();
+  if (expired.length || interrupted.length) {
+    log.info(
+      { expired: expired.length, interrupted: interrupted.length },
+      'approval requests recovered at start-up',
+    );
+  }
+  await announceDecided(bot, [...expired, ...interrupted]);
+  const sweeper = startExpirySweeper(bot.approvals, {
+    ...(bot.setup.sweepIntervalMs ? { intervalMs: bot.setup.sweepIntervalMs } : {}),
+    onExpired: (requests) => announceDecided(bot, requests),
+    onError: (err) => log.error({ err: errText(err) }, 'expiry sweep failed'),
+  });
+  return { stop: () => sweeper.stop() };
+}

@@ -1,0 +1,111 @@
+import type { webApi } from '@slack/bolt';
+import type { ServiceClient, ServiceClientOptions } from '../api/index.js';
+import { createLazyServiceClient } from '../api/lazy.js';
+import type { Config } from '../config.js';
+import type { Approvals } from '../core/approvals/index.js';
+import { type ClockSource, clockOf } from '../core/clock.js';
+import { createCore } from '../core/compose.js';
+import type { Operations } from '../core/operations/run.js';
+import type { AccessPolicy } from '../core/policy.js';
+import { errText, type Logger } from '../log.js';
+import { openStore, type Store } from '../store/index.js';
+import { boltLogger } from './bolt-logger.js';
+import { createUserDirectory, type UserDirectory } from './users.js';
+import { webClientOptions } from './web-client.js';
+
+/**
+ * What a bot is built from. Plain data, because the follow-up worker thread builds its own bot from the
+ * same setup: functions and open connections do not cross threads.
+ */
+export interface BotSetup {
+  /** The resolved configuration (with the local Slack's token and URL when `startAll` started one). */
+  config: Config;
+  /** Where the service is (the built-in emulator when `TSAI_BASE_URL` is not set). */
+  service: ServiceClientOptions;
+  clock: ClockSource;
+  /** How often expired approval requests are swept (default 30 s; tests that move the clock use less). */
+  sweepIntervalMs?: number;
+}
+
+/** Everything a listener, a follow-up or a background job works with. Nothing in it is optional. */
+export interface Bot {
+  /** What this bot was built from; the follow-up worker builds its own from the same. */
+  readonly setup: BotSetup;
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly now: () => Date;
+  readonly store: Store;
+  readonly service: ServiceClient;
+  /** The bot's Web API client (the bot token). */
+  readonly slack: webApi.WebClient;
+  readonly users: UserDirectory;
+  /** The user's zone, or TSAI_DEFAULT_TIMEZONE when Slack does not know it. */
+  zoneOf(userId: string): Promise<string>;
+  readonly policy: AccessPolicy;
+  readonly approvals: Approvals;
+  /** The one path every operation takes: authorise, execute, audit. */
+  readonly operations: Operations;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the bot from its setup: the store, the service client, the Slack client, the access policy, the
+ * approvals workflow and the operation runner. The acking thread and the follow-up worker both build
+ * theirs here, so an operation behaves the same whichever thread runs it.
+ */
+export async function composeBot(setup: BotSetup, logger: Logger): Promise<Bot> {
+  const { config } = setup;
+  if (config.slack.mode === 'none') throw new Error('the bot needs Slack settings (a bot token)');
+  const now = clockOf(setup.clock);
+  const store = await openStore(config.databaseUrl);
+  // Loaded on first use: the acking thread rarely calls the service, and its start should not pay for it.
+  const service = createLazyServiceClient(setup.service);
+  const { WebClient } = await import('@slack/web-api');
+  const slack = new WebClient(config.slack.botToken, {
+    ...webClientOptions(config.slack.apiUrl),
+    logger: boltLogger(logger),
+  });
+  const users = createUserDirectory(slack, { logger });
+  const expandGroup = async (groupId: string): Promise<string[]> =>
+    (await slack.usergroups.users.list({ usergroup: groupId })).users ?? [];
+  const onGroupError = (groupId: string, err: unknown) =>
+    logger.warn(
+      { groupId, err: errText(err) },
+      'usergroups.users.list failed; treating the group as empty for now',
+    );
+
+  const { policy, approvals, operations } = createCore({
+    store,
+    service,
+    now,
+    log: logger,
+    expandGroup,
+    onGroupError,
+    policy: { operators: config.policy.operators, allowedChannels: config.policy.allowedChannels },
+    approvals: {
+      approvers: config.approvals.approvers,
+      allowSelfApproval: config.approvals.allowSelfApproval,
+      ttlMs: config.approvals.ttlMs,
+    },
+    ...(config.approvals.channel ? { approvalsChannel: config.approvals.channel } : {}),
+    timeZone: config.defaultTimeZone,
+  });
+
+  return {
+    setup,
+    config,
+    logger,
+    now,
+    store,
+    service,
+    slack,
+    users,
+    zoneOf: async (userId) => (await users.lookup(userId)).tz ?? config.defaultTimeZone,
+    policy,
+    approvals,
+    operations,
+    async close() {
+      await Promise.allSettled([service.close(), store.close()]);
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import type { App, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import { parseCommand } from '../../core/grammar/parse.js';
+import type { FollowUps } from '../follow-up/jobs.js';
+import { helpMessage, type MessageBody } from '../views/messages.js';
+import { COMMAND_NAME } from './name.js';
+
+export { COMMAND_NAME };
+
+export function registerCommand(app: App, followUps: FollowUps): void {
+  app.command(COMMAND_NAME, (args) => ackCommand(args, followUps));
+}
+
+/**
+ * `/tsai` before the ack: help is answered in the ack itself; anything else is acked empty at once (Slack
+ * gives 3 seconds) and handed on, to `followCommand` in `follow-up.ts`.
+ */
+export async function ackCommand(
+  { command, ack }: Pick<SlackCommandMiddlewareArgs, 'command' | 'ack'>,
+  followUps: Pick<FollowUps, 'run'>,
+): Promise<void> {
+  const help = immediateHelp(command.text);
+  if (help) return await ack(help);
+  await ack();
+  followUps.run({ kind: 'command', command });
+}
+
+/**
+ * Help needs no I/O, so it is answered in the ack body (Slack shows it like an ephemeral reply). That
+ * saves the response_url request, which was most of the CPU a help command cost (see docs/performance.md).
+ */
+export function immediateHelp(text: string): HelpAck | undefined {
+  if (!/^\s*(help(\s|$)|$)/i.test(text)) return undefined;
+  const parsed = parseCommand(text);
+  if (!parsed.ok || parsed.command.kind !== 'help') return undefined;
+  const topic = parsed.command.topic ?? '';
+  let body = helpCache.get(topic);
+  if (!body) {
+    body = { response_type: 'ephemeral', ...helpMessage(parsed.command.topic) };
+    // The topic is user input: cache only a bounded number of them.
+    if (helpCache.size < 64) helpCache.set(topic, body);
+  }
+  return body;
+}
+
+type HelpAck = MessageBody & { response_type: 'ephemeral' };
+/** Help texts are pure functions of the topic; building one (escaping every usage line) costs more than the ack. */
+const helpCache = new Map<string, HelpAck>();

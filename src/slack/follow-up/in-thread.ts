@@ -1,0 +1,39 @@
+import { errText } from '../../log.js';
+import { type BackgroundWork, startBackgroundWork } from '../background.js';
+import type { Bot } from '../bot.js';
+import { runFollowUp } from '../follow-ups.js';
+import type { FollowUps, Job } from './jobs.js';
+
+/**
+ * Follow-ups on the acking thread, for a store that cannot be shared with a second thread (an in-memory
+ * SQLite database). Each job starts after the acks already received (setImmediate), and is not awaited,
+ * so Bolt's request objects are released at the ack.
+ */
+export function inThreadFollowUps(bot: Bot): FollowUps {
+  const inHand = new Set<Promise<void>>();
+  let stopping = false;
+  const background: Promise<BackgroundWork> = startBackgroundWork(bot);
+  background.catch((e: unknown) => bot.logger.error({ err: errText(e) }, 'background work could not start'));
+  return {
+    ready: background.then(() => undefined),
+    run(job: Job) {
+      if (stopping) return;
+      const run = new Promise<void>((done) =>
+        setImmediate(() =>
+          runFollowUp(job, bot)
+            .catch((e: unknown) =>
+              bot.logger.error({ err: errText(e, { stack: true }), job: job.kind }, 'follow-up failed'),
+            )
+            .finally(done),
+        ),
+      );
+      inHand.add(run);
+      void run.finally(() => inHand.delete(run));
+    },
+    async stop() {
+      stopping = true;
+      await Promise.allSettled([...inHand]);
+      await (await background.catch(() => undefined))?.stop();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import type { BotSetup } from '../bot.js';
+import type { Job } from './jobs.js';
+
+/** What the follow-up worker is started with (`workerData`): plain data, since nothing else crosses a thread. */
+export type WorkerSetup = BotSetup;
+
+export type ToWorker =
+  /** A job whose listener already acknowledged: run its follow-up. */
+  | { kind: 'job'; id: number; job: Job }
+  /** Shutting down: finish the jobs in hand, stop the background work, close, answer `drained`. */
+  | { kind: 'drain' };
+
+export type FromWorker =
+  | { kind: 'ready' }
+  | { kind: 'start-failed'; message: string }
+  /** These jobs' follow-ups are over (reply sent or failure logged); batched per event-loop turn. */
+  | { kind: 'done'; ids: number[] }
+  /** Log lines, already formatted and scrubbed, for the process's one log stream. */
+  | { kind: 'logs'; lines: string[] }
+  | { kind: 'drained' };

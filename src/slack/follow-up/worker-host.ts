@@ -1,0 +1,173 @@
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../../log.js';
+import type { FollowUps, Job, Notice } from './jobs.js';
+import { interruptedText, noticeOf, restartingText } from './notices.js';
+import type { FromWorker, ToWorker, WorkerSetup } from './protocol.js';
+
+export interface WorkerHostOptions {
+  setup: WorkerSetup;
+  logger: Logger;
+  /** Tells a person about a job the worker lost (or could not take). */
+  tell(notice: Notice, text: string): Promise<unknown>;
+  /** Writes a log line the worker formatted into the process's log stream. */
+  writeLog(line: string): void;
+  /** The worker program; default `worker.js` at the top of the build (tests pass their own). */
+  script?: URL;
+  drainTimeoutMs?: number;
+  /** Jobs kept while the worker restarts; more are told to try again. */
+  maxWaiting?: number;
+}
+
+/**
+ * The worker's heap. Under a burst V8 grew each isolate's young generation to ~34 MB and let the old one
+ * reach 3-4x its live size before collecting (its growing factor is 4 when the heap limit is large). The
+ * worker's objects are few, short-lived or held for one service call (~30 MB live in a 1200-command
+ * burst), so a small young generation and a 256 MB limit (growing factor 1.3) cost a few more
+ * collections on a low-priority thread and saved 50-100 MB of resident memory (docs/performance.md). A
+ * worker that still ran out would be restarted like any crashed one.
+ */
+const HEAP_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 };
+
+/**
+ * The worker's program: `worker.js` at the top of the build. Worker threads run JavaScript, so when the
+ * bot itself runs from its TypeScript sources (the test runner), the worker is the build of the same
+ * sources, which the test run makes first.
+ */
+function workerScript(): URL {
+  return import.meta.url.endsWith('.ts')
+    ? new URL('../../../dist/worker.js', import.meta.url)
+    : new URL('../../worker.js', import.meta.url);
+}
+
+/** Restart delays after a crash: at once, then growing; reset after a minute without one. */
+const RESTART_DELAYS_MS = [0, 1_000, 5_000, 30_000];
+const CALM_AFTER_MS = 60_000;
+
+/**
+ * The acking thread's side of the follow-up worker. Listeners acknowledge on this thread and their
+ * follow-ups run on a worker thread at a lower priority, so acks never queue behind slow work
+ * (docs/performance.md has the figures). If the worker dies, the person behind every job it had in hand
+ * is told its outcome is unknown, and a new worker starts; jobs that arrive meanwhile wait for it.
+ */
+export function startWorkerHost(o: WorkerHostOptions): FollowUps {
+  const log = o.logger.child({ part: 'follow-up-worker' });
+  const script = o.script ?? workerScript();
+  const maxWaiting = o.maxWaiting ?? 1_000;
+  const inHand = new Map<number, Job>();
+  let waiting: { id: number; job: Job }[] = [];
+  let nextId = 1;
+  let worker: Worker | undefined;
+  let stopping = false;
+  let crashes = 0;
+  let lastCrash = 0;
+  let restartTimer: NodeJS.Timeout | undefined;
+  let drained: (() => void) | undefined;
+
+  let settleReady!: (error?: Error) => void;
+  const ready = new Promise<void>((ok, fail) => {
+    settleReady = (error) => (error ? fail(error) : ok());
+  });
+  let isReady = false;
+
+  const send = (w: Worker, m: ToWorker) => w.postMessage(m);
+
+  const tell = (job: Job, text: (n: Notice) => string) => {
+    const notice = noticeOf(job);
+    if (!notice) return;
+    void o
+      .tell(notice, text(notice))
+      .catch((e: unknown) =>
+        log.warn(
+          { err: e instanceof Error ? e.message : String(e) },
+          'could not tell a user about a lost job',
+        ),
+      );
+  };
+
+  const spawn = () => {
+    restartTimer = undefined;
+    const w = new Worker(script, {
+      workerData: o.setup,
+      resourceLimits: HEAP_LIMITS,
+    });
+    worker = w;
+    w.on('message', (m: FromWorker) => {
+      switch (m.kind) {
+        case 'done':
+          for (const id of m.ids) inHand.delete(id);
+          return;
+        case 'ready':
+          isReady = true;
+          settleReady();
+          return;
+        case 'start-failed':
+          if (!isReady) settleReady(new Error(`the follow-up worker could not start: ${m.message}`));
+          return;
+        case 'logs':
+          for (const line of m.lines) o.writeLog(line);
+          return;
+        case 'drained':
+          drained?.();
+          return;
+      }
+    });
+    w.on('error', (e) => log.error({ err: e.stack ?? e.message }, 'the follow-up worker failed'));
+    w.on('exit', (code) => {
+      if (worker === w) worker = undefined;
+      if (stopping) return drained?.();
+      if (!isReady) return settleReady(new Error(`the follow-up worker exited with ${code} while starting`));
+      onCrash(code);
+    });
+    for (const m of waiting) {
+      inHand.set(m.id, m.job);
+      send(w, { kind: 'job', ...m });
+    }
+    waiting = [];
+  };
+
+  const onCrash = (code: number) => {
+    const lost = [...inHand.values()];
+    inHand.clear();
+    log.error({ code, jobsLost: lost.length }, 'the follow-up worker stopped; starting a new one');
+    for (const job of lost) tell(job, interruptedText);
+    const now = Date.now();
+    if (now - lastCrash > CALM_AFTER_MS) crashes = 0;
+    lastCrash = now;
+    const delay = RESTART_DELAYS_MS[Math.min(crashes, RESTART_DELAYS_MS.length - 1)] ?? 0;
+    crashes++;
+    restartTimer = setTimeout(spawn, delay);
+  };
+
+  spawn();
+
+  return {
+    ready,
+    run(job) {
+      const id = nextId++;
+      if (worker && !stopping) {
+        inHand.set(id, job);
+        send(worker, { kind: 'job', id, job });
+      } else if (waiting.length < maxWaiting && !stopping) {
+        waiting.push({ id, job });
+      } else {
+        tell(job, restartingText);
+      }
+    },
+    async stop() {
+      stopping = true;
+      if (restartTimer) clearTimeout(restartTimer);
+      const w = worker;
+      if (!w) return;
+      const done = new Promise<void>((ok) => {
+        drained = ok;
+      });
+      send(w, { kind: 'drain' });
+      const timeout = new Promise<'timeout'>((ok) =>
+        setTimeout(() => ok('timeout'), o.drainTimeoutMs ?? 20_000).unref(),
+      );
+      if ((await Promise.race([done, timeout])) === 'timeout')
+        log.warn({ inHand: inHand.size }, 'the follow-up worker did not finish in time; ending it');
+      await w.terminate();
+    },
+  };
+}

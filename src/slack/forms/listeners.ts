@@ -1,0 +1,117 @@
+import type {
+  App,
+  BlockAction,
+  ButtonAction,
+  SlackActionMiddlewareArgs,
+  SlackShortcutMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewSubmitAction,
+} from '@slack/bolt';
+import type { ModalKind } from '../../core/forms/fields.js';
+import { errText } from '../../log.js';
+import type { Bot } from '../bot.js';
+import type { FollowUps, Job } from '../follow-up/jobs.js';
+import type { SubmissionBody } from './submit.js';
+import { MODAL_ACTION, MODAL_CALLBACK, REMOVE_RANGE_PATTERN, SHORTCUT_CALLBACK } from './views/ids.js';
+
+const CALLBACKS = new RegExp(`^(${Object.values(MODAL_CALLBACK).join('|')})$`);
+const SHORTCUTS = new RegExp(`^(${Object.values(SHORTCUT_CALLBACK).join('|')})$`);
+const ACTIONS = new RegExp(
+  `^(${[MODAL_ACTION.range, MODAL_ACTION.addRange, MODAL_ACTION.reopen].join('|')}|${REMOVE_RANGE_PATTERN.source.slice(1, -1)})$`,
+);
+const SHORTCUT_KINDS = new Map<string, ModalKind>(
+  (Object.entries(SHORTCUT_CALLBACK) as [ModalKind, string][]).map(([kind, id]) => [id, kind]),
+);
+
+/**
+ * The anomaly and EVAL forms: the global shortcuts that open them, the actions inside them (range
+ * preview, add and remove a range), "Reopen with my inputs", and the submission. One listener per
+ * surface: Bolt runs every listener's middleware for every incoming request (docs/performance.md).
+ * Their follow-ups are in `open.ts`, `interact.ts` and `submit.ts`.
+ */
+export function registerForms(app: App, bot: Bot, followUps: FollowUps): void {
+  app.shortcut({ callback_id: SHORTCUTS, type: 'shortcut' }, (args) => ackShortcut(args, followUps));
+  app.action<BlockAction>(ACTIONS, (args) => ackFormAction(args, followUps));
+  app.view<ViewSubmitAction>({ callback_id: CALLBACKS, type: 'view_submission' }, (args) =>
+    ackSubmission(args, bot, followUps),
+  );
+}
+
+export async function ackShortcut(
+  { ack, shortcut }: Pick<SlackShortcutMiddlewareArgs, 'ack' | 'shortcut'>,
+  followUps: Pick<FollowUps, 'run'>,
+): Promise<void> {
+  await ack();
+  const form = SHORTCUT_KINDS.get(shortcut.callback_id);
+  if (form)
+    followUps.run({ kind: 'form-open', userId: shortcut.user.id, triggerId: shortcut.trigger_id, form });
+}
+
+export async function ackFormAction(
+  { ack, body, action }: Pick<SlackActionMiddlewareArgs<BlockAction>, 'ack' | 'body' | 'action'>,
+  followUps: Pick<FollowUps, 'run'>,
+): Promise<void> {
+  await ack();
+  const id = action.action_id;
+  const value = (action as ButtonAction).value;
+  if (id === MODAL_ACTION.reopen) {
+    followUps.run({
+      kind: 'form-reopen',
+      userId: body.user.id,
+      triggerId: body.trigger_id,
+      value: value ?? '',
+      ...(body.response_url ? { responseUrl: body.response_url } : {}),
+    });
+    return;
+  }
+  const change: Extract<Job, { kind: 'form-range' }>['change'] | undefined =
+    id === MODAL_ACTION.range
+      ? { kind: 'preview' }
+      : id === MODAL_ACTION.addRange
+        ? { kind: 'add' }
+        : REMOVE_RANGE_PATTERN.test(id) && Number.isInteger(Number(value))
+          ? { kind: 'remove', key: Number(value) }
+          : undefined;
+  const view = body.view;
+  if (!change || !view) return;
+  followUps.run({
+    kind: 'form-range',
+    userId: body.user.id,
+    view: {
+      id: view.id,
+      hash: view.hash,
+      privateMetadata: view.private_metadata ?? '',
+      values: view.state?.values ?? {},
+    },
+    change,
+  });
+}
+
+/** Validation is the acknowledgement: errors under their fields, or the form closes and the work goes on. */
+export async function ackSubmission(
+  { ack, body }: Pick<SlackViewMiddlewareArgs<ViewSubmitAction>, 'ack' | 'body'>,
+  bot: Bot,
+  followUps: Pick<FollowUps, 'run'>,
+): Promise<void> {
+  let checked: Awaited<ReturnType<typeof import('./submit.js').checkSubmission>>;
+  try {
+    // The forms' code loads with the first submission, not at start-up (cold start).
+    const { checkSubmission } = await import('./submit.js');
+    checked = await checkSubmission(bot, body as unknown as SubmissionBody);
+  } catch (e) {
+    bot.logger.error({ err: errText(e), user: body.user.id }, 'form submission could not be checked');
+    // Keep the form (and everything typed) open with a message under its first input.
+    const first = Object.keys(body.view.state?.values ?? {})[0];
+    await ack(
+      first
+        ? {
+            response_action: 'errors',
+            errors: { [first]: 'Something went wrong inside the bot; try again.' },
+          }
+        : undefined,
+    );
+    return;
+  }
+  await ack(checked.ack);
+  if (checked.submission) followUps.run({ kind: 'form-submitted', submission: checked.submission });
+}

@@ -1,0 +1,153 @@
+import {
+  type ModalFields,
+  type ModalKind,
+  maxRangesOf,
+  type RangePreview,
+  rangeBlockId,
+  type TextFieldName,
+} from '../../core/forms/fields.js';
+import { previewRange } from '../../core/forms/preview.js';
+import { defaultName } from '../../core/names.js';
+import { errText } from '../../log.js';
+import type { Bot } from '../bot.js';
+import type { Job } from '../follow-up/jobs.js';
+import { say } from '../reply.js';
+import { loadDraft } from './drafts.js';
+import { buildModalView } from './views/build.js';
+import { initialRangeKeys, type ModalMeta } from './views/metadata.js';
+
+/** The operation word of each form, as the command path names flows (`learn by @alice …`). */
+export const OPERATION_WORD: Record<ModalKind, string> = {
+  learn: 'learn',
+  relearn: 'relearn',
+  score: 'score',
+  eval: 'eval',
+};
+
+export interface OpenFormRequest {
+  triggerId: string;
+  userId: string;
+  kind: ModalKind;
+  fields: ModalFields;
+  origin: ModalMeta['origin'];
+  /** Known when opened from a command (or reopened from one); absent from a global shortcut. */
+  channel?: string;
+  responseUrl?: string;
+  /** Fields the command filled from the channel's defaults (the modal says so). */
+  fromDefaults?: TextFieldName[];
+}
+
+/** Previews for every non-empty range input, in the user's zone. */
+export function previewsFor(meta: ModalMeta, fields: ModalFields, now: Date, timeZone: string) {
+  const previews: Record<string, RangePreview> = {};
+  meta.ranges.forEach((key, i) => {
+    const p = previewRange(fields.ranges?.[i] ?? '', { now, timeZone, requirePast: meta.kind === 'eval' });
+    if (p) previews[rangeBlockId(key)] = p;
+  });
+  return previews;
+}
+
+/** Builds the view for a meta + fields, with previews, default name and zone when the meta knows them. */
+export function viewFor(bot: Bot, meta: ModalMeta, fields: ModalFields) {
+  const now = bot.now();
+  const tz = meta.timeZone;
+  return buildModalView({
+    meta,
+    fields,
+    previews: tz ? previewsFor(meta, fields, now, tz) : undefined,
+    defaultName: meta.userName ? defaultName(OPERATION_WORD[meta.kind], meta.userName, now) : undefined,
+    timeZone: tz,
+  });
+}
+
+/**
+ * Opens a modal at once (the trigger_id expires 3 s after the interaction), then looks up the slow parts
+ * (the user's zone and name, for range previews and the default flow name) and updates the view in place,
+ * guarded by its hash.
+ * Returns false when Slack refused to open it.
+ */
+export async function openForm(bot: Bot, req: OpenFormRequest): Promise<boolean> {
+  const log = bot.logger.child({ user: req.userId, modal: req.kind });
+  const max = maxRangesOf(req.kind);
+  let ranges = req.fields.ranges ?? [];
+  // More prefilled ranges than inputs (EVAL takes one): keep them together so validation can say so.
+  if (ranges.length > max) ranges = [...ranges.slice(0, max - 1), ranges.slice(max - 1).join('; ')];
+  const fields: ModalFields = { ...req.fields, ranges };
+  const meta: ModalMeta = {
+    kind: req.kind,
+    origin: req.origin,
+    ...(req.channel ? { channel: req.channel } : {}),
+    ...(req.responseUrl ? { responseUrl: req.responseUrl } : {}),
+    ...(req.fromDefaults?.length ? { defaults: req.fromDefaults } : {}),
+    ...initialRangeKeys(ranges.length, max),
+  };
+
+  let opened: { id: string; hash: string };
+  try {
+    const res = await bot.slack.views.open({
+      trigger_id: req.triggerId,
+      view: buildModalView({ meta, fields }),
+    });
+    if (!res.view?.id || !res.view.hash) throw new Error('views.open returned no view');
+    opened = { id: res.view.id, hash: res.view.hash };
+  } catch (e) {
+    log.warn({ err: errText(e) }, 'could not open the modal');
+    return false;
+  }
+
+  try {
+    const [info, timeZone] = await Promise.all([bot.users.lookup(req.userId), bot.zoneOf(req.userId)]);
+    const enriched: ModalMeta = { ...meta, timeZone, userName: info.name ?? req.userId };
+    await bot.slack.views.update({
+      view_id: opened.id,
+      hash: opened.hash,
+      view: viewFor(bot, enriched, fields),
+    });
+  } catch (e) {
+    // hash_conflict: the user already interacted and the view was rebuilt from what they typed.
+    log.info({ err: errText(e) }, 'modal opened without its follow-up update');
+  }
+  return true;
+}
+
+/** A global shortcut asked for a form: open it, empty, at once (its trigger lasts 3 seconds). */
+export async function followShortcut(job: Extract<Job, { kind: 'form-open' }>, bot: Bot): Promise<void> {
+  const opened = await openForm(bot, {
+    triggerId: job.triggerId,
+    userId: job.userId,
+    kind: job.form,
+    fields: job.form === 'learn' || job.form === 'score' ? { dataMode: 'new' } : {},
+    origin: 'shortcut',
+  });
+  if (!opened) bot.logger.warn({ user: job.userId, kind: job.form }, 'shortcut could not open its form');
+}
+
+/** "Reopen with my inputs": the form again, with everything its owner typed. */
+export async function followReopen(job: Extract<Job, { kind: 'form-reopen' }>, bot: Bot): Promise<void> {
+  const to = { userId: job.userId, responseUrls: job.responseUrl ? [job.responseUrl] : [] };
+  const tell = (text: string) => say(bot, to, text);
+  const draft = await loadDraft(bot.store, job.value).catch((e: unknown) => {
+    bot.logger.warn({ user: job.userId, err: errText(e) }, 'could not load a form draft');
+    return undefined;
+  });
+  if (!draft)
+    return void (await tell(
+      'Those inputs are no longer available. Open the form again with `/tsai learn`, `relearn`, `score` or `eval`.',
+    ));
+  if (draft.userId !== job.userId) {
+    bot.logger.warn(
+      { user: job.userId, owner: draft.userId },
+      'reopen refused: the inputs belong to another user',
+    );
+    return void (await tell('Only the person who filled in this form can reopen it.'));
+  }
+  const opened = await openForm(bot, {
+    triggerId: job.triggerId,
+    userId: job.userId,
+    kind: draft.kind,
+    fields: draft.fields,
+    origin: 'reopen',
+    ...(draft.channel ? { channel: draft.channel } : {}),
+  });
+  if (!opened) await tell('Slack did not let the form open in time; click the button again.');
+}

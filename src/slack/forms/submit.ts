@@ -1,0 +1,131 @@
+import { commandLineOf } from '../../core/forms/command-line.js';
+import { validateModal } from '../../core/forms/validate.js';
+import { defaultName } from '../../core/names.js';
+import type { Actor } from '../../core/operations/operation.js';
+import type { OpFailure } from '../../core/outcome.js';
+import { errText } from '../../log.js';
+import type { Bot } from '../bot.js';
+import type { Submission } from '../follow-up/jobs.js';
+import { type Audience, postInChannel, tellUser } from '../reply.js';
+import { errorMessage, type Invocation, resultMessage } from '../views/messages.js';
+import { saveDraft } from './drafts.js';
+import { OPERATION_WORD } from './open.js';
+import { MODAL_ACTION } from './views/ids.js';
+import { decodeMeta } from './views/metadata.js';
+import { readModalState, type StateValues } from './views/state.js';
+
+export interface SubmissionBody {
+  user: { id: string; name?: string; username?: string };
+  team?: { id: string } | null;
+  view: { private_metadata?: string; state?: { values: StateValues } };
+  response_urls?: { response_url: string; channel_id: string }[];
+}
+
+export type SubmissionAck = { response_action: 'errors'; errors: Record<string, string> } | undefined;
+
+/**
+ * A form's submission before the ack: every field is checked at once, with no Slack or service call
+ * unless the zone is not yet known, so the ack either carries an error under each bad field (the form
+ * stays open with everything typed) or closes it and hands on what to run.
+ */
+export async function checkSubmission(
+  bot: Bot,
+  body: SubmissionBody,
+): Promise<{ ack: SubmissionAck; submission?: Submission }> {
+  const meta = decodeMeta(body.view.private_metadata);
+  const userId = body.user.id;
+  if (!meta) {
+    bot.logger.warn({ user: userId }, 'form submission without readable private_metadata');
+    return { ack: undefined };
+  }
+  const { fields, form } = readModalState(meta, body.view.state?.values);
+  const now = bot.now();
+  const timeZone = meta.timeZone ?? (await bot.zoneOf(userId));
+  const userName =
+    meta.userName ?? (await bot.users.lookup(userId)).name ?? body.user.username ?? body.user.name ?? userId;
+  const outcome = validateModal(meta.kind, form, {
+    now,
+    timeZone,
+    defaultName: defaultName(OPERATION_WORD[meta.kind], userName, now),
+    needsChannel: !meta.channel,
+  });
+  if (!outcome.ok) return { ack: { response_action: 'errors', errors: outcome.errors } };
+  const channelId = meta.channel ?? outcome.channel!;
+  return {
+    ack: undefined,
+    submission: {
+      userId,
+      ...(body.team?.id ? { teamId: body.team.id } : {}),
+      meta,
+      fields,
+      operation: outcome.request,
+      timeZone,
+      channelId,
+      responseUrls: [
+        ...(body.response_urls ?? []).filter((r) => r.channel_id === channelId).map((r) => r.response_url),
+        ...(meta.responseUrl ? [meta.responseUrl] : []),
+      ],
+    },
+  };
+}
+
+/**
+ * A valid form after the ack: the operation runner runs it as it runs a command; the result is posted in
+ * the channel, and a refusal or failure goes to the person with a button that reopens the form.
+ */
+export async function followSubmission(s: Submission, bot: Bot): Promise<void> {
+  const who: Invocation = { userId: s.userId, commandText: commandLineOf(s.meta.kind, s.fields) };
+  const to: Audience = { userId: s.userId, channelId: s.channelId, responseUrls: s.responseUrls };
+  const actor: Actor = {
+    userId: s.userId,
+    ...(s.teamId ? { teamId: s.teamId } : {}),
+    channelId: s.channelId,
+    asked: who.commandText,
+    timeZone: s.timeZone,
+  };
+  const result = await bot.operations.run(actor, s.operation);
+  if (!result.ok) return reportFailure(bot, s, to, result, who);
+  if (result.kind === 'service' && (await postInChannel(bot, to, resultMessage(result, who)))) return;
+  const flow =
+    result.kind === 'service' && result.flow ? ` (flow ${result.flow.id}, ${result.flow.status})` : '';
+  await tellUser(
+    bot,
+    to,
+    errorMessage(
+      {
+        ok: false,
+        message: `The flow was created${flow}, but the result could not be posted in the channel: invite the bot to it.`,
+      },
+      who,
+    ),
+  );
+}
+
+/** The failure, privately, with "Reopen with my inputs": no input is lost. */
+async function reportFailure(bot: Bot, s: Submission, to: Audience, failure: OpFailure, who: Invocation) {
+  const message = errorMessage(failure, who);
+  try {
+    const value = await saveDraft(bot.store, bot.now(), {
+      kind: s.meta.kind,
+      userId: s.userId,
+      ...(s.meta.channel ? { channel: s.meta.channel } : {}),
+      fields: s.fields,
+    });
+    message.blocks.push({
+      type: 'actions',
+      block_id: 'modal_reopen',
+      elements: [
+        {
+          type: 'button',
+          action_id: MODAL_ACTION.reopen,
+          text: { type: 'plain_text', text: 'Reopen with my inputs', emoji: true },
+          value,
+          style: 'primary',
+        },
+      ],
+    });
+  } catch (e) {
+    bot.logger.warn({ user: s.userId, err: errText(e) }, 'could not keep the typed values');
+  }
+  await tellUser(bot, to, message);
+}

@@ -1,0 +1,109 @@
+import type { types } from '@slack/bolt';
+import { LIMITS } from '../../../wire/block-kit.js';
+import { fieldActionId } from './ids.js';
+
+/** Cuts text to at most `max` characters, marking the cut so it is visible. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+export function plain(text: string, max: number = LIMITS.text): types.PlainTextElement {
+  return { type: 'plain_text', text: clip(text || ' ', max), emoji: true };
+}
+
+/** Longest text a plain_text_input accepts; also what it may be prefilled with. */
+export const INPUT_MAX_LENGTH = LIMITS.inputMaxLength;
+
+export interface TextInputSpec {
+  blockId: string;
+  label: string;
+  hint?: string;
+  placeholder?: string;
+  initial?: string;
+  optional: boolean;
+  multiline?: boolean;
+  /** Send a block_actions payload when the user presses Enter (time-range preview). */
+  dispatchOnEnter?: boolean;
+  actionId?: string;
+}
+
+export function textInput(s: TextInputSpec): types.InputBlock {
+  const element: types.PlainTextInput = {
+    type: 'plain_text_input',
+    action_id: s.actionId ?? fieldActionId(s.blockId),
+    max_length: INPUT_MAX_LENGTH,
+  };
+  if (s.multiline) element.multiline = true;
+  if (s.placeholder) element.placeholder = plain(s.placeholder, LIMITS.placeholder);
+  if (s.initial) element.initial_value = clip(s.initial, INPUT_MAX_LENGTH);
+  if (s.dispatchOnEnter) element.dispatch_action_config = { trigger_actions_on: ['on_enter_pressed'] };
+  const block: types.InputBlock = {
+    type: 'input',
+    block_id: s.blockId,
+    label: plain(s.label, LIMITS.labelOrHint),
+    optional: s.optional,
+    element,
+  };
+  if (s.hint) block.hint = plain(s.hint, LIMITS.labelOrHint);
+  if (s.dispatchOnEnter) block.dispatch_action = true;
+  return block;
+}
+
+export interface RadioSpec<V extends string> {
+  blockId: string;
+  label: string;
+  hint?: string;
+  options: { value: V; text: string; description?: string }[];
+  initial?: V;
+  optional: boolean;
+}
+
+export function radioInput<V extends string>(s: RadioSpec<V>): types.InputBlock {
+  const options = s.options.map(
+    (o): types.PlainTextOption => ({
+      text: plain(o.text, LIMITS.optionText),
+      value: o.value,
+      ...(o.description ? { description: plain(o.description, LIMITS.optionDescription) } : {}),
+    }),
+  );
+  const element: types.RadioButtons = { type: 'radio_buttons', action_id: fieldActionId(s.blockId), options };
+  const initial = options.find((o) => o.value === s.initial);
+  if (initial) element.initial_option = initial;
+  const block: types.InputBlock = {
+    type: 'input',
+    block_id: s.blockId,
+    label: plain(s.label, LIMITS.labelOrHint),
+    optional: s.optional,
+    element,
+  };
+  if (s.hint) block.hint = plain(s.hint, LIMITS.labelOrHint);
+  return block;
+}
+
+export function section(blockId: string, mrkdwn: string): types.SectionBlock {
+  return { type: 'section', block_id: blockId, text: { type: 'mrkdwn', text: clip(mrkdwn, LIMITS.text) } };
+}
+
+export function context(blockId: string, mrkdwn: string): types.ContextBlock {
+  return {
+    type: 'context',
+    block_id: blockId,
+    elements: [{ type: 'mrkdwn', text: clip(mrkdwn, LIMITS.text) }],
+  };
+}
+
+export function button(
+  actionId: string,
+  text: string,
+  value: string,
+  style?: 'primary' | 'danger',
+): types.Button {
+  const b: types.Button = {
+    type: 'button',
+    action_id: actionId,
+    text: plain(text, LIMITS.buttonText),
+    value: clip(value, LIMITS.buttonValue),
+  };
+  if (style) b.style = style;
+  return b;
+}

@@ -1,0 +1,144 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { SlashCommand } from '@slack/bolt';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { SYSTEM_CLOCK } from '../../src/core/clock.js';
+import { createLogger } from '../../src/log.js';
+import type { FollowUps, Job } from '../../src/slack/follow-up/jobs.js';
+import { startWorkerHost } from '../../src/slack/follow-up/worker-host.js';
+import { captureLogs } from '../support/logs.js';
+
+const SCRIPT = new URL('../support/scripted-worker.mjs', import.meta.url);
+
+/** A response_url endpoint: what each URL was sent, in order. */
+async function responseUrls(): Promise<{
+  url(name: string): string;
+  got(name: string): string[];
+  close(): Promise<void>;
+}> {
+  const got = new Map<string, string[]>();
+  const server: Server = createServer(async (req, res) => {
+    let body = '';
+    for await (const c of req) body += String(c);
+    const list = got.get(req.url ?? '') ?? [];
+    list.push((JSON.parse(body) as { text: string }).text);
+    got.set(req.url ?? '', list);
+    res.writeHead(200).end('ok');
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: (name) => `http://127.0.0.1:${port}/${name}`,
+    got: (name) => got.get(`/${name}`) ?? [],
+    close: () => new Promise((ok) => server.close(() => ok())),
+  };
+}
+
+function command(text: string, responseUrl: string): Job {
+  return {
+    kind: 'command',
+    command: {
+      command: '/tsai',
+      text,
+      user_id: 'U0ALICE',
+      user_name: 'alice',
+      channel_id: 'C0OPS',
+      channel_name: 'ops',
+      team_id: 'T0',
+      team_domain: 'local',
+      response_url: responseUrl,
+      trigger_id: 't',
+      api_app_id: 'A0',
+      token: 'unused',
+    } as SlashCommand,
+  };
+}
+
+async function until<T>(probe: () => T | undefined, ms = 5000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('startWorkerHost (a real worker thread running a scripted worker)', () => {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  const { lines: logs, destination } = captureLogs();
+  const logger = createLogger({
+    level: 'info',
+    destination,
+  });
+  const written: string[] = [];
+  const setup = (extra: Record<string, unknown> = {}) => ({
+    config: loadConfig({}),
+    service: { baseUrl: 'http://127.0.0.1:1', accountId: 'a', token: 't' },
+    clock: SYSTEM_CLOCK,
+    ...extra,
+  });
+  // What the product does with a notice: post it through the job's response_url.
+  const tell = async (n: { responseUrl?: string }, text: string) =>
+    fetch(n.responseUrl!, { method: 'POST', body: JSON.stringify({ text }) });
+  const host = (o: Partial<Parameters<typeof startWorkerHost>[0]> = {}): FollowUps =>
+    startWorkerHost({ setup: setup(), logger, script: SCRIPT, tell, writeLog: (l) => written.push(l), ...o });
+  const start = (o: Partial<Parameters<typeof startWorkerHost>[0]> = {}): FollowUps => {
+    const w = host(o);
+    cleanups.push(() => w.stop());
+    return w;
+  };
+
+  it('runs jobs on the worker, in the order given, and its log lines reach the process log', async () => {
+    const urls = await responseUrls();
+    cleanups.push(urls.close);
+    const w = start();
+    await w.ready;
+    w.run(command('one', urls.url('a')));
+    w.run(command('two', urls.url('a')));
+    await until(() => (urls.got('a').length === 2 ? true : undefined));
+    expect(urls.got('a')).toEqual(['ran one', 'ran two']);
+    await until(() => (written.some((l) => l.includes('ran two')) ? true : undefined));
+  });
+
+  it('when the worker dies, every job it had in hand is told its outcome is unknown, and a new worker takes the next ones', async () => {
+    const urls = await responseUrls();
+    cleanups.push(urls.close);
+    const w = start();
+    await w.ready;
+    w.run(command('hang', urls.url('hung')));
+    w.run(command('crash', urls.url('crashed')));
+    const hung = await until(() => urls.got('hung')[0]);
+    expect(hung).toContain('interrupted while handling `/tsai hang`');
+    expect(hung).toContain('may or may not have reached the service');
+    expect(await until(() => urls.got('crashed')[0])).toContain('`/tsai crash`');
+    w.run(command('after &lt;restart&gt;', urls.url('after')));
+    expect(await until(() => urls.got('after')[0])).toBe('ran after &lt;restart&gt;');
+    expect(logs.join('')).toContain('the follow-up worker stopped; starting a new one');
+  });
+
+  it('a worker that cannot start makes `ready` reject with its reason', async () => {
+    const w = host({ setup: setup({ failStart: true }) });
+    await expect(w.ready).rejects.toThrow('scripted start failure');
+    await w.stop();
+  });
+
+  it('stop drains the worker; afterwards a job is refused with a message', async () => {
+    const urls = await responseUrls();
+    cleanups.push(urls.close);
+    const w = host({ drainTimeoutMs: 200 });
+    await w.ready;
+    w.run(command('quick', urls.url('q')));
+    await until(() => urls.got('q')[0]);
+    const t = Date.now();
+    await w.stop();
+    expect(Date.now() - t).toBeLessThan(5000);
+    // After stop, a command is refused with a message rather than lost silently.
+    w.run(command('late', urls.url('late')));
+    expect(await until(() => urls.got('late')[0])).toContain('could not take `/tsai late`');
+  });
+});
