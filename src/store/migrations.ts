@@ -72,6 +72,38 @@ CREATE INDEX audit_log_at ON audit_log (at);
 CREATE INDEX audit_log_channel ON audit_log (channel_id, at);
 `;
 
+const trackedFlows = (ms: string) => `
+CREATE TABLE tracked_flows (
+  flow_id TEXT PRIMARY KEY,
+  flow_type TEXT NOT NULL,
+  team_id TEXT,
+  channel_id TEXT NOT NULL,
+  requester_id TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  asked TEXT NOT NULL,
+  request TEXT NOT NULL,
+  approval_id TEXT,
+  announcement TEXT,
+  status TEXT NOT NULL,
+  status_changed_at ${ms} NOT NULL,
+  shown_status TEXT,
+  show_not_before ${ms},
+  created_at ${ms} NOT NULL,
+  polls INTEGER NOT NULL DEFAULT 0,
+  next_poll_at ${ms} NOT NULL,
+  lease_owner TEXT,
+  lease_until ${ms},
+  finished_at ${ms},
+  end_reason TEXT,
+  result TEXT,
+  failure TEXT,
+  notified_at ${ms}
+);
+CREATE INDEX tracked_flows_due ON tracked_flows (next_poll_at) WHERE finished_at IS NULL;
+CREATE INDEX tracked_flows_channel ON tracked_flows (channel_id, created_at);
+CREATE INDEX tracked_flows_requester ON tracked_flows (requester_id, created_at);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -84,5 +116,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'audit log',
     sqlite: audit('INTEGER PRIMARY KEY AUTOINCREMENT', 'INTEGER'),
     postgres: audit('BIGSERIAL PRIMARY KEY', 'BIGINT'),
+  },
+  {
+    version: 4,
+    name: 'tracked flows',
+    sqlite: trackedFlows('INTEGER'),
+    postgres: trackedFlows('BIGINT'),
   },
 ];

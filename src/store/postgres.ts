@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { MIGRATIONS } from './migrations.js';
-import { clampLimit, mergeDefaults, toApproval, toAudit, toChannelDefaults } from './rows.js';
+import {
+  clampLimit,
+  mergeDefaults,
+  toApproval,
+  toAudit,
+  toChannelDefaults,
+  toTrackedFlow,
+  trackedFlowColumns,
+} from './rows.js';
 import type {
   ApprovalQuery,
   ApprovalRequest,
@@ -10,10 +18,15 @@ import type {
   ChannelDefaults,
   DecideInput,
   ExecutionOutcome,
+  FlowAnnouncement,
   NewApprovalRequest,
   NewAuditEntry,
+  NewTrackedFlow,
   Store,
   StoredChannelDefaults,
+  TrackedFlow,
+  TrackedFlowPatch,
+  TrackedFlowQuery,
   TransitionResult,
 } from './types.js';
 
@@ -290,6 +303,109 @@ export class PostgresStore implements Store {
        ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
       [key, JSON.stringify(value), at],
     );
+  }
+
+  async trackFlow(f: NewTrackedFlow): Promise<TrackedFlow> {
+    await this.pool.query(
+      `INSERT INTO tracked_flows (flow_id, flow_type, team_id, channel_id, requester_id, origin, asked, request,
+         approval_id, status, status_changed_at, created_at, next_poll_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12) ON CONFLICT (flow_id) DO NOTHING`,
+      [
+        f.flowId,
+        f.flowType,
+        f.teamId ?? null,
+        f.channelId,
+        f.requesterId,
+        f.origin,
+        f.asked,
+        JSON.stringify(f.request),
+        f.approvalId ?? null,
+        f.status,
+        f.createdAt,
+        f.nextPollAt,
+      ],
+    );
+    return (await this.getTrackedFlow(f.flowId))!;
+  }
+
+  async getTrackedFlow(flowId: string): Promise<TrackedFlow | null> {
+    const row = await this.one('SELECT * FROM tracked_flows WHERE flow_id = $1', [flowId]);
+    return row ? toTrackedFlow(row) : null;
+  }
+
+  async setFlowAnnouncement(flowId: string, announcement: FlowAnnouncement): Promise<TrackedFlow | null> {
+    const row = await this.one('UPDATE tracked_flows SET announcement = $2 WHERE flow_id = $1 RETURNING *', [
+      flowId,
+      JSON.stringify(announcement),
+    ]);
+    return row ? toTrackedFlow(row) : null;
+  }
+
+  async claimDueFlows(o: {
+    owner: string;
+    now: number;
+    leaseMs: number;
+    limit: number;
+  }): Promise<TrackedFlow[]> {
+    // SKIP LOCKED: replicas claiming at the same moment each take other rows instead of waiting on each
+    // other's, and a row another transaction is leasing right now is never taken twice.
+    const rows = await this.all(
+      `UPDATE tracked_flows SET lease_owner = $1, lease_until = $2
+       WHERE flow_id IN (SELECT flow_id FROM tracked_flows
+         WHERE finished_at IS NULL AND next_poll_at <= $3 AND (lease_until IS NULL OR lease_until < $3)
+         ORDER BY next_poll_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+       RETURNING *`,
+      [o.owner, o.now + o.leaseMs, o.now, Math.max(1, Math.floor(o.limit))],
+    );
+    return rows.map(toTrackedFlow);
+  }
+
+  async updateTrackedFlow(
+    flowId: string,
+    owner: string,
+    patch: TrackedFlowPatch,
+  ): Promise<TrackedFlow | null> {
+    const columns = trackedFlowColumns(patch);
+    if (columns.length === 0) {
+      const row = await this.one('SELECT * FROM tracked_flows WHERE flow_id = $1 AND lease_owner = $2', [
+        flowId,
+        owner,
+      ]);
+      return row ? toTrackedFlow(row) : null;
+    }
+    const row = await this.one(
+      `UPDATE tracked_flows SET ${columns.map(([c], i) => `${c} = $${i + 3}`).join(', ')}
+       WHERE flow_id = $1 AND lease_owner = $2 RETURNING *`,
+      [flowId, owner, ...columns.map(([, v]) => v)],
+    );
+    return row ? toTrackedFlow(row) : null;
+  }
+
+  async releaseFlowLeases(owner: string): Promise<number> {
+    const res = await this.pool.query(
+      'UPDATE tracked_flows SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1',
+      [owner],
+    );
+    return res.rowCount ?? 0;
+  }
+
+  async listTrackedFlows(q: TrackedFlowQuery = {}): Promise<TrackedFlow[]> {
+    const params: unknown[] = [clampLimit(q.limit, 20)];
+    const where: string[] = [];
+    const add = (column: string, op: string, v: unknown) => {
+      params.push(v);
+      where.push(`${column} ${op} $${params.length}`);
+    };
+    if (q.teamId !== undefined) add('team_id', '=', q.teamId);
+    if (q.channelId !== undefined) add('channel_id', '=', q.channelId);
+    if (q.requesterId !== undefined) add('requester_id', '=', q.requesterId);
+    if (q.since !== undefined) add('created_at', '>=', q.since);
+    const rows = await this.all(
+      `SELECT * FROM tracked_flows ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY created_at DESC, flow_id DESC LIMIT $1`,
+      params,
+    );
+    return rows.map(toTrackedFlow);
   }
 
   async appliedMigrations(): Promise<number[]> {

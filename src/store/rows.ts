@@ -4,7 +4,12 @@ import type {
   ApprovalStatus,
   AuditEntry,
   AuditOutcome,
+  FlowAnnouncement,
+  FlowEndReason,
+  FlowOrigin,
   StoredChannelDefaults,
+  TrackedFlow,
+  TrackedFlowPatch,
 } from './types.js';
 
 // Row mapping shared by both dialects. PostgreSQL returns BIGINT as a string; epoch ms fit a double exactly.
@@ -95,3 +100,61 @@ export function mergeDefaults(
     entities: entities === undefined ? null : JSON.stringify(entities),
   };
 }
+
+const json = <T>(v: unknown): T | null =>
+  v === null || v === undefined ? null : (JSON.parse(String(v)) as T);
+
+export function toTrackedFlow(r: Row): TrackedFlow {
+  return {
+    flowId: String(r.flow_id),
+    flowType: String(r.flow_type),
+    teamId: str(r.team_id),
+    channelId: String(r.channel_id),
+    requesterId: String(r.requester_id),
+    origin: r.origin as FlowOrigin,
+    asked: String(r.asked),
+    request: json<Record<string, unknown>>(r.request) ?? {},
+    approvalId: str(r.approval_id),
+    announcement: json<FlowAnnouncement>(r.announcement),
+    status: String(r.status),
+    statusChangedAt: Number(r.status_changed_at),
+    shownStatus: str(r.shown_status),
+    showNotBefore: num(r.show_not_before),
+    createdAt: Number(r.created_at),
+    polls: Number(r.polls),
+    nextPollAt: Number(r.next_poll_at),
+    leaseOwner: str(r.lease_owner),
+    leaseUntil: num(r.lease_until),
+    finishedAt: num(r.finished_at),
+    endReason: str(r.end_reason) as FlowEndReason | null,
+    result: json<Record<string, unknown>>(r.result),
+    failure: str(r.failure),
+    notifiedAt: num(r.notified_at),
+  };
+}
+
+/** The columns a patch sets, in a fixed order, with their values as stored (JSON for objects). */
+export function trackedFlowColumns(patch: TrackedFlowPatch): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  const set = (column: string, value: unknown) => {
+    if (value !== undefined) out.push([column, value]);
+  };
+  set('status', patch.status);
+  set('status_changed_at', patch.statusChangedAt);
+  set('shown_status', patch.shownStatus);
+  set('show_not_before', patch.showNotBefore);
+  set('announcement', patch.announcement === undefined ? undefined : jsonOrNull(patch.announcement));
+  set('polls', patch.polls);
+  set('next_poll_at', patch.nextPollAt);
+  set('finished_at', patch.finishedAt);
+  set('end_reason', patch.endReason);
+  set('result', patch.result === undefined ? undefined : jsonOrNull(patch.result));
+  set('failure', patch.failure);
+  set('notified_at', patch.notifiedAt);
+  if (patch.release) {
+    out.push(['lease_owner', null], ['lease_until', null]);
+  }
+  return out;
+}
+
+const jsonOrNull = (v: unknown) => (v === null ? null : JSON.stringify(v));

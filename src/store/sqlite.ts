@@ -3,7 +3,15 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';
-import { clampLimit, mergeDefaults, toApproval, toAudit, toChannelDefaults } from './rows.js';
+import {
+  clampLimit,
+  mergeDefaults,
+  toApproval,
+  toAudit,
+  toChannelDefaults,
+  toTrackedFlow,
+  trackedFlowColumns,
+} from './rows.js';
 import type {
   ApprovalQuery,
   ApprovalRequest,
@@ -12,10 +20,15 @@ import type {
   ChannelDefaults,
   DecideInput,
   ExecutionOutcome,
+  FlowAnnouncement,
   NewApprovalRequest,
   NewAuditEntry,
+  NewTrackedFlow,
   Store,
   StoredChannelDefaults,
+  TrackedFlow,
+  TrackedFlowPatch,
+  TrackedFlowQuery,
   TransitionResult,
 } from './types.js';
 
@@ -278,6 +291,108 @@ export class SqliteStore implements Store {
       `INSERT INTO bot_state (key, value, updated_at) VALUES (?, ?, ?)
          ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
     ).run(key, JSON.stringify(value), at);
+  }
+
+  async trackFlow(f: NewTrackedFlow): Promise<TrackedFlow> {
+    this.prepare(
+      `INSERT INTO tracked_flows (flow_id, flow_type, team_id, channel_id, requester_id, origin, asked, request,
+           approval_id, status, status_changed_at, created_at, next_poll_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (flow_id) DO NOTHING`,
+    ).run(
+      f.flowId,
+      f.flowType,
+      f.teamId ?? null,
+      f.channelId,
+      f.requesterId,
+      f.origin,
+      f.asked,
+      JSON.stringify(f.request),
+      f.approvalId ?? null,
+      f.status,
+      f.createdAt,
+      f.createdAt,
+      f.nextPollAt,
+    );
+    return this.tracked(f.flowId)!;
+  }
+
+  async getTrackedFlow(flowId: string): Promise<TrackedFlow | null> {
+    return this.tracked(flowId);
+  }
+
+  private tracked(flowId: string): TrackedFlow | null {
+    const row = this.prepare('SELECT * FROM tracked_flows WHERE flow_id = ?').get(flowId) as Row | undefined;
+    return row ? toTrackedFlow(row) : null;
+  }
+
+  async setFlowAnnouncement(flowId: string, announcement: FlowAnnouncement): Promise<TrackedFlow | null> {
+    const row = this.prepare('UPDATE tracked_flows SET announcement = ? WHERE flow_id = ? RETURNING *').get(
+      JSON.stringify(announcement),
+      flowId,
+    ) as Row | undefined;
+    return row ? toTrackedFlow(row) : null;
+  }
+
+  async claimDueFlows(o: {
+    owner: string;
+    now: number;
+    leaseMs: number;
+    limit: number;
+  }): Promise<TrackedFlow[]> {
+    // One writer at a time (IMMEDIATE): the select and the lease are one step for every connection.
+    const run = this.db.transaction(
+      () =>
+        this.prepare(
+          `UPDATE tracked_flows SET lease_owner = ?, lease_until = ?
+             WHERE flow_id IN (SELECT flow_id FROM tracked_flows
+               WHERE finished_at IS NULL AND next_poll_at <= ? AND (lease_until IS NULL OR lease_until < ?)
+               ORDER BY next_poll_at LIMIT ?)
+             RETURNING *`,
+        ).all(o.owner, o.now + o.leaseMs, o.now, o.now, Math.max(1, Math.floor(o.limit))) as Row[],
+    );
+    return run.immediate().map(toTrackedFlow);
+  }
+
+  async updateTrackedFlow(
+    flowId: string,
+    owner: string,
+    patch: TrackedFlowPatch,
+  ): Promise<TrackedFlow | null> {
+    const columns = trackedFlowColumns(patch);
+    if (columns.length === 0) {
+      const row = this.prepare('SELECT * FROM tracked_flows WHERE flow_id = ? AND lease_owner = ?').get(
+        flowId,
+        owner,
+      ) as Row | undefined;
+      return row ? toTrackedFlow(row) : null;
+    }
+    const row = this.prepare(
+      `UPDATE tracked_flows SET ${columns.map(([c]) => `${c} = ?`).join(', ')}
+         WHERE flow_id = ? AND lease_owner = ? RETURNING *`,
+    ).get(...columns.map(([, v]) => v), flowId, owner) as Row | undefined;
+    return row ? toTrackedFlow(row) : null;
+  }
+
+  async releaseFlowLeases(owner: string): Promise<number> {
+    return this.prepare(
+      'UPDATE tracked_flows SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?',
+    ).run(owner).changes;
+  }
+
+  async listTrackedFlows(q: TrackedFlowQuery = {}): Promise<TrackedFlow[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: string, v: unknown) => {
+      where.push(sql);
+      params.push(v);
+    };
+    if (q.teamId !== undefined) add('team_id = ?', q.teamId);
+    if (q.channelId !== undefined) add('channel_id = ?', q.channelId);
+    if (q.requesterId !== undefined) add('requester_id = ?', q.requesterId);
+    if (q.since !== undefined) add('created_at >= ?', q.since);
+    const sql = `SELECT * FROM tracked_flows ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+                 ORDER BY created_at DESC, flow_id DESC LIMIT ?`;
+    return (this.prepare(sql).all(...params, clampLimit(q.limit, 20)) as Row[]).map(toTrackedFlow);
   }
 
   async appliedMigrations(): Promise<number[]> {

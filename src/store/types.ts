@@ -140,7 +140,7 @@ export interface StoredChannelDefaults extends ChannelDefaults {
   updatedAt: number;
 }
 
-export interface Store {
+export interface Store extends FlowTrackingStore {
   readonly kind: 'sqlite' | 'postgres';
 
   createApproval(input: NewApprovalRequest): Promise<ApprovalRequest>;
@@ -179,4 +179,118 @@ export interface Store {
   /** Versions of the migrations applied, ascending. */
   appliedMigrations(): Promise<number[]>;
   close(): Promise<void>;
+}
+
+/** Where a flow was started from: what can reopen it, and how its end is told. */
+export type FlowOrigin = 'command' | 'form' | 'approval';
+
+/**
+ * Where a flow's announcement is, so that it can be updated in place: a message the bot posted (`ts`),
+ * or, when the bot could not post in the channel, the response_url that did (5 uses within 30 minutes).
+ */
+export type FlowAnnouncement =
+  | { kind: 'message'; channelId: string; ts: string }
+  | { kind: 'response-url'; url: string; issuedAt: number; uses: number };
+
+export interface NewTrackedFlow {
+  flowId: string;
+  /** As the service names it: ANOMALYLEARN, EVAL, … */
+  flowType: string;
+  teamId?: string;
+  /** The channel the flow was started from. */
+  channelId: string;
+  requesterId: string;
+  origin: FlowOrigin;
+  /** What was asked, as the person would recognise it (the command as typed, or the form as a command). */
+  asked: string;
+  /** The operation as sent (JSON-safe), for describing the results. */
+  request: Record<string, unknown>;
+  /** The approval request a live start/stop came from. */
+  approvalId?: string;
+  status: string;
+  createdAt: number;
+  nextPollAt: number;
+}
+
+/** Why the bot stopped following a flow. */
+export type FlowEndReason = 'ended' | 'max-age' | 'unauthorized' | 'unsupported' | 'not-found';
+
+export interface TrackedFlow {
+  flowId: string;
+  flowType: string;
+  teamId: string | null;
+  channelId: string;
+  requesterId: string;
+  origin: FlowOrigin;
+  asked: string;
+  request: Record<string, unknown>;
+  approvalId: string | null;
+  announcement: FlowAnnouncement | null;
+  /** The status as the service last wrote it. */
+  status: string;
+  statusChangedAt: number;
+  /** The status the announcement shows now. */
+  shownStatus: string | null;
+  /** No update of the announcement before this (a Slack 429's Retry-After), ms. */
+  showNotBefore: number | null;
+  createdAt: number;
+  polls: number;
+  nextPollAt: number;
+  leaseOwner: string | null;
+  leaseUntil: number | null;
+  finishedAt: number | null;
+  endReason: FlowEndReason | null;
+  /** What the flow produced, as the service reported it (models, dataspecs, Eval objects, …). */
+  result: Record<string, unknown> | null;
+  /** The service's reason for a FAILED flow. */
+  failure: string | null;
+  /** When the one completion notice was sent. */
+  notifiedAt: number | null;
+}
+
+/** What a poll changes; only the holder of the lease may write it. */
+export interface TrackedFlowPatch {
+  status?: string;
+  statusChangedAt?: number;
+  shownStatus?: string | null;
+  showNotBefore?: number | null;
+  announcement?: FlowAnnouncement | null;
+  polls?: number;
+  nextPollAt?: number;
+  finishedAt?: number | null;
+  endReason?: FlowEndReason | null;
+  result?: Record<string, unknown> | null;
+  failure?: string | null;
+  notifiedAt?: number | null;
+  /** Give the lease back with the write. */
+  release?: boolean;
+}
+
+export interface TrackedFlowQuery {
+  teamId?: string;
+  channelId?: string;
+  requesterId?: string;
+  /** Created at or after (ms). */
+  since?: number;
+  limit?: number;
+}
+
+/** The store's side of following flows; see `Store`. */
+export interface FlowTrackingStore {
+  /** Records a flow to follow; a flow already tracked is left as it is. */
+  trackFlow(flow: NewTrackedFlow): Promise<TrackedFlow>;
+  getTrackedFlow(flowId: string): Promise<TrackedFlow | null>;
+  /** Where the flow was announced (set by whoever announced it, once). */
+  setFlowAnnouncement(flowId: string, announcement: FlowAnnouncement): Promise<TrackedFlow | null>;
+  /**
+   * Leases up to `limit` unfinished flows that are due and not leased by anyone else (or whose lease has
+   * run out), to `owner` until `now + leaseMs`. Replicas sharing the database never get the same flow.
+   */
+  claimDueFlows(o: { owner: string; now: number; leaseMs: number; limit: number }): Promise<TrackedFlow[]>;
+  /** Applies a poll's outcome, only while `owner` still holds the lease; null when it does not. */
+  updateTrackedFlow(flowId: string, owner: string, patch: TrackedFlowPatch): Promise<TrackedFlow | null>;
+  /** Gives back every lease `owner` holds (shutdown); returns how many. */
+  releaseFlowLeases(owner: string): Promise<number>;
+  /** Newest first. */
+  listTrackedFlows(query?: TrackedFlowQuery): Promise<TrackedFlow[]>;
 }
