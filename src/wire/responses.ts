@@ -23,6 +23,32 @@ export const flowRecord = z.looseObject({
   flowType: z.string().optional(),
 });
 
+/**
+ * The emulator's `outputs` entries on a COMPLETED flow. The real service's record is not documented
+ * beyond a public script reading an `outputs` array, so the client reads this shape, and others,
+ * tolerantly; the emulator writes exactly this one.
+ */
+export type FlowOutput =
+  /** ANOMALYLEARN: the model created (`created: true`) or extended; STARTLIVEMODEL/STOPLIVEMODEL: the model whose `live` changed. */
+  | { type: 'entities.model'; id: string; name: string; created: boolean; live: boolean }
+  /** ANOMALYLEARN/ANOMALYEVAL: the dataspec used, `created: true` when an inline one was stored. */
+  | { type: 'entities.dataspec'; id: string; name: string; created: boolean }
+  /** ANOMALYEVAL: the Eval object, with one entry per model output mapped to a signal. */
+  | { type: 'entities.eval'; id: string; name: string; outputSignals: FlowOutputSignal[] }
+  /** EVAL: one entry per segment whose model output was generated; times in ns as digit strings. */
+  | { type: 'segment'; model: string; entities: string[]; timeRange: { startTime: string; endTime: string } };
+
+export interface FlowOutputSignal {
+  /** Signal ID. */
+  signal: string;
+  /** The signal's name in the service, e.g. `pumps/eval1/anomaly_score` for a prefix. */
+  name: string;
+  /** The model output (schema name) written to it, e.g. `anomaly_score`. */
+  output: string;
+  /** True when the flow created the signal (outputsignalPrefix), false for an existing one (outputsignals). */
+  created: boolean;
+}
+
 export type WorkspaceRecord = z.infer<typeof workspaceRecord>;
 export type ModelRecord = z.infer<typeof modelRecord>;
 export type FlowRecord = z.infer<typeof flowRecord>;
