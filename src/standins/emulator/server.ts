@@ -211,7 +211,9 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
       if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
       entry.status = fault.status;
       if (fault.body !== undefined) {
-        res.writeHead(fault.status, { ...headers, 'content-type': 'text/plain' }).end(fault.body);
+        res
+          .writeHead(fault.status, { ...headers, 'content-type': fault.contentType ?? 'text/plain' })
+          .end(fault.body);
         return;
       }
       return send(res, {
@@ -223,6 +225,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
     const reply = api(req, path, url, body, raw);
     entry.status = reply.status;
     if (fault?.reset === 'after') return void req.socket.destroy();
+    if (fault?.corrupt) return sendSpoilt(res, reply, fault.corrupt);
     send(res, reply);
   };
 
@@ -280,6 +283,22 @@ function readBody(req: IncomingMessage): Promise<string | null> {
     req.on('end', () => resolve(tooBig ? null : Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** The handled reply's status and headers with a body a client cannot use. */
+function sendSpoilt(res: ServerResponse, reply: ApiReply, how: NonNullable<FaultSpec['corrupt']>): void {
+  const headers: Record<string, string> = { ...reply.headers, 'content-type': 'application/json' };
+  let text: string;
+  if (how === 'malformed-json') {
+    const whole = JSON.stringify(reply.body ?? {});
+    text = whole.slice(0, Math.max(1, Math.floor(whole.length / 2)));
+  } else if (how === 'wrong-shape') {
+    text = '{"ok":true}';
+  } else {
+    headers['content-type'] = 'text/html';
+    text = '<html><body><h1>OK</h1></body></html>';
+  }
+  res.writeHead(reply.status, headers).end(text);
 }
 
 function send(res: ServerResponse, reply: ApiReply): void {
