@@ -3,24 +3,26 @@ import { z } from 'zod';
 // Responses are lenient: unknown fields are kept, IDs are coerced to strings (never numbers).
 
 const idOut = z.union([z.string().min(1), z.number(), z.bigint()]).transform((v) => String(v));
+/** A field of the wrong type reads as absent instead of making the whole record unreadable. */
+const optionalText = z.string().optional().catch(undefined);
 
 export const workspaceRecord = z.looseObject({
   id: idOut,
-  name: z.string().optional(),
-  description: z.string().optional(),
+  name: optionalText,
+  description: optionalText,
 });
 
 export const modelRecord = z.looseObject({
   id: idOut,
-  name: z.string().optional(),
-  workspace: idOut.optional(),
+  name: optionalText,
+  workspace: idOut.optional().catch(undefined),
 });
 
 export const flowRecord = z.looseObject({
   id: idOut,
-  status: z.string().optional(),
-  name: z.string().optional(),
-  flowType: z.string().optional(),
+  status: optionalText,
+  name: optionalText,
+  flowType: optionalText,
 });
 
 /**
