@@ -183,7 +183,12 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
     if (raw === null) return send(res, { status: 413, body: { message: 'body: larger than 1 MB' } });
     const body = parseBody(raw);
     if (path.startsWith('/_emulator/'))
-      return send(res, control(req, path, body === INVALID_JSON ? null : body));
+      return send(
+        res,
+        body === INVALID_JSON
+          ? { status: 400, body: { message: 'body: not valid JSON' } }
+          : control(req, path, body),
+      );
     if (!path.startsWith('/api/'))
       return send(res, { status: 404, body: { message: `no route ${req.method} ${path}` } });
 

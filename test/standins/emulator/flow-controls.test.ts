@@ -86,6 +86,14 @@ describe('ending a flow on request: POST /_emulator/flows/{id}/finish', () => {
     const bad = await post(h, `flows/${flow.id}/finish`, { status: 'not a status', extra: 1 });
     expect(bad.status).toBe(400);
     expect(String(bad.json.message)).toMatch(/status/);
+    const other = await h.client.startLiveModel(live('other'));
+    const broken = await fetch(`${h.emu.url}/_emulator/flows/${other.id}/finish`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"status": "FAIL',
+    });
+    expect(broken.status).toBe(400);
+    expect(['CREATED', 'RUNNING']).toContain((await readBack(h, other.id)).status);
   });
 });
 
