@@ -182,14 +182,15 @@ describe('unreadable success answers', () => {
   it('a created flow whose answer cannot be read says to check the Activity view, without retrying', async () => {
     await h.fault({ method: 'POST', status: 201, body: '<html>ok</html>', count: 1 });
     const e = await failure(h.client.startLiveModel({ name: 'go', model: SEED.models.pressureCommon }));
-    expect(e).toMatchObject({ kind: 'http', status: 201 });
-    expect(e.userMessage).toMatch(/Activity view/);
+    expect(e).toMatchObject({ kind: 'outcome-unknown', status: 201 });
+    expect(e.userMessage).toMatch(/an HTML page, not JSON.*Activity view/);
     expect(await h.requests()).toHaveLength(1);
   });
 
   it('a read whose record has no id is an error, not a crash', async () => {
     await h.fault({ method: 'GET', status: 200, body: '{"name":"no id"}', count: 1 });
     const e = await failure(h.client.getWorkspace(SEED.workspaces.sandbox));
-    expect(e.userMessage).toMatch(/cannot read/);
+    expect(e).toMatchObject({ kind: 'bad-response', status: 200 });
+    expect(e.userMessage).toMatch(/cannot read its answer \(not a record with an id\); nothing was changed/);
   });
 });

@@ -208,6 +208,7 @@ describe('client round trips against the emulator', () => {
     expect(got).toEqual({
       supported: true,
       flow: expect.objectContaining({ id: flow.id, flowType: 'STARTLIVEMODEL' }),
+      view: expect.objectContaining({ id: flow.id, flowType: 'STARTLIVEMODEL', knownStatus: true }),
     });
     const reqs = await h.requests();
     expect(reqs[1]).toMatchObject({ method: 'GET', path: `/api/1.3/accounts/${A}/flows/${flow.id}` });

@@ -17,8 +17,9 @@ import {
   type WorkspaceRecord,
   workspaceRecord,
 } from '../wire/index.js';
-import { ServiceError, trimForDisplay } from './errors.js';
-import { type Call, Transport } from './transport.js';
+import { CHECK_ACTIVITY_VIEW, redact, ServiceError, trimForDisplay } from './errors.js';
+import { type FlowView, readFlow } from './flow-view.js';
+import { type Call, type Reply, Transport } from './transport.js';
 
 export interface ServiceClientOptions {
   baseUrl: string;
@@ -71,7 +72,12 @@ export interface AnomalyEvalInput {
     outputsignals?: { signal: string; name: string }[];
   };
 }
-export type GetFlowResult = { supported: true; flow: FlowRecord } | { supported: false };
+/**
+ * `supported: false`: the service has no flow read-back route (404 "no route" or 405), so the flow can only
+ * be followed in the service's Activity view. Otherwise `flow` is the record as sent and `view` the client's
+ * tolerant reading of its status, reason and results.
+ */
+export type GetFlowResult = { supported: true; flow: FlowRecord; view: FlowView } | { supported: false };
 
 export interface ServiceClient {
   createWorkspace(input: { name: string; description?: string }): Promise<WorkspaceRecord>;
@@ -109,7 +115,7 @@ export function createServiceClient(o: ServiceClientOptions): ServiceClient {
 
   async function call<T>(c: Call, schema: z.ZodType<T>): Promise<T> {
     const reply = await transport.send(c);
-    return parseRecord(reply.body, schema, reply.status, c.method === 'POST');
+    return parseRecord(reply, schema, c);
   }
 
   async function postFlow(version: '1.2' | '1.3', schema: z.ZodType, body: unknown, label: string) {
@@ -154,18 +160,16 @@ export function createServiceClient(o: ServiceClientOptions): ServiceClient {
     },
     async findCommonModel(assessmentId) {
       const id = checkId(assessmentId, 'assessment');
-      const reply = await transport.send({
+      const c: Call = {
         method: 'GET',
         path: `${base('1.2')}/models`,
         query: { assessment: id, isCommonModel: 'true', limit: '1' },
         what: `assessment ${id}`,
-      });
-      const items = listElements(reply.body);
-      if (items === null)
-        throw new ServiceError('http', 'The service answered the model lookup with an unexpected shape.', {
-          status: reply.status,
-        });
-      return items.length === 0 ? null : parseRecord(items[0], modelRecord, reply.status);
+      };
+      const reply = await transport.send(c);
+      const items = reply.unreadable === undefined ? listElements(reply.body) : null;
+      if (items === null) throw unreadable(reply, c, reply.unreadable ?? 'not a list of models');
+      return items.length === 0 ? null : parseRecord({ ...reply, body: items[0] }, modelRecord, c);
     },
     async createEvalFlow(input) {
       return postFlow('1.2', evalFlowBody, { flowType: 'EVAL', ...input }, 'EVAL flow');
@@ -200,25 +204,26 @@ export function createServiceClient(o: ServiceClientOptions): ServiceClient {
     async getFlow(flowId) {
       const id = checkId(flowId, 'flow');
       if (getFlowUnsupported) return { supported: false };
+      const c: Call = {
+        method: 'GET',
+        path: `${base('1.3')}/flows/${encodeURIComponent(id)}`,
+        what: `flow ${id}`,
+      };
+      let reply: Reply;
       try {
-        const flow = await call(
-          { method: 'GET', path: `${base('1.3')}/flows/${encodeURIComponent(id)}`, what: `flow ${id}` },
-          flowRecord,
-        );
-        return { supported: true, flow };
+        reply = await transport.send(c);
       } catch (err) {
-        // 404 naming the flow ID = the route exists and the flow does not; any other 404/405 = no such route.
-        if (
-          err instanceof ServiceError &&
-          err.kind === 'http' &&
-          (err.status === 404 || err.status === 405)
-        ) {
-          if (err.status === 404 && err.serviceMessage?.includes(id)) throw err;
+        if (isMissingRoute(err, id)) {
           getFlowUnsupported = true;
           return { supported: false };
         }
         throw err;
       }
+      const raw = unwrapFlow(reply.body);
+      const flow = parseRecord({ ...reply, body: raw }, flowRecord, c);
+      // The view reads the raw record, so a status of an unexpected type is still shown as sent.
+      const view = readFlow({ ...(raw as Record<string, unknown>), id: flow.id }, (t) => redact(t, o.token));
+      return { supported: true, flow, view };
     },
     close: () => transport.close(),
   };
@@ -247,14 +252,54 @@ function checkId(value: unknown, what: string): string {
   );
 }
 
-function parseRecord<T>(body: unknown, schema: z.ZodType<T>, status: number, created = false): T {
-  const r = schema.safeParse(body);
+function parseRecord<T>(reply: Reply, schema: z.ZodType<T>, c: Call): T {
+  if (reply.unreadable !== undefined) throw unreadable(reply, c, reply.unreadable);
+  const r = schema.safeParse(reply.body);
   if (r.success) return r.data;
-  throw new ServiceError(
-    'http',
-    created
-      ? `The service accepted the request (HTTP ${status}) but its answer could not be read; check the service's Activity view for the result before trying again.`
-      : `The service answered (HTTP ${status}) with a record the bot cannot read (no id).`,
+  throw unreadable(reply, c, reply.body === undefined ? 'an empty answer' : 'not a record with an id');
+}
+
+/**
+ * A success status whose answer cannot be used. A POST then created something the bot cannot name, so its
+ * outcome is unknown; a GET changed nothing; a PUT probably took effect and is safe to repeat.
+ */
+function unreadable(reply: Reply, c: Call, why: string): ServiceError {
+  const status = reply.status;
+  if (c.method === 'POST')
+    return new ServiceError(
+      'outcome-unknown',
+      `The service accepted the request (HTTP ${status}) but the bot cannot read its answer (${why}), so it may have created something the bot cannot name; ${CHECK_ACTIVITY_VIEW}.`,
+      { status },
+    );
+  return new ServiceError(
+    'bad-response',
+    c.method === 'PUT'
+      ? `The service answered (HTTP ${status}) but the bot cannot read its answer (${why}), so it cannot confirm the change; it has probably been made, and repeating it is safe.`
+      : `The service answered (HTTP ${status}) but the bot cannot read its answer (${why}); nothing was changed, so trying again later is safe.`,
     { status },
   );
+}
+
+/** A record that has no id of its own but wraps one under `flow` or `data` is read as that one. */
+function unwrapFlow(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body) || 'id' in body) return body;
+  for (const key of ['flow', 'data', 'item']) {
+    const inner = (body as Record<string, unknown>)[key];
+    if (inner && typeof inner === 'object' && 'id' in inner) return inner;
+  }
+  return body;
+}
+
+/**
+ * 405, or a 404 that does not name the flow, means the service has no read-back route. A 404 naming the flow
+ * ID (not as part of a path, e.g. "flow 1400… not found") means the route exists and the flow does not.
+ */
+function isMissingRoute(err: unknown, id: string): boolean {
+  if (!(err instanceof ServiceError) || err.kind !== 'http') return false;
+  if (err.status === 405) return true;
+  if (err.status !== 404) return false;
+  const said = err.serviceMessage ?? '';
+  if (/\bno route\b|\bno handler\b|\bcannot get\b/i.test(said)) return true;
+  for (let i = said.indexOf(id); i >= 0; i = said.indexOf(id, i + 1)) if (said[i - 1] !== '/') return false;
+  return true;
 }

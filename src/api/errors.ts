@@ -6,7 +6,9 @@ export type ServiceErrorKind =
   | 'timeout'
   | 'outcome-unknown'
   /** The client's own queue was full or the wait for a connection ran out: nothing was sent. */
-  | 'busy';
+  | 'busy'
+  /** A read or a change was answered with success, but the answer cannot be read (not JSON, wrong shape). */
+  | 'bad-response';
 
 /** The one error type of the client. `userMessage` is a single sentence, safe to show in Slack. */
 export class ServiceError extends Error {
@@ -14,13 +16,15 @@ export class ServiceError extends Error {
   readonly status?: number;
   readonly serviceMessage?: string;
   readonly userMessage: string;
-  /** Seconds the service asked to wait (429/503 Retry-After), when it said so. */
+  /** How long the service asked to wait before the next request (Retry-After), in ms, when it said so. */
+  readonly retryAfterMs?: number;
+  /** `retryAfterMs` in whole seconds, rounded up. */
   readonly retryAfterSeconds?: number;
 
   constructor(
     kind: ServiceErrorKind,
     userMessage: string,
-    extra: { status?: number; serviceMessage?: string; retryAfterSeconds?: number } = {},
+    extra: { status?: number; serviceMessage?: string; retryAfterMs?: number } = {},
   ) {
     super(userMessage);
     this.name = 'ServiceError';
@@ -28,24 +32,52 @@ export class ServiceError extends Error {
     this.userMessage = userMessage;
     if (extra.status !== undefined) this.status = extra.status;
     if (extra.serviceMessage !== undefined) this.serviceMessage = extra.serviceMessage;
-    if (extra.retryAfterSeconds !== undefined) this.retryAfterSeconds = extra.retryAfterSeconds;
+    if (extra.retryAfterMs !== undefined) {
+      this.retryAfterMs = extra.retryAfterMs;
+      this.retryAfterSeconds = Math.ceil(extra.retryAfterMs / 1000);
+    }
   }
 }
 
-/** Human sentence for an HTTP error status. `what` names the resource, e.g. "workspace 1353…". */
-export function httpUserMessage(status: number, what: string, serviceMessage: string | undefined): string {
+export type Method = 'GET' | 'PUT' | 'POST';
+
+/**
+ * Human sentence for an HTTP error status. `what` names the resource, e.g. "workspace 1353…". For a POST
+ * it says whether anything was created, as far as the status tells.
+ */
+export function httpUserMessage(
+  status: number,
+  what: string,
+  serviceMessage: string | undefined,
+  context: { method?: Method; retryAfterMs?: number } = {},
+): string {
   const said = serviceMessage ? `: ${trimForDisplay(serviceMessage)}` : '';
+  const creating = context.method === 'POST';
+  const wait =
+    context.retryAfterMs !== undefined
+      ? `in about ${Math.max(1, Math.ceil(context.retryAfterMs / 1000))} s`
+      : '';
   if (status === 401)
     return "The service rejected the bot's access token (invalid or expired); generate a new token in the service's user interface and update the bot's configuration.";
   if (status === 403)
     return `Your role in the service (Owner / Manager / User) lacks permission for this operation${said}.`;
   if (status === 404) return `The service could not find ${what}${said}.`;
   if (status === 400) return `The service rejected the request${said}.`;
-  if (status === 429) return 'The service is limiting the request rate; try again in a minute.';
+  // 429 and 503 mean the request was not processed (RFC 9110), so a refused POST created nothing.
+  if (status === 429)
+    return `The service is limiting the request rate${creating ? ', so nothing was created' : ''}; try again ${wait || 'in a minute'}.`;
+  if (status === 503)
+    return `The service is unavailable right now (HTTP 503)${creating ? ', so nothing was created' : ''}; try again ${wait || 'later'}${said}.`;
+  if (status === 502 || status === 504)
+    return `The service failed to answer through its gateway (HTTP ${status}); try again later${said}.`;
   if (status >= 500)
-    return `The service failed to handle the request (HTTP ${status}); try again later${said}.`;
+    return `The service failed to handle the request (HTTP ${status})${creating ? ', so it should not have created anything' : ''}; try again later${said}.`;
   return `The service refused the request (HTTP ${status})${said}.`;
 }
+
+/** The sentence for a POST that may have been carried out although no usable answer says so. */
+export const CHECK_ACTIVITY_VIEW =
+  "check the service's Activity view to see whether it was created before trying again";
 
 export function trimForDisplay(text: string, max = 300): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: strip control characters before display

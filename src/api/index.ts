@@ -10,3 +10,14 @@ export type {
 } from './client.js';
 export { createServiceClient } from './client.js';
 export { ServiceError, type ServiceErrorKind } from './errors.js';
+export {
+  type FlowDataspecResult,
+  type FlowEvalResult,
+  type FlowModelResult,
+  type FlowPhase,
+  type FlowResults,
+  type FlowSegmentResult,
+  type FlowSignalResult,
+  type FlowView,
+  readFlow,
+} from './flow-view.js';

@@ -1,7 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Agent } from 'undici';
 import { parseJsonLossless } from '../wire/index.js';
-import { httpUserMessage, redact, ServiceError, trimForDisplay } from './errors.js';
+import {
+  CHECK_ACTIVITY_VIEW,
+  httpUserMessage,
+  type Method,
+  redact,
+  ServiceError,
+  trimForDisplay,
+} from './errors.js';
 import { Limiter, LimiterBusy } from './limiter.js';
 
 export interface TransportOptions {
@@ -21,7 +28,7 @@ export interface TransportOptions {
 }
 
 export interface Call {
-  method: 'GET' | 'PUT' | 'POST';
+  method: Method;
   path: string;
   query?: Record<string, string>;
   body?: unknown;
@@ -32,9 +39,13 @@ export interface Call {
 export interface Reply {
   status: number;
   body: unknown;
+  /** Why a non-empty 2xx body could not be parsed (then `body` is undefined), e.g. "not valid JSON". */
+  unreadable?: string;
 }
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/** A gateway's answer: the service behind it may have carried out the request without its reply getting through. */
+const GATEWAY_STATUSES = new Set([502, 504]);
 /** Errors raised before a single byte of the request left this machine: safe to retry even a POST. */
 const NEVER_SENT_CODES = new Set([
   'ECONNREFUSED',
@@ -142,6 +153,7 @@ export class Transport {
     let status: number;
     let text: string;
     let retryAfter: string | undefined;
+    let contentType: string | undefined;
     try {
       const res = await request(url, {
         method: call.method,
@@ -155,6 +167,8 @@ export class Transport {
       status = res.statusCode;
       const ra = res.headers['retry-after'];
       retryAfter = Array.isArray(ra) ? ra[0] : ra;
+      const ct = res.headers['content-type'];
+      contentType = Array.isArray(ct) ? ct[0] : ct;
       text = await res.body.text();
     } catch (err) {
       return this.networkFailure(call, err);
@@ -164,17 +178,32 @@ export class Transport {
       try {
         return { status, body: text.trim() === '' ? undefined : parseJsonLossless(text) };
       } catch {
-        return { status, body: undefined };
+        const html = /html/i.test(contentType ?? '') || /^\s*</.test(text);
+        return { status, body: undefined, unreadable: html ? 'an HTML page, not JSON' : 'not valid JSON' };
       }
     }
     const serviceMessage = this.scrub(extractMessage(text));
     const retryAfterMs = parseRetryAfter(retryAfter);
-    const error = new ServiceError('http', this.scrub(httpUserMessage(status, call.what, serviceMessage)), {
+    const extra = {
       status,
       ...(serviceMessage !== undefined ? { serviceMessage } : {}),
-      ...(retryAfterMs !== undefined ? { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) } : {}),
-    });
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    };
     // A POST creates something: any answer means it reached the service, so it is never retried.
+    if (call.method === 'POST' && GATEWAY_STATUSES.has(status))
+      return {
+        retryable: false,
+        error: new ServiceError(
+          'outcome-unknown',
+          `The service's gateway answered HTTP ${status} instead of the service, so the request may or may not have been carried out; ${CHECK_ACTIVITY_VIEW}.`,
+          extra,
+        ),
+      };
+    const error = new ServiceError(
+      'http',
+      this.scrub(httpUserMessage(status, call.what, serviceMessage, { method: call.method, retryAfterMs })),
+      extra,
+    );
     const retryable = call.method !== 'POST' && RETRY_STATUSES.has(status);
     return { error, retryable, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   }
@@ -188,19 +217,32 @@ export class Transport {
         retryable: false,
         error: new ServiceError(
           'outcome-unknown',
-          "The request may have reached the service but no answer came back; check the service's Activity view to see whether it was created before trying again.",
+          `The request may have reached the service but no answer came back; ${CHECK_ACTIVITY_VIEW}.`,
         ),
       };
     }
-    const error = timedOut
-      ? new ServiceError(
-          'timeout',
-          `The service at ${this.origin} did not answer within ${Math.round(this.o.requestTimeoutMs / 1000)} s; try again later.`,
-        )
-      : new ServiceError(
-          'network',
-          `The bot could not reach the service at ${this.origin} (${code ?? 'network error'}); try again later.`,
-        );
+    // A PUT here may have been applied; it is idempotent, so saying so and repeating it are both safe.
+    const maybeChanged =
+      call.method === 'PUT' ? ', so the change may or may not have been made; repeating it is safe' : '';
+    const ms = this.o.requestTimeoutMs;
+    const within = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
+    const shownCode = code ?? 'network error';
+    let error: ServiceError;
+    if (timedOut)
+      error = new ServiceError(
+        'timeout',
+        `The service at ${this.origin} did not answer within ${within}${maybeChanged || '; try again later'}.`,
+      );
+    else if (neverSent)
+      error = new ServiceError(
+        'network',
+        `The bot could not reach the service at ${this.origin} (${shownCode}), so nothing was sent; try again later.`,
+      );
+    else
+      error = new ServiceError(
+        'network',
+        `The connection to the service at ${this.origin} failed before it answered (${shownCode})${maybeChanged || '; try again later'}.`,
+      );
     return { retryable: true, error };
   }
 

@@ -3,25 +3,53 @@ import { z } from 'zod';
 // Responses are lenient: unknown fields are kept, IDs are coerced to strings (never numbers).
 
 const idOut = z.union([z.string().min(1), z.number(), z.bigint()]).transform((v) => String(v));
+/** A field of the wrong type reads as absent instead of making the whole record unreadable. */
+const optionalText = z.string().optional().catch(undefined);
 
 export const workspaceRecord = z.looseObject({
   id: idOut,
-  name: z.string().optional(),
-  description: z.string().optional(),
+  name: optionalText,
+  description: optionalText,
 });
 
 export const modelRecord = z.looseObject({
   id: idOut,
-  name: z.string().optional(),
-  workspace: idOut.optional(),
+  name: optionalText,
+  workspace: idOut.optional().catch(undefined),
 });
 
 export const flowRecord = z.looseObject({
   id: idOut,
-  status: z.string().optional(),
-  name: z.string().optional(),
-  flowType: z.string().optional(),
+  status: optionalText,
+  name: optionalText,
+  flowType: optionalText,
 });
+
+/**
+ * The emulator's `outputs` entries on a COMPLETED flow. The real service's record is not documented
+ * beyond a public script reading an `outputs` array, so the client reads this shape, and others,
+ * tolerantly; the emulator writes exactly this one.
+ */
+export type FlowOutput =
+  /** ANOMALYLEARN: the model created (`created: true`) or extended; STARTLIVEMODEL/STOPLIVEMODEL: the model whose `live` changed. */
+  | { type: 'entities.model'; id: string; name: string; created: boolean; live: boolean }
+  /** ANOMALYLEARN/ANOMALYEVAL: the dataspec used, `created: true` when an inline one was stored. */
+  | { type: 'entities.dataspec'; id: string; name: string; created: boolean }
+  /** ANOMALYEVAL: the Eval object, with one entry per model output mapped to a signal. */
+  | { type: 'entities.eval'; id: string; name: string; outputSignals: FlowOutputSignal[] }
+  /** EVAL: one entry per segment whose model output was generated; times in ns as digit strings. */
+  | { type: 'segment'; model: string; entities: string[]; timeRange: { startTime: string; endTime: string } };
+
+export interface FlowOutputSignal {
+  /** Signal ID. */
+  signal: string;
+  /** The signal's name in the service, e.g. `pumps/eval1/anomaly_score` for a prefix. */
+  name: string;
+  /** The model output (schema name) written to it, e.g. `anomaly_score`. */
+  output: string;
+  /** True when the flow created the signal (outputsignalPrefix), false for an existing one (outputsignals). */
+  created: boolean;
+}
 
 export type WorkspaceRecord = z.infer<typeof workspaceRecord>;
 export type ModelRecord = z.infer<typeof modelRecord>;

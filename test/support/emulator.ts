@@ -13,6 +13,8 @@ export interface Harness {
   state(): Promise<Record<string, { id: string; [k: string]: unknown }[]>>;
   fault(spec: FaultSpec): Promise<void>;
   reset(): Promise<void>;
+  /** Any `/_emulator/` control, e.g. `control('POST', 'flow-rules', {...})`; throws unless 2xx. */
+  control(method: string, path: string, body?: unknown): Promise<unknown>;
   /** Raw API call with the right token unless told otherwise. */
   raw(
     method: string,
@@ -43,6 +45,7 @@ export async function startHarness(
     state: async () => (await control('GET', 'state')) as Record<string, { id: string }[]>,
     fault: async (spec) => void (await control('POST', 'faults', spec)),
     reset: async () => void (await control('POST', 'reset')),
+    control,
     raw: async (method, path, body, token = emu.token) => {
       const headers: Record<string, string> = { authorization: `Bearer ${token}` };
       if (body !== undefined) headers['content-type'] = 'application/json';

@@ -31,6 +31,8 @@ interface Route {
   /** Path after /accounts/{account}/, ':x' segments are parameters. */
   pattern: string[];
   handle: Handler;
+  /** An emulator extension that can be switched off (then the route does not exist). */
+  feature?: 'flowReadBack';
 }
 
 const msg = (status: number, message: string): ApiReply => ({ status, body: { message } });
@@ -138,6 +140,7 @@ export const ROUTES: Route[] = [
     version: '1.3',
     method: 'GET',
     pattern: ['flows', ':id'],
+    feature: 'flowReadBack',
     handle: (req, store) => {
       const flow = store.get('flows', req.rest[1]!);
       return flow ? { status: 200, body: flow } : msg(404, `flow ${req.rest[1]} not found`);

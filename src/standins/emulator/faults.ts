@@ -1,28 +1,48 @@
 import { z } from 'zod';
 import { describeIssues } from '../../wire/index.js';
 
-export const faultSpec = z.strictObject({
-  /** HTTP method to match (any when absent). */
-  method: z.string().optional(),
-  /** Regular expression tested against the request path (any when absent). */
-  path: z.string().optional(),
-  /** How many matching requests the fault applies to, then it is spent (unlimited when absent). */
-  count: z.number().int().positive().optional(),
-  /** Probability in 0..1 that a matching request is hit (default 1: deterministic). */
-  rate: z.number().min(0).max(1).optional(),
-  /** Delay before anything else happens. */
-  latencyMs: z.number().int().min(0).max(120_000).optional(),
-  /** Answer with this status instead of handling the request (a 2xx makes a canned reply). */
-  status: z.number().int().min(200).max(599).optional(),
-  /** `{"message": ...}` of the injected reply. */
-  message: z.string().optional(),
-  /** Raw body of the injected reply instead of `{"message"}`, sent as is (e.g. non-JSON text, unquoted big IDs). */
-  body: z.string().optional(),
-  /** Retry-After header value sent with `status`. */
-  retryAfter: z.union([z.string(), z.number().int().min(0)]).optional(),
-  /** Destroy the connection: 'before' handling (nothing happens), or 'after' handling (the effect happens, the reply is lost). */
-  reset: z.enum(['before', 'after']).optional(),
-});
+export const faultSpec = z
+  .strictObject({
+    /** HTTP method to match (any when absent). */
+    method: z.string().optional(),
+    /** Regular expression tested against the request path (any when absent). */
+    path: z.string().optional(),
+    /** How many matching requests the fault applies to, then it is spent (unlimited when absent). */
+    count: z.number().int().positive().optional(),
+    /** Probability in 0..1 that a matching request is hit (default 1: deterministic). */
+    rate: z.number().min(0).max(1).optional(),
+    /** Delay before anything else happens. */
+    latencyMs: z.number().int().min(0).max(120_000).optional(),
+    /** Answer with this status instead of handling the request (a 2xx makes a canned reply). */
+    status: z.number().int().min(200).max(599).optional(),
+    /** `{"message": ...}` of the injected reply. */
+    message: z.string().optional(),
+    /** Raw body of the injected reply instead of `{"message"}`, sent as is (e.g. non-JSON text, unquoted big IDs). */
+    body: z.string().optional(),
+    /** Retry-After header value sent with `status`. */
+    retryAfter: z.union([z.string(), z.number().int().min(0)]).optional(),
+    /** Content-Type of `body` (default text/plain). */
+    contentType: z.string().optional(),
+    /** Destroy the connection: 'before' handling (nothing happens), or 'after' handling (the effect happens, the reply is lost). */
+    reset: z.enum(['before', 'after']).optional(),
+    /**
+     * Handle the request (the effect happens), then spoil the reply, keeping its status: 'malformed-json'
+     * cuts the JSON short, 'wrong-shape' sends `{"ok":true}`, 'non-json' sends an HTML page.
+     */
+    corrupt: z.enum(['malformed-json', 'wrong-shape', 'non-json']).optional(),
+  })
+  .superRefine((f, ctx) => {
+    if (f.status === undefined)
+      for (const key of ['message', 'body', 'contentType', 'retryAfter'] as const)
+        if (f[key] !== undefined)
+          ctx.addIssue({ code: 'custom', path: [key], message: 'only applies with status' });
+    if (f.corrupt !== undefined && (f.status !== undefined || f.reset !== undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['corrupt'],
+        message: 'spoils the handled reply, so it cannot be combined with status or reset',
+      });
+  });
 export type FaultSpec = z.infer<typeof faultSpec>;
 
 interface Fault {

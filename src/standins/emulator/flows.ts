@@ -3,6 +3,7 @@ import type {
   AnomalyLearnBody,
   Dataspec,
   EvalFlowBody,
+  FlowOutput,
   LiveModelFlowBody,
 } from '../../wire/index.js';
 import { type Rec, SEED } from './seed.js';
@@ -119,7 +120,14 @@ export function complete(store: Store, flow: Rec): Record<string, unknown> {
   const body = flow as unknown as FlowBody;
   switch (body.flowType) {
     case 'EVAL':
-      return { status: 'COMPLETED' };
+      return completed(
+        body.spec.segments.map((seg) => ({
+          type: 'segment',
+          model: body.model,
+          entities: seg.entities,
+          timeRange: seg.timeRange,
+        })),
+      );
     case 'STARTLIVEMODEL':
     case 'STOPLIVEMODEL': {
       const model = store.get('models', body.spec.model);
@@ -127,8 +135,8 @@ export function complete(store: Store, flow: Rec): Record<string, unknown> {
       const start = body.flowType === 'STARTLIVEMODEL';
       if (!start && model.live !== true)
         return failed(`model ${model.id} is not live, so it cannot be stopped`);
-      store.update('models', model.id, { live: start });
-      return { status: 'COMPLETED' };
+      const updated = store.update('models', model.id, { live: start });
+      return completed([modelOutput(updated, false)]);
     }
     case 'ANOMALYLEARN':
       return completeLearn(store, flow.id, body);
@@ -141,22 +149,47 @@ function failed(message: string) {
   return { status: 'FAILED', message };
 }
 
+function completed(outputs: FlowOutput[]) {
+  return { status: 'COMPLETED', outputs };
+}
+
+function modelOutput(model: Rec, created: boolean): FlowOutput {
+  return {
+    type: 'entities.model',
+    id: model.id,
+    name: String(model.name ?? ''),
+    created,
+    live: model.live === true,
+  };
+}
+
+function dataspecOutput({ rec, created }: { rec: Rec; created: boolean }): FlowOutput {
+  return { type: 'entities.dataspec', id: rec.id, name: String(rec.name ?? ''), created };
+}
+
 /** Inline dataspecs become a stored dataspec with its own ID; references are reused as they are. */
-function materialise(store: Store, ds: Dataspec): Rec | undefined {
-  if ('id' in ds) return store.get('dataspecs', ds.id);
-  return store.create('dataspecs', { type: 'entities.dataspec', name: ds.name, specs: ds.specs });
+function materialise(store: Store, ds: Dataspec): { rec: Rec; created: boolean } | undefined {
+  if ('id' in ds) {
+    const rec = store.get('dataspecs', ds.id);
+    return rec && { rec, created: false };
+  }
+  const rec = store.create('dataspecs', { type: 'entities.dataspec', name: ds.name, specs: ds.specs });
+  return { rec, created: true };
 }
 
 function completeLearn(store: Store, flowId: string, body: AnomalyLearnBody) {
   const ws = store.get('workspaces', body.spec.workspace);
-  const ds = materialise(store, body.spec.dataspec);
-  if (!ws || !ds) return failed('the workspace or dataspec of this flow no longer exists');
+  const used = materialise(store, body.spec.dataspec);
+  if (!ws || !used) return failed('the workspace or dataspec of this flow no longer exists');
+  const ds = used.rec;
   const entry = { flow: flowId, dataspec: ds.id, specs: ds.specs };
   if (body.spec.model) {
     const model = store.get('models', body.spec.model);
     if (!model) return failed(`model ${body.spec.model} no longer exists`);
-    store.update('models', model.id, { history: [...((model.history as unknown[]) ?? []), entry] });
-    return { status: 'COMPLETED', result: { model: model.id, dataspec: ds.id } };
+    const extended = store.update('models', model.id, {
+      history: [...((model.history as unknown[]) ?? []), entry],
+    });
+    return completed([modelOutput(extended, false), dataspecOutput(used)]);
   }
   const built = store
     .all('models')
@@ -178,32 +211,40 @@ function completeLearn(store: Store, flowId: string, body: AnomalyLearnBody) {
     outputSchema: [...SEED.anomalyOutputSchema],
     history: [entry],
   });
-  return { status: 'COMPLETED', result: { model: model.id, dataspec: ds.id } };
+  return completed([modelOutput(model, true), dataspecOutput(used)]);
 }
 
 function completeEval(store: Store, flowId: string, body: AnomalyEvalBody) {
-  const ds = materialise(store, body.spec.dataspec);
-  if (!ds || !store.get('models', body.spec.model))
+  const used = materialise(store, body.spec.dataspec);
+  if (!used || !store.get('models', body.spec.model))
     return failed('the model or dataspec of this flow no longer exists');
-  const outputs = body.spec.outputsignals
-    ? body.spec.outputsignals.map((o) => o.signal)
-    : SEED.anomalyOutputSchema.map(
-        (name) =>
-          store.create('signals', {
-            type: 'entities.signal',
-            name: `${body.spec.outputsignalPrefix}/${name}`,
-            unit: '',
-            datastream: SEED.datastream,
-          }).id,
-      );
+  const outputSignals = body.spec.outputsignals
+    ? body.spec.outputsignals.map((o) => ({
+        signal: o.signal,
+        name: String(store.get('signals', o.signal)?.name ?? o.name),
+        output: o.name,
+        created: false,
+      }))
+    : SEED.anomalyOutputSchema.map((output) => {
+        const signal = store.create('signals', {
+          type: 'entities.signal',
+          name: `${body.spec.outputsignalPrefix}/${output}`,
+          unit: '',
+          datastream: SEED.datastream,
+        });
+        return { signal: signal.id, name: String(signal.name), output, created: true };
+      });
   const evalRec = store.create('evals', {
     type: 'entities.eval',
     name: body.name,
     workspace: body.spec.workspace,
     model: body.spec.model,
     flow: flowId,
-    inputSignalset: { dataspec: ds.id },
-    outputSignalset: { signals: outputs },
+    inputSignalset: { dataspec: used.rec.id },
+    outputSignalset: { signals: outputSignals.map((s) => s.signal) },
   });
-  return { status: 'COMPLETED', result: { eval: evalRec.id, dataspec: ds.id } };
+  return completed([
+    { type: 'entities.eval', id: evalRec.id, name: body.name, outputSignals },
+    dataspecOutput(used),
+  ]);
 }

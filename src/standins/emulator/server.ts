@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { describeIssues } from '../../wire/index.js';
 import { type ApiReply, matchRoutes } from './api.js';
 import { type FaultSpec, Faults } from './faults.js';
-import { complete, type FlowDelays } from './flows.js';
-import { type Rec, SEED } from './seed.js';
+import type { FlowDelays } from './flows.js';
+import { FlowLifecycle, flowEnding } from './lifecycle.js';
+import { SEED } from './seed.js';
 import { Store } from './store.js';
 
 export interface EmulatorOptions {
@@ -13,6 +16,8 @@ export interface EmulatorOptions {
   token?: string;
   accountId?: string;
   flowDelays?: FlowDelays;
+  /** Extensions on or off from the start and after every reset (all on by default). */
+  features?: Partial<Features>;
 }
 export interface RunningEmulator {
   url: string;
@@ -38,56 +43,31 @@ const MAX_BODY = 1_000_000;
 const MAX_LOGGED = 10_000;
 const DEFAULT_DELAYS: FlowDelays = { runningAfterMs: 1_000, completedAfterMs: 3_000 };
 
+/** Emulator extensions that `PUT /_emulator/features` can switch off, to act like a service without them. */
+export interface Features {
+  /** `GET /api/1.3/accounts/{a}/flows/{id}`; off, it is 404 "no route" like any unknown path. */
+  flowReadBack: boolean;
+}
+const DEFAULT_FEATURES: Features = { flowReadBack: true };
+
 export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmulator> {
   const token = o.token ?? SEED.token;
   const accountId = o.accountId ?? SEED.accountId;
-  let delays: FlowDelays = o.flowDelays ?? DEFAULT_DELAYS;
   const store = new Store(accountId);
   const faults = new Faults();
-  const timers = new Set<NodeJS.Timeout>();
+  const flows = new FlowLifecycle(store, o.flowDelays ?? DEFAULT_DELAYS);
+  const initialFeatures: Features = { ...DEFAULT_FEATURES, ...o.features };
+  let features: Features = { ...initialFeatures };
   let requests: LoggedRequest[] = [];
   let seq = 0;
   /** Bumped by reset: a request delayed by injected latency across a reset is dropped, not applied to new state. */
   let epoch = 0;
 
-  const later = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => {
-      timers.delete(t);
-      fn();
-    }, ms);
-    t.unref();
-    timers.add(t);
-  };
-
-  const onFlow = (flow: Rec) => {
-    later(delays.runningAfterMs, () => {
-      if (store.get('flows', flow.id)?.status === 'CREATED')
-        store.update('flows', flow.id, { status: 'RUNNING' });
-    });
-    later(Math.max(delays.completedAfterMs, delays.runningAfterMs), () => finish(flow.id));
-  };
-
-  /** Completes a flow now (effects included) unless it already ended; false when there is no such flow. */
-  const finish = (id: string): boolean => {
-    const current = store.get('flows', id);
-    if (!current) return false;
-    if (current.status !== 'CREATED' && current.status !== 'RUNNING') return true;
-    let outcome: Record<string, unknown>;
-    try {
-      outcome = complete(store, current);
-    } catch (err) {
-      // A bug in an effect must fail the flow visibly, never crash the emulator from a timer.
-      outcome = { status: 'FAILED', message: `emulator error: ${(err as Error)?.message ?? String(err)}` };
-    }
-    store.update('flows', id, outcome);
-    return true;
-  };
-
   const reset = () => {
-    for (const t of timers) clearTimeout(t);
-    timers.clear();
+    flows.reset();
     store.reset();
     faults.clear();
+    features = { ...initialFeatures };
     requests = [];
     seq = 0;
     epoch++;
@@ -97,10 +77,10 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
     const route = `${req.method} ${path}`;
     const finishing = /^POST \/_emulator\/flows\/([^/]+)\/finish$/.exec(route);
     if (finishing) {
-      const id = decodeURIComponent(finishing[1]!);
-      return finish(id)
-        ? { status: 200, body: store.get('flows', id) }
-        : { status: 404, body: { message: `flow ${id} not found` } };
+      const ending = flowEnding.safeParse(body ?? {});
+      if (!ending.success) return { status: 400, body: { message: describeIssues(ending.error) } };
+      const r = flows.set(decodeURIComponent(finishing[1]!), ending.data);
+      return r.ok ? { status: 200, body: r.flow } : { status: r.status, body: { message: r.message } };
     }
     switch (route) {
       case 'GET /_emulator/state':
@@ -132,8 +112,25 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
             status: 400,
             body: { message: 'body: give non-negative integer runningAfterMs and completedAfterMs' },
           };
-        delays = { runningAfterMs: d.runningAfterMs!, completedAfterMs: d.completedAfterMs! };
-        return { status: 200, body: delays };
+        flows.delays = { runningAfterMs: d.runningAfterMs!, completedAfterMs: d.completedAfterMs! };
+        return { status: 200, body: flows.delays };
+      }
+      case 'GET /_emulator/flow-rules':
+        return { status: 200, body: flows.describeRules() };
+      case 'POST /_emulator/flow-rules': {
+        const r = flows.addRule(body);
+        return r.ok ? { status: 201, body: { id: r.id } } : { status: 400, body: { message: r.message } };
+      }
+      case 'DELETE /_emulator/flow-rules':
+        flows.clearRules();
+        return { status: 204, body: undefined };
+      case 'GET /_emulator/features':
+        return { status: 200, body: features };
+      case 'PUT /_emulator/features': {
+        const r = featuresPatch.safeParse(body);
+        if (!r.success) return { status: 400, body: { message: describeIssues(r.error) } };
+        features = { ...features, ...r.data };
+        return { status: 200, body: features };
       }
       default:
         return { status: 404, body: { message: `no emulator control ${route}` } };
@@ -154,7 +151,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
     } catch {
       return { status: 400, body: { message: 'path: malformed percent-encoding' } };
     }
-    const routes = matchRoutes(version, rest);
+    const routes = matchRoutes(version, rest).filter((r) => !r.feature || features[r.feature]);
     if (routes.length === 0) return { status: 404, body: { message: `no route ${req.method} ${path}` } };
     const route = routes.find((r) => r.method === req.method);
     if (!route)
@@ -172,7 +169,11 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
     } else if (req.method === 'POST' || req.method === 'PUT') {
       return { status: 400, body: { message: 'body: required' } };
     }
-    return route.handle({ method: req.method!, version, rest, query: url.searchParams, body }, store, onFlow);
+    return route.handle(
+      { method: req.method!, version, rest, query: url.searchParams, body },
+      store,
+      (flow) => flows.created(flow),
+    );
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -182,7 +183,12 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
     if (raw === null) return send(res, { status: 413, body: { message: 'body: larger than 1 MB' } });
     const body = parseBody(raw);
     if (path.startsWith('/_emulator/'))
-      return send(res, control(req, path, body === INVALID_JSON ? null : body));
+      return send(
+        res,
+        body === INVALID_JSON
+          ? { status: 400, body: { message: 'body: not valid JSON' } }
+          : control(req, path, body),
+      );
     if (!path.startsWith('/api/'))
       return send(res, { status: 404, body: { message: `no route ${req.method} ${path}` } });
 
@@ -210,7 +216,9 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
       if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
       entry.status = fault.status;
       if (fault.body !== undefined) {
-        res.writeHead(fault.status, { ...headers, 'content-type': 'text/plain' }).end(fault.body);
+        res
+          .writeHead(fault.status, { ...headers, 'content-type': fault.contentType ?? 'text/plain' })
+          .end(fault.body);
         return;
       }
       return send(res, {
@@ -222,6 +230,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
     const reply = api(req, path, url, body, raw);
     entry.status = reply.status;
     if (fault?.reset === 'after') return void req.socket.destroy();
+    if (fault?.corrupt) return sendSpoilt(res, reply, fault.corrupt);
     send(res, reply);
   };
 
@@ -253,6 +262,8 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
   };
 }
 
+const featuresPatch = z.strictObject({ flowReadBack: z.boolean().optional() });
+
 const INVALID_JSON = Symbol('invalid JSON');
 
 function parseBody(raw: string): unknown {
@@ -277,6 +288,22 @@ function readBody(req: IncomingMessage): Promise<string | null> {
     req.on('end', () => resolve(tooBig ? null : Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** The handled reply's status and headers with a body a client cannot use. */
+function sendSpoilt(res: ServerResponse, reply: ApiReply, how: NonNullable<FaultSpec['corrupt']>): void {
+  const headers: Record<string, string> = { ...reply.headers, 'content-type': 'application/json' };
+  let text: string;
+  if (how === 'malformed-json') {
+    const whole = JSON.stringify(reply.body ?? {});
+    text = whole.slice(0, Math.max(1, Math.floor(whole.length / 2)));
+  } else if (how === 'wrong-shape') {
+    text = '{"ok":true}';
+  } else {
+    headers['content-type'] = 'text/html';
+    text = '<html><body><h1>OK</h1></body></html>';
+  }
+  res.writeHead(reply.status, headers).end(text);
 }
 
 function send(res: ServerResponse, reply: ApiReply): void {

@@ -71,6 +71,63 @@ describe('emulator controls', () => {
     expect(((await res.json()) as { message: string }).message).toMatch(/status|rate/);
   });
 
+  it('refuses fault fields that would be ignored, and corrupt combined with an answer of its own', async () => {
+    for (const spec of [
+      { message: 'no status' },
+      { retryAfter: 1 },
+      { corrupt: 'malformed-json', status: 200 },
+      { corrupt: 'wrong-shape', reset: 'after' },
+      { corrupt: 'gibberish' },
+    ]) {
+      const res = await fetch(`${h.emu.url}/_emulator/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(spec),
+      });
+      expect([spec, res.status]).toEqual([spec, 400]);
+    }
+  });
+
+  it.each([
+    ['malformed-json', 'application/json', (t: string) => expect(() => JSON.parse(t)).toThrow()],
+    ['wrong-shape', 'application/json', (t: string) => expect(JSON.parse(t)).toEqual({ ok: true })],
+    ['non-json', 'text/html', (t: string) => expect(t).toMatch(/^<html>/)],
+  ] as const)(
+    'corrupt %s handles the request, then spoils the reply but keeps its status',
+    async (corrupt, type, check) => {
+      await h.fault({ method: 'POST', path: '/workspace$', corrupt, count: 1 });
+      const res = await fetch(`${h.emu.url}${A}/workspace`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.emu.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'spoilt' }),
+      });
+      expect(res.status).toBe(201);
+      expect(res.headers.get('content-type')).toBe(type);
+      check(await res.text());
+      expect((await h.state()).workspaces!.map((w) => w.name)).toContain('spoilt');
+      const [logged] = await h.requests();
+      expect(logged).toMatchObject({ status: 201, fault: { corrupt } });
+    },
+  );
+
+  it('a canned body goes out with the given content type', async () => {
+    await h.fault({
+      method: 'GET',
+      status: 502,
+      body: '<h1>Bad gateway</h1>',
+      contentType: 'text/html',
+      count: 1,
+    });
+    const res = await fetch(`${h.emu.url}${A}/workspace/${SEED.workspaces.sandbox}`, {
+      headers: { authorization: `Bearer ${h.emu.token}` },
+    });
+    expect([res.status, res.headers.get('content-type'), await res.text()]).toEqual([
+      502,
+      'text/html',
+      '<h1>Bad gateway</h1>',
+    ]);
+  });
+
   it('a GET that times out on every attempt is a timeout error', async () => {
     const client = createServiceClient({
       baseUrl: h.emu.url,

@@ -36,6 +36,10 @@ async function finish(id: string): Promise<Rec> {
   return (await status(id)) as Rec;
 }
 
+type Output = { type: string; id?: string; [k: string]: unknown };
+const outputs = (flow: Rec) => flow.outputs as Output[];
+const output = (flow: Rec, type: string) => outputs(flow).find((o) => o.type === type)!;
+
 const byId = async (collection: string, id: string) =>
   (await h.state())[collection]!.find((r) => r.id === id);
 
@@ -48,18 +52,27 @@ describe('flow lifecycle and completion effects', () => {
     expect(flow.status).toBe('CREATED');
     const done = await finish(flow.id);
     expect(done.status).toBe('COMPLETED');
-    const result = done.result as { model: string; dataspec: string };
-    expect(result.model).toMatch(/^\d{19}$/);
-    expect(result.dataspec).toMatch(/^\d{19}$/);
-    const model = await byId('models', result.model);
+    expect(outputs(done)).toEqual([
+      {
+        type: 'entities.model',
+        id: expect.stringMatching(/^\d{19}$/),
+        name: 'Pump station A/anomaly/M[2]',
+        created: true,
+        live: false,
+      },
+      { type: 'entities.dataspec', id: expect.stringMatching(/^\d{19}$/), name: inline.name, created: true },
+    ]);
+    const modelId = output(done, 'entities.model').id!;
+    const dataspecId = output(done, 'entities.dataspec').id!;
+    const model = await byId('models', modelId);
     expect(model).toMatchObject({
       name: 'Pump station A/anomaly/M[2]',
       workspace: SEED.workspaces.pumpStation,
       type: 'entities.model',
       tenant: SEED.accountId,
-      history: [{ flow: flow.id, dataspec: result.dataspec, specs: inline.specs }],
+      history: [{ flow: flow.id, dataspec: dataspecId, specs: inline.specs }],
     });
-    expect(await byId('dataspecs', result.dataspec)).toMatchObject({
+    expect(await byId('dataspecs', dataspecId)).toMatchObject({
       name: inline.name,
       specs: inline.specs,
     });
@@ -75,9 +88,14 @@ describe('flow lifecycle and completion effects', () => {
       },
     });
     const done = await finish(flow.id);
-    const result = done.result as { model: string; dataspec: string };
-    expect(result.dataspec).toBe(SEED.dataspec);
-    expect(await byId('models', result.model)).toMatchObject({
+    expect(output(done, 'entities.dataspec')).toEqual({
+      type: 'entities.dataspec',
+      id: SEED.dataspec,
+      name: 'Baseline October',
+      created: false,
+    });
+    expect(output(done, 'entities.model')).toMatchObject({ name: 'sandbox/retrained', created: true });
+    expect(await byId('models', output(done, 'entities.model').id!)).toMatchObject({
       name: 'sandbox/retrained',
       workspace: SEED.workspaces.sandbox,
     });
@@ -94,7 +112,13 @@ describe('flow lifecycle and completion effects', () => {
       },
     });
     const done = await finish(flow.id);
-    expect((done.result as { model: string }).model).toBe(SEED.models.temperatureAnomaly);
+    expect(output(done, 'entities.model')).toEqual({
+      type: 'entities.model',
+      id: SEED.models.temperatureAnomaly,
+      name: 'Pump station A/anomaly/M[1]',
+      created: false,
+      live: false,
+    });
     expect((await h.state()).models).toHaveLength(before);
     const model = await byId('models', SEED.models.temperatureAnomaly);
     expect(model?.history).toEqual([expect.objectContaining({ flow: flow.id, specs: inline.specs })]);
@@ -111,8 +135,21 @@ describe('flow lifecycle and completion effects', () => {
       },
     });
     const done = await finish(flow.id);
-    const evalId = (done.result as { eval: string }).eval;
-    const evalRec = await byId('evals', evalId);
+    const evalOut = output(done, 'entities.eval');
+    expect(evalOut).toEqual({
+      type: 'entities.eval',
+      id: expect.stringMatching(/^\d{19}$/),
+      name: 'evaluate',
+      outputSignals: [
+        {
+          signal: expect.stringMatching(/^\d{19}$/),
+          name: 'pumps/eval1/anomaly_score',
+          output: 'anomaly_score',
+          created: true,
+        },
+      ],
+    });
+    const evalRec = await byId('evals', evalOut.id!);
     expect(evalRec).toMatchObject({
       type: 'entities.eval',
       workspace: SEED.workspaces.pumpStation,
@@ -121,7 +158,44 @@ describe('flow lifecycle and completion effects', () => {
       inputSignalset: { dataspec: expect.stringMatching(/^\d{19}$/) },
     });
     const [out] = (evalRec!.outputSignalset as { signals: string[] }).signals;
+    expect(out).toBe((evalOut.outputSignals as { signal: string }[])[0]!.signal);
     expect(await byId('signals', out!)).toMatchObject({ name: 'pumps/eval1/anomaly_score' });
+  });
+
+  it('ANOMALYEVAL onto existing signals reports them as not created', async () => {
+    const flow = await h.client.anomalyEval({
+      name: 'evaluate into',
+      spec: {
+        model: SEED.models.temperatureAnomaly,
+        workspace: SEED.workspaces.pumpStation,
+        dataspec: { id: SEED.dataspec },
+        outputsignals: [{ signal: SEED.signals.anomalyScore, name: 'anomaly_score' }],
+      },
+    });
+    const done = await finish(flow.id);
+    expect(output(done, 'entities.eval').outputSignals).toEqual([
+      { signal: SEED.signals.anomalyScore, name: 'anomaly-score', output: 'anomaly_score', created: false },
+    ]);
+  });
+
+  it('EVAL reports each backfilled segment', async () => {
+    const segments = [
+      {
+        entities: ['pump-1'],
+        timeRange: { startTime: '1732176000000000000', endTime: '1732179600000000000' },
+      },
+    ];
+    const flow = await h.client.createEvalFlow({
+      name: 'backfill',
+      datastream: SEED.datastream,
+      assessment: SEED.assessments.temperature,
+      model: SEED.models.temperatureCommon,
+      spec: { commonModelId: SEED.models.temperatureCommon, segments, forLive: true, withEpisodes: true },
+    });
+    const done = await finish(flow.id);
+    expect(outputs(done)).toEqual([
+      { type: 'segment', model: SEED.models.temperatureCommon, ...segments[0] },
+    ]);
   });
 
   it('STARTLIVEMODEL and STOPLIVEMODEL change the live state; stopping a model that is not live fails', async () => {
@@ -129,13 +203,22 @@ describe('flow lifecycle and completion effects', () => {
     const failed = await finish(stopIdle.id);
     expect(failed.status).toBe('FAILED');
     expect(failed.message).toMatch(/not live/);
+    expect(failed).not.toHaveProperty('outputs');
 
     const start = await h.client.startLiveModel({ name: 'start', model: SEED.models.pressureCommon });
-    expect((await finish(start.id)).status).toBe('COMPLETED');
+    const started = await finish(start.id);
+    expect(started.status).toBe('COMPLETED');
+    expect(outputs(started)).toEqual([
+      expect.objectContaining({ type: 'entities.model', id: SEED.models.pressureCommon, live: true }),
+    ]);
     expect((await byId('models', SEED.models.pressureCommon))?.live).toBe(true);
 
     const stop = await h.client.stopLiveModel({ name: 'stop', model: SEED.models.pressureCommon });
-    expect((await finish(stop.id)).status).toBe('COMPLETED');
+    const stopped = await finish(stop.id);
+    expect(stopped.status).toBe('COMPLETED');
+    expect(outputs(stopped)).toEqual([
+      expect.objectContaining({ type: 'entities.model', id: SEED.models.pressureCommon, live: false }),
+    ]);
     expect((await byId('models', SEED.models.pressureCommon))?.live).toBe(false);
   });
 });
