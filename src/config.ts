@@ -49,6 +49,13 @@ export interface Config {
     /** Channel IDs where the bot acts; empty = all. */
     allowedChannels: string[];
   };
+  /** Following every created flow until it ends (TSAI_TRACK_*). */
+  tracking: {
+    enabled: boolean;
+    firstPollMs: number;
+    maxIntervalMs: number;
+    maxAgeMs: number;
+  };
   /** Every secret value present, for log scrubbing. */
   secrets: string[];
 }
@@ -172,6 +179,10 @@ const VARIABLES = {
   TSAI_MAX_ATTEMPTS: intIn(1, 10),
   TSAI_MAX_RETRY_TIME_MS: intIn(0, 600_000),
   TSAI_MAX_QUEUED: intIn(0, 100_000),
+  TSAI_TRACK_FLOWS: bool,
+  TSAI_TRACK_FIRST_POLL: duration,
+  TSAI_TRACK_MAX_INTERVAL: duration,
+  TSAI_TRACK_MAX_AGE: duration,
 } as const;
 
 type Vars = typeof VARIABLES;
@@ -233,6 +244,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     require('TSAI_ACCOUNT_ID', 'when TSAI_BASE_URL is set');
   }
 
+  const firstPollMs = v.TSAI_TRACK_FIRST_POLL ?? 3_000;
+  const maxIntervalMs = v.TSAI_TRACK_MAX_INTERVAL ?? 60_000;
+  if (maxIntervalMs < firstPollMs)
+    problems.push({
+      variable: isSet('TSAI_TRACK_MAX_INTERVAL') ? 'TSAI_TRACK_MAX_INTERVAL' : 'TSAI_TRACK_FIRST_POLL',
+      problem: 'the longest wait between reads of a flow must be at least the first wait, e.g. 3s and 60s',
+    });
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -260,6 +279,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     policy: {
       operators: v.TSAI_OPERATORS ?? [],
       allowedChannels: v.TSAI_ALLOWED_CHANNELS ?? [],
+    },
+    tracking: {
+      enabled: v.TSAI_TRACK_FLOWS ?? true,
+      firstPollMs,
+      maxIntervalMs,
+      maxAgeMs: v.TSAI_TRACK_MAX_AGE ?? 7 * 86_400_000,
     },
     secrets: SECRET_VARIABLES.map((name) => env[name]?.trim() ?? '').filter((s) => s !== ''),
   };

@@ -4,6 +4,8 @@ import { type Approvals, type ApprovalsConfig, createApprovals } from './approva
 import { type OperationLog, Operations } from './operations/run.js';
 import { type AccessPolicy, createPolicy, type PolicyConfig } from './policy.js';
 import type { ExpandGroup } from './principals.js';
+import type { PollSchedule } from './tracking/schedule.js';
+import { FlowTracker, type TrackerLog } from './tracking/tracker.js';
 
 export interface CoreOptions {
   store: Store;
@@ -18,12 +20,15 @@ export interface CoreOptions {
   approvalsChannel?: string;
   /** The zone in which an approved request's outcome is described. */
   timeZone: string;
+  /** Follow created flows until they end, on this schedule; absent: not followed. */
+  tracking?: { schedule: PollSchedule; log: TrackerLog };
 }
 
 export interface Core {
   policy: AccessPolicy;
   approvals: Approvals;
   operations: Operations;
+  tracker?: FlowTracker;
 }
 
 /**
@@ -39,6 +44,14 @@ export function createCore(o: CoreOptions): Core {
     ...(o.onGroupError ? { onGroupError: o.onGroupError } : {}),
     config: o.policy,
   });
+  const tracker = o.tracking
+    ? new FlowTracker({
+        store: o.store,
+        service: o.service,
+        schedule: o.tracking.schedule,
+        log: o.tracking.log,
+      })
+    : undefined;
   let operations!: Operations;
   const approvals = createApprovals({
     store: o.store,
@@ -57,6 +70,7 @@ export function createCore(o: CoreOptions): Core {
     now: o.now,
     log: o.log,
     ...(o.approvalsChannel ? { approvalsChannel: o.approvalsChannel } : {}),
+    ...(tracker ? { tracker } : {}),
   });
-  return { policy, approvals, operations };
+  return { policy, approvals, operations, ...(tracker ? { tracker } : {}) };
 }

@@ -5,6 +5,7 @@ import { registerApprovals } from './approvals/listeners.js';
 import { boltLogger } from './bolt-logger.js';
 import type { Bot } from './bot.js';
 import { registerCommand } from './command/listener.js';
+import { registerFlows } from './flows/listeners.js';
 import type { FollowUps } from './follow-up/jobs.js';
 import { registerForms } from './forms/listeners.js';
 import { webClientOptions } from './web-client.js';
@@ -58,6 +59,7 @@ export function createSlackApp(bot: Bot, followUps: FollowUps): SlackApp {
   registerCommand(app, followUps);
   registerForms(app, bot, followUps);
   registerApprovals(app, followUps);
+  registerFlows(app, followUps);
   app.error(async (error) => {
     bot.logger.error({ err: error.message, code: error.code }, 'unhandled error in a Slack listener');
   });

@@ -9,7 +9,7 @@ export interface BackgroundWork {
 
 /**
  * What the bot does without being asked, on the thread that runs follow-ups: at start, expiry missed
- * while it was down and executions a crash interrupted; then the expiry sweep.
+ * while it was down and executions a crash interrupted; then the expiry sweep, and following flows.
  */
 export async function startBackgroundWork(bot: Bot): Promise<BackgroundWork> {
   const log = bot.logger.child({ part: 'background' });
@@ -26,5 +26,12 @@ export async function startBackgroundWork(bot: Bot): Promise<BackgroundWork> {
     onExpired: (requests) => announceDecided(bot, requests),
     onError: (err) => log.error({ err: errText(err) }, 'expiry sweep failed'),
   });
-  return { stop: () => sweeper.stop() };
+  // Loaded with the background work: the acking thread never follows flows itself.
+  const tracker = bot.tracker;
+  if (tracker) tracker.start((await import('./flows/notifier.js')).createFlowNotifier(bot));
+  return {
+    async stop() {
+      await Promise.all([sweeper.stop(), tracker?.stop()]);
+    },
+  };
 }

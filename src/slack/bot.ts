@@ -7,6 +7,7 @@ import { type ClockSource, clockOf } from '../core/clock.js';
 import { createCore } from '../core/compose.js';
 import type { Operations } from '../core/operations/run.js';
 import type { AccessPolicy } from '../core/policy.js';
+import type { FlowTracker } from '../core/tracking/tracker.js';
 import { errText, type Logger } from '../log.js';
 import { openStore, type Store } from '../store/index.js';
 import { boltLogger } from './bolt-logger.js';
@@ -45,6 +46,8 @@ export interface Bot {
   readonly approvals: Approvals;
   /** The one path every operation takes: authorise, execute, audit. */
   readonly operations: Operations;
+  /** Follows every created flow until it ends; absent when TSAI_TRACK_FLOWS is off. */
+  readonly tracker: FlowTracker | undefined;
   close(): Promise<void>;
 }
 
@@ -74,7 +77,7 @@ export async function composeBot(setup: BotSetup, logger: Logger): Promise<Bot> 
       'usergroups.users.list failed; treating the group as empty for now',
     );
 
-  const { policy, approvals, operations } = createCore({
+  const { policy, approvals, operations, tracker } = createCore({
     store,
     service,
     now,
@@ -89,6 +92,18 @@ export async function composeBot(setup: BotSetup, logger: Logger): Promise<Bot> 
     },
     ...(config.approvals.channel ? { approvalsChannel: config.approvals.channel } : {}),
     timeZone: config.defaultTimeZone,
+    ...(config.tracking.enabled
+      ? {
+          tracking: {
+            schedule: {
+              firstMs: config.tracking.firstPollMs,
+              maxIntervalMs: config.tracking.maxIntervalMs,
+              maxAgeMs: config.tracking.maxAgeMs,
+            },
+            log: logger.child({ part: 'flow-tracking' }),
+          },
+        }
+      : {}),
   });
 
   return {
@@ -104,6 +119,7 @@ export async function composeBot(setup: BotSetup, logger: Logger): Promise<Bot> 
     policy,
     approvals,
     operations,
+    tracker,
     async close() {
       await Promise.allSettled([service.close(), store.close()]);
     },

@@ -21,5 +21,7 @@ export async function runFollowUp(job: Job, bot: Bot): Promise<void> {
       return (await import('./approvals/follow-up.js')).followApprovalClick(job, bot);
     case 'approval-reject':
       return (await import('./approvals/follow-up.js')).followRejectReason(job, bot);
+    case 'flow-next':
+      return (await import('./flows/next-step.js')).followNextStep(job, bot);
   }
 }

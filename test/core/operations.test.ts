@@ -15,6 +15,7 @@ const ALICE: Actor = {
   channelId: 'C0OPS',
   asked: '/tsai workspace create x',
   timeZone: 'UTC',
+  via: 'command',
 };
 
 let emu: Harness;

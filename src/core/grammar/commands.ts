@@ -210,10 +210,20 @@ export const COMMANDS: CommandSpec[] = [
     id: 'flow',
     words: ['flow'],
     usage: '/tsai flow <flow_id>',
-    summary: 'Show the current status of a flow.',
+    summary: "Show a flow: what the bot knows from following it, and the service's status now.",
     examples: [`/tsai flow ${X.flow}`],
     mutating: false,
     keys: ['flow'],
+  },
+  {
+    id: 'flows',
+    words: ['flows'],
+    usage: '/tsai flows [n]',
+    summary:
+      'The latest flows started from this channel, with their status as the bot follows them (default 10).',
+    examples: ['/tsai flows', '/tsai flows 20'],
+    mutating: false,
+    keys: [],
   },
 ];
 

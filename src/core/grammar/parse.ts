@@ -63,6 +63,31 @@ export function parseCommand(text: string, options: ParseOptions = {}): ParseOut
   }
 }
 
+/**
+ * The arguments of a command line by canonical key (the positional ID under its key), without checking
+ * them: what a form needs to reopen with what was typed. Undefined when the text names no command.
+ */
+export function commandArguments(
+  text: string,
+): { spec: CommandSpec; given: Record<string, string> } | undefined {
+  const tokenized = tokenize(text.replace(/^\s*\/tsai\b/, ''));
+  if (!tokenized.ok || tokenized.tokens[0]?.kind !== 'positional') return undefined;
+  const selected = selectSpec(tokenized.tokens);
+  if ('error' in selected) return undefined;
+  const { spec } = selected;
+  try {
+    const args = collect(tokenized.tokens.slice(spec.words.length), spec);
+    const given: Record<string, string> = { ...args.options };
+    const first = args.positionals[0];
+    if (spec.positional && first !== undefined && given[spec.positional] === undefined)
+      given[spec.positional] = first;
+    return { spec, given };
+  } catch (e) {
+    if (e instanceof Bad) return undefined;
+    throw e;
+  }
+}
+
 function selectSpec(tokens: Token[]): { spec: CommandSpec } | { error: string; spec?: CommandSpec } {
   const word = (i: number) => {
     const t = tokens[i];
@@ -435,6 +460,16 @@ const PARSERS: Record<string, Parser> = {
       throw new Bad(`\`${n}\` is not a number of entries: give 1 to 100, e.g. \`/tsai audit 50\`.`);
     }
     return ok({ kind: 'audit', limit: Number(n) }, spec);
+  },
+
+  flows: (args, spec) => {
+    const n = args.positionals.shift();
+    tooMany(args, 0, spec);
+    if (n === undefined) return ok({ kind: 'flows' }, spec);
+    if (!/^\d{1,2}$/.test(n) || Number(n) < 1 || Number(n) > 25) {
+      throw new Bad(`\`${n}\` is not a number of flows: give 1 to 25, e.g. \`/tsai flows 10\`.`);
+    }
+    return ok({ kind: 'flows', limit: Number(n) }, spec);
   },
 
   flow: (args, spec) => {

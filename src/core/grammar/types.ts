@@ -55,6 +55,7 @@ export type ParsedCommand =
       description?: string;
     }
   | { kind: 'flow'; flowId: string }
+  | { kind: 'flows'; limit?: number }
   | GovernanceCommand;
 
 /** Commands about the bot's own state (channel defaults, approvals, audit log): never reach the service. */

@@ -1,7 +1,14 @@
-import type { ApprovalAction, ApprovalRequest, AuditEntry, ChannelDefaults } from '../../store/index.js';
+import type {
+  ApprovalAction,
+  ApprovalRequest,
+  AuditEntry,
+  ChannelDefaults,
+  FlowOrigin,
+  TrackedFlow,
+} from '../../store/index.js';
 import type { StoredChannelDefaults } from '../channel-defaults.js';
 import { type CommandSpec, specById } from '../grammar/commands.js';
-import type { OpFailure, OpSuccess } from '../outcome.js';
+import type { OpFailure, OpOutcome, OpSuccess } from '../outcome.js';
 import type { OpRequest } from './requests.js';
 
 /**
@@ -19,7 +26,9 @@ export type Operation =
   | { kind: 'defaults-clear' }
   | { kind: 'defaults-show' }
   | { kind: 'approvals-list' }
-  | { kind: 'audit-list'; limit?: number };
+  | { kind: 'audit-list'; limit?: number }
+  /** The latest flows started from the channel, as followed. */
+  | { kind: 'flows-list'; limit?: number };
 
 export type OperationKind = Operation['kind'];
 
@@ -32,6 +41,8 @@ export interface Actor {
   asked: string;
   /** The person's IANA zone: time ranges in the outcome are shown in it. */
   timeZone: string;
+  /** Which surface asked: what can reopen it, and how its end is told. */
+  via: FlowOrigin;
 }
 
 export type OperationResult =
@@ -48,7 +59,10 @@ export type OperationResult =
     }
   /** `expired`: requests this listing found past their expiry and expired (their messages need updating). */
   | { ok: true; kind: 'pending-approvals'; requests: ApprovalRequest[]; expired: ApprovalRequest[] }
-  | { ok: true; kind: 'audit-trail'; entries: AuditEntry[] };
+  | { ok: true; kind: 'audit-trail'; entries: AuditEntry[] }
+  | { ok: true; kind: 'tracked-flows'; flows: TrackedFlow[] }
+  /** `/tsai flow <id>`: what following it found, and the service's answer now. */
+  | { ok: true; kind: 'flow-status'; flowId: string; tracked: TrackedFlow | null; now: OpOutcome };
 
 /** The command table entry each operation belongs to: the one source of its name and of `mutating`. */
 const COMMAND_OF: Record<OperationKind, string> = {
@@ -68,6 +82,7 @@ const COMMAND_OF: Record<OperationKind, string> = {
   'defaults-show': 'use',
   'approvals-list': 'approvals',
   'audit-list': 'audit',
+  'flows-list': 'flows',
 };
 
 export function specOf(op: Operation): CommandSpec {
@@ -110,6 +125,7 @@ export function reachesService(op: Operation): op is OpRequest | Extract<Operati
     case 'defaults-show':
     case 'approvals-list':
     case 'audit-list':
+    case 'flows-list':
       return false;
     default:
       return true;

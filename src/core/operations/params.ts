@@ -1,8 +1,8 @@
 import { toIso } from '../../time/index.js';
-import type { OpRequest } from './requests.js';
+import type { Operation } from './operation.js';
 
 /** The request as JSON-safe parameters (time ranges as ISO strings), e.g. for the audit log. */
-export function requestParams(req: OpRequest): Record<string, unknown> {
+export function requestParams(req: Operation): Record<string, unknown> {
   return JSON.parse(
     JSON.stringify(req, (key, value) => {
       void key;

@@ -47,6 +47,11 @@ export function resolveCommand(cmd: Resolvable, ctx: RequestContext): ResolveOut
       return { ok: true, operation: { kind: cmd.action === 'clear' ? 'defaults-clear' : 'defaults-show' } };
     case 'approvals':
       return { ok: true, operation: { kind: 'approvals-list' } };
+    case 'flows':
+      return {
+        ok: true,
+        operation: { kind: 'flows-list', ...(cmd.limit !== undefined ? { limit: cmd.limit } : {}) },
+      };
     case 'audit':
       return {
         ok: true,

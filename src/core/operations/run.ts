@@ -6,10 +6,12 @@ import { clearChannelDefaults, setChannelDefaults } from '../channel-defaults.js
 import type { CommandSpec } from '../grammar/commands.js';
 import type { OpFailure, OpOutcome } from '../outcome.js';
 import type { AccessPolicy } from '../policy.js';
+import type { FlowTracker } from '../tracking/tracker.js';
 import { execute } from './execute.js';
 import {
   type Actor,
   auditNameOf,
+  flowTypeOf,
   type Operation,
   type OperationResult,
   reachesService,
@@ -32,6 +34,8 @@ export interface OperationsDeps {
   log: OperationLog;
   /** Where approval requests are posted (TSAI_APPROVALS_CHANNEL); absent: the channel asked in. */
   approvalsChannel?: string;
+  /** Follows every flow the runner creates until it ends; absent when TSAI_TRACK_FLOWS is off. */
+  tracker?: FlowTracker;
 }
 
 const INSIDE_THE_BOT =
@@ -99,7 +103,23 @@ export class Operations {
     await this.audit(actor, op, result).catch((e: unknown) =>
       this.deps.log.error({ ...where, err: errText(e) }, 'could not write the audit entry'),
     );
+    await this.follow(actor, op, result);
     return result;
+  }
+
+  /** A created flow is followed until it ends; failing to follow it never undoes its creation. */
+  private async follow(actor: Actor, op: Operation, result: OperationResult): Promise<void> {
+    const flowType = flowTypeOf(op);
+    const tracker = this.deps.tracker;
+    if (!tracker || !flowType || !result.ok || result.kind !== 'service' || !result.flow) return;
+    try {
+      await tracker.follow({ actor, op, outcome: { ...result, flow: result.flow }, flowType });
+    } catch (e) {
+      this.deps.log.error(
+        { user: actor.userId, flowId: result.flow.id, err: errText(e) },
+        'could not start following a flow',
+      );
+    }
   }
 
   /** The flow of a request an approver approved: the approvals workflow's way into the runner. */
@@ -112,6 +132,7 @@ export class Operations {
         channelId: request.approvalsChannelId,
         asked: `approve request ${request.id}`,
         timeZone,
+        via: 'approval',
       },
       {
         kind: 'live-model',
@@ -136,6 +157,13 @@ export class Operations {
     const { store, approvals } = this.deps;
     const now = this.deps.now;
     try {
+      if (op.kind === 'flow') {
+        const [tracked, now] = await Promise.all([
+          store.getTrackedFlow(op.flowId),
+          execute(op, this.deps.service, actor.timeZone),
+        ]);
+        return { ok: true, kind: 'flow-status', flowId: op.flowId, tracked, now };
+      }
       if (reachesService(op)) return await execute(op, this.deps.service, actor.timeZone);
       switch (op.kind) {
         case 'live-request': {
@@ -187,6 +215,16 @@ export class Operations {
           const { pending, expired } = await approvals.listPending(40);
           return { ok: true, kind: 'pending-approvals', requests: pending, expired };
         }
+        case 'flows-list':
+          return {
+            ok: true,
+            kind: 'tracked-flows',
+            flows: await store.listTrackedFlows({
+              channelId: actor.channelId,
+              ...(actor.teamId ? { teamId: actor.teamId } : {}),
+              limit: op.limit ?? 10,
+            }),
+          };
         case 'audit-list': {
           const trail = await approvals.auditTrail(actor.userId, op.limit ?? 20);
           if (trail.ok) return { ok: true, kind: 'audit-trail', entries: trail.entries };

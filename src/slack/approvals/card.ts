@@ -54,8 +54,11 @@ function button(text: string, actionId: string, value: string, style?: 'primary'
   };
 }
 
-/** The request message in every state; pending has Approve/Reject, failed has Retry (approvers only act). */
-export function approvalMessage(r: ApprovalRequest): MessageBody {
+/**
+ * The request message in every state; pending has Approve/Reject, failed has Retry (approvers only act).
+ * `flow`: the created flow as the bot follows it, so the card says when the model is live or stopped.
+ */
+export function approvalMessage(r: ApprovalRequest, flow?: FollowedFlow): MessageBody {
   const headline = `${mention(r.requesterId)} asks to ${describeAction(r)}.`;
   const fields = [
     `*Requested by*\n${mention(r.requesterId)}`,
@@ -67,7 +70,7 @@ export function approvalMessage(r: ApprovalRequest): MessageBody {
   if (r.status === 'pending') fields.push(`*Expires*\n${slackTime(r.expiresAt)}`);
 
   const blocks: KnownBlock[] = [section(headline), ...fieldsSection(fields)];
-  const status = statusText(r);
+  const status = statusText(r, flow);
   blocks.push(section(status));
   if (r.status === 'pending') {
     blocks.push({
@@ -99,7 +102,7 @@ function errorText(error: string | null): string {
 }
 
 /** The state line under the facts: who decided when, and the flow or the error. */
-export function statusText(r: ApprovalRequest): string {
+export function statusText(r: ApprovalRequest, flow?: FollowedFlow): string {
   const line = `*${STATUS_LINE[r.status]}*`;
   const by = r.decidedBy ? ` by ${mention(r.decidedBy)}` : '';
   const when = r.decidedAt ? ` at ${slackTime(r.decidedAt, '{time}')}` : '';
@@ -109,7 +112,7 @@ export function statusText(r: ApprovalRequest): string {
     case 'executing':
       return `${line}${by}${when}.`;
     case 'executed':
-      return `${line}${by}${when}.\n*Flow* ${code(r.flowId ?? '?')} · *Status* ${escapeMrkdwn(r.flowStatus ?? 'unknown')}`;
+      return `${line}${by}${when}.\n*Flow* ${code(r.flowId ?? '?')} · *Status* ${escapeMrkdwn(flow?.status ?? r.flowStatus ?? 'unknown')}${flowEnd(r, flow)}`;
     case 'failed':
       return `${line}${by}${when}.\n${errorText(r.error)}\nAn approver may press Retry.`;
     case 'unknown':
@@ -119,6 +122,21 @@ export function statusText(r: ApprovalRequest): string {
     case 'expired':
       return `${line}: nobody decided before ${slackTime(r.expiresAt)}. File a new request if it is still needed.`;
   }
+}
+
+/** The part of a followed flow the card shows. */
+export interface FollowedFlow {
+  status: string;
+  endReason: string | null;
+  failure: string | null;
+}
+
+/** What the end of the flow means for the model, once the bot has seen it. */
+function flowEnd(r: ApprovalRequest, flow: FollowedFlow | undefined): string {
+  if (!flow || flow.endReason !== 'ended') return '';
+  if (flow.status.toUpperCase() === 'COMPLETED')
+    return `\n:white_check_mark: Model ${code(r.modelId)} is now ${r.action === 'start' ? 'live' : 'stopped'}.`;
+  return `\n:x: The flow ended ${escapeMrkdwn(flow.status)}${flow.failure ? `: ${errorText(flow.failure)}` : ''}. The model was not ${r.action === 'start' ? 'started' : 'stopped'}.`;
 }
 
 /** The thread reply that tells the requester what happened. */

@@ -41,6 +41,7 @@ export async function followCommand(command: SlashCommand, bot: Bot): Promise<vo
       channelId: command.channel_id,
       asked: who.commandText,
       timeZone,
+      via: 'command',
     };
 
     if (!parsed.ok) {

@@ -3,6 +3,8 @@ import { announceRequest } from '../approvals/announce.js';
 import { pendingListMessage } from '../approvals/card.js';
 import { announceDecided } from '../approvals/present.js';
 import type { Bot } from '../bot.js';
+import { announceFlow } from '../flows/announce.js';
+import { flowStatusMessage, flowsListMessage } from '../flows/views.js';
 import { type Audience, postInChannel, tellUser } from '../reply.js';
 import { auditMessage } from '../views/audit.js';
 import { channelDefaultsMessage } from '../views/channel-defaults.js';
@@ -28,7 +30,22 @@ export async function showResult(
   switch (result.kind) {
     case 'service': {
       const body = resultMessage(result, who);
-      return void (await (result.visibility === 'channel' ? inChannel(body) : privately(body)));
+      if (result.visibility !== 'channel') return void (await privately(body));
+      // A followed flow is announced where its status can be updated in place.
+      if (result.flow && bot.tracker) {
+        if (!(await announceFlow(bot, to, body, result.flow.id))) await privately(body);
+        return;
+      }
+      return void (await inChannel(body));
+    }
+    case 'tracked-flows':
+      return void (await privately(flowsListMessage(result.flows, Date.now())));
+    case 'flow-status': {
+      const fresh = result.now.ok ? resultMessage(result.now, who) : errorMessage(result.now, who);
+      const timeZone = await bot.zoneOf(to.userId);
+      return void (await privately(
+        flowStatusMessage(result.flowId, result.tracked, fresh, { now: Date.now(), timeZone }),
+      ));
     }
     case 'approval-filed':
       return announceRequest(bot, result.request, result.modelFrom, { to, who });

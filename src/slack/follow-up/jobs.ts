@@ -29,7 +29,17 @@ export type Job =
       responseUrl?: string;
       triggerId: string;
     }
-  | { kind: 'approval-reject'; requestId: string; userId: string; teamId?: string; reason?: string };
+  | { kind: 'approval-reject'; requestId: string; userId: string; teamId?: string; reason?: string }
+  | {
+      kind: 'flow-next';
+      step: 'score' | 'relearn';
+      /** The button's value: the IDs to fill in. */
+      value: string;
+      userId: string;
+      triggerId: string;
+      channelId?: string;
+      responseUrl?: string;
+    };
 
 /** A form that passed validation in its acknowledgement: what to run, and what to show or reopen. */
 export interface Submission {

@@ -5,6 +5,7 @@ import type { Actor } from '../../core/operations/operation.js';
 import type { OpFailure } from '../../core/outcome.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
+import { announceFlow } from '../flows/announce.js';
 import type { Submission } from '../follow-up/jobs.js';
 import { type Audience, postInChannel, tellUser } from '../reply.js';
 import { errorMessage, type Invocation, resultMessage } from '../views/messages.js';
@@ -82,10 +83,19 @@ export async function followSubmission(s: Submission, bot: Bot): Promise<void> {
     channelId: s.channelId,
     asked: who.commandText,
     timeZone: s.timeZone,
+    via: 'form',
   };
   const result = await bot.operations.run(actor, s.operation);
   if (!result.ok) return reportFailure(bot, s, to, result, who);
-  if (result.kind === 'service' && (await postInChannel(bot, to, resultMessage(result, who)))) return;
+  if (result.kind === 'service') {
+    const body = resultMessage(result, who);
+    // A followed flow is announced where its status can be updated in place.
+    const posted =
+      result.flow && bot.tracker
+        ? await announceFlow(bot, to, body, result.flow.id)
+        : await postInChannel(bot, to, body);
+    if (posted) return;
+  }
   const flow =
     result.kind === 'service' && result.flow ? ` (flow ${result.flow.id}, ${result.flow.status})` : '';
   await tellUser(

@@ -1,0 +1,309 @@
+import { randomUUID } from 'node:crypto';
+import type { ServiceClient, ServiceError } from '../../api/index.js';
+import type {
+  FlowAnnouncement,
+  FlowEndReason,
+  Store,
+  TrackedFlow,
+  TrackedFlowPatch,
+} from '../../store/index.js';
+import type { Actor, Operation } from '../operations/operation.js';
+import { requestParams } from '../operations/params.js';
+import type { OpSuccess } from '../outcome.js';
+import { nextPollDelay, type PollSchedule } from './schedule.js';
+
+/** How a surface shows a followed flow; the tracker knows nothing of Slack. */
+export interface FlowNotifier {
+  /** Shows the flow's current state where it was announced (or on its approval request). */
+  show(flow: TrackedFlow, now: number): Promise<NotifyResult>;
+  /** The flow ended: tells its requester once, with the results. */
+  notify(flow: TrackedFlow, now: number): Promise<NotifyResult>;
+}
+
+export type NotifyResult =
+  /** Shown or sent. `announcement`: where it is now shown (a response_url counts its uses). */
+  | { kind: 'done'; announcement?: FlowAnnouncement }
+  /** Rate-limited: this flow's message is retried then, the others go on. */
+  | { kind: 'later'; notBefore: number }
+  /** Nothing can show it now, and nothing should be retried. */
+  | { kind: 'skipped' };
+
+export interface TrackerLog {
+  info(o: object, msg: string): void;
+  warn(o: object, msg: string): void;
+  error(o: object, msg: string): void;
+}
+
+export interface TrackerDeps {
+  store: Store;
+  service: Pick<ServiceClient, 'getFlow'>;
+  schedule: PollSchedule;
+  log: TrackerLog;
+  /**
+   * The machine's clock (ms). Not the bot's business clock: leases are shared with other replicas, and the
+   * time between reads is real time.
+   */
+  clock?: () => number;
+  random?: () => number;
+  /** How long a claimed flow is this replica's (a read, a Slack update and a thread reply fit well inside). */
+  leaseMs?: number;
+  /** Flows claimed per round. */
+  batch?: number;
+  /** How often the store is asked for due flows. */
+  tickMs?: number;
+}
+
+/** What the runner tells the tracker about a flow it just created. */
+export interface NewFlow {
+  actor: Actor;
+  op: Operation;
+  outcome: OpSuccess & { flow: { id: string; status: string } };
+  flowType: string;
+}
+
+/** The row's `request`: what was sent and what the bot first said about it, for every later rendering. */
+export interface TrackedRequest {
+  operation: Record<string, unknown>;
+  outcome: OpSuccess;
+}
+
+/**
+ * Follows every flow the bot creates until it ends: reads it back with the service client, lets the
+ * surface show each new status in place, and has the requester told once at the end. The state is a row
+ * in the store, so it survives restarts; replicas sharing the store lease due rows, so each flow is read
+ * by one replica at a time, and a crashed replica's flows are taken over when its leases run out.
+ */
+export class FlowTracker {
+  /** This replica's name on its leases. */
+  readonly owner = `tracker-${randomUUID()}`;
+  private readonly clock: () => number;
+  private notifier: FlowNotifier | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private round: Promise<number> | undefined;
+  private stopped = false;
+
+  constructor(private readonly deps: TrackerDeps) {
+    this.clock = deps.clock ?? Date.now;
+  }
+
+  /** Starts following a flow the runner just created (its announcement comes later, from the surface). */
+  async follow(n: NewFlow): Promise<TrackedFlow> {
+    const now = this.clock();
+    let requesterId = n.actor.userId;
+    let channelId = n.actor.channelId;
+    let announcement: FlowAnnouncement | undefined;
+    let approvalId: string | undefined;
+    if (n.op.kind === 'live-model') {
+      // An approved live start/stop is shown on its request and told to its requester, not the approver.
+      approvalId = n.op.approvalId;
+      const approval = await this.deps.store.getApproval(n.op.approvalId);
+      if (approval) {
+        requesterId = approval.requesterId;
+        channelId = approval.originChannelId;
+        if (approval.messageTs)
+          announcement = { kind: 'message', channelId: approval.approvalsChannelId, ts: approval.messageTs };
+      }
+    }
+    const request: TrackedRequest = {
+      operation: requestParams(n.op),
+      outcome: n.outcome,
+    };
+    const row = await this.deps.store.trackFlow({
+      flowId: n.outcome.flow.id,
+      flowType: n.flowType,
+      ...(n.actor.teamId ? { teamId: n.actor.teamId } : {}),
+      channelId,
+      requesterId,
+      origin: n.actor.via,
+      asked: n.actor.asked,
+      request: request as unknown as Record<string, unknown>,
+      ...(approvalId ? { approvalId } : {}),
+      status: n.outcome.flow.status,
+      createdAt: now,
+      nextPollAt: now + nextPollDelay(0, this.deps.schedule, { random: this.deps.random }),
+    });
+    return announcement
+      ? ((await this.deps.store.setFlowAnnouncement(row.flowId, announcement)) ?? row)
+      : row;
+  }
+
+  /** Where the surface announced the flow, so that its status can be updated in place. */
+  async announced(flowId: string, announcement: FlowAnnouncement): Promise<void> {
+    await this.deps.store.setFlowAnnouncement(flowId, announcement);
+  }
+
+  /** Begins the rounds; `notifier` shows what the rounds find. */
+  start(notifier: FlowNotifier): void {
+    this.notifier = notifier;
+    this.stopped = false;
+    const tickMs = this.deps.tickMs ?? 1_000;
+    const loop = () => {
+      if (this.stopped) return;
+      this.round = this.tick().catch((e: unknown) => {
+        this.deps.log.error(
+          { err: e instanceof Error ? e.message : String(e) },
+          'flow tracking round failed',
+        );
+        return 0;
+      });
+      void this.round.then((n) => {
+        // A full batch means more are due: go on at once rather than wait for the next tick.
+        if (!this.stopped) this.timer = setTimeout(loop, n >= (this.deps.batch ?? 50) ? 0 : tickMs);
+      });
+    };
+    this.timer = setTimeout(loop, 0);
+  }
+
+  /** Stops the rounds, lets the one in progress finish, and gives back every lease. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.round?.catch(() => 0);
+    await this.deps.store.releaseFlowLeases(this.owner);
+  }
+
+  /** One round: lease the due flows and take each one step further. Returns how many were leased. */
+  async tick(): Promise<number> {
+    const flows = await this.deps.store.claimDueFlows({
+      owner: this.owner,
+      now: this.clock(),
+      leaseMs: this.deps.leaseMs ?? 60_000,
+      limit: this.deps.batch ?? 50,
+    });
+    await Promise.all(flows.map((f) => this.step(f)));
+    return flows.length;
+  }
+
+  private async step(leased: TrackedFlow): Promise<void> {
+    const notifier = this.notifier;
+    if (!notifier) return;
+    const now = this.clock();
+    const { schedule, random } = this.deps;
+    const patch: TrackedFlowPatch = { release: true };
+    let flow = leased;
+    const apply = (p: TrackedFlowPatch) => {
+      Object.assign(patch, p);
+      flow = { ...flow, ...(p as Partial<TrackedFlow>) };
+    };
+    let next = Number.POSITIVE_INFINITY;
+    const readAgain = (retryAfterMs?: number) => {
+      next = Math.min(
+        next,
+        now + nextPollDelay(flow.polls, schedule, { ...(retryAfterMs ? { retryAfterMs } : {}), random }),
+      );
+    };
+
+    if (!flow.endReason) {
+      if (now - flow.createdAt >= schedule.maxAgeMs) apply({ endReason: 'max-age' });
+      else {
+        apply({ polls: flow.polls + 1 });
+        const read = await this.read(flow.flowId);
+        if (read.kind === 'unsupported') apply({ endReason: 'unsupported' });
+        else if (read.kind === 'error') {
+          const e = read.error;
+          if (e.status === 401 || e.status === 403)
+            apply({ endReason: 'unauthorized', failure: e.userMessage });
+          else if (e.status === 404) apply({ endReason: 'not-found', failure: e.userMessage });
+          else {
+            this.deps.log.warn(
+              { flowId: flow.flowId, err: e.userMessage, kind: e.kind },
+              'could not read a followed flow; reading again later',
+            );
+            readAgain(e.retryAfterMs);
+          }
+        } else {
+          const v = read.view;
+          if (v.status !== flow.status) apply({ status: v.status, statusChangedAt: now });
+          if (v.ended)
+            apply({
+              endReason: 'ended',
+              result: v.results as unknown as Record<string, unknown>,
+              failure: v.message ?? null,
+            });
+          else readAgain();
+        }
+      }
+    }
+
+    const wanted = shownKey(flow);
+    if (flow.shownStatus !== wanted) {
+      if (flow.showNotBefore !== null && now < flow.showNotBefore) next = Math.min(next, flow.showNotBefore);
+      else {
+        const r = await this.safely(() => notifier.show(flow, now), flow, 'show');
+        if (r.kind === 'later') {
+          apply({ showNotBefore: r.notBefore });
+          next = Math.min(next, r.notBefore);
+        } else {
+          apply({
+            shownStatus: wanted,
+            showNotBefore: null,
+            ...(r.kind === 'done' && r.announcement ? { announcement: r.announcement } : {}),
+          });
+        }
+      }
+    }
+
+    const shownFinal = flow.shownStatus === wanted;
+    if (flow.endReason && shownFinal && flow.notifiedAt === null) {
+      const r = await this.safely(() => notifier.notify(flow, now), flow, 'notify');
+      if (r.kind === 'later') next = Math.min(next, r.notBefore);
+      else apply({ notifiedAt: now });
+    }
+    if (flow.endReason && shownFinal && flow.notifiedAt !== null) apply({ finishedAt: now });
+    else apply({ nextPollAt: Number.isFinite(next) ? next : now + schedule.firstMs });
+
+    const written = await this.deps.store.updateTrackedFlow(flow.flowId, this.owner, patch);
+    if (!written)
+      this.deps.log.warn(
+        { flowId: flow.flowId },
+        'lost the lease on a followed flow before writing; another replica has it',
+      );
+    else if (patch.finishedAt)
+      this.deps.log.info(
+        { flowId: flow.flowId, status: flow.status, reason: flow.endReason, polls: flow.polls },
+        'stopped following a flow',
+      );
+  }
+
+  private async read(
+    flowId: string,
+  ): Promise<
+    | { kind: 'view'; view: { status: string; ended: boolean; message?: string; results: unknown } }
+    | { kind: 'unsupported' }
+    | { kind: 'error'; error: ServiceError }
+  > {
+    try {
+      const got = await this.deps.service.getFlow(flowId);
+      return got.supported ? { kind: 'view', view: got.view } : { kind: 'unsupported' };
+    } catch (e) {
+      if (isServiceError(e)) return { kind: 'error', error: e };
+      throw e;
+    }
+  }
+
+  /** A surface that throws must not stop the round: the attempt counts as done, and is logged. */
+  private async safely(
+    f: () => Promise<NotifyResult>,
+    flow: TrackedFlow,
+    what: 'show' | 'notify',
+  ): Promise<NotifyResult> {
+    try {
+      return await f();
+    } catch (e) {
+      this.deps.log.error(
+        { flowId: flow.flowId, err: e instanceof Error ? e.message : String(e) },
+        `could not ${what} a followed flow`,
+      );
+      return { kind: 'skipped' };
+    }
+  }
+}
+
+/** What the announcement should show: the status, and why following stopped when it did. */
+export function shownKey(f: Pick<TrackedFlow, 'status' | 'endReason'>): string {
+  return f.endReason ? `${f.status}|${f.endReason}` : f.status;
+}
+
+function isServiceError(e: unknown): e is ServiceError {
+  return e instanceof Error && e.name === 'ServiceError';
+}

@@ -1,0 +1,56 @@
+import { errText } from '../../log.js';
+import type { Bot } from '../bot.js';
+import type { Audience } from '../reply.js';
+import { postToResponseUrl } from '../respond.js';
+import type { MessageBody } from '../views/messages.js';
+
+/**
+ * Posts a created flow in the channel it was asked from, where its status can then be updated in place:
+ * `chat.postMessage` first, because it gives the message's `ts`; when the bot may not post there (not a
+ * member of a private channel, say), the response_url, which posts in the channel but gives no `ts` and
+ * takes only 5 uses; else a direct message to the person. Tells the tracker where it went. False when
+ * nothing worked.
+ */
+export async function announceFlow(
+  bot: Bot,
+  to: Audience,
+  body: MessageBody,
+  flowId: string,
+): Promise<boolean> {
+  const log = bot.logger.child({ part: 'flow-tracking', flowId });
+  const tell = (a: Parameters<NonNullable<Bot['tracker']>['announced']>[1]) =>
+    bot.tracker
+      ?.announced(flowId, a)
+      .catch((e: unknown) => log.error({ err: errText(e) }, 'could not record where a flow was announced'));
+  const post = async (channel: string) => {
+    const r = await bot.slack.chat.postMessage({ channel, text: body.text, blocks: body.blocks });
+    if (r.ts && r.channel) await tell({ kind: 'message', channelId: r.channel, ts: r.ts });
+  };
+  if (to.channelId) {
+    try {
+      await post(to.channelId);
+      return true;
+    } catch (e) {
+      log.info(
+        { channel: to.channelId, err: errText(e) },
+        'could not post the flow in its channel; trying the response_url',
+      );
+    }
+  }
+  for (const url of to.responseUrls) {
+    try {
+      await postToResponseUrl(url, { response_type: 'in_channel', replace_original: false, ...body });
+      await tell({ kind: 'response-url', url, issuedAt: Date.now(), uses: 1 });
+      return true;
+    } catch (e) {
+      log.info({ err: errText(e) }, 'the response_url did not take the flow announcement');
+    }
+  }
+  try {
+    await post(to.userId);
+    return true;
+  } catch (e) {
+    log.warn({ err: errText(e) }, 'could not announce the flow anywhere');
+    return false;
+  }
+}

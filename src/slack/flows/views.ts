@@ -1,0 +1,250 @@
+import type { types } from '@slack/bolt';
+import type { FlowResults } from '../../api/index.js';
+import type { TrackedRequest } from '../../core/tracking/tracker.js';
+import type { TrackedFlow } from '../../store/index.js';
+import { describeRange } from '../../time/index.js';
+import { MODAL_ACTION } from '../forms/views/ids.js';
+import { type MessageBody, resultMessage } from '../views/messages.js';
+import {
+  code,
+  context,
+  escapeMrkdwn,
+  fieldsSection,
+  type KnownBlock,
+  limitBlocks,
+  mention,
+  section,
+  slackTime,
+} from '../views/mrkdwn.js';
+
+/** `action_id`s of the buttons under a finished flow: the next step, with the results filled in. */
+export const FLOW_ACTION = {
+  score: 'tsai_flow_score',
+  relearn: 'tsai_flow_relearn',
+} as const;
+
+/** What a next-step button carries (its value, as JSON): the IDs to fill in. */
+export interface NextStep {
+  model: string;
+  workspace?: string;
+  dataspec?: string;
+}
+
+const ACTIVITY = "follow it in the service's Activity view";
+
+export function requestOf(f: TrackedFlow): TrackedRequest {
+  return f.request as unknown as TrackedRequest;
+}
+
+export function resultsOf(f: TrackedFlow): FlowResults {
+  const r = (f.result ?? {}) as Partial<FlowResults>;
+  return {
+    models: r.models ?? [],
+    dataspecs: r.dataspecs ?? [],
+    evals: r.evals ?? [],
+    signals: r.signals ?? [],
+    segments: r.segments ?? [],
+    others: r.others ?? [],
+  };
+}
+
+/** "4 min", "2 h 5 min", "3 d 1 h": how long a flow has run, for people. */
+export function elapsed(ms: number): string {
+  const min = Math.max(0, Math.round(ms / 60_000));
+  if (min < 1) return 'under a minute';
+  if (min < 60) return `${min} min`;
+  const h = Math.floor(min / 60);
+  if (h < 24) return `${h} h${min % 60 ? ` ${min % 60} min` : ''}`;
+  return `${Math.floor(h / 24)} d${h % 24 ? ` ${h % 24} h` : ''}`;
+}
+
+const ICON: Record<string, string> = {
+  CREATED: ':hourglass_flowing_sand:',
+  RUNNING: ':gear:',
+  COMPLETED: ':white_check_mark:',
+  FAILED: ':x:',
+  CANCELLED: ':no_entry_sign:',
+};
+
+/**
+ * The line that moves as the flow goes on: its status as the service wrote it (an unknown one shown as
+ * is) and how long it has run; or, once the bot stopped following it, why and where to look instead.
+ */
+export function statusLine(f: TrackedFlow, now: number): string {
+  const status = escapeMrkdwn(f.status);
+  const icon = ICON[f.status.toUpperCase()] ?? ':grey_question:';
+  const ran = elapsed((f.endReason ? f.statusChangedAt : now) - f.createdAt);
+  switch (f.endReason) {
+    case null:
+      return `${icon} *${status}* for ${ran}`;
+    case 'ended':
+      return `${icon} *${status}* after ${ran}.`;
+    case 'max-age':
+      return `:hourglass: *${status}* when the bot stopped following this flow after ${elapsed(now - f.createdAt)}: ${ACTIVITY}.`;
+    case 'unsupported':
+      return `:eyes: The service does not report flow status through its API: ${ACTIVITY}.`;
+    case 'unauthorized':
+      return `:lock: The bot can no longer read this flow (${escapeMrkdwn(f.failure ?? 'the service refused its token')}): ${ACTIVITY}.`;
+    case 'not-found':
+      return `:grey_question: The service no longer knows this flow: ${ACTIVITY}.`;
+  }
+}
+
+/** The announcement at its current state: the message first posted, with the status moved on. */
+export function announcementMessage(f: TrackedFlow, now: number): MessageBody {
+  const { outcome } = requestOf(f);
+  const body = resultMessage(
+    { ...outcome, flow: { id: f.flowId, status: f.status } },
+    { userId: f.requesterId, commandText: f.asked },
+  );
+  const blocks = [...body.blocks];
+  const line = f.endReason
+    ? statusLine(f, now)
+    : `${statusLine(f, now)} · the bot follows it and updates this message.`;
+  blocks.splice(Math.max(1, blocks.length - 1), 0, section(line));
+  return { text: body.text, blocks: limitBlocks(blocks) };
+}
+
+function button(text: string, actionId: string, value: string, style?: 'primary'): types.Button {
+  return {
+    type: 'button',
+    text: { type: 'plain_text', text },
+    action_id: actionId,
+    value,
+    ...(style ? { style } : {}),
+  };
+}
+
+/** What the flow produced, as fields, by flow type; and the next steps it makes possible. */
+function results(f: TrackedFlow, timeZone: string): { fields: string[]; next: types.Button[] } {
+  const r = resultsOf(f);
+  const op = requestOf(f).operation as Record<string, unknown>;
+  const name = (x: { id: string; name?: string }) =>
+    x.name ? `${escapeMrkdwn(x.name)} ${code(x.id)}` : code(x.id);
+  const fields: string[] = [];
+  const next: types.Button[] = [];
+  switch (f.flowType) {
+    case 'ANOMALYLEARN': {
+      const model = r.models[0];
+      const dataspec = r.dataspecs[0];
+      if (model) fields.push(`*Model ${model.created === false ? 'extended' : 'created'}*\n${name(model)}`);
+      if (dataspec) fields.push(`*Dataspec*\n${code(dataspec.id)}`);
+      const workspace = typeof op.workspaceId === 'string' ? op.workspaceId : undefined;
+      if (model) {
+        const step: NextStep = {
+          model: model.id,
+          ...(workspace ? { workspace } : {}),
+          ...(dataspec ? { dataspec: dataspec.id } : {}),
+        };
+        next.push(
+          button('Score with this model', FLOW_ACTION.score, JSON.stringify(step), 'primary'),
+          button(
+            'Learn more data',
+            FLOW_ACTION.relearn,
+            JSON.stringify({ model: model.id, ...(workspace ? { workspace } : {}) }),
+          ),
+        );
+      }
+      break;
+    }
+    case 'ANOMALYEVAL': {
+      const ev = r.evals[0];
+      if (ev) fields.push(`*Eval object*\n${name(ev)}`);
+      const outputs = ev?.outputSignals.length ? ev.outputSignals : r.signals;
+      if (outputs.length)
+        fields.push(
+          `*Output signals*\n${outputs.map((s) => `${s.name ? `${escapeMrkdwn(s.name)} ` : ''}${code(s.id)}`).join('\n')}`,
+        );
+      else if (typeof (op.output as { prefix?: unknown } | undefined)?.prefix === 'string')
+        fields.push(`*Output prefix*\n${code(String((op.output as { prefix: string }).prefix))}`);
+      break;
+    }
+    case 'EVAL': {
+      const range = op.range as { startNs?: string; endNs?: string } | undefined;
+      if (range?.startNs && range.endNs) {
+        const ns = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
+        fields.push(
+          `*Backfilled*\n${escapeMrkdwn(describeRange({ startNs: ns(range.startNs), endNs: ns(range.endNs) }, timeZone))}`,
+        );
+      }
+      if (typeof op.modelId === 'string') fields.push(`*Live model*\n${code(op.modelId)}`);
+      break;
+    }
+    case 'STARTLIVEMODEL':
+    case 'STOPLIVEMODEL': {
+      const model = typeof op.modelId === 'string' ? op.modelId : r.models[0]?.id;
+      if (model)
+        fields.push(`*Model*\n${code(model)} is now ${f.flowType === 'STARTLIVEMODEL' ? 'live' : 'stopped'}`);
+      break;
+    }
+  }
+  for (const o of r.others.slice(0, 5))
+    fields.push(`*Also produced*\n${escapeMrkdwn(o.type)} ${o.id ? code(o.id) : ''}`);
+  return { fields, next };
+}
+
+/**
+ * The one reply at the end, in the announcement's thread (or as a direct message): it mentions the
+ * requester (their one notification) and carries the results and the buttons for the next step.
+ * `reopen`: the value of "Reopen with my inputs", for a flow that did not complete.
+ */
+export function completionMessage(
+  f: TrackedFlow,
+  o: { timeZone: string; reopen?: string; where?: string },
+): MessageBody {
+  const who = mention(f.requesterId);
+  const what = `${escapeMrkdwn(f.flowType)} flow ${code(f.flowId)}`;
+  const ran = elapsed(f.statusChangedAt - f.createdAt);
+  const ok = f.status.toUpperCase() === 'COMPLETED';
+  const headline = ok
+    ? `${who} your ${what} completed after ${ran}.`
+    : `${who} your ${what} ended ${escapeMrkdwn(f.status)} after ${ran}.`;
+  const blocks: KnownBlock[] = [section(`${ICON[f.status.toUpperCase()] ?? ':grey_question:'} ${headline}`)];
+  const { fields, next } = ok ? results(f, o.timeZone) : { fields: [], next: [] };
+  blocks.push(...fieldsSection(fields));
+  if (!ok) blocks.push(section(`*The service said:* ${escapeMrkdwn(f.failure ?? 'no reason given')}`));
+  const buttons = [...next];
+  if (!ok && o.reopen)
+    buttons.push(button('Reopen with my inputs', MODAL_ACTION.reopen, o.reopen, 'primary'));
+  if (buttons.length) blocks.push({ type: 'actions', block_id: 'flow_next', elements: buttons });
+  blocks.push(context(`${o.where ? `${o.where} · ` : ''}Asked as ${code(f.asked)}`));
+  return { text: headline, blocks: limitBlocks(blocks) };
+}
+
+/** `/tsai flows [n]`: the channel's latest flows, as followed. */
+export function flowsListMessage(flows: TrackedFlow[], now: number): MessageBody {
+  if (flows.length === 0) {
+    const text = 'No flows were started from this channel yet (or the bot does not follow flows).';
+    return { text, blocks: [section(text)] };
+  }
+  const blocks: KnownBlock[] = [section(`*The latest ${flows.length} flow(s) started here, newest first*`)];
+  for (const f of flows) {
+    blocks.push(
+      section(
+        `${code(f.flowId)} ${escapeMrkdwn(f.flowType)} by ${mention(f.requesterId)} ${slackTime(f.createdAt)}\n${statusLine(f, now)}`,
+      ),
+    );
+  }
+  return { text: `${flows.length} flow(s)`, blocks: limitBlocks(blocks) };
+}
+
+/** `/tsai flow <id>`: what following the flow found, then the service's answer now. */
+export function flowStatusMessage(
+  flowId: string,
+  tracked: TrackedFlow | null,
+  fresh: MessageBody,
+  o: { now: number; timeZone: string },
+): MessageBody {
+  if (!tracked) return fresh;
+  const blocks: KnownBlock[] = [
+    section(
+      `*Flow ${code(flowId)}* (${escapeMrkdwn(tracked.flowType)}), started by ${mention(tracked.requesterId)} in <#${tracked.channelId}> ${slackTime(tracked.createdAt)}\n${statusLine(tracked, o.now)}`,
+    ),
+  ];
+  if (tracked.endReason === 'ended') {
+    const done = completionMessage(tracked, { timeZone: o.timeZone });
+    blocks.push(...done.blocks.filter((b) => b.type === 'section' && 'fields' in b));
+  }
+  blocks.push(context('The service says now:'), ...fresh.blocks);
+  return { text: `Flow ${flowId}: ${tracked.status}`, blocks: limitBlocks(blocks) };
+}
