@@ -2,12 +2,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LocalSlack } from './local-slack.js';
 
 /**
- * A small JSON control API on the stand-in's own port, so a browser UI can play the user:
- *   GET  /_local/snapshot?viewer=U…   what that user sees (LocalSlackSnapshot)
- *   GET  /_local/events               Server-Sent Events, `data: {"version":n}` on every change
- *   POST /_local/<action>             command | click | view-action | type | submit | close-view | shortcut | options | message
- * POST bodies are the JSON arguments of the matching LocalSlack method; answers are its result
- * (a Delivery) or `{ error }` with status 400 when the arguments name no such user, view or message.
+ * A small JSON control API on the stand-in's own port, so a browser UI or a bot's tests in another
+ * process can play the user and the platform:
+ *   GET    /_local/snapshot?viewer=U…   what that user sees (LocalSlackSnapshot)
+ *   GET    /_local/events               Server-Sent Events, `data: {"version":n}` on every change
+ *   GET    /_local/log                  { calls, responses, events }: Web API calls, response_url posts, events
+ *   GET    /_local/faults | rate-limits | token | app
+ *   DELETE /_local/faults[/<id>][?method=…]   { removed }
+ *   POST   /_local/<action>             user actions: command | click | view-action | type | pick | submit |
+ *                                       close-view | shortcut | options | message | open-home | event;
+ *                                       platform: faults | rate-limits | token | channel-state | app | reset
+ * POST bodies are the JSON arguments of the matching LocalSlack method; answers are its result (a
+ * Delivery for user actions) or `{ error }` with status 400 when the arguments are wrong.
  */
 export async function handleControl(
   slack: LocalSlack,
@@ -35,6 +41,20 @@ export async function handleControl(
     req.on('close', off);
     return;
   }
+  const getters: Record<string, () => unknown> = {
+    log: () => ({ calls: slack.calls, responses: slack.responses, events: slack.events }),
+    faults: () => ({ faults: slack.listFaults() }),
+    'rate-limits': () => slack.rateLimits(),
+    token: () => ({ status: slack.tokenStatus() }),
+    app: () => slack.snapshot().app,
+  };
+  if (req.method === 'GET' && getters[action]) return send(200, getters[action]());
+  const one = /^faults(?:\/(\d+))?$/.exec(action);
+  if (req.method === 'DELETE' && one) {
+    const method = url.searchParams.get('method') ?? undefined;
+    const id = one[1] === undefined ? undefined : Number(one[1]);
+    return send(200, { removed: slack.clearFaults({ id, method }) });
+  }
   if (req.method !== 'POST') return send(404, { error: 'not_found' });
   let args: never;
   try {
@@ -42,16 +62,30 @@ export async function handleControl(
   } catch {
     return send(400, { error: 'the body must be JSON' });
   }
+  type A = Record<string, never>;
   const actions: Record<string, (a: never) => unknown> = {
     command: (a) => slack.sendCommand(a),
     click: (a) => slack.clickButton(a),
     'view-action': (a) => slack.sendViewAction(a),
     type: (a) => slack.typeIntoView(a),
+    pick: (a) => slack.pickOptions(a),
     submit: (a) => slack.submitView(a),
     'close-view': (a) => slack.closeView(a),
     shortcut: (a) => slack.sendShortcut(a),
     options: (a) => slack.sendOptionsRequest(a),
     message: (a) => slack.postUserMessage(a),
+    'open-home': (a) => slack.openHome(a),
+    event: ({ event, ...rest }: A) => slack.sendEvent(event, rest),
+    faults: (a) => slack.injectFault(a),
+    'rate-limits': ({ enabled, perMinute, postsPerSecondPerChannel }: A) =>
+      slack.setRateLimits(enabled === false ? false : { perMinute, postsPerSecondPerChannel }),
+    token: ({ status }: A) => {
+      slack.setTokenStatus(status);
+      return { status: slack.tokenStatus() };
+    },
+    'channel-state': ({ channel, ...rest }: A) => slack.setChannelState(channel, rest),
+    app: (a) => slack.configureApp(a),
+    reset: () => slack.reset(),
   };
   const run = actions[action];
   if (!run) return send(404, { error: `unknown control action "${action}"`, actions: Object.keys(actions) });

@@ -1,15 +1,27 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { commandText } from './command-text.js';
 import { handleControl } from './control.js';
 import { DEFAULT_CHANNELS, DEFAULT_USERGROUPS, DEFAULT_USERS } from './defaults.js';
+import { type FaultSpec, Faults, type InjectedFault, RESPONSE_URL } from './faults.js';
+import { type RateLimitConfig, RateLimiter, type RateLimitOptions } from './rate-limits.js';
 import { applyResponse } from './respond.js';
+import {
+  isExternalSelect,
+  minQueryLength,
+  optionsOfAnswer,
+  rememberOffered,
+  resolveChoice,
+} from './selects.js';
 import { nowSeconds, signSlackRequest } from './signing.js';
 import { APP_ID, BOT_ID, BOT_USER_ID, SlackState, TEAM_DOMAIN, TEAM_ID } from './state.js';
 import { applySubmissionAck, clientSideErrors } from './submission.js';
 import type {
   ApiCall,
+  AppSettings,
   Delivery,
+  EventDelivery,
   LocalChannel,
   LocalMessage,
   LocalSlackSnapshot,
@@ -18,10 +30,13 @@ import type {
   OpenView,
   ResponseUrlCall,
 } from './types.js';
-import { actionPayload, buildStateValues, findElement } from './views.js';
+import { optionsResponseProblems } from './validate.js';
+import { actionPayload, buildStateValues, type ElementRef, findElement } from './views.js';
 import { type ApiContext, callApi, messagePayload, normaliseArgs, viewPayload } from './webapi.js';
 
 type Json = Record<string, unknown>;
+
+const randomId = (n: number) => randomBytes(n).toString('hex').toUpperCase().slice(0, n);
 
 export interface LocalSlackOptions {
   signingSecret: string;
@@ -42,8 +57,23 @@ export interface LocalSlackOptions {
    * manifest that omits it. `&`, `<`, `>` are always entity-encoded, as Slack does.
    */
   shouldEscape?: boolean;
-  /** Clock for trigger_id and response_url expiry (ms). Request signing always uses the real clock. */
+  /** Clock for trigger_id and response_url expiry and rate limits (ms). Request signing always uses the real clock. */
   now?: () => number;
+  /** Slack's rate limits (off by default): `true` for Slack's figures, or options replacing some. */
+  rateLimits?: boolean | RateLimitOptions;
+  /** The app's manifest settings: Home and Messages tabs (both on by default). */
+  app?: Partial<AppSettings>;
+}
+
+/** How the workspace regards the bot's token: `revoked` answers `token_revoked`, `inactive` `account_inactive`. */
+export type TokenStatus = 'active' | 'revoked' | 'inactive';
+
+export interface SendEventOptions {
+  /** Default: a fresh `Ev…` id. Reuse one with `retryNum` to redeliver an event as Slack's retries do. */
+  eventId?: string;
+  /** Sent as X-Slack-Retry-Num (with X-Slack-Retry-Reason, default `http_timeout`). */
+  retryNum?: number;
+  retryReason?: string;
 }
 
 export interface SignedPostOptions {
@@ -52,6 +82,8 @@ export interface SignedPostOptions {
   /** `null` omits the header; a string is sent as is. Default: the correct signature. */
   signature?: string | null;
   contentType?: string;
+  /** More headers, e.g. X-Slack-Retry-Num. */
+  headers?: Record<string, string>;
 }
 
 export type WaitPredicate<T> = (slack: LocalSlack) => T | undefined | null | false;
@@ -69,6 +101,8 @@ export interface LocalSlack {
   readonly calls: ApiCall[];
   /** Every POST to a response_url in order. */
   readonly responses: ResponseUrlCall[];
+  /** Every Events API delivery in order. */
+  readonly events: EventDelivery[];
   setBotEndpoint(url: string): void;
   /** `text` is what the user typed; it is encoded as Slack does (see `shouldEscape`) unless `rawText`. */
   sendCommand(o: {
@@ -101,9 +135,31 @@ export interface LocalSlack {
   }): Promise<Delivery>;
   /** The user closes (cancels) the top modal; sends view_closed when the view asked for notify_on_close. */
   closeView(o: { user: string; viewId: string }): Promise<Delivery | undefined>;
-  /** Stores what the user typed into a view without sending anything (input blocks, as in Slack). */
+  /**
+   * Stores what the user typed into a view without sending anything (input blocks, as in Slack). For a
+   * type-ahead select the value is an offered option's value (or the option), a list for the multi select.
+   */
   typeIntoView(o: { user: string; viewId: string; blockId: string; actionId: string; value: unknown }): void;
+  /**
+   * The user picks options the app offered in a type-ahead select of a view (`external_select`: one
+   * value, `multi_external_select`: any number; `[]` clears). Stored with the app's text, so state.values
+   * carries `selected_option(s)` as Slack sends them; where Slack would send block_actions (actions
+   * blocks, accessories, `dispatch_action` inputs) it is delivered and returned.
+   */
+  pickOptions(o: {
+    user: string;
+    viewId: string;
+    blockId: string;
+    actionId: string;
+    values: string[];
+  }): Promise<Delivery | undefined>;
   sendShortcut(o: { user: string; callbackId: string; channel?: string }): Promise<Delivery>;
+  /**
+   * The user types `value` into a type-ahead select: Slack's block_suggestion, from a view (`viewId`) or a
+   * message (`channel` + `messageTs`). Below the element's `min_query_length` nothing is sent
+   * (`delivered: false`), as in Slack. The app's options come back in `options` (and, for a view, become
+   * pickable); an answer breaking Slack's option limits gives `errors._`.
+   */
   sendOptionsRequest(o: {
     user: string;
     actionId: string;
@@ -113,15 +169,38 @@ export interface LocalSlack {
     channel?: string;
     messageTs?: string;
   }): Promise<Delivery>;
-  /** A user writes a plain message (the bot receives no event; the stand-in has no Events API). */
+  /** An Events API delivery: a signed JSON `event_callback` envelope around `event`. */
+  sendEvent(event: Record<string, unknown>, o?: SendEventOptions): Promise<Delivery>;
+  /** The user opens the app's Home (or Messages) tab: `app_home_opened`, sent on every visit as Slack does. */
+  openHome(o: { user: string; tab?: 'home' | 'messages' }): Promise<Delivery>;
+  /** A user writes a plain message (no `message` event is delivered). */
   postUserMessage(o: { user: string; channel: string; text: string; threadTs?: string }): LocalMessage;
   signedPost(path: string, rawBody: string, o?: SignedPostOptions): Promise<Delivery>;
   /** Messages `user` sees in `channel` (top level, or one thread when threadTs is given). */
   messages(channel: string, o?: { user?: string; threadTs?: string }): LocalMessage[];
   topView(user: string): OpenView | undefined;
   snapshot(viewer?: string): LocalSlackSnapshot;
-  /** The next Web API call to `method` fails with `error` (or HTTP `status`, e.g. 429 with Retry-After 1). */
+  /**
+   * Makes Web API calls (or response_url posts, `method: 'response_url'`) fail: the next `times` (default
+   * 1, or `always` until cleared) matching calls, optionally only for one `channel`, answer a platform
+   * error (HTTP 200 `{ok:false,error}`), a 429 with Retry-After, or a 5xx. Tried in the order added.
+   */
+  injectFault(f: FaultSpec): InjectedFault;
+  listFaults(): InjectedFault[];
+  /** Removes all faults, or those with this id or method; returns how many. */
+  clearFaults(filter?: { id?: number; method?: string }): number;
+  /** `injectFault({ method, ...f })` for the next call only. */
   failNext(method: string, f: { error?: string; status?: number; retryAfter?: number }): void;
+  /** Turns Slack's rate limits on (`true` or options) or off; counting starts afresh. */
+  setRateLimits(o: boolean | RateLimitOptions): RateLimitConfig;
+  rateLimits(): RateLimitConfig;
+  /** Revokes (or deactivates, or restores) the bot's token: every call answers with its error meanwhile. */
+  setTokenStatus(status: TokenStatus): void;
+  tokenStatus(): TokenStatus;
+  /** Adds the bot to a channel or removes it, archives or unarchives the channel. */
+  setChannelState(channel: string, s: { botMember?: boolean; archived?: boolean }): LocalChannel;
+  /** The app's manifest settings (kept across `reset`). */
+  configureApp(s: Partial<AppSettings>): AppSettings;
   waitFor<T>(predicate: WaitPredicate<T>, timeoutMs?: number, label?: string): Promise<T>;
   on(event: 'change', fn: (version: number) => void): () => void;
   reset(): void;
@@ -163,9 +242,13 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
     { users, channels: o.channels ?? DEFAULT_CHANNELS, usergroups: o.usergroups ?? DEFAULT_USERGROUPS },
     now,
   );
+  Object.assign(state.app, o.app ?? {});
   const calls: ApiCall[] = [];
   const responses: ResponseUrlCall[] = [];
-  const faults = new Map<string, { error?: string; status?: number; retryAfter?: number }>();
+  const events: EventDelivery[] = [];
+  const faults = new Faults();
+  const limiter = new RateLimiter(now, o.rateLimits);
+  let tokenStatus: TokenStatus = 'active';
   const triggerTtlMs = o.triggerTtlMs ?? 3000;
   const ackTimeoutMs = o.ackTimeoutMs ?? 3000;
   let botEndpoint = o.botEndpoint;
@@ -201,34 +284,42 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
     const token = auth?.startsWith('Bearer ') ? auth.slice(7) : parsed.token;
     delete parsed.token;
     const { args, badJson } = normaliseArgs(parsed);
-    const record = (response: Json) => {
-      calls.push({ method, args, response, at: Date.now() });
+    const answer = (status: number, response: Json, extra: Partial<ApiCall> = {}, headers = {}) => {
+      calls.push({ method, args, response, status, ...extra, at: Date.now() });
       state.changed();
+      sendJson(res, status, response, headers);
     };
-    let response: Json;
-    if (token === undefined || token === '') response = { ok: false, error: 'not_authed' };
-    else if (token !== o.botToken) response = { ok: false, error: 'invalid_auth' };
-    else if (badJson)
-      response = { ok: false, error: badJson === 'blocks' ? 'invalid_blocks_format' : 'invalid_arguments' };
-    else {
-      const fault = faults.get(method);
-      if (fault) {
-        faults.delete(method);
-        if (fault.status && fault.status !== 200) {
-          record({ ok: false, error: `http_${fault.status}` });
-          const headers: Record<string, string> = fault.retryAfter
-            ? { 'retry-after': String(fault.retryAfter) }
-            : {};
-          return sendJson(res, fault.status, { ok: false, error: fault.error ?? 'ratelimited' }, headers);
-        }
-        response = { ok: false, error: fault.error ?? 'internal_error' };
-      } else {
-        const ctx: ApiContext = { state, baseUrl: url, triggerTtlMs };
-        response = callApi(method, args, ctx);
-      }
-    }
-    record(response);
-    sendJson(res, 200, response);
+    if (token === undefined || token === '') return answer(200, { ok: false, error: 'not_authed' });
+    if (token !== o.botToken) return answer(200, { ok: false, error: 'invalid_auth' });
+    if (tokenStatus !== 'active')
+      return answer(200, {
+        ok: false,
+        error: tokenStatus === 'revoked' ? 'token_revoked' : 'account_inactive',
+      });
+    if (badJson)
+      return answer(200, {
+        ok: false,
+        error: badJson === 'blocks' ? 'invalid_blocks_format' : 'invalid_arguments',
+      });
+    const fault = faults.take(method, args.channel);
+    if (fault) return answer(fault.status, fault.body, { fault: fault.id }, fault.headers);
+    const postTo = method === 'chat.postMessage' ? postingChannel(args.channel) : undefined;
+    const limited = limiter.take(method, postTo);
+    if (limited)
+      return answer(
+        429,
+        { ok: false, error: 'ratelimited' },
+        { rateLimited: true, retryAfter: limited.retryAfter },
+        { 'retry-after': String(limited.retryAfter) },
+      );
+    const ctx: ApiContext = { state, baseUrl: url, triggerTtlMs };
+    answer(200, callApi(method, args, ctx));
+  }
+
+  /** The conversation a chat.postMessage goes to (a user ID means their DM), without opening one. */
+  function postingChannel(channel: unknown): string | undefined {
+    if (typeof channel !== 'string') return undefined;
+    return state.users.has(channel) ? `D${channel}` : channel;
   }
 
   function handleResponseUrl(id: string, raw: string, res: ServerResponse) {
@@ -238,16 +329,19 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
     } catch {
       body = undefined;
     }
-    const out = applyResponse(state, state.responseTargets.get(id), body);
+    const target = state.responseTargets.get(id);
+    const fault = faults.take(RESPONSE_URL, target?.channel);
+    const out = fault ? { status: fault.status, json: fault.body } : applyResponse(state, target, body);
     responses.push({
       id,
       body: body ?? raw,
       status: out.status,
       error: out.json.ok ? undefined : String(out.json.error),
+      ...(fault ? { fault: fault.id } : {}),
       at: Date.now(),
     });
     state.changed();
-    sendJson(res, out.status, out.json);
+    sendJson(res, out.status, out.json, fault?.headers);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -278,6 +372,7 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
     const headers: Record<string, string> = {
       'content-type': so.contentType ?? 'application/x-www-form-urlencoded',
       'user-agent': 'Slackbot 1.0 (+https://api.slack.com/robots)',
+      ...so.headers,
     };
     if (ts !== null) headers['x-slack-request-timestamp'] = String(ts);
     const sig =
@@ -306,11 +401,19 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
     }
   }
 
+  const endpointPath = () => new URL(botEndpoint ?? 'http://x/').pathname;
   const deliverPayload = (payload: Json) =>
-    post(
-      new URL(botEndpoint ?? 'http://x/').pathname,
-      new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
-    );
+    post(endpointPath(), new URLSearchParams({ payload: JSON.stringify(payload) }).toString());
+
+  /** A modal in the user's stack or their Home view. */
+  function viewOf(user: string, viewId: string): OpenView {
+    const ov = state.findView({ viewId });
+    if (!ov || ov.user !== user) throw new Error(`local slack: ${user} has no open view ${viewId}`);
+    return ov;
+  }
+
+  /** Whether Slack sends block_actions when this element changes. */
+  const dispatches = (ref: ElementRef) => ref.blockType !== 'input' || ref.block.dispatch_action === true;
 
   function systemMessage(channel: string, user: string, text: string) {
     state.addMessage({ channel, user: 'USLACKBOT', text, ephemeralTo: user, kind: 'system', via: 'slack' });
@@ -326,6 +429,7 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
     state,
     calls,
     responses,
+    events,
     setBotEndpoint(u) {
       botEndpoint = u;
     },
@@ -333,6 +437,8 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
     async sendCommand({ user, channel, text: typed, command = '/tsai', shouldEscape, rawText }) {
       const u = userRef(user);
       const ch = channelRef(channel);
+      if (ch.archived) throw new Error(`local slack: #${ch.name} is archived; nobody can type there`);
+      if (!state.canSee(ch, u.id)) throw new Error(`local slack: ${user} is not in ${channel}`);
       // Slack shows the invocation only to its author until an in_channel reply reveals it to everyone.
       const cmd = state.addMessage({
         channel: ch.id,
@@ -360,7 +466,7 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
         response_url: rUrl,
         trigger_id: triggerId,
       }).toString();
-      const d = await post(new URL(botEndpoint ?? 'http://x/').pathname, body);
+      const d = await post(endpointPath(), body);
       const out: Delivery = { ...d, triggerId, responseUrl: rUrl };
       if (d.status !== 200) {
         const why = d.status === 0 ? d.body : 'http_service_error';
@@ -410,22 +516,36 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
     },
 
     typeIntoView({ user, viewId, blockId, actionId, value }) {
-      const ov = state.findView({ viewId });
-      if (!ov || ov.user !== user) throw new Error(`local slack: ${user} has no open view ${viewId}`);
+      const ov = viewOf(user, viewId);
+      const ref = findElement(ov.view.blocks, actionId, blockId);
       ov.values[blockId] ??= {};
-      ov.values[blockId]![actionId] = value;
+      ov.values[blockId]![actionId] = ref ? resolveChoice(ov, ref, value) : value;
       state.changed();
+    },
+
+    async pickOptions({ user, viewId, blockId, actionId, values }) {
+      const ov = viewOf(user, viewId);
+      const ref = findElement(ov.view.blocks, actionId, blockId);
+      if (!ref || !isExternalSelect(ref.element))
+        throw new Error(`local slack: view ${viewId} has no type-ahead select ${blockId}/${actionId}`);
+      const single = ref.element.type === 'external_select' && values.length <= 1;
+      const chosen = resolveChoice(ov, ref, single ? (values[0] ?? null) : values);
+      if (dispatches(ref)) return slack.sendViewAction({ user, viewId, blockId, actionId, value: chosen });
+      ov.values[blockId] ??= {};
+      ov.values[blockId]![actionId] = chosen;
+      state.changed();
+      return undefined;
     },
 
     async sendViewAction({ user, viewId, actionId, blockId, value }) {
       const u = userRef(user);
-      const ov = state.findView({ viewId });
-      if (!ov || ov.user !== u.id) throw new Error(`local slack: ${user} has no open view ${viewId}`);
+      const ov = viewOf(u.id, viewId);
       const ref = findElement(ov.view.blocks, actionId, blockId);
       if (!ref) throw new Error(`local slack: view ${viewId} has no element ${blockId}/${actionId}`);
-      if (value !== undefined && ref.element.type !== 'button' && ref.element.type !== 'overflow') {
+      const chosen = resolveChoice(ov, ref, value);
+      if (chosen !== undefined && ref.element.type !== 'button' && ref.element.type !== 'overflow') {
         ov.values[blockId] ??= {};
-        ov.values[blockId]![actionId] = value;
+        ov.values[blockId]![actionId] = chosen;
       }
       const triggerId = state.issueTrigger(u.id);
       const payload: Json = {
@@ -439,7 +559,7 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
         enterprise: null,
         is_enterprise_install: false,
         view: viewPayload(ov),
-        actions: [actionPayload(ref, value, state.nextTs())],
+        actions: [actionPayload(ref, chosen, state.nextTs())],
       };
       state.changed();
       const d = await deliverPayload(payload);
@@ -452,7 +572,11 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
       const ov = stack[stack.length - 1];
       if (!ov || ov.id !== viewId) throw new Error(`local slack: view ${viewId} is not ${user}'s top modal`);
       for (const [b, byAction] of Object.entries(values)) {
-        ov.values[b] = { ...(ov.values[b] ?? {}), ...byAction };
+        for (const [a, v] of Object.entries(byAction)) {
+          const ref = findElement(ov.view.blocks, a, b);
+          ov.values[b] ??= {};
+          ov.values[b]![a] = ref ? resolveChoice(ov, ref, v) : v;
+        }
       }
       const clientErrors = clientSideErrors(ov);
       if (clientErrors) {
@@ -526,24 +650,118 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
 
     async sendOptionsRequest({ user, actionId, blockId, value, viewId, channel, messageTs }) {
       const u = userRef(user);
-      const ov = viewId ? state.findView({ viewId }) : undefined;
-      if (viewId && !ov) throw new Error(`local slack: no view ${viewId}`);
-      const container = ov
-        ? { type: 'view', view_id: ov.id }
-        : { type: 'message', message_ts: messageTs, channel_id: channel, is_ephemeral: false };
-      return deliverPayload({
+      let ov: OpenView | undefined;
+      let ref: ElementRef | undefined;
+      let where: Json;
+      if (viewId) {
+        ov = viewOf(u.id, viewId);
+        ref = findElement(ov.view.blocks, actionId, blockId);
+        where = { container: { type: 'view', view_id: ov.id }, view: viewPayload(ov) };
+      } else {
+        if (!channel)
+          throw new Error('local slack: an options request needs a viewId, or a channel and messageTs');
+        const ch = channelRef(channel);
+        const m = messageTs ? state.message(ch.id, messageTs) : undefined;
+        if (!m || (m.ephemeralTo !== undefined && m.ephemeralTo !== u.id))
+          throw new Error(`local slack: ${user} sees no message ${messageTs} in ${channel}`);
+        ref = findElement(m.blocks, actionId, blockId);
+        where = {
+          container: {
+            type: 'message',
+            message_ts: m.ts,
+            channel_id: ch.id,
+            is_ephemeral: m.ephemeralTo !== undefined,
+          },
+          channel: { id: ch.id, name: ch.isIm ? 'directmessage' : ch.name },
+        };
+      }
+      if (!ref || !isExternalSelect(ref.element))
+        throw new Error(`local slack: no type-ahead select ${blockId}/${actionId} there`);
+      if (value.length < minQueryLength(ref.element)) return { status: 0, body: '', delivered: false };
+      const d = await deliverPayload({
         type: 'block_suggestion',
         user: u,
-        container,
+        ...where,
         api_app_id: APP_ID,
         token: 'local-verification-token',
-        action_id: actionId,
-        block_id: blockId,
+        action_id: ref.actionId,
+        block_id: ref.blockId,
         value,
         team,
         enterprise: null,
         is_enterprise_install: false,
-        ...(ov ? { view: viewPayload(ov) } : { channel: { id: channel } }),
+      });
+      if (d.status !== 200)
+        return { ...d, options: [], errors: { _: 'the app did not answer with options' } };
+      const problems = optionsResponseProblems(d.json);
+      if (problems.length > 0) return { ...d, options: [], errors: { _: problems.join('; ') } };
+      const options = optionsOfAnswer(d.json);
+      if (ov) {
+        rememberOffered(ov, ref, options);
+        state.changed();
+      }
+      return { ...d, options };
+    },
+
+    async sendEvent(event, eo = {}) {
+      const eventId = eo.eventId ?? `Ev${randomId(10)}`;
+      const envelope = {
+        token: 'local-verification-token',
+        team_id: TEAM_ID,
+        context_team_id: TEAM_ID,
+        api_app_id: APP_ID,
+        event: { event_ts: state.nextTs(), ...event },
+        type: 'event_callback',
+        event_id: eventId,
+        event_time: nowSeconds(),
+        authorizations: [
+          {
+            enterprise_id: null,
+            team_id: TEAM_ID,
+            user_id: BOT_USER_ID,
+            is_bot: true,
+            is_enterprise_install: false,
+          },
+        ],
+        is_ext_shared_channel: false,
+        event_context: `4-${randomId(16)}`,
+      };
+      const retry: Record<string, string> =
+        eo.retryNum === undefined
+          ? {}
+          : {
+              'x-slack-retry-num': String(eo.retryNum),
+              'x-slack-retry-reason': eo.retryReason ?? 'http_timeout',
+            };
+      const d = await post(endpointPath(), JSON.stringify(envelope), {
+        contentType: 'application/json',
+        headers: retry,
+      });
+      events.push({
+        eventId,
+        event: envelope.event,
+        ...(eo.retryNum === undefined ? {} : { retryNum: eo.retryNum }),
+        status: d.status,
+        at: Date.now(),
+      });
+      state.changed();
+      return { ...d, eventId };
+    },
+
+    openHome({ user, tab = 'home' }) {
+      const u = userRef(user);
+      if (tab === 'home' && !state.app.homeTabEnabled)
+        throw new Error('local slack: the app has no Home tab (home_tab_enabled is off)');
+      if (tab === 'messages' && !state.app.messagesTabEnabled)
+        throw new Error('local slack: the app has no Messages tab (messages_tab_enabled is off)');
+      const dm = state.channel(u.id)!;
+      const home = state.home.get(u.id);
+      return slack.sendEvent({
+        type: 'app_home_opened',
+        user: u.id,
+        channel: dm.id,
+        tab,
+        ...(home ? { view: viewPayload(home) } : {}),
       });
     },
 
@@ -571,21 +789,66 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
         teamId: TEAM_ID,
         botUserId: BOT_USER_ID,
         users: copy([...state.users.values()]),
-        channels: [...state.channels.values()].map((c) =>
-          copy({
-            ...c,
-            messages: c.messages.filter(
-              (m) => !viewer || m.ephemeralTo === undefined || m.ephemeralTo === viewer,
-            ),
-          }),
-        ),
+        channels: [...state.channels.values()]
+          .filter((c) => !viewer || state.canSee(c, viewer))
+          .map((c) =>
+            copy({
+              ...c,
+              messages: c.messages.filter(
+                (m) => !viewer || m.ephemeralTo === undefined || m.ephemeralTo === viewer,
+              ),
+            }),
+          ),
         views: viewer ? copy(state.views.get(viewer) ?? []) : [],
         home: viewer ? copy(state.home.get(viewer)) : undefined,
+        app: { ...state.app },
       };
     },
 
+    injectFault(f) {
+      const added = faults.add(f);
+      state.changed();
+      return added;
+    },
+    listFaults: () => faults.describe(),
+    clearFaults(filter) {
+      const n = faults.clear(filter);
+      state.changed();
+      return n;
+    },
     failNext(method, f) {
-      faults.set(method, f);
+      slack.injectFault({ method, ...f });
+    },
+
+    setRateLimits(rl) {
+      const out = limiter.set(rl);
+      state.changed();
+      return out;
+    },
+    rateLimits: () => limiter.describe(),
+
+    setTokenStatus(status) {
+      if (!['active', 'revoked', 'inactive'].includes(status))
+        throw new Error(`local slack: token status is active, revoked or inactive, not "${status}"`);
+      tokenStatus = status;
+      state.changed();
+    },
+    tokenStatus: () => tokenStatus,
+
+    setChannelState(channel, cs) {
+      const ch = channelRef(channel);
+      if (ch.isIm) throw new Error('local slack: the bot is always in its DMs, and DMs are never archived');
+      if (cs.botMember !== undefined) ch.botMember = cs.botMember;
+      if (cs.archived !== undefined) ch.archived = cs.archived;
+      state.changed();
+      const { messages: _m, ...rest } = ch;
+      return structuredClone(rest);
+    },
+
+    configureApp(settings) {
+      Object.assign(state.app, settings);
+      state.changed();
+      return { ...state.app };
     },
 
     waitFor<T>(predicate: WaitPredicate<T>, timeoutMs = 5000, label?: string): Promise<T> {
@@ -642,7 +905,10 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
     reset() {
       calls.length = 0;
       responses.length = 0;
+      events.length = 0;
       faults.clear();
+      limiter.set(o.rateLimits ?? false);
+      tokenStatus = 'active';
       state.reset();
     },
 

@@ -8,8 +8,10 @@ export const RESPONSE_URL_TTL_MS = 30 * 60 * 1000;
 
 /**
  * Applies one POST to a response_url as Slack does: ephemeral by default, `in_channel` posts to the
- * channel (and reveals the user's slash command), `replace_original` / `delete_original` edit the source
- * message, `thread_ts` replies in a thread. Returns the HTTP status and Slack's JSON answer.
+ * channel (and reveals the user's slash command), `replace_original` / `delete_original` edit the message
+ * that held the clicked element, `thread_ts` replies in a thread. A slash command's response_url has no
+ * such message: `replace_original` there posts a new reply, as Slack does (the earlier reply stays).
+ * The bot's channel membership does not matter. Returns the HTTP status and Slack's JSON answer.
  */
 export function applyResponse(
   state: SlackState,
@@ -43,7 +45,8 @@ export function applyResponse(
   const text = String(b.text ?? '');
   const blocks = b.blocks as unknown[] | undefined;
 
-  if (truthy(b.replace_original)) {
+  // A slash command's response_url has no message to replace: Slack posts the body as a new reply.
+  if (truthy(b.replace_original) && target.messageTs) {
     if (!source) return { status: 404, json: { ok: false, error: 'message_not_found' } };
     target.uses++;
     source.text = text;

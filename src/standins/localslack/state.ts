@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { LocalChannel, LocalMessage, LocalUser, LocalUsergroup, OpenView } from './types.js';
+import type {
+  AppSettings,
+  LocalChannel,
+  LocalMessage,
+  LocalUser,
+  LocalUsergroup,
+  OpenView,
+} from './types.js';
 import { assignIds } from './views.js';
 
 export const TEAM_ID = 'T0LOCAL';
@@ -43,6 +50,8 @@ export class SlackState extends EventEmitter {
   readonly home = new Map<string, OpenView>();
   readonly triggers = new Map<string, Trigger>();
   readonly responseTargets = new Map<string, ResponseTarget>();
+  /** The app's configuration (kept across `reset`). */
+  readonly app: AppSettings = { homeTabEnabled: true, messagesTabEnabled: true };
   /** Increments on every change; a sandbox can long-poll on it. */
   version = 0;
   private lastMicros = 0;
@@ -132,6 +141,16 @@ export class SlackState extends EventEmitter {
     return dm;
   }
 
+  /** The bot is in every DM and, unless configured otherwise, in every channel. */
+  botIn(ch: LocalChannel): boolean {
+    return ch.isIm === true || ch.botMember !== false;
+  }
+
+  /** Whether a user sees the conversation at all: DMs only their member. */
+  canSee(ch: LocalChannel, user: string): boolean {
+    return ch.isIm !== true || (ch.members ?? []).includes(user);
+  }
+
   message(channel: string, ts: string): LocalMessage | undefined {
     return this.channels.get(channel)?.messages.find((m) => m.ts === ts);
   }
@@ -159,7 +178,7 @@ export class SlackState extends EventEmitter {
   /** Messages a user sees in a channel, in order: in-channel ones plus ephemerals addressed to them. */
   visibleMessages(channel: string, user: string, threadTs?: string): LocalMessage[] {
     const ch = this.channels.get(channel);
-    if (!ch) return [];
+    if (!ch || !this.canSee(ch, user)) return [];
     return ch.messages.filter(
       (m) =>
         (m.ephemeralTo === undefined || m.ephemeralTo === user) &&

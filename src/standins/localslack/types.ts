@@ -14,6 +14,13 @@ export interface LocalChannel {
   isIm?: boolean;
   /** When given, chat.postEphemeral to a user outside this list fails with `user_not_in_channel`. */
   members?: string[];
+  /**
+   * Whether the bot is a member (default true; DMs always). Outside a channel chat.postMessage and
+   * chat.update answer `not_in_channel` (`channel_not_found` when it is private); its response_urls still work.
+   */
+  botMember?: boolean;
+  /** An archived channel: posting answers `is_archived`, chat.update `is_inactive`. */
+  archived?: boolean;
 }
 
 export interface LocalUsergroup {
@@ -56,15 +63,35 @@ export interface OpenView {
   values: Record<string, Record<string, unknown>>;
   /** Errors from the last `response_action: errors`, by block_id. */
   errors?: Record<string, string>;
+  /**
+   * Every option the app offered for an external select of this view (block_suggestion answers), by
+   * block_id then action_id: the user can pick only these (or the element's initial options).
+   */
+  offered?: Record<string, Record<string, SelectOption[]>>;
   rootViewId: string;
   previousViewId?: string;
+}
+
+/** An option of a select menu, as Slack sends it in `selected_option(s)`. */
+export interface SelectOption {
+  text: { type: 'plain_text' | 'mrkdwn'; text: string; emoji?: boolean };
+  value: string;
+  description?: unknown;
 }
 
 export interface ApiCall {
   method: string;
   /** Arguments with JSON-string fields (blocks, view, …) parsed; the token is never recorded. */
   args: Record<string, unknown>;
+  /** The JSON body sent back. */
   response: Record<string, unknown>;
+  /** The HTTP status sent back: 200, or 429 / 5xx. */
+  status: number;
+  /** The id of the injected fault that answered this call. */
+  fault?: number;
+  /** Refused by the rate limits (HTTP 429, `retryAfter` seconds). */
+  rateLimited?: boolean;
+  retryAfter?: number;
   at: number;
 }
 
@@ -73,6 +100,18 @@ export interface ResponseUrlCall {
   body: unknown;
   status: number;
   error?: string;
+  /** The id of the injected fault that answered this post. */
+  fault?: number;
+  at: number;
+}
+
+/** One Events API delivery (`event_callback`) and the bot's answer. */
+export interface EventDelivery {
+  eventId: string;
+  event: Record<string, unknown>;
+  /** X-Slack-Retry-Num, when sent as a redelivery. */
+  retryNum?: number;
+  status: number;
   at: number;
 }
 
@@ -89,6 +128,10 @@ export interface Delivery {
   errors?: Record<string, string>;
   /** false when Slack's client would not send the request (e.g. a required input is empty). */
   delivered: boolean;
+  /** block_suggestion: the options the app answered, flattened from `options` or `option_groups`. */
+  options?: SelectOption[];
+  /** Events API: the envelope's `event_id`. */
+  eventId?: string;
 }
 
 /** A JSON-serialisable picture of the workspace, for a browser UI. */
@@ -102,4 +145,13 @@ export interface LocalSlackSnapshot {
   /** The viewer's modal stack, bottom first (empty without a viewer). */
   views: OpenView[];
   home?: OpenView;
+  /** The app's tabs, as its manifest's `features.app_home` enables them. */
+  app: AppSettings;
+}
+
+export interface AppSettings {
+  /** `home_tab_enabled`: views.publish answers `not_enabled` without it. */
+  homeTabEnabled: boolean;
+  /** `messages_tab_enabled`. */
+  messagesTabEnabled: boolean;
 }

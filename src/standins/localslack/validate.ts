@@ -59,19 +59,9 @@ function checkBlocks(blocks: unknown[], max: number, where: string): string[] {
     for (const el of elementsOf(b)) {
       if (typeof el.action_id === 'string' && el.action_id.length > 255)
         problems.push(`${at}: action_id longer than 255`);
-      const options = [
-        ...((el.options as Json[] | undefined) ?? []),
-        ...(((el.option_groups as Json[] | undefined) ?? []).flatMap(
-          (g) => (g.options as Json[]) ?? [],
-        ) as Json[]),
-      ];
-      if (options.length > 100) problems.push(`${at}: more than 100 options`);
-      for (const o of options) {
-        if (typeof o.value === 'string' && o.value.length > 150)
-          problems.push(`${at}: option value longer than 150`);
-        const ot = textOf(o.text) ?? '';
-        if (ot.length > 75) problems.push(`${at}: option text longer than 75`);
-      }
+      problems.push(...optionProblems(el, at));
+      if (el.type === 'external_select' || el.type === 'multi_external_select')
+        problems.push(...externalSelectProblems(el, at));
       if (el.type === 'button') {
         const bt = textOf(el.text) ?? '';
         if (bt.length === 0 || bt.length > 75) problems.push(`${at}: button text must be 1-75 chars`);
@@ -83,6 +73,94 @@ function checkBlocks(blocks: unknown[], max: number, where: string): string[] {
   return problems;
 }
 
+const SELECTS = new Set([
+  'static_select',
+  'multi_static_select',
+  'external_select',
+  'multi_external_select',
+  'overflow',
+]);
+
+/** Option limits: 100 per list or per group list, text up to 75, value up to 150 (Slack's documented figure). */
+function checkOptions(options: unknown[], at: string, plainOnly: boolean): string[] {
+  const problems: string[] = [];
+  if (options.length > 100) problems.push(`${at}: more than 100 options`);
+  options.forEach((raw, i) => {
+    const o = (raw ?? {}) as Json;
+    if (typeof o.value !== 'string' || o.value.length === 0 || o.value.length > 150)
+      problems.push(`${at}/options/${i}: value must be 1-150 chars`);
+    const ot = textOf(o.text);
+    if (ot === undefined || ot.length === 0 || ot.length > 75)
+      problems.push(`${at}/options/${i}: text must be 1-75 chars`);
+    if (plainOnly && (o.text as Json | undefined)?.type !== 'plain_text')
+      problems.push(`${at}/options/${i}: a select menu's option text must be plain_text`);
+    const d = textOf(o.description);
+    if (d !== undefined && d.length > 75) problems.push(`${at}/options/${i}: description longer than 75`);
+  });
+  return problems;
+}
+
+function optionProblems(el: Json, at: string): string[] {
+  const plainOnly = SELECTS.has(String(el.type));
+  const problems: string[] = [];
+  if (Array.isArray(el.options)) problems.push(...checkOptions(el.options, at, plainOnly));
+  if (Array.isArray(el.option_groups)) {
+    if (el.option_groups.length > 100) problems.push(`${at}: more than 100 option groups`);
+    for (const g of el.option_groups as Json[]) {
+      const label = textOf(g?.label);
+      if (label === undefined || label.length === 0 || label.length > 75)
+        problems.push(`${at}: option group label must be 1-75 chars`);
+      problems.push(...checkOptions(Array.isArray(g?.options) ? g.options : [], at, plainOnly));
+    }
+  }
+  const initial = [
+    ...(el.initial_option !== undefined ? [el.initial_option] : []),
+    ...(Array.isArray(el.initial_options) ? el.initial_options : []),
+  ];
+  if (initial.length > 0) problems.push(...checkOptions(initial, `${at}/initial`, plainOnly));
+  return problems;
+}
+
+/** The app serves these options itself (block_suggestion); Slack refuses a static list on them. */
+function externalSelectProblems(el: Json, at: string): string[] {
+  const problems: string[] = [];
+  if (el.options !== undefined || el.option_groups !== undefined)
+    problems.push(
+      `${at}: ${String(el.type)} takes no options or option_groups (the app answers block_suggestion)`,
+    );
+  const mql = el.min_query_length;
+  if (mql !== undefined && !(Number.isInteger(mql) && (mql as number) >= 0))
+    problems.push(`${at}: min_query_length must be a whole number, 0 or more`);
+  if (el.type === 'external_select' && el.initial_options !== undefined)
+    problems.push(`${at}: external_select takes initial_option, not initial_options`);
+  if (el.type === 'multi_external_select') {
+    if (el.initial_option !== undefined)
+      problems.push(`${at}: multi_external_select takes initial_options, not initial_option`);
+    const max = el.max_selected_items;
+    if (max !== undefined && !(Number.isInteger(max) && (max as number) >= 1))
+      problems.push(`${at}: max_selected_items must be at least 1`);
+  }
+  return problems;
+}
+
+/**
+ * The app's answer to a block_suggestion: `{options}` or `{option_groups}` within Slack's option limits.
+ * Returns what is wrong, or an empty list.
+ */
+export function optionsResponseProblems(body: unknown): string[] {
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    return ['the answer must be a JSON object with options or option_groups'];
+  const b = body as Json;
+  if (b.options !== undefined && b.option_groups !== undefined)
+    return ['give options or option_groups, not both'];
+  if (b.options === undefined && b.option_groups === undefined)
+    return ['the answer has neither options nor option_groups'];
+  if (b.options !== undefined && !Array.isArray(b.options)) return ['options must be an array'];
+  if (b.option_groups !== undefined && !Array.isArray(b.option_groups))
+    return ['option_groups must be an array'];
+  return optionProblems(b, 'options');
+}
+
 function elementsOf(b: Json): Json[] {
   const out: unknown[] = [];
   if (Array.isArray(b.elements)) out.push(...b.elements);
@@ -91,15 +169,21 @@ function elementsOf(b: Json): Json[] {
   return out.filter((e): e is Json => !!e && typeof e === 'object');
 }
 
+/** Characters Slack keeps of a posted message's text; chat.update refuses more than `UPDATE_TEXT_MAX`. */
+export const POST_TEXT_MAX = 40_000;
+export const UPDATE_TEXT_MAX = 4_000;
+/** views.* refuse views whose JSON is larger than this (`view_too_large`). */
+export const VIEW_BYTES_MAX = 250_000;
+
 /** chat.postMessage / chat.update / chat.postEphemeral / response_url bodies. */
-export function validateMessage(text: unknown, blocks: unknown): Invalid | null {
+export function validateMessage(text: unknown, blocks: unknown, maxText = POST_TEXT_MAX): Invalid | null {
   const hasText = typeof text === 'string' && text.length > 0;
   if (blocks !== undefined && !Array.isArray(blocks))
     return { error: 'invalid_blocks_format', messages: ['blocks must be a JSON array'] };
   const list = (blocks as unknown[] | undefined) ?? [];
   if (!hasText && list.length === 0) return { error: 'no_text', messages: ['neither text nor blocks given'] };
-  if (typeof text === 'string' && text.length > 40000)
-    return { error: 'msg_too_long', messages: ['text longer than 40000'] };
+  if (typeof text === 'string' && [...text].length > maxText)
+    return { error: 'msg_too_long', messages: [`text longer than ${maxText} characters`] };
   const problems = checkBlocks(list, 50, 'message');
   return problems.length ? { error: 'invalid_blocks', messages: problems } : null;
 }
@@ -109,6 +193,9 @@ export function validateView(view: unknown, expectType?: 'modal' | 'home'): Inva
   if (!view || typeof view !== 'object')
     return { error: 'invalid_arguments', messages: ['view is required'] };
   const v = view as Json;
+  const bytes = Buffer.byteLength(JSON.stringify(v));
+  if (bytes > VIEW_BYTES_MAX)
+    return { error: 'view_too_large', messages: [`the view is ${bytes} bytes, more than ${VIEW_BYTES_MAX}`] };
   const problems: string[] = [];
   if (v.type !== 'modal' && v.type !== 'home') problems.push('view.type must be modal or home');
   if (expectType && v.type !== expectType) problems.push(`view.type must be ${expectType}`);

@@ -2,13 +2,10 @@
  * Slack's `view.state.values` for the stateful elements of a view or message, built from what a user typed.
  * Tests and the sandbox fill forms through this one function, so both see Slack's exact shapes.
  */
-type Json = Record<string, unknown>;
+import type { SelectOption } from './types.js';
 
-export interface Option {
-  text: { type: 'plain_text' | 'mrkdwn'; text: string; emoji?: boolean };
-  value: string;
-  description?: unknown;
-}
+type Json = Record<string, unknown>;
+export type Option = SelectOption;
 
 export interface ElementRef {
   blockId: string;

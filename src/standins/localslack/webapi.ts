@@ -1,6 +1,6 @@
 import { APP_ID, BOT_ID, BOT_USER_ID, type SlackState, TEAM_DOMAIN, TEAM_ID } from './state.js';
-import type { LocalMessage, LocalUser, OpenView } from './types.js';
-import { validateMessage, validateView } from './validate.js';
+import type { LocalChannel, LocalMessage, LocalUser, OpenView } from './types.js';
+import { UPDATE_TEXT_MAX, validateMessage, validateView } from './validate.js';
 import { assignIds, buildStateValues, listElements, viewWithIds } from './views.js';
 
 type Json = Record<string, unknown>;
@@ -17,13 +17,13 @@ const fail = (error: string, messages?: string[]): ApiResult =>
 
 /** The view object Slack returns from views.* and sends in interaction payloads. */
 export function viewPayload(ov: OpenView): Json {
+  const modal = ov.view.type !== 'home';
   return {
     id: ov.id,
     team_id: TEAM_ID,
     type: ov.view.type,
-    title: ov.view.title,
-    submit: ov.view.submit ?? null,
-    close: ov.view.close ?? null,
+    // A Home tab has no title, buttons or stack.
+    ...(modal ? { title: ov.view.title, submit: ov.view.submit ?? null, close: ov.view.close ?? null } : {}),
     blocks: ov.view.blocks,
     private_metadata: ov.view.private_metadata ?? '',
     callback_id: ov.view.callback_id ?? '',
@@ -33,7 +33,7 @@ export function viewPayload(ov: OpenView): Json {
     clear_on_close: ov.view.clear_on_close ?? false,
     notify_on_close: ov.view.notify_on_close ?? false,
     root_view_id: ov.rootViewId,
-    previous_view_id: ov.previousViewId ?? null,
+    ...(modal ? { previous_view_id: ov.previousViewId ?? null } : {}),
     app_id: APP_ID,
     app_installed_team_id: TEAM_ID,
     bot_id: BOT_ID,
@@ -95,6 +95,17 @@ function str(v: unknown): string | undefined {
 
 type Handler = (args: Json, ctx: ApiContext) => ApiResult;
 
+/**
+ * Why the bot may not post in a conversation: a private one it is not in does not exist for it,
+ * an archived one takes no messages, a public one it is not in needs it to join first.
+ */
+function postingRefused(state: SlackState, ch: LocalChannel): ApiResult | undefined {
+  if (ch.isPrivate && !state.botIn(ch)) return fail('channel_not_found');
+  if (ch.archived) return fail('is_archived');
+  if (!state.botIn(ch)) return fail('not_in_channel');
+  return undefined;
+}
+
 function openView(ctx: ApiContext, user: string, view: Json, previous?: OpenView): OpenView {
   const id = ctx.state.newViewId();
   return {
@@ -132,6 +143,8 @@ const handlers: Record<string, Handler> = {
   'chat.postMessage': (a, { state }) => {
     const ch = state.channel(a.channel);
     if (!ch) return fail('channel_not_found');
+    const refused = postingRefused(state, ch);
+    if (refused) return refused;
     const bad = validateMessage(a.text, a.blocks);
     if (bad) return fail(bad.error, bad.messages);
     const threadTs = str(a.thread_ts);
@@ -153,6 +166,8 @@ const handlers: Record<string, Handler> = {
   'chat.postEphemeral': (a, { state }) => {
     const ch = state.channel(a.channel);
     if (!ch) return fail('channel_not_found');
+    const refused = postingRefused(state, ch);
+    if (refused) return refused;
     const user = str(a.user);
     if (!user || !state.users.has(user)) return fail('user_not_found');
     if (ch.members && !ch.members.includes(user)) return fail('user_not_in_channel');
@@ -174,12 +189,14 @@ const handlers: Record<string, Handler> = {
 
   'chat.update': (a, { state }) => {
     const ch = state.channel(a.channel);
-    if (!ch) return fail('channel_not_found');
+    if (!ch || (ch.isPrivate && !state.botIn(ch))) return fail('channel_not_found');
+    if (ch.archived) return fail('is_inactive');
+    if (!state.botIn(ch)) return fail('not_in_channel');
     const m = typeof a.ts === 'string' ? state.message(ch.id, a.ts) : undefined;
     if (!m || m.ephemeralTo !== undefined) return fail('message_not_found');
     if (m.user !== BOT_USER_ID) return fail('cant_update_message');
     const text = a.text ?? (a.blocks === undefined ? undefined : m.text);
-    const bad = validateMessage(text, a.blocks ?? m.blocks);
+    const bad = validateMessage(text, a.blocks ?? m.blocks, UPDATE_TEXT_MAX);
     if (bad) return fail(bad.error, bad.messages);
     if (a.text !== undefined) m.text = String(a.text);
     if (a.blocks !== undefined) m.blocks = assignIds(a.blocks);
@@ -244,6 +261,7 @@ const handlers: Record<string, Handler> = {
   },
 
   'views.publish': (a, ctx) => {
+    if (!ctx.state.app.homeTabEnabled) return fail('not_enabled');
     const user = str(a.user_id);
     if (!user || !ctx.state.users.has(user)) return fail('user_not_found');
     const bad = validateView(a.view, 'home');
@@ -274,7 +292,7 @@ const handlers: Record<string, Handler> = {
 
   'conversations.info': (a, { state }) => {
     const ch = typeof a.channel === 'string' ? state.channels.get(a.channel) : undefined;
-    if (!ch) return fail('channel_not_found');
+    if (!ch || (ch.isPrivate && !state.botIn(ch))) return fail('channel_not_found');
     return {
       ok: true,
       channel: {
@@ -284,8 +302,8 @@ const handlers: Record<string, Handler> = {
         is_group: !!ch.isPrivate && !ch.isIm,
         is_im: !!ch.isIm,
         is_private: !!ch.isPrivate,
-        is_member: true,
-        is_archived: false,
+        is_member: state.botIn(ch),
+        is_archived: ch.archived === true,
         context_team_id: TEAM_ID,
       },
     };

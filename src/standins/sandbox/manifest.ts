@@ -1,12 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 
-/** What the sandbox shows of the app's manifest: its slash command and its global shortcuts. */
+/** What the sandbox shows of the app's manifest: its slash command, global shortcuts and App Home tabs. */
 export interface ManifestSummary {
   command: string;
   description?: string;
   usageHint?: string;
   shortcuts: { name: string; callbackId: string; description?: string }[];
+  /** `features.app_home`, when a manifest was read: Slack's Home tab is off unless enabled, Messages on. */
+  appHome?: { homeTabEnabled: boolean; messagesTabEnabled: boolean };
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -26,6 +28,7 @@ export function readManifest(path: string): ManifestSummary {
     ? (features.slash_commands as Record<string, unknown>[])
     : [];
   const cmd = commands[0] ?? {};
+  const appHome = (features.app_home ?? {}) as Record<string, unknown>;
   const shortcuts = Array.isArray(features.shortcuts)
     ? (features.shortcuts as Record<string, unknown>[])
     : [];
@@ -40,5 +43,9 @@ export function readManifest(path: string): ManifestSummary {
         callbackId: String(s.callback_id),
         description: str(s.description),
       })),
+    appHome: {
+      homeTabEnabled: appHome.home_tab_enabled === true,
+      messagesTabEnabled: appHome.messages_tab_enabled !== false,
+    },
   };
 }

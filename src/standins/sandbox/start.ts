@@ -31,12 +31,15 @@ export interface StartSandboxOptions {
 }
 
 export async function startSandbox(o: StartSandboxOptions): Promise<SandboxServer> {
+  const manifest = readManifest(join(PROJECT_ROOT, 'manifest.yml'));
+  // The stand-in shows the tabs the app's manifest enables, and refuses views.publish without a Home tab.
+  if (manifest.appHome) o.slack.configureApp(manifest.appHome);
   const options = {
     slack: o.slack,
     defaultUser: 'U0ALICE',
     defaultChannel: o.slack.state.channels.has(SANDBOX_CHANNEL) ? SANDBOX_CHANNEL : undefined,
     emulatorUrl: () => o.emulatorUrl,
-    manifest: readManifest(join(PROJECT_ROOT, 'manifest.yml')),
+    manifest,
   };
   const port = o.port ?? 0;
   try {

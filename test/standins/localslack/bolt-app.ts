@@ -8,8 +8,16 @@ export interface TestBot {
   endpoint: string;
   /** Resolved by the test to let the `slow-modal` command call views.open late. */
   releaseSlowModal(): void;
-  /** Errors and statuses the listeners observed. */
-  seen: { viewsOpenError?: string; respondStatuses: (number | string)[] };
+  /** Errors, statuses and payloads the listeners observed. */
+  seen: {
+    viewsOpenError?: string;
+    respondStatuses: (number | string)[];
+    homeOpened: Record<string, unknown>[];
+    homeActions: Record<string, unknown>[];
+    suggestions: Record<string, unknown>[];
+    selectActions: Record<string, unknown>[];
+    publishErrors: string[];
+  };
   stop(): Promise<void>;
 }
 
@@ -56,12 +64,90 @@ const rangeModal = (callbackId: string) => ({
   ],
 });
 
+const pt = (text: string) => ({ type: 'plain_text' as const, text });
+const option = (text: string, value: string) => ({ text: pt(text), value });
+
+/** The catalogue the `asset` options listener searches. */
+export const ASSETS = [
+  option('Pump 1', 'pump-1'),
+  option('Pump 2', 'pump-2'),
+  option('Pump 3', 'pump-3'),
+  option('Valve 9', 'valve-9'),
+];
+
+const assetsModal = () => ({
+  type: 'modal' as const,
+  callback_id: 'assets_modal',
+  title: pt('Assets'),
+  submit: pt('Save'),
+  blocks: [
+    {
+      type: 'input' as const,
+      block_id: 'asset_block',
+      label: pt('Asset'),
+      element: {
+        type: 'external_select' as const,
+        action_id: 'asset',
+        min_query_length: 2,
+        initial_option: ASSETS[0],
+      },
+    },
+    {
+      type: 'input' as const,
+      block_id: 'more_block',
+      optional: true,
+      label: pt('More assets'),
+      element: {
+        type: 'multi_external_select' as const,
+        action_id: 'more',
+        min_query_length: 0,
+        max_selected_items: 3,
+        initial_options: [ASSETS[3]!],
+      },
+    },
+    {
+      type: 'actions' as const,
+      block_id: 'tools',
+      elements: [{ type: 'external_select' as const, action_id: 'jump', min_query_length: 1 }],
+    },
+  ],
+});
+
+/** App Home: how often the user opened it, a refresh button and a type-ahead select that dispatches. */
+const homeView = (visits: number) => ({
+  type: 'home' as const,
+  callback_id: 'home',
+  blocks: [
+    {
+      type: 'section' as const,
+      block_id: 'visits',
+      text: { type: 'mrkdwn' as const, text: `Home opened ${visits} time(s)` },
+    },
+    {
+      type: 'actions' as const,
+      block_id: 'home_tools',
+      elements: [
+        { type: 'button' as const, action_id: 'home_refresh', text: pt('Refresh'), value: 'refresh' },
+        { type: 'external_select' as const, action_id: 'jump', min_query_length: 1, placeholder: pt('Find') },
+      ],
+    },
+  ],
+});
+
 export async function startTestBot(slackApiUrl: string): Promise<TestBot> {
   let release = () => {};
   const gate = new Promise<void>((r) => {
     release = r;
   });
-  const seen: TestBot['seen'] = { respondStatuses: [] };
+  const seen: TestBot['seen'] = {
+    respondStatuses: [],
+    homeOpened: [],
+    homeActions: [],
+    suggestions: [],
+    selectActions: [],
+    publishErrors: [],
+  };
+  const visits = new Map<string, number>();
   const app = new App({
     token: TOKEN,
     signingSecret: SECRET,
@@ -88,6 +174,8 @@ export async function startTestBot(slackApiUrl: string): Promise<TestBot> {
       } catch (err) {
         seen.viewsOpenError = (err as { data?: { error?: string } }).data?.error ?? String(err);
       }
+    } else if (sub === 'assets') {
+      await client.views.open({ trigger_id: command.trigger_id, view: assetsModal() });
     } else if (sub === 'button') {
       await respond({
         response_type: 'in_channel',
@@ -167,6 +255,65 @@ export async function startTestBot(slackApiUrl: string): Promise<TestBot> {
       hash: body.view.hash,
       view: { ...base, blocks: [...base.blocks.slice(0, 2), note] },
     });
+  });
+
+  app.view('assets_modal', async ({ ack, view, body, client }) => {
+    await ack();
+    const v = view.state.values;
+    const one = v.asset_block?.asset?.selected_option;
+    const more = v.more_block?.more?.selected_options ?? [];
+    await client.chat.postMessage({
+      channel: 'C0GENERAL',
+      text: `assets ${one?.text.text}=${one?.value} more ${more.map((o) => `${o.text.text}=${o.value}`).join(',')} by ${body.user.id}`,
+    });
+  });
+
+  app.options<'block_suggestion'>({ type: 'block_suggestion' }, async ({ body, options, ack }) => {
+    seen.suggestions.push(body as unknown as Record<string, unknown>);
+    const q = options.value.toLowerCase();
+    if (q === 'many')
+      return ack({ options: Array.from({ length: 101 }, (_, i) => option(`Asset ${i}`, `a-${i}`)) });
+    if (q === 'long') return ack({ options: [option('x'.repeat(76), 'long')] });
+    if (q === 'grouped')
+      return ack({
+        option_groups: [
+          { label: pt('Pumps'), options: ASSETS.slice(0, 2) },
+          { label: pt('Valves'), options: ASSETS.slice(3) },
+        ],
+      });
+    await ack({ options: ASSETS.filter((a) => a.text.text.toLowerCase().includes(q)) });
+  });
+
+  app.action('jump', async ({ ack, body }) => {
+    await ack();
+    seen.selectActions.push(body as unknown as Record<string, unknown>);
+  });
+
+  app.event('app_home_opened', async ({ event, client }) => {
+    seen.homeOpened.push(event as unknown as Record<string, unknown>);
+    if (event.tab !== 'home') return;
+    const n = (visits.get(event.user) ?? 0) + 1;
+    visits.set(event.user, n);
+    // A Home opened before comes with the published view; its hash guards against a concurrent publish.
+    const hash = (event.view as { hash?: string } | undefined)?.hash;
+    try {
+      await client.views.publish({ user_id: event.user, view: homeView(n), ...(hash ? { hash } : {}) });
+    } catch (err) {
+      seen.publishErrors.push((err as { data?: { error?: string } }).data?.error ?? String(err));
+    }
+  });
+
+  app.action('home_refresh', async ({ ack, body, client }) => {
+    await ack();
+    seen.homeActions.push(body as unknown as Record<string, unknown>);
+    if (body.type !== 'block_actions' || !body.view) return;
+    const n = (visits.get(body.user.id) ?? 0) + 1;
+    visits.set(body.user.id, n);
+    try {
+      await client.views.publish({ user_id: body.user.id, hash: body.view.hash, view: homeView(n) });
+    } catch (err) {
+      seen.publishErrors.push((err as { data?: { error?: string } }).data?.error ?? String(err));
+    }
   });
 
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;

@@ -109,6 +109,22 @@ describe('delivery to the bot', () => {
       trigger_id: s.triggerId,
       user: { id: 'U0ALICE' },
     });
+    const r = await fetch(`${slack.apiUrl}chat.postMessage`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        channel: 'C0GENERAL',
+        text: 'pick an asset',
+        blocks: [
+          {
+            type: 'actions',
+            block_id: 'asm_block',
+            elements: [{ type: 'external_select', action_id: 'asm' }],
+          },
+        ],
+      }),
+    });
+    const { ts } = (await r.json()) as { ts: string };
     nextAck = {
       status: 200,
       body: JSON.stringify({ options: [{ text: { type: 'plain_text', text: 'A' }, value: 'a' }] }),
@@ -118,13 +134,18 @@ describe('delivery to the bot', () => {
       actionId: 'asm',
       blockId: 'asm_block',
       value: 'pum',
+      channel: 'C0GENERAL',
+      messageTs: ts,
     });
     expect(payloadOf(last().body)).toMatchObject({
       type: 'block_suggestion',
       action_id: 'asm',
       value: 'pum',
+      container: { type: 'message', message_ts: ts, channel_id: 'C0GENERAL', is_ephemeral: false },
+      channel: { id: 'C0GENERAL', name: 'general' },
     });
     expect(o.json).toEqual({ options: [{ text: { type: 'plain_text', text: 'A' }, value: 'a' }] });
+    expect(o.options).toEqual([{ text: { type: 'plain_text', text: 'A' }, value: 'a' }]);
   });
 
   it('applies response_action update, push and clear to the view stack', async () => {

@@ -178,6 +178,59 @@ describe.skipIf(!run)('sandbox page with a bare Bolt app', { timeout: 60_000 }, 
     await page.locator('.message', { hasText: 'range yesterday kind score by U0CAROL' }).waitFor();
   });
 
+  it("opens the app's Home tab (app_home_opened), searches a type-ahead select there and picks an option", async () => {
+    await page.goto(`${server.url}#user=U0BOB&channel=C0GENERAL`);
+    await page.locator('body[data-viewer="U0BOB"]').waitFor();
+    await page.locator('[data-channel="app"]').click();
+    await page.locator('.tab.active[data-tab="home"]').waitFor();
+    const home = page.locator('.home');
+    await home.locator('[data-block-id="visits"]', { hasText: 'Home opened 1 time(s)' }).waitFor();
+    expect(bot.seen.homeOpened.at(-1)).toMatchObject({ user: 'U0BOB', tab: 'home' });
+
+    const find = home.locator('[data-typeahead="home_tools/jump"] input');
+    await find.fill('valve');
+    await home.locator('.typeahead-option', { hasText: 'Valve 9' }).click();
+    await expect.poll(() => bot.seen.selectActions.length).toBe(1);
+    expect(bot.seen.selectActions[0]).toMatchObject({
+      container: { type: 'view' },
+      view: { type: 'home' },
+      actions: [{ action_id: 'jump', selected_option: { value: 'valve-9', text: { text: 'Valve 9' } } }],
+    });
+    await home.locator('[data-typeahead="home_tools/jump"] .chip', { hasText: 'Valve 9' }).waitFor();
+
+    await home.locator('button', { hasText: 'Refresh' }).click();
+    await home.locator('[data-block-id="visits"]', { hasText: 'Home opened 2 time(s)' }).waitFor();
+    await page.locator('.tab[data-tab="messages"]').click();
+    await expect.poll(() => bot.seen.homeOpened.at(-1)?.tab).toBe('messages');
+  });
+
+  it('asks the app for options as the user types in a modal, from min_query_length, and submits the picks', async () => {
+    await page.goto(`${server.url}#user=U0ALICE&channel=C0GENERAL`);
+    await send(page, '/tsai assets');
+    const modal = page.locator('.modal[data-callback-id="assets_modal"]');
+    await modal.waitFor();
+    const asset = modal.locator('[data-typeahead="asset_block/asset"]');
+    await asset.locator('.chip', { hasText: 'Pump 1' }).waitFor(); // initial_option
+    const before = bot.seen.suggestions.length;
+    await asset.locator('input').fill('p');
+    await asset.locator('.typeahead-note', { hasText: 'Type 1 more character to search.' }).waitFor();
+    expect(bot.seen.suggestions.length).toBe(before);
+    await asset.locator('input').fill('pump 3');
+    await asset.locator('.typeahead-option', { hasText: 'Pump 3' }).click();
+    await asset.locator('.chip', { hasText: 'Pump 3' }).waitFor();
+    await expect(asset.locator('.chip').count()).resolves.toBe(1);
+
+    const more = modal.locator('[data-typeahead="more_block/more"]');
+    await more.locator('input').fill('pump');
+    await more.locator('.typeahead-option', { hasText: 'Pump 2' }).click();
+    await expect(more.locator('.chip').allTextContents()).resolves.toEqual(['Valve 9×', 'Pump 2×']);
+    await modal.locator('[data-role=submit]').click();
+    await modal.waitFor({ state: 'detached' });
+    await page
+      .locator('.message', { hasText: 'assets Pump 3=pump-3 more Valve 9=valve-9,Pump 2=pump-2 by U0ALICE' })
+      .waitFor();
+  });
+
   it('clicks a message button as another user and shows the updated message', async () => {
     await page.goto(`${server.url}#user=U0ALICE&channel=C0GENERAL`);
     await page.locator('#composer-input').fill('/tsai button');

@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalSlack, startLocalSlack } from '../../../src/standins/localslack/index.js';
 import { readManifest } from '../../../src/standins/sandbox/manifest.js';
@@ -82,6 +85,40 @@ describe('sandbox server', () => {
     expect(m.command).toBe('/tsai');
     expect(m.usageHint).toContain('help');
     expect(readManifest('/nonexistent/manifest.yml')).toEqual({ command: '/tsai', shortcuts: [] });
+  });
+
+  it('takes the App Home tabs from the manifest, as Slack does: Home only when enabled', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tsai-manifest-'));
+    try {
+      const write = (yaml: string) => {
+        writeFileSync(join(dir, 'manifest.yml'), yaml);
+        return readManifest(join(dir, 'manifest.yml')).appHome;
+      };
+      expect(write('features:\n  bot_user: { display_name: tsai }\n')).toEqual({
+        homeTabEnabled: false,
+        messagesTabEnabled: true,
+      });
+      expect(
+        write('features:\n  app_home: { home_tab_enabled: true, messages_tab_enabled: false }\n'),
+      ).toEqual({
+        homeTabEnabled: true,
+        messagesTabEnabled: false,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("configures the stand-in's App Home from the project's manifest when the sandbox starts", async () => {
+    const own = await startLocalSlack({ signingSecret: 's', botToken: 'xoxb-own' });
+    try {
+      const sandbox = await startSandbox({ slack: own });
+      await sandbox.close();
+      const expected = readManifest(new URL('../../../manifest.yml', import.meta.url).pathname).appHome;
+      expect(own.snapshot().app).toEqual(expected);
+    } finally {
+      await own.close();
+    }
   });
 
   it('falls back to a free port when the asked one is taken, instead of failing the whole start', async () => {

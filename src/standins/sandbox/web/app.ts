@@ -9,7 +9,7 @@ import {
   type Snapshot,
   snapshot,
 } from './api.js';
-import { type BlockHost, renderBlocks } from './blocks.js';
+import { type BlockHost, renderBlocks, type Suggestions } from './blocks.js';
 import { autosize, setupComposerExtras } from './composer.js';
 import { h, replaceChildren } from './dom.js';
 import { avatar, messageList } from './messages.js';
@@ -109,6 +109,39 @@ async function deliver(what: string, p: Promise<Delivery>): Promise<Delivery | u
   }
 }
 
+/** A type-ahead select asks the app for options through the stand-in (Slack's block_suggestion). */
+async function suggest(
+  where: { viewId: string } | { channel: string; messageTs: string },
+  blockId: string,
+  actionId: string,
+  value: string,
+): Promise<Suggestions> {
+  const d = await control('options', { user: ui.viewer, ...where, blockId, actionId, value });
+  if (d.delivered === false && d.status === 0)
+    return { options: [], error: d.body ? `The app did not answer (${d.body}).` : 'Type more to search.' };
+  if (d.status !== 200) return { options: [], error: `The app answered HTTP ${d.status}.` };
+  if (d.errors?._) return { options: [], error: `Slack would refuse the app's options: ${d.errors._}` };
+  return { options: d.options ?? [] };
+}
+
+/** Tabs of the app's conversation, as its manifest enables them. */
+function appTabs(): ('home' | 'messages')[] {
+  const app = ui.snap?.app;
+  const tabs: ('home' | 'messages')[] = [];
+  if (app?.homeTabEnabled !== false) tabs.push('home');
+  if (app?.messagesTabEnabled !== false) tabs.push('messages');
+  return tabs;
+}
+
+/** The viewer opens one of the app's tabs: Slack sends app_home_opened on every visit, for either tab. */
+function openAppTab(tab?: 'home' | 'messages'): void {
+  const tabs = appTabs();
+  ui.appTab = tab && tabs.includes(tab) ? tab : (tabs[0] ?? 'messages');
+  render();
+  if (tabs.includes(ui.appTab))
+    void deliver('App Home', control('open-home', { user: ui.viewer, tab: ui.appTab }));
+}
+
 // ---- sidebar -------------------------------------------------------------------------------------
 
 function unread(channel: string, count: number): number {
@@ -135,9 +168,10 @@ function renderSidebar(): void {
       service: ui.cfg.serviceLog ? { open: service.isOpen } : undefined,
       onUser: switchUser,
       onChannel: (id) => {
-        if (id === APP && ui.channel !== APP) ui.appTab = snap.home ? 'home' : 'messages';
+        const opening = id === APP && ui.channel !== APP;
         go(id);
-        render();
+        if (opening) openAppTab();
+        else render();
       },
       onService: () => service.toggle(),
     }),
@@ -159,6 +193,8 @@ function messageHost(all: LocalMessage[], inThread: boolean) {
     all,
     inThread,
     highlightTs: ui.highlight,
+    suggest: (m: LocalMessage, blockId: string, actionId: string, query: string) =>
+      suggest({ channel: m.channel, messageTs: m.ts }, blockId, actionId, query),
     onAction: (m: LocalMessage, blockId: string, actionId: string, value: unknown, source: HTMLElement) => {
       if (source instanceof HTMLButtonElement) source.disabled = true;
       void deliver(
@@ -190,7 +226,7 @@ function renderHeader(): void {
       h(
         'div',
         { class: 'tabs', role: 'tablist' },
-        (['home', 'messages'] as const).map((tab) =>
+        appTabs().map((tab) =>
           h(
             'button',
             {
@@ -198,10 +234,8 @@ function renderHeader(): void {
               role: 'tab',
               class: ['tab', ui.appTab === tab && 'active'],
               'aria-selected': String(ui.appTab === tab),
-              onclick: () => {
-                ui.appTab = tab;
-                render();
-              },
+              'data-tab': tab,
+              onclick: () => openAppTab(tab),
             },
             tab === 'home' ? 'Home' : 'Messages',
           ),
@@ -233,7 +267,7 @@ function homeNode(view: OpenView | undefined): HTMLElement {
       'div',
       { class: 'empty' },
       h('div', { class: 'empty-title' }, 'No App Home published'),
-      'The bot has not published a Home tab for this user. Its messages to you appear under Messages.',
+      'The app has not published a Home tab for you yet (Slack shows a spinner until it does).',
     );
   const host: BlockHost = {
     ctx,
@@ -248,8 +282,13 @@ function homeNode(view: OpenView | undefined): HTMLElement {
         'Action',
         control('view-action', { user: ui.viewer, viewId: view.id, actionId, blockId, value }),
       ),
+    suggest: (blockId, actionId, query) => suggest({ viewId: view.id }, blockId, actionId, query),
   };
-  return h('div', { class: 'home' }, renderBlocks((view.view as { blocks?: unknown }).blocks, host));
+  return h(
+    'div',
+    { class: 'home', 'data-view-id': view.id },
+    renderBlocks((view.view as { blocks?: unknown }).blocks, host),
+  );
 }
 
 function renderMain(): void {
@@ -260,12 +299,13 @@ function renderMain(): void {
   const id = channelId();
   const ch = id ? snap.channels.find((c) => c.id === id) : undefined;
   const msgs = ch?.messages ?? [];
+  // Home is redrawn when the app publishes (a new hash), not while the user types or searches in it.
   const key = JSON.stringify([
     ui.viewer,
     ui.channel,
     ui.appTab,
     ui.highlight,
-    showHome ? snap.home : msgs,
+    showHome ? [snap.home?.id, snap.home?.hash] : msgs,
     snap.users.map((u) => u.tz),
   ]);
   if (key !== lastMainKey) {
@@ -375,6 +415,7 @@ function renderModal(): void {
     close: (view) => {
       control('close-view', { user: ui.viewer, viewId: view.id }).catch((err: unknown) => toast(String(err)));
     },
+    suggest: (view, blockId, actionId, query) => suggest({ viewId: view.id }, blockId, actionId, query),
     action: async (view, values, blockId, actionId, value) => {
       // Slack sends the whole view state with an action: store what was typed first.
       await Promise.all(
@@ -431,7 +472,9 @@ function switchUser(id: string): void {
   lastMainKey = '';
   lastThreadKey = '';
   saveLocation();
-  void refresh();
+  void refresh().then(() => {
+    if (ui.channel === APP) openAppTab(ui.appTab);
+  });
 }
 
 // ---- refresh loop --------------------------------------------------------------------------------
@@ -516,6 +559,7 @@ async function boot(): Promise<void> {
   );
   setInterval(renderSidebar, 30_000); // local clocks in the switcher
   await refresh();
+  if (ui.channel === APP) openAppTab();
   input.focus();
 }
 

@@ -1,4 +1,4 @@
-import { type Child, h } from './dom.js';
+import { type Child, h, replaceChildren } from './dom.js';
 import { type MrkdwnContext, plainText, textObject } from './mrkdwn.js';
 import { epochSecondsToWall, wallToEpochSeconds } from './zones.js';
 
@@ -26,9 +26,19 @@ export interface BlockHost {
   onAction(blockId: string, actionId: string, value: unknown, source: HTMLElement): void;
   /** Lets the host read an element's current value at submit time. */
   register?(blockId: string, actionId: string, read: () => unknown): void;
+  /**
+   * Asks the app for a type-ahead select's options (Slack's block_suggestion): the options, or why
+   * there are none. Absent: the select cannot search.
+   */
+  suggest?(blockId: string, actionId: string, query: string): Promise<Suggestions>;
 }
 
-interface Option {
+export interface Suggestions {
+  options: Option[];
+  error?: string;
+}
+
+export interface Option {
   text?: unknown;
   value?: string;
   description?: unknown;
@@ -134,8 +144,10 @@ function elementNode(el: Json, site: ElementSite, host: BlockHost): HTMLElement 
       if (site.dispatch) input.dataset.dispatch = triggers.join(' ');
       return h('div', { class: 'text-input' }, input);
     }
-    case 'static_select':
     case 'external_select':
+    case 'multi_external_select':
+      return typeaheadNode(el, site, host, changed);
+    case 'static_select':
     case 'users_select':
     case 'conversations_select':
     case 'channels_select':
@@ -286,9 +298,6 @@ function selectNode(
           .map((c) => ({ text: { text: `#${c.name}` }, value: c.id })),
       },
     ];
-  } else if (type === 'external_select') {
-    const init = el.initial_option as Option | undefined;
-    groups = [{ options: init ? [init] : [] }];
   } else groups = options(el);
   const initial = t !== undefined ? t : el[initialKey[type] ?? 'initial_option'];
   const chosen = new Set((multi ? arr(initial) : [initial]).map(optionValue).filter((v) => v !== undefined));
@@ -311,6 +320,190 @@ function selectNode(
   sel.addEventListener('change', () => changed(read(), sel));
   host.register?.(site.blockId, actionId, read);
   return sel;
+}
+
+/** How long typing pauses before the app is asked, as Slack's client debounces its requests. */
+const SUGGEST_DELAY_MS = 250;
+
+/**
+ * `external_select` / `multi_external_select`: a search field that asks the app for options as the user
+ * types (from `min_query_length` characters, default 3), a list to pick from, and the picked options as
+ * chips. Values are the app's options (text and value), which the stand-in checks were offered.
+ */
+function typeaheadNode(
+  el: Json,
+  site: ElementSite,
+  host: BlockHost,
+  changed: (value: unknown, source: HTMLElement) => void,
+): HTMLElement {
+  const actionId = String(el.action_id ?? '');
+  const key = `${site.blockId}/${actionId}`;
+  const multi = el.type === 'multi_external_select';
+  const minQuery = typeof el.min_query_length === 'number' ? el.min_query_length : 3;
+  const max = typeof el.max_selected_items === 'number' ? el.max_selected_items : Infinity;
+  const t = typed(host, site.blockId, actionId);
+  const initial = t !== undefined ? t : multi ? el.initial_options : el.initial_option;
+  let chosen: Option[] = (multi ? arr<Option>(initial) : initial ? [initial as Option] : []).filter(
+    (o) => o && typeof o === 'object' && typeof o.value === 'string',
+  );
+  let offered: Option[] = [];
+  let active = 0;
+  let asked = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const input = h('input', {
+    type: 'text',
+    class: ['field', 'typeahead-input', site.invalid && 'invalid'],
+    placeholder: plainText(el.placeholder) || (multi ? 'Select options' : 'Select an option'),
+    'data-key': key,
+    autocomplete: 'off',
+    role: 'combobox',
+    'aria-expanded': 'false',
+  });
+  if (el.focus_on_load === true) input.autofocus = true;
+  const chips = h('div', { class: 'chips' });
+  const menu = h('ul', { class: 'typeahead-menu hidden', role: 'listbox' });
+  const note = h('div', { class: 'typeahead-note hidden' });
+  const box = h(
+    'div',
+    { class: ['typeahead', multi && 'multi'], 'data-typeahead': key },
+    chips,
+    input,
+    menu,
+    note,
+  );
+
+  const value = () => (multi ? chosen : (chosen[0] ?? null));
+  const drawChips = () =>
+    replaceChildren(
+      chips,
+      chosen.map((o) =>
+        h(
+          'span',
+          { class: 'chip', 'data-value': o.value ?? '' },
+          h('span', { class: 'chip-text' }, plainText(o.text)),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'chip-x',
+              title: 'Remove',
+              onclick: () => {
+                chosen = chosen.filter((c) => c !== o);
+                drawChips();
+                changed(value(), box);
+              },
+            },
+            '×',
+          ),
+        ),
+      ),
+    );
+  const closeMenu = () => {
+    menu.classList.add('hidden');
+    note.classList.add('hidden');
+    input.setAttribute('aria-expanded', 'false');
+  };
+  const say = (text: string) => {
+    menu.classList.add('hidden');
+    note.classList.remove('hidden');
+    replaceChildren(note, text);
+  };
+  const pick = (o: Option) => {
+    if (multi) {
+      if (chosen.some((c) => c.value === o.value)) return;
+      if (chosen.length >= max) return say(`You can pick at most ${max}.`);
+      chosen = [...chosen, o];
+    } else chosen = [o];
+    input.value = '';
+    closeMenu();
+    drawChips();
+    changed(value(), box);
+  };
+  const drawMenu = () => {
+    if (offered.length === 0) return say('No results');
+    note.classList.add('hidden');
+    menu.classList.remove('hidden');
+    input.setAttribute('aria-expanded', 'true');
+    replaceChildren(
+      menu,
+      offered.map((o, i) =>
+        h(
+          'li',
+          {
+            role: 'option',
+            class: ['typeahead-option', i === active && 'active'],
+            'data-value': o.value ?? '',
+            'aria-selected': String(i === active),
+            // mousedown, not click: the field's blur must not close the list first.
+            onmousedown: (e: Event) => {
+              e.preventDefault();
+              pick(o);
+            },
+          },
+          h('span', null, plainText(o.text)),
+          o.description ? h('span', { class: 'choice-desc' }, plainText(o.description)) : null,
+        ),
+      ),
+    );
+  };
+  const ask = (query: string) => {
+    clearTimeout(timer);
+    if (!host.suggest) return say('This sandbox cannot search here.');
+    if (query.length < minQuery) {
+      const more = minQuery - query.length;
+      return say(`Type ${more} more character${more === 1 ? '' : 's'} to search.`);
+    }
+    timer = setTimeout(() => {
+      const seq = ++asked;
+      say('Searching…');
+      host.suggest!(site.blockId, actionId, query).then(
+        (r) => {
+          if (seq !== asked || document.activeElement !== input) return;
+          offered = r.options;
+          active = 0;
+          if (r.error) say(r.error);
+          else drawMenu();
+        },
+        (err: unknown) => {
+          if (seq === asked) say(String(err instanceof Error ? err.message : err));
+        },
+      );
+    }, SUGGEST_DELAY_MS);
+  };
+  input.addEventListener('input', () => ask(input.value));
+  input.addEventListener('focus', () => {
+    if (minQuery === 0 || input.value.length >= minQuery) ask(input.value);
+  });
+  input.addEventListener('blur', () => {
+    clearTimeout(timer);
+    asked++;
+    closeMenu();
+  });
+  input.addEventListener('keydown', (e) => {
+    const ev = e as KeyboardEvent;
+    const open = !menu.classList.contains('hidden');
+    if (ev.key === 'ArrowDown' || ev.key === 'ArrowUp') {
+      if (!open) return;
+      ev.preventDefault();
+      active = (active + (ev.key === 'ArrowDown' ? 1 : offered.length - 1)) % offered.length;
+      drawMenu();
+    } else if (ev.key === 'Enter') {
+      ev.preventDefault();
+      const o = open ? offered[active] : undefined;
+      if (o) pick(o);
+    } else if (ev.key === 'Escape' && open) {
+      ev.stopPropagation();
+      closeMenu();
+    } else if (ev.key === 'Backspace' && input.value === '' && chosen.length > 0) {
+      chosen = chosen.slice(0, -1);
+      drawChips();
+      changed(value(), box);
+    }
+  });
+  drawChips();
+  host.register?.(site.blockId, actionId, value);
+  return box;
 }
 
 function imageNode(el: Json, cls: string): HTMLElement {

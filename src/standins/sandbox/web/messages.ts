@@ -1,5 +1,5 @@
 import type { LocalMessage } from '../../localslack/types.js';
-import { type BlockHost, renderBlocks } from './blocks.js';
+import { type BlockHost, renderBlocks, type Suggestions } from './blocks.js';
 import { type Child, h } from './dom.js';
 import { type MrkdwnContext, mrkdwn } from './mrkdwn.js';
 import { clock, dayLabel } from './zones.js';
@@ -17,6 +17,8 @@ export interface MessageListHost {
   highlightTs?: string;
   inThread: boolean;
   onAction(m: LocalMessage, blockId: string, actionId: string, value: unknown, source: HTMLElement): void;
+  /** A type-ahead select in the message asks the app for options. */
+  suggest?(m: LocalMessage, blockId: string, actionId: string, query: string): Promise<Suggestions>;
   openThread(ts: string): void;
 }
 
@@ -56,6 +58,9 @@ function body(m: LocalMessage, host: MessageListHost): Child {
       channels: host.channels,
       timeZone: host.timeZone,
       onAction: (blockId, actionId, value, source) => host.onAction(m, blockId, actionId, value, source),
+      suggest: host.suggest
+        ? (blockId, actionId, query) => host.suggest!(m, blockId, actionId, query)
+        : undefined,
     };
     return renderBlocks(m.blocks, bh);
   }

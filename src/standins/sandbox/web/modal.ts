@@ -1,5 +1,5 @@
 import type { OpenView } from '../../localslack/types.js';
-import { type BlockHost, renderBlocks } from './blocks.js';
+import { type BlockHost, renderBlocks, type Suggestions } from './blocks.js';
 import { h } from './dom.js';
 import { type MrkdwnContext, plainText } from './mrkdwn.js';
 
@@ -21,6 +21,8 @@ export interface ModalHost {
     values: Record<string, Record<string, unknown>>,
   ): Promise<Record<string, string> | undefined>;
   close(view: OpenView): void;
+  /** A type-ahead select of the view asks the app for options. */
+  suggest(view: OpenView, blockId: string, actionId: string, query: string): Promise<Suggestions>;
   action(
     view: OpenView,
     values: Record<string, Record<string, unknown>>,
@@ -85,6 +87,7 @@ export class ModalRenderer {
       errors,
       register: (blockId, actionId, read) =>
         this.readers.set(`${blockId}/${actionId}`, { blockId, actionId, read }),
+      suggest: (blockId, actionId, query) => host.suggest(view, blockId, actionId, query),
       onAction: (blockId, actionId, value, source) => {
         if (source instanceof HTMLButtonElement) source.disabled = true;
         host
