@@ -181,7 +181,7 @@ export interface CatalogEntry {
   name: string | null;
   /** Where the name came from. */
   nameSource: CatalogSource | null;
-  /** The most trusted source that has named this ID. */
+  /** The most trusted source that has seen this ID. */
   source: CatalogSource;
   workspaceId: string | null;
   assessmentId: string | null;
