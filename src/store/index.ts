@@ -2,6 +2,7 @@ import type { PostgresStoreOptions } from './postgres.js';
 import { SqliteStore } from './sqlite.js';
 import type { Store } from './types.js';
 
+export { CATALOG_LIMIT_MAX, catalogKey } from './catalog.js';
 export { MIGRATIONS } from './migrations.js';
 // PostgresStore is imported from './postgres.js' directly: re-exporting it here would load `pg` on every
 // start, also when DATABASE_URL selects SQLite.

@@ -72,6 +72,37 @@ CREATE INDEX audit_log_at ON audit_log (at);
 CREATE INDEX audit_log_channel ON audit_log (channel_id, at);
 `;
 
+// Names and IDs are compared byte-wise (PostgreSQL: COLLATE "C", SQLite's default), so a prefix is an
+// index range in both. The partial link indexes serve narrowing, e.g. the models of one workspace.
+const catalog = (ms: string, bytewise: string) => `
+CREATE TABLE catalog_entries (
+  team_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  id TEXT${bytewise} NOT NULL,
+  name TEXT,
+  name_key TEXT${bytewise},
+  name_source TEXT,
+  source TEXT NOT NULL,
+  workspace_id TEXT,
+  assessment_id TEXT,
+  model_id TEXT,
+  first_seen_at ${ms} NOT NULL,
+  last_used_at ${ms} NOT NULL,
+  missing_at ${ms},
+  PRIMARY KEY (team_id, kind, id)
+);
+CREATE INDEX catalog_recent ON catalog_entries (team_id, kind, last_used_at DESC, id);
+CREATE INDEX catalog_name ON catalog_entries (team_id, kind, name_key, last_used_at DESC, id)
+  WHERE name_key IS NOT NULL;
+CREATE INDEX catalog_workspace ON catalog_entries (team_id, kind, workspace_id, last_used_at DESC)
+  WHERE workspace_id IS NOT NULL;
+CREATE INDEX catalog_assessment ON catalog_entries (team_id, kind, assessment_id, last_used_at DESC)
+  WHERE assessment_id IS NOT NULL;
+CREATE INDEX catalog_model ON catalog_entries (team_id, kind, model_id, last_used_at DESC)
+  WHERE model_id IS NOT NULL;
+CREATE INDEX catalog_last_used ON catalog_entries (last_used_at);
+`;
+
 const trackedFlows = (ms: string) => `
 CREATE TABLE tracked_flows (
   flow_id TEXT PRIMARY KEY,
@@ -116,6 +147,12 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'audit log',
     sqlite: audit('INTEGER PRIMARY KEY AUTOINCREMENT', 'INTEGER'),
     postgres: audit('BIGSERIAL PRIMARY KEY', 'BIGINT'),
+  },
+  {
+    version: 3,
+    name: 'catalog of known resources',
+    sqlite: catalog('INTEGER', ''),
+    postgres: catalog('BIGINT', ' COLLATE "C"'),
   },
   {
     version: 4,

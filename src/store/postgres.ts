@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import {
+  CATALOG_COLUMNS,
+  catalogByNameSql,
+  catalogConflictClause,
+  catalogRows,
+  catalogSearchSql,
+  POSTGRES_DIALECT,
+  rankCatalog,
+  toCatalogEntry,
+} from './catalog.js';
 import { MIGRATIONS } from './migrations.js';
 import {
   clampLimit,
@@ -15,6 +25,11 @@ import type {
   ApprovalRequest,
   AuditEntry,
   AuditQuery,
+  CatalogEntry,
+  CatalogKind,
+  CatalogLinks,
+  CatalogQuery,
+  CatalogUpsert,
   ChannelDefaults,
   DecideInput,
   ExecutionOutcome,
@@ -290,6 +305,83 @@ export class PostgresStore implements Store {
   async clearChannelDefaults(channelId: string): Promise<boolean> {
     const res = await this.pool.query('DELETE FROM channel_defaults WHERE channel_id = $1', [channelId]);
     return (res.rowCount ?? 0) > 0;
+  }
+
+  async upsertCatalog(teamId: string, entries: readonly CatalogUpsert[], at: number): Promise<void> {
+    const rows = catalogRows(entries);
+    if (rows.length === 0) return;
+    // One statement for the batch, its rows in catalogRows' order (WITH ORDINALITY): replicas writing
+    // overlapping batches take the row locks in the same order.
+    await this.pool.query(
+      `INSERT INTO catalog_entries AS c (team_id, kind, id, name, name_key, name_source, source,
+         workspace_id, assessment_id, model_id, first_seen_at, last_used_at)
+       SELECT $1, u.kind, u.id, u.name, u.name_key, u.name_source, u.source, u.workspace_id,
+         u.assessment_id, u.model_id, $2, $2
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+         $10::text[], $11::text[])
+         WITH ORDINALITY AS u(kind, id, name, name_key, name_source, source, workspace_id, assessment_id,
+           model_id, ord)
+       ORDER BY u.ord
+       ${catalogConflictClause(POSTGRES_DIALECT)}`,
+      [
+        teamId,
+        at,
+        rows.map((r) => r.kind),
+        rows.map((r) => r.id),
+        rows.map((r) => r.name),
+        rows.map((r) => r.nameKey),
+        rows.map((r) => r.nameSource),
+        rows.map((r) => r.source),
+        rows.map((r) => r.workspaceId),
+        rows.map((r) => r.assessmentId),
+        rows.map((r) => r.modelId),
+      ],
+    );
+  }
+
+  async getCatalogEntry(teamId: string, kind: CatalogKind, id: string): Promise<CatalogEntry | null> {
+    const row = await this.one(
+      `SELECT ${CATALOG_COLUMNS} FROM catalog_entries WHERE team_id = $1 AND kind = $2 AND id = $3`,
+      [teamId, kind, id],
+    );
+    return row ? toCatalogEntry(row) : null;
+  }
+
+  async searchCatalog(query: CatalogQuery): Promise<CatalogEntry[]> {
+    const { sql, params } = catalogSearchSql(POSTGRES_DIALECT, query);
+    return rankCatalog(await this.all(sql, params), query);
+  }
+
+  async findCatalogByName(
+    teamId: string,
+    kind: CatalogKind,
+    name: string,
+    options: { links?: CatalogLinks; limit?: number } = {},
+  ): Promise<CatalogEntry[]> {
+    const { sql, params } = catalogByNameSql(POSTGRES_DIALECT, teamId, kind, name, options);
+    return (await this.all(sql, params)).map(toCatalogEntry);
+  }
+
+  async forgetCatalogEntry(teamId: string, kind: CatalogKind, id: string, at: number): Promise<boolean> {
+    const hidden = await this.pool.query(
+      `UPDATE catalog_entries SET missing_at = $4, last_used_at = GREATEST(last_used_at, $4)
+       WHERE team_id = $1 AND kind = $2 AND id = $3 AND missing_at IS NULL`,
+      [teamId, kind, id, at],
+    );
+    // An entry recorded between the two statements is hidden too.
+    await this.pool.query(
+      `INSERT INTO catalog_entries AS c (team_id, kind, id, source, first_seen_at, last_used_at, missing_at)
+       VALUES ($1, $2, $3, 'service', $4, $4, $4)
+       ON CONFLICT (team_id, kind, id) DO UPDATE SET missing_at = COALESCE(c.missing_at, excluded.missing_at),
+         last_used_at = GREATEST(c.last_used_at, excluded.last_used_at)`,
+      [teamId, kind, id, at],
+    );
+    return (hidden.rowCount ?? 0) > 0;
+  }
+
+  async pruneCatalog(before: number): Promise<number> {
+    const res = await this.pool.query('DELETE FROM catalog_entries WHERE last_used_at < $1', [before]);
+    return res.rowCount ?? 0;
   }
 
   async getState<T = unknown>(key: string): Promise<T | null> {

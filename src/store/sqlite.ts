@@ -2,6 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import {
+  CATALOG_COLUMNS,
+  catalogByNameSql,
+  catalogConflictClause,
+  catalogRows,
+  catalogSearchSql,
+  rankCatalog,
+  SQLITE_DIALECT,
+  toCatalogEntry,
+} from './catalog.js';
 import { MIGRATIONS } from './migrations.js';
 import {
   clampLimit,
@@ -17,6 +27,11 @@ import type {
   ApprovalRequest,
   AuditEntry,
   AuditQuery,
+  CatalogEntry,
+  CatalogKind,
+  CatalogLinks,
+  CatalogQuery,
+  CatalogUpsert,
   ChannelDefaults,
   DecideInput,
   ExecutionOutcome,
@@ -279,6 +294,80 @@ export class SqliteStore implements Store {
 
   async clearChannelDefaults(channelId: string): Promise<boolean> {
     return this.prepare('DELETE FROM channel_defaults WHERE channel_id = ?').run(channelId).changes > 0;
+  }
+
+  async upsertCatalog(teamId: string, entries: readonly CatalogUpsert[], at: number): Promise<void> {
+    const rows = catalogRows(entries);
+    if (rows.length === 0) return;
+    const st = this.prepare(
+      `INSERT INTO catalog_entries AS c (team_id, kind, id, name, name_key, name_source, source,
+           workspace_id, assessment_id, model_id, first_seen_at, last_used_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ${catalogConflictClause(SQLITE_DIALECT)}`,
+    );
+    const run = this.db.transaction(() => {
+      for (const r of rows) {
+        st.run(
+          teamId,
+          r.kind,
+          r.id,
+          r.name,
+          r.nameKey,
+          r.nameSource,
+          r.source,
+          r.workspaceId,
+          r.assessmentId,
+          r.modelId,
+          at,
+          at,
+        );
+      }
+    });
+    run.immediate();
+  }
+
+  async getCatalogEntry(teamId: string, kind: CatalogKind, id: string): Promise<CatalogEntry | null> {
+    const row = this.prepare(
+      `SELECT ${CATALOG_COLUMNS} FROM catalog_entries WHERE team_id = ? AND kind = ? AND id = ?`,
+    ).get(teamId, kind, id) as Row | undefined;
+    return row ? toCatalogEntry(row) : null;
+  }
+
+  async searchCatalog(query: CatalogQuery): Promise<CatalogEntry[]> {
+    const { sql, params } = catalogSearchSql(SQLITE_DIALECT, query);
+    return rankCatalog(this.prepare(sql).all(...params) as Row[], query);
+  }
+
+  async findCatalogByName(
+    teamId: string,
+    kind: CatalogKind,
+    name: string,
+    options: { links?: CatalogLinks; limit?: number } = {},
+  ): Promise<CatalogEntry[]> {
+    const { sql, params } = catalogByNameSql(SQLITE_DIALECT, teamId, kind, name, options);
+    return (this.prepare(sql).all(...params) as Row[]).map(toCatalogEntry);
+  }
+
+  async forgetCatalogEntry(teamId: string, kind: CatalogKind, id: string, at: number): Promise<boolean> {
+    const run = this.db.transaction(() => {
+      const hidden = this.prepare(
+        `UPDATE catalog_entries SET missing_at = ?, last_used_at = max(last_used_at, ?)
+           WHERE team_id = ? AND kind = ? AND id = ? AND missing_at IS NULL`,
+      ).run(at, at, teamId, kind, id);
+      this.prepare(
+        `INSERT INTO catalog_entries AS c (team_id, kind, id, source, first_seen_at, last_used_at, missing_at)
+           VALUES (?, ?, ?, 'service', ?, ?, ?)
+           ON CONFLICT (team_id, kind, id) DO UPDATE SET
+             missing_at = coalesce(c.missing_at, excluded.missing_at),
+             last_used_at = max(c.last_used_at, excluded.last_used_at)`,
+      ).run(teamId, kind, id, at, at, at);
+      return hidden.changes > 0;
+    });
+    return run.immediate();
+  }
+
+  async pruneCatalog(before: number): Promise<number> {
+    return this.prepare('DELETE FROM catalog_entries WHERE last_used_at < ?').run(before).changes;
   }
 
   async getState<T = unknown>(key: string): Promise<T | null> {

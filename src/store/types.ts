@@ -140,6 +140,75 @@ export interface StoredChannelDefaults extends ChannelDefaults {
   updatedAt: number;
 }
 
+/** Kinds of service resources the catalog knows. */
+export const CATALOG_KINDS = [
+  'workspace',
+  'model',
+  'assessment',
+  'datastream',
+  'signal',
+  'dataspec',
+  'eval',
+] as const;
+export type CatalogKind = (typeof CATALOG_KINDS)[number];
+
+/**
+ * Where a catalog fact came from, most trusted first: `service` (a service reply named it), `flow` (a
+ * finished flow produced it), `command` (a user typed it in a command the service accepted).
+ */
+export type CatalogSource = 'service' | 'flow' | 'command';
+
+/** Links between resources: a model's workspace and assessment, a dataspec's model. */
+export interface CatalogLinks {
+  workspace?: string;
+  assessment?: string;
+  model?: string;
+}
+
+export interface CatalogUpsert {
+  kind: CatalogKind;
+  id: string;
+  /** Omitted or empty: the name stays as stored (a known name is never erased). */
+  name?: string;
+  source: CatalogSource;
+  links?: CatalogLinks;
+}
+
+export interface CatalogEntry {
+  teamId: string;
+  kind: CatalogKind;
+  id: string;
+  name: string | null;
+  /** Where the name came from. */
+  nameSource: CatalogSource | null;
+  /** The most trusted source that has seen this ID. */
+  source: CatalogSource;
+  workspaceId: string | null;
+  assessmentId: string | null;
+  modelId: string | null;
+  /** Epoch milliseconds. */
+  firstSeenAt: number;
+  lastUsedAt: number;
+  /** Set when the service said the ID does not exist; such entries are never offered. */
+  missingAt: number | null;
+}
+
+export interface CatalogQuery {
+  teamId: string;
+  kind: CatalogKind;
+  /**
+   * Typed text, matched case-insensitively (whitespace collapsed) as a substring of the name or the ID.
+   * Empty or omitted: every entry.
+   */
+  text?: string;
+  /** IDs ranked first when they match (e.g. the channel's defaults), in this order. */
+  prefer?: readonly string[];
+  /** Only entries with exactly these links. */
+  links?: CatalogLinks;
+  /** Default and maximum 100. */
+  limit?: number;
+}
+
 export interface Store extends FlowTrackingStore {
   readonly kind: 'sqlite' | 'postgres';
 
@@ -171,6 +240,41 @@ export interface Store extends FlowTrackingStore {
     at: number,
   ): Promise<StoredChannelDefaults>;
   clearChannelDefaults(channelId: string): Promise<boolean>;
+
+  /**
+   * Records resources seen together at `at` (all of them "used" then). Per entry: a name replaces the
+   * stored one only if its source is at least as trusted (and, when equally trusted, not older); a link
+   * replaces a stored one only if its source is at least as trusted as the entry's; an absent name or
+   * link never erases one. An entry the service said is missing comes back only from a `service` or
+   * `flow` source. Atomic per entry; safe when replicas record the same entries at once.
+   */
+  upsertCatalog(teamId: string, entries: readonly CatalogUpsert[], at: number): Promise<void>;
+  /** The entry, also when marked missing (see `missingAt`); null when never seen. */
+  getCatalogEntry(teamId: string, kind: CatalogKind, id: string): Promise<CatalogEntry | null>;
+  /**
+   * Entries that match `text`, best first: preferred IDs (in the given order), then exact name or ID,
+   * then name or ID prefix, then substring; within each, most recently used first, then by ID.
+   * Missing entries are left out.
+   */
+  searchCatalog(query: CatalogQuery): Promise<CatalogEntry[]>;
+  /**
+   * Entries whose name equals `name` case-insensitively with whitespace collapsed, most recently used
+   * first; missing entries left out.
+   */
+  findCatalogByName(
+    teamId: string,
+    kind: CatalogKind,
+    name: string,
+    options?: { links?: CatalogLinks; limit?: number },
+  ): Promise<CatalogEntry[]>;
+  /**
+   * The service said the ID does not exist: the entry is hidden from search and name lookup and is not
+   * brought back by commands (a tombstone is kept, also for an ID never seen). True if a live entry was
+   * hidden.
+   */
+  forgetCatalogEntry(teamId: string, kind: CatalogKind, id: string, at: number): Promise<boolean>;
+  /** Deletes entries (tombstones included) last used before `before`; returns how many. */
+  pruneCatalog(before: number): Promise<number>;
 
   /** Small JSON key/value state that must survive restarts. */
   getState<T = unknown>(key: string): Promise<T | null>;

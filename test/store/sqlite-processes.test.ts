@@ -9,7 +9,7 @@ import { newRequest } from '../support/store-conformance.js';
 
 // Real concurrency on one SQLite file: separate OS processes, each with its own connection, race the
 // same decision. The store modules are transpiled to plain JS so child processes can load them.
-const STORE_FILES = ['sqlite', 'migrations', 'rows', 'types'];
+const STORE_FILES = ['sqlite', 'migrations', 'rows', 'types', 'catalog'];
 const CHILD = `
 import { SqliteStore } from './store/sqlite.js';
 const [file, id, name, count] = process.argv.slice(2);

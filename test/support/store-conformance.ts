@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS, type NewApprovalRequest, type Store } from '../../src/store/index.js';
+import {
+  type CatalogEntry,
+  type CatalogUpsert,
+  MIGRATIONS,
+  type NewApprovalRequest,
+  type Store,
+} from '../../src/store/index.js';
 
 /** One database; `open()` may be called several times for separate handles (restarts, replicas). */
 export interface StoreLocation {
@@ -9,6 +15,12 @@ export interface StoreLocation {
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
+
+/** A service-shaped ID (19 digits, beyond 2^53) ending in `n`. */
+export const catalogId = (n: number) => `13538537194233${String(n).padStart(5, '0')}`;
+const TEAM = 'T0TEAM';
+const ids = (entries: CatalogEntry[]) => entries.map((e) => e.id);
+const names = (entries: CatalogEntry[]) => entries.map((e) => e.name);
 
 export function newRequest(over: Partial<NewApprovalRequest> = {}): NewApprovalRequest {
   return {
@@ -323,6 +335,417 @@ export function storeConformance(name: string, createLocation: () => Promise<Sto
       await s.setState('cursor', { ts: '1763800000.000200', n: 4 }, T0 + 1);
       const other = await open();
       expect(await other.getState('cursor')).toEqual({ ts: '1763800000.000200', n: 4 });
+    });
+
+    describe('catalog', () => {
+      const W1 = catalogId(1);
+      const W2 = catalogId(2);
+      const M1 = catalogId(11);
+      const A1 = catalogId(21);
+      const S1 = catalogId(31);
+
+      it('records entries with name, source, links and times; IDs beyond 2^53 stay exact', async () => {
+        const s = await open();
+        await s.upsertCatalog(
+          TEAM,
+          [
+            { kind: 'workspace', id: W1, name: '  Pump   station A ', source: 'service' },
+            { kind: 'model', id: M1, source: 'command', links: { workspace: W1, assessment: A1 } },
+          ],
+          T0,
+        );
+        expect(await s.getCatalogEntry(TEAM, 'workspace', W1)).toEqual({
+          teamId: TEAM,
+          kind: 'workspace',
+          id: W1,
+          name: 'Pump station A',
+          nameSource: 'service',
+          source: 'service',
+          workspaceId: null,
+          assessmentId: null,
+          modelId: null,
+          firstSeenAt: T0,
+          lastUsedAt: T0,
+          missingAt: null,
+        });
+        expect(await s.getCatalogEntry(TEAM, 'model', M1)).toMatchObject({
+          name: null,
+          nameSource: null,
+          source: 'command',
+          workspaceId: W1,
+          assessmentId: A1,
+        });
+        expect(await s.getCatalogEntry(TEAM, 'model', W1)).toBeNull();
+        expect(await s.getCatalogEntry(TEAM, 'workspace', catalogId(99))).toBeNull();
+        await s.upsertCatalog(TEAM, [], T0);
+      });
+
+      it('never erases a known name; a more trusted or, equally trusted, newer name replaces it', async () => {
+        const s = await open();
+        const get = async (id = W1) => (await s.getCatalogEntry(TEAM, 'workspace', id))!;
+        await s.upsertCatalog(
+          TEAM,
+          [{ kind: 'workspace', id: W1, name: 'Pump station A', source: 'service' }],
+          T0,
+        );
+        await s.upsertCatalog(TEAM, [{ kind: 'workspace', id: W1, source: 'service' }], T0 + 10);
+        await s.upsertCatalog(TEAM, [{ kind: 'workspace', id: W1, name: '   ', source: 'service' }], T0 + 11);
+        expect(await get()).toMatchObject({ name: 'Pump station A', lastUsedAt: T0 + 11, firstSeenAt: T0 });
+        await s.upsertCatalog(
+          TEAM,
+          [{ kind: 'workspace', id: W1, name: 'typo', source: 'command' }],
+          T0 + 20,
+        );
+        expect(await get()).toMatchObject({
+          name: 'Pump station A',
+          nameSource: 'service',
+          source: 'service',
+        });
+        await s.upsertCatalog(
+          TEAM,
+          [{ kind: 'workspace', id: W1, name: 'Pump A', source: 'service' }],
+          T0 + 30,
+        );
+        expect((await get()).name).toBe('Pump A');
+        // A late write of an older name from an equally trusted source does not win.
+        await s.upsertCatalog(TEAM, [{ kind: 'workspace', id: W1, name: 'Old', source: 'service' }], T0 + 5);
+        expect(await get()).toMatchObject({ name: 'Pump A', lastUsedAt: T0 + 30, firstSeenAt: T0 });
+
+        // Labels typed by users: the newest label wins among labels; a flow's name outranks labels.
+        const label = async (
+          name: string | undefined,
+          at: number,
+          source: CatalogUpsert['source'] = 'command',
+        ) => {
+          await s.upsertCatalog(TEAM, [{ kind: 'signal', id: S1, name, source }], at);
+          return (await s.getCatalogEntry(TEAM, 'signal', S1))!.name;
+        };
+        expect(await label('temperature', T0)).toBe('temperature');
+        expect(await label('temp', T0 + 1)).toBe('temp');
+        expect(await label(undefined, T0 + 2)).toBe('temp');
+        expect(await label('inlet temperature', T0 + 3, 'flow')).toBe('inlet temperature');
+        expect(await label('t', T0 + 4)).toBe('inlet temperature');
+
+        // Within one batch the same rules apply, whatever the order.
+        await s.upsertCatalog(
+          TEAM,
+          [
+            { kind: 'workspace', id: W2, name: 'Line 2', source: 'service' },
+            { kind: 'workspace', id: W2, name: 'line two', source: 'command' },
+            { kind: 'workspace', id: W2, source: 'flow' },
+          ],
+          T0,
+        );
+        expect(await get(W2)).toMatchObject({ name: 'Line 2', nameSource: 'service', source: 'service' });
+      });
+
+      it('links: filled by anyone, replaced only by a source at least as trusted as the entry', async () => {
+        const s = await open();
+        const model = async () => (await s.getCatalogEntry(TEAM, 'model', M1))!;
+        const up = (source: CatalogUpsert['source'], links: CatalogUpsert['links'], at = T0) =>
+          s.upsertCatalog(TEAM, [{ kind: 'model', id: M1, source, links }], at);
+        await up('command', { workspace: W1 });
+        await up('command', { workspace: W2 });
+        expect(await model()).toMatchObject({ workspaceId: W2, source: 'command' });
+        await up('service', { workspace: W1, assessment: A1 });
+        expect(await model()).toMatchObject({ workspaceId: W1, assessmentId: A1, source: 'service' });
+        await up('command', { workspace: W2, model: catalogId(12) });
+        expect(await model()).toMatchObject({ workspaceId: W1, assessmentId: A1, modelId: catalogId(12) });
+        await up('service', {});
+        expect(await model()).toMatchObject({ workspaceId: W1, assessmentId: A1, source: 'service' });
+        await up('service', { workspace: W2 });
+        expect((await model()).workspaceId).toBe(W2);
+      });
+
+      it('search: name or ID, prefix before substring, each most recent first; preferred IDs first', async () => {
+        const s = await open();
+        const ws = (n: number, name: string | undefined, at: number) =>
+          s.upsertCatalog(TEAM, [{ kind: 'workspace', id: catalogId(n), name, source: 'service' }], at);
+        await ws(1, 'Pump station A', T0 + 1);
+        await ws(2, 'Pump station B', T0 + 2);
+        await ws(3, 'Compressor hall', T0 + 3);
+        await ws(4, 'Main pump', T0 + 4);
+        await ws(5, undefined, T0 + 5);
+        await ws(6, 'Pump', T0);
+        await s.upsertCatalog(
+          TEAM,
+          [{ kind: 'model', id: catalogId(7), name: 'Pump model', source: 'flow' }],
+          T0 + 9,
+        );
+        const search = (text?: string, prefer?: string[], limit?: number) =>
+          s.searchCatalog({ teamId: TEAM, kind: 'workspace', text, prefer, limit });
+
+        expect(ids(await search())).toEqual([5, 4, 3, 2, 1, 6].map(catalogId));
+        expect(ids(await search('', [catalogId(1), catalogId(99)]))).toEqual(
+          [1, 5, 4, 3, 2, 6].map(catalogId),
+        );
+        expect(names(await search('pump'))).toEqual([
+          'Pump',
+          'Pump station B',
+          'Pump station A',
+          'Main pump',
+        ]);
+        expect(names(await search('  PUMP   Station '))).toEqual(['Pump station B', 'Pump station A']);
+        expect(names(await search('station a'))).toEqual(['Pump station A']);
+        expect(names(await search('pump', [catalogId(4)]))).toEqual([
+          'Main pump',
+          'Pump',
+          'Pump station B',
+          'Pump station A',
+        ]);
+        // A preferred ID that does not match the text is not offered.
+        expect(names(await search('compressor', [catalogId(1)]))).toEqual(['Compressor hall']);
+        expect(ids(await search('1353853719423300'))).toEqual([5, 4, 3, 2, 1, 6].map(catalogId));
+        expect(ids(await search('00003'))).toEqual([catalogId(3)]);
+        expect(ids(await search(catalogId(2)))).toEqual([catalogId(2)]);
+        expect(await search('nothing like it')).toEqual([]);
+        expect(await search('%')).toEqual([]);
+        expect(ids(await search('pump', [], 2))).toEqual([catalogId(6), catalogId(2)]);
+        expect(names(await s.searchCatalog({ teamId: TEAM, kind: 'model', text: 'pump' }))).toEqual([
+          'Pump model',
+        ]);
+      });
+
+      it('search keeps the right order with many matches: every tier is read up to the limit', async () => {
+        const s = await open();
+        const many: CatalogUpsert[] = [];
+        for (let i = 0; i < 300; i++)
+          many.push({ kind: 'signal', id: catalogId(1000 + i), name: `pump ${i}`, source: 'command' });
+        await s.upsertCatalog(TEAM, many, T0);
+        for (let i = 0; i < 300; i += 30) {
+          await s.upsertCatalog(
+            TEAM,
+            [{ kind: 'signal', id: catalogId(1000 + i), source: 'command' }],
+            T0 + 1000 + i,
+          );
+        }
+        await s.upsertCatalog(
+          TEAM,
+          [{ kind: 'signal', id: catalogId(5000), name: 'Pump', source: 'command' }],
+          T0 - 1,
+        );
+        await s.upsertCatalog(
+          TEAM,
+          [{ kind: 'signal', id: catalogId(5001), name: 'old pump', source: 'command' }],
+          T0 + 5000,
+        );
+        const found = await s.searchCatalog({ teamId: TEAM, kind: 'signal', text: 'pump', limit: 12 });
+        expect(names(found)).toEqual([
+          'Pump',
+          ...[270, 240, 210, 180, 150, 120, 90, 60, 30, 0].map((i) => `pump ${i}`),
+          'pump 1',
+        ]);
+        const all = await s.searchCatalog({ teamId: TEAM, kind: 'signal', text: 'pump', limit: 1000 });
+        expect(all).toHaveLength(100);
+        expect(all.at(-1)?.name).not.toBe('old pump');
+        const browse = await s.searchCatalog({ teamId: TEAM, kind: 'signal', limit: 3 });
+        expect(names(browse)).toEqual(['old pump', 'pump 270', 'pump 240']);
+      });
+
+      it('search narrows by links: the models of the chosen workspace, of an assessment', async () => {
+        const s = await open();
+        await s.upsertCatalog(
+          TEAM,
+          [
+            {
+              kind: 'model',
+              id: catalogId(11),
+              name: 'Pump A anomaly',
+              source: 'flow',
+              links: { workspace: W1 },
+            },
+            {
+              kind: 'model',
+              id: catalogId(12),
+              name: 'Pump A live',
+              source: 'service',
+              links: { workspace: W1, assessment: A1 },
+            },
+            {
+              kind: 'model',
+              id: catalogId(13),
+              name: 'Pump B anomaly',
+              source: 'flow',
+              links: { workspace: W2 },
+            },
+            { kind: 'model', id: catalogId(14), name: 'Unplaced model', source: 'command' },
+            { kind: 'dataspec', id: catalogId(15), source: 'flow', links: { model: catalogId(11) } },
+          ],
+          T0,
+        );
+        const models = (text: string, links: CatalogUpsert['links'], prefer?: string[]) =>
+          s.searchCatalog({ teamId: TEAM, kind: 'model', text, links, prefer });
+        expect(names(await models('', { workspace: W1 }))).toEqual(['Pump A anomaly', 'Pump A live']);
+        expect(names(await models('anomaly', { workspace: W1 }))).toEqual(['Pump A anomaly']);
+        expect(names(await models('', { workspace: W2 }, [catalogId(11)]))).toEqual(['Pump B anomaly']);
+        expect(names(await models('pump', { workspace: W1, assessment: A1 }))).toEqual(['Pump A live']);
+        expect(await models('', { workspace: catalogId(99) })).toEqual([]);
+        expect(names(await models('', {}))).toHaveLength(4);
+        const specs = await s.searchCatalog({
+          teamId: TEAM,
+          kind: 'dataspec',
+          links: { model: catalogId(11) },
+        });
+        expect(ids(specs)).toEqual([catalogId(15)]);
+      });
+
+      it('finds by exact name only (case and whitespace aside); every holder of a shared name', async () => {
+        const s = await open();
+        await s.upsertCatalog(
+          TEAM,
+          [
+            { kind: 'workspace', id: W1, name: 'Pump station A', source: 'service' },
+            { kind: 'workspace', id: W2, name: 'Pump station', source: 'service' },
+            { kind: 'model', id: catalogId(11), name: 'Baseline', source: 'flow', links: { workspace: W1 } },
+          ],
+          T0,
+        );
+        await s.upsertCatalog(
+          TEAM,
+          [{ kind: 'model', id: catalogId(12), name: 'baseline', source: 'flow', links: { workspace: W2 } }],
+          T0 + 1,
+        );
+        expect(ids(await s.findCatalogByName(TEAM, 'workspace', ' pump  STATION a'))).toEqual([W1]);
+        expect(ids(await s.findCatalogByName(TEAM, 'workspace', 'Pump'))).toEqual([]);
+        expect(ids(await s.findCatalogByName(TEAM, 'model', 'Pump station A'))).toEqual([]);
+        expect(ids(await s.findCatalogByName(TEAM, 'model', 'BASELINE'))).toEqual([
+          catalogId(12),
+          catalogId(11),
+        ]);
+        expect(
+          ids(await s.findCatalogByName(TEAM, 'model', 'baseline', { links: { workspace: W1 } })),
+        ).toEqual([catalogId(11)]);
+        expect(await s.findCatalogByName(TEAM, 'model', 'baseline', { limit: 1 })).toHaveLength(1);
+      });
+
+      it('a forgotten ID is hidden and commands do not bring it back; a service reply does', async () => {
+        const s = await open();
+        await s.upsertCatalog(
+          TEAM,
+          [{ kind: 'workspace', id: W1, name: 'Pump station A', source: 'service' }],
+          T0,
+        );
+        expect(await s.forgetCatalogEntry(TEAM, 'workspace', W1, T0 + 10)).toBe(true);
+        expect(await s.forgetCatalogEntry(TEAM, 'workspace', W1, T0 + 11)).toBe(false);
+        expect(await s.getCatalogEntry(TEAM, 'workspace', W1)).toMatchObject({
+          missingAt: T0 + 10,
+          lastUsedAt: T0 + 11,
+        });
+        expect(
+          await s.searchCatalog({ teamId: TEAM, kind: 'workspace', text: 'pump', prefer: [W1] }),
+        ).toEqual([]);
+        expect(await s.findCatalogByName(TEAM, 'workspace', 'Pump station A')).toEqual([]);
+        await s.upsertCatalog(
+          TEAM,
+          [{ kind: 'workspace', id: W1, name: 'Pump station A', source: 'command' }],
+          T0 + 20,
+        );
+        expect((await s.getCatalogEntry(TEAM, 'workspace', W1))?.missingAt).toBe(T0 + 10);
+
+        // Never seen, said not to exist: a tombstone keeps a later command from adding it.
+        expect(await s.forgetCatalogEntry(TEAM, 'signal', S1, T0)).toBe(false);
+        await s.upsertCatalog(TEAM, [{ kind: 'signal', id: S1, name: 'temp', source: 'command' }], T0 + 1);
+        expect(await s.searchCatalog({ teamId: TEAM, kind: 'signal' })).toEqual([]);
+
+        await s.upsertCatalog(
+          TEAM,
+          [{ kind: 'workspace', id: W1, name: 'Pump station A2', source: 'service' }],
+          T0 + 30,
+        );
+        expect(await s.getCatalogEntry(TEAM, 'workspace', W1)).toMatchObject({
+          missingAt: null,
+          name: 'Pump station A2',
+        });
+        expect(ids(await s.searchCatalog({ teamId: TEAM, kind: 'workspace', text: 'pump' }))).toEqual([W1]);
+        await s.upsertCatalog(TEAM, [{ kind: 'signal', id: S1, name: 'temp', source: 'flow' }], T0 + 2);
+        expect(ids(await s.searchCatalog({ teamId: TEAM, kind: 'signal' }))).toEqual([S1]);
+      });
+
+      it("one team never sees another team's entries", async () => {
+        const s = await open();
+        await s.upsertCatalog(
+          'T0ONE',
+          [{ kind: 'workspace', id: W1, name: 'Pump station A', source: 'service' }],
+          T0,
+        );
+        await s.upsertCatalog(
+          'T0TWO',
+          [{ kind: 'workspace', id: W2, name: 'Pump station A', source: 'service' }],
+          T0,
+        );
+        await s.upsertCatalog('T0TWO', [{ kind: 'workspace', id: W1, source: 'command' }], T0 + 1);
+        expect(ids(await s.searchCatalog({ teamId: 'T0ONE', kind: 'workspace', text: 'pump' }))).toEqual([
+          W1,
+        ]);
+        expect(ids(await s.searchCatalog({ teamId: 'T0ONE', kind: 'workspace', prefer: [W2] }))).toEqual([
+          W1,
+        ]);
+        expect(await s.searchCatalog({ teamId: 'T0THREE', kind: 'workspace' })).toEqual([]);
+        expect(ids(await s.findCatalogByName('T0ONE', 'workspace', 'pump station a'))).toEqual([W1]);
+        expect(await s.getCatalogEntry('T0ONE', 'workspace', W2)).toBeNull();
+        expect((await s.getCatalogEntry('T0TWO', 'workspace', W1))?.name).toBeNull();
+        await s.forgetCatalogEntry('T0TWO', 'workspace', W2, T0 + 2);
+        expect(ids(await s.searchCatalog({ teamId: 'T0ONE', kind: 'workspace' }))).toEqual([W1]);
+        expect(ids(await s.searchCatalog({ teamId: 'T0TWO', kind: 'workspace' }))).toEqual([W1]);
+      });
+
+      it('prunes entries unused since the cutoff, tombstones included', async () => {
+        const s = await open();
+        await s.upsertCatalog(TEAM, [{ kind: 'workspace', id: W1, source: 'service' }], T0);
+        await s.upsertCatalog('T0TWO', [{ kind: 'workspace', id: W1, source: 'service' }], T0 + 100);
+        await s.forgetCatalogEntry(TEAM, 'signal', S1, T0 + 5);
+        await s.upsertCatalog(TEAM, [{ kind: 'model', id: M1, source: 'command' }], T0 + 10);
+        expect(await s.pruneCatalog(T0 + 10)).toBe(2);
+        expect(await s.getCatalogEntry(TEAM, 'workspace', W1)).toBeNull();
+        expect(await s.getCatalogEntry(TEAM, 'signal', S1)).toBeNull();
+        expect(await s.getCatalogEntry(TEAM, 'model', M1)).not.toBeNull();
+        expect(await s.getCatalogEntry('T0TWO', 'workspace', W1)).not.toBeNull();
+        expect(await s.pruneCatalog(T0 + 10)).toBe(0);
+      });
+
+      it('replicas recording the same entries at once: one row each, the most trusted name, the latest use', async () => {
+        const handles = [await open(), await open(), await open()];
+        const n = 60;
+        const batch = (
+          source: CatalogUpsert['source'],
+          named: boolean,
+          reverse: boolean,
+        ): CatalogUpsert[] => {
+          const out = Array.from({ length: n }, (_, i) => ({
+            kind: (i % 2 ? 'signal' : 'model') as CatalogUpsert['kind'],
+            id: catalogId(100 + i),
+            ...(named ? { name: `${source} ${i}` } : {}),
+            source,
+            links: i % 2 ? {} : { workspace: source === 'service' ? W1 : W2 },
+          }));
+          return reverse ? out.reverse() : out;
+        };
+        for (let round = 0; round < 4; round++) {
+          await Promise.all([
+            handles[0]!.upsertCatalog(TEAM, batch('service', true, round % 2 === 1), T0),
+            handles[1]!.upsertCatalog(TEAM, batch('command', true, round % 2 === 0), T0 + 1),
+            handles[2]!.upsertCatalog(TEAM, batch('flow', false, false), T0 + 2),
+            handles[0]!.upsertCatalog(TEAM, batch('command', false, true), T0 + 3),
+            handles[1]!.forgetCatalogEntry(TEAM, 'workspace', W1, T0),
+          ]);
+        }
+        const models = await handles[2]!.searchCatalog({ teamId: TEAM, kind: 'model', limit: 100 });
+        const signals = await handles[2]!.searchCatalog({ teamId: TEAM, kind: 'signal', limit: 100 });
+        expect(models).toHaveLength(n / 2);
+        expect(signals).toHaveLength(n / 2);
+        for (const e of [...models, ...signals]) {
+          const i = Number(e.id.slice(-5)) - 100;
+          expect(e).toMatchObject({
+            name: `service ${i}`,
+            nameSource: 'service',
+            source: 'service',
+            firstSeenAt: T0,
+            lastUsedAt: T0 + 3,
+            missingAt: null,
+            workspaceId: e.kind === 'model' ? W1 : null,
+          });
+        }
+      });
     });
   });
 }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { ServiceClient, ServiceError } from '../../api/index.js';
 import type {
   FlowAnnouncement,
-  FlowEndReason,
   Store,
   TrackedFlow,
   TrackedFlowPatch,

@@ -133,7 +133,7 @@ export interface FollowedFlow {
 
 /** What the end of the flow means for the model, once the bot has seen it. */
 function flowEnd(r: ApprovalRequest, flow: FollowedFlow | undefined): string {
-  if (!flow || flow.endReason !== 'ended') return '';
+  if (flow?.endReason !== 'ended') return '';
   if (flow.status.toUpperCase() === 'COMPLETED')
     return `\n:white_check_mark: Model ${code(r.modelId)} is now ${r.action === 'start' ? 'live' : 'stopped'}.`;
   return `\n:x: The flow ended ${escapeMrkdwn(flow.status)}${flow.failure ? `: ${errorText(flow.failure)}` : ''}. The model was not ${r.action === 'start' ? 'started' : 'stopped'}.`;

@@ -1,0 +1,284 @@
+import type { CatalogKind, CatalogLinks, CatalogSource, CatalogUpsert, Store } from '../../store/index.js';
+import { type Now, nowMs } from '../clock.js';
+import type { SignalRef } from '../grammar/types.js';
+import { isServiceId } from '../ids.js';
+import type { OpRequest, ResolvedData } from '../operations/requests.js';
+
+/** A record the service returned that names a resource. */
+export interface ReturnedRecord {
+  id: string;
+  name?: string;
+  /** A model's workspace. */
+  workspace?: string;
+}
+
+/** A live start/stop whose flow was created (after its approval). */
+export interface LiveRequest {
+  kind: 'live';
+  action: 'start' | 'stop';
+  modelId: string;
+  assessmentId?: string;
+}
+
+/**
+ * What one successful operation saw. `returned` is the service's record, for the requests whose reply
+ * names a resource: `workspace-create` and `workspace-show` (the workspace), `model-move` (the moved
+ * model), `model-common` (the common model M[0]) and `eval` (the M[0] it looked up on the way).
+ */
+export interface OperationSeen {
+  request: OpRequest | LiveRequest;
+  returned?: ReturnedRecord;
+}
+
+/** What a finished flow produced; only for flows that completed. Every part is optional. */
+export interface FlowResultSeen {
+  /** The flow's workspace (`spec.workspace`). */
+  workspaceId?: string;
+  /** The model an ANOMALYLEARN created or taught. */
+  model?: { id: string; name?: string; workspaceId?: string; assessmentId?: string };
+  /** The dataspec a completed ANOMALYLEARN yields; `name` is the inline dataspec's name when known. */
+  dataspec?: { id: string; name?: string; modelId?: string };
+  /** The Eval object a completed ANOMALYEVAL creates. */
+  eval?: { id: string; name?: string; modelId?: string; workspaceId?: string };
+}
+
+/** Resources a user names in a request are known by their IDs; only signal labels give them names. */
+const typed = (kind: CatalogKind, id: string, links?: CatalogLinks): CatalogUpsert => ({
+  kind,
+  id,
+  source: 'command',
+  ...(links ? { links } : {}),
+});
+
+/** A label equal to the ID is the grammar's default, not a name. */
+function signalEntries(signals: readonly SignalRef[]): CatalogUpsert[] {
+  return signals.map((s) => ({
+    kind: 'signal',
+    id: s.signal,
+    source: 'command',
+    ...(s.name !== s.signal ? { name: s.name } : {}),
+  }));
+}
+
+function dataEntries(data: ResolvedData): CatalogUpsert[] {
+  return data.kind === 'dataspec' ? [typed('dataspec', data.dataspecId)] : signalEntries(data.signals);
+}
+
+function returnedModel(
+  r: ReturnedRecord | undefined,
+  source: CatalogSource,
+  links: CatalogLinks,
+): CatalogUpsert[] {
+  if (!r) return [];
+  // The service's own word on the model's workspace wins over the request's.
+  const workspace = r.workspace ?? links.workspace;
+  return [
+    {
+      kind: 'model',
+      id: r.id,
+      name: r.name,
+      source,
+      links: { ...links, ...(workspace ? { workspace } : {}) },
+    },
+    ...(workspace ? [{ kind: 'workspace' as const, id: workspace, source }] : []),
+  ];
+}
+
+/**
+ * The catalog entries one successful operation justifies. Names come from the service's record, and
+ * from signal labels typed by users; every other ID is recorded by itself, with the links the request
+ * states (a model's workspace and assessment). Output signals are recorded without a name: theirs is
+ * the model's output name, not a label of the signal. Entries whose ID is not service-shaped are
+ * dropped, links that are not are left out.
+ */
+export function entriesFromOperation(op: OperationSeen): CatalogUpsert[] {
+  const req = op.request;
+  const r = op.returned;
+  const out: CatalogUpsert[] = (() => {
+    switch (req.kind) {
+      case 'workspace-create':
+        return r ? [{ kind: 'workspace', id: r.id, name: r.name ?? req.name, source: 'service' }] : [];
+      case 'workspace-show':
+        return [{ kind: 'workspace', id: r?.id ?? req.workspaceId, name: r?.name, source: 'service' }];
+      case 'model-move':
+        return returnedModel(r ?? { id: req.modelId }, 'service', { workspace: req.workspaceId });
+      case 'model-common':
+        return r
+          ? [
+              { kind: 'assessment', id: req.assessmentId, source: 'service' },
+              ...returnedModel(r, 'service', { assessment: req.assessmentId }),
+            ]
+          : [];
+      case 'eval':
+        return [
+          typed('assessment', req.assessmentId),
+          typed('model', req.modelId, { assessment: req.assessmentId }),
+          typed('datastream', req.datastreamId),
+          ...returnedModel(r, 'service', { assessment: req.assessmentId }),
+        ];
+      case 'learn':
+        return [typed('workspace', req.workspaceId), ...dataEntries(req.data)];
+      case 'relearn':
+        return [
+          typed('workspace', req.workspaceId),
+          typed('model', req.modelId, { workspace: req.workspaceId }),
+          ...dataEntries(req.data),
+        ];
+      case 'score':
+        return [
+          typed('workspace', req.workspaceId),
+          typed('model', req.modelId, { workspace: req.workspaceId }),
+          ...dataEntries(req.data),
+          ...(req.output.kind === 'signals' ? req.output.signals.map((s) => typed('signal', s.signal)) : []),
+        ];
+      case 'live':
+        return [
+          typed('model', req.modelId, req.assessmentId ? { assessment: req.assessmentId } : undefined),
+          ...(req.assessmentId ? [typed('assessment', req.assessmentId)] : []),
+        ];
+      case 'flow':
+        return [];
+    }
+  })();
+  return clean(out);
+}
+
+/** The catalog entries a completed flow justifies, all with source `flow`. */
+export function entriesFromFlowResult(result: FlowResultSeen): CatalogUpsert[] {
+  const out: CatalogUpsert[] = [];
+  const ws = result.workspaceId;
+  if (ws) out.push({ kind: 'workspace', id: ws, source: 'flow' });
+  const m = result.model;
+  if (m) {
+    out.push({
+      kind: 'model',
+      id: m.id,
+      name: m.name,
+      source: 'flow',
+      links: { workspace: m.workspaceId ?? ws, assessment: m.assessmentId },
+    });
+  }
+  const d = result.dataspec;
+  if (d) {
+    out.push({
+      kind: 'dataspec',
+      id: d.id,
+      name: d.name,
+      source: 'flow',
+      links: { model: d.modelId ?? m?.id, workspace: ws },
+    });
+  }
+  const e = result.eval;
+  if (e) {
+    out.push({
+      kind: 'eval',
+      id: e.id,
+      name: e.name,
+      source: 'flow',
+      links: { model: e.modelId ?? m?.id, workspace: e.workspaceId ?? ws },
+    });
+  }
+  return clean(out);
+}
+
+function clean(entries: CatalogUpsert[]): CatalogUpsert[] {
+  const out: CatalogUpsert[] = [];
+  for (const e of entries) {
+    if (!isServiceId(e.id)) continue;
+    const links: CatalogLinks = {};
+    for (const k of ['workspace', 'assessment', 'model'] as const) {
+      const v = e.links?.[k];
+      if (v !== undefined && isServiceId(v)) links[k] = v;
+    }
+    const name = e.name?.trim();
+    out.push({
+      kind: e.kind,
+      id: e.id,
+      source: e.source,
+      ...(name && name !== e.id ? { name } : {}),
+      ...(Object.keys(links).length ? { links } : {}),
+    });
+  }
+  return out;
+}
+
+export interface Recording {
+  teamId: string;
+  now?: Now;
+}
+
+/**
+ * Records what a successful operation saw. Call it only after the service accepted the request; a
+ * failure here should be logged, not shown: the operation itself succeeded.
+ */
+export async function recordOperation(store: Store, op: OperationSeen & Recording): Promise<void> {
+  await store.upsertCatalog(op.teamId, entriesFromOperation(op), nowMs(op.now));
+}
+
+/** Records what a completed flow produced (see `recordOperation` for failures). */
+export async function recordFlowResult(store: Store, result: FlowResultSeen & Recording): Promise<void> {
+  await store.upsertCatalog(result.teamId, entriesFromFlowResult(result), nowMs(result.now));
+}
+
+/**
+ * The resource a "not found" answer (HTTP 404) to `request` is about, when the request's path names
+ * exactly one resource; null when the answer could be about several (a move's model or its
+ * destination) and nothing may be concluded.
+ */
+export function missingResource(
+  request: OpRequest,
+  status: number | undefined,
+): { kind: CatalogKind; id: string } | null {
+  if (status !== 404) return null;
+  if (request.kind === 'workspace-show') return { kind: 'workspace', id: request.workspaceId };
+  return null;
+}
+
+/** The service said the ID does not exist: it is no longer offered, and commands cannot add it back. */
+export async function forgetMissing(
+  store: Store,
+  o: { teamId: string; kind: CatalogKind; id: string; now?: Now },
+): Promise<boolean> {
+  return store.forgetCatalogEntry(o.teamId, o.kind, o.id, nowMs(o.now));
+}
+
+/** Entries unused for this long are pruned, tombstones included. */
+export const CATALOG_RETENTION_DAYS = 180;
+const DAY_MS = 86_400_000;
+
+/** Deletes entries last used more than `retentionDays` before now; returns how many. */
+export function pruneCatalog(store: Store, o: { now?: Now; retentionDays?: number } = {}): Promise<number> {
+  const days = o.retentionDays ?? CATALOG_RETENTION_DAYS;
+  return store.pruneCatalog(nowMs(o.now) - days * DAY_MS);
+}
+
+/**
+ * Prunes the catalog now and then every `intervalMs` (default 6 h). Prunes never overlap; replicas may
+ * prune at once (a delete of what is already gone deletes nothing).
+ */
+export function startCatalogPruner(
+  store: Store,
+  o: { intervalMs?: number; now?: Now; retentionDays?: number; onError?: (err: unknown) => void } = {},
+): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  const prune = () => {
+    if (running) return;
+    running = pruneCatalog(store, o)
+      .then(
+        () => {},
+        (err: unknown) => o.onError?.(err),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  prune();
+  const timer = setInterval(prune, o.intervalMs ?? 6 * 3_600_000);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
