@@ -21,6 +21,8 @@ export interface OpSuccess {
   flow?: { id: string; status: string };
   /** Extra sentences shown under the facts (warnings, hints). */
   notes?: string[];
+  /** The resource the service's reply named (a workspace, a model), for the catalog of known resources. */
+  seen?: { id: string; name?: string; workspace?: string };
 }
 
 export interface OpFailure {
@@ -31,6 +33,8 @@ export interface OpFailure {
   example?: string;
   /** The service may or may not have acted (timeout after sending a create). */
   outcomeUnknown?: boolean;
+  /** The service's HTTP status, when it answered: a 404 says an ID does not exist. */
+  status?: number;
   /** Refused by the access policy: whom to ask, or where the bot acts (the surface renders the mentions). */
   refusal?: {
     reason: 'channel-not-allowed' | 'not-operator' | 'not-approver';

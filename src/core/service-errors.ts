@@ -17,5 +17,9 @@ export function serviceFailure(error: unknown, doing: string): OpFailure {
   if (error.kind === 'busy') {
     return { ok: false, message: `Could not ${doing} right now: ${error.userMessage}` };
   }
-  return { ok: false, message: `Could not ${doing}: ${error.userMessage}` };
+  return {
+    ok: false,
+    message: `Could not ${doing}: ${error.userMessage}`,
+    ...(error.status !== undefined ? { status: error.status } : {}),
+  };
 }

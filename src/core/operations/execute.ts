@@ -1,6 +1,6 @@
 import type { Dataspec, FlowRecord, ServiceClient } from '../../api/index.js';
 import { describeRange, toIso, toNanos } from '../../time/index.js';
-import type { Fact, OpOutcome } from '../outcome.js';
+import type { Fact, OpOutcome, OpSuccess } from '../outcome.js';
 import { serviceFailure } from '../service-errors.js';
 import type { Operation } from './operation.js';
 import type { OpRequest, ResolvedData, ResolvedOutput } from './requests.js';
@@ -12,6 +12,14 @@ export const ACTIVITY_VIEW_HINT = "Track its progress in the service's Activity 
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+function modelSeen(m: { id: string; name?: unknown; workspace?: unknown }): OpSuccess['seen'] {
+  return {
+    id: m.id,
+    ...(str(m.name) ? { name: str(m.name)! } : {}),
+    ...(str(m.workspace) ? { workspace: str(m.workspace)! } : {}),
+  };
 }
 
 function flowOf(record: FlowRecord): { id: string; status: string } {
@@ -105,6 +113,7 @@ export async function execute(
           kind: 'service',
           visibility: 'channel',
           title: 'created a workspace',
+          seen: { id: ws.id, ...(str(ws.name) ? { name: str(ws.name)! } : {}) },
           facts: [
             { label: 'Workspace ID', value: ws.id, code: true },
             { label: 'Name', value: str(ws.name) ?? req.name, code: true },
@@ -123,6 +132,7 @@ export async function execute(
           kind: 'service',
           visibility: 'ephemeral',
           title: `Workspace ${str(ws.name) ?? ws.id}`,
+          seen: { id: ws.id, ...(str(ws.name) ? { name: str(ws.name)! } : {}) },
           facts: [
             { label: 'Workspace ID', value: ws.id, code: true },
             ...(str(ws.name) ? [{ label: 'Name', value: str(ws.name)!, code: true }] : []),
@@ -144,6 +154,7 @@ export async function execute(
           kind: 'service',
           visibility: 'channel',
           title: 'moved a model to another workspace',
+          seen: modelSeen(model),
           facts: [
             { label: 'Model', value: model.id, code: true },
             { label: 'Now in workspace', value: str(model.workspace) ?? req.workspaceId, code: true },
@@ -164,6 +175,7 @@ export async function execute(
           kind: 'service',
           visibility: 'ephemeral',
           title: `Common model (M[0]) of assessment ${req.assessmentId}`,
+          seen: modelSeen(model),
           facts: [
             { label: 'Model ID', value: model.id, code: true },
             ...(str(model.name) ? [{ label: 'Name', value: str(model.name)!, code: true }] : []),
@@ -178,6 +190,7 @@ export async function execute(
     }
     case 'eval': {
       let commonModelId: string;
+      let m0Seen: OpSuccess['seen'];
       try {
         const m0 = await service.findCommonModel(req.assessmentId);
         if (!m0) {
@@ -187,6 +200,7 @@ export async function execute(
           };
         }
         commonModelId = m0.id;
+        m0Seen = modelSeen(m0);
       } catch (e) {
         return serviceFailure(e, `look up the common model of assessment ${req.assessmentId}`);
       }
@@ -214,6 +228,7 @@ export async function execute(
           visibility: 'channel',
           title: 'started an EVAL flow (backfill of live model output)',
           flow: flowOf(flow),
+          seen: m0Seen,
           facts: [
             { label: 'Name', value: req.name, code: true },
             { label: 'Assessment', value: req.assessmentId, code: true },

@@ -2,6 +2,7 @@ import type { ServiceClient } from '../../api/index.js';
 import { errText } from '../../log.js';
 import type { Store } from '../../store/index.js';
 import type { Approvals, LiveFlowResult, RunLiveFlow } from '../approvals/index.js';
+import { forgetMissing, missingResource, recordOperation } from '../catalog/record.js';
 import { clearChannelDefaults, setChannelDefaults } from '../channel-defaults.js';
 import type { CommandSpec } from '../grammar/commands.js';
 import type { OpFailure, OpOutcome } from '../outcome.js';
@@ -104,7 +105,34 @@ export class Operations {
       this.deps.log.error({ ...where, err: errText(e) }, 'could not write the audit entry'),
     );
     await this.follow(actor, op, result);
+    await this.learn(actor, op, result).catch((e: unknown) =>
+      this.deps.log.error({ ...where, err: errText(e) }, 'could not record resources in the catalog'),
+    );
     return result;
+  }
+
+  /**
+   * The catalog learns the resources a successful operation used or the service named; an ID the service
+   * said does not exist is forgotten. Only within the Slack team that asked.
+   */
+  private async learn(actor: Actor, op: Operation, result: OperationResult): Promise<void> {
+    const teamId = actor.teamId;
+    if (!teamId || !reachesService(op)) return;
+    const request =
+      op.kind === 'live-model' ? ({ kind: 'live', action: op.action, modelId: op.modelId } as const) : op;
+    if (result.ok && result.kind === 'service') {
+      await recordOperation(this.deps.store, {
+        teamId,
+        now: this.deps.now,
+        request,
+        ...(result.seen ? { returned: result.seen } : {}),
+      });
+      return;
+    }
+    if (!result.ok && request.kind !== 'live') {
+      const missing = missingResource(request, result.status);
+      if (missing) await forgetMissing(this.deps.store, { teamId, ...missing, now: this.deps.now });
+    }
   }
 
   /** A created flow is followed until it ends; failing to follow it never undoes its creation. */

@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { ServiceClient, ServiceError } from '../../api/index.js';
-import type {
-  FlowAnnouncement,
-  Store,
-  TrackedFlow,
-  TrackedFlowPatch,
-} from '../../store/index.js';
+import type { FlowResults, FlowView, ServiceClient, ServiceError } from '../../api/index.js';
+import type { FlowAnnouncement, Store, TrackedFlow, TrackedFlowPatch } from '../../store/index.js';
+import { recordFlowResult } from '../catalog/record.js';
 import type { Actor, Operation } from '../operations/operation.js';
 import { requestParams } from '../operations/params.js';
 import type { OpSuccess } from '../outcome.js';
@@ -213,13 +209,14 @@ export class FlowTracker {
         } else {
           const v = read.view;
           if (v.status !== flow.status) apply({ status: v.status, statusChangedAt: now });
-          if (v.ended)
+          if (v.ended) {
             apply({
               endReason: 'ended',
               result: v.results as unknown as Record<string, unknown>,
               failure: v.message ?? null,
             });
-          else readAgain();
+            if (v.phase === 'completed') await this.learn(flow, v.results);
+          } else readAgain();
         }
       }
     }
@@ -264,12 +261,37 @@ export class FlowTracker {
       );
   }
 
+  /** What a completed flow produced joins the catalog of its team, so the next form can offer it. */
+  private async learn(flow: TrackedFlow, results: FlowResults): Promise<void> {
+    if (!flow.teamId) return;
+    const op = (flow.request as unknown as TrackedRequest).operation;
+    const workspaceId = typeof op.workspaceId === 'string' ? op.workspaceId : undefined;
+    const model = results.models[0];
+    const dataspec = results.dataspecs[0];
+    const ev = results.evals[0];
+    try {
+      await recordFlowResult(this.deps.store, {
+        teamId: flow.teamId,
+        now: this.clock,
+        ...(workspaceId ? { workspaceId } : {}),
+        ...(model ? { model: { id: model.id, ...(model.name ? { name: model.name } : {}) } } : {}),
+        ...(dataspec
+          ? { dataspec: { id: dataspec.id, ...(dataspec.name ? { name: dataspec.name } : {}) } }
+          : {}),
+        ...(ev ? { eval: { id: ev.id, ...(ev.name ? { name: ev.name } : {}) } } : {}),
+      });
+    } catch (e) {
+      this.deps.log.error(
+        { flowId: flow.flowId, err: e instanceof Error ? e.message : String(e) },
+        'could not record what a flow produced',
+      );
+    }
+  }
+
   private async read(
     flowId: string,
   ): Promise<
-    | { kind: 'view'; view: { status: string; ended: boolean; message?: string; results: unknown } }
-    | { kind: 'unsupported' }
-    | { kind: 'error'; error: ServiceError }
+    { kind: 'view'; view: FlowView } | { kind: 'unsupported' } | { kind: 'error'; error: ServiceError }
   > {
     try {
       const got = await this.deps.service.getFlow(flowId);
