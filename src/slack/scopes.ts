@@ -17,5 +17,8 @@ export const WEB_API_METHODS: Record<string, string | null> = {
   'usergroups.users.list': 'usergroups:read',
 };
 
-/** Scopes needed beyond Web API methods: `commands` for the slash command. */
-export const BASE_SCOPES = ['commands'];
+/**
+ * Scopes needed beyond Web API methods: `commands` for the slash command; `chat:write.public` so that
+ * `chat.postMessage` can announce a flow in a public channel the bot has not joined.
+ */
+export const BASE_SCOPES = ['commands', 'chat:write.public'];
