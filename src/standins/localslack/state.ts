@@ -51,7 +51,7 @@ export class SlackState extends EventEmitter {
   readonly triggers = new Map<string, Trigger>();
   readonly responseTargets = new Map<string, ResponseTarget>();
   /** The app's configuration (kept across `reset`). */
-  readonly app: AppSettings = { homeTabEnabled: true, messagesTabEnabled: true };
+  readonly app: AppSettings = { homeTabEnabled: true, messagesTabEnabled: true, chatWritePublic: true };
   /** Increments on every change; a sandbox can long-poll on it. */
   version = 0;
   private lastMicros = 0;
@@ -144,6 +144,11 @@ export class SlackState extends EventEmitter {
   /** The bot is in every DM and, unless configured otherwise, in every channel. */
   botIn(ch: LocalChannel): boolean {
     return ch.isIm === true || ch.botMember !== false;
+  }
+
+  /** Whether the bot may post in (and update its messages of) a channel, being in it or by scope. */
+  botMayPost(ch: LocalChannel): boolean {
+    return this.botIn(ch) || (!ch.isPrivate && this.app.chatWritePublic);
   }
 
   /** Whether a user sees the conversation at all: DMs only their member. */

@@ -154,4 +154,9 @@ export interface AppSettings {
   homeTabEnabled: boolean;
   /** `messages_tab_enabled`. */
   messagesTabEnabled: boolean;
+  /**
+   * The `chat:write.public` scope: the app may post in a public channel it has not joined, and update what
+   * it posted there. Without it such a channel answers `not_in_channel`, as it does for any private one.
+   */
+  chatWritePublic: boolean;
 }

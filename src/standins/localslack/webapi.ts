@@ -97,12 +97,13 @@ type Handler = (args: Json, ctx: ApiContext) => ApiResult;
 
 /**
  * Why the bot may not post in a conversation: a private one it is not in does not exist for it,
- * an archived one takes no messages, a public one it is not in needs it to join first.
+ * an archived one takes no messages, a public one it is not in needs it to join first, unless the app
+ * has `chat:write.public`.
  */
 function postingRefused(state: SlackState, ch: LocalChannel): ApiResult | undefined {
   if (ch.isPrivate && !state.botIn(ch)) return fail('channel_not_found');
   if (ch.archived) return fail('is_archived');
-  if (!state.botIn(ch)) return fail('not_in_channel');
+  if (!state.botMayPost(ch)) return fail('not_in_channel');
   return undefined;
 }
 
@@ -191,7 +192,7 @@ const handlers: Record<string, Handler> = {
     const ch = state.channel(a.channel);
     if (!ch || (ch.isPrivate && !state.botIn(ch))) return fail('channel_not_found');
     if (ch.archived) return fail('is_inactive');
-    if (!state.botIn(ch)) return fail('not_in_channel');
+    if (!state.botMayPost(ch)) return fail('not_in_channel');
     const m = typeof a.ts === 'string' ? state.message(ch.id, a.ts) : undefined;
     if (!m || m.ephemeralTo !== undefined) return fail('message_not_found');
     if (m.user !== BOT_USER_ID) return fail('cant_update_message');

@@ -104,7 +104,7 @@ describe('App Home through a real Bolt app', () => {
 
   it('without a Home tab views.publish answers not_enabled and the tab cannot be opened', async () => {
     slack.configureApp({ homeTabEnabled: false });
-    expect(slack.snapshot('U0ALICE').app).toEqual({ homeTabEnabled: false, messagesTabEnabled: true });
+    expect(slack.snapshot('U0ALICE').app).toMatchObject({ homeTabEnabled: false, messagesTabEnabled: true });
     expect(() => slack.openHome({ user: 'U0ALICE' })).toThrow(/no Home tab/);
     await slack.openHome({ user: 'U0ALICE', tab: 'messages' });
     await fetch(`${slack.url}/_local/app`, { method: 'POST', body: '{"homeTabEnabled":true}' });

@@ -55,8 +55,17 @@ const respond = (url: string, body: unknown) =>
 const texts = (channel: string, user: string) => slack.messages(channel, { user }).map((m) => m.text);
 
 describe('channel membership', () => {
+  it('with chat:write.public the bot posts and updates in a public channel it is not in, not in a private one', async () => {
+    slack.setChannelState('C0OPS', { botMember: false });
+    const posted = await client.chat.postMessage({ channel: 'C0OPS', text: 'posted by scope' });
+    await client.chat.update({ channel: 'C0OPS', ts: posted.ts!, text: 'updated by scope' });
+    expect(texts('C0OPS', 'U0BOB')).toContain('updated by scope');
+    slack.setChannelState('C0OPS', { botMember: true });
+  });
+
   it('outside a channel the bot cannot post or update, but the command’s response_url still answers there', async () => {
     const before = await client.chat.postMessage({ channel: 'C0OPS', text: 'posted while a member' });
+    slack.configureApp({ chatWritePublic: false });
     slack.setChannelState('C0OPS', { botMember: false });
     expect(await errorOf(client.chat.postMessage({ channel: 'C0OPS', text: 'x' }))).toBe('not_in_channel');
     expect(await errorOf(client.chat.update({ channel: 'C0OPS', ts: before.ts!, text: 'x' }))).toBe(
@@ -77,6 +86,7 @@ describe('channel membership', () => {
     expect(texts('C0OPS', 'U0BOB')).toEqual(['posted while a member', '/tsai flow f-1', 'flow started']);
 
     slack.setChannelState('C0OPS', { botMember: true });
+    slack.configureApp({ chatWritePublic: true });
     await client.chat.update({ channel: 'C0OPS', ts: before.ts!, text: 'updated after rejoining' });
     expect(slack.state.message('C0OPS', before.ts!)?.text).toBe('updated after rejoining');
   });
