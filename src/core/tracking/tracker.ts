@@ -24,6 +24,7 @@ export type NotifyResult =
   | { kind: 'skipped' };
 
 export interface TrackerLog {
+  debug(o: object, msg: string): void;
   info(o: object, msg: string): void;
   warn(o: object, msg: string): void;
   error(o: object, msg: string): void;
@@ -192,7 +193,13 @@ export class FlowTracker {
       if (now - flow.createdAt >= schedule.maxAgeMs) apply({ endReason: 'max-age' });
       else {
         apply({ polls: flow.polls + 1 });
+        const from = this.clock();
         const read = await this.read(flow.flowId);
+        // Who read which flow when: the proof that replicas never read one flow at the same moment.
+        this.deps.log.debug(
+          { flowId: flow.flowId, owner: this.owner, from, to: this.clock() },
+          'read a followed flow',
+        );
         if (read.kind === 'unsupported') apply({ endReason: 'unsupported' });
         else if (read.kind === 'error') {
           const e = read.error;

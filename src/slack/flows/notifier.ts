@@ -8,17 +8,22 @@ import { approvalMessage } from '../approvals/card.js';
 import type { Bot } from '../bot.js';
 import { saveDraft } from '../forms/drafts.js';
 import { postToResponseUrl } from '../respond.js';
-import { Pacer } from './pacer.js';
 import { announcementMessage, completionMessage } from './views.js';
 
 /** A response_url takes 5 posts within 30 minutes (Slack); the last is kept for the flow's end. */
 export const RESPONSE_URL_USES = 5;
 export const RESPONSE_URL_TTL_MS = 30 * 60_000;
 
-/** What a Web API error says about what to do next. */
+/**
+ * What a Web API error says about what to do next. A 429's wait gets up to half again on top, so that
+ * the many messages one busy minute put off do not all come back in the same second.
+ */
 function slackFailure(e: unknown): { retryAfterMs?: number; error?: string } {
   const err = e as { code?: string; retryAfter?: number; data?: { error?: string } };
-  if (err?.code === 'slack_webapi_rate_limited_error') return { retryAfterMs: (err.retryAfter ?? 1) * 1000 };
+  if (err?.code === 'slack_webapi_rate_limited_error') {
+    const base = Math.max(1, err.retryAfter ?? 1) * 1000;
+    return { retryAfterMs: Math.round(base * (1 + Math.random() * 0.5)) };
+  }
   return { error: err?.data?.error ?? (e instanceof Error ? e.message : String(e)) };
 }
 
@@ -27,14 +32,12 @@ function slackFailure(e: unknown): { retryAfterMs?: number; error?: string } {
  * posted (`chat.update`), or on the approval request's card; at the end one reply in its thread mentions
  * the requester. A flow the bot could only announce through a command's response_url (it may not post in
  * that channel) is told at its end through that response_url while it has uses and time left (5 within
- * 30 minutes), else by direct message. Calls are paced under Slack's tiers, and a 429 puts off only the
- * message it was about.
+ * 30 minutes), else by direct message. A message is updated only when what it shows changes, and
+ * Slack's rate limits are obeyed as Slack states them: a 429's Retry-After puts off only the message it
+ * was about, while the others go on.
  */
 export function createFlowNotifier(bot: Bot): FlowNotifier {
   const log = bot.logger.child({ part: 'flow-tracking' });
-  // chat.update is Tier 3 (50+ per minute per workspace); posting is about one message a second a channel.
-  const updates = new Pacer({ perMinute: 50, burst: 10 });
-  const posts = new Pacer({ perMinute: 60, burst: 3 });
 
   const update = async (
     channel: string,
@@ -42,8 +45,6 @@ export function createFlowNotifier(bot: Bot): FlowNotifier {
     body: { text: string; blocks: unknown[] },
     now: number,
   ) => {
-    const slot = updates.take('chat.update');
-    if (!slot.ok) return { kind: 'later', notBefore: slot.at } satisfies NotifyResult;
     try {
       await bot.slack.chat.update({ channel, ts, text: body.text, blocks: body.blocks as never });
       return { kind: 'done' } satisfies NotifyResult;
@@ -82,8 +83,6 @@ export function createFlowNotifier(bot: Bot): FlowNotifier {
         threadTs: string | undefined,
         where?: string,
       ): Promise<NotifyResult> => {
-        const slot = posts.take(`post:${channel}`);
-        if (!slot.ok) return { kind: 'later', notBefore: slot.at };
         const body = completionMessage(f, {
           timeZone,
           ...(reopen ? { reopen } : {}),

@@ -9,6 +9,8 @@ export interface ManifestSummary {
   shortcuts: { name: string; callbackId: string; description?: string }[];
   /** `features.app_home`, when a manifest was read: Slack's Home tab is off unless enabled, Messages on. */
   appHome?: { homeTabEnabled: boolean; messagesTabEnabled: boolean };
+  /** Whether the bot scopes include `chat:write.public` (posting in public channels it has not joined). */
+  chatWritePublic?: boolean;
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -29,6 +31,10 @@ export function readManifest(path: string): ManifestSummary {
     : [];
   const cmd = commands[0] ?? {};
   const appHome = (features.app_home ?? {}) as Record<string, unknown>;
+  const oauth = ((doc as Record<string, unknown> | null)?.oauth_config ?? {}) as {
+    scopes?: { bot?: unknown };
+  };
+  const botScopes = Array.isArray(oauth.scopes?.bot) ? (oauth.scopes.bot as unknown[]) : [];
   const shortcuts = Array.isArray(features.shortcuts)
     ? (features.shortcuts as Record<string, unknown>[])
     : [];
@@ -47,5 +53,6 @@ export function readManifest(path: string): ManifestSummary {
       homeTabEnabled: appHome.home_tab_enabled === true,
       messagesTabEnabled: appHome.messages_tab_enabled !== false,
     },
+    chatWritePublic: botScopes.includes('chat:write.public'),
   };
 }

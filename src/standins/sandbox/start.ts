@@ -32,8 +32,10 @@ export interface StartSandboxOptions {
 
 export async function startSandbox(o: StartSandboxOptions): Promise<SandboxServer> {
   const manifest = readManifest(join(PROJECT_ROOT, 'manifest.yml'));
-  // The stand-in shows the tabs the app's manifest enables, and refuses views.publish without a Home tab.
-  if (manifest.appHome) o.slack.configureApp(manifest.appHome);
+  // The stand-in shows the tabs the app's manifest enables, refuses views.publish without a Home tab, and
+  // lets the bot post in public channels it has not joined only with chat:write.public.
+  if (manifest.appHome)
+    o.slack.configureApp({ ...manifest.appHome, chatWritePublic: manifest.chatWritePublic === true });
   const options = {
     slack: o.slack,
     defaultUser: 'U0ALICE',

@@ -114,8 +114,8 @@ describe('sandbox server', () => {
     try {
       const sandbox = await startSandbox({ slack: own });
       await sandbox.close();
-      const expected = readManifest(new URL('../../../manifest.yml', import.meta.url).pathname).appHome;
-      expect(own.snapshot().app).toEqual(expected);
+      const manifest = readManifest(new URL('../../../manifest.yml', import.meta.url).pathname);
+      expect(own.snapshot().app).toEqual({ ...manifest.appHome, chatWritePublic: true });
     } finally {
       await own.close();
     }

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SEED } from '../../src/standins/emulator/index.js';
+import type { LocalMessage } from '../../src/standins/localslack/index.js';
+import { OPS, REQUESTER, type Rig, startRig } from '../support/approvals-rig.js';
+import { type BotProcess, prepareBotProgram, startBotProcess } from '../support/bot-process.js';
+import { describePg } from '../support/pg.js';
+import { freshDatabase } from '../support/pg-database.js';
+
+const FLOWS = 200;
+const W = SEED.workspaces.pumpStation;
+const T = SEED.signals.temperature;
+
+interface Read {
+  flowId: string;
+  owner: string;
+  from: number;
+  to: number;
+}
+
+/** The flow reads a bot process logged: which of its trackers read which flow, from when to when. */
+function readsOf(proc: BotProcess): Read[] {
+  return proc
+    .output()
+    .split('\n')
+    .filter((l) => l.includes('"read a followed flow"'))
+    .map((l) => JSON.parse(l) as Read);
+}
+
+// Two bot processes, as two replicas would run, on one PostgreSQL database, behind a balancer that
+// spreads the commands over both. Each follows the flows it leases; a flow is read by one at a time.
+describePg('two bot processes following 200 flows on one PostgreSQL database', () => {
+  let rig: Rig;
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let program: Awaited<ReturnType<typeof prepareBotProgram>>;
+  const procs: BotProcess[] = [];
+  beforeAll(async () => {
+    db = await freshDatabase();
+    program = await prepareBotProgram();
+    rig = await startRig({
+      databaseUrl: db.url,
+      flowDelays: { runningAfterMs: 300, completedAfterMs: 2_000 },
+    });
+    const env = {
+      ...rig.env(),
+      LOG_LEVEL: 'debug',
+      TSAI_TRACK_FIRST_POLL: '200ms',
+      TSAI_TRACK_MAX_INTERVAL: '1s',
+    };
+    procs.push(
+      ...(await Promise.all([startBotProcess(program.dir, env), startBotProcess(program.dir, env)])),
+    );
+    for (const p of procs) rig.addBackend(p.port);
+  });
+  afterAll(async () => {
+    for (const p of procs) await p.stop();
+    await rig?.close();
+    await db?.drop();
+    await program?.cleanup();
+  });
+
+  it('every message ends, each with exactly one completion notice, and no flow is read by both at once', async () => {
+    const name = (i: number) => `replica-flow-${i}`;
+    for (let i = 0; i < FLOWS; i += 20) {
+      const batch = Array.from({ length: 20 }, (_, j) =>
+        rig.slack.sendCommand({
+          user: REQUESTER,
+          channel: OPS,
+          text: `learn workspace=${W} signals=${T}:temperature range="2026-11-20 to 2026-11-21" name=${name(i + j)}`,
+        }),
+      );
+      const acks = await Promise.all(batch);
+      expect(acks.every((a) => a.status === 200)).toBe(true);
+    }
+    const announcements = (): LocalMessage[] =>
+      rig.slack
+        .messages(OPS)
+        .filter(
+          (m) =>
+            m.user === rig.slack.botUserId &&
+            !m.threadTs &&
+            /replica-flow-\d+/.test(m.text + JSON.stringify(m.blocks)),
+        );
+    const ended = await rig.slack.waitFor(
+      () => {
+        const all = announcements();
+        return all.length === FLOWS && all.every((m) => /\*COMPLETED\* after/.test(JSON.stringify(m.blocks)))
+          ? all
+          : undefined;
+      },
+      120_000,
+      'every announcement at COMPLETED',
+    );
+    const notices = (m: LocalMessage) =>
+      rig.slack
+        .messages(OPS, { threadTs: m.ts })
+        .filter(
+          (r) => r.threadTs === m.ts && r.user === rig.slack.botUserId && /completed after/.test(r.text),
+        );
+    await rig.slack.waitFor(
+      () => ended.every((m) => notices(m).length >= 1) || undefined,
+      60_000,
+      'every notice',
+    );
+    // A last round of reads and notices would show any doubles.
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(ended.map((m) => notices(m).length)).toEqual(ended.map(() => 1));
+    for (const m of ended) expect(notices(m)[0]!.text).toContain(`<@${REQUESTER}>`);
+
+    const reads = procs.flatMap(readsOf);
+    const owners = new Set(reads.map((r) => r.owner));
+    expect(owners.size).toBe(2);
+    const byFlow = new Map<string, Read[]>();
+    for (const r of reads) byFlow.set(r.flowId, [...(byFlow.get(r.flowId) ?? []), r]);
+    expect(byFlow.size).toBe(FLOWS);
+    for (const list of byFlow.values()) {
+      list.sort((a, b) => a.from - b.from);
+      for (let i = 1; i < list.length; i++) {
+        if (list[i]!.owner !== list[i - 1]!.owner)
+          expect(list[i]!.from).toBeGreaterThanOrEqual(list[i - 1]!.to);
+      }
+    }
+  });
+});
