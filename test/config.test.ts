@@ -33,7 +33,34 @@ describe('loadConfig', () => {
       ttlMs: 4 * 3600_000,
     });
     expect(c.policy).toEqual({ operators: [], allowedChannels: [] });
+    expect(c.tracking).toEqual({
+      enabled: true,
+      firstPollMs: 3_000,
+      maxIntervalMs: 60_000,
+      maxAgeMs: 7 * 86_400_000,
+    });
     expect(c.secrets).toEqual([]);
+  });
+
+  it('reads the flow-following settings, and names each bad one', () => {
+    const c = loadConfig({
+      TSAI_TRACK_FLOWS: 'false',
+      TSAI_TRACK_FIRST_POLL: '5s',
+      TSAI_TRACK_MAX_INTERVAL: '2m',
+      TSAI_TRACK_MAX_AGE: '3d',
+    });
+    expect(c.tracking).toEqual({
+      enabled: false,
+      firstPollMs: 5_000,
+      maxIntervalMs: 120_000,
+      maxAgeMs: 3 * 86_400_000,
+    });
+    const bad = problemsOf({ TSAI_TRACK_FLOWS: 'perhaps', TSAI_TRACK_MAX_AGE: 'forever' });
+    expect(bad.problems.map((p) => p.variable)).toEqual(['TSAI_TRACK_FLOWS', 'TSAI_TRACK_MAX_AGE']);
+    const order = problemsOf({ TSAI_TRACK_FIRST_POLL: '90s', TSAI_TRACK_MAX_INTERVAL: '30s' });
+    expect(order.problems).toEqual([
+      { variable: 'TSAI_TRACK_MAX_INTERVAL', problem: expect.stringContaining('at least the first wait') },
+    ]);
   });
 
   it('selects HTTP mode with a signing secret and Socket Mode with an app token', () => {

@@ -275,6 +275,28 @@ describe('following a flow to its end', () => {
   });
 });
 
+describe('what the bot knows of the flows it follows', () => {
+  it("/tsai flows lists the channel's latest flows with their status as followed; /tsai flow shows following and a fresh read", async () => {
+    await h.command(`learn workspace=${W} signals=${T}:temperature ${RANGE} name=listed-one`, {
+      channel: SLOW,
+    });
+    const ann = await announcement(SLOW, 'listed-one');
+    await showing(SLOW, ann.ts, /\*COMPLETED\* after/);
+    const list = await h.commandAndReply('flows 5', { channel: SLOW });
+    expect(list.ephemeralTo).toBe(ALICE);
+    expect(seen(list)).toContain(flowIdOf(ann));
+    expect(seen(list)).toMatch(/\*COMPLETED\* after/);
+    // Another channel's flows are not listed.
+    expect(seen(await h.commandAndReply('flows', { channel: 'C0GENERAL' }))).not.toContain(flowIdOf(ann));
+    const one = await h.commandAndReply(`flow ${flowIdOf(ann)}`, { channel: OPS });
+    expect(seen(one)).toContain(`started by <@${ALICE}> in <#${SLOW}>`);
+    expect(seen(one)).toContain('The service says now:');
+    expect(seen(one)).toContain('Model created');
+    const bad = await h.commandAndReply('flows 500', { channel: OPS });
+    expect(seen(bad)).toContain('give 1 to 25');
+  });
+});
+
 describe('following flows through faults', () => {
   it('a 429 on chat.update delays that message only; it still reaches its end', async () => {
     h.slack.injectFault({ method: 'chat.update', channel: SLOW, status: 429, retryAfter: 2, times: 2 });
