@@ -321,6 +321,28 @@ describe.skipIf(!run)(
       await actAs(page, 'U0ALICE');
     });
 
+    it('follows a learn to its end: the announcement turns COMPLETED on the page, and its thread holds the one mention with the model', async () => {
+      await send(
+        page,
+        '/tsai learn workspace=1030000000000000001 signals=1050000000000000001:temperature range="2026-11-20 to 2026-11-21" name="watch it end"',
+      );
+      const announcement = page.locator('.message:not(.ephemeral)', { hasText: 'watch it end' });
+      await announcement.waitFor();
+      await expect(announcement.textContent()).resolves.toMatch(/CREATED|RUNNING/);
+      // Updated in place on the page, as the bot follows the flow (reads after 3 s, then 6 s…).
+      await page
+        .locator('.message:not(.ephemeral)', { hasText: 'watch it end' })
+        .filter({ hasText: 'COMPLETED after' })
+        .waitFor({ timeout: 40_000 });
+      await shot(page, 'flow-completed');
+      await announcement.locator('button.replies').click();
+      const reply = page.locator('#thread-pane .message', { hasText: 'your ANOMALYLEARN flow' });
+      await reply.waitFor();
+      await expect(reply.textContent()).resolves.toContain('Pump station A/anomaly/M[');
+      await expect(reply.locator('button', { hasText: 'Score with this model' }).count()).resolves.toBe(1);
+      await shot(page, 'flow-thread');
+    });
+
     it('opens the EVAL modal from a command, refuses a bad range under the field, previews and submits a good one', async () => {
       // Carol is in America/New_York: 09:00 on 5 March 2024 is 14:00 UTC there.
       await actAs(page, 'U0CAROL');
@@ -341,7 +363,12 @@ describe.skipIf(!run)(
       await modal.locator('[data-role=submit]').click();
       await rangeBlock.locator('.input-error').waitFor();
       const flows = async () =>
-        (await product.serviceRequests()).filter((r) => r.method === 'POST' && r.path.endsWith('/flows'));
+        (await product.serviceRequests()).filter(
+          (r) =>
+            r.method === 'POST' &&
+            r.path.endsWith('/flows') &&
+            (r.body as { flowType?: string }).flowType === 'EVAL',
+        );
       expect(await flows()).toHaveLength(0);
 
       await range.fill('2024-03-05 09:00 to 17:00');
