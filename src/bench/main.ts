@@ -15,6 +15,8 @@ const QUICK: Partial<BenchOptions> = {
   viewsOpenRounds: 1,
   sustainedRates: [50, 200, 800],
   sustainedStepMs: 2000,
+  trackedFlows: 200,
+  trackingWindowMs: 15_000,
 };
 
 async function main(): Promise<void> {

@@ -1,4 +1,5 @@
 import { ratio, round, type Summary, summarize } from './stats.js';
+import type { TrackingMeasurements } from './tracking.js';
 
 export type AckCommand = 'help' | 'learn';
 export const CONCURRENCIES = [1, 50, 200] as const;
@@ -26,6 +27,17 @@ export interface BenchResults {
   coldStart: { botMs: number | null; bareMs: number | null; ratio: number | null };
   peakRss: { botMb: number | null; bareMb: number | null; ratio: number | null };
   parse: { medianMs: number | null; p99Ms: number | null };
+  /** 1,000 flows followed at once: reads/s, the bot's CPU and memory, and ack latency beside them. */
+  tracking?: {
+    flows: number;
+    created: number;
+    windowS: number;
+    readsPerSecond: number | null;
+    mainThreadCpuMsPerS: number | null;
+    processCpuMsPerS: number | null;
+    rssMb: { before: number | null; during: number | null };
+    helpAckC50: { without: Pct; with: Pct; roundP50sWithout: number[]; roundP50sWith: number[] };
+  };
 }
 
 /** Raw measurements as the run collects them; `buildResults` turns them into the published shape. */
@@ -40,6 +52,8 @@ export interface Measurements {
   coldStart: { bot: number[]; bare: number[] };
   peakRss: { botMb: number | null; bareMb: number | null };
   parse: { medianMs: number; p99Ms: number } | null;
+  /** The flow-following phase; absent when it was not run. */
+  tracking?: TrackingMeasurements;
 }
 
 const pct = (s: Summary | undefined): Pct =>
@@ -83,6 +97,26 @@ export function buildResults(m: Measurements): BenchResults {
           p99Ms: Math.round(m.parse.p99Ms * 1000) / 1000,
         }
       : { medianMs: null, p99Ms: null },
+    ...(m.tracking
+      ? {
+          tracking: {
+            flows: m.tracking.flows,
+            created: m.tracking.created,
+            windowS: m.tracking.windowS,
+            readsPerSecond: round(m.tracking.readsPerSecond),
+            mainThreadCpuMsPerS:
+              m.tracking.mainThreadCpuMsPerS == null ? null : round(m.tracking.mainThreadCpuMsPerS),
+            processCpuMsPerS: m.tracking.processCpuMsPerS == null ? null : round(m.tracking.processCpuMsPerS),
+            rssMb: { before: rss(m.tracking.rssMb.before), during: rss(m.tracking.rssMb.during) },
+            helpAckC50: {
+              without: pct(m.tracking.ack.without),
+              with: pct(m.tracking.ack.with),
+              roundP50sWithout: m.tracking.ack.roundsWithout.map((x) => round(x)),
+              roundP50sWith: m.tracking.ack.roundsWith.map((x) => round(x)),
+            },
+          },
+        }
+      : {}),
   };
 }
 
@@ -149,6 +183,36 @@ export function formatTable(r: BenchResults): string {
     `median < ${TARGETS.parseMedianMs} ms`,
     verdict(r.parse.medianMs == null ? null : r.parse.medianMs < TARGETS.parseMedianMs),
   ]);
+  const t = r.tracking;
+  if (t) {
+    rows.push([`following ${t.created} flows: reads/s`, fmt(t.readsPerSecond), '', '', '', '']);
+    rows.push([
+      'following: CPU ms/s main / process',
+      `${fmt(t.mainThreadCpuMsPerS)} / ${fmt(t.processCpuMsPerS)}`,
+      '',
+      '',
+      '',
+      '',
+    ]);
+    rows.push([
+      'following: RSS before / during',
+      `${fmt(t.rssMb.before)} / ${fmt(t.rssMb.during, ' MB')}`,
+      '',
+      '',
+      '',
+      '',
+    ]);
+    for (const p of ['p50', 'p99'] as const) {
+      rows.push([
+        `ack help c=50 ${p}, without / while following`,
+        `${fmt(t.helpAckC50.without[p])} / ${fmt(t.helpAckC50.with[p], ' ms')}`,
+        '',
+        fmt(ratio(t.helpAckC50.with[p], t.helpAckC50.without[p])),
+        'within spread',
+        '',
+      ]);
+    }
+  }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const line = (row: string[]) =>
     row

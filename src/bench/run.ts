@@ -27,6 +27,7 @@ import {
 import { type AckCommand, CONCURRENCIES, type Concurrency, type Measurements } from './results.js';
 import { type IssuedCommand, ServicesClient } from './services-client.js';
 import { summarize } from './stats.js';
+import { measureTracking } from './tracking.js';
 
 export interface BenchOptions {
   /** Alternating bot/bare rounds per command and concurrency. */
@@ -41,6 +42,9 @@ export interface BenchOptions {
   botLogLevel: string;
   /** Extra node flags for the bot (e.g. `--cpu-prof`). */
   botNodeArgs: string[];
+  /** Flows followed at once in the flow-following phase, and how long it measures. */
+  trackedFlows: number;
+  trackingWindowMs: number;
   log(line: string): void;
 }
 
@@ -54,6 +58,8 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   serviceLatencyMs: 2000,
   botLogLevel: 'info',
   botNodeArgs: [],
+  trackedFlows: 1_000,
+  trackingWindowMs: 60_000,
   log: (line) => console.error(line),
 };
 
@@ -270,6 +276,20 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
     if (bot) {
       m.viewsOpen = await measureViewsOpen(bot);
       m.sustainedCommandsPerSecond = await measureSustained(bot);
+      await services.settle(2500, 120_000);
+      await services.reset();
+      m.tracking = await measureTracking({
+        bot,
+        services,
+        target,
+        issue,
+        bodies,
+        learnText: (i) => LEARN_TEXT.replace('name="bench learn"', `name="followed ${i}"`),
+        log,
+        flows: o.trackedFlows,
+        windowMs: o.trackingWindowMs,
+        latencyMs: o.serviceLatencyMs,
+      });
     }
   } finally {
     log(

@@ -8,6 +8,8 @@ export type ServicesRequest = { id: number } & (
   | { op: 'calls'; method?: string }
   | { op: 'serviceRequests' }
   | { op: 'reset' }
+  /** The service's added latency and how long its flows take, for the flow-following phase. */
+  | { op: 'configure'; latencyMs?: number; flowDelays?: { runningAfterMs: number; completedAfterMs: number } }
 );
 type Op = ServicesRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
@@ -113,9 +115,17 @@ export class ServicesClient {
     return this.call(method ? { op: 'calls', method } : { op: 'calls' });
   }
 
-  /** What the emulator received since the last reset (newest 10 000). */
-  serviceRequests(): Promise<{ method: string; path: string; status?: number }[]> {
+  /** What the emulator received since the last reset (newest 10 000); `receivedAt` is Date.now() there. */
+  serviceRequests(): Promise<{ method: string; path: string; status?: number; receivedAt: number }[]> {
     return this.call({ op: 'serviceRequests' });
+  }
+
+  /** Changes the service's added latency and its flows' durations (until the next reset). */
+  configure(o: {
+    latencyMs?: number;
+    flowDelays?: { runningAfterMs: number; completedAfterMs: number };
+  }): Promise<void> {
+    return this.call({ op: 'configure', ...o });
   }
 
   reset(): Promise<void> {

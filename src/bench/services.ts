@@ -9,7 +9,7 @@ import type { ServicesReady, ServicesRequest } from './services-client.js';
 const env = process.env;
 const signingSecret = env.BENCH_SIGNING_SECRET ?? '';
 const botToken = env.BENCH_BOT_TOKEN ?? '';
-const latencyMs = Number(env.BENCH_SERVICE_LATENCY_MS ?? 2000);
+let latencyMs = Number(env.BENCH_SERVICE_LATENCY_MS ?? 2000);
 
 // Slack's 3 s trigger lifetime: the views.open phase asks for its triggers just before it sends.
 const slack = await startLocalSlack({ signingSecret, botToken, port: 0, triggerTtlMs: 3000 });
@@ -91,8 +91,33 @@ async function handle(m: ServicesRequest): Promise<unknown> {
       };
     case 'serviceRequests': {
       const r = await control('requests');
-      const list = (await r.json()) as { method: string; path: string; status?: number }[];
-      return list.map((e) => ({ method: e.method, path: e.path, status: e.status }));
+      const list = (await r.json()) as {
+        method: string;
+        path: string;
+        status?: number;
+        receivedAt: number;
+      }[];
+      return list.map((e) => ({
+        method: e.method,
+        path: e.path,
+        status: e.status,
+        receivedAt: e.receivedAt,
+      }));
+    }
+    case 'configure': {
+      if (m.latencyMs !== undefined) {
+        latencyMs = m.latencyMs;
+        await control('faults', { method: 'DELETE' });
+        await addLatency();
+      }
+      if (m.flowDelays) {
+        await control('flow-delays', {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(m.flowDelays),
+        });
+      }
+      return null;
     }
     case 'reset':
       slack.reset();
