@@ -100,6 +100,7 @@ export async function handleCommand(inv: CommandInvocation, deps: SlackDeps): Pr
       userName: info.name ?? command.user_name ?? command.user_id,
       timeZone,
       now: deps.now(),
+      ...(info.locale ? { locale: info.locale } : {}),
     });
     if (!resolved.ok) {
       return await fail({

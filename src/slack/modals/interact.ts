@@ -45,7 +45,10 @@ export async function onRangeChange(
     next = { ...meta, ranges: meta.ranges.filter((k) => k !== change.key) };
     ranges.splice(at, 1);
   }
-  if (!next.timeZone) next = { ...next, timeZone: await deps.zoneOf(body.user.id) };
+  if (!next.timeZone) {
+    const [timeZone, info] = await Promise.all([deps.zoneOf(body.user.id), deps.users.lookup(body.user.id)]);
+    next = { ...next, timeZone, ...(info.locale ? { locale: info.locale } : {}) };
+  }
   try {
     await client.views.update({
       view_id: view.id,

@@ -30,7 +30,12 @@ export interface OpenModalRequest {
 export function previewsFor(meta: ModalMeta, fields: ModalFields, now: Date, timeZone: string) {
   const previews: Record<string, RangePreview> = {};
   meta.ranges.forEach((key, i) => {
-    const p = previewRange(fields.ranges?.[i] ?? '', { now, timeZone, requirePast: meta.kind === 'eval' });
+    const p = previewRange(fields.ranges?.[i] ?? '', {
+      now,
+      timeZone,
+      requirePast: true,
+      ...(meta.locale ? { locale: meta.locale } : {}),
+    });
     if (p) previews[rangeBlockId(key)] = p;
   });
   return previews;
@@ -86,7 +91,12 @@ export async function openModal(deps: ModalDeps, req: OpenModalRequest): Promise
 
   try {
     const [info, timeZone] = await Promise.all([deps.users.lookup(req.userId), deps.zoneOf(req.userId)]);
-    const enriched: ModalMeta = { ...meta, timeZone, userName: info.name ?? req.userId };
+    const enriched: ModalMeta = {
+      ...meta,
+      timeZone,
+      userName: info.name ?? req.userId,
+      ...(info.locale ? { locale: info.locale } : {}),
+    };
     await req.client.views.update({
       view_id: opened.id,
       hash: opened.hash,
