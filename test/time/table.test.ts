@@ -12,16 +12,17 @@ import {
   type TestZone,
 } from '../support/zone-oracle.js';
 
-const ZONES: TestZone[] = ['UTC', 'America/New_York', 'Asia/Kolkata', 'Europe/Berlin'];
+type Zone4 = Exclude<TestZone, 'Europe/London'>;
+const ZONES: Zone4[] = ['UTC', 'America/New_York', 'Asia/Kolkata', 'Europe/Berlin'];
 type Pair = [string, string];
-type Expect = Pair | Record<TestZone, Pair>;
+type Expect = Pair | Record<Zone4, Pair>;
 type Case = [phrase: string, expected: Expect];
 
-function perZone(utc: Pair, ny: Pair, kolkata: Pair, berlin: Pair): Record<TestZone, Pair> {
+function perZone(utc: Pair, ny: Pair, kolkata: Pair, berlin: Pair): Record<Zone4, Pair> {
   return { UTC: utc, 'America/New_York': ny, 'Asia/Kolkata': kolkata, 'Europe/Berlin': berlin };
 }
 
-function perZoneDate(utc: string, ny: string, kolkata: string, berlin: string): Record<TestZone, string> {
+function perZoneDate(utc: string, ny: string, kolkata: string, berlin: string): Record<Zone4, string> {
   return { UTC: utc, 'America/New_York': ny, 'Asia/Kolkata': kolkata, 'Europe/Berlin': berlin };
 }
 
@@ -261,7 +262,7 @@ const TABLE_OCT: Case[] = [
   ['since yesterday 8pm', ['D-1 20:00', 'now']],
 ];
 
-const REFERENCES: { now: bigint; localDates: Record<TestZone, string>; table: Case[] }[] = [
+const REFERENCES: { now: bigint; localDates: Record<Zone4, string>; table: Case[] }[] = [
   {
     now: isoZToNs('2026-11-02T03:30:00Z'),
     localDates: perZoneDate('2026-11-02', '2026-11-01', '2026-11-02', '2026-11-02'),
