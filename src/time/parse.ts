@@ -221,6 +221,11 @@ function endOf(c: Ctx, iv: Interval): bigint {
   return iv.period && iv.start <= c.nowNs && c.nowNs < iv.end ? c.nowNs : iv.end;
 }
 
+/** An end that names its own year (a date or an exact instant), rather than a day counted from now. */
+function explicit(ep: EP): boolean {
+  return ep.k === 'instant' || ((ep.k === 'day' || ep.k === 'point') && ep.day.k === 'date' && !ep.day.rel);
+}
+
 function refOf(ep: EP): DayRef | undefined {
   if (ep.k === 'day' || ep.k === 'point') return ep.day;
   if (ep.k === 'dayOnly') return { k: 'dayOnly', day: ep.day };
@@ -412,8 +417,8 @@ function combine(c: Ctx, S: EP, E: EP, texts: [string, string]): TimeRange {
         (sd) => build(sd, forwardFrom(eRef!, sd).next().value!),
         fits,
       );
-    } else if (sK !== 'fixed' && eK === 'fixed') {
-      // The latest one that starts before the end.
+    } else if (sK !== 'fixed' && eK === 'fixed' && (sK === 'weekly' || explicit(E))) {
+      // The latest one that starts before the end (a yearless date: before an end with a year of its own).
       const ed = fixedDate(c, eRef);
       const endNs = endOf(c, interval(c, E, ed));
       const from = localDate(c, endNs);
@@ -449,16 +454,19 @@ function combine(c: Ctx, S: EP, E: EP, texts: [string, string]): TimeRange {
 
 /** One endpoint on its own: a day or period (a point in time is not a range). */
 function single(c: Ctx, ep: EP, text: string): TimeRange {
-  if (ep.k === 'instant' || ep.k === 'now') {
+  if (ep.k === 'instant' || ep.k === 'now' || ep.k === 'point') {
+    let past = false;
+    try {
+      const from = since(c, ep).startNs;
+      past = from >= MIN_NS && from < c.nowNs;
+    } catch (e) {
+      if (!(e instanceof ParseProblem)) throw e;
+    }
+    const what = ep.k === 'point' ? 'a single point in time' : 'a single instant';
+    const end = ep.k === 'point' ? '5pm' : '…';
     throw new ParseProblem(
-      `“${text}” is a single instant, not a range: add an end (“${text} to …”) or write “since ${text}”.`,
-      [`since ${text}`],
-    );
-  }
-  if (ep.k === 'point') {
-    throw new ParseProblem(
-      `“${text}” is a single point in time, not a range: add an end (“${text} to 5pm”) or write “since ${text}”.`,
-      [`since ${text}`],
+      `“${text}” is ${what}, not a range: add an end (“${text} to ${end}”) or write “since ${text}”.`,
+      past ? [`since ${text}`] : [],
     );
   }
   bareDayNumber(ep);
