@@ -114,9 +114,13 @@ type EP = Endpoint | { k: 'instant'; ns: bigint } | { k: 'dayOnly'; day: number 
 
 type EndpointParse = { ok: true; ep: EP } | { ok: false; refusal?: Refusal };
 
+// Longer than any one end the grammar reads ("Wednesday, November 25th, 2026 at 12:30pm +05:30"), so the
+// many ways of splitting a long text are each cheap to rule out.
+const MAX_ENDPOINT_CHARS = 64;
+
 function parseEndpoint(c: Ctx, text: string): EndpointParse {
   const t = text.trim();
-  if (t === '') return { ok: false };
+  if (t === '' || t.length > MAX_ENDPOINT_CHARS) return { ok: false };
   const exact = parseExact(t);
   if (exact)
     return exact.ok
@@ -605,9 +609,12 @@ function interpret(c: Ctx, t: string, explain = true): TimeRange | ParseProblem 
 }
 
 /** What could not be read; when a leading part of the text is a range, it says which part that was. */
+// No range the grammar reads is longer than this many words ("from the 1st of November 2025 9:00 EST to …").
+const MAX_RANGE_WORDS = 16;
+
 function unreadable(c: Ctx, t: string, explain: boolean): ParseProblem {
   const words = explain ? t.split(' ') : [];
-  for (let n = words.length - 1; n >= 1; n--) {
+  for (let n = Math.min(words.length - 1, MAX_RANGE_WORDS); n >= 1; n--) {
     const head = words.slice(0, n).join(' ');
     let r: TimeRange | ParseProblem;
     try {
