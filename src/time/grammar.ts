@@ -117,7 +117,7 @@ MONTH_NAMES.forEach((name, i) => {
 });
 MONTHS.set('sept', 9);
 
-const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const WEEKDAYS = new Map<string, number>();
 WEEKDAY_NAMES.forEach((name, i) => {
   WEEKDAYS.set(name.toLowerCase(), i + 1);

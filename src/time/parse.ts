@@ -13,6 +13,7 @@ import {
   rolling,
   tokenize,
   type Unit,
+  WEEKDAY_NAMES,
   weekdayOf,
   type YMD,
 } from './grammar.js';
@@ -34,8 +35,6 @@ const MAX_RANGES = 50;
 /** The service counts nanoseconds since 1970 in an unsigned string, and in a signed 64-bit integer. */
 export const MIN_NS = 0n;
 export const MAX_NS = 9_223_372_036_854_775_807n;
-
-const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 interface Ctx {
   nowNs: bigint;
@@ -330,8 +329,8 @@ function recentDate(c: Ctx, ref: DayRef): YMD {
  * early on a Monday is last week's), a date without a year the most recent one that has come.
  */
 function startDate(c: Ctx, ep: EP, ref: DayRef): YMD {
-  const dates = [...backFrom(ref, c.today)];
   if (ref.k === 'monthDay') return recentDate(c, ref);
+  const dates = [...backFrom(ref, c.today)];
   return dates.find((d) => interval(c, ep, d).start <= c.nowNs) ?? dates[0]!;
 }
 
@@ -608,10 +607,10 @@ function interpret(c: Ctx, t: string, explain = true): TimeRange | ParseProblem 
   return unreadable(c, t, explain);
 }
 
-/** What could not be read; when a leading part of the text is a range, it says which part that was. */
 // No range the grammar reads is longer than this many words ("from the 1st of November 2025 9:00 EST to …").
 const MAX_RANGE_WORDS = 16;
 
+/** What could not be read; when a leading part of the text is a range, it says which part that was. */
 function unreadable(c: Ctx, t: string, explain: boolean): ParseProblem {
   const words = explain ? t.split(' ') : [];
   for (let n = Math.min(words.length - 1, MAX_RANGE_WORDS); n >= 1; n--) {
