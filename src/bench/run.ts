@@ -103,7 +103,12 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
       .join(' ')}`,
   );
   log('time-range parse …');
-  m.parse = await benchParse();
+  const parse = await benchParse();
+  m.parse = parse;
+  const f = parse.fuzz;
+  log(
+    `time-range fuzz: ${f.strings} strings, per string median ${f.medianMs.toFixed(3)} ms, p99 ${f.p99Ms.toFixed(3)} ms, max ${f.maxMs.toFixed(3)} ms`,
+  );
 
   const services = await ServicesClient.start({ signingSecret, botToken, latencyMs: o.serviceLatencyMs });
   let dbCount = 0;

@@ -1,12 +1,14 @@
 import type { webApi } from '@slack/bolt';
 import type { Logger } from '../log.js';
-import { isValidTimeZone } from '../time/index.js';
+import { isLocaleTag, isValidTimeZone } from '../time/index.js';
 
 export interface UserInfo {
   /** IANA zone from `users.info` (`user.tz`), when Slack knows it. */
   tz?: string;
   /** Handle (`user.name`), for default flow names. */
   name?: string;
+  /** Locale (`user.locale`, asked for with `include_locale`), e.g. "en-GB": how numeric dates are read. */
+  locale?: string;
 }
 
 export interface UserDirectory {
@@ -21,7 +23,10 @@ export interface UserDirectoryOptions {
   logger?: Logger;
 }
 
-/** `users.info` per user, cached with expiry (zones change rarely; a changed zone is picked up after the TTL). */
+/**
+ * `users.info` per user, cached with expiry (zones and locales change rarely; a change is picked up after
+ * the TTL).
+ */
 export function createUserDirectory(client: webApi.WebClient, o: UserDirectoryOptions = {}): UserDirectory {
   const ttl = o.ttlMs ?? 60 * 60_000;
   const failureTtl = o.failureTtlMs ?? 60_000;
@@ -33,12 +38,14 @@ export function createUserDirectory(client: webApi.WebClient, o: UserDirectoryOp
       if (hit && hit.until > now()) return hit.value;
       const entry = { until: now() + ttl, value: Promise.resolve<UserInfo>({}) };
       entry.value = client.users
-        .info({ user: userId })
+        .info({ user: userId, include_locale: true })
         .then((res) => {
           const tz = res.user?.tz;
+          const locale = res.user?.locale;
           return {
             ...(tz && isValidTimeZone(tz) ? { tz } : {}),
             ...(res.user?.name ? { name: res.user.name } : {}),
+            ...(isLocaleTag(locale) ? { locale } : {}),
           };
         })
         .catch((e: unknown) => {

@@ -95,9 +95,15 @@ function localPart(s: Point, e: Point, prec: { seconds: boolean; digits: number 
 /**
  * Human echo of a range in the user's zone plus UTC, e.g. "Fri 21 Nov 09:00 – 17:00 IST (03:30–11:30 UTC)".
  * The second date is left out when both ends fall on the same day; seconds and fractions appear only when
- * either end has them; a range across a DST change names the zone at each end.
+ * either end has them; a range across a DST change names the zone at each end. How a named part of the
+ * text was read (the range's note) follows in brackets: "… (03:00–11:00 UTC) [night = 22:00–06:00]".
  */
 export function describeRange(r: TimeRange, timeZone: string): string {
+  const text = describeInstants(r, timeZone);
+  return r.note ? `${text} [${r.note}]` : text;
+}
+
+function describeInstants(r: TimeRange, timeZone: string): string {
   const s = point(r.startNs, timeZone);
   const e = point(r.endNs, timeZone);
   const prec = precisionOf([s, e]);

@@ -1,11 +1,13 @@
 /**
- * Natural-language time ranges → exact instants, in the user's own IANA time zone. Pure: no I/O.
+ * Natural-language time ranges → exact instants, in the user's own IANA time zone. Pure: no I/O, and no
+ * dependence on the machine's zone. The full rule book, with examples, is docs/time-ranges.md.
  *
  * Accepted input (English; straight or curly quotes around the whole text are ignored):
- * - natural language via chrono-node: "yesterday 9am to 5pm", "from Nov 1 to Nov 3", "Nov 1 9:00 - 17:00",
- *   "Nov 1-3", "2026-11-01 to 2026-11-03", "today", "yesterday", "this week", "last week", "this month",
- *   "last month", "last 3 days", "past 24 hours", "last 24h", "last 90 minutes", "since Monday 8am",
- *   "between 9am and 5pm yesterday";
+ * - days: "today", "yesterday", "Nov 1", "1st of November 2026", "2026-11-01", "13/11/2025", "Friday",
+ *   "last Friday"; parts of days: "last night", "this morning", "yesterday afternoon", "Monday evening";
+ * - calendar periods: this/last/next week, weekend, month, year; "Nov 2025";
+ * - times: "yesterday 9am to 5pm", "between 9am and 5pm yesterday", "Nov 1 9:00 - 17:00", "9am EST";
+ * - rolling windows: "last 3 days", "(the) past 24 hours", "in the last 2 hours"; "since X"; "X to now";
  * - exact forms, never rounded: ISO 8601 with `Z` or an offset and up to 9 fraction digits, and epochs of
  *   19 digits (ns), 16 (µs), 13 (ms) or 10 (s);
  * - separators: to, until, till, through, thru, -, –, —, .., and "between X and Y";
@@ -15,21 +17,25 @@
  * 1. Wall-clock times are in the user's zone and each endpoint gets the offset in force at that endpoint.
  *    A nonexistent local time (spring forward) moves forward by the gap; an ambiguous one (fall back)
  *    takes the earlier instant. An explicit zone in the text ("9am EST", ISO offsets) wins.
- * 2. "last/past N units" → [now − N units, now]; seconds/minutes/hours are exact durations, days/weeks/months
- *    are calendar steps in the user's zone (same wall-clock time N days ago). "past week" = last 7 days.
- *    "since X" → [X, now].
- * 3. A date without a time is the whole day: as a start 00:00 local, as an end 00:00 local of the next day.
- *    A single day ("yesterday", "Nov 1") is that whole day; a day still running ("today") ends at now.
- * 4. "this week"/"last week": ISO weeks from Monday 00:00 local; this week ends at now. Same for months.
- *    A bare weekday ("Monday") means the most recent one, never a future one ("next Friday" is kept).
- * 5. The end must be after the start; with `requirePast` the end must not be after now.
- * 6. Anything not understood, or understood only in part, is an error with examples, never a guess.
+ * 2. "last/past N units" → [now − N units, now]; seconds/minutes/hours are exact durations, days/weeks/
+ *    months/years are calendar steps in the user's zone. "past week" = last 7 days. "since X" → [X, now].
+ * 3. A day, part of a day or calendar period is all of it; one that is still going on ends now, alone and
+ *    as the end of a range ("yesterday to today" ends now).
+ * 4. Named periods: weeks are ISO weeks from Monday 00:00; weekend = Sat 00:00 – Mon 00:00 of that week;
+ *    morning 06–12, afternoon 12–18, evening 18–22, night 22–06 (into the next day). A weekday or a date
+ *    without a year is the most recent one; a span of weekdays is the most recent one that is over.
+ * 5. 01/11/2025 is read in the order of the user's region (`locale`); with no known region a date that
+ *    reads both ways is refused with both readings.
+ * 6. The range lies between 1970-01-01T00:00Z and 2262-04-11 (what the service can store), the end is after
+ *    the start, and with `requirePast` (every operation that reads data) the end is not after now.
+ * 7. Anything not understood, understood only in part, or understood two ways is an error with examples,
+ *    never a guess.
  *
- * chrono-node is used only to read individual endpoints into wall-clock fields (it ignores IANA zones);
- * all zone conversion happens in zone.ts with Intl.
+ * The words are read by a small grammar of our own (grammar.ts); all zone conversion is Intl (zone.ts).
  */
 export { describeRange } from './describe.js';
 export { toIso, toNanos } from './exact.js';
-export { EXAMPLES, parseTimeRange, parseTimeRanges } from './parse.js';
+export { type DateOrder, dateOrderFor, isLocaleTag } from './locale.js';
+export { EXAMPLES, MAX_NS, MIN_NS, parseTimeRange, parseTimeRanges } from './parse.js';
 export type { ParseContext, RangeOutcome, RangesOutcome, TimeRange } from './types.js';
 export { isValidTimeZone } from './zone.js';

@@ -1,19 +1,25 @@
-import { createRequire } from 'node:module';
-import type * as Chrono from 'chrono-node';
-import { describeInstant } from './describe.js';
+import { describeInstant, zoneAbbreviation } from './describe.js';
 import { msToNs, nsSubMs, nsToMsFloor, parseExact, parseLocalIso } from './exact.js';
-import type { ParseContext, RangeOutcome, RangesOutcome, TimeRange } from './types.js';
 import {
-  addDays,
-  addMonths,
-  isoWeekday,
-  isValidTimeZone,
-  midnight,
-  offsetMinutesAt,
-  type Wall,
-  wallAt,
-  wallToInstantMs,
-} from './zone.js';
+  type Clock,
+  type DayRef,
+  type Endpoint,
+  type GrammarCtx,
+  monthAbbr,
+  PARTS,
+  parseEndpointTokens,
+  plusDays,
+  Refusal,
+  rolling,
+  tokenize,
+  type Unit,
+  WEEKDAY_NAMES,
+  weekdayOf,
+  type YMD,
+} from './grammar.js';
+import { dateOrderFor } from './locale.js';
+import type { ParseContext, RangeOutcome, RangesOutcome, TimeRange } from './types.js';
+import { addDays, addMonths, isValidTimeZone, type Wall, wallAt, wallToInstantMs } from './zone.js';
 
 export const EXAMPLES: readonly string[] = [
   'yesterday 9am to 5pm',
@@ -26,47 +32,31 @@ export const EXAMPLES: readonly string[] = [
 const MAX_RANGE_CHARS = 200;
 const MAX_RANGES = 50;
 
+/** The service counts nanoseconds since 1970 in an unsigned string, and in a signed 64-bit integer. */
+export const MIN_NS = 0n;
+export const MAX_NS = 9_223_372_036_854_775_807n;
+
 interface Ctx {
   nowNs: bigint;
   nowMs: number;
   tz: string;
+  today: YMD;
   nowWall: Wall;
-  ref: { instant: Date; timezone: number };
+  g: GrammarCtx;
 }
-
-interface DateParts {
-  year: number;
-  month: number;
-  day: number;
-}
-
-interface TimeParts {
-  hour: number;
-  minute: number;
-  second: number;
-  millisecond: number;
-  subMsNs: bigint;
-}
-
-type Endpoint =
-  | { kind: 'exact'; ns: bigint }
-  | {
-      kind: 'wall';
-      date: DateParts;
-      dateKnown: boolean;
-      weekdayOnly: boolean;
-      time: TimeParts | null; // null: a whole day
-      offsetMin?: number; // an explicit zone in the text ("9am EST")
-    }
-  | { kind: 'dayOfMonth'; day: number }; // the "3" of "Nov 1-3"
-
-type EndpointParse = { ok: true; ep: Endpoint } | { ok: false; error?: string; understood?: string };
 
 class ParseProblem {
-  constructor(readonly message: string) {}
+  constructor(
+    readonly message: string,
+    readonly examples: string[] = [],
+  ) {}
 }
 
-const fail = (error: string): RangeOutcome => ({ ok: false, error, examples: [...EXAMPLES] });
+const fail = (error: string, examples: readonly string[] = []): RangeOutcome => ({
+  ok: false,
+  error,
+  examples: [...new Set([...examples, ...EXAMPLES])],
+});
 
 // Slack clients turn " into “ ”, sometimes only on one side, so quotes at either end are dropped.
 const EDGE_QUOTES = /^["'“”‘’„«»`]+|["'“”‘’„«»`]+$/g;
@@ -88,246 +78,463 @@ function makeCtx(ctx: ParseContext): Ctx | string {
   else if (ctx.now instanceof Date && Number.isFinite(ctx.now.getTime())) nowNs = msToNs(ctx.now.getTime());
   else return 'The reference time is not a valid instant.';
   const nowMs = nsToMsFloor(nowNs);
+  if (!Number.isFinite(nowMs) || Math.abs(nowMs) > 8.64e15)
+    return 'The reference time is not a valid instant.';
+  const nowWall = wallAt(ctx.timeZone, nowMs);
+  const today = { year: nowWall.year, month: nowWall.month, day: nowWall.day };
+  const order = dateOrderFor(ctx.locale);
   return {
     nowNs,
     nowMs,
     tz: ctx.timeZone,
-    nowWall: wallAt(ctx.timeZone, nowMs),
-    ref: { instant: new Date(nowMs), timezone: offsetMinutesAt(ctx.timeZone, nowMs) },
+    today,
+    nowWall,
+    g: { today, ...(order ? { order } : {}), ...(ctx.locale && order ? { locale: ctx.locale } : {}) },
   };
 }
 
-function wallNs(c: Ctx, w: Wall, subMsNs = 0n): bigint {
-  return msToNs(wallToInstantMs(c.tz, w)) + subMsNs;
+const OUT_OF_REACH =
+  'That range reaches outside what the service can store (1 Jan 1970 to 11 Apr 2262). Give a range within it, like “2025-11-01 to 2025-11-03”.';
+
+/** wallToInstantMs, for the years Date can hold; far beyond them the range is refused anyway. */
+function instantMs(c: Ctx, w: Wall): number {
+  if (!(Math.abs(w.year) < 200_000)) throw new ParseProblem(OUT_OF_REACH);
+  return wallToInstantMs(c.tz, w);
 }
 
-function dayStartNs(c: Ctx, d: DateParts): bigint {
-  return wallNs(c, { ...d, hour: 0, minute: 0, second: 0, millisecond: 0 });
+function wallNs(c: Ctx, d: YMD, hour = 0, minute = 0, second = 0, millisecond = 0, subNs = 0n): bigint {
+  const day = hour >= 24 ? plusDays(d, Math.floor(hour / 24)) : d;
+  return msToNs(instantMs(c, { ...day, hour: hour % 24, minute, second, millisecond })) + subNs;
 }
 
-function resolve(c: Ctx, ep: Endpoint, role: 'start' | 'end'): bigint {
-  if (ep.kind === 'exact') return ep.ns;
-  if (ep.kind === 'dayOfMonth') throw new ParseProblem('A bare day number needs a month before it.');
-  if (ep.time === null) {
-    const d = role === 'end' ? addDays({ ...ep.date, ...zeroTime }, 1) : ep.date;
-    return dayStartNs(c, d);
-  }
-  const w: Wall = { ...ep.date, ...ep.time };
-  if (ep.offsetMin !== undefined) {
-    const d = new Date(0);
-    d.setUTCFullYear(w.year, w.month - 1, w.day);
-    d.setUTCHours(w.hour, w.minute, w.second, w.millisecond);
-    return msToNs(d.getTime() - ep.offsetMin * 60_000) + ep.time.subMsNs;
-  }
-  return wallNs(c, w, ep.time.subMsNs);
-}
+// ------------------------------------------------------------------------------------------ endpoints
 
-const zeroTime = { hour: 0, minute: 0, second: 0, millisecond: 0 };
+type EP = Endpoint | { k: 'instant'; ns: bigint } | { k: 'dayOnly'; day: number };
 
-// chrono-node costs ~120 ms of CPU to load, a quarter of the bot's start-up, and only commands with a
-// time range need it: it is loaded on the first parse (synchronously, from its CommonJS build).
-let casual: Chrono.Chrono | undefined;
-const chronoParser = {
-  parse(text: string, ref: Parameters<Chrono.Chrono['parse']>[1]) {
-    casual ??= (createRequire(import.meta.url)('chrono-node') as typeof Chrono).casual;
-    return casual.parse(text, ref);
-  },
-};
+type EndpointParse = { ok: true; ep: EP } | { ok: false; refusal?: Refusal };
+
+// Longer than any one end the grammar reads ("Wednesday, November 25th, 2026 at 12:30pm +05:30"), so the
+// many ways of splitting a long text are each cheap to rule out.
+const MAX_ENDPOINT_CHARS = 64;
 
 function parseEndpoint(c: Ctx, text: string): EndpointParse {
   const t = text.trim();
-  if (t === '') return { ok: false };
-  const lower = t.toLowerCase();
-  if (lower === 'now') return { ok: true, ep: { kind: 'exact', ns: c.nowNs } };
+  if (t === '' || t.length > MAX_ENDPOINT_CHARS) return { ok: false };
   const exact = parseExact(t);
   if (exact)
-    return exact.ok ? { ok: true, ep: { kind: 'exact', ns: exact.ns } } : { ok: false, error: exact.error };
+    return exact.ok
+      ? { ok: true, ep: { k: 'instant', ns: exact.ns } }
+      : { ok: false, refusal: new Refusal(exact.error) };
   const local = parseLocalIso(t);
   if (local) {
-    if (!local.ok) return { ok: false, error: local.error };
+    if (!local.ok) return { ok: false, refusal: new Refusal(local.error) };
     const v = local.value;
-    const ms = Number(v.fractionNs / 1_000_000n);
-    return {
-      ok: true,
-      ep: {
-        kind: 'wall',
-        date: { year: v.year, month: v.month, day: v.day },
-        dateKnown: true,
-        weekdayOnly: false,
-        time: {
-          hour: v.hour,
-          minute: v.minute,
-          second: v.second,
-          millisecond: ms,
-          subMsNs: v.fractionNs % 1_000_000n,
-        },
-      },
+    const clock: Clock = {
+      hour: v.hour,
+      minute: v.minute,
+      second: v.second,
+      millisecond: Number(v.fractionNs / 1_000_000n),
+      subNs: v.fractionNs % 1_000_000n,
     };
+    const date = { year: v.year, month: v.month, day: v.day };
+    return { ok: true, ep: { k: 'point', day: { k: 'date', date }, clock, notes: [] } };
   }
-  const dom = /^(\d{1,2})(?:st|nd|rd|th)?$/i.exec(t);
-  if (dom) return { ok: true, ep: { kind: 'dayOfMonth', day: Number(dom[1]) } };
-  const results = chronoParser.parse(t, c.ref);
-  const r = results[0];
-  if (!r || results.length !== 1 || r.index !== 0 || r.text.length !== t.length || r.end) {
-    return { ok: false, understood: r?.text };
-  }
-  const s = r.start;
-  const dayCertain = s.isCertain('day');
-  const weekdayCertain = s.isCertain('weekday');
-  if (!dayCertain && !weekdayCertain && (s.isCertain('month') || s.isCertain('year'))) {
-    return { ok: false, error: `“${t}” names a month or year but no day: give a day such as “Nov 1”.` };
-  }
-  const time: TimeParts | null = s.isCertain('hour')
-    ? {
-        hour: s.get('hour') ?? 0,
-        minute: s.get('minute') ?? 0,
-        second: s.get('second') ?? 0,
-        millisecond: s.get('millisecond') ?? 0,
-        subMsNs: 0n,
-      }
-    : null;
-  const ep: Endpoint = {
-    kind: 'wall',
-    date: { year: s.get('year')!, month: s.get('month')!, day: s.get('day')! },
-    dateKnown: dayCertain || weekdayCertain || s.isCertain('month'),
-    // Only a bare weekday is pinned to the past; "next Friday" means what it says.
-    weekdayOnly: weekdayCertain && !dayCertain && !WEEKDAY_MODIFIER.test(t),
-    time,
-  };
-  if (s.isCertain('timezoneOffset')) {
-    const off = s.get('timezoneOffset');
-    if (off !== null && off !== undefined) ep.offsetMin = off;
-  }
-  return { ok: true, ep };
+  const hit = parseEndpointTokens(tokenize(t), c.g);
+  if (!hit) return { ok: false };
+  if ('refusal' in hit) return { ok: false, refusal: hit.refusal };
+  if ('dayOnly' in hit) return { ok: true, ep: { k: 'dayOnly', day: hit.dayOnly } };
+  return { ok: true, ep: hit.ep };
 }
 
-const WEEKDAY_MODIFIER = /\b(next|this|coming|last|past|previous)\b/i;
-
-/** A weekday on its own ("Monday") means the most recent one, never a future one. */
-function pastWeekday(c: Ctx, ep: Endpoint): Endpoint {
-  if (ep.kind !== 'wall' || !ep.weekdayOnly) return ep;
-  if (resolve(c, ep, 'start') <= c.nowNs) return ep;
-  return { ...ep, date: dateOf(addDays({ ...ep.date, ...zeroTime }, -7)) };
+interface Interval {
+  start: bigint;
+  end: bigint;
+  /** A stretch of time (a day, a week), whose end is cut to now while it is still going on. */
+  period: boolean;
 }
 
-function dateOf(w: DateParts): DateParts {
+function checkWeekday(ep: EP, date: YMD): void {
+  if ((ep.k === 'day' || ep.k === 'point') && ep.wd && weekdayOf(date) !== ep.wd) {
+    const spelled = `${date.day} ${monthAbbr(date.month)} ${date.year}`;
+    throw new ParseProblem(
+      `${spelled} is a ${WEEKDAY_NAMES[weekdayOf(date) - 1]}, not a ${WEEKDAY_NAMES[ep.wd - 1]}.`,
+      [spelled],
+    );
+  }
+}
+
+function pointNs(c: Ctx, date: YMD, k: Clock): bigint {
+  const zone = k.zone;
+  if (zone && 'offsetMin' in zone) {
+    const d = new Date(0);
+    d.setUTCFullYear(date.year, date.month - 1, date.day);
+    d.setUTCHours(k.hour, k.minute, k.second, k.millisecond);
+    const ms = d.getTime() - zone.offsetMin * 60_000;
+    if (!Number.isFinite(ms)) throw new ParseProblem(OUT_OF_REACH);
+    return msToNs(ms) + k.subNs;
+  }
+  const ns = wallNs(c, date, k.hour, k.minute, k.second, k.millisecond, k.subNs);
+  if (zone && 'ambiguous' in zone) {
+    const own = zoneAbbreviation(c.tz, nsToMsFloor(ns));
+    if (own.toUpperCase() !== zone.ambiguous) {
+      throw new ParseProblem(
+        `“${zone.ambiguous}” is the name of more than one time zone, and not what your zone (${c.tz}) is called then (${own}): write the UTC offset instead, like “9:00 +05:30”, or leave the zone out to use yours.`,
+        ['yesterday 9:00 +05:30 to 17:00 +05:30'],
+      );
+    }
+  }
+  return ns;
+}
+
+/** Where `ep` starts and ends when its day is `date` (ignored by endpoints that carry their own). */
+function interval(c: Ctx, ep: EP, date: YMD): Interval {
+  switch (ep.k) {
+    case 'now':
+      return { start: c.nowNs, end: c.nowNs, period: false };
+    case 'instant':
+      return { start: ep.ns, end: ep.ns, period: false };
+    case 'span':
+      return { start: wallNs(c, ep.from), end: wallNs(c, ep.to), period: true };
+    case 'day': {
+      checkWeekday(ep, date);
+      if (!ep.part) return { start: wallNs(c, date), end: wallNs(c, plusDays(date, 1)), period: true };
+      const p = PARTS[ep.part];
+      return { start: wallNs(c, date, p.from), end: wallNs(c, date, p.to), period: true };
+    }
+    case 'point': {
+      checkWeekday(ep, date);
+      const ns = pointNs(c, date, ep.clock);
+      return { start: ns, end: ns, period: false };
+    }
+    case 'dayOnly': // its month came from the other end
+      return { start: wallNs(c, date), end: wallNs(c, plusDays(date, 1)), period: true };
+  }
+}
+
+function bareDayNumber(ep: EP): void {
+  if (ep.k === 'dayOnly') {
+    throw new ParseProblem(`“${ep.day}” on its own is not a date: give its month, like “Nov ${ep.day}”.`, [
+      `Nov ${Math.min(ep.day, 30)}`,
+    ]);
+  }
+}
+
+/** The end as a range uses it: a day or period still going on ends now. */
+function endOf(c: Ctx, iv: Interval): bigint {
+  return iv.period && iv.start <= c.nowNs && c.nowNs < iv.end ? c.nowNs : iv.end;
+}
+
+/** An end that names its own year (a date or an exact instant), rather than a day counted from now. */
+function explicit(ep: EP): boolean {
+  return ep.k === 'instant' || ((ep.k === 'day' || ep.k === 'point') && ep.day.k === 'date' && !ep.day.rel);
+}
+
+function refOf(ep: EP): DayRef | undefined {
+  if (ep.k === 'day' || ep.k === 'point') return ep.day;
+  if (ep.k === 'dayOnly') return { k: 'dayOnly', day: ep.day };
+  return undefined;
+}
+
+type Kind = 'fixed' | 'weekly' | 'yearly';
+
+function kindOf(ref: DayRef | undefined): Kind {
+  if (ref?.k === 'weekday') return 'weekly';
+  if (ref?.k === 'monthDay') return 'yearly';
+  return 'fixed';
+}
+
+function fixedDate(c: Ctx, ref: DayRef | undefined): YMD {
+  return ref?.k === 'date' ? ref.date : c.today;
+}
+
+const isValidDay = (y: number, m: number, d: number) => {
+  const probe = new Date(0);
+  probe.setUTCFullYear(y, m - 1, d);
+  return probe.getUTCDate() === d;
+};
+
+/** Dates of a floating day, going back from `from` (inclusive), most recent first. */
+function* backFrom(ref: DayRef, from: YMD): Generator<YMD> {
+  if (ref.k === 'weekday') {
+    const first = plusDays(from, -((weekdayOf(from) - ref.wd + 7) % 7));
+    for (let k = 0; k < 6; k++) yield plusDays(first, -7 * k);
+  } else if (ref.k === 'monthDay') {
+    const before = ref.month < from.month || (ref.month === from.month && ref.day <= from.day);
+    for (let y = before ? from.year : from.year - 1, n = 0; n < 9; y--, n++) {
+      if (isValidDay(y, ref.month, ref.day)) yield { year: y, month: ref.month, day: ref.day };
+    }
+  }
+}
+
+/** Dates of a weekday, going forward from `from` (inclusive), soonest first. */
+function* forwardFrom(ref: DayRef, from: YMD): Generator<YMD> {
+  if (ref.k !== 'weekday') return;
+  const first = plusDays(from, (ref.wd - weekdayOf(from) + 7) % 7);
+  for (let k = 0; k < 6; k++) yield plusDays(first, 7 * k);
+}
+
+const HALF_YEAR_DAYS = 183;
+
+function dayNumber(d: YMD): number {
+  const t = new Date(0);
+  t.setUTCFullYear(d.year, d.month - 1, d.day);
+  return t.getTime() / 86_400_000;
+}
+
+/**
+ * A date without a year beside a date that has one: in the same year, or across new year when that
+ * is under half a year away ("Dec 30 to Jan 2"). "Nov 3 to Nov 1" is therefore reversed, not a year long.
+ */
+function yearNear(ref: Extract<DayRef, { k: 'monthDay' }>, anchor: YMD, dir: 1 | -1): YMD[] {
+  const out: YMD[] = [];
+  for (const year of [anchor.year, anchor.year + dir]) {
+    const d = { year, month: ref.month, day: ref.day };
+    if (!isValidDay(year, ref.month, ref.day)) continue;
+    if (year !== anchor.year && Math.abs(dayNumber(d) - dayNumber(anchor)) >= HALF_YEAR_DAYS) continue;
+    out.push(d);
+  }
+  if (out.length === 0) {
+    throw new ParseProblem(`${monthAbbr(ref.month)} ${ref.day} is not a date in ${anchor.year}.`, [
+      `${monthAbbr(ref.month)} 28`,
+    ]);
+  }
+  return out;
+}
+
+function localDate(c: Ctx, ns: bigint): YMD {
+  const w = wallAt(c.tz, nsToMsFloor(ns));
   return { year: w.year, month: w.month, day: w.day };
 }
 
-function combine(c: Ctx, startEp: Endpoint, endEp: Endpoint): TimeRange {
-  let s = startEp;
-  let e = endEp;
-  if (s.kind === 'dayOfMonth') throw new ParseProblem('A range cannot start with a bare day number.');
-  if (e.kind === 'dayOfMonth') {
-    if (s.kind !== 'wall' || !s.dateKnown || s.weekdayOnly) {
+/** The first candidate that fits, else the first one (whose problem the checks then report). */
+function firstFit<T>(dates: Iterable<YMD>, make: (d: YMD) => T, ok: (x: T) => boolean): T {
+  let head: T | undefined;
+  for (const d of dates) {
+    const x = make(d);
+    head ??= x;
+    if (ok(x)) return x;
+  }
+  return head!;
+}
+
+const sameDay = (a: YMD, b: YMD) => a.year === b.year && a.month === b.month && a.day === b.day;
+
+/** A date without a year is in the most recent year in which that day has come (today included). */
+function recentDate(c: Ctx, ref: DayRef): YMD {
+  return backFrom(ref, c.today).next().value!;
+}
+
+/**
+ * Where a floating start lands: a weekday is the most recent one that has begun (so "since Monday 8am"
+ * early on a Monday is last week's), a date without a year the most recent one that has come.
+ */
+function startDate(c: Ctx, ep: EP, ref: DayRef): YMD {
+  if (ref.k === 'monthDay') return recentDate(c, ref);
+  const dates = [...backFrom(ref, c.today)];
+  return dates.find((d) => interval(c, ep, d).start <= c.nowNs) ?? dates[0]!;
+}
+
+function yearNote(c: Ctx, ref: DayRef | undefined, date: YMD): string[] {
+  if (ref?.k !== 'monthDay' || date.year === c.today.year) return [];
+  return [`${monthAbbr(ref.month)} ${ref.day} = ${date.day} ${monthAbbr(date.month)} ${date.year}`];
+}
+
+function notesOf(...eps: EP[]): string[] {
+  return eps.flatMap((ep) => (ep.k === 'day' || ep.k === 'point' || ep.k === 'span' ? ep.notes : []));
+}
+
+function withNotes(r: { startNs: bigint; endNs: bigint }, notes: string[]): TimeRange {
+  const unique = [...new Set(notes)];
+  return unique.length > 0 ? { ...r, note: unique.join('; ') } : r;
+}
+
+/** The date of the end that takes its day (or month) from the start, or the other way round. */
+function derived(ep: EP, driver: YMD, role: 'start' | 'end'): YMD {
+  const ref = refOf(ep);
+  if (ref?.k === 'dayOnly') {
+    if (!isValidDay(driver.year, driver.month, ref.day)) {
+      throw new ParseProblem(`${monthAbbr(driver.month)} ${ref.day} is not a date.`, [
+        `${monthAbbr(driver.month)} 1`,
+      ]);
+    }
+    return { year: driver.year, month: driver.month, day: ref.day };
+  }
+  // "9pm to midnight": the first midnight after the start.
+  if (role === 'end' && ep.k === 'point' && ep.clock.midnight) return plusDays(driver, 1);
+  return driver;
+}
+
+/** A range from two endpoints: days and months carried over, floating days settled, notes kept. */
+function combine(c: Ctx, S: EP, E: EP, texts: [string, string]): TimeRange {
+  const sRef = refOf(S);
+  const eRef = refOf(E);
+  const owns = (r: DayRef | undefined) => r !== undefined && r.k !== 'none' && r.k !== 'dayOnly';
+  const hasMonth = (r: DayRef | undefined) => r?.k === 'monthDay' || (r?.k === 'date' && !r.rel);
+  if (eRef?.k === 'dayOnly' && !hasMonth(sRef)) {
+    throw new ParseProblem(
+      `A bare day number (“${eRef.day}”) as the end needs a start with a month, like “Nov 1-3”.`,
+      ['Nov 1-3'],
+    );
+  }
+  if (sRef?.k === 'dayOnly' && !hasMonth(eRef)) {
+    throw new ParseProblem(
+      'A range cannot start with a bare day number unless the end has a month, like “1-3 Nov”.',
+      ['1-3 Nov'],
+    );
+  }
+  const endFromStart = (eRef?.k === 'none' || eRef?.k === 'dayOnly') && owns(sRef);
+  const startFromEnd = !endFromStart && (sRef?.k === 'none' || sRef?.k === 'dayOnly') && owns(eRef);
+  const build = (sd: YMD, ed: YMD) => {
+    const si = interval(c, S, sd);
+    const ei = interval(c, E, ed);
+    return { start: si.start, end: endOf(c, ei), sd, ed };
+  };
+  const fits = (b: { start: bigint; end: bigint }) => b.start < b.end && b.end <= c.nowNs;
+  let chosen: ReturnType<typeof build>;
+
+  if (endFromStart || startFromEnd) {
+    const driverRef = endFromStart ? sRef! : eRef!;
+    const make = (D: YMD) =>
+      build(startFromEnd ? derived(S, D, 'start') : D, endFromStart ? derived(E, D, 'end') : D);
+    const kind = kindOf(driverRef);
+    if (kind === 'weekly') {
+      // The most recent one that is over: a span of weekdays not yet over this week is last week's.
+      chosen = firstFit(backFrom(driverRef, c.today), make, fits);
+    } else if (driverRef.k === 'monthDay') {
+      // The year in which the start's day has most recently come ("1-3 Nov" is decided by Nov 1).
+      const startDay = sRef?.k === 'dayOnly' ? sRef.day : driverRef.day;
+      const { year } = recentDate(c, { k: 'monthDay', month: driverRef.month, day: startDay });
+      if (!isValidDay(year, driverRef.month, driverRef.day)) {
+        throw new ParseProblem(`${monthAbbr(driverRef.month)} ${driverRef.day} is not a date in ${year}.`, [
+          `${monthAbbr(driverRef.month)} 28`,
+        ]);
+      }
+      chosen = make({ year, month: driverRef.month, day: driverRef.day });
+    } else chosen = make(fixedDate(c, driverRef));
+  } else {
+    const sK = kindOf(sRef);
+    const eK = kindOf(eRef);
+    if (sK === 'weekly' && eK === 'weekly') {
+      chosen = firstFit(
+        backFrom(sRef!, c.today),
+        (sd) => build(sd, forwardFrom(eRef!, sd).next().value!),
+        fits,
+      );
+    } else if (sK !== 'fixed' && eK === 'fixed' && (sK === 'weekly' || explicit(E))) {
+      // The latest one that starts before the end (a yearless date: before an end with a year of its own).
+      const ed = fixedDate(c, eRef);
+      const endNs = endOf(c, interval(c, E, ed));
+      const from = localDate(c, endNs);
+      const dates = sRef!.k === 'monthDay' ? yearNear(sRef!, from, -1) : [...backFrom(sRef!, from)];
+      chosen = build(dates.find((d) => interval(c, S, d).start < endNs) ?? dates[0]!, ed);
+    } else {
+      const sd = sK === 'fixed' ? fixedDate(c, sRef) : startDate(c, S, sRef!);
+      if (eK === 'fixed') chosen = build(sd, fixedDate(c, eRef));
+      else {
+        // The first one that ends after the start.
+        const startNs = interval(c, S, sd).start;
+        const from = localDate(c, startNs);
+        const dates = eRef!.k === 'monthDay' ? yearNear(eRef!, from, 1) : [...forwardFrom(eRef!, from)];
+        chosen = build(sd, dates.find((d) => interval(c, E, d).end > startNs) ?? dates[0]!);
+      }
+    }
+  }
+  const notes = [...notesOf(S, E), ...yearNote(c, sRef, chosen.sd), ...yearNote(c, eRef, chosen.ed)];
+  if (chosen.end <= chosen.start) {
+    const ends = `The end (${describeInstant(chosen.end, c.tz)}) is not after the start (${describeInstant(chosen.start, c.tz)})`;
+    if (S.k === 'point' && E.k === 'point' && sameDay(chosen.sd, chosen.ed)) {
       throw new ParseProblem(
-        `A bare day number (“${e.day}”) as the end needs a start with a month, like “Nov 1-3”.`,
+        `${ends}. For a range past midnight, give the end its day, like “yesterday 10pm to today 2am”.`,
+        ['yesterday 10pm to today 2am'],
       );
     }
-    const probe = new Date(Date.UTC(2000, 0, 1));
-    probe.setUTCFullYear(s.date.year, s.date.month - 1, e.day);
-    if (probe.getUTCDate() !== e.day) throw new ParseProblem(`Day ${e.day} does not exist in that month.`);
-    e = { kind: 'wall', date: { ...s.date, day: e.day }, dateKnown: true, weekdayOnly: false, time: null };
+    throw new ParseProblem(
+      `${ends}: “${texts[1]}” does not come after “${texts[0]}”. Put the earlier one first.`,
+    );
   }
-  s = pastWeekday(c, s);
-  if (s.kind === 'wall' && e.kind === 'wall') {
-    if (!s.dateKnown && e.dateKnown) s = { ...s, date: e.date, dateKnown: true };
-    else if (s.dateKnown && !e.dateKnown) e = { ...e, date: s.date, dateKnown: true };
-  }
-  const startNs = resolve(c, s, 'start');
-  let endNs = resolve(c, e, 'end');
-  if (e.kind === 'wall' && e.weekdayOnly && endNs <= startNs) {
-    endNs = resolve(c, { ...e, date: dateOf(addDays({ ...e.date, ...zeroTime }, 7)) }, 'end');
-  }
-  return { startNs, endNs };
+  return withNotes({ startNs: chosen.start, endNs: chosen.end }, notes);
 }
 
-const NUMBER_WORDS: Record<string, number> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  twelve: 12,
-};
-
-const UNIT_ALIASES: [RegExp, 's' | 'm' | 'h' | 'd' | 'w' | 'mo'][] = [
-  [/^(s|secs?|seconds?)$/, 's'],
-  [/^(m|mins?|minutes?)$/, 'm'],
-  [/^(h|hrs?|hours?)$/, 'h'],
-  [/^(d|days?)$/, 'd'],
-  [/^(w|wks?|weeks?)$/, 'w'],
-  [/^(mo|mos|months?)$/, 'mo'],
-];
-
-const RELATIVE =
-  /^(?:(?:in|over|for|during) the )?(last|past|previous) (?:(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve) ?)?([a-z]+)$/;
-
-function relativeRange(c: Ctx, lower: string): TimeRange | null {
-  const m = RELATIVE.exec(lower);
-  if (!m) return null;
-  const unit = UNIT_ALIASES.find(([re]) => re.test(m[3]!))?.[1];
-  if (!unit) return null;
-  const hasNumber = m[2] !== undefined;
-  const n = hasNumber ? (NUMBER_WORDS[m[2]!] ?? Number(m[2])) : 1;
-  if (!Number.isSafeInteger(n) || n <= 0 || n > 100_000)
-    throw new ParseProblem(`“${m[2]}” is not a usable count.`);
-  if (!hasNumber && m[1] !== 'past' && (unit === 'w' || unit === 'mo')) return null; // "last week": calendar
-  const secondsPer = { s: 1n, m: 60n, h: 3600n } as const;
-  if (unit === 's' || unit === 'm' || unit === 'h') {
-    return { startNs: c.nowNs - BigInt(n) * secondsPer[unit] * 1_000_000_000n, endNs: c.nowNs };
+/** One endpoint on its own: a day or period (a point in time is not a range). */
+function single(c: Ctx, ep: EP, text: string): TimeRange {
+  if (ep.k === 'instant' || ep.k === 'now' || ep.k === 'point') {
+    let past = false;
+    try {
+      const from = since(c, ep).startNs;
+      past = from >= MIN_NS && from < c.nowNs;
+    } catch (e) {
+      if (!(e instanceof ParseProblem)) throw e;
+    }
+    const what = ep.k === 'point' ? 'a single point in time' : 'a single instant';
+    const end = ep.k === 'point' ? '5pm' : '…';
+    throw new ParseProblem(
+      `“${text}” is ${what}, not a range: add an end (“${text} to ${end}”) or write “since ${text}”.`,
+      past ? [`since ${text}`] : [],
+    );
   }
-  const back = unit === 'mo' ? addMonths(c.nowWall, -n) : addDays(c.nowWall, -(unit === 'w' ? 7 * n : n));
-  return { startNs: wallNs(c, back, nsSubMs(c.nowNs)), endNs: c.nowNs };
+  bareDayNumber(ep);
+  const ref = refOf(ep);
+  const make = (d: YMD) => {
+    const iv = interval(c, ep, d);
+    return { start: iv.start, end: endOf(c, iv), d };
+  };
+  let b: ReturnType<typeof make>;
+  const kind = kindOf(ref);
+  if (kind === 'weekly') {
+    b = firstFit(backFrom(ref!, c.today), make, (x) => x.start < x.end && x.end <= c.nowNs);
+  } else b = make(kind === 'yearly' ? recentDate(c, ref!) : fixedDate(c, ref));
+  return withNotes({ startNs: b.start, endNs: b.end }, [...notesOf(ep), ...yearNote(c, ref, b.d)]);
 }
 
-function calendarRange(c: Ctx, lower: string): TimeRange | null {
-  const today = midnight(c.nowWall);
-  const monday = addDays(today, 1 - isoWeekday(today));
-  const firstOfMonth = { ...today, day: 1 };
-  switch (lower) {
-    case 'today':
-      return { startNs: wallNs(c, today), endNs: c.nowNs };
-    case 'yesterday':
-      return { startNs: wallNs(c, addDays(today, -1)), endNs: wallNs(c, today) };
-    case 'this week':
-      return { startNs: wallNs(c, monday), endNs: c.nowNs };
-    case 'last week':
-    case 'previous week':
-      return { startNs: wallNs(c, addDays(monday, -7)), endNs: wallNs(c, monday) };
-    case 'this month':
-      return { startNs: wallNs(c, firstOfMonth), endNs: c.nowNs };
-    case 'last month':
-    case 'previous month':
-      return { startNs: wallNs(c, addMonths(firstOfMonth, -1)), endNs: wallNs(c, firstOfMonth) };
-    default:
-      return null;
-  }
+/** "since X": from the start of the most recent X to now. */
+function since(c: Ctx, ep: EP): TimeRange {
+  bareDayNumber(ep);
+  const ref = refOf(ep);
+  const d = kindOf(ref) === 'fixed' ? fixedDate(c, ref) : startDate(c, ep, ref!);
+  return withNotes({ startNs: interval(c, ep, d).start, endNs: c.nowNs }, [
+    ...notesOf(ep),
+    ...yearNote(c, ref, d),
+  ]);
 }
+
+function rollingRange(c: Ctx, n: number, unit: Unit): TimeRange {
+  const secondsPer: Partial<Record<Unit, bigint>> = { s: 1n, m: 60n, h: 3600n };
+  const exact = secondsPer[unit];
+  if (exact !== undefined) return { startNs: c.nowNs - BigInt(n) * exact * 1_000_000_000n, endNs: c.nowNs };
+  const back =
+    unit === 'mo' || unit === 'y'
+      ? addMonths(c.nowWall, -n * (unit === 'y' ? 12 : 1))
+      : addDays(c.nowWall, -(unit === 'w' ? 7 * n : n));
+  return { startNs: msToNs(instantMs(c, back)) + nsSubMs(c.nowNs), endNs: c.nowNs };
+}
+
+// ------------------------------------------------------------------------------------------ the text
 
 const SEPARATORS = /\s+(?:to|until|till|through|thru)\s+|\s*(?:–|—|\.\.)\s*|\s+-\s+/gi;
 const HYPHEN = /-/g;
 
 interface Attempt {
-  range?: TimeRange;
-  error?: string;
-  understood?: string;
+  refusal?: Refusal;
+}
+
+function note(a: Attempt, p: EndpointParse) {
+  if (!p.ok && p.refusal && !a.refusal) a.refusal = p.refusal;
 }
 
 function pair(c: Ctx, left: string, right: string, a: Attempt): TimeRange | null {
   const l = parseEndpoint(c, left);
-  const r = l.ok ? parseEndpoint(c, right) : null;
-  if (l.ok && r?.ok) return combine(c, l.ep, r.ep);
-  const bad = !l.ok ? l : r && !r.ok ? r : null;
-  if (bad?.error && !a.error) a.error = bad.error;
-  return null;
+  note(a, l);
+  if (!l.ok) return null;
+  const r = parseEndpoint(c, right);
+  note(a, r);
+  if (!r.ok) return null;
+  try {
+    return combine(c, l.ep, r.ep, [left.trim(), right.trim()]);
+  } catch (e) {
+    if (!(e instanceof ParseProblem)) throw e;
+    a.refusal ??= new Refusal(e.message, e.examples);
+    return null;
+  }
 }
 
 function splitAt(c: Ctx, t: string, re: RegExp, a: Attempt): TimeRange | null {
@@ -343,46 +550,27 @@ function splitAt(c: Ctx, t: string, re: RegExp, a: Attempt): TimeRange | null {
   return null;
 }
 
-function single(c: Ctx, t: string, a: Attempt): TimeRange | null {
-  const p = parseEndpoint(c, t);
-  if (!p.ok) {
-    if (p.error) a.error = p.error;
-    if (p.understood) a.understood = p.understood;
-    return null;
-  }
-  const ep = pastWeekday(c, p.ep);
-  if (ep.kind === 'exact') {
-    throw new ParseProblem(
-      `“${t}” is a single instant, not a range: add an end (“${t} to …”) or write “since ${t}”.`,
-    );
-  }
-  if (ep.kind === 'dayOfMonth') return null;
-  if (ep.time !== null) {
-    throw new ParseProblem(
-      `“${t}” is a single point in time, not a range: add an end (“${t} to 5pm”) or write “since ${t}”.`,
-    );
-  }
-  const startNs = resolve(c, ep, 'start');
-  const dayEnd = resolve(c, ep, 'end');
-  // A day that is still running ends now.
-  const endNs = startNs <= c.nowNs && c.nowNs < dayEnd ? c.nowNs : dayEnd;
-  return { startNs, endNs };
+function problem(r: Refusal): ParseProblem {
+  return new ParseProblem(r.error, r.examples);
 }
 
-function interpret(c: Ctx, t: string): TimeRange | string {
-  const lower = t.toLowerCase();
+/** The whole text as one range, or the problem with it. */
+function interpret(c: Ctx, t: string, explain = true): TimeRange | ParseProblem {
+  const roll = rolling(tokenize(t));
+  if (roll) return 'refusal' in roll ? problem(roll.refusal) : rollingRange(c, roll.n, roll.unit);
   const a: Attempt = {};
-  const direct = calendarRange(c, lower) ?? relativeRange(c, lower);
-  if (direct) return direct;
-  const since = /^since\s+(.+)$/i.exec(t);
-  if (since) {
-    const p = parseEndpoint(c, since[1]!);
-    if (p.ok) {
-      if (p.ep.kind === 'dayOfMonth') return `“${t}” needs a month, like “since Nov 3”.`;
-      const ep = pastWeekday(c, p.ep);
-      return { startNs: resolve(c, ep, 'start'), endNs: c.nowNs };
-    }
-    return p.error ?? unreadable(since[1]!, p.understood);
+
+  const sinceM = /^(?:ever\s+)?since\s+(.+)$/i.exec(t);
+  if (sinceM) {
+    const p = parseEndpoint(c, sinceM[1]!);
+    if (p.ok) return since(c, p.ep);
+    return p.refusal ? problem(p.refusal) : unreadable(c, t, explain);
+  }
+  const open = /^(?:until|till|before|up\s+to|through)\s+(.+)$/i.exec(t);
+  if (open && parseEndpoint(c, open[1]!).ok) {
+    return new ParseProblem(`“${t}” has no start: give one, like “yesterday 9am to ${open[1]}”.`, [
+      `yesterday 9am to ${open[1]}`,
+    ]);
   }
   const between = /^between\s+(.+)$/i.exec(t);
   if (between) {
@@ -392,34 +580,81 @@ function interpret(c: Ctx, t: string): TimeRange | string {
       const range = pair(c, rest.slice(0, m.index), rest.slice(m.index + m[0].length), a);
       if (range) return range;
     }
-    return a.error ?? `“${t}” should read “between <start> and <end>”, e.g. “between 9am and 5pm yesterday”.`;
+    if (a.refusal) return problem(a.refusal);
+    return new ParseProblem(
+      `“${t}” should read “between <start> and <end>”, e.g. “between 9am and 5pm yesterday”.`,
+      ['between 9am and 5pm yesterday'],
+    );
   }
   const from = /^from\s+(.+)$/i.exec(t);
   const body = from ? from[1]! : t;
-  // Unambiguous separators first; a lone hyphen only after the whole text failed as one date ("2026-11-01").
-  const result =
-    splitAt(c, body, SEPARATORS, a) ?? (from ? null : single(c, body, a)) ?? splitAt(c, body, HYPHEN, a);
-  if (result) return result;
-  if (from && !a.error && parseEndpoint(c, body).ok) {
-    return `“${t}” has no end: write “${t} to …”, or “since ${body}” for a range that ends now.`;
+  const separated = splitAt(c, body, SEPARATORS, a);
+  if (separated) return separated;
+  if (!from) {
+    const one = parseEndpoint(c, body);
+    note(a, one);
+    if (one.ok) return single(c, one.ep, body);
   }
-  return a.error ?? unreadable(t, a.understood ?? chronoParser.parse(t, c.ref)[0]?.text);
+  const hyphenated = splitAt(c, body, HYPHEN, a);
+  if (hyphenated) return hyphenated;
+  if (from && !a.refusal && parseEndpoint(c, body).ok) {
+    return new ParseProblem(
+      `“${t}” has no end: write “${t} to …”, or “since ${body}” for a range that ends now.`,
+      [`since ${body}`],
+    );
+  }
+  if (a.refusal) return problem(a.refusal);
+  return unreadable(c, t, explain);
 }
 
-function unreadable(t: string, understood?: string): string {
-  if (understood && understood.length < t.length) {
-    const rest = t.replace(understood, ' ').replace(/\s+/g, ' ').trim();
-    return `I could only read part of “${t}” (“${understood}”); the rest (“${rest}”) is not something I understand, and I won't guess.`;
+// No range the grammar reads is longer than this many words ("from the 1st of November 2025 9:00 EST to …").
+const MAX_RANGE_WORDS = 16;
+
+/** What could not be read; when a leading part of the text is a range, it says which part that was. */
+function unreadable(c: Ctx, t: string, explain: boolean): ParseProblem {
+  const words = explain ? t.split(' ') : [];
+  for (let n = Math.min(words.length - 1, MAX_RANGE_WORDS); n >= 1; n--) {
+    const head = words.slice(0, n).join(' ');
+    let r: TimeRange | ParseProblem;
+    try {
+      r = interpret(c, head, false);
+    } catch (e) {
+      if (e instanceof ParseProblem) continue;
+      throw e;
+    }
+    if (!(r instanceof ParseProblem)) {
+      const rest = words.slice(n).join(' ');
+      return new ParseProblem(
+        `I could only read part of “${t}” (“${head}”); the rest (“${rest}”) is not something I understand, and I won't guess.`,
+      );
+    }
   }
-  return `I could not read “${t}” as a time range.`;
+  return new ParseProblem(`I could not read “${t}” as a time range.`);
 }
 
-function checkRange(c: Ctx, r: TimeRange, requirePast: boolean): string | null {
+function checkRange(c: Ctx, r: TimeRange, requirePast: boolean): ParseProblem | null {
+  if (r.startNs < MIN_NS || r.endNs < MIN_NS) {
+    return new ParseProblem(
+      `The range would start at ${describeInstant(r.startNs, c.tz)}, before 1 Jan 1970 00:00 UTC, and the service keeps nothing earlier. Start on or after 1970-01-01, like “2025-11-01 to 2025-11-03”.`,
+      ['2025-11-01 to 2025-11-03'],
+    );
+  }
+  if (r.endNs > MAX_NS || r.startNs > MAX_NS) {
+    return new ParseProblem(
+      `The range would end at ${describeInstant(r.endNs, c.tz)}, after 11 Apr 2262 23:47 UTC, the latest time the service can store. Give a range within it, like “2025-11-01 to 2025-11-03”.`,
+      ['2025-11-01 to 2025-11-03'],
+    );
+  }
   if (r.endNs <= r.startNs) {
-    return `The end (${describeInstant(r.endNs, c.tz)}) is not after the start (${describeInstant(r.startNs, c.tz)}).`;
+    return new ParseProblem(
+      `The end (${describeInstant(r.endNs, c.tz)}) is not after the start (${describeInstant(r.startNs, c.tz)}).`,
+    );
   }
   if (requirePast && r.endNs > c.nowNs) {
-    return `The range ends in the future (${describeInstant(r.endNs, c.tz)}); here it must end by now (${describeInstant(c.nowNs, c.tz)}).`;
+    return new ParseProblem(
+      `The range ends in the future (${describeInstant(r.endNs, c.tz)}), where no data exists yet; here it must end by now (${describeInstant(c.nowNs, c.tz)}).`,
+      ['yesterday 9am to now'],
+    );
   }
   return null;
 }
@@ -429,16 +664,16 @@ function parseWith(c: Ctx, text: string, requirePast: boolean): RangeOutcome {
   if (t === '') return fail('No time range given.');
   if (t.length > MAX_RANGE_CHARS)
     return fail(`That time range is too long (over ${MAX_RANGE_CHARS} characters).`);
-  let r: TimeRange | string;
+  let r: TimeRange | ParseProblem;
   try {
     r = interpret(c, t);
   } catch (e) {
-    if (e instanceof ParseProblem) return fail(e.message);
+    if (e instanceof ParseProblem) return fail(e.message, e.examples);
     throw e;
   }
-  if (typeof r === 'string') return fail(r);
-  const problem = checkRange(c, r, requirePast);
-  return problem ? fail(problem) : { ok: true, range: r };
+  if (r instanceof ParseProblem) return fail(r.message, r.examples);
+  const bad = checkRange(c, r, requirePast);
+  return bad ? fail(bad.message, bad.examples) : { ok: true, range: r };
 }
 
 export function parseTimeRange(text: string, ctx: ParseContext): RangeOutcome {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FLOW_ACTION } from '../../src/slack/flows/views.js';
 import { fieldActionId, MODAL_ACTION, MODAL_CALLBACK } from '../../src/slack/forms/views/ids.js';
 import { decodeMeta } from '../../src/slack/forms/views/metadata.js';
@@ -282,6 +282,13 @@ describe('what the bot knows of the flows it follows', () => {
     });
     const ann = await announcement(SLOW, 'listed-one');
     await showing(SLOW, ann.ts, /\*COMPLETED\* after/);
+    // The tracker writes a round's outcome to the store once Slack has shown it.
+    await vi.waitFor(
+      async () => expect((await h.store.getTrackedFlow(flowIdOf(ann)))?.finishedAt).not.toBeNull(),
+      {
+        timeout: 5_000,
+      },
+    );
     const list = await h.commandAndReply('flows 5', { channel: SLOW });
     expect(list.ephemeralTo).toBe(ALICE);
     expect(seen(list)).toContain(flowIdOf(ann));

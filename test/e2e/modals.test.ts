@@ -233,7 +233,15 @@ describe('submission', () => {
       viewId: s.id,
       values: { ...range(1, 'tomorrow'), ...text('prefix', 'p'), ...text('outputs', `${T}:anomaly_score`) },
     });
-    expect(Object.keys(ds.errors ?? {}).sort()).toEqual(['output_mode', 'outputs', 'prefix', 'signals']);
+    // Scoring reads data, so a range not yet over is refused as for EVAL.
+    expect(Object.keys(ds.errors ?? {}).sort()).toEqual([
+      'output_mode',
+      'outputs',
+      'prefix',
+      'range_1',
+      'signals',
+    ]);
+    expect(ds.errors?.range_1).toMatch(/ends in the future/);
 
     const e = await openFromCommand(`eval ${S.assessments.temperature}`, MODAL_CALLBACK.eval);
     const de = await h.slack.submitView({

@@ -10,7 +10,11 @@ beforeAll(async () => {
   slack = await startLocalSlack({
     signingSecret: 'users-test-secret',
     botToken: TOKEN,
-    users: [{ id: 'U1', name: 'ann', tz: 'Asia/Kolkata' }],
+    users: [
+      { id: 'U1', name: 'ann', tz: 'Asia/Kolkata' },
+      { id: 'U2', name: 'dirk', tz: 'Europe/Berlin', locale: 'de-DE' },
+      { id: 'U3', name: 'odd', tz: 'Europe/Berlin', locale: '<script>' },
+    ],
   });
   app = new App({
     token: TOKEN,
@@ -38,6 +42,15 @@ describe('user directory (users.info, cached with expiry)', () => {
     t += 60_001;
     await users.lookup('U1');
     expect(infoCalls('U1')).toBe(2);
+  });
+
+  it('asks for the locale and keeps it with the zone; a locale that is not a tag is dropped', async () => {
+    const users = createUserDirectory(app.client);
+    expect(await users.lookup('U2')).toEqual({ tz: 'Europe/Berlin', name: 'dirk', locale: 'de-DE' });
+    expect(slack.calls.find((c) => c.method === 'users.info' && c.args.user === 'U2')?.args).toMatchObject({
+      include_locale: 'true',
+    });
+    expect(await users.lookup('U3')).toEqual({ tz: 'Europe/Berlin', name: 'odd' });
   });
 
   it('remembers a failure only briefly', async () => {

@@ -71,7 +71,7 @@ describe('errors', () => {
     ['2026-13-01T09:00:00Z to 2026-11-01T10:00:00Z', /not a valid date/],
     ['2026-11-01T09:00:00+25:00 to 2026-11-01T10:00:00Z', /invalid UTC offset/],
     ['November', /no day/],
-    ['Nov 1 to Nov 35', /no day/],
+    ['Nov 1 to Nov 35', /“Nov 35” is not a date: November has at most 30 days/],
     ['from Nov 1', /has no end/],
     ['between 9am and', /between <start> and <end>/],
     ['last 0 days', /not a usable count/],

@@ -4,8 +4,10 @@ import type { RangePreview } from './fields.js';
 export interface PreviewContext {
   now: Date;
   timeZone: string;
-  /** EVAL ranges must lie in the past. */
+  /** Ranges must end by now: true for every modal, since each one reads data (as validateModal checks). */
   requirePast: boolean;
+  /** The user's Slack locale ("en-GB"): the day/month order of numeric dates. Absent: unknown. */
+  locale?: string;
 }
 
 /** The interpretation of one range input in the user's zone and UTC; undefined for an empty input. */

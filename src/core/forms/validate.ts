@@ -10,6 +10,8 @@ export interface FormContext {
   now: Date;
   /** The user's IANA zone; wall-clock times in ranges are read in it. */
   timeZone: string;
+  /** The user's Slack locale ("en-GB"): the day/month order of numeric dates. Absent: unknown. */
+  locale?: string;
   /** Flow name used when the name field is empty, e.g. "learn by @alice 2026-11-22 09:14Z". */
   defaultName: string;
   /** True when the modal asked for the channel (opened from a global shortcut). */
@@ -64,7 +66,7 @@ export function validateModal(kind: ModalKind, form: FormInput, ctx: FormContext
     const modelId = requireId('model', 'live model');
     const entities = parseEntities(text(form.entities));
     if (!entities.ok) errors[FIELD.entities] = entities.error;
-    const ranges = readRanges(form.ranges, ctx, true, true, errors);
+    const ranges = readRanges(form.ranges, ctx, true, errors);
     if (!entities.ok || ranges.length === 0) return { ok: false, errors };
     if (ranges.length > 1) {
       errors[form.ranges[0]!.blockId] = 'EVAL takes one time range; run one backfill per range.';
@@ -137,7 +139,7 @@ function readData(
   }
   const signals = parseIdLabelList(signalsText, { noun: 'signal', labelNoun: 'label' });
   if (!signals.ok) errors[FIELD.signals] = signals.error;
-  const ranges = readRanges(form.ranges, ctx, true, false, errors);
+  const ranges = readRanges(form.ranges, ctx, true, errors);
   if (dataspecName.length > NAME_MAX)
     errors[FIELD.dataspecName] = `Keep the dataspec name to ${NAME_MAX} characters.`;
   if (!signals.ok || ranges.length === 0) return undefined;
@@ -192,7 +194,8 @@ function readOutput(form: FormInput, errors: Record<string, string>): ResolvedOu
 }
 
 /**
- * Parses every non-empty range input in the user's zone. Errors go under the input concerned;
+ * Parses every non-empty range input in the user's zone and locale, as the command path does: every
+ * form reads data, so every range must end by now. Errors go under the input concerned;
  * ranges that overlap across inputs are flagged on the later input, naming the earlier one.
  * Returns [] when any input is bad.
  */
@@ -200,7 +203,6 @@ function readRanges(
   inputs: RangeInput[],
   ctx: FormContext,
   required: boolean,
-  requirePast: boolean,
   errors: Record<string, string>,
 ): TimeRange[] {
   const found: { range: TimeRange; blockId: string; position: number }[] = [];
@@ -208,7 +210,12 @@ function readRanges(
   inputs.forEach((input, position) => {
     const text = input.text.trim();
     if (!text) return;
-    const outcome = parseTimeRanges(text, { now: ctx.now, timeZone: ctx.timeZone, requirePast });
+    const outcome = parseTimeRanges(text, {
+      now: ctx.now,
+      timeZone: ctx.timeZone,
+      requirePast: true,
+      ...(ctx.locale ? { locale: ctx.locale } : {}),
+    });
     if (!outcome.ok) {
       failed = true;
       errors[input.blockId] = withExamples(outcome.error, outcome.examples);

@@ -60,4 +60,6 @@ export interface RequestContext {
   /** IANA zone in which the user's time ranges are read and echoed. */
   timeZone: string;
   now: Date;
+  /** The user's Slack locale ("en-GB"): the day/month order of numeric dates. Absent: unknown. */
+  locale?: string;
 }

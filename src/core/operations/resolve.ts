@@ -18,15 +18,25 @@ function rangeFailure(error: string, examples: string[], key: string): OpFailure
   };
 }
 
+/** How every command that reads data parses its ranges: in the user's zone and locale, ending by now. */
+function rangeContext(ctx: RequestContext) {
+  return {
+    now: ctx.now,
+    timeZone: ctx.timeZone,
+    requirePast: true,
+    ...(ctx.locale ? { locale: ctx.locale } : {}),
+  };
+}
+
 function resolveData(data: DataArg, ctx: RequestContext, name: string): ResolvedData | OpFailure {
   if (data.kind === 'dataspec') return data;
-  const parsed = parseTimeRanges(data.rangeText, { now: ctx.now, timeZone: ctx.timeZone });
+  const parsed = parseTimeRanges(data.rangeText, rangeContext(ctx));
   if (!parsed.ok) return rangeFailure(parsed.error, parsed.examples, 'range');
   return { kind: 'inline', signals: data.signals, ranges: parsed.ranges, dataspecName: name };
 }
 
 /**
- * Checks what needs the user's zone and the clock (time ranges; EVAL only in the past) and fills
+ * Checks what needs the user's zone and the clock (time ranges, all in the past) and fills
  * default names. Nothing here calls the service, so bad input never reaches it.
  */
 export function resolveCommand(cmd: Resolvable, ctx: RequestContext): ResolveOutcome {
@@ -58,15 +68,8 @@ export function resolveCommand(cmd: Resolvable, ctx: RequestContext): ResolveOut
         operation: { kind: 'audit-list', ...(cmd.limit !== undefined ? { limit: cmd.limit } : {}) },
       };
     case 'eval': {
-      const parsed = parseTimeRange(cmd.rangeText, {
-        now: ctx.now,
-        timeZone: ctx.timeZone,
-        requirePast: true,
-      });
+      const parsed = parseTimeRange(cmd.rangeText, rangeContext(ctx));
       if (!parsed.ok) return rangeFailure(parsed.error, parsed.examples, 'range');
-      if (parsed.range.endNs > BigInt(ctx.now.getTime()) * 1_000_000n) {
-        return { ok: false, message: 'EVAL only backfills the past: the time range must end before now.' };
-      }
       const { rangeText: _, ...rest } = cmd;
       return { ok: true, operation: { ...rest, name: named('eval', cmd.name), range: parsed.range } };
     }

@@ -69,6 +69,7 @@ export async function followCommand(command: SlashCommand, bot: Bot): Promise<vo
       userName: info.name ?? command.user_name ?? command.user_id,
       timeZone,
       now: bot.now(),
+      ...(info.locale ? { locale: info.locale } : {}),
     });
     if (!resolved.ok) {
       return void (await fail({

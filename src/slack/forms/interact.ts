@@ -33,7 +33,10 @@ export async function followRangeChange(job: Extract<Job, { kind: 'form-range' }
     next = { ...meta, ranges: meta.ranges.filter((k) => k !== change.key) };
     ranges.splice(at, 1);
   }
-  if (!next.timeZone) next = { ...next, timeZone: await bot.zoneOf(job.userId) };
+  if (!next.timeZone) {
+    const [timeZone, info] = await Promise.all([bot.zoneOf(job.userId), bot.users.lookup(job.userId)]);
+    next = { ...next, timeZone, ...(info.locale ? { locale: info.locale } : {}) };
+  }
   try {
     await bot.slack.views.update({
       view_id: view.id,

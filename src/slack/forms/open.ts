@@ -41,7 +41,12 @@ export interface OpenFormRequest {
 export function previewsFor(meta: ModalMeta, fields: ModalFields, now: Date, timeZone: string) {
   const previews: Record<string, RangePreview> = {};
   meta.ranges.forEach((key, i) => {
-    const p = previewRange(fields.ranges?.[i] ?? '', { now, timeZone, requirePast: meta.kind === 'eval' });
+    const p = previewRange(fields.ranges?.[i] ?? '', {
+      now,
+      timeZone,
+      requirePast: true,
+      ...(meta.locale ? { locale: meta.locale } : {}),
+    });
     if (p) previews[rangeBlockId(key)] = p;
   });
   return previews;
@@ -97,7 +102,12 @@ export async function openForm(bot: Bot, req: OpenFormRequest): Promise<boolean>
 
   try {
     const [info, timeZone] = await Promise.all([bot.users.lookup(req.userId), bot.zoneOf(req.userId)]);
-    const enriched: ModalMeta = { ...meta, timeZone, userName: info.name ?? req.userId };
+    const enriched: ModalMeta = {
+      ...meta,
+      timeZone,
+      userName: info.name ?? req.userId,
+      ...(info.locale ? { locale: info.locale } : {}),
+    };
     await bot.slack.views.update({
       view_id: opened.id,
       hash: opened.hash,

@@ -42,11 +42,14 @@ export async function checkSubmission(
   const { fields, form } = readModalState(meta, body.view.state?.values);
   const now = bot.now();
   const timeZone = meta.timeZone ?? (await bot.zoneOf(userId));
+  // Looked up with the zone: a meta that has the zone but no locale means Slack gave none.
+  const locale = meta.timeZone ? meta.locale : (await bot.users.lookup(userId)).locale;
   const userName =
     meta.userName ?? (await bot.users.lookup(userId)).name ?? body.user.username ?? body.user.name ?? userId;
   const outcome = validateModal(meta.kind, form, {
     now,
     timeZone,
+    ...(locale ? { locale } : {}),
     defaultName: defaultName(OPERATION_WORD[meta.kind], userName, now),
     needsChannel: !meta.channel,
   });

@@ -1,10 +1,13 @@
 import type { LocalChannel, LocalUser, LocalUsergroup } from './types.js';
 
-/** A requester and two approvers in different zones, so per-user time zones and approvals can be tried. */
+/**
+ * A requester and two approvers in different zones and locales, so per-user time zones, day/month order
+ * and approvals can be tried.
+ */
 export const DEFAULT_USERS: LocalUser[] = [
-  { id: 'U0ALICE', name: 'alice', realName: 'Alice Requester', tz: 'Europe/London' },
-  { id: 'U0BOB', name: 'bob', realName: 'Bob Approver', tz: 'Asia/Kolkata' },
-  { id: 'U0CAROL', name: 'carol', realName: 'Carol Approver', tz: 'America/New_York' },
+  { id: 'U0ALICE', name: 'alice', realName: 'Alice Requester', tz: 'Europe/London', locale: 'en-GB' },
+  { id: 'U0BOB', name: 'bob', realName: 'Bob Approver', tz: 'Asia/Kolkata', locale: 'en-IN' },
+  { id: 'U0CAROL', name: 'carol', realName: 'Carol Approver', tz: 'America/New_York', locale: 'en-US' },
 ];
 
 export const DEFAULT_CHANNELS: LocalChannel[] = [

@@ -4,6 +4,8 @@ export interface LocalUser {
   name: string;
   realName?: string;
   tz: string;
+  /** Slack's `user.locale` ("en-US", "en-GB", "de-DE", "en-IN"), returned only when `include_locale` is asked. */
+  locale?: string;
   isBot?: boolean;
 }
 

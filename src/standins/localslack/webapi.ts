@@ -75,7 +75,8 @@ export function tzInfo(tz: string, at = new Date()): { tz: string; tz_label: str
   return { tz, tz_label: part({ timeZoneName: 'long' }), tz_offset: offset };
 }
 
-export function userObject(u: LocalUser): Json {
+/** The user as `users.info` returns it; like Slack, `locale` only when the caller asked for it. */
+export function userObject(u: LocalUser, o: { includeLocale?: boolean } = {}): Json {
   return {
     id: u.id,
     team_id: TEAM_ID,
@@ -85,6 +86,7 @@ export function userObject(u: LocalUser): Json {
     is_bot: u.isBot ?? false,
     is_app_user: false,
     ...tzInfo(u.tz),
+    ...(o.includeLocale && u.locale ? { locale: u.locale } : {}),
     profile: { real_name: u.realName ?? u.name, display_name: u.name, team: TEAM_ID },
   };
 }
@@ -282,7 +284,10 @@ const handlers: Record<string, Handler> = {
   'users.info': (a, { state }) => {
     const u = typeof a.user === 'string' ? state.users.get(a.user) : undefined;
     if (!u) return fail('user_not_found');
-    return { ok: true, user: userObject(u) };
+    return {
+      ok: true,
+      user: userObject(u, { includeLocale: a.include_locale === true || a.include_locale === 'true' }),
+    };
   },
 
   'usergroups.users.list': (a, { state }) => {

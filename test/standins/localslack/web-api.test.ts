@@ -182,6 +182,9 @@ describe('local Slack Web API', () => {
       tz_offset: 19800,
       tz_label: 'India Standard Time',
     });
+    expect(user?.locale).toBeUndefined();
+    const withLocale = await client.users.info({ user: 'U0BOB', include_locale: true });
+    expect(withLocale.user?.locale).toBe('en-IN');
     expect(await errorOf(client.users.info({ user: 'U0NOPE' }))).toBe('user_not_found');
     const g = await client.usergroups.users.list({ usergroup: 'S0APPROVERS' });
     expect(g.users).toEqual(['U0BOB', 'U0CAROL']);

@@ -26,6 +26,8 @@ export interface ModalMeta {
   timeZone?: string;
   /** The user's handle, for default flow names. */
   userName?: string;
+  /** The user's Slack locale, looked up with the zone: how numeric dates in ranges are read. */
+  locale?: string;
 }
 
 /** Keys for 1..n ranges of a new modal (at least one input, at most `max`). */
@@ -46,6 +48,7 @@ export function encodeMeta(meta: ModalMeta): string {
     d: meta.defaults?.length ? meta.defaults : undefined,
     z: meta.timeZone,
     m: meta.userName ? meta.userName.slice(0, 100) : undefined,
+    l: meta.locale ? meta.locale.slice(0, 35) : undefined,
   };
   let text = JSON.stringify(compact);
   if (text.length > PRIVATE_METADATA_MAX && compact.u) {
@@ -79,5 +82,6 @@ export function decodeMeta(text: string | undefined): ModalMeta | undefined {
     defaults: Array.isArray(o.d) ? (o.d.filter((f) => typeof f === 'string') as TextFieldName[]) : undefined,
     timeZone: typeof o.z === 'string' ? o.z : undefined,
     userName: typeof o.m === 'string' ? o.m : undefined,
+    locale: typeof o.l === 'string' ? o.l : undefined,
   };
 }

@@ -1,0 +1,857 @@
+// Text → meaning, before any zone conversion. The grammar is small on purpose: every form it accepts has
+// one documented reading, and a form that people use with two readings is refused with both spelled out.
+import type { DateOrder } from './locale.js';
+import { addDays, addMonths, isoWeekday, type Wall } from './zone.js';
+
+export interface YMD {
+  year: number;
+  month: number;
+  day: number;
+}
+
+export type Part = 'morning' | 'afternoon' | 'evening' | 'night';
+
+/** Parts of a day as wall-clock hours; night runs past midnight into the next day (30 = 06:00). */
+export const PARTS: Record<Part, { from: number; to: number }> = {
+  morning: { from: 6, to: 12 },
+  afternoon: { from: 12, to: 18 },
+  evening: { from: 18, to: 22 },
+  night: { from: 22, to: 30 },
+};
+
+export const PART_NOTE: Record<Part, string> = {
+  morning: 'morning = 06:00–12:00',
+  afternoon: 'afternoon = 12:00–18:00',
+  evening: 'evening = 18:00–22:00',
+  night: 'night = 22:00–06:00',
+};
+
+export const WEEKEND_NOTE = 'weekend = Sat 00:00 – Mon 00:00';
+
+/** Which day an endpoint is on. Only `date` is fixed; the others are settled against now or the other end. */
+export type DayRef =
+  | { k: 'date'; date: YMD; rel?: true } // rel: named relative to today ("yesterday"), no month of its own
+  | { k: 'weekday'; wd: number } // a bare weekday: some week
+  | { k: 'monthDay'; month: number; day: number } // "Nov 1": some year
+  | { k: 'dayOnly'; day: number } // the "3" of "Nov 1-3": month and year from the other end
+  | { k: 'none' }; // a time alone: the other end's day, else today
+
+export type Zone = { offsetMin: number } | { ambiguous: string };
+
+export interface Clock {
+  hour: number;
+  minute: number;
+  second: number;
+  millisecond: number;
+  subNs: bigint;
+  zone?: Zone;
+  midnight?: boolean;
+}
+
+export type Endpoint =
+  | { k: 'now' }
+  | { k: 'point'; day: DayRef; clock: Clock; wd?: number; notes: string[] }
+  | { k: 'day'; day: DayRef; part?: Part; wd?: number; notes: string[] }
+  | { k: 'span'; from: YMD; to: YMD; notes: string[] };
+
+export type Unit = 's' | 'm' | 'h' | 'd' | 'w' | 'mo' | 'y';
+
+export class Refusal {
+  constructor(
+    readonly error: string,
+    readonly examples: string[] = [],
+  ) {}
+}
+
+export interface GrammarCtx {
+  /** The local date of now in the user's zone. */
+  today: YMD;
+  order?: DateOrder;
+  locale?: string;
+}
+
+interface Tok {
+  /** Lower case, for matching. */
+  s: string;
+  /** As typed, for messages. */
+  raw: string;
+  num: boolean;
+  /** No whitespace before it. */
+  glued: boolean;
+}
+
+type R<T> = [T, number][];
+
+const TOKENS = /(\s*)(\d+|[a-z]+|\S)/giy;
+
+export function tokenize(input: string): Tok[] {
+  const out: Tok[] = [];
+  const text = input.replace(/(?<![a-z])([ap])\.m\.?/gi, '$1m');
+  TOKENS.lastIndex = 0;
+  for (let m = TOKENS.exec(text); m; m = TOKENS.exec(text)) {
+    const raw = m[2]!;
+    const code = raw.charCodeAt(0);
+    out.push({ s: raw.toLowerCase(), raw, num: code >= 48 && code <= 57, glued: m[1] === '' });
+  }
+  return out;
+}
+
+export const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+const MONTHS = new Map<string, number>();
+MONTH_NAMES.forEach((name, i) => {
+  MONTHS.set(name.toLowerCase(), i + 1);
+  MONTHS.set(name.slice(0, 3).toLowerCase(), i + 1);
+});
+MONTHS.set('sept', 9);
+
+export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+const WEEKDAYS = new Map<string, number>();
+WEEKDAY_NAMES.forEach((name, i) => {
+  WEEKDAYS.set(name.toLowerCase(), i + 1);
+  WEEKDAYS.set(name.slice(0, 3).toLowerCase(), i + 1);
+});
+for (const [w, d] of [
+  ['tues', 2],
+  ['weds', 3],
+  ['thur', 4],
+  ['thurs', 4],
+] as const)
+  WEEKDAYS.set(w, d);
+
+const PART_WORDS = new Set<string>(['morning', 'afternoon', 'evening', 'night']);
+
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+};
+
+const UNITS = new Map<string, Unit>();
+for (const [unit, words] of [
+  ['s', 's sec secs second seconds'],
+  ['m', 'm min mins minute minutes'],
+  ['h', 'h hr hrs hour hours'],
+  ['d', 'd day days'],
+  ['w', 'w wk wks week weeks'],
+  ['mo', 'mo mos month months'],
+  ['y', 'y yr yrs year years'],
+] as const) {
+  for (const w of words.split(' ')) UNITS.set(w, unit);
+}
+
+/**
+ * Fixed-offset zone abbreviations. Names that stand for more than one zone (IST: India, Israel, Ireland;
+ * BST: Britain, Bangladesh; CST/CDT: US Central, China, Cuba; AST) are only taken when they are what the
+ * user's own zone is called at that time; otherwise they are refused.
+ */
+const ZONE_ABBR: Record<string, number> = {
+  utc: 0,
+  gmt: 0,
+  z: 0,
+  wet: 0,
+  west: 60,
+  cet: 60,
+  cest: 120,
+  eet: 120,
+  eest: 180,
+  msk: 180,
+  est: -300,
+  edt: -240,
+  mst: -420,
+  mdt: -360,
+  pst: -480,
+  pdt: -420,
+  akst: -540,
+  akdt: -480,
+  hst: -600,
+  jst: 540,
+  kst: 540,
+  hkt: 480,
+  sgt: 480,
+  awst: 480,
+  acst: 570,
+  acdt: 630,
+  aest: 600,
+  aedt: 660,
+  nzst: 720,
+  nzdt: 780,
+};
+// Without a count only whole singular words: "last hour", "past week"; "last h" is not English.
+const SINGULAR_UNITS = new Map<string, Unit>(
+  Object.entries({
+    second: 's',
+    minute: 'm',
+    min: 'm',
+    hour: 'h',
+    hr: 'h',
+    day: 'd',
+    week: 'w',
+    wk: 'w',
+    month: 'mo',
+    year: 'y',
+    yr: 'y',
+  }) as [string, Unit][],
+);
+
+const AMBIGUOUS_ZONES = new Set(['ist', 'bst', 'cst', 'cdt', 'ast']);
+
+const isWord = (t: Tok[], i: number, ...ws: string[]): boolean =>
+  t[i] !== undefined && !t[i]!.num && ws.includes(t[i]!.s);
+
+const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+
+export function daysIn(month: number, year?: number): number {
+  if (month === 2) return year === undefined || isLeap(year) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+export function monthAbbr(month: number): string {
+  return MONTH_NAMES[month - 1]!.slice(0, 3);
+}
+
+export function fmtDate(d: YMD): string {
+  return `${d.day} ${monthAbbr(d.month)} ${d.year}`;
+}
+
+export function isoDate(d: YMD): string {
+  return `${String(d.year).padStart(4, '0')}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
+}
+
+const toWall = (d: YMD): Wall => ({ ...d, hour: 0, minute: 0, second: 0, millisecond: 0 });
+const ymd = (w: Wall): YMD => ({ year: w.year, month: w.month, day: w.day });
+export const plusDays = (d: YMD, n: number): YMD => ymd(addDays(toWall(d), n));
+export const plusMonths = (d: YMD, n: number): YMD => ymd(addMonths(toWall(d), n));
+export const weekdayOf = (d: YMD): number => isoWeekday(toWall(d));
+
+function textOf(t: Tok[], from: number, to: number): string {
+  let s = '';
+  for (let i = from; i < to; i++) s += (i > from && !t[i]!.glued ? ' ' : '') + t[i]!.raw;
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------- pieces
+
+function month(t: Tok[], i: number): R<number> {
+  const x = t[i];
+  const m = x && !x.num ? MONTHS.get(x.s) : undefined;
+  if (m === undefined) return [];
+  return [[m, isWord(t, i + 1, '.') && t[i + 1]!.glued ? i + 2 : i + 1]];
+}
+
+function weekday(t: Tok[], i: number): R<number> {
+  const x = t[i];
+  const d = x && !x.num ? WEEKDAYS.get(x.s) : undefined;
+  if (d === undefined) return [];
+  return [[d, t[i + 1]?.s === '.' && t[i + 1]!.glued ? i + 2 : i + 1]];
+}
+
+function dayNumber(t: Tok[], i: number): R<number> {
+  const x = t[i];
+  if (!x?.num || x.s.length > 2) return [];
+  const n = Number(x.s);
+  if (n < 1) return [];
+  const suffix = t[i + 1];
+  if (suffix?.glued && !suffix.num && ['st', 'nd', 'rd', 'th'].includes(suffix.s)) return [[n, i + 2]];
+  return [[n, i + 1]];
+}
+
+function year(t: Tok[], i: number): R<number> {
+  const x = t[i];
+  return x?.num && x.s.length === 4 ? [[Number(x.s), i + 1]] : [];
+}
+
+interface DayHit {
+  ref: DayRef;
+  wd?: number;
+  notes: string[];
+  refusal?: Refusal;
+}
+
+function checkedDate(m: number, d: number, y: number | undefined, text: string): DayHit {
+  if (d > daysIn(m, y)) {
+    const name = MONTH_NAMES[m - 1]!;
+    const has =
+      y === undefined ? `${name} has at most ${daysIn(m)} days` : `${name} ${y} has ${daysIn(m, y)} days`;
+    return {
+      ref: { k: 'none' },
+      notes: [],
+      refusal: new Refusal(`“${text}” is not a date: ${has}.`, [`${monthAbbr(m)} 1`]),
+    };
+  }
+  return {
+    ref:
+      y === undefined
+        ? { k: 'monthDay', month: m, day: d }
+        : { k: 'date', date: { year: y, month: m, day: d } },
+    notes: [],
+  };
+}
+
+/** "Nov 1", "November 1st, 2026", "1 Nov", "the 1st of November 2026", optionally after a weekday. */
+function namedDate(t: Tok[], i: number): R<DayHit> {
+  const out: R<DayHit> = [];
+  const starts: [number | undefined, number][] = [[undefined, i]];
+  for (const [wd, j] of weekday(t, i)) starts.push([wd, isWord(t, j, ',') ? j + 1 : j]);
+  for (const [wd, s] of starts) {
+    const parts: [number, number, number][] = []; // month, day, next
+    for (const [m, j] of month(t, s)) {
+      const k = isWord(t, j, 'the') ? j + 1 : j;
+      for (const [d, n] of dayNumber(t, k)) parts.push([m, d, n]);
+    }
+    const k0 = isWord(t, s, 'the') ? s + 1 : s;
+    for (const [d, j] of dayNumber(t, k0)) {
+      const k = isWord(t, j, 'of') ? j + 1 : j;
+      for (const [m, n] of month(t, k)) parts.push([m, d, n]);
+    }
+    for (const [m, d, n] of parts) {
+      const text = textOf(t, s, n);
+      out.push([{ ...checkedDate(m, d, undefined, text), ...(wd ? { wd } : {}) }, n]);
+      const afterComma = isWord(t, n, ',') ? n + 1 : n;
+      for (const [y, e] of year(t, afterComma)) {
+        out.push([{ ...checkedDate(m, d, y, textOf(t, s, e)), ...(wd ? { wd } : {}) }, e]);
+      }
+    }
+  }
+  return out;
+}
+
+/** 2026-11-01, 2026/11/01, 2026.11.01: year first is never ambiguous. */
+function isoLikeDate(t: Tok[], i: number): R<DayHit> {
+  const [y, s1, m, s2, d] = [t[i], t[i + 1], t[i + 2], t[i + 3], t[i + 4]];
+  if (!y?.num || y.s.length !== 4 || !s1 || !m?.num || !s2 || !d?.num) return [];
+  if (!['-', '/', '.'].includes(s1.s) || s2.s !== s1.s) return [];
+  if (![s1, m, s2, d].every((x) => x.glued) || m.s.length > 2 || d.s.length > 2) return [];
+  const text = textOf(t, i, i + 5);
+  const mo = Number(m.s);
+  if (mo < 1 || mo > 12 || Number(d.s) < 1) {
+    return [
+      [
+        { ref: { k: 'none' }, notes: [], refusal: new Refusal(`“${text}” is not a date.`, ['2026-11-01']) },
+        i + 5,
+      ],
+    ];
+  }
+  return [[checkedDate(mo, Number(d.s), Number(y.s), text), i + 5]];
+}
+
+/** 01/11/2025, 1/11, 01.11.2025, 01-11-2025: day and month in the order of the user's region. */
+function numericDate(t: Tok[], i: number, g: GrammarCtx): R<DayHit> {
+  const [a, s1, b] = [t[i], t[i + 1], t[i + 2]];
+  if (!a?.num || !s1?.glued || !b?.num || !b.glued || a.s.length > 2 || b.s.length > 2) return [];
+  if (!['/', '.', '-'].includes(s1.s)) return [];
+  let next = i + 3;
+  let y: number | undefined;
+  const s2 = t[i + 3];
+  const c = t[i + 4];
+  if (s2?.s === s1.s && s2.glued && c?.num && c.glued) {
+    next = i + 5;
+    if (c.s.length !== 4) {
+      const text = textOf(t, i, next);
+      return [
+        [
+          {
+            ref: { k: 'none' },
+            notes: [],
+            refusal: new Refusal(
+              `“${text}” has a ${c.s.length}-digit year; write the year in full, or the date with a month name, like “1 Nov 2025” or “2025-11-01”.`,
+              ['1 Nov 2025', '2025-11-01'],
+            ),
+          },
+          next,
+        ],
+      ];
+    }
+    y = Number(c.s);
+  } else if (s1.s !== '/') {
+    return []; // 1.5 and 1-3 are not dates
+  }
+  const text = textOf(t, i, next);
+  const A = Number(a.s);
+  const B = Number(b.s);
+  const valid = (m: number, d: number) => m >= 1 && m <= 12 && d >= 1 && d <= daysIn(m, y);
+  const dayFirst = valid(B, A) ? { month: B, day: A } : undefined;
+  const monthFirst = valid(A, B) ? { month: A, day: B } : undefined;
+  const hit = (r: { month: number; day: number }, notes: string[] = []): R<DayHit> => [
+    [
+      {
+        ref:
+          y === undefined
+            ? { k: 'monthDay', month: r.month, day: r.day }
+            : { k: 'date', date: { year: y, month: r.month, day: r.day } },
+        notes,
+      },
+      next,
+    ],
+  ];
+  if (!dayFirst && !monthFirst) {
+    return [
+      [
+        {
+          ref: { k: 'none' },
+          notes: [],
+          refusal: new Refusal(`“${text}” is not a date in either day/month order.`, [
+            '1 Nov 2025',
+            '2025-11-01',
+          ]),
+        },
+        next,
+      ],
+    ];
+  }
+  if (!dayFirst || !monthFirst || A === B) return hit((dayFirst ?? monthFirst)!);
+  const spell = (r: { month: number; day: number }) =>
+    `${r.day} ${monthAbbr(r.month)}${y === undefined ? '' : ` ${y}`}`;
+  if (g.order) {
+    const r = g.order === 'DMY' ? dayFirst : monthFirst;
+    const how = g.order === 'DMY' ? 'day first' : 'month first';
+    return hit(r, [`${text} = ${spell(r)} (${how}, as in ${g.locale ?? 'your region'})`]);
+  }
+  const readings = `“${text}” could be ${spell(dayFirst)} (day first) or ${spell(monthFirst)} (month first), and I don't know which order your region uses.`;
+  const fix =
+    y === undefined
+      ? `Write the month as a word: “${spell(dayFirst)}” or “${spell(monthFirst)}”.`
+      : `Write the month as a word or the date year first: “${spell(dayFirst)}” or “${isoDate({ year: y, ...dayFirst })}” (or “${spell(monthFirst)}” / “${isoDate({ year: y, ...monthFirst })}”).`;
+  const examples =
+    y === undefined
+      ? [spell(dayFirst), spell(monthFirst)]
+      : [
+          spell(dayFirst),
+          isoDate({ year: y, ...dayFirst }),
+          spell(monthFirst),
+          isoDate({ year: y, ...monthFirst }),
+        ];
+  return [[{ ref: { k: 'none' }, notes: [], refusal: new Refusal(`${readings} ${fix}`, examples) }, next]];
+}
+
+/** A day: today, yesterday, tomorrow, (last|next) Friday, Friday, a named or numeric date. */
+function dayRef(t: Tok[], i0: number, g: GrammarCtx): R<DayHit> {
+  const i = isWord(t, i0, 'on') ? i0 + 1 : i0;
+  const out: R<DayHit> = [];
+  const today = g.today;
+  const x = t[i];
+  if (!x) return out;
+  if (!x.num) {
+    if (x.s === 'today') out.push([{ ref: { k: 'date', date: today, rel: true }, notes: [] }, i + 1]);
+    if (x.s === 'yesterday')
+      out.push([{ ref: { k: 'date', date: plusDays(today, -1), rel: true }, notes: [] }, i + 1]);
+    if (x.s === 'tomorrow')
+      out.push([{ ref: { k: 'date', date: plusDays(today, 1), rel: true }, notes: [] }, i + 1]);
+    if (['last', 'previous', 'next', 'this'].includes(x.s)) {
+      for (const [wd, j] of weekday(t, i + 1)) {
+        const back = (weekdayOf(today) - wd + 7) % 7 || 7;
+        const ahead = (wd - weekdayOf(today) + 7) % 7 || 7;
+        if (x.s === 'next')
+          out.push([{ ref: { k: 'date', date: plusDays(today, ahead), rel: true }, notes: [] }, j]);
+        else if (x.s !== 'this')
+          out.push([{ ref: { k: 'date', date: plusDays(today, -back), rel: true }, notes: [] }, j]);
+        else if (wd === weekdayOf(today))
+          out.push([{ ref: { k: 'date', date: today, rel: true }, notes: [] }, j]);
+        else {
+          const name = WEEKDAY_NAMES[wd - 1]!;
+          out.push([
+            {
+              ref: { k: 'none' },
+              notes: [],
+              refusal: new Refusal(
+                `“this ${name}” could be the ${name} just gone or the coming one: write “${name}” or “last ${name}” for the most recent one, or “next ${name}” for the coming one.`,
+                [name, `last ${name}`],
+              ),
+            },
+            j,
+          ]);
+        }
+      }
+    }
+    for (const [wd, j] of weekday(t, i)) out.push([{ ref: { k: 'weekday', wd }, notes: [] }, j]);
+  }
+  out.push(...namedDate(t, i), ...isoLikeDate(t, i), ...numericDate(t, i, g));
+  return out;
+}
+
+function zone(t: Tok[], i: number): R<Zone> {
+  const out: R<Zone> = [];
+  const x = t[i];
+  if (!x) return out;
+  const offset = (j: number): R<number> => {
+    const sign = t[j];
+    const h = t[j + 1];
+    if (!sign || (sign.s !== '+' && sign.s !== '-') || !h?.num || !h.glued) return [];
+    const k = sign.s === '-' ? -1 : 1;
+    const res: R<number> = [];
+    if (h.s.length <= 2) {
+      if (Number(h.s) <= 14) res.push([k * Number(h.s) * 60, j + 2]);
+      const colon = t[j + 2];
+      const mm = t[j + 3];
+      if (colon?.s === ':' && colon.glued && mm?.num && mm.glued && mm.s.length === 2 && Number(mm.s) < 60) {
+        if (Number(h.s) <= 14) res.push([k * (Number(h.s) * 60 + Number(mm.s)), j + 4]);
+      }
+    } else if (h.s.length === 4 && Number(h.s.slice(0, 2)) <= 14 && Number(h.s.slice(2)) < 60) {
+      res.push([k * (Number(h.s.slice(0, 2)) * 60 + Number(h.s.slice(2))), j + 2]);
+    }
+    return res;
+  };
+  if (!x.num && (x.s === 'utc' || x.s === 'gmt' || x.s === 'z')) {
+    out.push([{ offsetMin: 0 }, i + 1]);
+    if (x.s !== 'z') for (const [off, j] of offset(i + 1)) out.push([{ offsetMin: off }, j]);
+  } else if (!x.num && ZONE_ABBR[x.s] !== undefined) {
+    out.push([{ offsetMin: ZONE_ABBR[x.s]! }, i + 1]);
+  } else if (!x.num && AMBIGUOUS_ZONES.has(x.s)) {
+    out.push([{ ambiguous: x.s.toUpperCase() }, i + 1]);
+  }
+  for (const [off, j] of offset(i)) out.push([{ offsetMin: off }, j]);
+  return out;
+}
+
+interface ClockHit {
+  clock: Clock;
+  refusal?: Refusal;
+}
+
+/** 9am, 9:30 pm, 17:00, 17:00:05.25, noon, midnight; optionally followed by a zone. */
+function clock(t: Tok[], i: number): R<ClockHit> {
+  const bare: R<ClockHit> = [];
+  const x = t[i];
+  if (!x) return [];
+  const zero = { minute: 0, second: 0, millisecond: 0, subNs: 0n };
+  if (!x.num && (x.s === 'noon' || x.s === 'midday')) bare.push([{ clock: { hour: 12, ...zero } }, i + 1]);
+  if (!x.num && x.s === 'midnight') bare.push([{ clock: { hour: 0, ...zero, midnight: true } }, i + 1]);
+  if (x.num && x.s.length <= 2) {
+    let j = i + 1;
+    let minute = 0;
+    let second = 0;
+    let frac = '';
+    let colon = false;
+    const c1 = t[j];
+    const mm = t[j + 1];
+    if (c1?.s === ':' && c1.glued && mm?.num && mm.glued && mm.s.length === 2) {
+      colon = true;
+      minute = Number(mm.s);
+      j += 2;
+      const c2 = t[j];
+      const ss = t[j + 1];
+      if (c2?.s === ':' && c2.glued && ss?.num && ss.glued && ss.s.length === 2) {
+        second = Number(ss.s);
+        j += 2;
+        const dot = t[j];
+        const ff = t[j + 1];
+        if (dot?.s === '.' && dot.glued && ff?.num && ff.glued && ff.s.length <= 9) {
+          frac = ff.s;
+          j += 2;
+        }
+      }
+    }
+    const ampm = isWord(t, j, 'am', 'pm') ? t[j]!.s : undefined;
+    if (ampm) j++;
+    if (colon || ampm) {
+      const h = Number(x.s);
+      const text = textOf(t, i, j);
+      const bad = ampm ? h < 1 || h > 12 : h > 23;
+      const fracNs = BigInt(frac.padEnd(9, '0') || '0');
+      const c: Clock = {
+        hour: ampm ? (h % 12) + (ampm === 'pm' ? 12 : 0) : h,
+        minute,
+        second,
+        millisecond: Number(fracNs / 1_000_000n),
+        subNs: fracNs % 1_000_000n,
+      };
+      if (bad || minute > 59 || second > 59) {
+        bare.push([
+          {
+            clock: c,
+            refusal: new Refusal(`“${text}” is not a time of day: use 9am, 9:30pm or 17:00.`, [
+              'yesterday 9am to 5pm',
+            ]),
+          },
+          j,
+        ]);
+      } else bare.push([{ clock: c }, j]);
+    }
+  }
+  const out: R<ClockHit> = [...bare];
+  for (const [hit, j] of bare) {
+    for (const [z, k] of zone(t, j)) out.push([{ ...hit, clock: { ...hit.clock, zone: z } }, k]);
+  }
+  return out;
+}
+
+// -------------------------------------------------------------------------------------------- endpoints
+
+export type EndpointHit = { ep: Endpoint } | { dayOnly: number } | { refusal: Refusal };
+
+function span(from: YMD, to: YMD, notes: string[] = []): EndpointHit {
+  return { ep: { k: 'span', from, to, notes } };
+}
+
+function refuse(error: string, examples: string[]): EndpointHit {
+  return { refusal: new Refusal(error, examples) };
+}
+
+/** Weeks, months, years, weekends and parts of days named relative to today. */
+function namedPeriod(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
+  const out: R<EndpointHit> = [];
+  const today = g.today;
+  const monday = plusDays(today, 1 - weekdayOf(today));
+  const first = { ...today, day: 1 };
+  const jan1 = { year: today.year, month: 1, day: 1 };
+  const the = isWord(t, i, 'the');
+  const j = the ? i + 1 : i;
+  const rel = t[j] && !t[j]!.num ? t[j]!.s : '';
+  const what = t[j + 1] && !t[j + 1]!.num ? t[j + 1]!.s : '';
+  const at = j + 2;
+  if (['this', 'last', 'previous', 'next'].includes(rel)) {
+    const step = rel === 'this' ? 0 : rel === 'next' ? 1 : -1;
+    if (what === 'day') {
+      const word = step === 0 ? 'today' : step > 0 ? 'tomorrow' : 'yesterday';
+      const alt = step < 0 ? ', or “past 24 hours” for the last 24 hours' : '';
+      out.push([
+        refuse(`“${textOf(t, i, at)}” is not a day I can pin down: write “${word}”${alt}.`, [word]),
+        at,
+      ]);
+    } else if (the && (rel === 'last' || rel === 'next') && ['week', 'month', 'year'].includes(what)) {
+      const n = what === 'week' ? '7 days' : what;
+      const rolling = rel === 'last' ? `, or “past ${n}” for the ${n} up to now` : '';
+      out.push([
+        refuse(
+          `“${textOf(t, i, at)}” could mean the calendar ${what} or the ${rel === 'next' ? 'coming' : 'past'} ${n}: write “${rel} ${what}” for the calendar ${what}${rolling}.`,
+          [`${rel} ${what}`, ...(rel === 'last' ? [`past ${n}`] : [])],
+        ),
+        at,
+      ]);
+    } else if (!(the && rel === 'this')) {
+      if (what === 'week') out.push([span(plusDays(monday, 7 * step), plusDays(monday, 7 * step + 7)), at]);
+      if (what === 'weekend') {
+        out.push([span(plusDays(monday, 7 * step + 5), plusDays(monday, 7 * step + 7), [WEEKEND_NOTE]), at]);
+      }
+      if (what === 'month') out.push([span(plusMonths(first, step), plusMonths(first, step + 1)), at]);
+      if (what === 'year') {
+        out.push([span({ ...jan1, year: jan1.year + step }, { ...jan1, year: jan1.year + step + 1 }), at]);
+      }
+      if (!the && PART_WORDS.has(what)) {
+        const part = what as Part;
+        if (rel === 'this' && part !== 'night') {
+          out.push([
+            { ep: { k: 'day', day: { k: 'date', date: today, rel: true }, part, notes: [PART_NOTE[part]] } },
+            at,
+          ]);
+        } else if (rel === 'last' && part === 'night') {
+          const date = plusDays(today, -1);
+          out.push([
+            { ep: { k: 'day', day: { k: 'date', date, rel: true }, part, notes: [PART_NOTE.night] } },
+            at,
+          ]);
+        } else {
+          const ex = part === 'night' ? 'last night' : `yesterday ${part}`;
+          const alt =
+            part === 'night' ? '“last night” or “tonight”' : `“yesterday ${part}” or “this ${part}”`;
+          out.push([refuse(`“${textOf(t, i, at)}” is not a time I can pin down: write ${alt}.`, [ex]), at]);
+        }
+      }
+      for (const [m, k] of month(t, j + 1)) {
+        const y = today.month >= m ? today.year : today.year - 1;
+        const name = MONTH_NAMES[m - 1]!;
+        out.push([
+          refuse(
+            `“${textOf(t, i, k)}” could mean more than one ${name}: give the year, like “${monthAbbr(m)} ${y}”.`,
+            [`${monthAbbr(m)} ${y}`],
+          ),
+          k,
+        ]);
+      }
+    }
+  }
+  if (!the && isWord(t, i, 'tonight')) {
+    out.push([
+      {
+        ep: { k: 'day', day: { k: 'date', date: today, rel: true }, part: 'night', notes: [PART_NOTE.night] },
+      },
+      i + 1,
+    ]);
+  }
+  if (isWord(t, j, 'weekend')) {
+    out.push([
+      refuse(
+        `“${textOf(t, i, j + 1)}” could be this weekend or the last one: write “last weekend” or “this weekend”.`,
+        ['last weekend'],
+      ),
+      j + 1,
+    ]);
+  }
+  if (t[j] && PART_WORDS.has(t[j]!.s)) {
+    const part = t[j]!.s;
+    const ex = part === 'night' ? 'last night' : `yesterday ${part}`;
+    out.push([
+      refuse(`“${textOf(t, i, j + 1)}” needs a day: write “${ex}” or name the day, like “Monday ${part}”.`, [
+        ex,
+      ]),
+      j + 1,
+    ]);
+  }
+  if (!the) {
+    for (const [m, k] of month(t, i)) {
+      const comma = isWord(t, k, ',') ? k + 1 : k;
+      for (const [y, e] of year(t, comma)) {
+        out.push([span({ year: y, month: m, day: 1 }, plusMonths({ year: y, month: m, day: 1 }, 1)), e]);
+      }
+      const y = today.month >= m ? today.year : today.year - 1;
+      out.push([
+        refuse(
+          `“${textOf(t, i, k)}” names a month but no day or year: give a day (“${monthAbbr(m)} 1”), days (“${monthAbbr(m)} 1 to ${monthAbbr(m)} ${daysIn(m, y)}”) or the month with its year (“${monthAbbr(m)} ${y}”).`,
+          [`${monthAbbr(m)} ${y}`, `${monthAbbr(m)} 1`],
+        ),
+        k,
+      ]);
+    }
+  }
+  return out;
+}
+
+function dayHitToEndpoint(h: DayHit, extra: Partial<{ part: Part }> = {}): EndpointHit {
+  if (h.refusal) return { refusal: h.refusal };
+  const notes = [...h.notes, ...(extra.part ? [PART_NOTE[extra.part]] : [])];
+  return { ep: { k: 'day', day: h.ref, ...(h.wd ? { wd: h.wd } : {}), ...extra, notes } };
+}
+
+function pointOf(d: DayHit, c: ClockHit, text: string): EndpointHit {
+  if (d.refusal) return { refusal: d.refusal };
+  if (c.refusal) return { refusal: c.refusal };
+  if (c.clock.midnight && d.ref.k !== 'none') {
+    return refuse(
+      `“${text}” is ambiguous: midnight could be the start or the end of that day. Write 00:00 with the day it starts, like “Nov 2 00:00”.`,
+      ['yesterday 00:00 to today 00:00'],
+    );
+  }
+  return { ep: { k: 'point', day: d.ref, clock: c.clock, ...(d.wd ? { wd: d.wd } : {}), notes: d.notes } };
+}
+
+const NONE: DayHit = { ref: { k: 'none' }, notes: [] };
+
+/** Every reading of `t[i..]` as one endpoint; the caller keeps those that use every token. */
+function endpoints(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
+  const out: R<EndpointHit> = [];
+  if (isWord(t, i, 'now') || (isWord(t, i, 'right') && isWord(t, i + 1, 'now'))) {
+    out.push([{ ep: { k: 'now' } }, isWord(t, i, 'now') ? i + 1 : i + 2]);
+  }
+  out.push(...namedPeriod(t, i, g));
+  for (const [d, j] of dayRef(t, i, g)) {
+    out.push([dayHitToEndpoint(d), j]);
+    if (t[j] && PART_WORDS.has(t[j]!.s)) {
+      out.push([dayHitToEndpoint(d, { part: t[j]!.s as Part }), j + 1]);
+    }
+    const k = isWord(t, j, 'at') || isWord(t, j, ',') ? j + 1 : j;
+    for (const [c, e] of clock(t, k)) out.push([pointOf(d, c, textOf(t, i, e)), e]);
+  }
+  const ci = isWord(t, i, 'at') ? i + 1 : i;
+  for (const [c, j] of clock(t, ci)) {
+    out.push([pointOf(NONE, c, textOf(t, i, j)), j]);
+    for (const [d, e] of dayRef(t, j, g)) out.push([pointOf(d, c, textOf(t, i, e)), e]);
+  }
+  const di = isWord(t, i, 'the') ? i + 1 : i;
+  for (const [n, j] of dayNumber(t, di)) out.push([{ dayOnly: n }, j]);
+  return out;
+}
+
+/** The one reading of `text` as an endpoint, a refusal, or undefined when it is not one. */
+export function parseEndpointTokens(t: Tok[], g: GrammarCtx): EndpointHit | undefined {
+  let refusal: EndpointHit | undefined;
+  for (const [hit, j] of endpoints(t, 0, g)) {
+    if (j !== t.length) continue;
+    if ('refusal' in hit) refusal ??= hit;
+    else return hit;
+  }
+  return refusal;
+}
+
+// ------------------------------------------------------------------------------------- rolling windows
+
+export type RollingHit = { n: number; unit: Unit } | { refusal: Refusal } | undefined;
+
+const FILLERS = ['in', 'over', 'for', 'during', 'within', 'from'];
+
+/**
+ * "last 3 days", "past 24 hours", "the last 2 weeks", "in the past hour", "last 90 minutes":
+ * [now − N units, now]. "last week" (no number) is the calendar week, left to namedPeriod; with a
+ * filler in front ("the last week") it could be either, so it is refused.
+ */
+export function rolling(t: Tok[]): RollingHit {
+  let i = 0;
+  let filler = false;
+  if (isWord(t, i, ...FILLERS)) {
+    i++;
+    filler = true;
+  }
+  if (isWord(t, i, 'the')) {
+    i++;
+    filler = true;
+  }
+  if (!isWord(t, i, 'last', 'past', 'previous')) return undefined;
+  const rel = t[i]!.s;
+  i++;
+  let n: number | undefined;
+  let countText = '';
+  const x = t[i];
+  if (x?.num) {
+    countText = x.s;
+    n = x.s.length > 7 ? Number.POSITIVE_INFINITY : Number(x.s);
+    i++;
+  } else if (x && NUMBER_WORDS[x.s] !== undefined && t[i + 1] && UNITS.has(t[i + 1]!.s)) {
+    countText = x.s;
+    n = NUMBER_WORDS[x.s];
+    i++;
+  }
+  const u = t[i];
+  if (!u || u.num || i + 1 !== t.length) return undefined;
+  const unit = n === undefined ? SINGULAR_UNITS.get(u.s) : UNITS.get(u.s);
+  if (!unit) return undefined;
+  if (n !== undefined) {
+    if (!(n >= 1 && n <= 1_000_000)) {
+      return {
+        refusal: new Refusal(`“${countText}” is not a usable count: give a whole number from 1.`, [
+          'last 3 days',
+        ]),
+      };
+    }
+    return { n, unit };
+  }
+  if (rel === 'past' || unit === 's' || unit === 'm' || unit === 'h') return { n: 1, unit };
+  if (unit === 'd') {
+    return {
+      refusal: new Refusal(
+        `“${textOf(t, 0, t.length)}” could mean yesterday or the last 24 hours: write “yesterday” or “past 24 hours”.`,
+        ['yesterday', 'past 24 hours'],
+      ),
+    };
+  }
+  if (!filler || (rel === 'previous' && isWord(t, 0, 'the'))) return undefined; // the calendar period
+  const word = unit === 'w' ? 'week' : unit === 'mo' ? 'month' : 'year';
+  const n2 = unit === 'w' ? '7 days' : word;
+  return {
+    refusal: new Refusal(
+      `“${textOf(t, 0, t.length)}” could mean the last calendar ${word} or the past ${n2}: write “last ${word}” or “past ${n2}”.`,
+      [`last ${word}`, `past ${n2}`],
+    ),
+  };
+}
