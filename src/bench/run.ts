@@ -281,10 +281,20 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
     if (bot) {
       m.viewsOpen = await measureViewsOpen(bot);
       m.sustainedCommandsPerSecond = await measureSustained(bot);
+      // A bot of its own, on a fresh database: the emulator's reset starts its flow IDs again, and a
+      // bot that already followed flow 1400…001 would take a new one with that ID for the same flow.
       await services.settle(2500, 120_000);
       await services.reset();
+      const follower = await spawnWho('bot', 'tracking');
+      running.push(follower);
+      const [probe] = await issue(1);
+      await firstAck(target(follower), () => bodies([probe!], 'help')(0), {
+        start: follower.spawnedAt,
+        timeoutMs: 20_000,
+        alive: follower.alive,
+      });
       m.tracking = await measureTracking({
-        bot,
+        bot: follower,
         services,
         target,
         issue,
