@@ -30,8 +30,11 @@ export class Store {
     this.reset();
   }
 
+  /**
+   * Back to the demo data. IDs handed out before are not handed out again, as a real service never
+   * reuses one: a bot that followed flow …001 before a reset must not meet a different …001 after it.
+   */
   reset(): void {
-    this.nextId = FIRST_RUNTIME_ID;
     for (const c of COLLECTIONS) this.data.set(c, new Map());
     const seed = seedRecords();
     const t = this.now();
