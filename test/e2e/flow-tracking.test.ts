@@ -391,6 +391,62 @@ describe('following flows through faults', () => {
     expect(threadOf(OPS, ann.ts)).toHaveLength(1);
   });
 
+  it('a status the bot does not know is shown as the service wrote it, and following goes on to the end', async () => {
+    await control('POST', 'flow-rules', {
+      flowType: 'ANOMALYLEARN',
+      name: '^odd-status$',
+      status: 'WAITING_FOR_DATA',
+      count: 1,
+    });
+    await h.command(`learn workspace=${W} signals=${T}:temperature ${RANGE} name=odd-status`, {
+      channel: OPS,
+    });
+    const ann = await announcement(OPS, 'odd-status');
+    await showing(OPS, ann.ts, /\*WAITING_FOR_DATA\* for/);
+    await control('POST', `flows/${flowIdOf(ann)}/finish`, { status: 'COMPLETED' });
+    await showing(OPS, ann.ts, /\*COMPLETED\* after/);
+    expect(shownStatuses(OPS, ann.ts)).toEqual(['WAITING_FOR_DATA', 'COMPLETED']);
+  });
+
+  it('a CANCELLED flow ends with one notice and "Reopen with my inputs"', async () => {
+    await control('POST', 'flow-rules', {
+      flowType: 'ANOMALYLEARN',
+      name: '^cancelled-one$',
+      status: 'CANCELLED',
+      count: 1,
+    });
+    await h.command(`learn workspace=${W} signals=${T}:temperature ${RANGE} name=cancelled-one`, {
+      channel: OPS,
+    });
+    const ann = await announcement(OPS, 'cancelled-one');
+    await showing(OPS, ann.ts, /\*CANCELLED\* after/);
+    const reply = await completion(OPS, ann.ts);
+    expect(reply.text).toContain('ended CANCELLED');
+    expect(buttonsOf(reply)).toEqual([MODAL_ACTION.reopen]);
+  });
+
+  it('a 401 while reading stops following with a clear note, and no end notice', async () => {
+    await control('POST', 'flow-rules', {
+      flowType: 'ANOMALYLEARN',
+      name: '^refused-read$',
+      status: 'RUNNING',
+      count: 1,
+    });
+    await h.command(`learn workspace=${W} signals=${T}:temperature ${RANGE} name=refused-read`, {
+      channel: OPS,
+    });
+    const ann = await announcement(OPS, 'refused-read');
+    await control('POST', 'faults', { method: 'GET', path: `/flows/${flowIdOf(ann)}$`, status: 401 });
+    await showing(OPS, ann.ts, /can no longer read this flow/);
+    expect(seen(current(OPS, ann.ts))).toContain("follow it in the service's Activity view");
+    await new Promise((r) => setTimeout(r, 800));
+    expect(threadOf(OPS, ann.ts)).toEqual([]);
+    await vi.waitFor(
+      async () => expect((await h.store.getTrackedFlow(flowIdOf(ann)))?.endReason).toBe('unauthorized'),
+      { timeout: 5_000 },
+    );
+  });
+
   it('a restart mid-flow: the new bot takes it to its end, and the requester is told once', async () => {
     await control('POST', 'flow-rules', {
       flowType: 'ANOMALYLEARN',
@@ -454,7 +510,41 @@ describe('a service without flow read-back', () => {
         own.slack.calls.filter((c) => c.method === 'chat.update' && c.args.ts === ann.ts && c.response.ok),
       ).toHaveLength(1);
       expect(own.slack.messages(OPS, { threadTs: ann.ts }).filter((m) => m.threadTs === ann.ts)).toEqual([]);
-      expect((await h.store.getTrackedFlow(flowIdOf(ann)))?.endReason).toBe('unsupported');
+      await vi.waitFor(
+        async () => expect((await h.store.getTrackedFlow(flowIdOf(ann)))?.endReason).toBe('unsupported'),
+        { timeout: 5_000 },
+      );
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('a flow older than the maximum age', () => {
+  it('is no longer followed: the message says so and where to look', async () => {
+    const own = await startHarness({
+      flowDelays: { runningAfterMs: 100, completedAfterMs: 600_000 },
+      env: { TSAI_TRACK_FIRST_POLL: '100ms', TSAI_TRACK_MAX_INTERVAL: '300ms', TSAI_TRACK_MAX_AGE: '1s' },
+    });
+    try {
+      await own.command(`learn workspace=${W} signals=${T}:temperature ${RANGE} name=too-old`, {
+        channel: OPS,
+      });
+      const ann = await own.slack.waitFor(
+        () =>
+          own.slack.messages(OPS).find((m) => m.user === own.slack.botUserId && seen(m).includes('too-old')),
+        5_000,
+      );
+      const stopped = await own.slack.waitFor(() => {
+        const m = own.slack.messages(OPS).find((x) => x.ts === ann.ts);
+        return m && /stopped following this flow after/.test(seen(m)) ? m : undefined;
+      }, 10_000);
+      expect(seen(stopped)).toContain("follow it in the service's Activity view");
+      expect(seen(stopped)).toContain('*RUNNING* when the bot stopped following');
+      await vi.waitFor(
+        async () => expect((await own.store.getTrackedFlow(flowIdOf(ann)))?.endReason).toBe('max-age'),
+        { timeout: 5_000 },
+      );
     } finally {
       await own.close();
     }
