@@ -65,6 +65,7 @@ export async function followCommand(command: SlashCommand, bot: Bot): Promise<vo
       const opened = await openForm(bot, {
         triggerId: command.trigger_id,
         userId: command.user_id,
+        ...(command.team_id ? { teamId: command.team_id } : {}),
         kind: parsed.command,
         fields: fieldsFromCommand(parsed.command, parsed.given),
         origin: 'command',
