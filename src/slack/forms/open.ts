@@ -99,9 +99,9 @@ async function namesOf(
 }
 
 /**
- * Opens a modal at once (the trigger_id expires 3 s after the interaction), then looks up the slow parts
- * (the user's zone and name, for range previews and the default flow name) and updates the view in place,
- * guarded by its hash.
+ * Opens a modal at once (the trigger_id expires 3 s after the interaction; only the catalog's names of
+ * what it holds are read first), then looks up the slow parts (the user's zone and name, for range
+ * previews and the default flow name) and updates the view in place, guarded by its hash.
  * Returns false when Slack refused to open it.
  */
 export async function openForm(bot: Bot, req: OpenFormRequest): Promise<boolean> {
@@ -120,11 +120,21 @@ export async function openForm(bot: Bot, req: OpenFormRequest): Promise<boolean>
     ...initialRangeKeys(ranges.length, max),
   };
 
+  // The catalog is a store read away: the held resources open showing their names, which a later
+  // update could not put in front of a value Slack already shows.
+  const known = req.teamId
+    ? await namesOf(bot, req.teamId, fields).catch((e: unknown) => {
+        log.warn({ err: errText(e) }, 'could not read the names of the resources a form holds');
+        return undefined;
+      })
+    : undefined;
+  const shown = known?.fields ?? fields;
+
   let opened: { id: string; hash: string };
   try {
     const res = await bot.slack.views.open({
       trigger_id: req.triggerId,
-      view: buildModalView({ meta, fields }),
+      view: buildModalView({ meta, fields: shown, ...(known ? { names: known.names } : {}) }),
     });
     if (!res.view?.id || !res.view.hash) throw new Error('views.open returned no view');
     opened = { id: res.view.id, hash: res.view.hash };
@@ -134,16 +144,12 @@ export async function openForm(bot: Bot, req: OpenFormRequest): Promise<boolean>
   }
 
   try {
-    const [info, timeZone, known] = await Promise.all([
-      bot.users.lookup(req.userId),
-      bot.zoneOf(req.userId),
-      req.teamId ? namesOf(bot, req.teamId, fields) : undefined,
-    ]);
+    const [info, timeZone] = await Promise.all([bot.users.lookup(req.userId), bot.zoneOf(req.userId)]);
     const enriched: ModalMeta = { ...meta, timeZone, userName: info.name ?? req.userId };
     await bot.slack.views.update({
       view_id: opened.id,
       hash: opened.hash,
-      view: viewFor(bot, enriched, known?.fields ?? fields, known?.names),
+      view: viewFor(bot, enriched, shown, known?.names),
     });
   } catch (e) {
     // hash_conflict: the user already interacted and the view was rebuilt from what they typed.

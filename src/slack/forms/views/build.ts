@@ -235,13 +235,14 @@ const MODEL_LABEL: Partial<Record<ModalKind, string>> = {
 };
 
 const MODEL_HINT: Partial<Record<ModalKind, string>> = {
-  relearn: 'The existing anomaly model to teach more data. With a workspace chosen, its models are offered.',
-  score: 'The anomaly model to apply. With a workspace chosen, its models are offered.',
-  eval: "The assessment's live model, as shown in the service's user interface. With an assessment chosen, its models are offered.",
+  relearn: 'The existing anomaly model to teach; with a workspace chosen, its models are offered.',
+  score: 'The anomaly model to apply; with a workspace chosen, its models are offered.',
+  eval: "The assessment's live model; with an assessment chosen, its models are offered.",
 };
 
 const PICK = 'Type a name or an ID';
-const PICK_HINT = `Type a name or an ID (e.g. ${ID_EXAMPLE}): the bot offers what it knows, this channel's default first. An ID it has not seen yet can still be used.`;
+/** The options say the rest: this channel's default first, and "use ID …" for an ID the bot has not seen. */
+const PICK_HINT = "Type a name or an ID; this channel's default comes first.";
 
 function resourceHint(kind: ModalKind, name: ResourceField): string {
   switch (name) {
@@ -258,9 +259,9 @@ function resourceHint(kind: ModalKind, name: ResourceField): string {
     case 'dataspecId':
       return 'Only with "Reuse an existing dataspec ID": the dataspec of an earlier flow. With a model chosen, its dataspecs are offered.';
     case 'signals':
-      return `Pick as many as needed${kind === 'relearn' ? '' : ' (new data only)'}: type a name or an ID. Type id:label to give a signal a label of your own, e.g. ${ID_EXAMPLE}:Bearing temperature.`;
+      return `Pick as many as needed${kind === 'relearn' ? '' : ' (new data only)'}. Type id:label to give a signal a label of your own, e.g. ${ID_EXAMPLE}:Bearing temperature.`;
     case 'outputs':
-      return `Only with "Map to existing signals": the signals the outputs go to; they must match the model's output schema. Type id:output name to name an output, e.g. ${ID_EXAMPLE}:anomaly_score.`;
+      return `Only with "Map to existing signals": the signals the outputs go to, matching the model's output schema. Type id:output name to name an output, e.g. ${ID_EXAMPLE}:anomaly_score.`;
   }
 }
 
