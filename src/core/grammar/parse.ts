@@ -276,7 +276,7 @@ function resourceId(args: Args, key: string, what: string, value: string, quoted
 /** An example name per key, for the hint that a resource may be given by its name. */
 const EXAMPLE_NAMES: Record<string, string> = {
   workspace: 'Pump station A',
-  model: 'Pump A baseline',
+  model: 'Pump station A/anomaly/M[1]',
   assessment: 'Temperature anomaly',
   datastream: 'Plant sensors',
   dataspec: 'Baseline October',

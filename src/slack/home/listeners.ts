@@ -6,7 +6,7 @@ import type {
   SlackEventMiddlewareArgs,
 } from '@slack/bolt';
 import type { FollowUps } from '../follow-up/jobs.js';
-import { HOME_ACTION } from './views.js';
+import { HOME_ACTION } from './ids.js';
 
 type Click = BlockAction<ButtonAction>;
 const CLICKS = new RegExp(`^(${Object.values(HOME_ACTION).join('|')})$`);

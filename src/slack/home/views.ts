@@ -14,14 +14,9 @@ import {
   section,
   slackTime,
 } from '../views/mrkdwn.js';
+import { HOME_ACTION, HOME_CALLBACK } from './ids.js';
 
-/** `action_id`s of the Home tab's buttons; the value is the request ID. */
-export const HOME_ACTION = {
-  approve: 'home_approve',
-  reject: 'home_reject',
-} as const;
-
-export const HOME_CALLBACK = 'tsai_home';
+export { HOME_ACTION, HOME_CALLBACK };
 
 /** How many of each list the Home shows; the rest is "and N more". Together well within 100 blocks. */
 export const HOME_SHOWN = { waiting: 10, mine: 10, flows: 15, channels: 8 } as const;
