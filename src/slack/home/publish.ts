@@ -96,6 +96,11 @@ export class HomePublisher {
     }
   }
 
+  /** Whether a publish is waiting or on its way. */
+  get busy(): boolean {
+    return this.pending.size > 0 || this.running.size > 0;
+  }
+
   /** Drops what is waiting and lets what is being published finish. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -108,13 +113,15 @@ export class HomePublisher {
   private schedule(viewer: HomeViewer, delayMs: number, flows: Set<string>, waits: number): void {
     const key = keyOf(viewer);
     const old = this.pending.get(key);
+    let waited = waits;
     if (old) {
       clearTimeout(old.timer);
       for (const f of old.flows) flows.add(f);
+      waited = Math.max(waits, old.waits);
     }
     const timer = setTimeout(() => this.fire(key), delayMs);
     timer.unref();
-    this.pending.set(key, { viewer, timer, at: Date.now() + delayMs, flows, waits });
+    this.pending.set(key, { viewer, timer, at: Date.now() + delayMs, flows, waits: waited });
   }
 
   private fire(key: string): void {
