@@ -129,6 +129,11 @@ export async function startAll(o: StartOptions): Promise<Running> {
     };
     const bot = await composeBot(setup, logger);
     stops.push(() => bot.close());
+    if (emulator && localSlack) {
+      // The sandbox's one team knows the demo data by name from the start, as if someone had looked it up.
+      const { demoCatalog } = await import('./standins/sandbox/demo-catalog.js');
+      await bot.store.upsertCatalog(localSlack.teamId, demoCatalog(), Date.now());
+    }
     const followUps = await startFollowUps(setup, bot, logger);
     stops.push(() => followUps.stop());
     const slack = createSlackApp(bot, followUps);

@@ -7,6 +7,7 @@ import { BASE_SCOPES, WEB_API_METHODS } from '../src/slack/scopes.js';
 
 interface Manifest {
   features: {
+    app_home?: { home_tab_enabled?: boolean; messages_tab_enabled?: boolean };
     slash_commands: {
       command: string;
       url?: string;
@@ -17,8 +18,8 @@ interface Manifest {
   };
   oauth_config: { scopes: { bot: string[] } };
   settings: {
-    interactivity: { is_enabled: boolean; request_url?: string };
-    event_subscriptions?: { bot_events?: string[] };
+    interactivity: { is_enabled: boolean; request_url?: string; message_menu_options_url?: string };
+    event_subscriptions?: { request_url?: string; bot_events?: string[] };
     socket_mode_enabled?: boolean;
   };
   display_information: { name: string; description?: string };
@@ -57,14 +58,29 @@ describe('manifest.yml', () => {
     expect(tsai.url).toMatch(/^https:\/\/.+\/slack\/events$/);
   });
 
-  it('has interactivity on, pointing at the same endpoint', () => {
-    expect(manifest.settings.interactivity.is_enabled).toBe(true);
-    expect(manifest.settings.interactivity.request_url).toMatch(/^https:\/\/.+\/slack\/events$/);
+  it('has interactivity on, pointing at the same endpoint, type-ahead options included', () => {
+    const { interactivity } = manifest.settings;
+    expect(interactivity.is_enabled).toBe(true);
+    expect(interactivity.request_url).toMatch(/^https:\/\/.+\/slack\/events$/);
+    expect(interactivity.message_menu_options_url).toBe(interactivity.request_url);
     expect(manifest.settings.socket_mode_enabled).toBe(false);
   });
 
-  it('subscribes to no events the code does not handle', () => {
-    expect(manifest.settings.event_subscriptions?.bot_events ?? []).toEqual([]);
+  it('subscribes to exactly the events the code handles, at the same endpoint', () => {
+    const handled = new Set<string>();
+    for (const file of sourceFiles(new URL('../src/slack', import.meta.url).pathname)) {
+      for (const m of readFileSync(file, 'utf8').matchAll(/\bapp\.event\(\s*'([a-z_]+)'/g))
+        handled.add(m[1]!);
+    }
+    expect(manifest.settings.event_subscriptions?.bot_events ?? []).toEqual([...handled]);
+    expect(handled).toEqual(new Set(['app_home_opened']));
+    expect(manifest.settings.event_subscriptions?.request_url).toBe(
+      manifest.settings.interactivity.request_url,
+    );
+  });
+
+  it('enables the Home tab the bot publishes, and keeps the Messages tab its direct messages use', () => {
+    expect(manifest.features.app_home).toEqual({ home_tab_enabled: true, messages_tab_enabled: true });
   });
 
   it('asks for exactly the scopes of the Web API methods the code calls', () => {

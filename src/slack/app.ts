@@ -8,6 +8,7 @@ import { registerCommand } from './command/listener.js';
 import { registerFlows } from './flows/listeners.js';
 import type { FollowUps } from './follow-up/jobs.js';
 import { registerForms } from './forms/listeners.js';
+import { registerHome } from './home/listeners.js';
 import { webClientOptions } from './web-client.js';
 
 export interface SlackApp {
@@ -60,6 +61,7 @@ export function createSlackApp(bot: Bot, followUps: FollowUps): SlackApp {
   registerForms(app, bot, followUps);
   registerApprovals(app, followUps);
   registerFlows(app, followUps);
+  registerHome(app, followUps);
   app.error(async (error) => {
     bot.logger.error({ err: error.message, code: error.code }, 'unhandled error in a Slack listener');
   });

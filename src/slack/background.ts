@@ -2,6 +2,7 @@ import { startExpirySweeper } from '../core/approvals/index.js';
 import { errText } from '../log.js';
 import { announceDecided } from './approvals/present.js';
 import type { Bot } from './bot.js';
+import { stopHomes } from './home/refresh.js';
 
 export interface BackgroundWork {
   stop(): Promise<void>;
@@ -32,6 +33,7 @@ export async function startBackgroundWork(bot: Bot): Promise<BackgroundWork> {
   return {
     async stop() {
       await Promise.all([sweeper.stop(), tracker?.stop()]);
+      await stopHomes(bot);
     },
   };
 }

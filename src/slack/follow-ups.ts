@@ -23,5 +23,9 @@ export async function runFollowUp(job: Job, bot: Bot): Promise<void> {
       return (await import('./approvals/follow-up.js')).followRejectReason(job, bot);
     case 'flow-next':
       return (await import('./flows/next-step.js')).followNextStep(job, bot);
+    case 'home-opened':
+      return (await import('./home/follow-up.js')).followHomeOpened(job, bot);
+    case 'home-decision':
+      return (await import('./home/follow-up.js')).followHomeDecision(job, bot);
   }
 }

@@ -15,6 +15,8 @@ export const WEB_API_METHODS: Record<string, string | null> = {
   'chat.update': 'chat:write',
   'chat.getPermalink': null,
   'usergroups.users.list': 'usergroups:read',
+  // App Home (src/slack/home/)
+  'views.publish': null,
 };
 
 /**

@@ -135,6 +135,9 @@ CREATE INDEX tracked_flows_channel ON tracked_flows (channel_id, created_at);
 CREATE INDEX tracked_flows_requester ON tracked_flows (requester_id, created_at);
 `;
 
+// The App Home lists the channels a person uses, read from the audit log by user.
+const auditByUser = `CREATE INDEX audit_log_user ON audit_log (team_id, user_id, at);`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -159,5 +162,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'tracked flows',
     sqlite: trackedFlows('INTEGER'),
     postgres: trackedFlows('BIGINT'),
+  },
+  {
+    version: 5,
+    name: 'audit log by user',
+    sqlite: auditByUser,
+    postgres: auditByUser,
   },
 ];

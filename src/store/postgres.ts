@@ -43,6 +43,8 @@ import type {
   TrackedFlowPatch,
   TrackedFlowQuery,
   TransitionResult,
+  UserChannel,
+  UserChannelsQuery,
 } from './types.js';
 
 type Row = Record<string, unknown>;
@@ -125,10 +127,19 @@ export class PostgresStore implements Store {
 
   async listApprovals(query: ApprovalQuery = {}): Promise<ApprovalRequest[]> {
     const statuses = query.statuses ?? [];
+    const params: unknown[] = [clampLimit(query.limit, 100)];
+    const where: string[] = [];
+    const add = (sql: (p: string) => string, v: unknown) => {
+      params.push(v);
+      where.push(sql(`$${params.length}`));
+    };
+    if (statuses.length) add((p) => `status = ANY(${p}::text[])`, statuses);
+    if (query.teamId !== undefined) add((p) => `team_id = ${p}`, query.teamId);
+    if (query.requesterId !== undefined) add((p) => `requester_id = ${p}`, query.requesterId);
     const rows = await this.all(
-      `SELECT * FROM approvals ${statuses.length ? 'WHERE status = ANY($2::text[])' : 'WHERE $2::text[] IS NULL'}
+      `SELECT * FROM approvals ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY created_at DESC, id LIMIT $1`,
-      [clampLimit(query.limit, 100), statuses.length ? statuses : null],
+      params,
     );
     return rows.map(toApproval);
   }
@@ -261,6 +272,16 @@ export class PostgresStore implements Store {
       params,
     );
     return rows.map(toAudit);
+  }
+
+  async listUserChannels(q: UserChannelsQuery): Promise<UserChannel[]> {
+    const rows = await this.all(
+      `SELECT channel_id, MAX(at) AS last_at FROM audit_log
+       WHERE team_id = $1 AND user_id = $2 AND at >= $3 AND channel_id IS NOT NULL
+       GROUP BY channel_id ORDER BY last_at DESC, channel_id LIMIT $4`,
+      [q.teamId, q.userId, q.since ?? 0, clampLimit(q.limit, 20)],
+    );
+    return rows.map((r) => ({ channelId: String(r.channel_id), lastAt: Number(r.last_at) }));
   }
 
   async getChannelDefaults(channelId: string): Promise<StoredChannelDefaults | null> {

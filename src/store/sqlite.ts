@@ -45,6 +45,8 @@ import type {
   TrackedFlowPatch,
   TrackedFlowQuery,
   TransitionResult,
+  UserChannel,
+  UserChannelsQuery,
 } from './types.js';
 
 type Row = Record<string, unknown>;
@@ -127,11 +129,23 @@ export class SqliteStore implements Store {
 
   async listApprovals(query: ApprovalQuery = {}): Promise<ApprovalRequest[]> {
     const statuses = query.statuses ?? [];
-    const where = statuses.length ? `WHERE status IN (${statuses.map(() => '?').join(', ')})` : '';
-    const rows = this.prepare(`SELECT * FROM approvals ${where} ORDER BY created_at DESC, id LIMIT ?`).all(
-      ...statuses,
-      clampLimit(query.limit, 100),
-    ) as Row[];
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (statuses.length) {
+      where.push(`status IN (${statuses.map(() => '?').join(', ')})`);
+      params.push(...statuses);
+    }
+    if (query.teamId !== undefined) {
+      where.push('team_id = ?');
+      params.push(query.teamId);
+    }
+    if (query.requesterId !== undefined) {
+      where.push('requester_id = ?');
+      params.push(query.requesterId);
+    }
+    const sql = `SELECT * FROM approvals ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+                 ORDER BY created_at DESC, id LIMIT ?`;
+    const rows = this.prepare(sql).all(...params, clampLimit(query.limit, 100)) as Row[];
     return rows.map(toApproval);
   }
 
@@ -257,6 +271,15 @@ export class SqliteStore implements Store {
     const sql = `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
                  ORDER BY at DESC, id DESC LIMIT ?`;
     return (this.prepare(sql).all(...params, clampLimit(query.limit, 20)) as Row[]).map(toAudit);
+  }
+
+  async listUserChannels(q: UserChannelsQuery): Promise<UserChannel[]> {
+    const rows = this.prepare(
+      `SELECT channel_id, MAX(at) AS last_at FROM audit_log
+       WHERE team_id = ? AND user_id = ? AND at >= ? AND channel_id IS NOT NULL
+       GROUP BY channel_id ORDER BY last_at DESC, channel_id LIMIT ?`,
+    ).all(q.teamId, q.userId, q.since ?? 0, clampLimit(q.limit, 20)) as Row[];
+    return rows.map((r) => ({ channelId: String(r.channel_id), lastAt: Number(r.last_at) }));
   }
 
   async getChannelDefaults(channelId: string): Promise<StoredChannelDefaults | null> {

@@ -83,6 +83,10 @@ export type ExecutionOutcome =
 
 export interface ApprovalQuery {
   statuses?: ApprovalStatus[];
+  /** Only requests filed in this Slack team. */
+  teamId?: string;
+  /** Only requests filed by this user. */
+  requesterId?: string;
   limit?: number;
 }
 
@@ -124,6 +128,21 @@ export interface AuditQuery {
   channelId?: string;
   /** Only operations starting with one of these prefixes. */
   operationPrefixes?: string[];
+}
+
+export interface UserChannelsQuery {
+  teamId: string;
+  userId: string;
+  /** Entries at or after (ms). */
+  since?: number;
+  limit?: number;
+}
+
+/** A channel someone acted in, as the audit log saw it. */
+export interface UserChannel {
+  channelId: string;
+  /** Their latest audited action there (ms). */
+  lastAt: number;
 }
 
 export interface ChannelDefaults {
@@ -230,6 +249,11 @@ export interface Store extends FlowTrackingStore {
   appendAudit(entry: NewAuditEntry): Promise<AuditEntry>;
   /** Newest first. */
   listAudit(query?: AuditQuery): Promise<AuditEntry[]>;
+  /**
+   * The channels where a user of a team did something the audit log records (a change, a flow, an
+   * approval request or decision, a refusal), most recently used first.
+   */
+  listUserChannels(query: UserChannelsQuery): Promise<UserChannel[]>;
 
   getChannelDefaults(channelId: string): Promise<StoredChannelDefaults | null>;
   /** Merges `values` into the stored defaults; `undefined` keys keep their value. */

@@ -6,6 +6,7 @@ import {
   recordFlowResult,
   recordOperation,
   resolveArguments,
+  resolveCommandNames,
   resolveName,
 } from '../../src/core/catalog/index.js';
 import { parseCommand } from '../../src/core/grammar/parse.js';
@@ -227,6 +228,97 @@ describe('names in commands', () => {
       id: W1,
       by: 'id',
     });
+  });
+});
+
+describe('names a command gives in quotes', () => {
+  let location: StoreLocation;
+  let store: Store;
+  beforeEach(async () => {
+    location = await sqliteLocation();
+    store = await location.open();
+    await recordOperation(store, {
+      teamId: TEAM,
+      now: () => T0,
+      request: { kind: 'workspace-show', workspaceId: W1 },
+      returned: { id: W1, name: 'Pump station A' },
+    });
+    for (const [model, ws, at] of [
+      [id(11), W1, T0 + 1],
+      [id(12), W2, T0 + 2],
+    ] as const)
+      await recordFlowResult(store, {
+        teamId: TEAM,
+        now: () => at,
+        model: { id: model, name: 'Baseline', workspaceId: ws },
+      });
+    await recordOperation(store, {
+      teamId: TEAM,
+      now: () => T0 + 3,
+      request: {
+        kind: 'learn',
+        name: 'learn',
+        workspaceId: W1,
+        data: {
+          kind: 'inline',
+          signals: [{ signal: S1, name: 'inlet temperature' }],
+          ranges: [],
+          dataspecName: 'x',
+        },
+      },
+    });
+  });
+  afterEach(async () => {
+    await store.close();
+    await location.cleanup();
+  });
+
+  const parseWith = (text: string, names: Awaited<ReturnType<typeof resolveCommandNames>>) =>
+    parseCommand(text, names.ok ? { names: names.names } : {});
+
+  it('resolves them for the grammar, a workspace given with them singling out a shared model name', async () => {
+    const text = 'relearn "baseline" workspace="Pump station A" signals="Inlet temperature" range=today';
+    const first = parseCommand(text);
+    if (first.ok || first.kind !== 'names') throw new Error('expected names');
+    const names = await resolveCommandNames(store, TEAM, first);
+    expect(names).toMatchObject({
+      ok: true,
+      resolved: [
+        { key: 'workspace', text: 'Pump station A', id: W1 },
+        { key: 'model', text: 'baseline', id: id(11) },
+        { key: 'signals', text: 'Inlet temperature', id: S1, name: 'inlet temperature' },
+      ],
+    });
+    expect(parseWith(text, names)).toMatchObject({
+      ok: true,
+      command: {
+        kind: 'relearn',
+        modelId: id(11),
+        workspaceId: W1,
+        data: { signals: [{ signal: S1, name: 'inlet temperature' }] },
+      },
+    });
+    expect(names.ok && describeResolved(names.resolved)).toBe(
+      `Names resolved: workspace "Pump station A" → \`${W1}\`, model "baseline" → \`${id(11)}\`, signal "Inlet temperature" → \`${S1}\`.`,
+    );
+  });
+
+  it('refuses an ambiguous name with both candidates, and an unknown one with the closest', async () => {
+    const first = parseCommand(`score "Baseline" workspace=${id(99)} dataspec=${id(98)} prefix=p`);
+    if (first.ok || first.kind !== 'names') throw new Error('expected names');
+    const refused = await resolveCommandNames(store, TEAM, first);
+    expect(refused).toMatchObject({ ok: false, key: 'model' });
+    expect(!refused.ok && refused.message).toMatch(
+      new RegExp(`^\`model=\`: 2 models are named "Baseline": .*${id(12)}.*${id(11)}.*Give the ID instead.$`),
+    );
+    const unknown = parseCommand('workspace show "Pump station Z"');
+    if (unknown.ok || unknown.kind !== 'names') throw new Error('expected names');
+    const r = await resolveCommandNames(store, TEAM, unknown);
+    expect(!r.ok && r.message).toMatch(
+      /No workspace named "Pump station Z" is known\. Closest: "Pump station A"/,
+    );
+    // Another team knows none of these names.
+    expect(await resolveCommandNames(store, 'T0OTHER', unknown)).toMatchObject({ ok: false });
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/core/grammar/commands.js';
-import { parseCommand } from '../../src/core/grammar/parse.js';
+import { nameKey, parseCommand } from '../../src/core/grammar/parse.js';
 import { tokenize } from '../../src/core/grammar/tokenize.js';
 
 const W = '1353853719423311872';
@@ -310,5 +310,133 @@ describe('parseCommand: channel defaults', () => {
       expect(out.given).toEqual({ model: M, workspace: W });
       expect(out.fromDefaults).toEqual(['model', 'workspace']);
     } else throw new Error('expected missing');
+  });
+});
+
+describe('parseCommand: names in quotes where IDs go', () => {
+  const names = (entries: [string, string, string, string?][]) =>
+    new Map(entries.map(([key, text, id, name]) => [nameKey(key, text), { id, ...(name ? { name } : {}) }]));
+
+  it('reports every quoted name (and the IDs given with them) before anything is read as an ID', () => {
+    const out = parseCommand(
+      `learn workspace="Pump station A" signals="Bearing temp,${S2}:pressure,Motor current" range=today`,
+    );
+    expect(out).toMatchObject({
+      ok: false,
+      kind: 'names',
+      names: [
+        { key: 'workspace', text: 'Pump station A' },
+        { key: 'signals', text: 'Bearing temp' },
+        { key: 'signals', text: 'Motor current' },
+      ],
+      ids: {},
+    });
+    expect(parseCommand(`relearn “Baseline” workspace=${W} dataspec=${DS}`)).toMatchObject({
+      kind: 'names',
+      names: [{ key: 'model', text: 'Baseline' }],
+      ids: { workspace: W, dataspec: DS },
+    });
+    expect(parseCommand(`model move 'Baseline' to "Sandbox"`)).toMatchObject({
+      kind: 'names',
+      names: [
+        { key: 'model', text: 'Baseline' },
+        { key: 'workspace', text: 'Sandbox' },
+      ],
+    });
+  });
+
+  it('reads the resolved IDs as if they had been typed; a signal takes its catalog name as label', () => {
+    const out = parseCommand(
+      `learn workspace="Pump station A" signals="Bearing temp,${S2}:pressure" range=today`,
+      {
+        names: names([
+          ['workspace', 'Pump station A', W],
+          ['signals', 'Bearing temp', S1, 'bearing temperature'],
+        ]),
+      },
+    );
+    if (!out.ok) throw new Error(out.message);
+    expect(out.command).toMatchObject({
+      kind: 'learn',
+      workspaceId: W,
+      data: {
+        kind: 'inline',
+        signals: [
+          { signal: S1, name: 'bearing temperature' },
+          { signal: S2, name: 'pressure' },
+        ],
+      },
+    });
+    const score = parseCommand(`score "Baseline" workspace=${W} dataspec="October" outputs="Scores"`, {
+      names: names([
+        ['model', 'Baseline', M],
+        ['dataspec', 'October', DS],
+        ['outputs', 'Scores', S2, 'anomaly scores'],
+      ]),
+    });
+    if (!score.ok) throw new Error(score.message);
+    // An output's label is the model's output name, not the signal's: it keeps the default.
+    expect(score.command).toMatchObject({
+      modelId: M,
+      data: { kind: 'dataspec', dataspecId: DS },
+      output: { kind: 'signals', signals: [{ signal: S2, name: S2 }] },
+    });
+    const use = parseCommand('use workspace="Pump station A"', {
+      names: names([['workspace', 'Pump station A', W]]),
+    });
+    expect(use).toMatchObject({
+      ok: true,
+      command: { kind: 'use', action: 'set', values: { workspace: W } },
+    });
+    const live = parseCommand('live start assessment="Temperature anomaly"', {
+      names: names([['assessment', 'Temperature anomaly', A]]),
+    });
+    expect(live).toMatchObject({ ok: true, command: { kind: 'live', assessmentId: A } });
+  });
+
+  it('prefills a form with the IDs the names stand for', () => {
+    const out = parseCommand('learn workspace="Pump station A" signals="Bearing temp"', {
+      names: names([
+        ['workspace', 'Pump station A', W],
+        ['signals', 'Bearing temp', S1, 'bearing temperature'],
+      ]),
+    });
+    expect(out).toMatchObject({
+      ok: false,
+      kind: 'missing',
+      missing: ['range'],
+      given: { workspace: W, signals: `${S1}:bearing temperature` },
+    });
+  });
+
+  it('keeps every other check: unquoted words, short numbers, names of keys that take no ID', () => {
+    for (const [text, error] of [
+      [
+        'workspace show Sandbox',
+        /`Sandbox` is not a valid workspace ID.*may also be given by its name in quotes, e\.g\. `workspace="Pump station A"`/,
+      ],
+      ['workspace show "12345"', /`12345` is not a valid workspace ID/],
+      [
+        `learn workspace=${W} signals=Bearing range=today`,
+        /`Bearing` in `signals=` is not a valid signal ID/,
+      ],
+      [`flow "my flow"`, /`my flow` is not a valid flow ID/],
+      [`workspace show "A" workspace=${W}`, /given twice/],
+      [`learn workspace="A" signals="${S1},${S1}" range=x`, /appears twice/],
+    ] as const) {
+      const out = parseCommand(text);
+      expect(out.ok, text).toBe(false);
+      if (!out.ok) {
+        expect(out.kind, text).toBe('error');
+        expect(out.message, text).toMatch(error);
+      }
+    }
+  });
+
+  it('an error elsewhere in the command wins over names still to look up', () => {
+    expect(parseCommand('learn workspace="Pump station A" bogus=1')).toMatchObject({
+      kind: 'error',
+      message: expect.stringMatching(/`bogus=` is not an option/),
+    });
   });
 });

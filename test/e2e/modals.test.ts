@@ -42,7 +42,13 @@ const blocksOf = (v: OpenView) => v.view.blocks as Block[];
 const blockOf = (v: OpenView, id: string) => blocksOf(v).find((b) => b.block_id === id);
 const initial = (v: OpenView, id: string) => {
   const el = blockOf(v, id)?.element;
-  return el?.initial_value ?? el?.initial_option?.value ?? el?.initial_conversation;
+  const many = el?.initial_options as { value: string }[] | undefined;
+  return (
+    el?.initial_value ??
+    el?.initial_option?.value ??
+    el?.initial_conversation ??
+    many?.map((o) => o.value).join('\n')
+  );
 };
 const ns = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
 const seen = (m: LocalMessage) => `${m.text}\n${JSON.stringify(m.blocks ?? [])}`;
@@ -80,6 +86,24 @@ async function act(v: OpenView, blockId: string, actionId: string, value?: unkno
 }
 
 const text = (blockId: string, value: string) => ({ [blockId]: { [fieldActionId(blockId)]: value } });
+
+/**
+ * The user types each text into a type-ahead field and picks the first option the bot offers for it (an
+ * ID it has not seen is offered as "use ID …", `id:label` in a signal field keeps the label).
+ */
+async function pickIn(hx: Harness, user: string, v: OpenView, blockId: string, ...typed: string[]) {
+  const picked: string[] = [];
+  for (const value of typed) {
+    const actionId = fieldActionId(blockId);
+    const d = await hx.slack.sendOptionsRequest({ user, viewId: v.id, blockId, actionId, value });
+    const first = d.options?.[0]?.value;
+    if (d.status !== 200 || !first) throw new Error(`the bot offered nothing for "${value}" in ${blockId}`);
+    picked.push(first);
+  }
+  const multi = blockId === 'signals' || blockId === 'outputs';
+  return { [blockId]: { [fieldActionId(blockId)]: multi ? picked : picked[0] } };
+}
+const pick = (v: OpenView, blockId: string, ...typed: string[]) => pickIn(h, USER, v, blockId, ...typed);
 const range = (key: number, value: string) => ({ [`range_${key}`]: { [MODAL_ACTION.range]: value } });
 
 /** The next message `user` sees in the channel after `before`. */
@@ -167,12 +191,13 @@ describe('opening the modals', () => {
 describe('time-range preview', () => {
   it('updates in place on Enter, adds and removes ranges, and keeps every typed value', async () => {
     const v = await openFromCommand('learn', MODAL_CALLBACK.learn);
+    const signals = await pick(v, 'signals', T);
     h.slack.typeIntoView({
       user: USER,
       viewId: v.id,
       blockId: 'signals',
       actionId: fieldActionId('signals'),
-      value: T,
+      value: signals.signals!.signals_value,
     });
 
     await act(v, 'range_1', MODAL_ACTION.range, 'yesterday 9am to 5pm');
@@ -209,21 +234,29 @@ describe('submission', () => {
   it('several bad fields: every error at once, and nothing reaches the service', async () => {
     const v = await openFromCommand('learn', MODAL_CALLBACK.learn);
     await act(v, RANGE_ACTIONS_BLOCK, MODAL_ACTION.addRange);
+    // Only what the bot offers can be picked: text that is neither a name it knows nor an ID gets nothing.
+    const nothing = await h.slack.sendOptionsRequest({
+      user: USER,
+      viewId: v.id,
+      blockId: 'workspace',
+      actionId: fieldActionId('workspace'),
+      value: 'W123',
+    });
+    expect(nothing.options).toEqual([]);
     const d = await h.slack.submitView({
       user: USER,
       viewId: v.id,
       values: {
-        ...text('workspace', 'W123'),
-        ...text('signals', `temperature\n${P}`),
-        ...text('dataspec_id', S.dataspec),
+        ...(await pick(v, 'workspace', W)),
+        ...(await pick(v, 'signals', P)),
+        ...(await pick(v, 'dataspec_id', S.dataspec)),
         ...range(1, 'Nov 1 to Nov 3'),
         ...range(2, 'Nov 2 9am to 5pm'),
       },
     });
     expect(d.delivered).toBe(true);
-    expect(Object.keys(d.errors ?? {}).sort()).toEqual(['dataspec_id', 'range_2', 'signals', 'workspace']);
-    expect(d.errors?.workspace).toMatch(/"W123" is not a valid workspace ID/);
-    expect(d.errors?.signals).toMatch(/Not a signal ID: "temperature"/);
+    expect(Object.keys(d.errors ?? {}).sort()).toEqual(['dataspec_id', 'range_2']);
+    expect(d.errors?.dataspec_id).toMatch(/clear this field, or choose "Reuse"/);
     expect(d.errors?.range_2).toMatch(/overlaps time range 1/);
     expect(h.slack.topView(USER)?.id).toBe(v.id);
 
@@ -231,7 +264,11 @@ describe('submission', () => {
     const ds = await h.slack.submitView({
       user: USER,
       viewId: s.id,
-      values: { ...range(1, 'tomorrow'), ...text('prefix', 'p'), ...text('outputs', `${T}:anomaly_score`) },
+      values: {
+        ...range(1, 'tomorrow'),
+        ...text('prefix', 'p'),
+        ...(await pick(s, 'outputs', `${T}:anomaly_score`)),
+      },
     });
     // Scoring reads data, so a range not yet over is refused as for EVAL.
     expect(Object.keys(ds.errors ?? {}).sort()).toEqual([
@@ -248,13 +285,13 @@ describe('submission', () => {
       user: USER,
       viewId: e.id,
       values: {
-        ...text('datastream', '42'),
-        ...text('model', M),
+        ...(await pick(e, 'datastream', S.datastream)),
+        ...(await pick(e, 'model', M)),
         ...text('entities', 'pump-1'),
         ...range(1, 'tomorrow 9am to 5pm'),
       },
     });
-    expect(Object.keys(de.errors ?? {}).sort()).toEqual(['datastream', 'range_1']);
+    expect(Object.keys(de.errors ?? {}).sort()).toEqual(['range_1']);
     expect(de.errors?.range_1).toMatch(/future/);
     expect(await h.serviceRequests()).toEqual([]);
   });
@@ -270,7 +307,7 @@ describe('submission', () => {
         ...text('name', 'Pump A baseline'),
         ...text('description', 'Normal operation, November'),
         ...text('model_name', 'pump A model'),
-        ...text('signals', `${T}:temperature\n${P}`),
+        ...(await pick(v, 'signals', `${T}:temperature`, P)),
         ...range(1, 'yesterday 9am to 5pm'),
         ...range(2, 'Nov 1 to Nov 3'),
         ...text('dataspec_name', 'november baseline'),
@@ -320,7 +357,10 @@ describe('submission', () => {
     await h.slack.submitView({
       user: USER,
       viewId: r.id,
-      values: { ...text('signals', `${P}:pressure`), ...range(1, '2026-11-15 06:00 to 2026-11-15 18:00') },
+      values: {
+        ...(await pick(r, 'signals', `${P}:pressure`)),
+        ...range(1, '2026-11-15 06:00 to 2026-11-15 18:00'),
+      },
     });
     await nextMessage(before);
     let requests = await h.serviceRequests();
@@ -376,9 +416,9 @@ describe('submission', () => {
       viewId: v.id,
       values: {
         channel: { [fieldActionId('channel')]: 'C0GENERAL' },
-        ...text('assessment', S.assessments.temperature),
-        ...text('datastream', S.datastream),
-        ...text('model', M),
+        ...(await pick(v, 'assessment', S.assessments.temperature)),
+        ...(await pick(v, 'datastream', S.datastream)),
+        ...(await pick(v, 'model', M)),
         ...text('entities', 'pump-1\npump-2'),
         ...range(1, 'Nov 20 6am to Nov 20 18:00'),
       },
@@ -420,14 +460,14 @@ describe('submission', () => {
     const typed = {
       ...text('name', 'night scoring'),
       ...text('description', 'pumps 1-2\nsecond line'),
-      ...text('workspace', W),
-      ...text('signals', `${T}:temperature\n${P}:pressure`),
+      ...(await pick(v, 'workspace', W)),
+      ...(await pick(v, 'signals', `${T}:temperature`, `${P}:pressure`)),
       ...range(1, 'Nov 10 to Nov 12'),
       ...range(2, 'yesterday 9am to 5pm'),
       ...text('dataspec_name', 'nightly'),
       output_mode: { [fieldActionId('output_mode')]: 'map' },
       // The model's output schema is `anomaly_score`: the service rejects this mapping.
-      ...text('outputs', `${S.signals.anomalyScore}:wrong_name`),
+      ...(await pick(v, 'outputs', `${S.signals.anomalyScore}:wrong_name`)),
     };
     const before = tsSet();
     const d = await h.slack.submitView({ user: USER, viewId: v.id, values: typed });
@@ -477,7 +517,7 @@ describe('submission', () => {
     const ok = await h.slack.submitView({
       user: USER,
       viewId: reopened.id,
-      values: text('outputs', `${S.signals.anomalyScore}:anomaly_score`),
+      values: await pick(reopened, 'outputs', `${S.signals.anomalyScore}:anomaly_score`),
     });
     expect(ok.errors).toBeUndefined();
     const posted = await nextMessage(beforeFix);
@@ -490,7 +530,7 @@ describe('submission', () => {
     await h.slack.submitView({
       user: USER,
       viewId: v.id,
-      values: text('outputs', `${S.signals.anomalyScore}:nope`),
+      values: await pick(v, 'outputs', `${S.signals.anomalyScore}:nope`),
     });
     const note = await nextMessage(before);
     const button = (note.blocks as Block[])
@@ -564,17 +604,18 @@ describe('large forms', () => {
   it('inputs too long for a button value are kept in the durable store and still restored', async () => {
     const v = await openFromCommand(`score ${M} workspace=${W}`, MODAL_CALLBACK.score);
     // 70 labelled signals plus a long description: more than the 2000 characters a button value holds.
-    const signals = Array.from(
+    const typed = Array.from(
       { length: 70 },
       (_, i) => `10500000000000${String(10000 + i)}:sensor number ${i}`,
-    ).join('\n');
+    );
+    const signals = typed.join('\n');
     const description = 'd'.repeat(1500);
     const before = tsSet();
     const d = await h.slack.submitView({
       user: USER,
       viewId: v.id,
       values: {
-        ...text('signals', signals),
+        ...(await pick(v, 'signals', ...typed)),
         ...text('description', description),
         ...range(1, 'Nov 10 to Nov 12'),
         ...text('prefix', 'bad prefix with spaces'),
@@ -585,7 +626,10 @@ describe('large forms', () => {
     const ok = await h.slack.submitView({
       user: USER,
       viewId: v.id,
-      values: { ...text('prefix', ''), ...text('outputs', `${S.signals.anomalyScore}:not_in_schema`) },
+      values: {
+        ...text('prefix', ''),
+        ...(await pick(v, 'outputs', `${S.signals.anomalyScore}:not_in_schema`)),
+      },
     });
     expect(ok.errors).toBeUndefined();
     const note = await nextMessage(before);
@@ -649,8 +693,8 @@ describe('access policy and audit apply to form submissions (from a global short
       viewId: v.id,
       values: {
         channel: { [fieldActionId('channel')]: CH },
-        ...text('workspace', W),
-        ...text('signals', T),
+        ...(await pickIn(hh, user, v, 'workspace', W)),
+        ...(await pickIn(hh, user, v, 'signals', T)),
         ...range(1, '2026-11-20 to 2026-11-21'),
       },
     });

@@ -38,11 +38,21 @@ async function submitLearnForm(user: string): Promise<LocalMessage> {
     'the learn form',
   );
   const before = new Set(h.slack.messages(OPS, { user }).map((m) => m.ts));
+  // The signals field is a type-ahead select: what is typed there is picked from what the bot offers.
+  const signal = `${T}:temperature`;
+  const offered = await h.slack.sendOptionsRequest({
+    user,
+    viewId: view.id,
+    blockId: 'signals',
+    actionId: fieldActionId('signals'),
+    value: signal,
+  });
+  expect(offered.options?.map((o) => o.value)).toContain(signal);
   const d = await h.slack.submitView({
     user,
     viewId: view.id,
     values: {
-      signals: { [fieldActionId('signals')]: `${T}:temperature` },
+      signals: { [fieldActionId('signals')]: [signal] },
       range_1: { [MODAL_ACTION.range]: '2026-11-20 to 2026-11-21' },
     },
   });

@@ -45,6 +45,25 @@ describe('startAll (npm start)', () => {
         5000,
       );
       expect(reply.ephemeralTo).toBeUndefined();
+      // The demo data is known by name from the start: a command may name it.
+      const named = await slack.sendCommand({
+        user: 'U0ALICE',
+        channel: 'C0GENERAL',
+        text: 'workspace show "Pump station A"',
+      });
+      expect(named.status).toBe(200);
+      await slack.waitFor(
+        () =>
+          slack
+            .messages('C0GENERAL', { user: 'U0ALICE' })
+            .find((m) =>
+              JSON.stringify(m.blocks ?? []).includes(
+                'Names resolved: workspace \\"Pump station A\\" → `1030000000000000001`',
+              ),
+            ),
+        5000,
+        'the demo workspace by name',
+      );
     } finally {
       await running.stop();
       rmSync(dir, { recursive: true, force: true });

@@ -67,39 +67,52 @@ describe('modal builders', () => {
     }
   });
 
-  it('prefills every field from the given values', () => {
+  it('prefills every field from the given values; resources as the picked options of type-ahead selects', () => {
+    const id = (n: number) => `135385371942331187${n}`;
     const view = buildModalView({
       meta: { kind: 'score', origin: 'command', channel: 'C1', ...initialRangeKeys(2) },
       fields: {
         name: 'nightly score',
         description: 'pump 7',
-        model: '111',
-        workspace: '222',
+        model: id(1),
+        workspace: id(2),
         dataMode: 'dataspec',
-        signals: '333:temp',
+        signals: `${id(3)}:temp\n${id(4)}`,
         dataspecName: 'ds',
-        dataspecId: '444',
+        dataspecId: id(5),
         outputMode: 'map',
         prefix: 'p',
-        outputs: '555:score',
+        outputs: `${id(6)}:score`,
         ranges: ['yesterday', 'today'],
       },
+      names: { [id(2)]: 'Pump station A', [id(4)]: 'pressure' },
     });
-    const value = (id: string) => block(view, id)?.element.initial_value;
+    const value = (blockId: string) => block(view, blockId)?.element.initial_value;
+    const picked = (blockId: string) => {
+      const el = block(view, blockId)?.element;
+      const options = el?.initial_options ?? (el?.initial_option ? [el.initial_option] : []);
+      return options.map((o: Block) => [o.text.text, o.value]);
+    };
     expect(value(FIELD.name)).toBe('nightly score');
     expect(value(FIELD.description)).toBe('pump 7');
-    expect(value(FIELD.model)).toBe('111');
-    expect(value(FIELD.workspace)).toBe('222');
-    expect(value(FIELD.signals)).toBe('333:temp');
+    expect(block(view, FIELD.model)?.element).toMatchObject({ type: 'external_select', min_query_length: 0 });
+    expect(picked(FIELD.model)).toEqual([[id(1), id(1)]]);
+    expect(picked(FIELD.workspace)).toEqual([[`Pump station A · ${id(2)}`, id(2)]]);
+    expect(block(view, FIELD.signals)?.element.type).toBe('multi_external_select');
+    expect(picked(FIELD.signals)).toEqual([
+      [`temp · ${id(3)}`, `${id(3)}:temp`],
+      [`pressure · ${id(4)}`, id(4)],
+    ]);
     expect(value(FIELD.dataspecName)).toBe('ds');
-    expect(value(FIELD.dataspecId)).toBe('444');
+    expect(picked(FIELD.dataspecId)).toEqual([[id(5), id(5)]]);
     expect(value(FIELD.prefix)).toBe('p');
-    expect(value(FIELD.outputs)).toBe('555:score');
+    expect(picked(FIELD.outputs)).toEqual([[`score · ${id(6)}`, `${id(6)}:score`]]);
     expect(value(rangeBlockId(1))).toBe('yesterday');
     expect(value(rangeBlockId(2))).toBe('today');
     expect(block(view, FIELD.dataMode)?.element.initial_option.value).toBe('dataspec');
     expect(block(view, FIELD.outputMode)?.element.initial_option.value).toBe('map');
     expect(view.callback_id).toBe(MODAL_CALLBACK.score);
+    expect(checkBlockKitLimits(view, 'modal')).toEqual([]);
   });
 
   it('each modal shows its own fields', () => {

@@ -105,6 +105,23 @@ export function storeConformance(name: string, createLocation: () => Promise<Sto
       expect((await s.listApprovals({ statuses: ['rejected', 'expired'] })).map((r) => r.id)).toEqual([b.id]);
     });
 
+    it('lists approval requests of one team and one requester', async () => {
+      const s = await open();
+      const mine = await s.createApproval(newRequest({ requesterId: 'U0ME', createdAt: T0 }));
+      const theirs = await s.createApproval(newRequest({ requesterId: 'U0YOU', createdAt: T0 + 1 }));
+      const elsewhere = await s.createApproval(
+        newRequest({ requesterId: 'U0ME', teamId: 'T0OTHER', createdAt: T0 + 2 }),
+      );
+      const list = async (q: Parameters<Store['listApprovals']>[0]) =>
+        (await s.listApprovals(q)).map((r) => r.id);
+      expect(await list({ teamId: 'T0TEAM' })).toEqual([theirs.id, mine.id]);
+      expect(await list({ teamId: 'T0TEAM', requesterId: 'U0ME' })).toEqual([mine.id]);
+      expect(await list({ requesterId: 'U0ME' })).toEqual([elsewhere.id, mine.id]);
+      expect(await list({ teamId: 'T0OTHER', statuses: ['pending'] })).toEqual([elsewhere.id]);
+      await s.decideApproval({ id: mine.id, decision: 'reject', by: 'U0BOB', at: T0 + 3 });
+      expect(await list({ teamId: 'T0TEAM', requesterId: 'U0ME', statuses: ['pending'] })).toEqual([]);
+    });
+
     it('20 concurrent approvals from several handles: exactly one wins, the others see who and when', async () => {
       const handles = [await open(), await open(), await open(), await open()];
       const req = await handles[0]!.createApproval(newRequest());
@@ -304,6 +321,40 @@ export function storeConformance(name: string, createLocation: () => Promise<Sto
       expect((await s.listAudit({ channelId: 'C1' })).map((e) => e.userId)).toEqual(['U0D', 'U0C', 'U0A']);
       const decisions = await s.listAudit({ operationPrefixes: ['approval.', 'flow.'] });
       expect(decisions.map((e) => e.operation)).toEqual(['approval.approve', 'flow.STARTLIVEMODEL']);
+    });
+
+    it('lists the channels a user of a team acted in, from the audit log, latest first', async () => {
+      const s = await open();
+      const entry = (at: number, userId: string, channelId: string | undefined, teamId = 'T0') =>
+        s.appendAudit({
+          at,
+          userId,
+          teamId,
+          ...(channelId ? { channelId } : {}),
+          operation: 'flow.ANOMALYLEARN',
+          outcome: 'ok',
+        });
+      await entry(T0, 'U0A', 'C1');
+      await entry(T0 + 1, 'U0A', 'C2');
+      await entry(T0 + 2, 'U0A', 'C1');
+      await entry(T0 + 3, 'U0B', 'C3');
+      await entry(T0 + 4, 'U0A', 'C4', 'T0OTHER');
+      await entry(T0 + 5, 'U0A', undefined);
+      expect(await s.listUserChannels({ teamId: 'T0', userId: 'U0A' })).toEqual([
+        { channelId: 'C1', lastAt: T0 + 2 },
+        { channelId: 'C2', lastAt: T0 + 1 },
+      ]);
+      expect(await s.listUserChannels({ teamId: 'T0', userId: 'U0A', limit: 1 })).toEqual([
+        { channelId: 'C1', lastAt: T0 + 2 },
+      ]);
+      expect(await s.listUserChannels({ teamId: 'T0', userId: 'U0A', since: T0 + 1 })).toHaveLength(2);
+      expect(await s.listUserChannels({ teamId: 'T0', userId: 'U0A', since: T0 + 2 })).toEqual([
+        { channelId: 'C1', lastAt: T0 + 2 },
+      ]);
+      expect(await s.listUserChannels({ teamId: 'T0OTHER', userId: 'U0A' })).toEqual([
+        { channelId: 'C4', lastAt: T0 + 4 },
+      ]);
+      expect(await s.listUserChannels({ teamId: 'T0', userId: 'U0NOBODY' })).toEqual([]);
     });
 
     it('stores channel defaults per channel: merge, show, clear', async () => {

@@ -5,6 +5,8 @@ import {
   catalogKey,
   type Store,
 } from '../../store/index.js';
+import { nameKey, type ResolvedNames } from '../grammar/parse.js';
+import type { NameRef } from '../grammar/types.js';
 import { EXAMPLE_IDS, isServiceId } from '../ids.js';
 import { type Candidate, candidateLabel } from './search.js';
 
@@ -240,6 +242,42 @@ const rank = (key: string) => {
 
 function refused(key: string, resolution: Extract<NameResolution, { ok: false }>): ArgumentsResolution {
   return { ok: false, key, resolution, message: `\`${key}=\`: ${resolution.message}` };
+}
+
+export type CommandNamesResolution =
+  | {
+      ok: true;
+      /** For the grammar's second reading of the command. */
+      names: ResolvedNames;
+      /** What each name stood for, for the reply (`describeResolved`). */
+      resolved: ResolvedName[];
+    }
+  | { ok: false; key: string; message: string };
+
+/**
+ * The names a command gives in quotes where IDs go (the grammar's `names` outcome), looked up in the
+ * team's catalog with `resolveArguments`: the IDs the command gives as well single out one of several
+ * resources of the same name. The first name that is unknown or ambiguous refuses the command, with the
+ * candidates.
+ */
+export async function resolveCommandNames(
+  store: Store,
+  teamId: string,
+  command: { names: readonly NameRef[]; ids: Readonly<Record<string, string>> },
+): Promise<CommandNamesResolution> {
+  const args: Record<string, string> = {};
+  for (const [key, id] of Object.entries(command.ids)) if (CATALOG_KIND_BY_KEY[key]) args[key] = id;
+  for (const n of command.names) {
+    if (!CATALOG_KIND_BY_KEY[n.key]) continue;
+    const kind = CATALOG_KIND_BY_KEY[n.key];
+    args[n.key] = kind === 'signal' && args[n.key] ? `${args[n.key]},${n.text}` : n.text;
+  }
+  const out = await resolveArguments(store, teamId, args);
+  if (!out.ok) return { ok: false, key: out.key, message: out.message };
+  const names = new Map<string, { id: string; name?: string }>();
+  for (const r of out.resolved)
+    names.set(nameKey(r.key, r.text), { id: r.id, ...(r.name ? { name: r.name } : {}) });
+  return { ok: true, names, resolved: out.resolved };
 }
 
 /** The line a reply carries to say what the names stood for: `workspace "Pump station A" → \`1353…\``. */

@@ -1,3 +1,5 @@
+import type { CatalogKind } from '../../store/index.js';
+
 /**
  * What a user can type into the anomaly/EVAL modals, as text, independent of Slack.
  * The same shape is used to prefill a modal (from command arguments and channel defaults)
@@ -55,6 +57,28 @@ export const FIELD = {
 } as const satisfies Record<Exclude<keyof ModalFields, 'ranges'>, string>;
 
 export type TextFieldName = keyof typeof FIELD;
+
+/** The form fields that take service resources: each is a type-ahead select, by catalog kind. */
+export const RESOURCE_FIELDS = {
+  workspace: 'workspace',
+  model: 'model',
+  assessment: 'assessment',
+  datastream: 'datastream',
+  dataspecId: 'dataspec',
+  signals: 'signal',
+  outputs: 'signal',
+} as const satisfies Partial<Record<TextFieldName, CatalogKind>>;
+
+export type ResourceField = keyof typeof RESOURCE_FIELDS;
+
+export function isResourceField(name: string): name is ResourceField {
+  return Object.hasOwn(RESOURCE_FIELDS, name);
+}
+
+/** Fields that take several resources, one option each (`id[:label]`). */
+export function isMultiField(name: ResourceField): boolean {
+  return name === 'signals' || name === 'outputs';
+}
 
 export const MAX_RANGES = 10;
 

@@ -5,11 +5,14 @@ import type {
   DataArg,
   GovernanceCommand,
   ModalCommand,
+  NameRef,
   OutputArg,
   ParsedCommand,
   ParseOutcome,
   SignalRef,
 } from './types.js';
+
+export type { NameRef };
 
 /** Thrown inside the per-command parsers; turned into a `ParseOutcome` error at the top. */
 class Bad extends Error {}
@@ -18,7 +21,38 @@ const MAX_TEXT = 200;
 
 interface Args {
   positionals: string[];
+  /** Whether each positional was written in quotes, in step with `positionals`. */
+  quotedPositionals: boolean[];
   options: Record<string, string>;
+  /** Option keys whose value was written in quotes. */
+  quotedOptions: Set<string>;
+  names?: ResolvedNames;
+  /** Names given where IDs go that `names` does not resolve (yet). */
+  found: NameRef[];
+  /** The resource IDs the command gives (typed, defaulted or resolved), by key. */
+  ids: Record<string, string>;
+}
+
+/**
+ * Keys whose values are the service's resources. Where one of them takes an ID, a command may give the
+ * resource's name in quotes instead: `workspace="Pump station A"`, `/tsai relearn "Baseline" …`, and in a
+ * quoted list every item that does not start with an ID, `signals="Bearing temp,1050…:pressure"`.
+ */
+export const NAMEABLE_KEYS: readonly string[] = [
+  'workspace',
+  'model',
+  'assessment',
+  'datastream',
+  'dataspec',
+  'signals',
+  'outputs',
+];
+
+/** What the names of a command stand for, by `nameKey(key, text)`: the ID, and a signal's name. */
+export type ResolvedNames = ReadonlyMap<string, { id: string; name?: string }>;
+
+export function nameKey(key: string, text: string): string {
+  return `${key}\u0000${text}`;
 }
 
 export interface ParseOptions {
@@ -27,6 +61,11 @@ export interface ParseOptions {
    * `defaults` when the user did not give them; explicit arguments always win.
    */
   defaults?: Record<string, string | undefined>;
+  /**
+   * The IDs the names in this command stand for. A name it does not resolve makes the outcome `names`,
+   * listing every such name for the surface to resolve (never by guessing) before it parses again.
+   */
+  names?: ResolvedNames;
 }
 
 /** `use`, `approvals`, `audit`: about the bot's own state, handled by the governance part. */
@@ -53,9 +92,20 @@ export function parseCommand(text: string, options: ParseOptions = {}): ParseOut
   if ('error' in spec) return { ok: false, kind: 'error', message: spec.error, spec: spec.spec };
   const rest = tokens.slice(spec.spec.words.length);
   try {
-    const args = collect(rest, spec.spec);
+    const args = collect(rest, spec.spec, options.names);
     const fromDefaults = applyDefaults(args, spec.spec, options.defaults);
     const out = PARSERS[spec.spec.id]!(args, spec.spec);
+    if ((out.ok || out.kind === 'missing') && args.found.length > 0) {
+      const listed = args.found.map((n) => `\`${n.key}="${n.text}"\``).join(', ');
+      return {
+        ok: false,
+        kind: 'names',
+        spec: spec.spec,
+        names: args.found,
+        ids: args.ids,
+        message: `Names to look up before \`${spec.spec.id}\` can run: ${listed}.`,
+      };
+    }
     return out.ok || out.kind === 'missing' ? { ...out, fromDefaults } : out;
   } catch (e) {
     if (e instanceof Bad) return { ok: false, kind: 'error', message: e.message, spec: spec.spec };
@@ -76,7 +126,7 @@ export function commandArguments(
   if ('error' in selected) return undefined;
   const { spec } = selected;
   try {
-    const args = collect(tokenized.tokens.slice(spec.words.length), spec);
+    const args = collect(tokenized.tokens.slice(spec.words.length), spec, undefined);
     const given: Record<string, string> = { ...args.options };
     const first = args.positionals[0];
     if (spec.positional && first !== undefined && given[spec.positional] === undefined)
@@ -113,15 +163,20 @@ export function commandList(): string {
   return [...new Set(COMMANDS.map((c) => c.words[0]))].map((w) => `\`${w}\``).join(', ');
 }
 
-function collect(tokens: Token[], spec: CommandSpec): Args {
+function collect(tokens: Token[], spec: CommandSpec, names: ResolvedNames | undefined): Args {
   const positionals: string[] = [];
+  const quotedPositionals: boolean[] = [];
   const options: Record<string, string> = {};
+  const quotedOptions = new Set<string>();
   // Free-text options run on over following unquoted words until the next key=value.
   let runOn: string | undefined;
   for (const t of tokens) {
     if (t.kind === 'positional') {
       if (runOn) options[runOn] = `${options[runOn]} ${t.value}`;
-      else positionals.push(t.value);
+      else {
+        positionals.push(t.value);
+        quotedPositionals.push(t.quoted);
+      }
       continue;
     }
     const key = KEY_ALIASES[t.key] ?? t.key;
@@ -133,13 +188,29 @@ function collect(tokens: Token[], spec: CommandSpec): Args {
     }
     if (key in options) throw new Bad(`\`${key}=\` is given twice; give it once.`);
     options[key] = t.value;
+    if (t.quoted) quotedOptions.add(key);
     runOn = spec.freeText?.includes(key) ? key : undefined;
   }
   for (const [k, v] of Object.entries(options)) {
     options[k] = v.trim();
     if (options[k] === '') throw new Bad(`\`${k}=\` has no value.`);
   }
-  return { positionals, options };
+  return {
+    positionals,
+    quotedPositionals,
+    options,
+    quotedOptions,
+    ...(names ? { names } : {}),
+    found: [],
+    ids: {},
+  };
+}
+
+/** The next positional argument, and whether it was quoted. */
+function takePositional(args: Args): { value: string; quoted: boolean } | undefined {
+  const value = args.positionals.shift();
+  const quoted = args.quotedPositionals.shift() ?? false;
+  return value === undefined ? undefined : { value, quoted };
 }
 
 function applyDefaults(args: Args, spec: CommandSpec, defaults: ParseOptions['defaults']): string[] {
@@ -162,22 +233,63 @@ function tooMany(args: Args, allowed: number, spec: CommandSpec): void {
   }
 }
 
-/** Takes an ID from the first positional or from its key, not both. */
+/** Takes an ID (or a quoted name) from the first positional or from its key, not both. */
 function idFrom(args: Args, key: string, what: string, positional: boolean): string | undefined {
   const fromKey = args.options[key];
-  const fromPos = positional ? args.positionals.shift() : undefined;
+  const fromPos = positional ? takePositional(args) : undefined;
   if (fromKey !== undefined && fromPos !== undefined) {
-    throw new Bad(`The ${what} ID is given twice (\`${fromPos}\` and \`${key}=${fromKey}\`); give it once.`);
+    throw new Bad(
+      `The ${what} ID is given twice (\`${fromPos.value}\` and \`${key}=${fromKey}\`); give it once.`,
+    );
   }
-  const value = fromKey ?? fromPos;
-  if (value !== undefined) checkId(value, what);
+  if (fromKey !== undefined) return optionId(args, key, what);
+  return fromPos ? resourceId(args, key, what, fromPos.value, fromPos.quoted) : undefined;
+}
+
+/** The ID an option gives; a resolved name is written back, so that what a form is prefilled with is the ID. */
+function optionId(args: Args, key: string, what: string): string {
+  const id = resourceId(args, key, what, args.options[key]!, args.quotedOptions.has(key));
+  if (isServiceId(id)) args.options[key] = id;
+  return id;
+}
+
+/**
+ * An ID, or the ID of a name given in quotes. A name `names` does not resolve is noted and stands in
+ * for its ID until the surface has resolved it; every other value must be an ID.
+ */
+function resourceId(args: Args, key: string, what: string, value: string, quoted: boolean): string {
+  const text = value.trim();
+  if (quoted && NAMEABLE_KEYS.includes(key) && !/^\d+$/.test(text)) {
+    const hit = args.names?.get(nameKey(key, text));
+    if (!hit) {
+      args.found.push({ key, text });
+      return text;
+    }
+    args.ids[key] = hit.id;
+    return hit.id;
+  }
+  checkId(value, what, NAMEABLE_KEYS.includes(key) ? key : undefined);
+  args.ids[key] = value;
   return value;
 }
 
-function checkId(value: string, what: string): void {
+/** An example name per key, for the hint that a resource may be given by its name. */
+const EXAMPLE_NAMES: Record<string, string> = {
+  workspace: 'Pump station A',
+  model: 'Pump station A/anomaly/M[1]',
+  assessment: 'Temperature anomaly',
+  datastream: 'Plant sensors',
+  dataspec: 'Baseline October',
+};
+
+function checkId(value: string, what: string, nameable?: string): void {
   if (!isServiceId(value)) {
+    const example = nameable ? EXAMPLE_NAMES[nameable] : undefined;
+    const byName = example
+      ? ` ${/^[aeiou]/.test(nameable!) ? 'An' : 'A'} ${nameable} may also be given by its name in quotes, e.g. \`${nameable}="${example}"\`.`
+      : '';
     throw new Bad(
-      `\`${value}\` is not a valid ${what} ID: IDs are numbers of 18–19 digits, e.g. \`${EXAMPLE_IDS.workspace}\`.`,
+      `\`${value}\` is not a valid ${what} ID: IDs are numbers of 18–19 digits, e.g. \`${EXAMPLE_IDS.workspace}\`.${byName}`,
     );
   }
 }
@@ -191,6 +303,39 @@ function text(args: Args, key: string): string | undefined {
 
 /** `id[:label],…`; the label defaults to the ID. */
 export function parseSignalList(value: string, key: string, what = 'signal'): SignalRef[] {
+  return signalList(value, key, what);
+}
+
+/**
+ * A list option (`signals=`, `outputs=`) as the command gives it: in a quoted list, an item that does not
+ * start with an ID is a name (a signal takes its catalog name as label; an output keeps the default, its
+ * label being the model's output name). Resolved names are written back.
+ */
+function listOption(args: Args, key: string, what: string): SignalRef[] {
+  const resolved: string[] = [];
+  const refs = signalList(args.options[key]!, key, what, (item) => {
+    if (!args.quotedOptions.has(key) || ID_ITEM.test(item)) return undefined;
+    const hit = args.names?.get(nameKey(key, item));
+    if (!hit) {
+      args.found.push({ key, text: item });
+      return { signal: item, name: item };
+    }
+    resolved.push(item);
+    return { signal: hit.id, name: key === 'signals' && hit.name ? hit.name : hit.id };
+  });
+  if (resolved.length > 0 && args.found.length === 0)
+    args.options[key] = refs.map((r) => (r.name === r.signal ? r.signal : `${r.signal}:${r.name}`)).join(',');
+  return refs;
+}
+
+const ID_ITEM = /^\d{18,19}(:|$)/;
+
+function signalList(
+  value: string,
+  key: string,
+  what: string,
+  byName?: (item: string) => SignalRef | undefined,
+): SignalRef[] {
   const items = value.split(',').map((s) => s.trim());
   if (items.some((s) => s === '')) {
     throw new Bad(
@@ -199,6 +344,12 @@ export function parseSignalList(value: string, key: string, what = 'signal'): Si
   }
   const seen = new Set<string>();
   return items.map((item) => {
+    const named = byName?.(item);
+    if (named) {
+      if (seen.has(named.signal)) throw new Bad(`Signal \`${named.signal}\` appears twice in \`${key}=\`.`);
+      seen.add(named.signal);
+      return named;
+    }
     const colon = item.indexOf(':');
     const signal = (colon < 0 ? item : item.slice(0, colon)).trim();
     const name = (colon < 0 ? signal : item.slice(colon + 1)).trim();
@@ -235,10 +386,9 @@ function dataFrom(args: Args, missing: string[]): DataArg | undefined {
     if (signals !== undefined || range !== undefined) {
       throw new Bad('Give either `signals=` with `range=`, or `dataspec=`, not both.');
     }
-    checkId(dataspec, 'dataspec');
-    return { kind: 'dataspec', dataspecId: dataspec };
+    return { kind: 'dataspec', dataspecId: optionId(args, 'dataspec', 'dataspec') };
   }
-  const list = signals !== undefined ? parseSignalList(signals, 'signals') : undefined;
+  const list = signals !== undefined ? listOption(args, 'signals', 'signal') : undefined;
   if (list === undefined) missing.push('signals');
   if (range === undefined) missing.push('range');
   return list && range !== undefined ? { kind: 'inline', signals: list, rangeText: range } : undefined;
@@ -256,7 +406,7 @@ function outputFrom(args: Args, missing: string[]): OutputArg | undefined {
     return { kind: 'prefix', prefix };
   }
   if (outputs !== undefined)
-    return { kind: 'signals', signals: parseSignalList(outputs, 'outputs', 'output signal') };
+    return { kind: 'signals', signals: listOption(args, 'outputs', 'output signal') };
   missing.push('prefix');
   return undefined;
 }
@@ -321,7 +471,10 @@ const PARSERS: Record<string, Parser> = {
 
   'model move': (args, spec) => {
     const p = args.positionals;
-    if (p.length >= 2 && p[1]!.toLowerCase() === 'to') p.splice(1, 1);
+    if (p.length >= 2 && p[1]!.toLowerCase() === 'to' && !args.quotedPositionals[1]) {
+      p.splice(1, 1);
+      args.quotedPositionals.splice(1, 1);
+    }
     const modelId = idFrom(args, 'model', 'model', true);
     const workspaceId = idFrom(args, 'workspace', 'workspace', true);
     tooMany(args, 0, spec);
@@ -358,7 +511,7 @@ const PARSERS: Record<string, Parser> = {
   },
 
   live: (args, spec) => {
-    const action = args.positionals.shift()?.toLowerCase();
+    const action = takePositional(args)?.value.toLowerCase();
     if (action !== 'start' && action !== 'stop') {
       throw new Bad(
         action
@@ -368,8 +521,8 @@ const PARSERS: Record<string, Parser> = {
     }
     const modelId = idFrom(args, 'model', 'model', true);
     tooMany(args, 0, spec);
-    const assessmentId = args.options.assessment;
-    if (assessmentId !== undefined) checkId(assessmentId, 'assessment');
+    const assessmentId =
+      args.options.assessment !== undefined ? optionId(args, 'assessment', 'assessment') : undefined;
     if (modelId && assessmentId) throw new Bad('Give either a model ID or `assessment=`, not both.');
     if (!modelId && !assessmentId)
       throw new Bad(`\`live ${action}\` needs a model ID or \`assessment=<id>\`.`);
@@ -437,11 +590,7 @@ const PARSERS: Record<string, Parser> = {
     }
     const values: Extract<ParsedCommand, { kind: 'use'; action: 'set' }>['values'] = {};
     for (const key of ['workspace', 'datastream', 'model', 'assessment'] as const) {
-      const v = args.options[key];
-      if (v !== undefined) {
-        checkId(v, key);
-        values[key] = v;
-      }
+      if (args.options[key] !== undefined) values[key] = optionId(args, key, key);
     }
     if (args.options.entities !== undefined) values.entities = parseEntities(args.options.entities);
     return ok({ kind: 'use', action: 'set', values }, spec);
@@ -453,7 +602,7 @@ const PARSERS: Record<string, Parser> = {
   },
 
   audit: (args, spec) => {
-    const n = args.positionals.shift();
+    const n = takePositional(args)?.value;
     tooMany(args, 0, spec);
     if (n === undefined) return ok({ kind: 'audit' }, spec);
     if (!/^\d{1,3}$/.test(n) || Number(n) < 1 || Number(n) > 100) {
@@ -463,7 +612,7 @@ const PARSERS: Record<string, Parser> = {
   },
 
   flows: (args, spec) => {
-    const n = args.positionals.shift();
+    const n = takePositional(args)?.value;
     tooMany(args, 0, spec);
     if (n === undefined) return ok({ kind: 'flows' }, spec);
     if (!/^\d{1,2}$/.test(n) || Number(n) < 1 || Number(n) > 25) {

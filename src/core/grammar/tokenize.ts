@@ -3,9 +3,10 @@
  * Values may be quoted with straight or curly quotes; keys are case-insensitive and `-`/`_` are the same.
  */
 
+/** `quoted`: the value was written in quotes (a name, where a resource ID may go). */
 export type Token =
-  | { kind: 'positional'; value: string; raw: string }
-  | { kind: 'keyvalue'; key: string; rawKey: string; value: string; raw: string };
+  | { kind: 'positional'; value: string; raw: string; quoted: boolean }
+  | { kind: 'keyvalue'; key: string; rawKey: string; value: string; raw: string; quoted: boolean };
 
 export type TokenizeOutcome = { ok: true; tokens: Token[] } | { ok: false; error: string };
 
@@ -77,6 +78,7 @@ export function tokenize(text: string): TokenizeOutcome {
         kind: 'positional',
         value: decodeSlackEntities(q.value + rest.value),
         raw: chars.slice(start, i).join(''),
+        quoted: true,
       });
       continue;
     }
@@ -87,7 +89,8 @@ export function tokenize(text: string): TokenizeOutcome {
     if (chars[j] === '=' && KEY.test(head)) {
       j++;
       let value = '';
-      if (j < chars.length && closersFor(chars[j]!)) {
+      const quoted = j < chars.length && closersFor(chars[j]!) !== undefined;
+      if (quoted) {
         const q = readQuoted(j);
         if ('error' in q) return { ok: false, error: q.error };
         value = q.value;
@@ -102,12 +105,18 @@ export function tokenize(text: string): TokenizeOutcome {
         rawKey: head,
         value: decodeSlackEntities(value),
         raw: chars.slice(start, i).join(''),
+        quoted,
       });
       continue;
     }
     const bare = readBare(i);
     i = bare.end;
-    tokens.push({ kind: 'positional', value: decodeSlackEntities(bare.value), raw: bare.value });
+    tokens.push({
+      kind: 'positional',
+      value: decodeSlackEntities(bare.value),
+      raw: bare.value,
+      quoted: false,
+    });
   }
   return { ok: true, tokens };
 }

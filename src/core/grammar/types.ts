@@ -1,5 +1,13 @@
 import type { CommandSpec } from './commands.js';
 
+/** A name given in quotes where a resource ID goes, e.g. `workspace="Pump station A"`. */
+export interface NameRef {
+  /** The canonical key it stands for: workspace, model, assessment, datastream, dataspec, signals, outputs. */
+  key: string;
+  /** The name as typed, without its quotes, trimmed. */
+  text: string;
+}
+
 /** A signal (or output signal) reference: `id[:label]`. */
 export interface SignalRef {
   signal: string;
@@ -88,6 +96,20 @@ export type ParseOutcome =
       fromDefaults: string[];
     }
   | { ok: false; kind: 'error'; message: string; spec?: CommandSpec }
+  /**
+   * The command names resources in quotes where their IDs go: the surface resolves `names` (never by
+   * guessing) and parses again with them. `ids`: the resource IDs the command gives, which may single out
+   * one of several resources of the same name.
+   */
+  | {
+      ok: false;
+      kind: 'names';
+      spec: CommandSpec;
+      names: NameRef[];
+      ids: Record<string, string>;
+      /** Which names are to be looked up, for a surface that cannot look them up. */
+      message: string;
+    }
   | {
       ok: false;
       kind: 'missing';

@@ -1,6 +1,7 @@
 import { errText } from '../../log.js';
 import type { ApprovalRequest } from '../../store/index.js';
 import type { Bot } from '../bot.js';
+import { refreshHomes, requestChange } from '../home/refresh.js';
 import { type Audience, tellUser } from '../reply.js';
 import { errorMessage, type Invocation } from '../views/messages.js';
 import { code, escapeMrkdwn } from '../views/mrkdwn.js';
@@ -41,6 +42,7 @@ export async function announceRequest(
     return;
   }
   await bot.approvals.attachMessage(request.id, request.approvalsChannelId, ts);
+  refreshHomes(bot, requestChange(request));
 
   let link = `<#${request.approvalsChannelId}>`;
   try {

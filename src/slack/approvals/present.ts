@@ -2,11 +2,13 @@ import { type DecisionOutcome, refusalText } from '../../core/approvals/index.js
 import { errText } from '../../log.js';
 import type { ApprovalRequest } from '../../store/index.js';
 import type { Bot } from '../bot.js';
+import { refreshHomes, requestChange } from '../home/refresh.js';
 import { askWhom } from '../views/mrkdwn.js';
 import { alreadyDecidedText, approvalMessage, requesterNotice } from './card.js';
 
 /** Rewrites a request's message for its current state (the buttons follow the state). */
 export async function showRequest(bot: Bot, r: ApprovalRequest): Promise<void> {
+  refreshHomes(bot, requestChange(r));
   if (!r.messageTs) return;
   try {
     await bot.slack.chat.update({ channel: r.approvalsChannelId, ts: r.messageTs, ...approvalMessage(r) });

@@ -1,4 +1,5 @@
 import type { SlashCommand } from '@slack/bolt';
+import { describeResolved, type ResolvedName, resolveCommandNames } from '../../core/catalog/resolve.js';
 import { channelDefaultsAsArgs } from '../../core/channel-defaults.js';
 import { defaultedFields, fieldsFromCommand } from '../../core/forms/prefill.js';
 import { parseCommand } from '../../core/grammar/parse.js';
@@ -7,13 +8,15 @@ import { resolveCommand } from '../../core/operations/resolve.js';
 import type { OpFailure } from '../../core/outcome.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
-import { type Audience, tellUser } from '../reply.js';
+import { type Audience, say, tellUser } from '../reply.js';
 import { errorMessage, helpMessage, invocationOf, usageFailure } from '../views/messages.js';
+import { escapeMrkdwn } from '../views/mrkdwn.js';
 import { showResult } from './show.js';
 
 /**
- * `/tsai` after the ack: read the command (with the channel's defaults), open a form when arguments are
- * missing, or resolve it and hand it to the operation runner, then show the outcome.
+ * `/tsai` after the ack: read the command (with the channel's defaults and the IDs of the names it gives
+ * in quotes), open a form when arguments are missing, or resolve it and hand it to the operation runner,
+ * then show the outcome.
  */
 export async function followCommand(command: SlashCommand, bot: Bot): Promise<void> {
   const to: Audience = {
@@ -25,8 +28,18 @@ export async function followCommand(command: SlashCommand, bot: Bot): Promise<vo
   const fail = (failure: OpFailure) => tellUser(bot, to, errorMessage(failure, who));
   try {
     const defaults = channelDefaultsAsArgs(await bot.store.getChannelDefaults(command.channel_id));
-    const parsed = parseCommand(command.text, defaults ? { defaults } : {});
-    if (!parsed.ok && parsed.kind === 'error')
+    let parsed = parseCommand(command.text, defaults ? { defaults } : {});
+    let named: ResolvedName[] = [];
+    if (!parsed.ok && parsed.kind === 'names') {
+      // Names stand for IDs only within the team's catalog; unknown or ambiguous ones are refused.
+      const names = command.team_id
+        ? await resolveCommandNames(bot.store, command.team_id, parsed)
+        : { ok: false as const, message: 'Names can only be looked up within a Slack team: give the IDs.' };
+      if (!names.ok) return void (await fail(usageFailure(names.message, parsed.spec)));
+      named = names.resolved;
+      parsed = parseCommand(command.text, { ...(defaults ? { defaults } : {}), names: names.names });
+    }
+    if (!parsed.ok && (parsed.kind === 'error' || parsed.kind === 'names'))
       return void (await fail(usageFailure(parsed.message, parsed.spec)));
     if (parsed.ok && parsed.command.kind === 'help')
       return void (await tellUser(bot, to, helpMessage(parsed.command.topic)));
@@ -52,6 +65,7 @@ export async function followCommand(command: SlashCommand, bot: Bot): Promise<vo
       const opened = await openForm(bot, {
         triggerId: command.trigger_id,
         userId: command.user_id,
+        ...(command.team_id ? { teamId: command.team_id } : {}),
         kind: parsed.command,
         fields: fieldsFromCommand(parsed.command, parsed.given),
         origin: 'command',
@@ -83,7 +97,13 @@ export async function followCommand(command: SlashCommand, bot: Bot): Promise<vo
       const used = fromDefaults.map((k) => `${k} ${defaults?.[k] ?? ''} (channel default)`);
       result.notes = [...(result.notes ?? []), `From this channel's defaults: ${used.join(', ')}.`];
     }
+    const resolvedLine = describeResolved(named);
+    if (resolvedLine && result.ok && result.kind === 'service')
+      result.notes = [...(result.notes ?? []), resolvedLine];
     await showResult(bot, result, { to, who });
+    // Other replies have no place for notes: the person still learns what their names stood for.
+    if (resolvedLine && result.ok && result.kind !== 'service')
+      await say(bot, to, escapeMrkdwn(resolvedLine));
   } catch (e) {
     bot.logger.error(
       { user: command.user_id, channel: command.channel_id, err: errText(e, { stack: true }) },

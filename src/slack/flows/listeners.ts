@@ -21,6 +21,7 @@ export async function ackNextStep(
     step: action.action_id === FLOW_ACTION.score ? 'score' : 'relearn',
     value: action.value ?? '',
     userId: body.user.id,
+    ...((body.team?.id ?? body.user.team_id) ? { teamId: body.team?.id ?? body.user.team_id } : {}),
     triggerId: body.trigger_id,
     ...(body.channel?.id ? { channelId: body.channel.id } : {}),
     ...(body.response_url ? { responseUrl: body.response_url } : {}),

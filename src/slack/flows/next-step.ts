@@ -31,6 +31,7 @@ export async function followNextStep(job: Extract<Job, { kind: 'flow-next' }>, b
   const opened = await openForm(bot, {
     triggerId: job.triggerId,
     userId: job.userId,
+    ...(job.teamId ? { teamId: job.teamId } : {}),
     kind: job.step,
     fields,
     origin: 'command',

@@ -7,6 +7,7 @@ import type { TrackedFlow } from '../../store/index.js';
 import { approvalMessage } from '../approvals/card.js';
 import type { Bot } from '../bot.js';
 import { saveDraft } from '../forms/drafts.js';
+import { flowChange, refreshHomes } from '../home/refresh.js';
 import { postToResponseUrl } from '../respond.js';
 import { announcementMessage, completionMessage } from './views.js';
 
@@ -71,6 +72,7 @@ export function createFlowNotifier(bot: Bot): FlowNotifier {
     },
 
     async notify(f, now) {
+      refreshHomes(bot, flowChange(f));
       if (f.endReason !== 'ended') return { kind: 'skipped' };
       const timeZone = await bot.zoneOf(f.requesterId);
       const reopen =

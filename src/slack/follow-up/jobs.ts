@@ -10,14 +10,21 @@ import type { ModalMeta } from '../forms/views/metadata.js';
  */
 export type Job =
   | { kind: 'command'; command: SlashCommand }
-  | { kind: 'form-open'; userId: string; triggerId: string; form: ModalKind }
+  | { kind: 'form-open'; userId: string; teamId?: string; triggerId: string; form: ModalKind }
   | {
       kind: 'form-range';
       userId: string;
       view: { id: string; hash: string; privateMetadata: string; values: Record<string, unknown> };
       change: { kind: 'preview' } | { kind: 'add' } | { kind: 'remove'; key: number };
     }
-  | { kind: 'form-reopen'; userId: string; triggerId: string; value: string; responseUrl?: string }
+  | {
+      kind: 'form-reopen';
+      userId: string;
+      teamId?: string;
+      triggerId: string;
+      value: string;
+      responseUrl?: string;
+    }
   | { kind: 'form-submitted'; submission: Submission }
   | {
       kind: 'approval-click';
@@ -30,12 +37,24 @@ export type Job =
       triggerId: string;
     }
   | { kind: 'approval-reject'; requestId: string; userId: string; teamId?: string; reason?: string }
+  /** The user opened the app's Home tab; `hash`: of the view Slack shows them now. */
+  | { kind: 'home-opened'; userId: string; teamId: string; hash?: string }
+  /** Approve or Reject in the Home tab: no response_url, no channel. */
+  | {
+      kind: 'home-decision';
+      action: 'approve' | 'reject';
+      requestId: string;
+      userId: string;
+      teamId?: string;
+      triggerId: string;
+    }
   | {
       kind: 'flow-next';
       step: 'score' | 'relearn';
       /** The button's value: the IDs to fill in. */
       value: string;
       userId: string;
+      teamId?: string;
       triggerId: string;
       channelId?: string;
       responseUrl?: string;

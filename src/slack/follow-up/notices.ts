@@ -29,6 +29,11 @@ export function noticeOf(job: Job): Notice | undefined {
       };
     case 'approval-reject':
       return { userId: job.userId, what: `your rejection of request ${code(job.requestId)}` };
+    case 'home-decision':
+      return {
+        userId: job.userId,
+        what: `your ${job.action} click on request ${code(job.requestId)} in the Home tab`,
+      };
     default:
       return undefined;
   }

@@ -1,8 +1,10 @@
 import type {
   App,
   BlockAction,
+  BlockSuggestion,
   ButtonAction,
   SlackActionMiddlewareArgs,
+  SlackOptionsMiddlewareArgs,
   SlackShortcutMiddlewareArgs,
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
@@ -12,7 +14,13 @@ import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import type { FollowUps, Job } from '../follow-up/jobs.js';
 import type { SubmissionBody } from './submit.js';
-import { MODAL_ACTION, MODAL_CALLBACK, REMOVE_RANGE_PATTERN, SHORTCUT_CALLBACK } from './views/ids.js';
+import {
+  FIELD_OPTIONS_PATTERN,
+  MODAL_ACTION,
+  MODAL_CALLBACK,
+  REMOVE_RANGE_PATTERN,
+  SHORTCUT_CALLBACK,
+} from './views/ids.js';
 
 const CALLBACKS = new RegExp(`^(${Object.values(MODAL_CALLBACK).join('|')})$`);
 const SHORTCUTS = new RegExp(`^(${Object.values(SHORTCUT_CALLBACK).join('|')})$`);
@@ -25,16 +33,35 @@ const SHORTCUT_KINDS = new Map<string, ModalKind>(
 
 /**
  * The anomaly and EVAL forms: the global shortcuts that open them, the actions inside them (range
- * preview, add and remove a range), "Reopen with my inputs", and the submission. One listener per
- * surface: Bolt runs every listener's middleware for every incoming request (docs/performance.md).
- * Their follow-ups are in `open.ts`, `interact.ts` and `submit.ts`.
+ * preview, add and remove a range), "Reopen with my inputs", the options of their type-ahead fields, and
+ * the submission. One listener per surface: Bolt runs every listener's middleware for every incoming
+ * request (docs/performance.md). Their follow-ups are in `open.ts`, `interact.ts` and `submit.ts`; the
+ * options are answered in the ack (`options.ts`).
  */
 export function registerForms(app: App, bot: Bot, followUps: FollowUps): void {
   app.shortcut({ callback_id: SHORTCUTS, type: 'shortcut' }, (args) => ackShortcut(args, followUps));
   app.action<BlockAction>(ACTIONS, (args) => ackFormAction(args, followUps));
+  app.options<'block_suggestion'>({ type: 'block_suggestion', action_id: FIELD_OPTIONS_PATTERN }, (args) =>
+    ackOptions(args, bot),
+  );
   app.view<ViewSubmitAction>({ callback_id: CALLBACKS, type: 'view_submission' }, (args) =>
     ackSubmission(args, bot, followUps),
   );
+}
+
+/** Typing into a type-ahead field: the options are the ack (its code loads with the first request). */
+export async function ackOptions(
+  { ack, body }: Pick<SlackOptionsMiddlewareArgs<'block_suggestion'>, 'ack' | 'body'>,
+  bot: Bot,
+): Promise<void> {
+  let answer: typeof import('./options.js').ackFieldOptions | undefined;
+  try {
+    answer = (await import('./options.js')).ackFieldOptions;
+  } catch (e) {
+    bot.logger.error({ err: errText(e) }, 'type-ahead options could not be loaded');
+  }
+  if (!answer) return void (await ack({ options: [] }));
+  await answer({ ack, body: body as BlockSuggestion }, bot);
 }
 
 export async function ackShortcut(
@@ -43,8 +70,15 @@ export async function ackShortcut(
 ): Promise<void> {
   await ack();
   const form = SHORTCUT_KINDS.get(shortcut.callback_id);
+  const teamId = shortcut.team?.id ?? shortcut.user.team_id;
   if (form)
-    followUps.run({ kind: 'form-open', userId: shortcut.user.id, triggerId: shortcut.trigger_id, form });
+    followUps.run({
+      kind: 'form-open',
+      userId: shortcut.user.id,
+      ...(teamId ? { teamId } : {}),
+      triggerId: shortcut.trigger_id,
+      form,
+    });
 }
 
 export async function ackFormAction(
@@ -55,9 +89,11 @@ export async function ackFormAction(
   const id = action.action_id;
   const value = (action as ButtonAction).value;
   if (id === MODAL_ACTION.reopen) {
+    const teamId = body.team?.id ?? body.user.team_id;
     followUps.run({
       kind: 'form-reopen',
       userId: body.user.id,
+      ...(teamId ? { teamId } : {}),
       triggerId: body.trigger_id,
       value: value ?? '',
       ...(body.response_url ? { responseUrl: body.response_url } : {}),

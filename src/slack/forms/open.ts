@@ -1,12 +1,17 @@
+import { resolveName } from '../../core/catalog/resolve.js';
 import {
+  isMultiField,
   type ModalFields,
   type ModalKind,
   maxRangesOf,
   type RangePreview,
+  RESOURCE_FIELDS,
+  type ResourceField,
   rangeBlockId,
   type TextFieldName,
 } from '../../core/forms/fields.js';
 import { previewRange } from '../../core/forms/preview.js';
+import { isServiceId } from '../../core/ids.js';
 import { defaultName } from '../../core/names.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
@@ -27,6 +32,8 @@ export const OPERATION_WORD: Record<ModalKind, string> = {
 export interface OpenFormRequest {
   triggerId: string;
   userId: string;
+  /** The user's Slack team: whose catalog names the resources the form holds. */
+  teamId?: string;
   kind: ModalKind;
   fields: ModalFields;
   origin: ModalMeta['origin'];
@@ -53,7 +60,7 @@ export function previewsFor(meta: ModalMeta, fields: ModalFields, now: Date, tim
 }
 
 /** Builds the view for a meta + fields, with previews, default name and zone when the meta knows them. */
-export function viewFor(bot: Bot, meta: ModalMeta, fields: ModalFields) {
+export function viewFor(bot: Bot, meta: ModalMeta, fields: ModalFields, names?: Record<string, string>) {
   const now = bot.now();
   const tz = meta.timeZone;
   return buildModalView({
@@ -62,13 +69,44 @@ export function viewFor(bot: Bot, meta: ModalMeta, fields: ModalFields) {
     previews: tz ? previewsFor(meta, fields, now, tz) : undefined,
     defaultName: meta.userName ? defaultName(OPERATION_WORD[meta.kind], meta.userName, now) : undefined,
     timeZone: tz,
+    ...(names ? { names } : {}),
   });
 }
 
 /**
- * Opens a modal at once (the trigger_id expires 3 s after the interaction), then looks up the slow parts
- * (the user's zone and name, for range previews and the default flow name) and updates the view in place,
- * guarded by its hash.
+ * What the team's catalog says of the resources a form holds: their names, for the options' text; and
+ * for a single field that holds a name rather than an ID (a form reopened from a command that gave
+ * names), the ID it stands for, when exactly one resource has that name.
+ */
+async function namesOf(
+  bot: Bot,
+  teamId: string,
+  fields: ModalFields,
+): Promise<{ fields: ModalFields; names: Record<string, string> }> {
+  const names: Record<string, string> = {};
+  const out: ModalFields = { ...fields };
+  for (const field of Object.keys(RESOURCE_FIELDS) as ResourceField[]) {
+    const value = out[field];
+    if (typeof value !== 'string' || value.trim() === '') continue;
+    const kind = RESOURCE_FIELDS[field];
+    if (!isMultiField(field) && !isServiceId(value.trim())) {
+      const r = await resolveName(bot.store, { teamId, kind, text: value });
+      if (r.ok) out[field] = r.id;
+    }
+    for (const entry of String(out[field]).split(/[\n,]/)) {
+      const id = entry.split(':')[0]!.trim();
+      if (!isServiceId(id) || names[id]) continue;
+      const known = await bot.store.getCatalogEntry(teamId, kind, id);
+      if (known?.name) names[id] = known.name;
+    }
+  }
+  return { fields: out, names };
+}
+
+/**
+ * Opens a modal at once (the trigger_id expires 3 s after the interaction; only the catalog's names of
+ * what it holds are read first), then looks up the slow parts (the user's zone and name, for range
+ * previews and the default flow name) and updates the view in place, guarded by its hash.
  * Returns false when Slack refused to open it.
  */
 export async function openForm(bot: Bot, req: OpenFormRequest): Promise<boolean> {
@@ -87,11 +125,21 @@ export async function openForm(bot: Bot, req: OpenFormRequest): Promise<boolean>
     ...initialRangeKeys(ranges.length, max),
   };
 
+  // The catalog is a store read away: the held resources open showing their names, which a later
+  // update could not put in front of a value Slack already shows.
+  const known = req.teamId
+    ? await namesOf(bot, req.teamId, fields).catch((e: unknown) => {
+        log.warn({ err: errText(e) }, 'could not read the names of the resources a form holds');
+        return undefined;
+      })
+    : undefined;
+  const shown = known?.fields ?? fields;
+
   let opened: { id: string; hash: string };
   try {
     const res = await bot.slack.views.open({
       trigger_id: req.triggerId,
-      view: buildModalView({ meta, fields }),
+      view: buildModalView({ meta, fields: shown, ...(known ? { names: known.names } : {}) }),
     });
     if (!res.view?.id || !res.view.hash) throw new Error('views.open returned no view');
     opened = { id: res.view.id, hash: res.view.hash };
@@ -111,7 +159,7 @@ export async function openForm(bot: Bot, req: OpenFormRequest): Promise<boolean>
     await bot.slack.views.update({
       view_id: opened.id,
       hash: opened.hash,
-      view: viewFor(bot, enriched, fields),
+      view: viewFor(bot, enriched, shown, known?.names),
     });
   } catch (e) {
     // hash_conflict: the user already interacted and the view was rebuilt from what they typed.
@@ -125,6 +173,7 @@ export async function followShortcut(job: Extract<Job, { kind: 'form-open' }>, b
   const opened = await openForm(bot, {
     triggerId: job.triggerId,
     userId: job.userId,
+    ...(job.teamId ? { teamId: job.teamId } : {}),
     kind: job.form,
     fields: job.form === 'learn' || job.form === 'score' ? { dataMode: 'new' } : {},
     origin: 'shortcut',
@@ -154,6 +203,7 @@ export async function followReopen(job: Extract<Job, { kind: 'form-reopen' }>, b
   const opened = await openForm(bot, {
     triggerId: job.triggerId,
     userId: job.userId,
+    ...(job.teamId ? { teamId: job.teamId } : {}),
     kind: draft.kind,
     fields: draft.fields,
     origin: 'reopen',

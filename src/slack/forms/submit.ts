@@ -1,4 +1,5 @@
 import { commandLineOf } from '../../core/forms/command-line.js';
+import { labelPickedSignals } from '../../core/forms/options.js';
 import { validateModal } from '../../core/forms/validate.js';
 import { defaultName } from '../../core/names.js';
 import type { Actor } from '../../core/operations/operation.js';
@@ -16,7 +17,7 @@ import { decodeMeta } from './views/metadata.js';
 import { readModalState, type StateValues } from './views/state.js';
 
 export interface SubmissionBody {
-  user: { id: string; name?: string; username?: string };
+  user: { id: string; name?: string; username?: string; team_id?: string };
   team?: { id: string } | null;
   view: { private_metadata?: string; state?: { values: StateValues } };
   response_urls?: { response_url: string; channel_id: string }[];
@@ -26,8 +27,9 @@ export type SubmissionAck = { response_action: 'errors'; errors: Record<string, 
 
 /**
  * A form's submission before the ack: every field is checked at once, with no Slack or service call
- * unless the zone is not yet known, so the ack either carries an error under each bad field (the form
- * stays open with everything typed) or closes it and hands on what to run.
+ * unless the zone is not yet known (the catalog gives picked signals their labels), so the ack either
+ * carries an error under each bad field (the form stays open with everything typed) or closes it and
+ * hands on what to run.
  */
 export async function checkSubmission(
   bot: Bot,
@@ -40,6 +42,12 @@ export async function checkSubmission(
     return { ack: undefined };
   }
   const { fields, form } = readModalState(meta, body.view.state?.values);
+  const teamId = body.team?.id ?? body.user.team_id;
+  if (teamId && form.signals) {
+    // A picked signal is run with its label, as a typed `id:label` would be.
+    form.signals = await labelPickedSignals(bot.store, teamId, form.signals);
+    fields.signals = form.signals;
+  }
   const now = bot.now();
   const timeZone = meta.timeZone ?? (await bot.zoneOf(userId));
   // Looked up with the zone: a meta that has the zone but no locale means Slack gave none.
@@ -59,7 +67,7 @@ export async function checkSubmission(
     ack: undefined,
     submission: {
       userId,
-      ...(body.team?.id ? { teamId: body.team.id } : {}),
+      ...(teamId ? { teamId } : {}),
       meta,
       fields,
       operation: outcome.request,

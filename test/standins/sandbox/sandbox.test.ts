@@ -352,9 +352,12 @@ describe.skipIf(!run)(
       );
       const modal = page.locator('.modal[data-callback-id="tsai_modal_eval"]');
       await modal.waitFor();
-      await expect(modal.locator('[data-key="assessment/assessment_value"]').inputValue()).resolves.toBe(
-        '1060000000000000001',
-      );
+      // The assessment from the command is the type-ahead field's pick, shown by its name.
+      await modal
+        .locator('[data-typeahead="assessment/assessment_value"] .chip', {
+          hasText: 'Temperature anomaly · 1060000000000000001',
+        })
+        .waitFor();
       const rangeBlock = modal.locator('.block.input[data-block-id^="range_"]');
       const range = rangeBlock.locator('input');
       await range.fill('next blursday');
@@ -375,6 +378,7 @@ describe.skipIf(!run)(
       await range.press('Enter');
       await rangeBlock.locator('.hint', { hasText: '14:00–22:00 UTC' }).waitFor();
       await expect(range.inputValue()).resolves.toBe('2024-03-05 09:00 to 17:00');
+      await rangeBlock.locator('.hint').scrollIntoViewIfNeeded();
       await shot(page, 'modal-range-preview');
       await modal.locator('[data-role=submit]').click();
       await modal.waitFor({ state: 'detached' });
@@ -450,6 +454,90 @@ describe.skipIf(!run)(
       await page.locator('.message', { hasText: 'Approved and executed' }).locator('button.replies').click();
       await page.locator('#thread-pane .message').nth(1).waitFor();
     });
+
+    it('a user picks a workspace and signals by name in the learn form, approves from the Home tab, and finds the finished flow there with its model', async () => {
+      const posts = async (flowType: string) =>
+        (await product.serviceRequests()).filter(
+          (r) => r.method === 'POST' && (r.body as { flowType?: string } | undefined)?.flowType === flowType,
+        );
+      const learnsBefore = (await posts('ANOMALYLEARN')).length;
+      // Alice files a request for an approver.
+      await send(page, '/tsai live start 1070000000000000003 reason="pressure check"');
+      await page
+        .locator('.message:not(.ephemeral)', { hasText: 'pressure check' })
+        .locator('[data-action$="/approval_approve"]')
+        .waitFor();
+
+      // Bob opens the learn form and picks what he needs by name: the bot knows the demo data.
+      await actAs(page, 'U0BOB');
+      await send(page, '/tsai learn');
+      const modal = page.locator('.modal[data-callback-id="tsai_modal_learn"]');
+      await modal.waitFor();
+      const workspace = modal.locator('[data-typeahead="workspace/workspace_value"]');
+      await workspace.locator('input').fill('pump');
+      await workspace.locator('.typeahead-option', { hasText: 'Pump station A' }).click();
+      await workspace.locator('.chip', { hasText: 'Pump station A' }).waitFor();
+      const range = modal.locator('.block.input[data-block-id^="range_"] input');
+      await range.fill('yesterday 9am to 5pm');
+      await range.press('Enter');
+      await modal.locator('.hint', { hasText: '✅' }).waitFor();
+      const signals = modal.locator('[data-typeahead="signals/signals_value"]');
+      await signals.locator('input').fill('temp');
+      await signals.locator('.typeahead-option', { hasText: 'temperature' }).click();
+      await signals.locator('input').fill('press');
+      const pressure = signals.locator('.typeahead-option', { hasText: 'pressure' });
+      await pressure.waitFor();
+      // Tall enough to show the picked workspace, the signals and the list the bot offers.
+      await page.setViewportSize({ width: 1280, height: 1250 });
+      await shot(page, 'learn-typeahead');
+      await page.setViewportSize({ width: 1280, height: 960 });
+      await pressure.click();
+      await expect(signals.locator('.chip').count()).resolves.toBe(2);
+      await modal.locator('[data-role=submit]').click();
+      await modal.waitFor({ state: 'detached' });
+      await page.locator('.message:not(.ephemeral)', { hasText: 'started an ANOMALYLEARN flow' }).waitFor();
+      const learns = await posts('ANOMALYLEARN');
+      expect(learns).toHaveLength(learnsBefore + 1);
+      expect(learns.at(-1)!.body).toMatchObject({
+        spec: {
+          workspace: '1030000000000000001',
+          dataspec: {
+            specs: [
+              {
+                signals: [
+                  { signal: '1050000000000000001', name: 'temperature' },
+                  { signal: '1050000000000000002', name: 'pressure' },
+                ],
+              },
+            ],
+          },
+        },
+      });
+
+      // His Home tab: the request waits for him, with Approve right there.
+      await page.locator('[data-channel="app"]').click();
+      await page.locator('.tab[data-tab="home"]').click();
+      const home = page.locator('.home');
+      const waiting = home.locator('.block', { hasText: 'pressure check' });
+      await waiting.waitFor();
+      // When the flow ends, his Home is published again: the flow with the model it created.
+      const flow = home.locator('.block', { hasText: 'ANOMALYLEARN' }).first();
+      await flow.locator('text=Model created').waitFor({ timeout: 45_000 });
+      await expect(flow.textContent()).resolves.toContain('COMPLETED');
+      await shot(page, 'home-tab');
+      const starts = (await posts('STARTLIVEMODEL')).length;
+      await home.locator('[data-action$="/home_approve"]').first().click();
+      await home.locator('h3.block.header', { hasText: 'Waiting for your approval (0)' }).waitFor();
+      expect(await posts('STARTLIVEMODEL')).toHaveLength(starts + 1);
+      await home.locator('.block', { hasText: 'ANOMALYLEARN' }).locator('text=Model created').waitFor();
+      // The request's card says who approved it.
+      await page.locator('[data-channel="C0OPS"]').click();
+      await page
+        .locator('.message', { hasText: 'pressure check' })
+        .locator('text=Approved and executed')
+        .waitFor();
+      await actAs(page, 'U0ALICE');
+    }, 90_000);
 
     it('an approver rejects a request with a reason typed into the small modal; nothing reaches the service', async () => {
       const before = (await product.serviceRequests()).length;

@@ -8,8 +8,24 @@ import {
   rangeBlockId,
   type TextFieldName,
 } from '../../../core/forms/fields.js';
+import {
+  heldOption,
+  isMultiField,
+  isResourceField,
+  type ResourceField,
+} from '../../../core/forms/options.js';
 import { LIMITS } from '../../../wire/block-kit.js';
-import { button, clip, context, plain, radioInput, section, textInput } from './elements.js';
+import {
+  button,
+  clip,
+  context,
+  externalSelectInput,
+  plain,
+  radioInput,
+  type SelectOptionSpec,
+  section,
+  textInput,
+} from './elements.js';
 import {
   fieldActionId,
   MODAL_ACTION,
@@ -31,6 +47,8 @@ export interface ModalViewInput {
   timeZone?: string;
   /** Extra lines shown at the top, e.g. the result of a slow lookup. */
   notes?: string[];
+  /** Names the catalog knows for the IDs the form holds, shown in their options. */
+  names?: Readonly<Record<string, string>>;
 }
 
 const TITLE: Record<ModalKind, string> = {
@@ -83,7 +101,7 @@ export function buildModalView(input: ModalViewInput): types.ModalView {
   }
   if (!meta.channel) blocks.push(channelInput(fields.channel));
 
-  const field = (name: TextFieldName) => fieldBlock(kind, name, fields, input.defaultName);
+  const field = (name: TextFieldName) => fieldBlock(kind, name, fields, input.defaultName, input.names);
   switch (kind) {
     case 'learn':
       blocks.push(field('name'), field('description'), field('workspace'), field('modelName'));
@@ -127,7 +145,7 @@ function header(blockId: string, text: string): types.HeaderBlock {
 /** Learn and Score: new data (signals, ranges, dataspec name) or an existing dataspec ID. */
 function dataBlocks(input: ModalViewInput): types.KnownBlock[] {
   const { fields, meta } = input;
-  const f = (name: TextFieldName) => fieldBlock(meta.kind, name, fields, input.defaultName);
+  const f = (name: TextFieldName) => fieldBlock(meta.kind, name, fields, input.defaultName, input.names);
   const blocks: types.KnownBlock[] = [header('data_header', 'Data'), f('dataMode'), f('signals')];
   blocks.push(...rangeBlocks(input), f('dataspecName'));
   blocks.push(f('dataspecId'));
@@ -217,17 +235,99 @@ const MODEL_LABEL: Partial<Record<ModalKind, string>> = {
 };
 
 const MODEL_HINT: Partial<Record<ModalKind, string>> = {
-  relearn: `ID of the existing anomaly model, e.g. ${ID_EXAMPLE}.`,
-  score: `ID of the anomaly model to apply, e.g. ${ID_EXAMPLE}.`,
-  eval: `Live model ID of the assessment, as shown in the service's user interface, e.g. ${ID_EXAMPLE}.`,
+  relearn: 'The existing anomaly model to teach; with a workspace chosen, its models are offered.',
+  score: 'The anomaly model to apply; with a workspace chosen, its models are offered.',
+  eval: "The assessment's live model; with an assessment chosen, its models are offered.",
 };
+
+const PICK = 'Type a name or an ID';
+/** The options say the rest: this channel's default first, and "use ID …" for an ID the bot has not seen. */
+const PICK_HINT = "Type a name or an ID; this channel's default comes first.";
+
+function resourceHint(kind: ModalKind, name: ResourceField): string {
+  switch (name) {
+    case 'workspace':
+      return kind === 'learn'
+        ? `The workspace in which the new model is created. ${PICK_HINT}`
+        : `The model's workspace. ${PICK_HINT}`;
+    case 'model':
+      return `${MODEL_HINT[kind] ?? ''} ${PICK_HINT}`.trim();
+    case 'assessment':
+      return `For an anomaly model, the signal it assesses; its common model M[0] is looked up on submit. ${PICK_HINT}`;
+    case 'datastream':
+      return PICK_HINT;
+    case 'dataspecId':
+      return 'Only with "Reuse an existing dataspec ID": the dataspec of an earlier flow. With a model chosen, its dataspecs are offered.';
+    case 'signals':
+      return `Pick as many as needed${kind === 'relearn' ? '' : ' (new data only)'}. Type id:label to give a signal a label of your own, e.g. ${ID_EXAMPLE}:Bearing temperature.`;
+    case 'outputs':
+      return `Only with "Map to existing signals": the signals the outputs go to, matching the model's output schema. Type id:output name to name an output, e.g. ${ID_EXAMPLE}:anomaly_score.`;
+  }
+}
+
+const RESOURCE_LABEL: Record<Exclude<ResourceField, 'model' | 'signals'>, string> = {
+  workspace: 'Workspace',
+  assessment: 'Assessment',
+  datastream: 'Datastream',
+  dataspecId: 'Dataspec',
+  outputs: 'Map outputs to existing signals',
+};
+
+/** What the form holds for a resource field, as the select's initial options. */
+function heldOptions(
+  name: ResourceField,
+  fields: ModalFields,
+  names: Readonly<Record<string, string>> | undefined,
+): SelectOptionSpec[] {
+  const value = fields[name];
+  if (typeof value !== 'string') return [];
+  const entries = isMultiField(name) ? value.split(/[\n,]/) : [value];
+  const seen = new Set<string>();
+  const out: SelectOptionSpec[] = [];
+  for (const e of entries) {
+    const o = heldOption(e, names);
+    if (o && !seen.has(o.value)) {
+      seen.add(o.value);
+      out.push(o);
+    }
+  }
+  return isMultiField(name) ? out.slice(0, LIMITS.selectOptions) : out.slice(0, 1);
+}
+
+function resourceBlock(
+  kind: ModalKind,
+  name: ResourceField,
+  fields: ModalFields,
+  names: Readonly<Record<string, string>> | undefined,
+): types.InputBlock {
+  const label =
+    name === 'model'
+      ? (MODEL_LABEL[kind] ?? 'Model')
+      : name === 'signals'
+        ? kind === 'relearn'
+          ? 'New signals'
+          : 'Signals'
+        : RESOURCE_LABEL[name];
+  const optional = name === 'dataspecId' || name === 'outputs' || (name === 'signals' && kind !== 'relearn');
+  return externalSelectInput({
+    blockId: FIELD[name],
+    label,
+    hint: resourceHint(kind, name),
+    placeholder: PICK,
+    multi: isMultiField(name),
+    initial: heldOptions(name, fields, names),
+    optional,
+  });
+}
 
 function fieldBlock(
   kind: ModalKind,
   name: TextFieldName,
   fields: ModalFields,
   defaultName: string | undefined,
+  names?: Readonly<Record<string, string>>,
 ): types.InputBlock {
+  if (isResourceField(name)) return resourceBlock(kind, name, fields, names);
   const blockId = FIELD[name];
   const initial = typeof fields[name] === 'string' ? (fields[name] as string) : undefined;
   switch (name) {
@@ -242,17 +342,6 @@ function fieldBlock(
       });
     case 'description':
       return textInput({ blockId, label: 'Description', initial, optional: true, multiline: true });
-    case 'workspace':
-      return textInput({
-        blockId,
-        label: 'Workspace ID',
-        hint:
-          kind === 'learn'
-            ? `The workspace in which the new model is created, e.g. ${ID_EXAMPLE}.`
-            : `Workspace ID, e.g. ${ID_EXAMPLE}.`,
-        initial,
-        optional: false,
-      });
     case 'modelName':
       return textInput({
         blockId,
@@ -260,14 +349,6 @@ function fieldBlock(
         hint: "Leave empty for the service's default: {{workspaceName}}/{{modelType}}/M[{{index}}]",
         initial,
         optional: true,
-      });
-    case 'model':
-      return textInput({
-        blockId,
-        label: MODEL_LABEL[kind] ?? 'Model',
-        hint: MODEL_HINT[kind],
-        initial,
-        optional: false,
       });
     case 'dataMode':
       return radioInput({
@@ -280,32 +361,11 @@ function fieldBlock(
         initial: fields.dataMode ?? 'new',
         optional: false,
       });
-    case 'signals':
-      return textInput({
-        blockId,
-        label: kind === 'relearn' ? 'New signals' : 'Signals',
-        hint:
-          'One per line: a signal ID, optionally followed by :label. ' +
-          `Example: ${ID_EXAMPLE}:Bearing temperature` +
-          (kind === 'relearn' ? '' : ' (new data only)'),
-        placeholder: `${ID_EXAMPLE}:Bearing temperature`,
-        initial,
-        optional: kind !== 'relearn',
-        multiline: true,
-      });
     case 'dataspecName':
       return textInput({
         blockId,
         label: 'Dataspec name',
         hint: 'Optional name for the dataspec built from these signals and ranges.',
-        initial,
-        optional: true,
-      });
-    case 'dataspecId':
-      return textInput({
-        blockId,
-        label: 'Dataspec ID',
-        hint: `Only with "Reuse an existing dataspec ID": the dataspec of an earlier flow, e.g. ${ID_EXAMPLE}.`,
         initial,
         optional: true,
       });
@@ -329,34 +389,6 @@ function fieldBlock(
         placeholder: 'pump-7/anomaly',
         initial,
         optional: true,
-      });
-    case 'outputs':
-      return textInput({
-        blockId,
-        label: 'Map outputs to existing signals',
-        hint:
-          "One per line: an existing signal ID, optionally :output name; the set must match the model's " +
-          'output schema. Only with "Map to existing signals".',
-        placeholder: `${ID_EXAMPLE}:score`,
-        initial,
-        optional: true,
-        multiline: true,
-      });
-    case 'assessment':
-      return textInput({
-        blockId,
-        label: 'Assessment ID',
-        hint: `For an anomaly model, the signal it assesses, e.g. ${ID_EXAMPLE}. Its common model M[0] is looked up on submit.`,
-        initial,
-        optional: false,
-      });
-    case 'datastream':
-      return textInput({
-        blockId,
-        label: 'Datastream ID',
-        hint: `e.g. ${ID_EXAMPLE}`,
-        initial,
-        optional: false,
       });
     case 'entities':
       return textInput({

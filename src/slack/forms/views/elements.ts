@@ -49,6 +49,58 @@ export function textInput(s: TextInputSpec): types.InputBlock {
   return block;
 }
 
+export interface SelectOptionSpec {
+  text: string;
+  value: string;
+}
+
+export interface ExternalSelectSpec {
+  blockId: string;
+  label: string;
+  hint?: string;
+  placeholder: string;
+  /** Several picks (`multi_external_select`) or one. */
+  multi: boolean;
+  initial: SelectOptionSpec[];
+  optional: boolean;
+}
+
+/**
+ * A type-ahead select in an input block: Slack asks the bot for options as the user types (from the first
+ * character, so the channel's default and the most recent show as soon as it opens).
+ */
+export function externalSelectInput(s: ExternalSelectSpec): types.InputBlock {
+  const options = s.initial.map(
+    (o): types.PlainTextOption => ({ text: plain(o.text, LIMITS.optionText), value: o.value }),
+  );
+  const actionId = fieldActionId(s.blockId);
+  const placeholder = plain(s.placeholder, LIMITS.placeholder);
+  const element: types.ExternalSelect | types.MultiExternalSelect = s.multi
+    ? {
+        type: 'multi_external_select',
+        action_id: actionId,
+        placeholder,
+        min_query_length: 0,
+        ...(options.length ? { initial_options: options } : {}),
+      }
+    : {
+        type: 'external_select',
+        action_id: actionId,
+        placeholder,
+        min_query_length: 0,
+        ...(options[0] ? { initial_option: options[0] } : {}),
+      };
+  const block: types.InputBlock = {
+    type: 'input',
+    block_id: s.blockId,
+    label: plain(s.label, LIMITS.labelOrHint),
+    optional: s.optional,
+    element,
+  };
+  if (s.hint) block.hint = plain(s.hint, LIMITS.labelOrHint);
+  return block;
+}
+
 export interface RadioSpec<V extends string> {
   blockId: string;
   label: string;

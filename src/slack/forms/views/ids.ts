@@ -1,4 +1,4 @@
-import type { ModalKind } from '../../../core/forms/fields.js';
+import { FIELD, isResourceField, type ModalKind } from '../../../core/forms/fields.js';
 
 /** `callback_id` of each modal view; `view_submission` listeners match on these. */
 export const MODAL_CALLBACK: Record<ModalKind, string> = {
@@ -44,3 +44,11 @@ export function removeRangeActionId(key: number): string {
 }
 
 export const REMOVE_RANGE_PATTERN = /^tsai_modal_range_remove:\d+$/;
+
+/** `action_id`s of the type-ahead fields, which Slack names in its `block_suggestion` requests. */
+export const FIELD_OPTIONS_PATTERN = new RegExp(
+  `^(${(Object.keys(FIELD) as (keyof typeof FIELD)[])
+    .filter(isResourceField)
+    .map((f) => fieldActionId(FIELD[f]))
+    .join('|')})$`,
+);

@@ -3,10 +3,13 @@ import {
   FIELD,
   FIELDS_OF,
   type FormInput,
+  isMultiField,
+  isResourceField,
   type ModalFields,
   type OutputMode,
   rangeBlockId,
 } from '../../../core/forms/fields.js';
+import { isServiceId } from '../../../core/ids.js';
 import type { ModalMeta } from './metadata.js';
 
 /** The part of a view's `state.values` entry the modals read (Bolt's ViewStateValue, loosely). */
@@ -14,6 +17,7 @@ export interface StateValue {
   type?: string;
   value?: string | null;
   selected_option?: { value: string } | null;
+  selected_options?: { value: string }[] | null;
   selected_conversation?: string | null;
 }
 export type StateValues = Record<string, Record<string, StateValue>>;
@@ -28,6 +32,38 @@ function elementState(values: StateValues, blockId: string): StateValue | undefi
 function textOf(values: StateValues, blockId: string): string | undefined {
   const v = elementState(values, blockId);
   return typeof v?.value === 'string' ? v.value : undefined;
+}
+
+const optionValue = (o: unknown): string | undefined => {
+  const v = (o as { value?: unknown } | null | undefined)?.value;
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+};
+
+/**
+ * A type-ahead field as text, the way it used to be typed: the picked option's value, or one `id[:label]`
+ * line per pick. A view from before the fields were selects still carries typed text, which reads as is.
+ */
+function pickedText(values: StateValues, blockId: string, multi: boolean): string | undefined {
+  const v = elementState(values, blockId);
+  if (!v) return undefined;
+  if (multi && Array.isArray(v.selected_options)) {
+    const picks = v.selected_options.map(optionValue).filter((x): x is string => x !== undefined);
+    return picks.length ? picks.join('\n') : undefined;
+  }
+  if (!multi && v.selected_option !== undefined) return optionValue(v.selected_option);
+  return typeof v.value === 'string' ? v.value : undefined;
+}
+
+/** The single resources picked in a view (workspace, model, assessment), whatever the form. */
+export function pickedResources(
+  values: StateValues | undefined,
+): Partial<Record<'workspace' | 'model' | 'assessment', string>> {
+  const out: Partial<Record<'workspace' | 'model' | 'assessment', string>> = {};
+  for (const name of ['workspace', 'model', 'assessment'] as const) {
+    const v = pickedText(values ?? {}, FIELD[name], false)?.trim();
+    if (v && isServiceId(v)) out[name] = v;
+  }
+  return out;
 }
 
 /**
@@ -50,7 +86,7 @@ export function readModalState(
         fields.outputMode = selected as OutputMode;
       continue;
     }
-    const text = textOf(v, blockId);
+    const text = isResourceField(name) ? pickedText(v, blockId, isMultiField(name)) : textOf(v, blockId);
     if (text !== undefined && text !== '') fields[name] = text;
   }
   if (!meta.channel) {

@@ -1,0 +1,54 @@
+import type {
+  App,
+  BlockAction,
+  ButtonAction,
+  SlackActionMiddlewareArgs,
+  SlackEventMiddlewareArgs,
+} from '@slack/bolt';
+import type { FollowUps } from '../follow-up/jobs.js';
+import { HOME_ACTION } from './ids.js';
+
+type Click = BlockAction<ButtonAction>;
+const CLICKS = new RegExp(`^(${Object.values(HOME_ACTION).join('|')})$`);
+
+/**
+ * The App Home: its opening (`app_home_opened`, acked by Bolt as every event is) and its Approve and
+ * Reject buttons. Their follow-ups are in `follow-up.ts`.
+ */
+export function registerHome(app: App, followUps: FollowUps): void {
+  app.event('app_home_opened', (args) => ackHomeOpened(args, followUps));
+  app.action<Click>(CLICKS, (args) => ackHomeDecision(args, followUps));
+}
+
+/** Slack sends this on every visit, to either tab: only the Home tab is published, and debounced. */
+export async function ackHomeOpened(
+  { event, body }: Pick<SlackEventMiddlewareArgs<'app_home_opened'>, 'event' | 'body'>,
+  followUps: Pick<FollowUps, 'run'>,
+): Promise<void> {
+  const teamId = typeof body.team_id === 'string' ? body.team_id : undefined;
+  if (event.tab === 'messages' || typeof event.user !== 'string' || !teamId) return;
+  const hash = (event.view as { hash?: unknown } | undefined)?.hash;
+  followUps.run({
+    kind: 'home-opened',
+    userId: event.user,
+    teamId,
+    ...(typeof hash === 'string' ? { hash } : {}),
+  });
+}
+
+/** A click in the Home tab: acked at once; decided after, exactly as on the request's card. */
+export async function ackHomeDecision(
+  { ack, body, action }: Pick<SlackActionMiddlewareArgs<Click>, 'ack' | 'body' | 'action'>,
+  followUps: Pick<FollowUps, 'run'>,
+): Promise<void> {
+  await ack();
+  const teamId = body.team?.id ?? body.user.team_id;
+  followUps.run({
+    kind: 'home-decision',
+    action: action.action_id === HOME_ACTION.reject ? 'reject' : 'approve',
+    requestId: typeof action.value === 'string' ? action.value : '',
+    userId: body.user.id,
+    ...(teamId ? { teamId } : {}),
+    triggerId: body.trigger_id,
+  });
+}

@@ -1,0 +1,320 @@
+import { errText } from '../../log.js';
+import type { CatalogKind, TrackedFlow } from '../../store/index.js';
+import type { Bot } from '../bot.js';
+import { HOME_FLOW_DAYS, HOME_SHOWN, type HomeData, homeView } from './views.js';
+
+/** Someone whose Home to publish. */
+export interface HomeViewer {
+  teamId: string;
+  userId: string;
+}
+
+/** What changed, and whose Homes show it. */
+export interface HomeChange {
+  teamId: string | null | undefined;
+  /** People concerned: a requester, a flow's starter. */
+  userIds?: readonly (string | null | undefined)[];
+  /** The configured approvers, whose Homes list what waits for approval. */
+  approvers?: boolean;
+  /** A flow whose end prompted this: its Home waits until the store shows it ended. */
+  flowEnded?: string;
+}
+
+/**
+ * Changes that come in a burst (a decision updates the request when it is won, again when its flow is
+ * created, and tells the requester) are published once, this long after the first.
+ */
+export const HOME_DEBOUNCE_MS = 1_000;
+/** Slack sends `app_home_opened` on every visit: visits this close together are published once. */
+export const HOME_OPEN_DELAY_MS = 300;
+/** Group members of the approvers are looked up at most this often. */
+const GROUP_CACHE_MS = 60_000;
+/** After Slack said the app has no Home tab, publishing rests this long. */
+const NOT_ENABLED_PAUSE_MS = 10 * 60_000;
+/** A flow's end is told before the tracker writes it: a Home built before that waits, this many times. */
+const FLOW_END_WAITS = 5;
+const DAY_MS = 86_400_000;
+/** Marks, in the store, that someone has a Home: only they are republished when something changes. */
+const HAS_HOME = 'home-viewer:';
+
+interface Pending {
+  viewer: HomeViewer;
+  timer: NodeJS.Timeout;
+  at: number;
+  flows: Set<string>;
+  waits: number;
+}
+
+/**
+ * Publishes people's Homes (`views.publish`), one at a time per person and debounced: asks that come
+ * while one is pending join it, asks while one is being published make one more afterwards. It runs
+ * where follow-ups run, so every decision, expiry and flow end on this replica reaches it.
+ */
+export class HomePublisher {
+  private readonly pending = new Map<string, Pending>();
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly again = new Map<string, Pending>();
+  /** The last hash Slack gave each Home, so that a publish built from older data cannot win a race. */
+  private readonly hashes = new Map<string, string>();
+  private readonly knownViewers = new Set<string>();
+  private groupCache: { at: number; users: string[] } | undefined;
+  private pausedUntil = 0;
+  private stopped = false;
+
+  constructor(private readonly bot: Bot) {}
+
+  /** Publish this person's Home after `delayMs` (joined with any publish already waiting). */
+  request(viewer: HomeViewer, o: { delayMs?: number; hash?: string; flowEnded?: string } = {}): void {
+    if (this.stopped) return;
+    const key = keyOf(viewer);
+    if (o.hash) this.hashes.set(key, o.hash);
+    const delay = Math.max(0, o.delayMs ?? HOME_DEBOUNCE_MS);
+    const at = Date.now() + delay;
+    const p = this.pending.get(key);
+    if (!p) {
+      this.schedule(viewer, delay, new Set(o.flowEnded ? [o.flowEnded] : []), 0);
+      return;
+    }
+    if (o.flowEnded) p.flows.add(o.flowEnded);
+    if (at >= p.at) return;
+    // Asked sooner than the one waiting (a visit during a change's debounce): publish at the sooner time.
+    clearTimeout(p.timer);
+    this.pending.delete(key);
+    this.schedule(viewer, delay, p.flows, p.waits);
+  }
+
+  /** Something changed: the Homes of the people concerned (those who have one) are published again. */
+  async changed(c: HomeChange): Promise<void> {
+    if (this.stopped || !c.teamId) return;
+    const teamId = c.teamId;
+    const users = new Set<string>();
+    for (const u of c.userIds ?? []) if (u) users.add(u);
+    if (c.approvers) for (const u of await this.approverUsers()) users.add(u);
+    for (const userId of users) {
+      const viewer = { teamId, userId };
+      if (await this.hasHome(viewer)) this.request(viewer, c.flowEnded ? { flowEnded: c.flowEnded } : {});
+    }
+  }
+
+  /** Whether a publish is waiting or on its way. */
+  get busy(): boolean {
+    return this.pending.size > 0 || this.running.size > 0;
+  }
+
+  /** Drops what is waiting and lets what is being published finish. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const p of this.pending.values()) clearTimeout(p.timer);
+    this.pending.clear();
+    this.again.clear();
+    await Promise.allSettled([...this.running.values()]);
+  }
+
+  private schedule(viewer: HomeViewer, delayMs: number, flows: Set<string>, waits: number): void {
+    const key = keyOf(viewer);
+    const old = this.pending.get(key);
+    let waited = waits;
+    if (old) {
+      clearTimeout(old.timer);
+      for (const f of old.flows) flows.add(f);
+      waited = Math.max(waits, old.waits);
+    }
+    const timer = setTimeout(() => this.fire(key), delayMs);
+    timer.unref();
+    this.pending.set(key, { viewer, timer, at: Date.now() + delayMs, flows, waits: waited });
+  }
+
+  private fire(key: string): void {
+    const p = this.pending.get(key);
+    if (!p) return;
+    this.pending.delete(key);
+    if (this.running.has(key)) {
+      const earlier = this.again.get(key);
+      if (earlier) for (const f of earlier.flows) p.flows.add(f);
+      this.again.set(key, p);
+      return;
+    }
+    const run = this.publishOnce(p)
+      .catch((e: unknown) =>
+        this.bot.logger.warn({ user: p.viewer.userId, err: errText(e) }, 'could not publish a Home'),
+      )
+      .finally(() => {
+        this.running.delete(key);
+        const next = this.again.get(key);
+        this.again.delete(key);
+        if (next && !this.stopped) this.schedule(next.viewer, 0, next.flows, next.waits);
+      });
+    this.running.set(key, run);
+  }
+
+  private async publishOnce(p: Pending): Promise<void> {
+    if (Date.now() < this.pausedUntil) return;
+    const { viewer } = p;
+    for (const flowId of p.flows) {
+      const f = await this.bot.store.getTrackedFlow(flowId);
+      if (f && !f.endReason && p.waits < FLOW_END_WAITS) {
+        this.schedule(viewer, HOME_DEBOUNCE_MS, p.flows, p.waits + 1);
+        return;
+      }
+    }
+    const key = keyOf(viewer);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const view = homeView(await loadHome(this.bot, viewer));
+      const hash = this.hashes.get(key);
+      try {
+        const res = await this.bot.slack.views.publish({
+          user_id: viewer.userId,
+          view,
+          ...(hash ? { hash } : {}),
+        });
+        const next = (res.view as { hash?: string } | undefined)?.hash;
+        if (next) this.hashes.set(key, next);
+        else this.hashes.delete(key);
+        await this.markHome(viewer);
+        return;
+      } catch (e) {
+        const error = (e as { data?: { error?: string } }).data?.error;
+        if (error === 'hash_conflict') {
+          // Someone published since: build again from the store as it is now, and that one wins.
+          this.hashes.delete(key);
+          continue;
+        }
+        if (error === 'not_enabled') {
+          this.pausedUntil = Date.now() + NOT_ENABLED_PAUSE_MS;
+          this.bot.logger.info(
+            'the app has no Home tab (manifest features.app_home); Homes are not published',
+          );
+          return;
+        }
+        throw e;
+      }
+    }
+  }
+
+  private async hasHome(viewer: HomeViewer): Promise<boolean> {
+    const key = keyOf(viewer);
+    if (this.knownViewers.has(key)) return true;
+    const known = (await this.bot.store.getState(HAS_HOME + key)) !== null;
+    if (known) this.knownViewers.add(key);
+    return known;
+  }
+
+  private async markHome(viewer: HomeViewer): Promise<void> {
+    const key = keyOf(viewer);
+    if (this.knownViewers.has(key)) return;
+    if ((await this.bot.store.getState(HAS_HOME + key)) === null)
+      await this.bot.store.setState(HAS_HOME + key, { since: this.bot.now().getTime() }, Date.now());
+    this.knownViewers.add(key);
+  }
+
+  /** The configured approvers as people: user IDs, and the members of the user groups. */
+  private async approverUsers(): Promise<string[]> {
+    const { users, groups } = this.bot.approvals.approverIds;
+    if (groups.length === 0) return users;
+    if (!this.groupCache || Date.now() - this.groupCache.at > GROUP_CACHE_MS) {
+      const members: string[] = [];
+      for (const g of groups) {
+        try {
+          members.push(...((await this.bot.slack.usergroups.users.list({ usergroup: g })).users ?? []));
+        } catch (e) {
+          this.bot.logger.info({ group: g, err: errText(e) }, 'approver group not read; its Homes wait');
+        }
+      }
+      this.groupCache = { at: Date.now(), users: members };
+    }
+    return [...new Set([...users, ...this.groupCache.users])];
+  }
+}
+
+const keyOf = (v: HomeViewer) => `${v.teamId}:${v.userId}`;
+
+/**
+ * What one person's Home shows, read from the store for their team only: the pending requests they may
+ * decide (never their own, unless self-approval is on), their own pending requests, the flows they
+ * started in the last days, and the channels where the audit log saw them act, with those channels'
+ * defaults; names from the team's catalog.
+ */
+export async function loadHome(bot: Bot, viewer: HomeViewer): Promise<HomeData> {
+  const { store } = bot;
+  const { teamId, userId } = viewer;
+  const now = bot.now().getTime();
+  const [isApprover, timeZone] = await Promise.all([bot.approvals.isApprover(userId), bot.zoneOf(userId)]);
+  const pending = (await store.listApprovals({ statuses: ['pending'], teamId, limit: 100 })).filter(
+    (r) => r.expiresAt > now,
+  );
+  const waiting = isApprover
+    ? pending.filter((r) => r.requesterId !== userId || bot.config.approvals.allowSelfApproval)
+    : [];
+  const mine = pending.filter((r) => r.requesterId === userId);
+  // Flows are followed on the machine's clock (the tracker's), so "the last days" are counted on it too.
+  const flowNow = Date.now();
+  const flows = await store.listTrackedFlows({
+    teamId,
+    requesterId: userId,
+    since: flowNow - HOME_FLOW_DAYS * DAY_MS,
+    limit: 100,
+  });
+  const used = await store.listUserChannels({
+    teamId,
+    userId,
+    since: now - 90 * DAY_MS,
+    limit: HOME_SHOWN.channels + 1,
+  });
+  const channels = await Promise.all(
+    used.slice(0, HOME_SHOWN.channels).map(async (c) => ({
+      channelId: c.channelId,
+      defaults: await store.getChannelDefaults(c.channelId),
+    })),
+  );
+
+  const wanted: [CatalogKind, string][] = [];
+  const shownRequests = [...waiting.slice(0, HOME_SHOWN.waiting), ...mine.slice(0, HOME_SHOWN.mine)];
+  for (const r of shownRequests) wanted.push(['model', r.modelId]);
+  for (const c of channels) {
+    const d = c.defaults;
+    if (d?.workspace) wanted.push(['workspace', d.workspace]);
+    if (d?.model) wanted.push(['model', d.model]);
+    if (d?.assessment) wanted.push(['assessment', d.assessment]);
+    if (d?.datastream) wanted.push(['datastream', d.datastream]);
+  }
+  const names: Record<string, string> = {};
+  for (const [kind, id] of wanted) {
+    if (names[id]) continue;
+    const e = await store.getCatalogEntry(teamId, kind, id);
+    if (e?.name && e.missingAt === null) names[id] = e.name;
+  }
+
+  const listed = <T>(items: T[], shown: number, limit?: number) => ({
+    items: items.slice(0, shown),
+    total: items.length,
+    ...(limit !== undefined && items.length >= limit ? { atLeast: true } : {}),
+  });
+  return {
+    userId,
+    isApprover,
+    waiting: listed(waiting, HOME_SHOWN.waiting),
+    mine: listed(mine, HOME_SHOWN.mine),
+    flows: listed<TrackedFlow>(flows, HOME_SHOWN.flows, 100),
+    channels: listed(channels, HOME_SHOWN.channels, HOME_SHOWN.channels + 1),
+    names,
+    now: flowNow,
+    timeZone,
+  };
+}
+
+const publishers = new WeakMap<Bot, HomePublisher>();
+
+/** This bot's publisher (one per thread that runs follow-ups). */
+export function homes(bot: Bot): HomePublisher {
+  let p = publishers.get(bot);
+  if (!p) {
+    p = new HomePublisher(bot);
+    publishers.set(bot, p);
+  }
+  return p;
+}
+
+/** Stops this bot's publisher, if it has one. */
+export async function stopHomes(bot: Bot): Promise<void> {
+  await publishers.get(bot)?.stop();
+}

@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import type { Job } from '../../src/slack/follow-up/jobs.js';
+import { ackHomeDecision, ackHomeOpened } from '../../src/slack/home/listeners.js';
+import { HOME_ACTION, type HomeData, homeView } from '../../src/slack/home/views.js';
+import { validateView } from '../../src/standins/localslack/index.js';
+import type { ApprovalRequest, TrackedFlow } from '../../src/store/index.js';
+import { checkBlockKitLimits } from '../../src/wire/block-kit.js';
+
+const EVIL = '<!channel> *bold* <http://evil|click> & more';
+const T = Date.UTC(2026, 10, 22, 10, 42);
+const id = (n: number) => `14000000000000${String(n).padStart(5, '0')}`;
+
+function request(n: number, requesterId: string): ApprovalRequest {
+  return {
+    id: `6f1c1d9e-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    action: n % 2 ? 'start' : 'stop',
+    modelId: id(n),
+    assessmentId: null,
+    reason: `${EVIL} ${'r'.repeat(400)}`,
+    requesterId,
+    teamId: 'T0LOCAL',
+    originChannelId: 'C0OPS',
+    approvalsChannelId: 'C0APPROVALS',
+    messageTs: '1.000001',
+    status: 'pending',
+    createdAt: T,
+    expiresAt: T + 4 * 3_600_000,
+    decidedBy: null,
+    decidedAt: null,
+    rejectReason: null,
+    attempts: 0,
+    lastAttemptBy: null,
+    lastAttemptAt: null,
+    flowId: null,
+    flowStatus: null,
+    error: null,
+    finishedAt: null,
+  };
+}
+
+function flow(n: number): TrackedFlow {
+  return {
+    flowId: id(n),
+    flowType: 'ANOMALYLEARN',
+    teamId: 'T0LOCAL',
+    channelId: 'C0OPS',
+    requesterId: 'U0ALICE',
+    origin: 'command',
+    asked: `/tsai learn ${EVIL}`,
+    request: { operation: { kind: 'learn', workspaceId: id(9) }, outcome: {} },
+    approvalId: null,
+    announcement: null,
+    status: 'COMPLETED',
+    statusChangedAt: T + 60_000,
+    shownStatus: 'COMPLETED|ended',
+    showNotBefore: null,
+    createdAt: T,
+    polls: 3,
+    nextPollAt: T,
+    leaseOwner: null,
+    leaseUntil: null,
+    finishedAt: T + 60_000,
+    endReason: 'ended',
+    result: {
+      models: [{ id: id(n + 1000), name: `${EVIL} model ${'m'.repeat(300)}`, created: true }],
+      dataspecs: [{ id: id(n + 2000) }],
+      others: Array.from({ length: 9 }, (_, i) => ({ type: `thing ${i}`, id: id(i) })),
+    },
+    failure: null,
+    notifiedAt: T + 60_000,
+  };
+}
+
+function data(over: Partial<HomeData> = {}): HomeData {
+  const list = <X>(items: X[]) => ({ items, total: items.length });
+  return {
+    userId: 'U0BOB',
+    isApprover: true,
+    waiting: list([request(1, 'U0ALICE')]),
+    mine: list([request(2, 'U0BOB')]),
+    flows: list([flow(3)]),
+    channels: list([{ channelId: 'C0OPS', defaults: null }]),
+    names: {},
+    now: T,
+    timeZone: 'Europe/London',
+    ...over,
+  };
+}
+
+describe('the Home view', () => {
+  it('stays within 100 blocks and every Block Kit limit with long lists, saying how many more there are', () => {
+    const many = <X>(make: (n: number) => X, n: number, shown: number) => ({
+      items: Array.from({ length: shown }, (_, i) => make(i + 10)),
+      total: n,
+      atLeast: true,
+    });
+    const view = homeView(
+      data({
+        waiting: many((n) => request(n, 'U0ALICE'), 100, 10),
+        mine: many((n) => request(n, 'U0BOB'), 37, 10),
+        flows: many(flow, 100, 15),
+        channels: many(
+          (n) => ({
+            channelId: `C0CH${n}`,
+            defaults: {
+              channelId: `C0CH${n}`,
+              workspace: id(1),
+              model: id(2),
+              datastream: id(3),
+              assessment: id(4),
+              entities: Array.from({ length: 100 }, (_, i) => `entity-${i}-${'e'.repeat(30)}`),
+              updatedBy: 'U0BOB',
+              updatedAt: T,
+            },
+          }),
+          9,
+          8,
+        ),
+        names: { [id(1)]: EVIL.repeat(10), [id(2)]: 'Baseline' },
+      }),
+    );
+    expect(view.blocks.length).toBeLessThanOrEqual(100);
+    expect(checkBlockKitLimits(view, 'home')).toEqual([]);
+    expect(validateView(view, 'home')).toBeNull();
+    const text = JSON.stringify(view);
+    expect(text).toContain('…and 90 or more more requests');
+    expect(text).toContain('…and 27 or more more requests');
+    expect(text).toContain('…and 85 or more more flows');
+    expect(text).toContain('…and 1 or more more channels');
+    // What users or the service wrote cannot ping or link.
+    expect(text).not.toContain('<!channel>');
+    expect(text).not.toContain('<http://evil');
+  });
+
+  it('shows the buttons only to approvers, and the model of a finished flow', () => {
+    const bob = homeView(data());
+    const buttons = (bob.blocks as { type: string; elements?: { action_id?: string }[] }[]).flatMap((b) =>
+      b.type === 'actions' ? (b.elements ?? []) : [],
+    );
+    expect(buttons.map((e) => e.action_id)).toEqual([HOME_ACTION.approve, HOME_ACTION.reject]);
+    const alice = homeView(data({ isApprover: false }));
+    expect(alice.blocks.some((b) => b.type === 'actions')).toBe(false);
+    expect(JSON.stringify(alice)).not.toContain('Waiting for your approval');
+    expect(JSON.stringify(alice)).toContain('*Model created*');
+  });
+});
+
+describe('the Home listeners', () => {
+  const collect = () => {
+    const jobs: Job[] = [];
+    return { jobs, followUps: { run: (j: Job) => void jobs.push(j) } };
+  };
+
+  it('hand on an opened Home tab, not the Messages tab, nor an event without a team', async () => {
+    const { jobs, followUps } = collect();
+    const open = (event: Record<string, unknown>, teamId: unknown = 'T0LOCAL') =>
+      ackHomeOpened({ event, body: { team_id: teamId } } as never, followUps);
+    await open({ type: 'app_home_opened', user: 'U0BOB', tab: 'home', view: { hash: 'h1' } });
+    await open({ type: 'app_home_opened', user: 'U0BOB', tab: 'messages' });
+    await open({ type: 'app_home_opened', user: 'U0BOB', tab: 'home' }, null);
+    await open({ type: 'app_home_opened', tab: 'home' });
+    expect(jobs).toEqual([{ kind: 'home-opened', userId: 'U0BOB', teamId: 'T0LOCAL', hash: 'h1' }]);
+  });
+
+  it('ack a click at once and hand on the decision with the request it names', async () => {
+    const { jobs, followUps } = collect();
+    let acked = 0;
+    await ackHomeDecision(
+      {
+        ack: async () => void acked++,
+        body: { user: { id: 'U0BOB', team_id: 'T0LOCAL' }, trigger_id: 't1' },
+        action: { action_id: HOME_ACTION.reject, value: 'req-1' },
+      } as never,
+      followUps,
+    );
+    expect(acked).toBe(1);
+    expect(jobs).toEqual([
+      {
+        kind: 'home-decision',
+        action: 'reject',
+        requestId: 'req-1',
+        userId: 'U0BOB',
+        teamId: 'T0LOCAL',
+        triggerId: 't1',
+      },
+    ]);
+  });
+});
