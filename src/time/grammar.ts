@@ -1,5 +1,8 @@
 // Text → meaning, before any zone conversion. The grammar is small on purpose: every form it accepts has
 // one documented reading, and a form that people use with two readings is refused with both spelled out.
+// It finds the words that make up a calendar date or a clock time and has chrono-node read them
+// (chrono.ts); what those words mean in the phrase, and whether they are accepted at all, stays here.
+import { type Fields, recogniseAs } from './chrono.js';
 import type { DateOrder } from './locale.js';
 import { addDays, addMonths, isoWeekday, type Wall } from './zone.js';
 
@@ -110,13 +113,6 @@ export const MONTH_NAMES = [
   'November',
   'December',
 ];
-const MONTHS = new Map<string, number>();
-MONTH_NAMES.forEach((name, i) => {
-  MONTHS.set(name.toLowerCase(), i + 1);
-  MONTHS.set(name.slice(0, 3).toLowerCase(), i + 1);
-});
-MONTHS.set('sept', 9);
-
 export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const WEEKDAYS = new Map<string, number>();
 WEEKDAY_NAMES.forEach((name, i) => {
@@ -253,11 +249,30 @@ function textOf(t: Tok[], from: number, to: number): string {
   return s;
 }
 
+const indices = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, k) => from + k);
+
+/** The text of some of the tokens, for chrono: without the fillers the grammar allows inside an atom. */
+function atomText(t: Tok[], at: number[]): string {
+  let s = '';
+  at.forEach((i, k) => {
+    s += (k > 0 && !(t[i]!.glued && at[k - 1] === i - 1) ? ' ' : '') + t[i]!.raw;
+  });
+  return s;
+}
+
 // ---------------------------------------------------------------------------------------------- pieces
 
+/** Which month a word names ("Nov", "sept", "November"): chrono's reading of "<word> 1". */
+function monthOfWord(word: string): number | undefined {
+  if (word.length < 3) return undefined; // no month name is shorter: spares chrono "to", "on", "am"…
+  const f = recogniseAs('monthFirst', `${word} 1`, ['month', 'day']);
+  return f?.day === 1 ? f.month : undefined;
+}
+
+/** A month name, and a full stop after it ("Nov."), which chrono is not given. */
 function month(t: Tok[], i: number): R<number> {
   const x = t[i];
-  const m = x && !x.num ? MONTHS.get(x.s) : undefined;
+  const m = x && !x.num ? monthOfWord(x.s) : undefined;
   if (m === undefined) return [];
   return [[m, isWord(t, i + 1, '.') && t[i + 1]!.glued ? i + 2 : i + 1]];
 }
@@ -291,24 +306,46 @@ interface DayHit {
   refusal?: Refusal;
 }
 
-function checkedDate(m: number, d: number, y: number | undefined, text: string): DayHit {
-  if (d > daysIn(m, y)) {
+const refused = (error: string, examples: string[]): DayHit => ({
+  ref: { k: 'none' },
+  notes: [],
+  refusal: new Refusal(error, examples),
+});
+
+/** A date chrono could not read: a day its month does not have, or else not a date at all. */
+function notADate(text: string, m: number, d: number, y: number | undefined, example: string): DayHit {
+  if (m >= 1 && m <= 12 && d > daysIn(m, y)) {
     const name = MONTH_NAMES[m - 1]!;
     const has =
       y === undefined ? `${name} has at most ${daysIn(m)} days` : `${name} ${y} has ${daysIn(m, y)} days`;
-    return {
-      ref: { k: 'none' },
-      notes: [],
-      refusal: new Refusal(`“${text}” is not a date: ${has}.`, [`${monthAbbr(m)} 1`]),
-    };
+    return refused(`“${text}” is not a date: ${has}.`, [`${monthAbbr(m)} 1`]);
   }
+  return refused(`“${text}” is not a date.`, [example]);
+}
+
+/** The day chrono read: with a year of its own only when the text gave one. */
+function dated(f: Fields, notes: string[] = []): DayHit {
+  const [month, day] = [f.month!, f.day!];
   return {
     ref:
-      y === undefined
-        ? { k: 'monthDay', month: m, day: d }
-        : { k: 'date', date: { year: y, month: m, day: d } },
-    notes: [],
+      f.year === undefined
+        ? { k: 'monthDay', month, day }
+        : { k: 'date', date: { year: f.year, month, day } },
+    notes,
   };
+}
+
+const DATE: ['month', 'day'] = ['month', 'day'];
+const DATE_WITH_YEAR: ['year', 'month', 'day'] = ['year', 'month', 'day'];
+
+/**
+ * A date written with a month name, read by chrono from `atom` (the month, day and year tokens, without
+ * "the" or a full stop after the month): it must read a month, a day and, only when one is written, a year.
+ */
+function namedDateHit(t: Tok[], atom: number[], text: string, m: number, d: number, y?: number): DayHit {
+  const f = recogniseAs('monthFirst', atomText(t, atom), y === undefined ? DATE : DATE_WITH_YEAR);
+  if (f && f.month === m) return dated(f);
+  return notADate(text, m, d, y, `${monthAbbr(m)} 1`);
 }
 
 /** "Nov 1", "November 1st, 2026", "1 Nov", "the 1st of November 2026", optionally after a weekday. */
@@ -317,22 +354,22 @@ function namedDate(t: Tok[], i: number): R<DayHit> {
   const starts: [number | undefined, number][] = [[undefined, i]];
   for (const [wd, j] of weekday(t, i)) starts.push([wd, isWord(t, j, ',') ? j + 1 : j]);
   for (const [wd, s] of starts) {
-    const parts: [number, number, number][] = []; // month, day, next
+    const forms: [number, number, number[], number][] = []; // month, day, tokens for chrono, next
     for (const [m, j] of month(t, s)) {
       const k = isWord(t, j, 'the') ? j + 1 : j;
-      for (const [d, n] of dayNumber(t, k)) parts.push([m, d, n]);
+      for (const [d, n] of dayNumber(t, k)) forms.push([m, d, [s, ...indices(k, n)], n]);
     }
     const k0 = isWord(t, s, 'the') ? s + 1 : s;
     for (const [d, j] of dayNumber(t, k0)) {
       const k = isWord(t, j, 'of') ? j + 1 : j;
-      for (const [m, n] of month(t, k)) parts.push([m, d, n]);
+      for (const [m, n] of month(t, k)) forms.push([m, d, [...indices(k0, k), k], n]);
     }
-    for (const [m, d, n] of parts) {
-      const text = textOf(t, s, n);
-      out.push([{ ...checkedDate(m, d, undefined, text), ...(wd ? { wd } : {}) }, n]);
+    const withWd = (h: DayHit): DayHit => (wd ? { ...h, wd } : h);
+    for (const [m, d, atom, n] of forms) {
+      out.push([withWd(namedDateHit(t, atom, textOf(t, s, n), m, d)), n]);
       const afterComma = isWord(t, n, ',') ? n + 1 : n;
       for (const [y, e] of year(t, afterComma)) {
-        out.push([{ ...checkedDate(m, d, y, textOf(t, s, e)), ...(wd ? { wd } : {}) }, e]);
+        out.push([withWd(namedDateHit(t, [...atom, ...indices(n, e)], textOf(t, s, e), m, d, y)), e]);
       }
     }
   }
@@ -346,19 +383,16 @@ function isoLikeDate(t: Tok[], i: number): R<DayHit> {
   if (!['-', '/', '.'].includes(s1.s) || s2.s !== s1.s) return [];
   if (![s1, m, s2, d].every((x) => x.glued) || m.s.length > 2 || d.s.length > 2) return [];
   const text = textOf(t, i, i + 5);
-  const mo = Number(m.s);
-  if (mo < 1 || mo > 12 || Number(d.s) < 1) {
-    return [
-      [
-        { ref: { k: 'none' }, notes: [], refusal: new Refusal(`“${text}” is not a date.`, ['2026-11-01']) },
-        i + 5,
-      ],
-    ];
-  }
-  return [[checkedDate(mo, Number(d.s), Number(y.s), text), i + 5]];
+  const f = recogniseAs('monthFirst', text, DATE_WITH_YEAR);
+  const hit = f ? dated(f) : notADate(text, Number(m.s), Number(d.s), Number(y.s), '2026-11-01');
+  return [[hit, i + 5]];
 }
 
-/** 01/11/2025, 1/11, 01.11.2025, 01-11-2025: day and month in the order of the user's region. */
+/**
+ * 01/11/2025, 1/11, 01.11.2025, 01-11-2025: day and month in the order of the user's region. chrono reads
+ * it both ways (it swaps the two itself when only the other order is a date); two different readings are
+ * the ambiguous case, settled by the region or refused.
+ */
 function numericDate(t: Tok[], i: number, g: GrammarCtx): R<DayHit> {
   const [a, s1, b] = [t[i], t[i + 1], t[i + 2]];
   if (!a?.num || !s1?.glued || !b?.num || !b.glued || a.s.length > 2 || b.s.length > 2) return [];
@@ -373,14 +407,10 @@ function numericDate(t: Tok[], i: number, g: GrammarCtx): R<DayHit> {
       const text = textOf(t, i, next);
       return [
         [
-          {
-            ref: { k: 'none' },
-            notes: [],
-            refusal: new Refusal(
-              `“${text}” has a ${c.s.length}-digit year; write the year in full, or the date with a month name, like “1 Nov 2025” or “2025-11-01”.`,
-              ['1 Nov 2025', '2025-11-01'],
-            ),
-          },
+          refused(
+            `“${text}” has a ${c.s.length}-digit year; write the year in full, or the date with a month name, like “1 Nov 2025” or “2025-11-01”.`,
+            ['1 Nov 2025', '2025-11-01'],
+          ),
           next,
         ],
       ];
@@ -390,61 +420,34 @@ function numericDate(t: Tok[], i: number, g: GrammarCtx): R<DayHit> {
     return []; // 1.5 and 1-3 are not dates
   }
   const text = textOf(t, i, next);
-  const A = Number(a.s);
-  const B = Number(b.s);
-  const valid = (m: number, d: number) => m >= 1 && m <= 12 && d >= 1 && d <= daysIn(m, y);
-  const dayFirst = valid(B, A) ? { month: B, day: A } : undefined;
-  const monthFirst = valid(A, B) ? { month: A, day: B } : undefined;
-  const hit = (r: { month: number; day: number }, notes: string[] = []): R<DayHit> => [
-    [
-      {
-        ref:
-          y === undefined
-            ? { k: 'monthDay', month: r.month, day: r.day }
-            : { k: 'date', date: { year: y, month: r.month, day: r.day } },
-        notes,
-      },
-      next,
-    ],
-  ];
+  const need = y === undefined ? DATE : DATE_WITH_YEAR;
+  const dayFirst = recogniseAs('dayFirst', text, need);
+  const monthFirst = recogniseAs('monthFirst', text, need);
   if (!dayFirst && !monthFirst) {
     return [
-      [
-        {
-          ref: { k: 'none' },
-          notes: [],
-          refusal: new Refusal(`“${text}” is not a date in either day/month order.`, [
-            '1 Nov 2025',
-            '2025-11-01',
-          ]),
-        },
-        next,
-      ],
+      [refused(`“${text}” is not a date in either day/month order.`, ['1 Nov 2025', '2025-11-01']), next],
     ];
   }
-  if (!dayFirst || !monthFirst || A === B) return hit((dayFirst ?? monthFirst)!);
-  const spell = (r: { month: number; day: number }) =>
-    `${r.day} ${monthAbbr(r.month)}${y === undefined ? '' : ` ${y}`}`;
+  if (!dayFirst || !monthFirst || (dayFirst.month === monthFirst.month && dayFirst.day === monthFirst.day)) {
+    return [[dated((dayFirst ?? monthFirst)!), next]];
+  }
+  const spell = (r: Fields) => `${r.day} ${monthAbbr(r.month!)}${y === undefined ? '' : ` ${y}`}`;
+  const iso = (r: Fields) => isoDate({ year: y!, month: r.month!, day: r.day! });
   if (g.order) {
     const r = g.order === 'DMY' ? dayFirst : monthFirst;
     const how = g.order === 'DMY' ? 'day first' : 'month first';
-    return hit(r, [`${text} = ${spell(r)} (${how}, as in ${g.locale ?? 'your region'})`]);
+    return [[dated(r, [`${text} = ${spell(r)} (${how}, as in ${g.locale ?? 'your region'})`]), next]];
   }
   const readings = `“${text}” could be ${spell(dayFirst)} (day first) or ${spell(monthFirst)} (month first), and I don't know which order your region uses.`;
   const fix =
     y === undefined
       ? `Write the month as a word: “${spell(dayFirst)}” or “${spell(monthFirst)}”.`
-      : `Write the month as a word or the date year first: “${spell(dayFirst)}” or “${isoDate({ year: y, ...dayFirst })}” (or “${spell(monthFirst)}” / “${isoDate({ year: y, ...monthFirst })}”).`;
+      : `Write the month as a word or the date year first: “${spell(dayFirst)}” or “${iso(dayFirst)}” (or “${spell(monthFirst)}” / “${iso(monthFirst)}”).`;
   const examples =
     y === undefined
       ? [spell(dayFirst), spell(monthFirst)]
-      : [
-          spell(dayFirst),
-          isoDate({ year: y, ...dayFirst }),
-          spell(monthFirst),
-          isoDate({ year: y, ...monthFirst }),
-        ];
-  return [[{ ref: { k: 'none' }, notes: [], refusal: new Refusal(`${readings} ${fix}`, examples) }, next]];
+      : [spell(dayFirst), iso(dayFirst), spell(monthFirst), iso(monthFirst)];
+  return [[refused(`${readings} ${fix}`, examples), next]];
 }
 
 /** A day: today, yesterday, tomorrow, (last|next) Friday, Friday, a named or numeric date. */
@@ -531,7 +534,11 @@ interface ClockHit {
   refusal?: Refusal;
 }
 
-/** 9am, 9:30 pm, 17:00, 17:00:05.25, noon, midnight; optionally followed by a zone. */
+/**
+ * 9am, 9:30 pm, 17:00, 17:00:05.25, noon, midnight; optionally followed by a zone. chrono reads the hour,
+ * minute, second and meridiem; the fraction of a second is ours, to the nanosecond, since chrono keeps
+ * only milliseconds and reads ".25" as 25 of them. Noon and midnight are ours too: midnight has a rule.
+ */
 function clock(t: Tok[], i: number): R<ClockHit> {
   const bare: R<ClockHit> = [];
   const x = t[i];
@@ -541,20 +548,21 @@ function clock(t: Tok[], i: number): R<ClockHit> {
   if (!x.num && x.s === 'midnight') bare.push([{ clock: { hour: 0, ...zero, midnight: true } }, i + 1]);
   if (x.num && x.s.length <= 2) {
     let j = i + 1;
-    let minute = 0;
-    let second = 0;
+    const atom = [i];
     let frac = '';
     let colon = false;
+    let seconds = false;
     const c1 = t[j];
     const mm = t[j + 1];
     if (c1?.s === ':' && c1.glued && mm?.num && mm.glued && mm.s.length === 2) {
       colon = true;
-      minute = Number(mm.s);
+      atom.push(j, j + 1);
       j += 2;
       const c2 = t[j];
       const ss = t[j + 1];
       if (c2?.s === ':' && c2.glued && ss?.num && ss.glued && ss.s.length === 2) {
-        second = Number(ss.s);
+        seconds = true;
+        atom.push(j, j + 1);
         j += 2;
         const dot = t[j];
         const ff = t[j + 1];
@@ -564,25 +572,33 @@ function clock(t: Tok[], i: number): R<ClockHit> {
         }
       }
     }
-    const ampm = isWord(t, j, 'am', 'pm') ? t[j]!.s : undefined;
-    if (ampm) j++;
+    const ampm = isWord(t, j, 'am', 'pm');
+    if (ampm) atom.push(j++);
     if (colon || ampm) {
       const h = Number(x.s);
-      const text = textOf(t, i, j);
-      const bad = ampm ? h < 1 || h > 12 : h > 23;
+      // chrono takes "0am" for 12am; on a 12-hour clock the hour is 1 to 12.
+      const f =
+        ampm && (h < 1 || h > 12)
+          ? undefined
+          : recogniseAs(
+              'monthFirst',
+              atomText(t, atom),
+              seconds ? ['hour', 'minute', 'second'] : ['hour', 'minute'],
+              ['meridiem'],
+            );
       const fracNs = BigInt(frac.padEnd(9, '0') || '0');
       const c: Clock = {
-        hour: ampm ? (h % 12) + (ampm === 'pm' ? 12 : 0) : h,
-        minute,
-        second,
+        hour: f?.hour ?? 0,
+        minute: f?.minute ?? 0,
+        second: f?.second ?? 0,
         millisecond: Number(fracNs / 1_000_000n),
         subNs: fracNs % 1_000_000n,
       };
-      if (bad || minute > 59 || second > 59) {
+      if (!f) {
         bare.push([
           {
             clock: c,
-            refusal: new Refusal(`“${text}” is not a time of day: use 9am, 9:30pm or 17:00.`, [
+            refusal: new Refusal(`“${textOf(t, i, j)}” is not a time of day: use 9am, 9:30pm or 17:00.`, [
               'yesterday 9am to 5pm',
             ]),
           },
@@ -712,11 +728,22 @@ function namedPeriod(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
   }
   if (!the) {
     for (const [m, k] of month(t, i)) {
-      const comma = isWord(t, k, ',') ? k + 1 : k;
-      for (const [y, e] of year(t, comma)) {
-        out.push([span({ year: y, month: m, day: 1 }, plusMonths({ year: y, month: m, day: 1 }, 1)), e]);
-      }
       const y = today.month >= m ? today.year : today.year - 1;
+      const comma = isWord(t, k, ',') ? k + 1 : k;
+      for (const [, e] of year(t, comma)) {
+        const f = recogniseAs('monthYear', atomText(t, [i, ...indices(k, e)]), ['year', 'month']);
+        if (f && f.month === m) {
+          const first = { year: f.year!, month: m, day: 1 };
+          out.push([span(first, plusMonths(first, 1)), e]);
+        } else {
+          out.push([
+            refuse(`“${textOf(t, i, e)}” is not a month I can read: write it like “${monthAbbr(m)} ${y}”.`, [
+              `${monthAbbr(m)} ${y}`,
+            ]),
+            e,
+          ]);
+        }
+      }
       out.push([
         refuse(
           `“${textOf(t, i, k)}” names a month but no day or year: give a day (“${monthAbbr(m)} 1”), days (“${monthAbbr(m)} 1 to ${monthAbbr(m)} ${daysIn(m, y)}”) or the month with its year (“${monthAbbr(m)} ${y}”).`,

@@ -31,7 +31,9 @@
  * 7. Anything not understood, understood only in part, or understood two ways is an error with examples,
  *    never a guess.
  *
- * The words are read by a small grammar of our own (grammar.ts); all zone conversion is Intl (zone.ts).
+ * A small grammar of our own (grammar.ts) decides which phrases are accepted and what they mean; chrono-node
+ * reads the calendar dates and clock times inside them (chrono.ts), and only the components it is certain
+ * of are used. All zone conversion is Intl (zone.ts).
  */
 export { describeRange } from './describe.js';
 export { toIso, toNanos } from './exact.js';

@@ -321,7 +321,11 @@ const sameDay = (a: YMD, b: YMD) => a.year === b.year && a.month === b.month && 
 
 /** A date without a year is in the most recent year in which that day has come (today included). */
 function recentDate(c: Ctx, ref: DayRef): YMD {
-  return backFrom(ref, c.today).next().value!;
+  const date = backFrom(ref, c.today).next().value;
+  if (date) return date;
+  // Only a bare day number that takes its month from the other end ("32-1 Sept") gets here unchecked.
+  const [month, day] = ref.k === 'monthDay' ? [ref.month, ref.day] : [1, 0];
+  throw new ParseProblem(`${monthAbbr(month)} ${day} is not a date.`, [`${monthAbbr(month)} 1`]);
 }
 
 /**

@@ -90,6 +90,10 @@ describe('errors', () => {
     expect(errorOf(`yesterday 9am to 5pm ${'x'.repeat(300)}`)).toMatch(/too long/);
   });
 
+  it.each(['32-1 Sept', '33-9rd June'])('a bare start day its month does not have: %j', (text) => {
+    expect(errorOf(text)).toMatch(/is not a date/);
+  });
+
   it('never throws on hostile input', () => {
     for (const text of ['\u0000', '-'.repeat(500), '9'.repeat(40), '..', ';', '–', 'between and', 'since']) {
       expect(() => parseTimeRange(text, ctx)).not.toThrow();
