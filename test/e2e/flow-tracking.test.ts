@@ -161,6 +161,20 @@ describe('following a flow to its end', () => {
   it('a learn from a form ends the same way; "Score with this model" opens the score form filled in, and it creates the right ANOMALYEVAL', async () => {
     await h.slack.sendShortcut({ user: ALICE, callbackId: 'tsai_shortcut_learn' });
     const form = await modal(ALICE, MODAL_CALLBACK.learn);
+    // The ID fields are type-ahead selects: what goes in them is picked from what the bot offers.
+    for (const [blockId, typed] of [
+      ['workspace', W],
+      ['signals', `${T}:temperature`],
+    ] as const) {
+      const offered = await h.slack.sendOptionsRequest({
+        user: ALICE,
+        viewId: form.id,
+        blockId,
+        actionId: fieldActionId(blockId),
+        value: typed,
+      });
+      expect(offered.options?.map((o) => o.value)).toContain(typed);
+    }
     const submitted = await h.slack.submitView({
       user: ALICE,
       viewId: form.id,
@@ -168,7 +182,7 @@ describe('following a flow to its end', () => {
         channel: { [fieldActionId('channel')]: OPS },
         name: { [fieldActionId('name')]: 'tracked-form' },
         workspace: { [fieldActionId('workspace')]: W },
-        signals: { [fieldActionId('signals')]: `${T}:temperature` },
+        signals: { [fieldActionId('signals')]: [`${T}:temperature`] },
         range_1: { [MODAL_ACTION.range]: '2026-11-20 to 2026-11-21' },
       },
     });
