@@ -495,7 +495,9 @@ describe.skipIf(!run)(
       await expect(signals.locator('.chip').count()).resolves.toBe(2);
       await modal.locator('[data-role=submit]').click();
       await modal.waitFor({ state: 'detached' });
-      await page.locator('.message:not(.ephemeral)', { hasText: 'started an ANOMALYLEARN flow' }).waitFor();
+      await expect
+        .poll(async () => (await posts('ANOMALYLEARN')).length, { timeout: 10_000 })
+        .toBe(learnsBefore + 1);
       const learns = await posts('ANOMALYLEARN');
       expect(learns).toHaveLength(learnsBefore + 1);
       expect(learns.at(-1)!.body).toMatchObject({
