@@ -1,4 +1,4 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -94,6 +94,60 @@ export function startBotProcess(dir: string, env: Record<string, string>): Promi
             child.send('stop');
           }),
       });
+    });
+  });
+}
+
+export interface MainProcess {
+  port: number;
+  child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** Its JSON log lines so far, parsed. */
+  logs(): Record<string, unknown>[];
+  /** Resolves when it exits, with its code (null when a signal ended it). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Starts the bot exactly as `npm start` does (`src/main.js`: configuration from `env`, signal handling,
+ * logs on stdout) in `dir`, where no `.env` can change it; resolves once it listens.
+ */
+export function startMainProcess(dir: string, env: Record<string, string>): Promise<MainProcess> {
+  const child = spawn(process.execPath, [join(dir, 'src', 'main.js')], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((ok) =>
+    child.once('exit', (code, signal) => ok({ code, signal })),
+  );
+  const logs = () =>
+    out.split('\n').flatMap((l) => {
+      if (!l.startsWith('{')) return [];
+      try {
+        return [JSON.parse(l) as Record<string, unknown>];
+      } catch {
+        return []; // a line still being written
+      }
+    });
+  return new Promise((ok, fail) => {
+    let listening = false;
+    child.stdout?.on('data', (d: Buffer) => {
+      out += String(d);
+      if (listening) return;
+      const running = logs().find((l) => l.msg === 'tsai-chatops bot is running');
+      if (running && typeof running.port === 'number') {
+        listening = true;
+        ok({ port: running.port, child, output: () => out, logs, exited });
+      }
+    });
+    child.stderr?.on('data', (d: Buffer) => {
+      out += String(d);
+    });
+    void exited.then(({ code }) => {
+      if (!listening) fail(new Error(`the bot exited with ${code} before listening:\n${out}`));
     });
   });
 }
