@@ -140,7 +140,7 @@ const FRAGMENTS = [
   '~strike~',
   '>quote',
   '%s',
-  '${x}',
+  `\${x}`,
   '__proto__',
   'constructor',
   'toString',
