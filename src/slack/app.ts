@@ -8,8 +8,11 @@ import { registerCommand } from './command/listener.js';
 import { registerFlows } from './flows/listeners.js';
 import type { FollowUps } from './follow-up/jobs.js';
 import { registerForms } from './forms/listeners.js';
+import { guardEventBodies } from './http-guard.js';
 import type { Readiness } from './readiness.js';
 import { webClientOptions } from './web-client.js';
+
+const EVENTS_PATH = '/slack/events';
 
 /** How long requests in flight may take to finish once the app stops. */
 const STOP_GRACE_MS = 1_000;
@@ -47,7 +50,7 @@ export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readi
       : new App({
           ...common,
           signingSecret: slack.signingSecret,
-          endpoints: '/slack/events',
+          endpoints: EVENTS_PATH,
           customRoutes: [
             {
               path: '/healthz',
@@ -75,7 +78,10 @@ export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readi
     async start(port) {
       await app.init();
       const started = await app.start(port);
-      if (slack.mode === 'http') server = started as Server;
+      if (slack.mode === 'http') {
+        server = started as Server;
+        guardEventBodies(server, EVENTS_PATH);
+      }
     },
     async stop() {
       // No new connections from here; requests in flight (acks, within Slack's 3 s) get a grace, then any
