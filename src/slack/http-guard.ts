@@ -17,7 +17,10 @@ export function guardEventBodies(server: Server, endpoint: string): void {
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '').split('?')[0];
-    if (req.method !== 'POST' || path !== endpoint) return void bolt.forEach((l) => l(req, res));
+    const toBolt = () => {
+      for (const l of bolt) l(req, res);
+    };
+    if (req.method !== 'POST' || path !== endpoint) return toBolt();
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
@@ -32,7 +35,7 @@ export function guardEventBodies(server: Server, endpoint: string): void {
       const raw = Buffer.concat(chunks);
       if (!isObjectOrUnreadable(raw, req.headers['content-type'])) return void res.writeHead(400).end();
       (req as IncomingMessage & { rawBody: Buffer }).rawBody = raw;
-      for (const l of bolt) l(req, res);
+      toBolt();
     });
   });
 }

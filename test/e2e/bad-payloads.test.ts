@@ -3,12 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVAL_ACTION, REJECT_MODAL_CALLBACK } from '../../src/slack/approvals/card.js';
 import { FLOW_ACTION } from '../../src/slack/flows/views.js';
 import { UNREADABLE_FORM } from '../../src/slack/forms/submit.js';
-import {
-  fieldActionId,
-  MODAL_ACTION,
-  MODAL_CALLBACK,
-  SHORTCUT_CALLBACK,
-} from '../../src/slack/forms/views/ids.js';
+import { fieldActionId, MODAL_ACTION, SHORTCUT_CALLBACK } from '../../src/slack/forms/views/ids.js';
 import { decodeMeta } from '../../src/slack/forms/views/metadata.js';
 import { SEED } from '../../src/standins/emulator/index.js';
 import { APP_ID, type OpenView, signSlackRequest, TEAM_ID } from '../../src/standins/localslack/index.js';
