@@ -8,7 +8,7 @@ import { createLogger } from '../../src/log.js';
 import { type LoggedRequest, SEED } from '../../src/standins/emulator/index.js';
 import { startAll } from '../../src/startup.js';
 import { emulatorControl } from '../support/emulator.js';
-import { captureLogs } from '../support/logs.js';
+import { captureLogs, registerSecrets } from '../support/logs.js';
 
 describe('startAll (npm start)', () => {
   it('with nothing configured runs the emulator and a local Slack, loudly, and commands work', async () => {
@@ -23,6 +23,7 @@ describe('startAll (npm start)', () => {
       config: loadConfig({ PORT: '0', DATABASE_URL: databaseUrl }),
       logger,
     });
+    registerSecrets(...running.config.secrets);
     try {
       expect(running.emulator).toBeDefined();
       expect(running.localSlack).toBeDefined();
@@ -61,6 +62,7 @@ describe('startAll (npm start)', () => {
       logger,
       clock: clock.source,
     });
+    registerSecrets(...running.config.secrets);
     try {
       const slack = running.localSlack!;
       const learn = async (name: string) => {
@@ -100,6 +102,7 @@ describe('startAll (npm start)', () => {
     const { lines, destination } = captureLogs();
     const logger = createLogger({ level: 'info', destination });
     const running = await startAll({ config: loadConfig({ PORT: '0', DATABASE_URL: ':memory:' }), logger });
+    registerSecrets(...running.config.secrets);
     try {
       expect(lines.join('')).toContain('cannot be shared with a worker thread');
       const slack = running.localSlack!;

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
+import { keepForScan, registerSecrets } from './logs.js';
 
 /** What a child bot runs: the real start-up (`startAll`) from the transpiled sources. */
 const CHILD = `
@@ -69,9 +70,11 @@ export function startBotProcess(dir: string, env: Record<string, string>): Promi
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
+  registerSecrets(...secretsOf(env));
   let out = '';
   const collect = (d: Buffer) => {
     out += String(d);
+    keepForScan(`child-${child.pid}`, String(d));
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
@@ -119,6 +122,7 @@ export function startMainProcess(dir: string, env: Record<string, string>): Prom
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  registerSecrets(...secretsOf(env));
   let out = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((ok) =>
     child.once('exit', (code, signal) => ok({ code, signal })),
@@ -136,6 +140,7 @@ export function startMainProcess(dir: string, env: Record<string, string>): Prom
     let listening = false;
     child.stdout?.on('data', (d: Buffer) => {
       out += String(d);
+      keepForScan(`child-${child.pid}`, String(d));
       if (listening) return;
       const running = logs().find((l) => l.msg === 'tsai-chatops bot is running');
       if (running && typeof running.port === 'number') {
@@ -145,9 +150,17 @@ export function startMainProcess(dir: string, env: Record<string, string>): Prom
     });
     child.stderr?.on('data', (d: Buffer) => {
       out += String(d);
+      keepForScan(`child-${child.pid}`, String(d));
     });
     void exited.then(({ code }) => {
       if (!listening) fail(new Error(`the bot exited with ${code} before listening:\n${out}`));
     });
   });
+}
+
+/** The secret values among a bot's environment, for the run's log scan. */
+function secretsOf(env: Record<string, string>): string[] {
+  return ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'TSAI_TOKEN'].flatMap((k) =>
+    env[k] ? [env[k]] : [],
+  );
 }
