@@ -89,8 +89,12 @@ describe('startAll (npm start)', () => {
       expect(await learn('first')).toBe('2026-03-09T00:00:00Z');
       clock.advance(2 * 86_400_000);
       expect(await learn('second')).toBe('2026-03-11T00:00:00Z');
-      const handled = lines.filter((l) => l.includes('"operation handled"'));
-      expect(handled.length).toBe(2);
+      // The service has the request before the worker logs it handled, and logs come over once per turn.
+      const handled = await vi.waitFor(() => {
+        const found = lines.filter((l) => l.includes('"operation handled"'));
+        expect(found.length).toBe(2);
+        return found;
+      });
       for (const line of handled) expect(JSON.parse(line).thread).toBe('follow-ups');
     } finally {
       await running.stop();
