@@ -9,7 +9,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    globalSetup: ['test/global-build.ts', 'test/global-postgres.ts'],
+    globalSetup: ['test/global-build.ts', 'test/global-postgres.ts', 'test/global-log-scan.ts'],
     projects: [
       {
         extends: true,

@@ -56,6 +56,11 @@ export interface Config {
     maxIntervalMs: number;
     maxAgeMs: number;
   };
+  /**
+   * On SIGTERM/SIGINT the bot stops within this (TSAI_SHUTDOWN_TIMEOUT): the replies in hand get most of
+   * it; past it the process exits anyway, saying so in the log.
+   */
+  shutdownTimeoutMs: number;
   /** Every secret value present, for log scrubbing. */
   secrets: string[];
 }
@@ -183,6 +188,7 @@ const VARIABLES = {
   TSAI_TRACK_FIRST_POLL: duration,
   TSAI_TRACK_MAX_INTERVAL: duration,
   TSAI_TRACK_MAX_AGE: duration,
+  TSAI_SHUTDOWN_TIMEOUT: duration,
 } as const;
 
 type Vars = typeof VARIABLES;
@@ -286,6 +292,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxIntervalMs,
       maxAgeMs: v.TSAI_TRACK_MAX_AGE ?? 7 * 86_400_000,
     },
+    shutdownTimeoutMs: v.TSAI_SHUTDOWN_TIMEOUT ?? 9_000,
     secrets: SECRET_VARIABLES.map((name) => env[name]?.trim() ?? '').filter((s) => s !== ''),
   };
 }

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, loadDotEnv } from './config.js';
+import { exitOnSignals, logMemoryOnSignal } from './lifecycle.js';
 import { createLogger } from './log.js';
 import { startAll } from './startup.js';
 
@@ -26,18 +27,8 @@ async function main(): Promise<void> {
         ? (await import('./standins/sandbox/start.js')).sandboxPortFromEnv(process.env)
         : undefined,
   });
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    running.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  exitOnSignals({ stop: running.stop, logger, timeoutMs: running.config.shutdownTimeoutMs });
+  logMemoryOnSignal(logger, () => running.followUps.memory?.());
 }
 
 main().catch((e: unknown) => {

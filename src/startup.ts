@@ -7,6 +7,7 @@ import { createSlackApp, type SlackApp } from './slack/app.js';
 import { type Bot, type BotSetup, composeBot } from './slack/bot.js';
 import { inThreadFollowUps } from './slack/follow-up/in-thread.js';
 import type { FollowUps } from './slack/follow-up/jobs.js';
+import { Readiness } from './slack/readiness.js';
 import { say } from './slack/reply.js';
 import type { RunningEmulator } from './standins/emulator/index.js';
 import type { LocalSlack } from './standins/localslack/index.js';
@@ -25,6 +26,8 @@ export interface Running {
   emulator?: RunningEmulator;
   /** Present when no Slack was configured. */
   localSlack?: LocalSlack;
+  /** What `GET /readyz` answers. */
+  readiness: Readiness;
   /** The browser sandbox page, present with the local Slack. */
   sandbox?: SandboxServer;
   stop(): Promise<void>;
@@ -57,7 +60,10 @@ export async function startAll(o: StartOptions): Promise<Running> {
     logger.warn(`${headline}. ${detail}`);
     o.banner?.(`\n${RULE}\n  ${headline}\n  ${detail}\n${RULE}\n\n`);
   };
+  let readiness: Readiness | undefined;
+  const slackAuthFailed = (error: string) => readiness?.slackAuthFailed(error);
   const stopAll = async () => {
+    readiness?.stopping();
     for (const stop of stops.reverse()) {
       try {
         await stop();
@@ -127,19 +133,21 @@ export async function startAll(o: StartOptions): Promise<Running> {
       clock: o.clock ?? SYSTEM_CLOCK,
       ...(o.sweepIntervalMs ? { sweepIntervalMs: o.sweepIntervalMs } : {}),
     };
-    const bot = await composeBot(setup, logger);
+    const bot = await composeBot(setup, logger, { onSlackAuthError: slackAuthFailed });
     stops.push(() => bot.close());
     if (emulator && localSlack) {
       // The sandbox's one team knows the demo data by name from the start, as if someone had looked it up.
       const { demoCatalog } = await import('./standins/sandbox/demo-catalog.js');
       await bot.store.upsertCatalog(localSlack.teamId, demoCatalog(), Date.now());
     }
-    const followUps = await startFollowUps(setup, bot, logger);
+    const followUps = await startFollowUps(setup, bot, logger, slackAuthFailed);
     stops.push(() => followUps.stop());
-    const slack = createSlackApp(bot, followUps);
+    readiness = new Readiness({ store: bot.store, authTest: () => bot.slack.auth.test(), logger });
+    const slack = createSlackApp(bot, followUps, readiness);
     // Acks that need no follow-up (help) do not wait for the worker to be ready.
     await Promise.all([slack.start(config.port), followUps.ready]);
     stops.push(() => slack.stop());
+    await readiness.start();
 
     let sandbox: SandboxServer | undefined;
     if (localSlack) {
@@ -161,7 +169,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
       { mode: config.slack.mode, port: config.slack.mode === 'http' ? slack.port() : undefined },
       'tsai-chatops bot is running',
     );
-    return { config, bot, slack, followUps, emulator, localSlack, sandbox, stop: stopAll };
+    return { config, bot, slack, followUps, emulator, localSlack, sandbox, readiness, stop: stopAll };
   } catch (e) {
     await stopAll();
     throw e;
@@ -172,7 +180,12 @@ export async function startAll(o: StartOptions): Promise<Running> {
  * Follow-ups run on a worker thread, so that acks never queue behind them (docs/performance.md). An
  * in-memory SQLite database cannot be opened by a second thread, so with one they run on this thread.
  */
-async function startFollowUps(setup: BotSetup, bot: Bot, logger: Logger): Promise<FollowUps> {
+async function startFollowUps(
+  setup: BotSetup,
+  bot: Bot,
+  logger: Logger,
+  onSlackAuthError: (error: string) => void,
+): Promise<FollowUps> {
   const target = resolveStoreTarget(setup.config.databaseUrl);
   if (target.kind === 'sqlite' && target.file === ':memory:') {
     logger.warn(
@@ -184,6 +197,9 @@ async function startFollowUps(setup: BotSetup, bot: Bot, logger: Logger): Promis
   return startWorkerHost({
     setup,
     logger,
+    onSlackAuthError,
+    // What is left of the shutdown bound goes to stopping HTTP, telling whom the drain left, and closing.
+    drainTimeoutMs: Math.max(1_000, setup.config.shutdownTimeoutMs - 3_000),
     writeLog: rawLogWriter(logger),
     tell: (n, text) =>
       say(

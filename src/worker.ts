@@ -61,7 +61,9 @@ async function main(): Promise<void> {
     destination: logs,
   }).child({ thread: 'follow-ups' });
   try {
-    const bot = await composeBot(setup, logger);
+    const bot = await composeBot(setup, logger, {
+      onSlackAuthError: (error) => post({ kind: 'slack-auth', error }),
+    });
     const background = await startBackgroundWork(bot);
 
     const inHand = new Set<Promise<void>>();
@@ -87,9 +89,24 @@ async function main(): Promise<void> {
         inHand.add(run);
         return;
       }
+      if (m.kind === 'memory') {
+        logger.info({ memory: process.memoryUsage() }, 'memory usage');
+        return;
+      }
       void (async () => {
-        await Promise.allSettled([...inHand]);
-        await background.stop().catch(() => undefined);
+        // The replies in hand and the background work (whose last round ends, then gives its leases back)
+        // stop side by side, so the drain takes the longer of the two, not their sum.
+        await Promise.all([
+          Promise.allSettled([...inHand]),
+          background
+            .stop()
+            .catch((e: unknown) =>
+              logger.error(
+                { err: e instanceof Error ? e.message : String(e) },
+                'background work did not stop cleanly',
+              ),
+            ),
+        ]);
         await bot.close();
         logs.flush();
         post({ kind: 'drained' });

@@ -51,7 +51,8 @@ export default async function setup(): Promise<(() => void) | undefined> {
   };
 }
 
-function findPgBin(): string | undefined {
+/** The newest installed PostgreSQL's bin directory (Debian's layout), if any. */
+export function findPgBin(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
   const versions = readdirSync(root)
@@ -60,12 +61,12 @@ function findPgBin(): string | undefined {
   return versions[0] ? join(root, versions[0], 'bin') : undefined;
 }
 
-function uid(user: string, kind: 'u' | 'g' = 'u'): number {
+export function uid(user: string, kind: 'u' | 'g' = 'u'): number {
   const out = spawnSync('id', [`-${kind}`, user], { encoding: 'utf8' });
   return Number(out.stdout.trim());
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

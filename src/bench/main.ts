@@ -3,7 +3,7 @@
 // BENCH_OUT=<file> for another output file, BENCH_KEEP_TMP=1 to keep the children's logs and databases,
 // BENCH_BOT_NODE_ARGS="--cpu-prof --cpu-prof-dir=$PWD/prof" to profile the bot (absolute dir: the
 // children run in a temp dir).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { buildResults, formatTable } from './results.js';
 import { type BenchOptions, runBench } from './run.js';
@@ -28,7 +28,11 @@ async function main(): Promise<void> {
   console.log(formatTable(results));
   const out = resolve(env.BENCH_OUT ?? 'bench/results.json');
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  // The soak (`npm run bench:soak`) is a separate run: its figures stay until it runs again.
+  const soak = existsSync(out)
+    ? (JSON.parse(readFileSync(out, 'utf8')) as { soak?: unknown }).soak
+    : undefined;
+  writeFileSync(out, `${JSON.stringify({ ...results, ...(soak ? { soak } : {}) }, null, 2)}\n`);
   console.log(`\nwritten: ${out}`);
 }
 

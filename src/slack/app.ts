@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, type AppOptions } from '@slack/bolt';
+import { App, type AppOptions, type CustomRoute } from '@slack/bolt';
 import { registerApprovals } from './approvals/listeners.js';
 import { boltLogger } from './bolt-logger.js';
 import type { Bot } from './bot.js';
@@ -9,7 +9,14 @@ import { registerFlows } from './flows/listeners.js';
 import type { FollowUps } from './follow-up/jobs.js';
 import { registerForms } from './forms/listeners.js';
 import { registerHome } from './home/listeners.js';
+import { guardEventBodies } from './http-guard.js';
+import type { Readiness } from './readiness.js';
 import { webClientOptions } from './web-client.js';
+
+const EVENTS_PATH = '/slack/events';
+
+/** How long requests in flight may take to finish once the app stops. */
+const STOP_GRACE_MS = 1_000;
 
 export interface SlackApp {
   app: App;
@@ -25,7 +32,7 @@ export interface SlackApp {
  * The Bolt app: the receiver (HTTP with signature checks, or Socket Mode), `/healthz`, and every
  * feature's listeners. Listeners acknowledge here; their follow-ups run on `followUps`.
  */
-export function createSlackApp(bot: Bot, followUps: FollowUps): SlackApp {
+export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readiness): SlackApp {
   const slack = bot.config.slack;
   if (slack.mode === 'none') throw new Error('the Slack app needs Slack settings (a bot token)');
   const common: AppOptions = {
@@ -44,7 +51,7 @@ export function createSlackApp(bot: Bot, followUps: FollowUps): SlackApp {
       : new App({
           ...common,
           signingSecret: slack.signingSecret,
-          endpoints: '/slack/events',
+          endpoints: EVENTS_PATH,
           customRoutes: [
             {
               path: '/healthz',
@@ -54,6 +61,7 @@ export function createSlackApp(bot: Bot, followUps: FollowUps): SlackApp {
                 res.end('ok');
               },
             },
+            ...(readiness ? [readinessRoute(readiness)] : []),
           ],
         });
 
@@ -72,15 +80,40 @@ export function createSlackApp(bot: Bot, followUps: FollowUps): SlackApp {
     async start(port) {
       await app.init();
       const started = await app.start(port);
-      if (slack.mode === 'http') server = started as Server;
+      if (slack.mode === 'http') {
+        server = started as Server;
+        guardEventBodies(server, EVENTS_PATH);
+      }
     },
     async stop() {
-      await app.stop();
-      server = undefined;
+      // No new connections from here; requests in flight (acks, within Slack's 3 s) get a grace, then any
+      // connection still open (a client that never finishes its request) is cut, so stopping is bounded.
+      const s = server;
+      const cut = s ? setTimeout(() => s.closeAllConnections(), STOP_GRACE_MS) : undefined;
+      try {
+        await app.stop();
+      } finally {
+        clearTimeout(cut);
+        server = undefined;
+      }
     },
     port() {
       const address = server?.address();
       return address && typeof address === 'object' ? (address as AddressInfo).port : undefined;
+    },
+  };
+}
+
+/** `GET /readyz`: 200 `{"ready":true}`, or 503 with what keeps the bot from its work (`/healthz` is liveness). */
+function readinessRoute(readiness: Readiness): CustomRoute {
+  return {
+    path: '/readyz',
+    method: ['GET'],
+    handler: (_req, res) => {
+      void readiness.report().then((r) => {
+        res.writeHead(r.ready ? 200 : 503, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(r));
+      });
     },
   };
 }

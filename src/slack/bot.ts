@@ -11,6 +11,7 @@ import type { FlowTracker } from '../core/tracking/tracker.js';
 import { errText, type Logger } from '../log.js';
 import { openStore, type Store } from '../store/index.js';
 import { boltLogger } from './bolt-logger.js';
+import { watchingSlackAuth } from './readiness.js';
 import { createUserDirectory, type UserDirectory } from './users.js';
 import { webClientOptions } from './web-client.js';
 
@@ -56,14 +57,20 @@ export interface Bot {
  * approvals workflow and the operation runner. The acking thread and the follow-up worker both build
  * theirs here, so an operation behaves the same whichever thread runs it.
  */
-export async function composeBot(setup: BotSetup, logger: Logger): Promise<Bot> {
+export interface BotHooks {
+  /** A Web API call was answered `invalid_auth`, `token_revoked` or `account_inactive` (readiness). */
+  onSlackAuthError?(error: string): void;
+}
+
+export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHooks = {}): Promise<Bot> {
   const { config } = setup;
   if (config.slack.mode === 'none') throw new Error('the bot needs Slack settings (a bot token)');
   const now = clockOf(setup.clock);
   const store = await openStore(config.databaseUrl);
   // Loaded on first use: the acking thread rarely calls the service, and its start should not pay for it.
   const service = createLazyServiceClient(setup.service);
-  const { WebClient } = await import('@slack/web-api');
+  const { WebClient: Client } = await import('@slack/web-api');
+  const WebClient = hooks.onSlackAuthError ? watchingSlackAuth(Client, hooks.onSlackAuthError) : Client;
   const slack = new WebClient(config.slack.botToken, {
     ...webClientOptions(config.slack.apiUrl),
     logger: boltLogger(logger),

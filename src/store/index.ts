@@ -2,6 +2,12 @@ import type { PostgresStoreOptions } from './postgres.js';
 import { SqliteStore } from './sqlite.js';
 import type { Store } from './types.js';
 
+export {
+  isStoreUnavailable,
+  retryWhileUnavailable,
+  WRITE_RETRY_DEADLINE_MS,
+  type WriteRetryOptions,
+} from './availability.js';
 export { CATALOG_LIMIT_MAX, catalogKey } from './catalog.js';
 export { MIGRATIONS } from './migrations.js';
 // PostgresStore is imported from './postgres.js' directly: re-exporting it here would load `pg` on every

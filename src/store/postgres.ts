@@ -57,6 +57,8 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** Pool size; default 10. */
   max?: number;
+  /** How long a new connection may take before the query that wanted it fails; default 5 s. */
+  connectTimeoutMs?: number;
 }
 
 /** PostgreSQL store. Every state transition is one `UPDATE ... WHERE <expected state> RETURNING *`. */
@@ -76,6 +78,9 @@ export class PostgresStore implements Store {
     const pool = new pg.Pool({
       connectionString,
       max: options.max ?? 10,
+      // A server that accepts no connection (stopped, or a network that drops packets) fails a query
+      // after this instead of holding it forever; the pool reconnects on the next one.
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     // An idle client losing its connection must not crash the process; the pool replaces it.

@@ -84,15 +84,16 @@ export class SqliteStore implements Store {
   static async open(file: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     const db = new Database(file);
+    const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
     try {
-      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+      db.pragma(`busy_timeout = ${busyTimeoutMs}`);
       if (file !== ':memory:') db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
       migrate(db);
     } catch (err) {
       db.close();
-      throw err;
+      throw lockedError(err, file, busyTimeoutMs);
     }
     return new SqliteStore(db);
   }
@@ -516,6 +517,23 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
+}
+
+/**
+ * Opening takes the write lock (to migrate). Another process holding it longer than the busy timeout gets
+ * SQLite's bare "database is locked"; this says which file, how long the bot waited, and what to do.
+ */
+function lockedError(err: unknown, file: string, waitedMs: number): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code !== 'SQLITE_BUSY' && code !== 'SQLITE_LOCKED') return err;
+  return Object.assign(
+    new Error(
+      `the SQLite database ${file} is locked by another process: waited ${waitedMs} ms for it. ` +
+        'Another program holds a write transaction open on it; end that, then start again.',
+      { cause: err },
+    ),
+    { code },
+  );
 }
 
 /** Applies pending migrations under the database write lock, so two processes starting at once are safe. */

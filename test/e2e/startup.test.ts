@@ -8,7 +8,7 @@ import { createLogger } from '../../src/log.js';
 import { type LoggedRequest, SEED } from '../../src/standins/emulator/index.js';
 import { startAll } from '../../src/startup.js';
 import { emulatorControl } from '../support/emulator.js';
-import { captureLogs } from '../support/logs.js';
+import { captureLogs, registerSecrets } from '../support/logs.js';
 
 describe('startAll (npm start)', () => {
   it('with nothing configured runs the emulator and a local Slack, loudly, and commands work', async () => {
@@ -23,6 +23,7 @@ describe('startAll (npm start)', () => {
       config: loadConfig({ PORT: '0', DATABASE_URL: databaseUrl }),
       logger,
     });
+    registerSecrets(...running.config.secrets);
     try {
       expect(running.emulator).toBeDefined();
       expect(running.localSlack).toBeDefined();
@@ -80,6 +81,7 @@ describe('startAll (npm start)', () => {
       logger,
       clock: clock.source,
     });
+    registerSecrets(...running.config.secrets);
     try {
       const slack = running.localSlack!;
       const learn = async (name: string) => {
@@ -106,8 +108,12 @@ describe('startAll (npm start)', () => {
       expect(await learn('first')).toBe('2026-03-09T00:00:00Z');
       clock.advance(2 * 86_400_000);
       expect(await learn('second')).toBe('2026-03-11T00:00:00Z');
-      const handled = lines.filter((l) => l.includes('"operation handled"'));
-      expect(handled.length).toBe(2);
+      // The service has the request before the worker logs it handled, and logs come over once per turn.
+      const handled = await vi.waitFor(() => {
+        const found = lines.filter((l) => l.includes('"operation handled"'));
+        expect(found.length).toBe(2);
+        return found;
+      });
       for (const line of handled) expect(JSON.parse(line).thread).toBe('follow-ups');
     } finally {
       await running.stop();
@@ -119,6 +125,7 @@ describe('startAll (npm start)', () => {
     const { lines, destination } = captureLogs();
     const logger = createLogger({ level: 'info', destination });
     const running = await startAll({ config: loadConfig({ PORT: '0', DATABASE_URL: ':memory:' }), logger });
+    registerSecrets(...running.config.secrets);
     try {
       expect(lines.join('')).toContain('cannot be shared with a worker thread');
       const slack = running.localSlack!;

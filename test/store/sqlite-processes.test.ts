@@ -27,6 +27,34 @@ process.on('message', async () => {
 });
 `;
 
+/** Holds the database's write lock (as a sqlite3 shell with an open transaction would) until told. */
+const HOLDER = `
+import Database from 'better-sqlite3';
+const db = new Database(process.argv[2]);
+db.exec('BEGIN IMMEDIATE');
+process.send({ locked: true });
+process.on('message', () => {
+  db.exec('COMMIT');
+  db.close();
+  process.send({ released: true }, () => process.exit(0));
+});
+`;
+
+/** A bot's store opening the file: it says so (once the message is out), then opens, then reports. */
+const OPENER = `
+import { SqliteStore } from './store/sqlite.js';
+process.send({ opening: true }, async () => {
+  try {
+    const store = await SqliteStore.open(process.argv[2]);
+    const migrations = await store.appliedMigrations();
+    await store.close();
+    process.send({ opened: migrations.length }, () => process.exit(0));
+  } catch (e) {
+    process.send({ failed: e.message }, () => process.exit(0));
+  }
+});
+`;
+
 describe('SQLite: several processes deciding at once', () => {
   let dir: string;
   beforeAll(async () => {
@@ -41,6 +69,8 @@ describe('SQLite: several processes deciding at once', () => {
     }
     await writeFile(join(dir, 'package.json'), '{"type":"module"}');
     await writeFile(join(dir, 'child.js'), CHILD);
+    await writeFile(join(dir, 'holder.js'), HOLDER);
+    await writeFile(join(dir, 'opener.js'), OPENER);
     await symlink(resolve('node_modules'), join(dir, 'node_modules'));
   });
   afterAll(async () => {
@@ -79,5 +109,50 @@ describe('SQLite: several processes deciding at once', () => {
       decidedBy: winners[0]!.by,
     });
     await check.close();
+  });
+
+  const holdLock = async (file: string) => {
+    const holder = fork(join(dir, 'holder.js'), [file], { stdio: 'inherit' });
+    await new Promise((ok) => holder.once('message', ok));
+    return {
+      release: () =>
+        new Promise<void>((ok) => {
+          holder.once('exit', () => ok());
+          holder.send('release');
+        }),
+    };
+  };
+
+  it('a bot opening the file while another process holds its write lock fails with a clear error', async () => {
+    const file = join(dir, 'db', 'held.sqlite');
+    await (await SqliteStore.open(file)).close();
+    const holder = await holdLock(file);
+    try {
+      const opened = SqliteStore.open(file, { busyTimeoutMs: 200 });
+      await expect(opened).rejects.toThrow(
+        `the SQLite database ${file} is locked by another process: waited 200 ms for it`,
+      );
+    } finally {
+      await holder.release();
+    }
+  });
+
+  it('a bot opening the file waits for a lock released within its busy timeout, then opens it', async () => {
+    const file = join(dir, 'db', 'briefly-held.sqlite');
+    await (await SqliteStore.open(file)).close();
+    const holder = await holdLock(file);
+    const opener = fork(join(dir, 'opener.js'), [file], { stdio: 'inherit' });
+    const answers: Record<string, unknown>[] = [];
+    const outcome = new Promise<Record<string, unknown>>((ok) =>
+      opener.on('message', (m) => {
+        answers.push(m as Record<string, unknown>);
+        if (!('opening' in (m as object))) ok(m as Record<string, unknown>);
+      }),
+    );
+    await new Promise<void>((ok) => opener.once('message', () => ok()));
+    // The opener is now waiting on the lock (SQLite's busy timeout, 5 s); the holder ends its transaction.
+    await holder.release();
+    expect(await outcome).toEqual({ opened: expect.any(Number) });
+    expect((answers[1] as { opened: number }).opened).toBeGreaterThan(0);
   });
 });

@@ -18,7 +18,7 @@ import type {
 import { type Running, startAll } from '../../src/startup.js';
 import { emulatorControl } from './emulator.js';
 import { BOT_TOKEN, commandAndReply, HARNESS_NOW, SIGNING_SECRET, startBackends } from './harness.js';
-import { captureLogs } from './logs.js';
+import { captureLogs, registerSecrets } from './logs.js';
 
 export const REQUESTER = 'U0ALICE';
 export const APPROVER = 'U0BOB';
@@ -171,6 +171,7 @@ export async function startRig(o: RigOptions = {}): Promise<Rig> {
     },
     async startBot() {
       const config = loadConfig(rig.env());
+      registerSecrets(...config.secrets);
       const logger = createLogger({
         level: config.logLevel,
         secrets: config.secrets,

@@ -1,8 +1,9 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
+import { keepForScan, registerSecrets } from './logs.js';
 
 /** What a child bot runs: the real start-up (`startAll`) from the transpiled sources. */
 const CHILD = `
@@ -69,9 +70,11 @@ export function startBotProcess(dir: string, env: Record<string, string>): Promi
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
+  registerSecrets(...secretsOf(env));
   let out = '';
   const collect = (d: Buffer) => {
     out += String(d);
+    keepForScan(`child-${child.pid}`, String(d));
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
@@ -96,4 +99,68 @@ export function startBotProcess(dir: string, env: Record<string, string>): Promi
       });
     });
   });
+}
+
+export interface MainProcess {
+  port: number;
+  child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** Its JSON log lines so far, parsed. */
+  logs(): Record<string, unknown>[];
+  /** Resolves when it exits, with its code (null when a signal ended it). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Starts the bot exactly as `npm start` does (`src/main.js`: configuration from `env`, signal handling,
+ * logs on stdout) in `dir`, where no `.env` can change it; resolves once it listens.
+ */
+export function startMainProcess(dir: string, env: Record<string, string>): Promise<MainProcess> {
+  const child = spawn(process.execPath, [join(dir, 'src', 'main.js')], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  registerSecrets(...secretsOf(env));
+  let out = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((ok) =>
+    child.once('exit', (code, signal) => ok({ code, signal })),
+  );
+  const logs = () =>
+    out.split('\n').flatMap((l) => {
+      if (!l.startsWith('{')) return [];
+      try {
+        return [JSON.parse(l) as Record<string, unknown>];
+      } catch {
+        return []; // a line still being written
+      }
+    });
+  return new Promise((ok, fail) => {
+    let listening = false;
+    child.stdout?.on('data', (d: Buffer) => {
+      out += String(d);
+      keepForScan(`child-${child.pid}`, String(d));
+      if (listening) return;
+      const running = logs().find((l) => l.msg === 'tsai-chatops bot is running');
+      if (running && typeof running.port === 'number') {
+        listening = true;
+        ok({ port: running.port, child, output: () => out, logs, exited });
+      }
+    });
+    child.stderr?.on('data', (d: Buffer) => {
+      out += String(d);
+      keepForScan(`child-${child.pid}`, String(d));
+    });
+    void exited.then(({ code }) => {
+      if (!listening) fail(new Error(`the bot exited with ${code} before listening:\n${out}`));
+    });
+  });
+}
+
+/** The secret values among a bot's environment, for the run's log scan. */
+function secretsOf(env: Record<string, string>): string[] {
+  return ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'TSAI_TOKEN'].flatMap((k) =>
+    env[k] ? [env[k]] : [],
+  );
 }

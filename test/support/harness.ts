@@ -24,13 +24,13 @@ import {
 import { type Running, startAll } from '../../src/startup.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { emulatorControl } from './emulator.js';
-import { captureLogs } from './logs.js';
+import { BOT_TOKEN, SIGNING_SECRET } from './harness-secrets.js';
+import { captureLogs, registerSecrets } from './logs.js';
 
 /** The fixed "now" of the harness: Sunday 22 Nov 2026, 10:00 UTC. Time ranges in tests are read against it. */
 export const HARNESS_NOW = new Date('2026-11-22T10:00:00.000Z');
 
-export const SIGNING_SECRET = 'harness-signing-secret-0123456789';
-export const BOT_TOKEN = 'xoxb-harness-bot-token-0123456789';
+export { BOT_TOKEN, SIGNING_SECRET };
 
 export interface BackendOptions {
   users?: LocalUser[];
@@ -154,6 +154,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
       LOG_LEVEL: 'debug',
       ...o.env,
     });
+    registerSecrets(...config.secrets);
     const { lines: logs, destination } = captureLogs();
     const logger = createLogger({
       level: config.logLevel,

@@ -6,6 +6,7 @@ import type {
   Store,
 } from '../../store/index.js';
 import { type Now, nowMs } from '../clock.js';
+import { appendAuditOnce, recordSurely } from '../durable.js';
 import { type ExpandGroup, Membership } from '../principals.js';
 import { type DecisionOutcome, lost, type Refusal } from './rules.js';
 
@@ -211,7 +212,8 @@ export class Approvals {
       createdAt: at,
       expiresAt: at + this.ttlMs,
     });
-    await this.deps.store.appendAudit({
+    // The request exists now; its audit entry waits out a store outage instead of leaving it unrecorded.
+    await appendAuditOnce(this.deps.store, {
       at,
       userId: input.requesterId,
       teamId: input.teamId,
@@ -459,7 +461,10 @@ export class Approvals {
           ...(result.flowStatus ? { flowStatus: result.flowStatus } : {}),
         }
       : { status: result.outcomeUnknown ? 'unknown' : 'failed', error: result.message };
-    const recorded = await this.deps.store.recordExecution(request.id, execution, this.now());
+    // The flow was asked for: what became of it is recorded even through a store outage. A retry after a
+    // commit the bot did not hear of finds the request no longer executing and reads it as it is.
+    const at = this.now();
+    const recorded = await recordSurely(() => this.deps.store.recordExecution(request.id, execution, at));
     const final = recorded.ok ? recorded.request : (recorded.current ?? request);
     const error = result.ok ? '' : result.message;
     switch (final.status) {

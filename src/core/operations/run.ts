@@ -4,6 +4,7 @@ import type { Store } from '../../store/index.js';
 import type { Approvals, LiveFlowResult, RunLiveFlow } from '../approvals/index.js';
 import { forgetMissing, missingResource, recordOperation } from '../catalog/record.js';
 import { clearChannelDefaults, setChannelDefaults } from '../channel-defaults.js';
+import { appendAuditOnce, isStoreUnavailable, recordSurely, STORE_UNAVAILABLE_MESSAGE } from '../durable.js';
 import type { CommandSpec } from '../grammar/commands.js';
 import type { OpFailure, OpOutcome } from '../outcome.js';
 import type { AccessPolicy } from '../policy.js';
@@ -85,7 +86,11 @@ export class Operations {
     // An approved request's flow was authorised by its approval (four eyes: a requester and an approver),
     // which the approvals workflow checked; the operator list governs what one person may do alone.
     if (op.kind !== 'live-model') {
-      const refused = await this.authorize(actor, spec, paramsOf(op));
+      const refused = await this.authorize(actor, spec, paramsOf(op)).catch((e: unknown) => {
+        // A refusal is audited before it is told; without the store nothing was done, and saying so is safe.
+        if (isStoreUnavailable(e)) return { ok: false as const, message: STORE_UNAVAILABLE_MESSAGE };
+        throw e;
+      });
       if (refused) return refused;
     }
     const started = Date.now();
@@ -101,9 +106,10 @@ export class Operations {
       },
       'operation handled',
     );
-    await this.audit(actor, op, result).catch((e: unknown) =>
-      this.deps.log.error({ ...where, err: errText(e) }, 'could not write the audit entry'),
-    );
+    await this.audit(actor, op, result).catch((e: unknown) => {
+      this.deps.log.error({ ...where, op: op.kind, err: errText(e) }, 'could not write the audit entry');
+      noteUnrecorded(result, "The bot's database did not answer, so this is missing from its audit log.");
+    });
     await this.follow(actor, op, result);
     await this.learn(actor, op, result).catch((e: unknown) =>
       this.deps.log.error({ ...where, err: errText(e) }, 'could not record resources in the catalog'),
@@ -140,12 +146,19 @@ export class Operations {
     const flowType = flowTypeOf(op);
     const tracker = this.deps.tracker;
     if (!tracker || !flowType || !result.ok || result.kind !== 'service' || !result.flow) return;
+    const flow = result.flow;
     try {
-      await tracker.follow({ actor, op, outcome: { ...result, flow: result.flow }, flowType });
+      await recordSurely(() => tracker.follow({ actor, op, outcome: { ...result, flow }, flowType }), {
+        onRetry: (attempt, e) => this.retrying('tracked flow', attempt, e),
+      });
     } catch (e) {
       this.deps.log.error(
-        { user: actor.userId, flowId: result.flow.id, err: errText(e) },
+        { user: actor.userId, flowId: flow.id, err: errText(e) },
         'could not start following a flow',
+      );
+      noteUnrecorded(
+        result,
+        `The bot's database did not answer, so it will not tell you when this flow ends: check it with \`/tsai flow ${flow.id}\`.`,
       );
     }
   }
@@ -269,6 +282,14 @@ export class Operations {
         }
       }
     } catch (e) {
+      // Only lookups and bot-side operations touch the store here, before any service call that creates.
+      if (isStoreUnavailable(e)) {
+        this.deps.log.error(
+          { user: actor.userId, channel: actor.channelId, op: op.kind, err: errText(e) },
+          'the store did not answer; nothing was done',
+        );
+        return { ok: false, message: STORE_UNAVAILABLE_MESSAGE };
+      }
       this.deps.log.error(
         { user: actor.userId, channel: actor.channelId, op: op.kind, err: errText(e, { stack: true }) },
         'operation failed inside the bot',
@@ -277,29 +298,43 @@ export class Operations {
     }
   }
 
+  private retrying(what: string, attempt: number, e: unknown): void {
+    this.deps.log.info({ what, attempt, err: errText(e) }, 'the store did not answer; writing again');
+  }
+
   private async audit(actor: Actor, op: Operation, result: OperationResult): Promise<void> {
     const operation = auditNameOf(op);
     if (!operation || !reachesService(op)) return;
     const outcome = result as OpOutcome;
-    await this.deps.store.appendAudit({
-      at: this.deps.now().getTime(),
-      userId: actor.userId,
-      ...(actor.teamId ? { teamId: actor.teamId } : {}),
-      channelId: actor.channelId,
-      operation,
-      params: op.kind === 'live-model' ? { name: op.name, model: op.modelId } : requestParams(op),
-      ...(op.kind === 'live-model' ? { requestId: op.approvalId } : {}),
-      ...(outcome.ok
-        ? {
-            outcome: 'ok' as const,
-            ...(outcome.flow ? { flowId: outcome.flow.id, flowStatus: outcome.flow.status } : {}),
-          }
-        : {
-            outcome: outcome.outcomeUnknown ? ('unknown' as const) : ('error' as const),
-            error: outcome.message,
-          }),
-    });
+    // What the service did is done: its entry waits out a store outage rather than being lost.
+    await appendAuditOnce(
+      this.deps.store,
+      {
+        at: this.deps.now().getTime(),
+        userId: actor.userId,
+        ...(actor.teamId ? { teamId: actor.teamId } : {}),
+        channelId: actor.channelId,
+        operation,
+        params: op.kind === 'live-model' ? { name: op.name, model: op.modelId } : requestParams(op),
+        ...(op.kind === 'live-model' ? { requestId: op.approvalId } : {}),
+        ...(outcome.ok
+          ? {
+              outcome: 'ok' as const,
+              ...(outcome.flow ? { flowId: outcome.flow.id, flowStatus: outcome.flow.status } : {}),
+            }
+          : {
+              outcome: outcome.outcomeUnknown ? ('unknown' as const) : ('error' as const),
+              error: outcome.message,
+            }),
+      },
+      { onRetry: (attempt, e) => this.retrying('audit entry', attempt, e) },
+    );
   }
+}
+
+/** A successful result says what the bot could not record, so nobody relies on it. */
+function noteUnrecorded(result: OperationResult, note: string): void {
+  if (result.ok && result.kind === 'service') result.notes = [...(result.notes ?? []), note];
 }
 
 function paramsOf(op: Operation): Record<string, unknown> {

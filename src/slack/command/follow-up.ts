@@ -1,6 +1,7 @@
 import type { SlashCommand } from '@slack/bolt';
 import { describeResolved, type ResolvedName, resolveCommandNames } from '../../core/catalog/resolve.js';
 import { channelDefaultsAsArgs } from '../../core/channel-defaults.js';
+import { isStoreUnavailable, STORE_UNAVAILABLE_MESSAGE } from '../../core/durable.js';
 import { defaultedFields, fieldsFromCommand } from '../../core/forms/prefill.js';
 import { parseCommand } from '../../core/grammar/parse.js';
 import type { Actor } from '../../core/operations/operation.js';
@@ -26,6 +27,7 @@ export async function followCommand(command: SlashCommand, bot: Bot): Promise<vo
   };
   const who = invocationOf(command);
   const fail = (failure: OpFailure) => tellUser(bot, to, errorMessage(failure, who));
+  let ran = false;
   try {
     const defaults = channelDefaultsAsArgs(await bot.store.getChannelDefaults(command.channel_id));
     let parsed = parseCommand(command.text, defaults ? { defaults } : {});
@@ -92,6 +94,7 @@ export async function followCommand(command: SlashCommand, bot: Bot): Promise<vo
         example: resolved.example ?? spec.examples[0],
       }));
     }
+    ran = true;
     const result = await bot.operations.run(actor, resolved.operation);
     if (result.ok && result.kind === 'service' && fromDefaults.length > 0) {
       const used = fromDefaults.map((k) => `${k} ${defaults?.[k] ?? ''} (channel default)`);
@@ -105,6 +108,14 @@ export async function followCommand(command: SlashCommand, bot: Bot): Promise<vo
     if (resolvedLine && result.ok && result.kind !== 'service')
       await say(bot, to, escapeMrkdwn(resolvedLine));
   } catch (e) {
+    // Before the runner, nothing has been sent or written: trying again is safe, and the person is told so.
+    if (!ran && isStoreUnavailable(e)) {
+      bot.logger.error(
+        { user: command.user_id, channel: command.channel_id, err: errText(e) },
+        'the store did not answer; the command was not run',
+      );
+      return void (await fail({ ok: false, message: STORE_UNAVAILABLE_MESSAGE }));
+    }
     bot.logger.error(
       { user: command.user_id, channel: command.channel_id, err: errText(e, { stack: true }) },
       'command failed inside the bot',

@@ -91,4 +91,6 @@ export interface FollowUps {
   readonly ready: Promise<void>;
   /** Finishes the jobs in hand (within a bound), stops the background work, and closes. */
   stop(): Promise<void>;
+  /** Has the thread that runs them log its memory use, when that is another thread. */
+  memory?(): void;
 }

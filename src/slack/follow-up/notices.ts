@@ -48,3 +48,8 @@ export function interruptedText(n: Notice): string {
 export function restartingText(n: Notice): string {
   return `The bot is restarting and could not take ${n.what}; nothing was done. Try again in a minute.`;
 }
+
+/** The bot was stopping and this job was still in hand when its time ran out. */
+export function stoppedText(n: Notice): string {
+  return `The bot was stopping and could not finish ${n.what} in time. It may or may not have reached the service: check with \`/tsai flow <flow-id>\` or the service's Activity view before trying again.`;
+}

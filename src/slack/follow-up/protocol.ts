@@ -8,7 +8,9 @@ export type ToWorker =
   /** A job whose listener already acknowledged: run its follow-up. */
   | { kind: 'job'; id: number; job: Job }
   /** Shutting down: finish the jobs in hand, stop the background work, close, answer `drained`. */
-  | { kind: 'drain' };
+  | { kind: 'drain' }
+  /** Log this thread's memory use (the bench reads it). */
+  | { kind: 'memory' };
 
 export type FromWorker =
   | { kind: 'ready' }
@@ -17,4 +19,6 @@ export type FromWorker =
   | { kind: 'done'; ids: number[] }
   /** Log lines, already formatted and scrubbed, for the process's one log stream. */
   | { kind: 'logs'; lines: string[] }
-  | { kind: 'drained' };
+  | { kind: 'drained' }
+  /** One of the worker's Web API calls was answered with an auth error (the token no longer works). */
+  | { kind: 'slack-auth'; error: string };

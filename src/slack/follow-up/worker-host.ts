@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../log.js';
 import type { FollowUps, Job, Notice } from './jobs.js';
-import { interruptedText, noticeOf, restartingText } from './notices.js';
+import { interruptedText, noticeOf, restartingText, stoppedText } from './notices.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './protocol.js';
 
 export interface WorkerHostOptions {
@@ -16,6 +16,8 @@ export interface WorkerHostOptions {
   drainTimeoutMs?: number;
   /** Jobs kept while the worker restarts; more are told to try again. */
   maxWaiting?: number;
+  /** One of the worker's Web API calls was answered with an auth error. */
+  onSlackAuthError?(error: string): void;
 }
 
 /**
@@ -38,6 +40,9 @@ function workerScript(): URL {
     ? new URL('../../../dist/worker.js', import.meta.url)
     : new URL('../../worker.js', import.meta.url);
 }
+
+/** How long a stop waits for the people it tells about jobs it could not finish. */
+const TELL_AT_STOP_MS = 1_500;
 
 /** Restart delays after a crash: at once, then growing; reset after a minute without one. */
 const RESTART_DELAYS_MS = [0, 1_000, 5_000, 30_000];
@@ -71,10 +76,10 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
 
   const send = (w: Worker, m: ToWorker) => w.postMessage(m);
 
-  const tell = (job: Job, text: (n: Notice) => string) => {
+  const tell = async (job: Job, text: (n: Notice) => string): Promise<void> => {
     const notice = noticeOf(job);
     if (!notice) return;
-    void o
+    await o
       .tell(notice, text(notice))
       .catch((e: unknown) =>
         log.warn(
@@ -109,6 +114,9 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
         case 'drained':
           drained?.();
           return;
+        case 'slack-auth':
+          o.onSlackAuthError?.(m.error);
+          return;
       }
     });
     w.on('error', (e) => log.error({ err: e.stack ?? e.message }, 'the follow-up worker failed'));
@@ -129,7 +137,7 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
     const lost = [...inHand.values()];
     inHand.clear();
     log.error({ code, jobsLost: lost.length }, 'the follow-up worker stopped; starting a new one');
-    for (const job of lost) tell(job, interruptedText);
+    for (const job of lost) void tell(job, interruptedText);
     const now = Date.now();
     if (now - lastCrash > CALM_AFTER_MS) crashes = 0;
     lastCrash = now;
@@ -150,24 +158,41 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
       } else if (waiting.length < maxWaiting && !stopping) {
         waiting.push({ id, job });
       } else {
-        tell(job, restartingText);
+        void tell(job, restartingText);
       }
     },
     async stop() {
       stopping = true;
       if (restartTimer) clearTimeout(restartTimer);
+      // Jobs waiting for a worker that will not come: nothing was done with them.
+      const unstarted = waiting.map((m) => m.job);
+      waiting = [];
+      const told = unstarted.map((job) => tell(job, restartingText));
       const w = worker;
-      if (!w) return;
-      const done = new Promise<void>((ok) => {
-        drained = ok;
-      });
-      send(w, { kind: 'drain' });
-      const timeout = new Promise<'timeout'>((ok) =>
-        setTimeout(() => ok('timeout'), o.drainTimeoutMs ?? 20_000).unref(),
-      );
-      if ((await Promise.race([done, timeout])) === 'timeout')
-        log.warn({ inHand: inHand.size }, 'the follow-up worker did not finish in time; ending it');
-      await w.terminate();
+      if (w) {
+        const done = new Promise<void>((ok) => {
+          drained = ok;
+        });
+        send(w, { kind: 'drain' });
+        const timeout = new Promise<'timeout'>((ok) =>
+          setTimeout(() => ok('timeout'), o.drainTimeoutMs ?? 20_000).unref(),
+        );
+        if ((await Promise.race([done, timeout])) === 'timeout') {
+          const cut = [...inHand.values()];
+          inHand.clear();
+          log.warn({ inHand: cut.length }, 'the follow-up worker did not finish in time; ending it');
+          // Ended first, so that nobody gets both a late reply and this notice.
+          await w.terminate();
+          told.push(...cut.map((job) => tell(job, stoppedText)));
+        } else await w.terminate();
+      }
+      await Promise.race([
+        Promise.allSettled(told),
+        new Promise((ok) => setTimeout(ok, TELL_AT_STOP_MS).unref()),
+      ]);
+    },
+    memory() {
+      if (worker) send(worker, { kind: 'memory' });
     },
   };
 }

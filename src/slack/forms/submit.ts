@@ -23,6 +23,10 @@ export interface SubmissionBody {
   response_urls?: { response_url: string; channel_id: string }[];
 }
 
+/** A form whose private_metadata cannot be read: an older version of the bot opened it, or it was cut. */
+export const UNREADABLE_FORM =
+  'This form cannot be read (an older version of the bot may have opened it), so nothing was sent. Close it and open it again.';
+
 export type SubmissionAck = { response_action: 'errors'; errors: Record<string, string> } | undefined;
 
 /**
@@ -39,7 +43,9 @@ export async function checkSubmission(
   const userId = body.user.id;
   if (!meta) {
     bot.logger.warn({ user: userId }, 'form submission without readable private_metadata');
-    return { ack: undefined };
+    // Kept open with a message (nothing typed is lost), rather than closed with nothing done.
+    const first = Object.keys(body.view.state?.values ?? {})[0];
+    return { ack: first ? { response_action: 'errors', errors: { [first]: UNREADABLE_FORM } } : undefined };
   }
   const { fields, form } = readModalState(meta, body.view.state?.values);
   const teamId = body.team?.id ?? body.user.team_id;
