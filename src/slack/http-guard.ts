@@ -8,7 +8,7 @@ export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
  * Bolt's HTTP receiver reads a request's body, parses it, and then reads fields of what it parsed outside
  * any error handler: a signed body whose JSON is not an object (`payload=null`) throws there, so the request
  * is never answered and the rejection is unhandled, which ends a Node process. An interaction without a
- * user, an action without an action_id or a view without a callback_id (Slack always sends them) makes
+ * user, an action without an action_id or a submitted view without a callback_id (Slack always sends them) makes
  * Bolt fail inside (a 500, or an error from its matching). This reads the body first and answers 400 to all of those; every other request goes to Bolt unchanged, with its body already read (Bolt takes a body that
  * was read as it is), so signatures, limits and answers stay Bolt's.
  */
@@ -67,7 +67,12 @@ function isObjectOrUnreadable(raw: Buffer, contentType: string | undefined): boo
   const actionsOk =
     actions === undefined ||
     (Array.isArray(actions) && actions.every((a) => isRecord(a) && typeof a.action_id === 'string'));
-  const viewOk = view === undefined || (isRecord(view) && typeof view.callback_id === 'string');
+  // Bolt routes view submissions and closures by callback_id; any other interaction may come from a view
+  // that has none (a Home tab), so there only its shape matters.
+  const routedByView = parsed.type === 'view_submission' || parsed.type === 'view_closed';
+  const viewOk = routedByView
+    ? isRecord(view) && typeof view.callback_id === 'string'
+    : view === undefined || isRecord(view);
   const shortcut = parsed.type === 'shortcut' || parsed.type === 'message_action';
   return actionsOk && viewOk && (!shortcut || typeof parsed.callback_id === 'string');
 }

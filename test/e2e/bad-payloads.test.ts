@@ -56,12 +56,20 @@ describe('interactive payloads that are malformed, incomplete, unknown, stale or
       const v = s.topView(DEFAULT_USER);
       return v && decodeMeta(v.view.private_metadata as string)?.timeZone ? v : undefined;
     });
-    h.slack.typeIntoView({
+    // Signals is a type-ahead field: what goes in it is picked from what the bot offers.
+    await h.slack.sendOptionsRequest({
       user: DEFAULT_USER,
       viewId: form.id,
       blockId: 'signals',
       actionId: fieldActionId('signals'),
       value: SEED.signals.temperature,
+    });
+    await h.slack.pickOptions({
+      user: DEFAULT_USER,
+      viewId: form.id,
+      blockId: 'signals',
+      actionId: fieldActionId('signals'),
+      values: [SEED.signals.temperature],
     });
     h.slack.typeIntoView({
       user: DEFAULT_USER,
