@@ -32,7 +32,10 @@ export const LIMITS = {
   actionId: 255,
   inputMaxLength: 3000,
   markdownBlock: 12000,
-  /** `chat.postMessage` / `chat.update` answer `msg_too_long` above this many characters of `text`. */
+  /**
+   * `chat.update` answers `msg_too_long` above this many characters of `text` (a posted message keeps up to
+   * 40,000); the bot keeps every message within it so that any message it posts can later be updated.
+   */
   messageText: 4000,
 } as const;
 

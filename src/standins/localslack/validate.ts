@@ -1,5 +1,8 @@
+import { LIMITS as L } from '../../wire/block-kit.js';
+
 /**
- * The subset of Slack's server-side Block Kit and view checks that catches real bot bugs.
+ * The subset of Slack's server-side Block Kit and view checks that catches real bot bugs, by the one table of
+ * Block Kit limits the bot's builders go by.
  * Returns Slack's error code plus human messages like Slack's `response_metadata.messages`, or null when valid.
  */
 type Json = Record<string, unknown>;
@@ -25,7 +28,7 @@ function checkBlocks(blocks: unknown[], max: number, where: string): string[] {
     }
     const b = raw as Json;
     if (typeof b.block_id === 'string') {
-      if (b.block_id.length > 255) problems.push(`${at}: block_id longer than 255`);
+      if (b.block_id.length > L.blockId) problems.push(`${at}: block_id longer than ${L.blockId}`);
       if (ids.has(b.block_id)) problems.push(`${at}: duplicate block_id "${b.block_id}"`);
       ids.add(b.block_id);
     }
@@ -33,40 +36,43 @@ function checkBlocks(blocks: unknown[], max: number, where: string): string[] {
     if (b.type === 'section') {
       if (text === undefined && !Array.isArray(b.fields))
         problems.push(`${at}: section needs text or fields`);
-      if (text !== undefined && (text.length === 0 || text.length > 3000))
-        problems.push(`${at}: section text must be 1-3000 chars (got ${text.length})`);
+      if (text !== undefined && (text.length === 0 || text.length > L.text))
+        problems.push(`${at}: section text must be 1-${L.text} chars (got ${text.length})`);
       if (Array.isArray(b.fields)) {
-        if (b.fields.length > 10) problems.push(`${at}: more than 10 fields`);
+        if (b.fields.length > L.sectionFields) problems.push(`${at}: more than ${L.sectionFields} fields`);
         b.fields.forEach((f, j) => {
           const ft = textOf(f) ?? '';
-          if (ft.length === 0 || ft.length > 2000) problems.push(`${at}/fields/${j}: must be 1-2000 chars`);
+          if (ft.length === 0 || ft.length > L.sectionFieldText)
+            problems.push(`${at}/fields/${j}: must be 1-${L.sectionFieldText} chars`);
         });
       }
     } else if (b.type === 'header') {
-      if (text === undefined || text.length > 150) problems.push(`${at}: header text must be 1-150 chars`);
+      if (text === undefined || text.length > L.headerText)
+        problems.push(`${at}: header text must be 1-${L.headerText} chars`);
     } else if (b.type === 'actions') {
-      if (!Array.isArray(b.elements) || b.elements.length === 0 || b.elements.length > 25)
-        problems.push(`${at}: actions need 1-25 elements`);
+      if (!Array.isArray(b.elements) || b.elements.length === 0 || b.elements.length > L.actionsElements)
+        problems.push(`${at}: actions need 1-${L.actionsElements} elements`);
     } else if (b.type === 'context') {
-      if (!Array.isArray(b.elements) || b.elements.length === 0 || b.elements.length > 10)
-        problems.push(`${at}: context needs 1-10 elements`);
+      if (!Array.isArray(b.elements) || b.elements.length === 0 || b.elements.length > L.contextElements)
+        problems.push(`${at}: context needs 1-${L.contextElements} elements`);
     } else if (b.type === 'input') {
       if (!b.element || typeof b.element !== 'object') problems.push(`${at}: input needs an element`);
       const label = textOf(b.label);
-      if (label === undefined || label.length > 2000)
-        problems.push(`${at}: input label must be 1-2000 chars`);
+      if (label === undefined || label.length > L.labelOrHint)
+        problems.push(`${at}: input label must be 1-${L.labelOrHint} chars`);
     }
     for (const el of elementsOf(b)) {
-      if (typeof el.action_id === 'string' && el.action_id.length > 255)
-        problems.push(`${at}: action_id longer than 255`);
+      if (typeof el.action_id === 'string' && el.action_id.length > L.actionId)
+        problems.push(`${at}: action_id longer than ${L.actionId}`);
       problems.push(...optionProblems(el, at));
       if (el.type === 'external_select' || el.type === 'multi_external_select')
         problems.push(...externalSelectProblems(el, at));
       if (el.type === 'button') {
         const bt = textOf(el.text) ?? '';
-        if (bt.length === 0 || bt.length > 75) problems.push(`${at}: button text must be 1-75 chars`);
-        if (typeof el.value === 'string' && el.value.length > 2000)
-          problems.push(`${at}: button value > 2000`);
+        if (bt.length === 0 || bt.length > L.buttonText)
+          problems.push(`${at}: button text must be 1-${L.buttonText} chars`);
+        if (typeof el.value === 'string' && el.value.length > L.buttonValue)
+          problems.push(`${at}: button value > ${L.buttonValue}`);
       }
     }
   });
@@ -81,21 +87,28 @@ const SELECTS = new Set([
   'overflow',
 ]);
 
-/** Option limits: 100 per list or per group list, text up to 75, value up to 150 (Slack's documented figure). */
+/**
+ * Slack's server takes an option value up to 150 characters (its documented figure); the bot's builders keep
+ * to the stricter 75 of @slack/types (`LIMITS.optionValue`), so a value between the two passes here.
+ */
+const SERVER_OPTION_VALUE_MAX = 150;
+
+/** Option limits: per list or per group list, on text, value and description. */
 function checkOptions(options: unknown[], at: string, plainOnly: boolean): string[] {
   const problems: string[] = [];
-  if (options.length > 100) problems.push(`${at}: more than 100 options`);
+  if (options.length > L.selectOptions) problems.push(`${at}: more than ${L.selectOptions} options`);
   options.forEach((raw, i) => {
     const o = (raw ?? {}) as Json;
-    if (typeof o.value !== 'string' || o.value.length === 0 || o.value.length > 150)
-      problems.push(`${at}/options/${i}: value must be 1-150 chars`);
+    if (typeof o.value !== 'string' || o.value.length === 0 || o.value.length > SERVER_OPTION_VALUE_MAX)
+      problems.push(`${at}/options/${i}: value must be 1-${SERVER_OPTION_VALUE_MAX} chars`);
     const ot = textOf(o.text);
-    if (ot === undefined || ot.length === 0 || ot.length > 75)
-      problems.push(`${at}/options/${i}: text must be 1-75 chars`);
+    if (ot === undefined || ot.length === 0 || ot.length > L.optionText)
+      problems.push(`${at}/options/${i}: text must be 1-${L.optionText} chars`);
     if (plainOnly && (o.text as Json | undefined)?.type !== 'plain_text')
       problems.push(`${at}/options/${i}: a select menu's option text must be plain_text`);
     const d = textOf(o.description);
-    if (d !== undefined && d.length > 75) problems.push(`${at}/options/${i}: description longer than 75`);
+    if (d !== undefined && d.length > L.optionDescription)
+      problems.push(`${at}/options/${i}: description longer than ${L.optionDescription}`);
   });
   return problems;
 }
@@ -105,11 +118,12 @@ function optionProblems(el: Json, at: string): string[] {
   const problems: string[] = [];
   if (Array.isArray(el.options)) problems.push(...checkOptions(el.options, at, plainOnly));
   if (Array.isArray(el.option_groups)) {
-    if (el.option_groups.length > 100) problems.push(`${at}: more than 100 option groups`);
+    if (el.option_groups.length > L.selectOptions)
+      problems.push(`${at}: more than ${L.selectOptions} option groups`);
     for (const g of el.option_groups as Json[]) {
       const label = textOf(g?.label);
-      if (label === undefined || label.length === 0 || label.length > 75)
-        problems.push(`${at}: option group label must be 1-75 chars`);
+      if (label === undefined || label.length === 0 || label.length > L.optionText)
+        problems.push(`${at}: option group label must be 1-${L.optionText} chars`);
       problems.push(...checkOptions(Array.isArray(g?.options) ? g.options : [], at, plainOnly));
     }
   }
@@ -171,7 +185,7 @@ function elementsOf(b: Json): Json[] {
 
 /** Characters Slack keeps of a posted message's text; chat.update refuses more than `UPDATE_TEXT_MAX`. */
 export const POST_TEXT_MAX = 40_000;
-export const UPDATE_TEXT_MAX = 4_000;
+export const UPDATE_TEXT_MAX = L.messageText;
 /** views.* refuse views whose JSON is larger than this (`view_too_large`). */
 export const VIEW_BYTES_MAX = 250_000;
 
@@ -184,7 +198,7 @@ export function validateMessage(text: unknown, blocks: unknown, maxText = POST_T
   if (!hasText && list.length === 0) return { error: 'no_text', messages: ['neither text nor blocks given'] };
   if (typeof text === 'string' && [...text].length > maxText)
     return { error: 'msg_too_long', messages: [`text longer than ${maxText} characters`] };
-  const problems = checkBlocks(list, 50, 'message');
+  const problems = checkBlocks(list, L.blocksPerMessage, 'message');
   return problems.length ? { error: 'invalid_blocks', messages: problems } : null;
 }
 
@@ -202,23 +216,24 @@ export function validateView(view: unknown, expectType?: 'modal' | 'home'): Inva
   if (!Array.isArray(v.blocks)) problems.push('view.blocks must be an array');
   if (v.type === 'modal') {
     const title = textOf(v.title);
-    if (title === undefined || title.length === 0 || title.length > 24)
-      problems.push('title must be 1-24 chars');
+    if (title === undefined || title.length === 0 || title.length > L.viewTitle)
+      problems.push(`title must be 1-${L.viewTitle} chars`);
     for (const k of ['submit', 'close'] as const) {
       const t = textOf(v[k]);
-      if (v[k] !== undefined && (t === undefined || t.length > 24)) problems.push(`${k} must be 1-24 chars`);
+      if (v[k] !== undefined && (t === undefined || t.length > L.viewButton))
+        problems.push(`${k} must be 1-${L.viewButton} chars`);
     }
     const hasInput = Array.isArray(v.blocks) && v.blocks.some((b) => (b as Json)?.type === 'input');
     if (hasInput && v.submit === undefined)
       problems.push('submit is required when the view has input blocks');
   }
-  if (typeof v.private_metadata === 'string' && v.private_metadata.length > 3000)
-    problems.push('private_metadata longer than 3000');
-  if (typeof v.callback_id === 'string' && v.callback_id.length > 255)
-    problems.push('callback_id longer than 255');
-  if (typeof v.external_id === 'string' && v.external_id.length > 255)
-    problems.push('external_id longer than 255');
+  if (typeof v.private_metadata === 'string' && v.private_metadata.length > L.privateMetadata)
+    problems.push(`private_metadata longer than ${L.privateMetadata}`);
+  if (typeof v.callback_id === 'string' && v.callback_id.length > L.callbackId)
+    problems.push(`callback_id longer than ${L.callbackId}`);
+  if (typeof v.external_id === 'string' && v.external_id.length > L.callbackId)
+    problems.push(`external_id longer than ${L.callbackId}`);
   if (problems.length) return { error: 'invalid_arguments', messages: problems };
-  const blockProblems = checkBlocks(v.blocks as unknown[], 100, 'view');
+  const blockProblems = checkBlocks(v.blocks as unknown[], L.blocksPerModal, 'view');
   return blockProblems.length ? { error: 'invalid_blocks', messages: blockProblems } : null;
 }
