@@ -164,7 +164,12 @@ describe('the App Home', () => {
       rig.click(CAROL, card, 'approve'),
     ]);
     expect([fromHome.status, fromCard.status]).toEqual([200, 200]);
-    await rig.slack.waitFor(() => /Approved/.test(textOf(cardOf(id))), 5000, 'the card decided');
+    // "Approved, creating the flow…" comes first; the card's last word is the execution's.
+    await rig.slack.waitFor(
+      () => /Approved and executed/.test(textOf(cardOf(id))),
+      8000,
+      'the card executed',
+    );
     await rig.slack.waitFor(
       () =>
         rig.seen(CAROL, APPROVALS).some((m) => /already approved/.test(textOf(m))) ||
