@@ -1,3 +1,4 @@
+import type { DecisionOutcome } from '../../core/approvals/index.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import type { Job } from '../follow-up/jobs.js';
@@ -7,44 +8,67 @@ import { present, showRequest } from './present.js';
 
 type Click = Extract<Job, { kind: 'approval-click' }>;
 
+/** A decision clicked on any surface: the request's card or a Home tab. */
+export interface DecisionClick {
+  action: 'approve' | 'retry' | 'reject';
+  requestId: string;
+  userId: string;
+  teamId?: string;
+  /** Where the clicker saw the request (the card's channel); absent for a Home tab. */
+  channelId?: string;
+  triggerId: string;
+}
+
 /**
- * After an Approve, Retry or Reject click: Approve and Retry decide now (the first valid click wins, and
- * only it creates the flow); Reject first checks the rules, then opens the form that asks for a reason.
+ * The one way a clicked decision is taken, whichever surface showed the button: Approve and Retry decide
+ * now (the first valid click wins, and only it creates the flow); Reject first checks the rules, then opens
+ * the form that asks for a reason. The outcome is presented (the card, the requester, the clicker through
+ * `tell`) and returned; undefined when a form was opened or the bot failed inside (and said so).
  */
+export async function decideClick(
+  bot: Bot,
+  click: DecisionClick,
+  tell: (text: string) => Promise<unknown>,
+): Promise<DecisionOutcome | undefined> {
+  try {
+    if (click.action === 'reject') {
+      const check = await bot.approvals.check(click.requestId, click.userId, 'reject');
+      if (!check.ok) return void (await present(bot, check.refusal, tell));
+      await bot.slack.views.open({ trigger_id: click.triggerId, view: rejectReasonModal(check.request) });
+      return undefined;
+    }
+    const who = {
+      requestId: click.requestId,
+      userId: click.userId,
+      ...(click.teamId ? { teamId: click.teamId } : {}),
+      ...(click.channelId ? { channelId: click.channelId } : {}),
+      onExecuting: (r: Parameters<typeof showRequest>[1]) => showRequest(bot, r),
+    };
+    const outcome =
+      click.action === 'approve'
+        ? await bot.approvals.decide({ ...who, decision: 'approve' })
+        : await bot.approvals.retry(who);
+    await present(bot, outcome, tell);
+    return outcome;
+  } catch (e) {
+    bot.logger.error(
+      { err: errText(e, { stack: true }), action: click.action },
+      'approval click failed inside the bot',
+    );
+    const doing = { approve: 'approving', retry: 'retrying', reject: 'rejecting' }[click.action];
+    await tell(`Something went wrong inside the bot while ${doing} (the error is in its log).`);
+    return undefined;
+  }
+}
+
+/** After an Approve, Retry or Reject click on a request's card: told through the card's response_url. */
 export async function followApprovalClick(job: Click, bot: Bot): Promise<void> {
   const to: Audience = {
     userId: job.userId,
     ...(job.channelId ? { channelId: job.channelId } : {}),
     responseUrls: job.responseUrl ? [job.responseUrl] : [],
   };
-  const tell = (text: string) => say(bot, to, text);
-  try {
-    if (job.action === 'reject') {
-      const check = await bot.approvals.check(job.requestId, job.userId, 'reject');
-      if (!check.ok) return await present(bot, check.refusal, tell);
-      await bot.slack.views.open({ trigger_id: job.triggerId, view: rejectReasonModal(check.request) });
-      return;
-    }
-    const who = {
-      requestId: job.requestId,
-      userId: job.userId,
-      ...(job.teamId ? { teamId: job.teamId } : {}),
-      ...(job.channelId ? { channelId: job.channelId } : {}),
-      onExecuting: (r: Parameters<typeof showRequest>[1]) => showRequest(bot, r),
-    };
-    const outcome =
-      job.action === 'approve'
-        ? await bot.approvals.decide({ ...who, decision: 'approve' })
-        : await bot.approvals.retry(who);
-    await present(bot, outcome, tell);
-  } catch (e) {
-    bot.logger.error(
-      { err: errText(e, { stack: true }), job: job.action },
-      'approval click failed inside the bot',
-    );
-    const doing = { approve: 'approving', retry: 'retrying', reject: 'rejecting' }[job.action];
-    await tell(`Something went wrong inside the bot while ${doing} (the error is in its log).`);
-  }
+  await decideClick(bot, job, (text) => say(bot, to, text));
 }
 
 /** After the reject-reason form: the rejection is decided like any other click. */

@@ -1,6 +1,5 @@
-import { errText } from '../../log.js';
-import { describeAction, rejectReasonModal, statusText } from '../approvals/card.js';
-import { present, showRequest } from '../approvals/present.js';
+import { describeAction, statusText } from '../approvals/card.js';
+import { decideClick } from '../approvals/follow-up.js';
 import type { Bot } from '../bot.js';
 import type { Job } from '../follow-up/jobs.js';
 import { type Audience, say } from '../reply.js';
@@ -16,10 +15,10 @@ export async function followHomeOpened(job: Extract<Job, { kind: 'home-opened' }
 }
 
 /**
- * Approve or Reject in the Home tab goes through the card's code: the same rules (`check`), the same
- * exactly-once decision (`decide`) and the same presentation (`present`: the request's card and its
- * requester). A Home click has no response_url, so the clicker is told privately by direct message, and
- * their Home is published again. Reject opens the card's reason form.
+ * Approve or Reject in the Home tab is decided as on the card (`decideClick`: the same rules, the same
+ * exactly-once decision, the same presentation on the request's card and to its requester). A Home click
+ * has no response_url, so the clicker is told privately by direct message, and their Home is published
+ * again. Reject opens the card's reason form.
  */
 export async function followHomeDecision(
   job: Extract<Job, { kind: 'home-decision' }>,
@@ -28,35 +27,14 @@ export async function followHomeDecision(
   const to: Audience = { userId: job.userId, responseUrls: [] };
   const tell = (text: string) => say(bot, to, text);
   try {
-    if (job.action === 'reject') {
-      const check = await bot.approvals.check(job.requestId, job.userId, 'reject');
-      if (!check.ok) return await present(bot, check.refusal, tell);
-      await bot.slack.views.open({ trigger_id: job.triggerId, view: rejectReasonModal(check.request) });
-      return;
-    }
-    const outcome = await bot.approvals.decide({
-      requestId: job.requestId,
-      userId: job.userId,
-      ...(job.teamId ? { teamId: job.teamId } : {}),
-      decision: 'approve',
-      onExecuting: (r) => showRequest(bot, r),
-    });
-    await present(bot, outcome, tell);
-    if (outcome.kind === 'executed' || outcome.kind === 'failed' || outcome.kind === 'outcome-unknown') {
+    const outcome = await decideClick(bot, job, tell);
+    if (outcome?.kind === 'executed' || outcome?.kind === 'failed' || outcome?.kind === 'outcome-unknown') {
       const r = outcome.request;
       // On the card the approver sees the result in place; from the Home they are told.
       await tell(
         `${mention(r.requesterId)}'s request ${code(r.id)} to ${describeAction(r)}: ${statusText(r)}`,
       );
     }
-  } catch (e) {
-    bot.logger.error(
-      { err: errText(e, { stack: true }), action: job.action },
-      'Home decision failed inside the bot',
-    );
-    await tell(
-      `Something went wrong inside the bot while ${job.action === 'approve' ? 'approving' : 'rejecting'} (the error is in its log).`,
-    );
   } finally {
     if (job.teamId) homes(bot).request({ teamId: job.teamId, userId: job.userId });
   }
