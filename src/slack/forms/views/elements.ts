@@ -37,14 +37,7 @@ export function textInput(s: TextInputSpec): types.InputBlock {
   if (s.placeholder) element.placeholder = plain(s.placeholder, LIMITS.placeholder);
   if (s.initial) element.initial_value = clip(s.initial, INPUT_MAX_LENGTH);
   if (s.dispatchOnEnter) element.dispatch_action_config = { trigger_actions_on: ['on_enter_pressed'] };
-  const block: types.InputBlock = {
-    type: 'input',
-    block_id: s.blockId,
-    label: plain(s.label, LIMITS.labelOrHint),
-    optional: s.optional,
-    element,
-  };
-  if (s.hint) block.hint = plain(s.hint, LIMITS.labelOrHint);
+  const block = inputBlock(s, element);
   if (s.dispatchOnEnter) block.dispatch_action = true;
   return block;
 }
@@ -90,15 +83,7 @@ export function externalSelectInput(s: ExternalSelectSpec): types.InputBlock {
         min_query_length: 0,
         ...(options[0] ? { initial_option: options[0] } : {}),
       };
-  const block: types.InputBlock = {
-    type: 'input',
-    block_id: s.blockId,
-    label: plain(s.label, LIMITS.labelOrHint),
-    optional: s.optional,
-    element,
-  };
-  if (s.hint) block.hint = plain(s.hint, LIMITS.labelOrHint);
-  return block;
+  return inputBlock(s, element);
 }
 
 export interface RadioSpec<V extends string> {
@@ -121,15 +106,7 @@ export function radioInput<V extends string>(s: RadioSpec<V>): types.InputBlock 
   const element: types.RadioButtons = { type: 'radio_buttons', action_id: fieldActionId(s.blockId), options };
   const initial = options.find((o) => o.value === s.initial);
   if (initial) element.initial_option = initial;
-  const block: types.InputBlock = {
-    type: 'input',
-    block_id: s.blockId,
-    label: plain(s.label, LIMITS.labelOrHint),
-    optional: s.optional,
-    element,
-  };
-  if (s.hint) block.hint = plain(s.hint, LIMITS.labelOrHint);
-  return block;
+  return inputBlock(s, element);
 }
 
 export function section(blockId: string, mrkdwn: string): types.SectionBlock {
@@ -158,4 +135,20 @@ export function button(
   };
   if (style) b.style = style;
   return b;
+}
+
+/** The input block around a field's element: its label, hint and whether it may stay empty. */
+function inputBlock(
+  s: { blockId: string; label: string; hint?: string; optional: boolean },
+  element: types.InputBlock['element'],
+): types.InputBlock {
+  const block: types.InputBlock = {
+    type: 'input',
+    block_id: s.blockId,
+    label: plain(s.label, LIMITS.labelOrHint),
+    optional: s.optional,
+    element,
+  };
+  if (s.hint) block.hint = plain(s.hint, LIMITS.labelOrHint);
+  return block;
 }
