@@ -21,7 +21,7 @@ function measurements(over: Partial<Measurements> = {}): Measurements {
 }
 
 describe('bench results', () => {
-  it('has exactly the shape issue 8 publishes, with ratios bot / bare', () => {
+  it('has exactly the shape the bench publishes, with ratios bot / bare', () => {
     const r = buildResults(measurements());
     expect(Object.keys(r).sort()).toEqual(
       ['ack', 'coldStart', 'machine', 'parse', 'peakRss', 'sustained', 'viewsOpen'].sort(),
