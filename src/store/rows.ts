@@ -153,7 +153,7 @@ export function trackedFlowColumns(patch: TrackedFlowPatch): [string, unknown][]
   set('notified_at', patch.notifiedAt);
   if (patch.release) {
     out.push(['lease_owner', null], ['lease_until', null]);
-  }
+  } else set('lease_until', patch.leaseUntil);
   return out;
 }
 

@@ -390,6 +390,8 @@ export interface TrackedFlowPatch {
   result?: Record<string, unknown> | null;
   failure?: string | null;
   notifiedAt?: number | null;
+  /** Hold the lease until then (ms): before something is shown or told, the holder makes sure it still has time. */
+  leaseUntil?: number;
   /** Give the lease back with the write. */
   release?: boolean;
 }
