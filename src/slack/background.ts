@@ -1,4 +1,4 @@
-import { startExpirySweeper } from '../core/approvals/index.js';
+import { startApprovalSweeper } from '../core/approvals/index.js';
 import { errText } from '../log.js';
 import { announceDecided } from './approvals/present.js';
 import type { Bot } from './bot.js';
@@ -10,7 +10,8 @@ export interface BackgroundWork {
 
 /**
  * What the bot does without being asked, on the thread that runs follow-ups: at start, expiry missed
- * while it was down and executions a crash interrupted; then the expiry sweep, and following flows.
+ * while it was down and executions a crash interrupted; then the approvals sweep (expiry, and executions
+ * another replica's death cut off), and following flows.
  */
 export async function startBackgroundWork(bot: Bot): Promise<BackgroundWork> {
   const log = bot.logger.child({ part: 'background' });
@@ -22,9 +23,16 @@ export async function startBackgroundWork(bot: Bot): Promise<BackgroundWork> {
     );
   }
   await announceDecided(bot, [...expired, ...interrupted]);
-  const sweeper = startExpirySweeper(bot.approvals, {
+  const sweeper = startApprovalSweeper(bot.approvals, {
     ...(bot.setup.sweepIntervalMs ? { intervalMs: bot.setup.sweepIntervalMs } : {}),
-    onExpired: (requests) => announceDecided(bot, requests),
+    onDecided: async (decided) => {
+      if (decided.interrupted.length)
+        log.warn(
+          { requests: decided.interrupted.map((r) => r.id) },
+          'approved requests whose execution was cut off (its process stopped) marked outcome unknown',
+        );
+      await announceDecided(bot, [...decided.expired, ...decided.interrupted]);
+    },
     onError: (err) => log.error({ err: errText(err) }, 'expiry sweep failed'),
   });
   // Loaded with the background work: the acking thread never follows flows itself.

@@ -198,7 +198,7 @@ export class PostgresStore implements Store {
     const executed = outcome.status === 'executed';
     return this.transition(
       `UPDATE approvals SET status = $2, flow_id = $3, flow_status = $4, error = $5, finished_at = $6
-       WHERE id = $1 AND status = 'executing' RETURNING *`,
+       WHERE id = $1 AND status IN ('executing', 'unknown') RETURNING *`,
       [
         id,
         outcome.status,

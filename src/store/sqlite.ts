@@ -199,7 +199,7 @@ export class SqliteStore implements Store {
     const error = outcome.status === 'executed' ? null : outcome.error;
     return this.transition(
       `UPDATE approvals SET status = ?, flow_id = ?, flow_status = ?, error = ?, finished_at = ?
-       WHERE id = ? AND status = 'executing' RETURNING *`,
+       WHERE id = ? AND status IN ('executing', 'unknown') RETURNING *`,
       [outcome.status, flowId, flowStatus, error, at, id],
       id,
     );

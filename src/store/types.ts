@@ -239,11 +239,18 @@ export interface Store extends FlowTrackingStore {
   decideApproval(input: DecideInput): Promise<TransitionResult>;
   /** Atomic: failed -> executing, for a Retry click. */
   claimRetry(id: string, by: string, at: number): Promise<TransitionResult>;
-  /** Atomic: executing -> executed | failed | unknown. */
+  /**
+   * Atomic: executing -> executed | failed | unknown. Also from unknown: no click leaves that state, so the
+   * only result that can still arrive is that of the execution a recovery marked unknown while it was in
+   * flight (its process was slow, not dead), and what it learnt is better than "unknown".
+   */
   recordExecution(id: string, outcome: ExecutionOutcome, at: number): Promise<TransitionResult>;
   /** pending requests whose expiry is at or before `now` -> expired; returns the ones this call expired. */
   expireDue(now: number): Promise<ApprovalRequest[]>;
-  /** executing requests claimed at or before `claimedBefore` (a crash mid-execution) -> unknown. */
+  /**
+   * executing requests claimed at or before `claimedBefore` (their process died mid-execution) -> unknown;
+   * returns the ones this call marked, so that replicas sweeping at once each report different ones.
+   */
   markInterrupted(claimedBefore: number, at: number): Promise<ApprovalRequest[]>;
 
   appendAudit(entry: NewAuditEntry): Promise<AuditEntry>;

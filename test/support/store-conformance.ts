@@ -242,6 +242,31 @@ export function storeConformance(name: string, createLocation: () => Promise<Sto
       expect(marked.map((r) => r.id)).toEqual([stuck.id]);
       expect(marked[0]).toMatchObject({ status: 'unknown', finishedAt: T0 + 200 });
       expect((await s.getApproval(fresh.id))?.status).toBe('executing');
+      // Two replicas sweeping: what one marked, the other does not mark again.
+      expect(await s.markInterrupted(T0 + 50, T0 + 300)).toEqual([]);
+    });
+
+    it('an execution marked interrupted that was only slow records its result over unknown', async () => {
+      const s = await open();
+      const slow = await s.createApproval(newRequest());
+      await s.decideApproval({ id: slow.id, decision: 'approve', by: 'U0BOB', at: T0 + 10 });
+      await s.markInterrupted(T0 + 50, T0 + 200);
+      const late = await s.recordExecution(
+        slow.id,
+        { status: 'executed', flowId: '1353853719423399998', flowStatus: 'CREATED' },
+        T0 + 250,
+      );
+      expect(late.ok && late.request).toMatchObject({
+        status: 'executed',
+        flowId: '1353853719423399998',
+        error: null,
+        finishedAt: T0 + 250,
+      });
+      // Decided states stay as they are.
+      const rejected = await s.createApproval(newRequest());
+      await s.decideApproval({ id: rejected.id, decision: 'reject', by: 'U0BOB', at: T0 + 10 });
+      const r = await s.recordExecution(rejected.id, { status: 'unknown', error: 'x' }, T0 + 20);
+      expect(!r.ok && r.current?.status).toBe('rejected');
     });
 
     it('survives a restart: a pending request stays decidable, one that expired meanwhile is shown expired', async () => {
