@@ -228,7 +228,34 @@ export interface CatalogQuery {
   limit?: number;
 }
 
-export interface Store extends FlowTrackingStore {
+/**
+ * A follow-up a process has in hand for somebody (a command's reply, a form's flow, a click's decision),
+ * held with a lease its process renews: if the process dies, the lease runs out and another replica tells
+ * that person what became of it is unknown.
+ */
+export interface HeldFollowUp {
+  id: string;
+  /** Whom to tell and what to call the follow-up (JSON-safe; a response_url in it is never logged). */
+  notice: Record<string, unknown>;
+  heldAt: number;
+}
+
+/** The store's side of follow-ups in hand; see `Store`. */
+export interface FollowUpHoldStore {
+  /** Records follow-ups `owner` took in hand, held until `leaseUntil` unless renewed; a known ID is kept. */
+  holdFollowUps(owner: string, leaseUntil: number, followUps: readonly HeldFollowUp[]): Promise<void>;
+  /** Extends every hold of `owner` to `leaseUntil`; returns how many. */
+  renewFollowUps(owner: string, leaseUntil: number): Promise<number>;
+  /** Forgets these holds of `owner` (finished, or told otherwise), or all of them; returns how many. */
+  releaseFollowUps(owner: string, ids?: readonly string[]): Promise<number>;
+  /**
+   * Takes (removes and returns, oldest first) up to `limit` holds whose lease ran out before `now`: their
+   * process died with them in hand. Replicas taking at once never get the same hold.
+   */
+  takeAbandonedFollowUps(now: number, limit: number): Promise<HeldFollowUp[]>;
+}
+
+export interface Store extends FlowTrackingStore, FollowUpHoldStore {
   readonly kind: 'sqlite' | 'postgres';
 
   createApproval(input: NewApprovalRequest): Promise<ApprovalRequest>;

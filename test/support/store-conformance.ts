@@ -413,6 +413,35 @@ export function storeConformance(name: string, createLocation: () => Promise<Sto
       expect(await other.getState('cursor')).toEqual({ ts: '1763800000.000200', n: 4 });
     });
 
+    it('holds follow-ups per owner: renewed, released, and taken once each when their lease ran out', async () => {
+      const a = await open();
+      const b = await open();
+      const held = (n: number) => ({
+        id: `A:${n}`,
+        notice: { userId: 'U0ALICE', what: `\`/tsai learn ${n}\``, responseUrl: `https://hooks/${n}` },
+        heldAt: T0 + n,
+      });
+      await a.holdFollowUps('A', T0 + 10_000, [held(1), held(2), held(3)]);
+      await a.holdFollowUps('A', T0 + 99_000, [held(1)]); // already held: kept as it is
+      await b.holdFollowUps('B', T0 + 10_000, [{ ...held(4), id: 'B:4' }]);
+      expect(await a.releaseFollowUps('A', ['A:2', 'B:4'])).toBe(1);
+      expect(await a.releaseFollowUps('A', [])).toBe(0);
+      // A is alive: it renews; B is not.
+      expect(await a.renewFollowUps('A', T0 + 30_000)).toBe(2);
+      expect(await b.takeAbandonedFollowUps(T0 + 10_000, 10)).toEqual([]);
+      expect(await b.takeAbandonedFollowUps(T0 + 20_000, 10)).toEqual([{ ...held(4), id: 'B:4' }]);
+      expect(await b.takeAbandonedFollowUps(T0 + 20_000, 10)).toEqual([]);
+      // A dies: two replicas take its holds at once, and between them take each once, oldest first.
+      const [x, y] = await Promise.all([
+        a.takeAbandonedFollowUps(T0 + 40_000, 10),
+        b.takeAbandonedFollowUps(T0 + 40_000, 10),
+      ]);
+      expect([...x, ...y].sort((p, q) => p.heldAt - q.heldAt)).toEqual([held(1), held(3)]);
+      await a.holdFollowUps('A', T0, [held(5), held(6)]);
+      expect(await a.releaseFollowUps('A')).toBe(2);
+      expect(await b.takeAbandonedFollowUps(T0 + 99_000, 10)).toEqual([]);
+    });
+
     describe('catalog', () => {
       const W1 = catalogId(1);
       const W2 = catalogId(2);
