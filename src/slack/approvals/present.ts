@@ -5,7 +5,6 @@ import type { Bot } from '../bot.js';
 import { refreshHomes, requestChange } from '../home/refresh.js';
 import { sendOrPlain } from '../reply.js';
 import { slackFailure } from '../slack-errors.js';
-import type { MessageBody } from '../views/messages.js';
 import { askWhom, code, mention, section } from '../views/mrkdwn.js';
 import {
   alreadyDecidedText,
@@ -32,7 +31,7 @@ export async function showRequest(bot: Bot, r: ApprovalRequest): Promise<boolean
   refreshHomes(bot, requestChange(r));
   const places = await cardsOf(bot, r);
   let all = true;
-  for (const place of places) if (!(await updateCard(bot, r.id, place, approvalMessage(r), 0))) all = false;
+  for (const place of places) if (!(await updateCard(bot, r, place, 0))) all = false;
   return all;
 }
 
@@ -45,19 +44,16 @@ export async function cardsOf(bot: Bot, r: ApprovalRequest): Promise<CardCopy[]>
   return [...(r.messageTs ? [{ channel: r.approvalsChannelId, ts: r.messageTs }] : []), ...copies];
 }
 
-async function updateCard(
-  bot: Bot,
-  requestId: string,
-  place: CardCopy,
-  card: MessageBody,
-  retries: number,
-): Promise<boolean> {
+async function updateCard(bot: Bot, r: ApprovalRequest, place: CardCopy, retries: number): Promise<boolean> {
+  const requestId = r.id;
+  const card = approvalMessage(r);
   try {
     await sendOrPlain(
       bot,
       card,
       (b) => bot.slack.chat.update({ channel: place.channel, ts: place.ts, text: b.text, blocks: b.blocks }),
-      withHomeHint(card),
+      // Only a card still waiting for a decision has buttons to point elsewhere for.
+      r.status === 'pending' ? withHomeHint(card) : undefined,
     );
     return true;
   } catch (e) {
@@ -75,7 +71,7 @@ async function updateCard(
         // The state may have moved on meanwhile: what the store says then is shown.
         void bot.approvals
           .get(requestId)
-          .then((now) => (now ? updateCard(bot, requestId, place, approvalMessage(now), retries + 1) : false))
+          .then((now) => (now ? updateCard(bot, now, place, retries + 1) : false))
           .catch((err: unknown) =>
             bot.logger.warn({ requestId, err: errText(err) }, 'could not update the request message'),
           );
