@@ -119,6 +119,29 @@ describe('error sentences', () => {
     const e = await failure(h.client.getWorkspace(SEED.workspaces.pumpStation));
     expect(e.serviceMessage).toBe('plain <b>text</b> failure');
   });
+
+  it.each([
+    [
+      'a proxy page: its title',
+      '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
+      'text/html',
+      '502 Bad Gateway',
+    ],
+    [
+      'a page without a title: its words, without markup or scripts',
+      '<!DOCTYPE html><body><script>var a = "<b>";</script><p>Service &amp; gateway\n  down</p></body>',
+      'text/html; charset=utf-8',
+      'Service & gateway down',
+    ],
+    ['markup sent as text/plain', '<html><body><h2>Oops</h2></body></html>', 'text/plain', 'Oops'],
+  ])('reads an HTML error page as words: %s', async (_, body, contentType, said) => {
+    await h.fault({ method: 'GET', status: 502, body, contentType });
+    const e = await failure(h.client.getWorkspace(SEED.workspaces.pumpStation));
+    expect(e.serviceMessage).toBe(said);
+    expect(e.userMessage).toBe(
+      `The service failed to answer through its gateway (HTTP 502); try again later: ${said}.`,
+    );
+  });
 });
 
 describe('getFlow feature detection', () => {

@@ -243,13 +243,16 @@ const cases: Case[] = [
 ];
 
 /** What the sentence must promise about side effects, by method and kind. */
-function promise(method: Method, kind: ServiceErrorKind): RegExp {
+function promise(method: Method, kind: ServiceErrorKind, status?: number): RegExp {
   if (method === 'POST')
     return kind === 'outcome-unknown'
       ? /may .*Activity view/
       : /nothing was created|should not have created anything/;
   if (method === 'PUT' && (kind === 'timeout' || kind === 'network' || kind === 'bad-response'))
     return /repeating it is safe/;
+  // A gateway's answer to a change: the service behind it may have made it.
+  if (method === 'PUT' && (status === 502 || status === 504))
+    return /may or may not have been made; repeating it is safe/;
   if (kind === 'bad-response') return /nothing was changed/;
   return /try again/;
 }
@@ -297,7 +300,7 @@ describe.each(ops)('$name under the fault matrix', (op) => {
     if (want.retryAfterMs !== undefined && log.length > 1)
       // A lower bound only: the retry waited at least what Retry-After asked.
       expect(log[1]!.receivedAt - log[0]!.receivedAt).toBeGreaterThanOrEqual(want.retryAfterMs - 10);
-    expect(e.userMessage).toMatch(promise(op.method, e.kind));
+    expect(e.userMessage).toMatch(promise(op.method, e.kind, e.status));
     expect(e.userMessage).toMatch(/\.$/);
     expect(`${e.userMessage} ${e.serviceMessage ?? ''}`).not.toContain(h.emu.token);
     if (c.fault.body !== undefined) expect(e.serviceMessage).toContain('502 Bad Gateway');

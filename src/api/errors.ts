@@ -53,6 +53,15 @@ export function httpUserMessage(
 ): string {
   const said = serviceMessage ? `: ${trimForDisplay(serviceMessage)}` : '';
   const creating = context.method === 'POST';
+  const changing = context.method === 'PUT';
+  /** What a refusal that processed nothing means for a change. */
+  const untouched = creating ? ', so nothing was created' : changing ? ', so nothing was changed' : '';
+  /** What the service's own failure means for it, as far as its answer tells. */
+  const failed = creating
+    ? ', so it should not have created anything'
+    : changing
+      ? ', so the change should not have been made'
+      : '';
   const wait =
     context.retryAfterMs !== undefined
       ? `in about ${Math.max(1, Math.ceil(context.retryAfterMs / 1000))} s`
@@ -65,13 +74,16 @@ export function httpUserMessage(
   if (status === 400) return `The service rejected the request${said}.`;
   // 429 and 503 mean the request was not processed (RFC 9110), so a refused POST created nothing.
   if (status === 429)
-    return `The service is limiting the request rate${creating ? ', so nothing was created' : ''}; try again ${wait || 'in a minute'}.`;
+    return `The service is limiting the request rate${untouched}; try again ${wait || 'in a minute'}.`;
   if (status === 503)
-    return `The service is unavailable right now (HTTP 503)${creating ? ', so nothing was created' : ''}; try again ${wait || 'later'}${said}.`;
+    return `The service is unavailable right now (HTTP 503)${untouched}; try again ${wait || 'later'}${said}.`;
+  // A gateway's answer: the service behind it may have made a change (a POST's is outcome-unknown instead).
   if (status === 502 || status === 504)
-    return `The service failed to answer through its gateway (HTTP ${status}); try again later${said}.`;
+    return changing
+      ? `The service failed to answer through its gateway (HTTP ${status}), so the change may or may not have been made; repeating it is safe${said}.`
+      : `The service failed to answer through its gateway (HTTP ${status}); try again later${said}.`;
   if (status >= 500)
-    return `The service failed to handle the request (HTTP ${status})${creating ? ', so it should not have created anything' : ''}; try again later${said}.`;
+    return `The service failed to handle the request (HTTP ${status})${failed}; try again later${said}.`;
   return `The service refused the request (HTTP ${status})${said}.`;
 }
 

@@ -182,7 +182,7 @@ export class Transport {
         return { status, body: undefined, unreadable: html ? 'an HTML page, not JSON' : 'not valid JSON' };
       }
     }
-    const serviceMessage = this.scrub(extractMessage(text));
+    const serviceMessage = this.scrub(extractMessage(text, contentType));
     const retryAfterMs = parseRetryAfter(retryAfter);
     const extra = {
       status,
@@ -278,7 +278,7 @@ function isTimeout(err: unknown, code: string | undefined): boolean {
   return name === 'TimeoutError' || name === 'AbortError' || (code !== undefined && TIMEOUT_CODES.has(code));
 }
 
-function extractMessage(text: string): string | undefined {
+function extractMessage(text: string, contentType: string | undefined): string | undefined {
   if (text.trim() === '') return undefined;
   try {
     const parsed = JSON.parse(text) as unknown;
@@ -290,8 +290,37 @@ function extractMessage(text: string): string | undefined {
   } catch {
     // not JSON: the raw text is the message
   }
+  if (/html/i.test(contentType ?? '') || /^\s*<(!doctype\s+html|html|head|body)\b/i.test(text)) {
+    const page = htmlText(text);
+    return page === '' ? undefined : trimForDisplay(page);
+  }
   return trimForDisplay(text);
 }
+
+/** How much of an HTML error page is read for its words. */
+const HTML_READ = 20_000;
+
+/**
+ * An HTML error page (a proxy's or a gateway's, typically) as the words a person would read on it: its
+ * title, else its text without markup. Its markup is no message, and would only clutter the reply.
+ */
+function htmlText(html: string): string {
+  const page = html.slice(0, HTML_READ);
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(page)?.[1]?.trim();
+  const words = title || page.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>/g, ' ');
+  return words
+    .replace(/&(lt|gt|amp|quot|#39|nbsp);/g, (_, e: string) => HTML_ENTITIES[e] ?? ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+const HTML_ENTITIES: Record<string, string> = {
+  lt: '<',
+  gt: '>',
+  amp: '&',
+  quot: '"',
+  '#39': "'",
+  nbsp: ' ',
+};
 
 /** Retry-After as delta-seconds or an HTTP-date, in ms; undefined when absent or unparseable. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {

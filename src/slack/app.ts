@@ -1,16 +1,17 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type AppOptions, type CustomRoute } from '@slack/bolt';
-import { registerApprovals } from './approvals/listeners.js';
+import { APPROVAL_ROUTES, registerApprovals } from './approvals/listeners.js';
 import { boltLogger } from './bolt-logger.js';
 import type { Bot } from './bot.js';
-import { registerCommand } from './command/listener.js';
-import { registerFlows } from './flows/listeners.js';
+import { COMMAND_ROUTES, registerCommand } from './command/listener.js';
+import { FLOW_ROUTES, registerFlows } from './flows/listeners.js';
 import type { FollowUps } from './follow-up/jobs.js';
-import { registerForms } from './forms/listeners.js';
-import { registerHome } from './home/listeners.js';
+import { FORM_ROUTES, registerForms } from './forms/listeners.js';
+import { HOME_ROUTES, registerHome } from './home/listeners.js';
 import { guardEventBodies } from './http-guard.js';
 import type { Readiness } from './readiness.js';
+import { answerUnrouted } from './routes.js';
 import { webClientOptions } from './web-client.js';
 
 const EVENTS_PATH = '/slack/events';
@@ -65,6 +66,9 @@ export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readi
           ],
         });
 
+  app.use(
+    answerUnrouted([COMMAND_ROUTES, FORM_ROUTES, APPROVAL_ROUTES, FLOW_ROUTES, HOME_ROUTES], bot.logger),
+  );
   registerCommand(app, followUps);
   registerForms(app, bot, followUps);
   registerApprovals(app, followUps);

@@ -1,7 +1,8 @@
 import type { webApi } from '@slack/bolt';
 import { errText, type Logger } from '../log.js';
 import { postToResponseUrl } from './respond.js';
-import type { MessageBody } from './views/messages.js';
+import { slackFailure } from './slack-errors.js';
+import { type MessageBody, plainMessage } from './views/messages.js';
 
 /** Who an outcome is for, and the ways to reach them in the conversation they asked from. */
 export interface Audience {
@@ -18,21 +19,44 @@ export interface Replier {
 }
 
 /**
+ * Sends `body` one way; when Slack refuses the message itself (`invalid_blocks`, `msg_too_long`), the
+ * same way again with its plain, shorter version (`plain`, by default `plainMessage(body)`), so that the
+ * outcome still reaches the person. Any other failure is the caller's, to try the next way.
+ */
+export async function sendOrPlain<T>(
+  r: Replier,
+  body: MessageBody,
+  send: (b: MessageBody) => Promise<T>,
+  plain?: MessageBody,
+): Promise<T> {
+  try {
+    return await send(body);
+  } catch (e) {
+    if (slackFailure(e).kind !== 'content') throw e;
+    r.logger.warn({ err: errText(e) }, 'Slack refused a message; sending it shorter, as plain text');
+    return await send(plain ?? plainMessage(body));
+  }
+}
+
+/**
  * Posts an outcome in the channel: through a response_url first (it works whether or not the bot is a
  * member), then `chat.postMessage`. False when nothing worked.
  */
 export async function postInChannel(r: Replier, to: Audience, body: MessageBody): Promise<boolean> {
   for (const url of to.responseUrls) {
     try {
-      await postToResponseUrl(url, { response_type: 'in_channel', replace_original: false, ...body });
+      await sendOrPlain(r, body, (b) =>
+        postToResponseUrl(url, { response_type: 'in_channel', replace_original: false, ...b }),
+      );
       return true;
     } catch (e) {
       r.logger.info({ err: errText(e) }, 'response_url post failed; trying the next way');
     }
   }
-  if (!to.channelId) return false;
+  const channel = to.channelId;
+  if (!channel) return false;
   try {
-    await r.slack.chat.postMessage({ channel: to.channelId, text: body.text, blocks: body.blocks });
+    await sendOrPlain(r, body, (b) => r.slack.chat.postMessage({ channel, text: b.text, blocks: b.blocks }));
     return true;
   } catch (e) {
     r.logger.warn({ err: errText(e), channel: to.channelId }, 'could not post in the channel');
@@ -47,30 +71,32 @@ export async function postInChannel(r: Replier, to: Audience, body: MessageBody)
 export async function tellUser(r: Replier, to: Audience, body: MessageBody): Promise<boolean> {
   for (const url of to.responseUrls) {
     try {
-      await postToResponseUrl(url, { response_type: 'ephemeral', replace_original: false, ...body });
+      await sendOrPlain(r, body, (b) =>
+        postToResponseUrl(url, { response_type: 'ephemeral', replace_original: false, ...b }),
+      );
       return true;
     } catch (e) {
       r.logger.info({ err: errText(e) }, 'response_url post failed; trying the next way');
     }
   }
-  if (to.channelId) {
+  const channel = to.channelId;
+  if (channel) {
     try {
-      await r.slack.chat.postEphemeral({
-        channel: to.channelId,
-        user: to.userId,
-        text: body.text,
-        blocks: body.blocks,
-      });
+      await sendOrPlain(r, body, (b) =>
+        r.slack.chat.postEphemeral({ channel, user: to.userId, text: b.text, blocks: b.blocks }),
+      );
       return true;
     } catch (e) {
       r.logger.info({ err: errText(e) }, 'ephemeral failed; sending a direct message');
     }
   }
   try {
-    await r.slack.chat.postMessage({ channel: to.userId, text: body.text, blocks: body.blocks });
+    await sendOrPlain(r, body, (b) =>
+      r.slack.chat.postMessage({ channel: to.userId, text: b.text, blocks: b.blocks }),
+    );
     return true;
   } catch (e) {
-    r.logger.warn({ err: errText(e) }, 'could not reach the user');
+    r.logger.warn({ err: errText(e), user: to.userId }, 'could not reach the user');
     return false;
   }
 }

@@ -16,11 +16,30 @@ const undici = () =>
     dispatcher: new Agent({ connections: CONNECTIONS }),
   })));
 
-/** A response_url Slack refused: expired, used up (5 uses in 30 minutes), or unknown. */
+/**
+ * A response_url Slack refused: expired, used up (5 uses in 30 minutes) or unknown (404), the message
+ * refused (400 `invalid_blocks`, …), rate-limited (429) or Slack failing (5xx). `error` is Slack's code
+ * when the answer names one.
+ */
 export class ResponseUrlError extends Error {
-  constructor(readonly status: number) {
-    super(`the response_url answered ${status}`);
+  constructor(
+    readonly status: number,
+    readonly error?: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(`the response_url answered ${status}${error ? ` ${error}` : ''}`);
     this.name = 'ResponseUrlError';
+  }
+}
+
+/** Slack's error code in a response_url's answer: `{"ok":false,"error":"…"}`, or a bare code as text. */
+function errorCode(text: string): string | undefined {
+  const t = text.trim();
+  try {
+    const j = JSON.parse(t) as { error?: unknown };
+    return typeof j?.error === 'string' ? j.error : undefined;
+  } catch {
+    return /^[a-z][a-z0-9_]{0,60}$/.test(t) ? t : undefined;
   }
 }
 
@@ -38,6 +57,12 @@ export async function postToResponseUrl(url: string, body: Record<string, unknow
     headersTimeout: TIMEOUT_MS,
     bodyTimeout: TIMEOUT_MS,
   });
-  await res.body.dump();
-  if (res.statusCode < 200 || res.statusCode > 299) throw new ResponseUrlError(res.statusCode);
+  if (res.statusCode >= 200 && res.statusCode <= 299) return void (await res.body.dump());
+  const text = await res.body.text().catch(() => '');
+  const retryAfter = Number(res.headers['retry-after']);
+  throw new ResponseUrlError(
+    res.statusCode,
+    errorCode(text.slice(0, 1000)),
+    res.statusCode === 429 && Number.isFinite(retryAfter) ? Math.max(0, retryAfter) * 1000 : undefined,
+  );
 }

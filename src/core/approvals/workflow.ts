@@ -1,3 +1,4 @@
+import { ServiceError } from '../../api/index.js';
 import type {
   ApprovalAction,
   ApprovalRequest,
@@ -8,6 +9,7 @@ import type {
 import { type Now, nowMs } from '../clock.js';
 import { appendAuditOnce, recordSurely } from '../durable.js';
 import { type ExpandGroup, Membership } from '../principals.js';
+import { serviceFailure } from '../service-errors.js';
 import { type DecisionOutcome, lost, type Refusal } from './rules.js';
 
 export type { DecisionOutcome };
@@ -185,7 +187,7 @@ export class Approvals {
       try {
         common = await this.deps.findCommonModel(assessment);
       } catch (err) {
-        return { ok: false, error: 'service-error', message: serviceMessage(err) };
+        return { ok: false, error: 'service-error', message: lookupFailure(err, assessment) };
       }
       if (!common) {
         return {
@@ -517,11 +519,12 @@ export class Approvals {
   }
 }
 
-function serviceMessage(err: unknown): string {
-  const m = (err as { userMessage?: unknown } | null)?.userMessage;
-  return typeof m === 'string' && m !== ''
-    ? m
-    : 'The service could not be reached to look up the common model.';
+/** A failed look-up of an assessment's M[0], said as every other failed service call is. */
+function lookupFailure(err: unknown, assessment: string): string {
+  const doing = `look up the common model of assessment ${assessment}`;
+  return err instanceof ServiceError
+    ? serviceFailure(err, doing).message
+    : `Could not ${doing}: something went wrong inside the bot, so nothing was filed.`;
 }
 
 export function createApprovals(deps: ApprovalsDeps): Approvals {

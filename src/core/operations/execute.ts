@@ -99,7 +99,7 @@ export async function execute(
           ],
         };
       } catch (e) {
-        return serviceFailure(e, `${verb} the live model`);
+        return serviceFailure(e, `${verb} the live model`, { what: 'flow', name: req.name });
       }
     }
     case 'workspace-create': {
@@ -121,7 +121,7 @@ export async function execute(
           ],
         };
       } catch (e) {
-        return serviceFailure(e, 'create the workspace');
+        return serviceFailure(e, 'create the workspace', { what: 'workspace', name: req.name });
       }
     }
     case 'workspace-show': {
@@ -241,7 +241,7 @@ export async function execute(
           notes: [`Output for ranges already evaluated live is overwritten. ${ACTIVITY_VIEW_HINT}`],
         };
       } catch (e) {
-        return serviceFailure(e, 'create the EVAL flow');
+        return serviceFailure(e, 'create the EVAL flow', { what: 'flow', name: req.name });
       }
     }
     case 'learn': {
@@ -274,7 +274,7 @@ export async function execute(
           ],
         };
       } catch (e) {
-        return serviceFailure(e, 'create the ANOMALYLEARN flow');
+        return serviceFailure(e, 'create the ANOMALYLEARN flow', { what: 'flow', name: req.name });
       }
     }
     case 'relearn': {
@@ -299,7 +299,10 @@ export async function execute(
           ],
         };
       } catch (e) {
-        return serviceFailure(e, 'create the incremental ANOMALYLEARN flow');
+        return serviceFailure(e, 'create the incremental ANOMALYLEARN flow', {
+          what: 'flow',
+          name: req.name,
+        });
       }
     }
     case 'score': {
@@ -332,7 +335,7 @@ export async function execute(
           ],
         };
       } catch (e) {
-        return serviceFailure(e, 'create the ANOMALYEVAL flow');
+        return serviceFailure(e, 'create the ANOMALYEVAL flow', { what: 'flow', name: req.name });
       }
     }
     case 'flow': {

@@ -2,14 +2,20 @@ import { errText } from '../../log.js';
 import type { ApprovalRequest } from '../../store/index.js';
 import type { Bot } from '../bot.js';
 import { refreshHomes, requestChange } from '../home/refresh.js';
-import { type Audience, tellUser } from '../reply.js';
-import { errorMessage, type Invocation } from '../views/messages.js';
-import { code, escapeMrkdwn } from '../views/mrkdwn.js';
-import { approvalMessage, describeAction } from './card.js';
+import { type Audience, sendOrPlain, tellUser } from '../reply.js';
+import { type SlackFailure, slackFailure, slackFailureText } from '../slack-errors.js';
+import type { Invocation, MessageBody } from '../views/messages.js';
+import { code, context, escapeMrkdwn, section, slackTime } from '../views/mrkdwn.js';
+import { approvalMessage, describeAction, withHomeHint } from './card.js';
+import { approverUsers, type CardCopy, recordCopies } from './copies.js';
+
+/** A 429 this short on the approvals channel (a burst of requests) is waited out once, inside the job. */
+const SHORT_RETRY_AFTER_MS = 5_000;
 
 /**
  * A request was filed: post it with Approve/Reject in the approvals channel, remember where (so it can be
- * updated in place), and give the requester a private link to it.
+ * updated in place), and give the requester a private link to it. When the channel does not take it, the
+ * card goes to the approvers by direct message instead (`sendToApprovers`).
  */
 export async function announceRequest(
   bot: Bot,
@@ -17,32 +23,34 @@ export async function announceRequest(
   modelFrom: 'argument' | 'assessment',
   o: { to: Audience; who: Invocation },
 ): Promise<void> {
-  let ts: string | undefined;
-  try {
-    const posted = await bot.slack.chat.postMessage({
-      channel: request.approvalsChannelId,
-      ...approvalMessage(request),
-    });
-    ts = posted.ts;
-  } catch (e) {
-    bot.logger.error({ requestId: request.id, err: errText(e) }, 'could not post the approval request');
-  }
-  if (!ts) {
-    await tellUser(
-      bot,
-      o.to,
-      errorMessage(
-        {
-          ok: false,
-          message: `The request was filed (${request.id}) but could not be posted in the approvals channel, so nobody can approve it. Invite the bot to that channel and file it again; this one expires by itself.`,
-        },
-        o.who,
-      ),
-    );
-    return;
-  }
-  await bot.approvals.attachMessage(request.id, request.approvalsChannelId, ts);
   refreshHomes(bot, requestChange(request));
+  let ts: string | undefined;
+  let failure: SlackFailure | undefined;
+  for (let attempt = 0; attempt < 2 && !ts; attempt++) {
+    try {
+      const posted = await postCard(bot, request.approvalsChannelId, approvalMessage(request));
+      ts = posted.ts;
+    } catch (e) {
+      failure = slackFailure(e);
+      const wait = failure.retryAfterMs;
+      if (
+        attempt === 0 &&
+        failure.kind === 'rate-limited' &&
+        wait !== undefined &&
+        wait <= SHORT_RETRY_AFTER_MS
+      ) {
+        await new Promise((r) => setTimeout(r, wait));
+        continue;
+      }
+      bot.logger.warn(
+        { requestId: request.id, channel: request.approvalsChannelId, err: errText(e) },
+        'could not post the approval request in the approvals channel; sending it to the approvers directly',
+      );
+      break;
+    }
+  }
+  if (!ts) return sendToApprovers(bot, request, failure, o);
+  await bot.approvals.attachMessage(request.id, request.approvalsChannelId, ts);
 
   let link = `<#${request.approvalsChannelId}>`;
   try {
@@ -61,5 +69,83 @@ export async function announceRequest(
   await tellUser(bot, o.to, {
     text,
     blocks: [{ type: 'section', text: { type: 'mrkdwn', text, verbatim: true } }],
+  });
+}
+
+/**
+ * Posts a request's card; if Slack refuses the card itself, its plain version, which says where to decide
+ * (the Home tab has the buttons). Returns where it went.
+ */
+export async function postCard(
+  bot: Bot,
+  channel: string,
+  card: MessageBody,
+): Promise<{ ts?: string; channel?: string }> {
+  return sendOrPlain(
+    bot,
+    card,
+    (b) => bot.slack.chat.postMessage({ channel, text: b.text, blocks: b.blocks }),
+    withHomeHint(card),
+  );
+}
+
+/**
+ * The approvals channel did not take a request's card (the bot is not in it, it is archived or gone,
+ * Slack failed or refused the token). The request stays pending: it can be decided and it expires as any
+ * other. Each approver who may decide it gets the card by direct message, with why it is there, and the
+ * copies are recorded so that the decision updates them; the requester is told where it went and when it
+ * expires, and, if no approver could be reached, that it can still be decided in the Home tab.
+ */
+async function sendToApprovers(
+  bot: Bot,
+  request: ApprovalRequest,
+  failure: SlackFailure | undefined,
+  o: { to: Audience; who: Invocation },
+): Promise<void> {
+  const where = `<#${request.approvalsChannelId}>`;
+  const why = escapeMrkdwn(failure ? slackFailureText(failure) : 'Slack gave no message');
+  const deciders = (await approverUsers(bot)).filter(
+    (u) => u !== request.requesterId || bot.config.approvals.allowSelfApproval,
+  );
+  const card = approvalMessage(request);
+  const copy: MessageBody = {
+    text: card.text,
+    blocks: [
+      ...card.blocks,
+      context(`:warning: Sent to you directly: it could not be posted in ${where} (${why}).`),
+    ],
+  };
+  const copies: CardCopy[] = [];
+  for (const user of deciders) {
+    try {
+      const posted = await postCard(bot, user, copy);
+      if (posted.ts && posted.channel) copies.push({ channel: posted.channel, ts: posted.ts });
+    } catch (e) {
+      bot.logger.info(
+        { requestId: request.id, user, err: errText(e) },
+        'could not send an approver the request',
+      );
+    }
+  }
+  if (copies.length > 0)
+    await recordCopies(bot.store, request.id, copies, Date.now()).catch((e: unknown) =>
+      bot.logger.error(
+        { requestId: request.id, err: errText(e) },
+        'could not record where the request was sent',
+      ),
+    );
+  bot.logger.warn(
+    { requestId: request.id, approvers: deciders.length, reached: copies.length },
+    'approval request sent to the approvers by direct message',
+  );
+  const expires = slackTime(request.expiresAt);
+  const message =
+    copies.length > 0
+      ? `Your request to ${describeAction(request)} (${code(request.id)}) is filed, but it could not be posted in ${where} (${why}), so it was sent to the approvers directly (${copies.length}). Nothing starts or stops until one of them approves it; if nobody decides, it expires ${expires}.`
+      : `Your request to ${describeAction(request)} (${code(request.id)}) is filed, but it could not be posted in ${where} (${why}), and no approver could be sent it. Approvers can still decide it in the bot's Home tab; if nobody does, it expires ${expires}. Ask whoever runs the bot to invite it to ${where}.`;
+  const icon = copies.length > 0 ? ':inbox_tray:' : ':warning:';
+  await tellUser(bot, o.to, {
+    text: message,
+    blocks: [section(`${icon} ${message}`), context(`You typed: ${code(o.who.commandText)}`)],
   });
 }

@@ -1,7 +1,7 @@
 import type { types } from '@slack/bolt';
 import { FLOW_TYPE } from '../../core/approvals/index.js';
 import type { ApprovalRequest, ApprovalStatus } from '../../store/index.js';
-import type { MessageBody } from '../views/messages.js';
+import { type MessageBody, plainMessage } from '../views/messages.js';
 import {
   code,
   context,
@@ -223,4 +223,13 @@ export function pendingListMessage(requests: ApprovalRequest[]): MessageBody {
     );
   }
   return { text: `${requests.length} pending approval request(s)`, blocks: limitBlocks(blocks) };
+}
+
+/** The plain version of a card, which has no buttons: it says where they are. */
+export function withHomeHint(card: MessageBody): MessageBody {
+  const plain = plainMessage(card);
+  return {
+    text: plain.text,
+    blocks: [...plain.blocks, context('Approve or Reject it in the bot’s Home tab.')],
+  };
 }

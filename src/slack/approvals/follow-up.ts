@@ -1,8 +1,11 @@
 import type { DecisionOutcome } from '../../core/approvals/index.js';
 import { errText } from '../../log.js';
+import type { ApprovalRequest } from '../../store/index.js';
 import type { Bot } from '../bot.js';
 import type { Job } from '../follow-up/jobs.js';
 import { type Audience, say } from '../reply.js';
+import { slackFailure, slackFailureText } from '../slack-errors.js';
+import { code, escapeMrkdwn } from '../views/mrkdwn.js';
 import { rejectReasonModal } from './card.js';
 import { present, showRequest } from './present.js';
 
@@ -34,15 +37,16 @@ export async function decideClick(
     if (click.action === 'reject') {
       const check = await bot.approvals.check(click.requestId, click.userId, 'reject');
       if (!check.ok) return void (await present(bot, check.refusal, tell));
-      await bot.slack.views.open({ trigger_id: click.triggerId, view: rejectReasonModal(check.request) });
-      return undefined;
+      return void (await openRejectForm(bot, click.triggerId, check.request, tell));
     }
     const who = {
       requestId: click.requestId,
       userId: click.userId,
       ...(click.teamId ? { teamId: click.teamId } : {}),
       ...(click.channelId ? { channelId: click.channelId } : {}),
-      onExecuting: (r: Parameters<typeof showRequest>[1]) => showRequest(bot, r),
+      onExecuting: async (r: Parameters<typeof showRequest>[1]) => {
+        await showRequest(bot, r);
+      },
     };
     const outcome =
       click.action === 'approve'
@@ -58,6 +62,26 @@ export async function decideClick(
     const doing = { approve: 'approving', retry: 'retrying', reject: 'rejecting' }[click.action];
     await tell(`Something went wrong inside the bot while ${doing} (the error is in its log).`);
     return undefined;
+  }
+}
+
+/**
+ * Reject asks for a reason in a form. If Slack does not let it open (its trigger_id lasts 3 seconds, or
+ * Slack fails), nothing was decided, and the person is told so and how to try again.
+ */
+async function openRejectForm(
+  bot: Bot,
+  triggerId: string,
+  request: ApprovalRequest,
+  tell: (text: string) => Promise<unknown>,
+): Promise<void> {
+  try {
+    await bot.slack.views.open({ trigger_id: triggerId, view: rejectReasonModal(request) });
+  } catch (e) {
+    bot.logger.warn({ requestId: request.id, err: errText(e) }, 'the reject-reason form did not open');
+    await tell(
+      `The form asking for a reason did not open: ${escapeMrkdwn(slackFailureText(slackFailure(e)))}. Nothing was decided; request ${code(request.id)} is still pending. Click Reject again to reject it.`,
+    );
   }
 }
 

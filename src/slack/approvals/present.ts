@@ -3,29 +3,113 @@ import { errText } from '../../log.js';
 import type { ApprovalRequest } from '../../store/index.js';
 import type { Bot } from '../bot.js';
 import { refreshHomes, requestChange } from '../home/refresh.js';
-import { askWhom } from '../views/mrkdwn.js';
-import { alreadyDecidedText, approvalMessage, requesterNotice } from './card.js';
+import { sendOrPlain } from '../reply.js';
+import { slackFailure } from '../slack-errors.js';
+import { askWhom, code, mention, section } from '../views/mrkdwn.js';
+import {
+  alreadyDecidedText,
+  approvalMessage,
+  describeAction,
+  requesterNotice,
+  statusText,
+  withHomeHint,
+} from './card.js';
+import { type CardCopy, copiesOf } from './copies.js';
 
-/** Rewrites a request's message for its current state (the buttons follow the state). */
-export async function showRequest(bot: Bot, r: ApprovalRequest): Promise<void> {
+/** How often, and after how long at most, a card that Slack could not update for now is tried again. */
+const CARD_RETRIES = 3;
+const CARD_RETRY_MAX_MS = 60_000;
+
+/**
+ * Rewrites a request's message for its current state (the buttons follow the state): the card in the
+ * approvals channel and any copies sent to approvers directly. A card Slack could not update for now
+ * (429, Slack failing) is tried again in the background, from the store's state at that time; one it
+ * will not update (the bot was removed from the channel, the message is gone) stays as it was, and the
+ * requester and the person who clicked are told instead. True when every card shows the new state.
+ */
+export async function showRequest(bot: Bot, r: ApprovalRequest): Promise<boolean> {
   refreshHomes(bot, requestChange(r));
-  if (!r.messageTs) return;
+  const places = await cardsOf(bot, r);
+  let all = true;
+  for (const place of places) if (!(await updateCard(bot, r, place, 0))) all = false;
+  return all;
+}
+
+/** Where a request's card is: the approvals channel's message, and the copies sent to approvers. */
+export async function cardsOf(bot: Bot, r: ApprovalRequest): Promise<CardCopy[]> {
+  const copies = await copiesOf(bot.store, r.id).catch((e: unknown) => {
+    bot.logger.warn({ requestId: r.id, err: errText(e) }, 'could not read where a request was sent');
+    return [];
+  });
+  return [...(r.messageTs ? [{ channel: r.approvalsChannelId, ts: r.messageTs }] : []), ...copies];
+}
+
+async function updateCard(bot: Bot, r: ApprovalRequest, place: CardCopy, retries: number): Promise<boolean> {
+  const requestId = r.id;
+  const card = approvalMessage(r);
   try {
-    await bot.slack.chat.update({ channel: r.approvalsChannelId, ts: r.messageTs, ...approvalMessage(r) });
+    await sendOrPlain(
+      bot,
+      card,
+      (b) => bot.slack.chat.update({ channel: place.channel, ts: place.ts, text: b.text, blocks: b.blocks }),
+      // Only a card still waiting for a decision has buttons to point elsewhere for.
+      r.status === 'pending' ? withHomeHint(card) : undefined,
+    );
+    return true;
   } catch (e) {
-    bot.logger.error({ requestId: r.id, err: errText(e) }, 'could not update the request message');
+    const f = slackFailure(e);
+    const again = (f.kind === 'rate-limited' || f.kind === 'unavailable') && retries < CARD_RETRIES;
+    bot.logger.error(
+      { requestId, channel: place.channel, err: errText(e), again },
+      again
+        ? 'could not update the request message; trying again later'
+        : 'could not update the request message',
+    );
+    if (again) {
+      const wait = Math.min(CARD_RETRY_MAX_MS, f.retryAfterMs ?? 2_000 * 2 ** retries);
+      setTimeout(() => {
+        // The state may have moved on meanwhile: what the store says then is shown.
+        void bot.approvals
+          .get(requestId)
+          .then((now) => (now ? updateCard(bot, now, place, retries + 1) : false))
+          .catch((err: unknown) =>
+            bot.logger.warn({ requestId, err: errText(err) }, 'could not update the request message'),
+          );
+      }, wait).unref();
+    }
+    return false;
   }
 }
 
-/** Tells the requester in the request's thread what happened. */
+/**
+ * Tells the requester what happened: in the request's thread, or by direct message when there is no
+ * thread (the card went to the approvers directly) or it does not take the reply.
+ */
 export async function tellRequester(bot: Bot, r: ApprovalRequest): Promise<void> {
-  if (!r.messageTs) return;
+  const text = requesterNotice(r);
+  const body = { text, blocks: [section(text)] };
+  if (r.messageTs) {
+    try {
+      await sendOrPlain(bot, body, (b) =>
+        bot.slack.chat.postMessage({
+          channel: r.approvalsChannelId,
+          thread_ts: r.messageTs!,
+          text: b.text,
+          blocks: b.blocks,
+        }),
+      );
+      return;
+    } catch (e) {
+      bot.logger.info(
+        { requestId: r.id, err: errText(e) },
+        'could not reply in the request thread; sending a direct message',
+      );
+    }
+  }
   try {
-    await bot.slack.chat.postMessage({
-      channel: r.approvalsChannelId,
-      thread_ts: r.messageTs,
-      text: requesterNotice(r),
-    });
+    await sendOrPlain(bot, body, (b) =>
+      bot.slack.chat.postMessage({ channel: r.requesterId, text: b.text, blocks: b.blocks }),
+    );
   } catch (e) {
     bot.logger.error({ requestId: r.id, err: errText(e) }, 'could not tell the requester');
   }
@@ -62,8 +146,15 @@ export async function present(
     case 'rejected':
     case 'executed':
     case 'failed':
-    case 'outcome-unknown':
-      await showRequest(bot, outcome.request);
-      await tellRequester(bot, outcome.request);
+    case 'outcome-unknown': {
+      const r = outcome.request;
+      const shown = await showRequest(bot, r);
+      await tellRequester(bot, r);
+      // Where the card could not show the decision, the person who made it is told here.
+      if (!shown)
+        await tell(
+          `The request's card could not be updated. ${mention(r.requesterId)}'s request ${code(r.id)} to ${describeAction(r)}: ${statusText(r)}`,
+        );
+    }
   }
 }

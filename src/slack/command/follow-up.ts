@@ -64,7 +64,7 @@ export async function followCommand(command: SlashCommand, bot: Bot): Promise<vo
       const refused = await bot.operations.authorize(actor, parsed.spec);
       if (refused) return void (await fail(refused));
       const { openForm } = await import('../forms/open.js');
-      const opened = await openForm(bot, {
+      await openForm(bot, {
         triggerId: command.trigger_id,
         userId: command.user_id,
         ...(command.team_id ? { teamId: command.team_id } : {}),
@@ -75,7 +75,6 @@ export async function followCommand(command: SlashCommand, bot: Bot): Promise<vo
         responseUrl: command.response_url,
         fromDefaults: defaultedFields(parsed.fromDefaults),
       });
-      if (!opened) await fail(usageFailure(parsed.message, parsed.spec));
       return;
     }
 

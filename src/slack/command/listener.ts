@@ -1,13 +1,16 @@
 import type { App, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { parseCommand } from '../../core/grammar/parse.js';
 import type { FollowUps } from '../follow-up/jobs.js';
+import { exactly, type Routes } from '../routes.js';
 import { helpMessage, type MessageBody } from '../views/messages.js';
 import { COMMAND_NAME } from './name.js';
 
 export { COMMAND_NAME };
 
+export const COMMAND_ROUTES = { commands: exactly(COMMAND_NAME) } satisfies Routes;
+
 export function registerCommand(app: App, followUps: FollowUps): void {
-  app.command(COMMAND_NAME, (args) => ackCommand(args, followUps));
+  app.command(COMMAND_ROUTES.commands, (args) => ackCommand(args, followUps));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
-import type { Audience } from '../reply.js';
+import { type Audience, sendOrPlain } from '../reply.js';
 import { postToResponseUrl } from '../respond.js';
 import type { MessageBody } from '../views/messages.js';
 
@@ -23,7 +23,9 @@ export async function announceFlow(
       ?.announced(flowId, a)
       .catch((e: unknown) => log.error({ err: errText(e) }, 'could not record where a flow was announced'));
   const post = async (channel: string) => {
-    const r = await bot.slack.chat.postMessage({ channel, text: body.text, blocks: body.blocks });
+    const r = await sendOrPlain(bot, body, (b) =>
+      bot.slack.chat.postMessage({ channel, text: b.text, blocks: b.blocks }),
+    );
     if (r.ts && r.channel) await tell({ kind: 'message', channelId: r.channel, ts: r.ts });
   };
   if (to.channelId) {
@@ -39,7 +41,9 @@ export async function announceFlow(
   }
   for (const url of to.responseUrls) {
     try {
-      await postToResponseUrl(url, { response_type: 'in_channel', replace_original: false, ...body });
+      await sendOrPlain(bot, body, (b) =>
+        postToResponseUrl(url, { response_type: 'in_channel', replace_original: false, ...b }),
+      );
       await tell({ kind: 'response-url', url, issuedAt: Date.now(), uses: 1 });
       return true;
     } catch (e) {

@@ -28,7 +28,7 @@ export async function followNextStep(job: Extract<Job, { kind: 'flow-next' }>, b
         : { dataMode: 'new' }
       : {}),
   };
-  const opened = await openForm(bot, {
+  await openForm(bot, {
     triggerId: job.triggerId,
     userId: job.userId,
     ...(job.teamId ? { teamId: job.teamId } : {}),
@@ -38,5 +38,4 @@ export async function followNextStep(job: Extract<Job, { kind: 'flow-next' }>, b
     ...(job.channelId ? { channel: job.channelId } : {}),
     ...(job.responseUrl ? { responseUrl: job.responseUrl } : {}),
   });
-  if (!opened) await say(bot, to, 'Slack did not let the form open in time; click the button again.');
 }

@@ -5,27 +5,39 @@ import type { FlowNotifier, NotifyResult } from '../../core/tracking/tracker.js'
 import { errText } from '../../log.js';
 import type { TrackedFlow } from '../../store/index.js';
 import { approvalMessage } from '../approvals/card.js';
+import { copiesOf } from '../approvals/copies.js';
 import type { Bot } from '../bot.js';
 import { saveDraft } from '../forms/drafts.js';
 import { flowChange, refreshHomes } from '../home/refresh.js';
+import { sendOrPlain } from '../reply.js';
 import { postToResponseUrl } from '../respond.js';
+import { type SlackFailure, slackFailure } from '../slack-errors.js';
+import type { MessageBody } from '../views/messages.js';
 import { announcementMessage, completionMessage } from './views.js';
 
 /** A response_url takes 5 posts within 30 minutes (Slack); the last is kept for the flow's end. */
 export const RESPONSE_URL_USES = 5;
 export const RESPONSE_URL_TTL_MS = 30 * 60_000;
+/**
+ * While Slack fails (5xx, no answer) or refuses the token, a flow's status and end notice are tried
+ * again for this long after the status they show changed; past it the update is given up and the end,
+ * still recorded in the store (`/tsai flows`, the Home), is logged as not told.
+ */
+export const SLACK_RETRY_WINDOW_MS = 10 * 60_000;
 
 /**
- * What a Web API error says about what to do next. A 429's wait gets up to half again on top, so that
- * the many messages one busy minute put off do not all come back in the same second.
+ * When to try again after a failure, or undefined to give up. A 429's wait gets up to half again on top,
+ * so that the many messages one busy minute put off do not all come back in the same second; Slack
+ * failing or refusing the token is tried again at a pace that slows as it lasts (2 s to 1 min), within
+ * `SLACK_RETRY_WINDOW_MS` of `since`.
  */
-function slackFailure(e: unknown): { retryAfterMs?: number; error?: string } {
-  const err = e as { code?: string; retryAfter?: number; data?: { error?: string } };
-  if (err?.code === 'slack_webapi_rate_limited_error') {
-    const base = Math.max(1, err.retryAfter ?? 1) * 1000;
-    return { retryAfterMs: Math.round(base * (1 + Math.random() * 0.5)) };
-  }
-  return { error: err?.data?.error ?? (e instanceof Error ? e.message : String(e)) };
+function retryAt(f: SlackFailure, now: number, since: number): number | undefined {
+  const jitter = (ms: number) => Math.round(ms * (1 + Math.random() * 0.5));
+  if (f.kind === 'rate-limited') return now + jitter(f.retryAfterMs ?? 1000);
+  if (f.kind !== 'unavailable' && f.kind !== 'auth') return undefined;
+  const waited = now - since;
+  if (waited >= SLACK_RETRY_WINDOW_MS) return undefined;
+  return now + jitter(Math.min(60_000, Math.max(2_000, waited / 2)));
 }
 
 /**
@@ -43,17 +55,31 @@ export function createFlowNotifier(bot: Bot): FlowNotifier {
   const update = async (
     channel: string,
     ts: string,
-    body: { text: string; blocks: unknown[] },
+    body: MessageBody,
+    f: TrackedFlow,
     now: number,
-  ) => {
+  ): Promise<NotifyResult> => {
     try {
-      await bot.slack.chat.update({ channel, ts, text: body.text, blocks: body.blocks as never });
-      return { kind: 'done' } satisfies NotifyResult;
+      await sendOrPlain(bot, body, (b) =>
+        bot.slack.chat.update({ channel, ts, text: b.text, blocks: b.blocks as never }),
+      );
+      return { kind: 'done' };
     } catch (e) {
-      const f = slackFailure(e);
-      if (f.retryAfterMs) return { kind: 'later', notBefore: now + f.retryAfterMs } satisfies NotifyResult;
-      log.warn({ channel, err: errText(e) }, 'could not update a flow announcement; the end is still told');
-      return { kind: 'skipped' } satisfies NotifyResult;
+      const failure = slackFailure(e);
+      const at = retryAt(failure, now, f.statusChangedAt);
+      if (at !== undefined) {
+        if (failure.kind !== 'rate-limited')
+          log.info(
+            { flowId: f.flowId, channel, err: errText(e) },
+            'could not update a flow announcement; trying again later',
+          );
+        return { kind: 'later', notBefore: at };
+      }
+      log.warn(
+        { flowId: f.flowId, channel, err: errText(e) },
+        'could not update a flow announcement; the end is still told',
+      );
+      return { kind: 'skipped' };
     }
   };
 
@@ -61,14 +87,21 @@ export function createFlowNotifier(bot: Bot): FlowNotifier {
     async show(f, now) {
       if (f.origin === 'approval' && f.approvalId) {
         const r = await bot.approvals.get(f.approvalId);
-        if (!r?.messageTs) return { kind: 'skipped' };
-        return update(r.approvalsChannelId, r.messageTs, approvalMessage(r, f), now);
+        if (!r) return { kind: 'skipped' };
+        // Copies sent to approvers directly (the channel did not take the card) follow as they can.
+        for (const c of await copiesOf(bot.store, r.id).catch(() => [])) {
+          const shown = await update(c.channel, c.ts, approvalMessage(r, f), f, now);
+          if (shown.kind !== 'done')
+            log.info({ flowId: f.flowId, channel: c.channel }, 'a copy of the request card was not updated');
+        }
+        if (!r.messageTs) return { kind: 'skipped' };
+        return update(r.approvalsChannelId, r.messageTs, approvalMessage(r, f), f, now);
       }
       const a = f.announcement;
       // A slash command's response_url cannot edit its earlier reply (replace_original posts a new
       // message), so a flow announced through one is only told at its end.
       if (a?.kind !== 'message') return { kind: 'skipped' };
-      return update(a.channelId, a.ts, announcementMessage(f, now), now);
+      return update(a.channelId, a.ts, announcementMessage(f, now), f, now);
     },
 
     async notify(f, now) {
@@ -80,72 +113,68 @@ export function createFlowNotifier(bot: Bot): FlowNotifier {
           ? await reopenValue(bot, f).catch(() => undefined)
           : undefined;
       const thread = await threadOf(bot, f);
-      const send = async (
-        channel: string,
-        threadTs: string | undefined,
-        where?: string,
-      ): Promise<NotifyResult> => {
-        const body = completionMessage(f, {
-          timeZone,
-          ...(reopen ? { reopen } : {}),
-          ...(where ? { where } : {}),
-        });
-        await bot.slack.chat.postMessage({
-          channel,
-          ...(threadTs ? { thread_ts: threadTs } : {}),
-          text: body.text,
-          blocks: body.blocks as never,
-        });
-        return { kind: 'done' };
+      const body = (where?: string) =>
+        completionMessage(f, { timeZone, ...(reopen ? { reopen } : {}), ...(where ? { where } : {}) });
+      const send = async (channel: string, threadTs: string | undefined, msg: MessageBody) => {
+        await sendOrPlain(bot, msg, (b) =>
+          bot.slack.chat.postMessage({
+            channel,
+            ...(threadTs ? { thread_ts: threadTs } : {}),
+            text: b.text,
+            blocks: b.blocks as never,
+          }),
+        );
+        return { kind: 'done' } satisfies NotifyResult;
       };
-      const direct = () => send(f.requesterId, undefined, `Started in <#${f.channelId}>`);
+      // The ways to tell the requester, best first: under the announcement (or the approval's card); through
+      // the command's response_url when the bot could only announce it there (it may not post in that
+      // channel), while that has uses and time left; else by direct message.
+      const ways: { name: string; tell: () => Promise<NotifyResult> }[] = [];
       const a = f.announcement;
-      if (
-        !thread &&
+      if (thread) ways.push({ name: 'thread', tell: () => send(thread.channel, thread.ts, body()) });
+      else if (
         a?.kind === 'response-url' &&
         now - a.issuedAt <= RESPONSE_URL_TTL_MS &&
         a.uses < RESPONSE_URL_USES
-      ) {
-        // The bot may not post in that channel, but the command's response_url still may: the end goes there.
+      )
+        ways.push({
+          name: 'response_url',
+          tell: async () => {
+            await sendOrPlain(bot, body(), (b) =>
+              postToResponseUrl(a.url, { response_type: 'in_channel', replace_original: false, ...b }),
+            );
+            return { kind: 'done', announcement: { ...a, uses: a.uses + 1 } };
+          },
+        });
+      ways.push({
+        name: 'direct message',
+        tell: () => send(f.requesterId, undefined, body(`Started in <#${f.channelId}>`)),
+      });
+      for (const way of ways) {
         try {
-          const body = completionMessage(f, { timeZone, ...(reopen ? { reopen } : {}) });
-          await postToResponseUrl(a.url, { response_type: 'in_channel', replace_original: false, ...body });
-          return { kind: 'done', announcement: { ...a, uses: a.uses + 1 } };
+          return await way.tell();
         } catch (e) {
+          const failure = slackFailure(e);
+          const at = retryAt(failure, now, f.statusChangedAt);
+          if (at !== undefined) {
+            if (failure.kind !== 'rate-limited')
+              log.info(
+                { flowId: f.flowId, way: way.name, err: errText(e) },
+                'could not tell the requester that their flow ended; trying again later',
+              );
+            return { kind: 'later', notBefore: at };
+          }
           log.info(
-            { flowId: f.flowId, err: errText(e) },
-            'the response_url did not take the end of the flow; sending a direct message',
+            { flowId: f.flowId, way: way.name, err: errText(e) },
+            'could not tell the end of a flow this way; trying the next',
           );
         }
       }
-      try {
-        return thread ? await send(thread.channel, thread.ts) : await direct();
-      } catch (e) {
-        const failure = slackFailure(e);
-        if (failure.retryAfterMs) return { kind: 'later', notBefore: now + failure.retryAfterMs };
-        if (!thread) {
-          log.error(
-            { flowId: f.flowId, err: errText(e) },
-            'could not tell the requester that their flow ended',
-          );
-          return { kind: 'skipped' };
-        }
-        log.info(
-          { flowId: f.flowId, err: errText(e) },
-          'could not reply in the flow thread; sending a direct message',
-        );
-        try {
-          return await direct();
-        } catch (again) {
-          const retry = slackFailure(again).retryAfterMs;
-          if (retry) return { kind: 'later', notBefore: now + retry };
-          log.error(
-            { flowId: f.flowId, err: errText(again) },
-            'could not tell the requester that their flow ended',
-          );
-          return { kind: 'skipped' };
-        }
-      }
+      log.error(
+        { flowId: f.flowId, user: f.requesterId },
+        'could not tell the requester that their flow ended; it is recorded as ended (/tsai flows, the Home)',
+      );
+      return { kind: 'skipped' };
     },
   };
 }

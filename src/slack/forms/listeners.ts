@@ -13,6 +13,7 @@ import type { ModalKind } from '../../core/forms/fields.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import type { FollowUps, Job } from '../follow-up/jobs.js';
+import type { Routes } from '../routes.js';
 import type { SubmissionBody } from './submit.js';
 import {
   FIELD_OPTIONS_PATTERN,
@@ -27,6 +28,13 @@ const SHORTCUTS = new RegExp(`^(${Object.values(SHORTCUT_CALLBACK).join('|')})$`
 const ACTIONS = new RegExp(
   `^(${[MODAL_ACTION.range, MODAL_ACTION.addRange, MODAL_ACTION.reopen].join('|')}|${REMOVE_RANGE_PATTERN.source.slice(1, -1)})$`,
 );
+/** What the forms answer (`registerForms` registers exactly these). */
+export const FORM_ROUTES = {
+  shortcuts: SHORTCUTS,
+  actions: ACTIONS,
+  options: FIELD_OPTIONS_PATTERN,
+  viewSubmissions: CALLBACKS,
+} satisfies Routes;
 const SHORTCUT_KINDS = new Map<string, ModalKind>(
   (Object.entries(SHORTCUT_CALLBACK) as [ModalKind, string][]).map(([kind, id]) => [id, kind]),
 );
@@ -39,12 +47,13 @@ const SHORTCUT_KINDS = new Map<string, ModalKind>(
  * options are answered in the ack (`options.ts`).
  */
 export function registerForms(app: App, bot: Bot, followUps: FollowUps): void {
-  app.shortcut({ callback_id: SHORTCUTS, type: 'shortcut' }, (args) => ackShortcut(args, followUps));
-  app.action<BlockAction>(ACTIONS, (args) => ackFormAction(args, followUps));
-  app.options<'block_suggestion'>({ type: 'block_suggestion', action_id: FIELD_OPTIONS_PATTERN }, (args) =>
+  const r = FORM_ROUTES;
+  app.shortcut({ callback_id: r.shortcuts, type: 'shortcut' }, (args) => ackShortcut(args, followUps));
+  app.action<BlockAction>(r.actions, (args) => ackFormAction(args, followUps));
+  app.options<'block_suggestion'>({ type: 'block_suggestion', action_id: r.options }, (args) =>
     ackOptions(args, bot),
   );
-  app.view<ViewSubmitAction>({ callback_id: CALLBACKS, type: 'view_submission' }, (args) =>
+  app.view<ViewSubmitAction>({ callback_id: r.viewSubmissions, type: 'view_submission' }, (args) =>
     ackSubmission(args, bot, followUps),
   );
 }

@@ -1,4 +1,5 @@
 import { resolveName } from '../../core/catalog/resolve.js';
+import { commandLineOf } from '../../core/forms/command-line.js';
 import {
   isMultiField,
   type ModalFields,
@@ -16,9 +17,12 @@ import { defaultName } from '../../core/names.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import type { Job } from '../follow-up/jobs.js';
-import { say } from '../reply.js';
-import { loadDraft } from './drafts.js';
+import { say, tellUser } from '../reply.js';
+import { slackFailure, slackFailureText } from '../slack-errors.js';
+import { code, escapeMrkdwn, type KnownBlock, section } from '../views/mrkdwn.js';
+import { loadDraft, saveDraft } from './drafts.js';
 import { buildModalView } from './views/build.js';
+import { MODAL_ACTION } from './views/ids.js';
 import { initialRangeKeys, type ModalMeta } from './views/metadata.js';
 
 /** The operation word of each form, as the command path names flows (`learn by @alice …`). */
@@ -40,6 +44,8 @@ export interface OpenFormRequest {
   /** Known when opened from a command (or reopened from one); absent from a global shortcut. */
   channel?: string;
   responseUrl?: string;
+  /** A response_url to tell the person through if the form does not open, when not `responseUrl` (a click's). */
+  replyUrl?: string;
   /** Fields the command filled from the channel's defaults (the modal says so). */
   fromDefaults?: TextFieldName[];
 }
@@ -145,6 +151,7 @@ export async function openForm(bot: Bot, req: OpenFormRequest): Promise<boolean>
     opened = { id: res.view.id, hash: res.view.hash };
   } catch (e) {
     log.warn({ err: errText(e) }, 'could not open the modal');
+    await formDidNotOpen(bot, req, fields, e);
     return false;
   }
 
@@ -168,9 +175,53 @@ export async function openForm(bot: Bot, req: OpenFormRequest): Promise<boolean>
   return true;
 }
 
+/**
+ * Slack did not let a form open (its trigger_id lasts 3 seconds and the bot was slower, or Slack failed
+ * or refused the token): the person is told why, with a button that opens it again with everything they
+ * gave (a new click brings a new trigger_id) and the same request as one command, so nothing is lost.
+ */
+async function formDidNotOpen(bot: Bot, req: OpenFormRequest, fields: ModalFields, e: unknown) {
+  const value = await saveDraft(bot.store, bot.now(), {
+    kind: req.kind,
+    userId: req.userId,
+    ...(req.channel ? { channel: req.channel } : {}),
+    fields,
+  }).catch((err: unknown) => {
+    bot.logger.warn(
+      { user: req.userId, err: errText(err) },
+      'could not keep the inputs of a form that did not open',
+    );
+    return undefined;
+  });
+  const why = escapeMrkdwn(slackFailureText(slackFailure(e)));
+  const again = value ? 'Click *Open the form* to get it with what you gave, or run' : 'Run';
+  const text = `The ${OPERATION_WORD[req.kind]} form did not open: ${why}. Nothing was sent. ${again} it as one command: ${code(commandLineOf(req.kind, fields))}`;
+  const blocks: KnownBlock[] = [section(`:warning: ${text}`)];
+  if (value)
+    blocks.push({
+      type: 'actions',
+      block_id: 'modal_reopen',
+      elements: [
+        {
+          type: 'button',
+          action_id: MODAL_ACTION.reopen,
+          text: { type: 'plain_text', text: 'Open the form', emoji: true },
+          value,
+          style: 'primary',
+        },
+      ],
+    });
+  const urls = [req.replyUrl, req.responseUrl].filter((u): u is string => !!u);
+  await tellUser(
+    bot,
+    { userId: req.userId, ...(req.channel ? { channelId: req.channel } : {}), responseUrls: urls },
+    { text, blocks },
+  );
+}
+
 /** A global shortcut asked for a form: open it, empty, at once (its trigger lasts 3 seconds). */
 export async function followShortcut(job: Extract<Job, { kind: 'form-open' }>, bot: Bot): Promise<void> {
-  const opened = await openForm(bot, {
+  await openForm(bot, {
     triggerId: job.triggerId,
     userId: job.userId,
     ...(job.teamId ? { teamId: job.teamId } : {}),
@@ -178,7 +229,6 @@ export async function followShortcut(job: Extract<Job, { kind: 'form-open' }>, b
     fields: job.form === 'learn' || job.form === 'score' ? { dataMode: 'new' } : {},
     origin: 'shortcut',
   });
-  if (!opened) bot.logger.warn({ user: job.userId, kind: job.form }, 'shortcut could not open its form');
 }
 
 /** "Reopen with my inputs": the form again, with everything its owner typed. */
@@ -200,7 +250,7 @@ export async function followReopen(job: Extract<Job, { kind: 'form-reopen' }>, b
     );
     return void (await tell('Only the person who filled in this form can reopen it.'));
   }
-  const opened = await openForm(bot, {
+  await openForm(bot, {
     triggerId: job.triggerId,
     userId: job.userId,
     ...(job.teamId ? { teamId: job.teamId } : {}),
@@ -208,6 +258,6 @@ export async function followReopen(job: Extract<Job, { kind: 'form-reopen' }>, b
     fields: draft.fields,
     origin: 'reopen',
     ...(draft.channel ? { channel: draft.channel } : {}),
+    ...(job.responseUrl ? { replyUrl: job.responseUrl } : {}),
   });
-  if (!opened) await tell('Slack did not let the form open in time; click the button again.');
 }

@@ -1,7 +1,9 @@
 import { errText } from '../../log.js';
 import type { CatalogKind, TrackedFlow } from '../../store/index.js';
+import { groupMembers } from '../approvals/copies.js';
 import type { Bot } from '../bot.js';
-import { HOME_FLOW_DAYS, HOME_SHOWN, type HomeData, homeView } from './views.js';
+import { slackFailure } from '../slack-errors.js';
+import { fallbackHomeView, HOME_FLOW_DAYS, HOME_SHOWN, type HomeData, homeView } from './views.js';
 
 /** Someone whose Home to publish. */
 export interface HomeViewer {
@@ -43,7 +45,13 @@ interface Pending {
   at: number;
   flows: Set<string>;
   waits: number;
+  /** Publishes Slack failed (5xx, no answer) in a row. */
+  tries?: number;
 }
+
+/** A Home Slack failed to take (5xx, no answer) is tried this many times more, waiting longer each time. */
+const UNAVAILABLE_RETRIES = 3;
+const UNAVAILABLE_WAIT_MS = 2_000;
 
 /**
  * Publishes people's Homes (`views.publish`), one at a time per person and debounced: asks that come
@@ -110,7 +118,7 @@ export class HomePublisher {
     await Promise.allSettled([...this.running.values()]);
   }
 
-  private schedule(viewer: HomeViewer, delayMs: number, flows: Set<string>, waits: number): void {
+  private schedule(viewer: HomeViewer, delayMs: number, flows: Set<string>, waits: number, tries = 0): void {
     const key = keyOf(viewer);
     const old = this.pending.get(key);
     let waited = waits;
@@ -121,7 +129,7 @@ export class HomePublisher {
     }
     const timer = setTimeout(() => this.fire(key), delayMs);
     timer.unref();
-    this.pending.set(key, { viewer, timer, at: Date.now() + delayMs, flows, waits: waited });
+    this.pending.set(key, { viewer, timer, at: Date.now() + delayMs, flows, waits: waited, tries });
   }
 
   private fire(key: string): void {
@@ -158,8 +166,9 @@ export class HomePublisher {
       }
     }
     const key = keyOf(viewer);
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const view = homeView(await loadHome(this.bot, viewer));
+    let fallback = false;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const view = fallback ? fallbackHomeView(Date.now()) : homeView(await loadHome(this.bot, viewer));
       const hash = this.hashes.get(key);
       try {
         const res = await this.bot.slack.views.publish({
@@ -184,6 +193,27 @@ export class HomePublisher {
           this.bot.logger.info(
             'the app has no Home tab (manifest features.app_home); Homes are not published',
           );
+          return;
+        }
+        const f = slackFailure(e);
+        const log = { user: viewer.userId, err: errText(e) };
+        if (f.kind === 'content' && !fallback) {
+          // A Home Slack will not take as built still says where everything is.
+          this.bot.logger.error(log, 'Slack refused a Home; publishing the short one instead');
+          fallback = true;
+          continue;
+        }
+        const tries = p.tries ?? 0;
+        if (f.kind === 'rate-limited' || (f.kind === 'unavailable' && tries < UNAVAILABLE_RETRIES)) {
+          // Only this person's Home waits: the others have their own timers.
+          const wait =
+            f.kind === 'rate-limited' ? (f.retryAfterMs ?? 1_000) : UNAVAILABLE_WAIT_MS * 3 ** tries;
+          this.bot.logger.info(
+            { ...log, waitMs: wait },
+            'a Home was not published; publishing it again later',
+          );
+          if (!this.stopped)
+            this.schedule(viewer, Math.round(wait * (1 + Math.random() * 0.5)), p.flows, p.waits, tries + 1);
           return;
         }
         throw e;
@@ -211,17 +241,8 @@ export class HomePublisher {
   private async approverUsers(): Promise<string[]> {
     const { users, groups } = this.bot.approvals.approverIds;
     if (groups.length === 0) return users;
-    if (!this.groupCache || Date.now() - this.groupCache.at > GROUP_CACHE_MS) {
-      const members: string[] = [];
-      for (const g of groups) {
-        try {
-          members.push(...((await this.bot.slack.usergroups.users.list({ usergroup: g })).users ?? []));
-        } catch (e) {
-          this.bot.logger.info({ group: g, err: errText(e) }, 'approver group not read; its Homes wait');
-        }
-      }
-      this.groupCache = { at: Date.now(), users: members };
-    }
+    if (!this.groupCache || Date.now() - this.groupCache.at > GROUP_CACHE_MS)
+      this.groupCache = { at: Date.now(), users: await groupMembers(this.bot, groups) };
     return [...new Set([...users, ...this.groupCache.users])];
   }
 }

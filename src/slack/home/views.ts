@@ -202,3 +202,20 @@ export function homeView(d: HomeData): types.HomeView {
     blocks: limitBlocks(blocks, LIMITS.blocksPerModal),
   };
 }
+
+/**
+ * The Home when Slack refused the full one (`invalid_blocks`, `view_too_large`): where to find the same
+ * things with commands, so the tab never stays empty or stale without a word.
+ */
+export function fallbackHomeView(now: number): types.HomeView {
+  return {
+    type: 'home',
+    callback_id: HOME_CALLBACK,
+    blocks: [
+      header('tsai'),
+      section(
+        `Your Home could not be shown in full (${slackTime(now, '{date_short_pretty} {time}')}). In any channel, \`/tsai approvals\` lists what waits for approval and \`/tsai flows\` the latest flows; \`/tsai help\` lists the commands.`,
+      ),
+    ],
+  };
+}

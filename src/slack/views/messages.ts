@@ -21,6 +21,32 @@ export interface MessageBody {
   blocks: KnownBlock[];
 }
 
+/**
+ * The same message, shorter and plainer, for when Slack refused it (`invalid_blocks`, `msg_too_long`): the
+ * text of its sections and context lines (buttons left out), in one section within Slack's limits, so
+ * the outcome still reaches the person.
+ */
+export function plainMessage(body: MessageBody): MessageBody {
+  const texts: string[] = [];
+  const add = (t: unknown) => {
+    const s = (t as { text?: unknown } | undefined)?.text;
+    if (typeof s === 'string' && s.trim()) texts.push(s);
+  };
+  for (const b of body.blocks as {
+    type: string;
+    text?: unknown;
+    fields?: unknown[];
+    elements?: unknown[];
+  }[]) {
+    if (b.type === 'section' || b.type === 'header') {
+      add(b.text);
+      for (const f of b.fields ?? []) add(f);
+    } else if (b.type === 'context') for (const el of b.elements ?? []) add(el);
+  }
+  const text = truncate(texts.length ? texts.join('\n') : body.text || 'tsai', LIMITS.text);
+  return { text, blocks: [section(text)] };
+}
+
 /** Who ran which command: shown under every reply so nothing typed is lost. */
 export interface Invocation {
   userId: string;

@@ -7,6 +7,10 @@ export const faultSpec = z
     method: z.string().optional(),
     /** Regular expression tested against the request path (any when absent). */
     path: z.string().optional(),
+    /** Regular expression tested against the raw query string, without the `?` (any when absent). */
+    query: z.string().optional(),
+    /** Regular expression tested against the raw request body, e.g. a flow's name (any when absent). */
+    requestBody: z.string().optional(),
     /** How many matching requests the fault applies to, then it is spent (unlimited when absent). */
     count: z.number().int().positive().optional(),
     /** Probability in 0..1 that a matching request is hit (default 1: deterministic). */
@@ -48,9 +52,20 @@ export type FaultSpec = z.infer<typeof faultSpec>;
 interface Fault {
   id: number;
   spec: FaultSpec;
-  pattern: RegExp | undefined;
+  /** `path`, `query` and `requestBody`, compiled. */
+  match: { path?: RegExp; query?: RegExp; body?: RegExp };
   remaining: number;
   hits: number;
+}
+
+/** What a fault can match a request by. */
+export interface FaultTarget {
+  method: string;
+  path: string;
+  /** The raw query string, without the `?`. */
+  query: string;
+  /** The raw request body. */
+  body: string;
 }
 
 export class Faults {
@@ -60,23 +75,33 @@ export class Faults {
   add(input: unknown): { ok: true; id: number } | { ok: false; message: string } {
     const r = faultSpec.safeParse(input);
     if (!r.success) return { ok: false, message: describeIssues(r.error) };
-    let pattern: RegExp | undefined;
-    try {
-      pattern = r.data.path === undefined ? undefined : new RegExp(r.data.path);
-    } catch {
-      return { ok: false, message: 'path: not a valid regular expression' };
+    const match: Fault['match'] = {};
+    for (const [key, field] of [
+      ['path', 'path'],
+      ['query', 'query'],
+      ['body', 'requestBody'],
+    ] as const) {
+      const source = r.data[field];
+      if (source === undefined) continue;
+      try {
+        match[key] = new RegExp(source);
+      } catch {
+        return { ok: false, message: `${field}: not a valid regular expression` };
+      }
     }
-    const fault = { id: this.nextId++, spec: r.data, pattern, remaining: r.data.count ?? Infinity, hits: 0 };
+    const fault = { id: this.nextId++, spec: r.data, match, remaining: r.data.count ?? Infinity, hits: 0 };
     this.list.push(fault);
     return { ok: true, id: fault.id };
   }
 
   /** The first live fault matching the request, consuming one of its count; undefined when none hits. */
-  take(method: string, path: string): FaultSpec | undefined {
+  take(request: FaultTarget): FaultSpec | undefined {
     for (const f of this.list) {
       if (f.remaining <= 0) continue;
-      if (f.spec.method && f.spec.method.toUpperCase() !== method) continue;
-      if (f.pattern && !f.pattern.test(path)) continue;
+      if (f.spec.method && f.spec.method.toUpperCase() !== request.method) continue;
+      if (f.match.path && !f.match.path.test(request.path)) continue;
+      if (f.match.query && !f.match.query.test(request.query)) continue;
+      if (f.match.body && !f.match.body.test(request.body)) continue;
       if (Math.random() >= (f.spec.rate ?? 1)) continue;
       f.remaining--;
       f.hits++;

@@ -203,7 +203,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
     };
     requests.push(entry);
     if (requests.length > MAX_LOGGED) requests.splice(0, requests.length - MAX_LOGGED);
-    const fault = faults.take(entry.method, path);
+    const fault = faults.take({ method: entry.method, path, query: url.search.slice(1), body: raw });
     if (fault) entry.fault = fault;
     if (fault?.latencyMs) {
       const started = epoch;

@@ -24,6 +24,11 @@ const faultSpec = z
       .regex(/^(\*|response_url|[a-z]+(\.[a-zA-Z]+)+)$/, 'a Web API method, * or response_url'),
     /** Only calls whose `channel` argument (for response_url: the channel it answers in) is this. */
     channel: z.string().min(1).optional(),
+    /**
+     * Only calls for this user: `user_id` (views.publish) or `user` (chat.postEphemeral) argument, a DM
+     * posted to their ID, or, for response_url, the user it answers.
+     */
+    user: z.string().min(1).optional(),
     /** How many matching calls fail (default 1), or `always` until cleared. */
     times: z.union([z.number().int().positive(), z.literal('always')]).optional(),
     /** Slack's error code: with HTTP 200 `{ok:false,error}` for Web API methods, or the body of `status`. */
@@ -93,11 +98,12 @@ export class Faults {
   }
 
   /** Consumes one use of the first fault matching the call; undefined when none does. */
-  take(method: string, channel: unknown): FaultAnswer | undefined {
+  take(method: string, channel: unknown, user?: unknown): FaultAnswer | undefined {
     const f = this.list.find(
       (x) =>
         (x.method === method || (x.method === '*' && method !== RESPONSE_URL)) &&
-        (x.channel === undefined || x.channel === channel),
+        (x.channel === undefined || x.channel === channel) &&
+        (x.user === undefined || x.user === user),
     );
     if (!f) return undefined;
     f.hits++;

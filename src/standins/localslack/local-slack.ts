@@ -182,8 +182,8 @@ export interface LocalSlack {
   snapshot(viewer?: string): LocalSlackSnapshot;
   /**
    * Makes Web API calls (or response_url posts, `method: 'response_url'`) fail: the next `times` (default
-   * 1, or `always` until cleared) matching calls, optionally only for one `channel`, answer a platform
-   * error (HTTP 200 `{ok:false,error}`), a 429 with Retry-After, or a 5xx. Tried in the order added.
+   * 1, or `always` until cleared) matching calls, optionally only for one `channel` or `user`, answer a
+   * platform error (HTTP 200 `{ok:false,error}`), a 429 with Retry-After, or a 5xx. Tried in the order added.
    */
   injectFault(f: FaultSpec): InjectedFault;
   listFaults(): InjectedFault[];
@@ -301,7 +301,7 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
         ok: false,
         error: badJson === 'blocks' ? 'invalid_blocks_format' : 'invalid_arguments',
       });
-    const fault = faults.take(method, args.channel);
+    const fault = faults.take(method, args.channel, args.user_id ?? args.user ?? args.channel);
     if (fault) return answer(fault.status, fault.body, { fault: fault.id }, fault.headers);
     const postTo = method === 'chat.postMessage' ? postingChannel(args.channel) : undefined;
     const limited = limiter.take(method, postTo);
@@ -330,7 +330,7 @@ export async function startLocalSlack(o: LocalSlackOptions): Promise<LocalSlack>
       body = undefined;
     }
     const target = state.responseTargets.get(id);
-    const fault = faults.take(RESPONSE_URL, target?.channel);
+    const fault = faults.take(RESPONSE_URL, target?.channel, target?.user);
     const out = fault ? { status: fault.status, json: fault.body } : applyResponse(state, target, body);
     responses.push({
       id,

@@ -61,6 +61,33 @@ describe('emulator controls', () => {
     expect((await h.requests()).map((r) => r.status)).toEqual([200, 500, 500, 200]);
   });
 
+  it('a fault can match the query string or the request body, so that one of several alike requests is hit', async () => {
+    await h.fault({
+      method: 'GET',
+      path: '/models$',
+      query: `assessment=${SEED.assessments.pressure}&`,
+      status: 500,
+    });
+    await h.fault({ method: 'POST', path: '/flows$', requestBody: '"name":"doomed"', status: 503 });
+    await expect(h.client.findCommonModel(SEED.assessments.temperature)).resolves.toMatchObject({
+      id: SEED.models.temperatureCommon,
+    });
+    await expect(h.client.findCommonModel(SEED.assessments.pressure)).rejects.toMatchObject({ status: 500 });
+    const live = { model: SEED.models.pressureCommon };
+    await expect(h.client.startLiveModel({ name: 'spared', ...live })).resolves.toMatchObject({
+      name: 'spared',
+    });
+    await expect(h.client.startLiveModel({ name: 'doomed', ...live })).rejects.toMatchObject({ status: 503 });
+    expect((await h.requests()).map((r) => [r.method, r.status, r.fault ? 'hit' : '-'])).toEqual([
+      ['GET', 200, '-'],
+      ['GET', 500, 'hit'],
+      ['POST', 201, '-'],
+      ['POST', 503, 'hit'],
+    ]);
+    const bad = await h.raw('POST', '/_emulator/faults', { query: '(' });
+    expect(bad).toMatchObject({ status: 400, json: { message: 'query: not a valid regular expression' } });
+  });
+
   it('refuses a malformed fault with 400 naming the field', async () => {
     const res = await fetch(`${h.emu.url}/_emulator/faults`, {
       method: 'POST',

@@ -117,6 +117,31 @@ describe('fault injection', () => {
     expect(slack.messages('C0OPS').map((m) => m.text)).toEqual(['ops is fine again']);
   });
 
+  it("counts only one user's calls: their Home, their ephemerals, their DMs, their response_urls", async () => {
+    slack.injectFault({
+      method: 'views.publish',
+      user: 'U0BOB',
+      status: 429,
+      retryAfter: 30,
+      times: 'always',
+    });
+    slack.injectFault({ method: 'chat.postMessage', user: 'U0BOB', error: 'channel_not_found' });
+    slack.injectFault({ method: 'response_url', user: 'U0BOB', status: 404, error: 'used_url' });
+    const home = { type: 'home' as const, blocks: [] };
+    expect(await errorCode(client.views.publish({ user_id: 'U0BOB', view: home }))).toBe('ratelimited');
+    await client.views.publish({ user_id: 'U0CAROL', view: home });
+    expect(await errorCode(post('U0BOB', 'to bob'))).toBe('channel_not_found');
+    await post('U0CAROL', 'to carol');
+    await post('C0GENERAL', 'in general');
+    const reply = async (user: string) => {
+      const d = await slack.sendCommand({ user, channel: 'C0GENERAL', text: 'x' });
+      return (await fetch(d.responseUrl!, { method: 'POST', body: JSON.stringify({ text: 'r' }) })).status;
+    };
+    expect([await reply('U0BOB'), await reply('U0CAROL')]).toEqual([404, 200]);
+    expect(slack.state.home.has('U0CAROL')).toBe(true);
+    expect(slack.state.home.has('U0BOB')).toBe(false);
+  });
+
   it('fails every method with `*` and `always` until cleared', async () => {
     const f = slack.injectFault({ method: '*', times: 'always', error: 'invalid_auth' });
     for (let i = 0; i < 3; i++) expect(await errorCode(client.auth.test())).toBe('invalid_auth');
