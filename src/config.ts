@@ -42,6 +42,11 @@ export interface Config {
     approvers: string[];
     allowSelfApproval: boolean;
     ttlMs: number;
+    /**
+     * An approved request still creating its flow this long after the click was cut off (its process
+     * died): any replica marks it outcome unknown (TSAI_APPROVAL_INTERRUPTED_AFTER).
+     */
+    interruptedAfterMs: number;
   };
   policy: {
     /** User and user-group IDs allowed to run mutating commands; empty = everyone. */
@@ -55,6 +60,8 @@ export interface Config {
     firstPollMs: number;
     maxIntervalMs: number;
     maxAgeMs: number;
+    /** How long a replica holds a flow it claimed; a dead replica's flows are taken over after it. */
+    leaseMs: number;
   };
   /**
    * On SIGTERM/SIGINT the bot stops within this (TSAI_SHUTDOWN_TIMEOUT): the replies in hand get most of
@@ -77,6 +84,13 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_DATABASE_URL = './data/tsai-chatops.sqlite';
+
+/** The shortest lease or interruption bound accepted, whatever the service timeouts. */
+const MIN_BOUND_MS = 5_000;
+
+function seconds(ms: number): string {
+  return `${Math.ceil(ms / 1000)}s`;
+}
 
 /** "4h", "90m", "30s", "1d", "1h30m" or a bare number of milliseconds. */
 export function parseDuration(text: string): number | undefined {
@@ -177,6 +191,7 @@ const VARIABLES = {
   TSAI_APPROVERS: idList(userOrGroupId, 'user IDs (U…/W…) or user-group IDs (S…)'),
   TSAI_ALLOW_SELF_APPROVAL: bool,
   TSAI_APPROVAL_TTL: duration,
+  TSAI_APPROVAL_INTERRUPTED_AFTER: duration,
   TSAI_OPERATORS: idList(userOrGroupId, 'user IDs (U…/W…) or user-group IDs (S…)'),
   TSAI_ALLOWED_CHANNELS: idList(channelId, 'channel IDs (C…/G…/D…)'),
   TSAI_CONNECT_TIMEOUT_MS: intIn(1, 600_000),
@@ -188,6 +203,7 @@ const VARIABLES = {
   TSAI_TRACK_FIRST_POLL: duration,
   TSAI_TRACK_MAX_INTERVAL: duration,
   TSAI_TRACK_MAX_AGE: duration,
+  TSAI_TRACK_LEASE: duration,
   TSAI_SHUTDOWN_TIMEOUT: duration,
 } as const;
 
@@ -258,6 +274,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       problem: 'the longest wait between reads of a flow must be at least the first wait, e.g. 3s and 60s',
     });
 
+  // Both bounds must outlast one service call (its connection and its answer): a read of a followed flow
+  // holds the flow's lease, and an approved request is executing while its flow is being created.
+  const connectTimeoutMs = v.TSAI_CONNECT_TIMEOUT_MS ?? 5_000;
+  const requestTimeoutMs = v.TSAI_REQUEST_TIMEOUT_MS ?? 15_000;
+  const shortest = Math.max(MIN_BOUND_MS, connectTimeoutMs + requestTimeoutMs);
+  const atLeastOneCall = (variable: keyof Vars, value: number, example: string) => {
+    if (value < shortest)
+      problems.push({
+        variable,
+        problem: `must be at least ${seconds(shortest)}: no less than 5s, nor than one service call (TSAI_CONNECT_TIMEOUT_MS + TSAI_REQUEST_TIMEOUT_MS); e.g. ${example}`,
+      });
+  };
+  const leaseMs = v.TSAI_TRACK_LEASE ?? 60_000;
+  atLeastOneCall('TSAI_TRACK_LEASE', leaseMs, '60s');
+  const interruptedAfterMs = v.TSAI_APPROVAL_INTERRUPTED_AFTER ?? 5 * 60_000;
+  atLeastOneCall('TSAI_APPROVAL_INTERRUPTED_AFTER', interruptedAfterMs, '5m');
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -267,8 +300,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       baseUrl: v.TSAI_BASE_URL,
       token: v.TSAI_TOKEN,
       accountId: v.TSAI_ACCOUNT_ID,
-      connectTimeoutMs: v.TSAI_CONNECT_TIMEOUT_MS ?? 5_000,
-      requestTimeoutMs: v.TSAI_REQUEST_TIMEOUT_MS ?? 15_000,
+      connectTimeoutMs,
+      requestTimeoutMs,
       maxAttempts: v.TSAI_MAX_ATTEMPTS ?? 3,
       maxRetryTimeMs: v.TSAI_MAX_RETRY_TIME_MS ?? 20_000,
       maxQueued: v.TSAI_MAX_QUEUED ?? 256,
@@ -281,6 +314,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       approvers: v.TSAI_APPROVERS ?? [],
       allowSelfApproval: v.TSAI_ALLOW_SELF_APPROVAL ?? false,
       ttlMs: v.TSAI_APPROVAL_TTL ?? 4 * 3_600_000,
+      interruptedAfterMs,
     },
     policy: {
       operators: v.TSAI_OPERATORS ?? [],
@@ -291,6 +325,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       firstPollMs,
       maxIntervalMs,
       maxAgeMs: v.TSAI_TRACK_MAX_AGE ?? 7 * 86_400_000,
+      leaseMs,
     },
     shutdownTimeoutMs: v.TSAI_SHUTDOWN_TIMEOUT ?? 9_000,
     secrets: SECRET_VARIABLES.map((name) => env[name]?.trim() ?? '').filter((s) => s !== ''),

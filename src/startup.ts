@@ -7,6 +7,7 @@ import { createSlackApp, type SlackApp } from './slack/app.js';
 import { type Bot, type BotSetup, composeBot } from './slack/bot.js';
 import { inThreadFollowUps } from './slack/follow-up/in-thread.js';
 import type { FollowUps } from './slack/follow-up/jobs.js';
+import { audienceOf } from './slack/follow-up/notices.js';
 import { Readiness } from './slack/readiness.js';
 import { say } from './slack/reply.js';
 import type { RunningEmulator } from './standins/emulator/index.js';
@@ -193,23 +194,18 @@ async function startFollowUps(
     );
     return inThreadFollowUps(bot);
   }
-  const { startWorkerHost } = await import('./slack/follow-up/worker-host.js');
+  const [{ startWorkerHost }, { startFollowUpHolds }] = await Promise.all([
+    import('./slack/follow-up/worker-host.js'),
+    import('./slack/follow-up/holds.js'),
+  ]);
   return startWorkerHost({
     setup,
     logger,
     onSlackAuthError,
+    holds: startFollowUpHolds({ store: bot.store, logger }),
     // What is left of the shutdown bound goes to stopping HTTP, telling whom the drain left, and closing.
     drainTimeoutMs: Math.max(1_000, setup.config.shutdownTimeoutMs - 3_000),
     writeLog: rawLogWriter(logger),
-    tell: (n, text) =>
-      say(
-        bot,
-        {
-          userId: n.userId,
-          ...(n.channelId ? { channelId: n.channelId } : {}),
-          responseUrls: n.responseUrl ? [n.responseUrl] : [],
-        },
-        text,
-      ),
+    tell: (n, text) => say(bot, audienceOf(n), text),
   });
 }

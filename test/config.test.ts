@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       approvers: [],
       allowSelfApproval: false,
       ttlMs: 4 * 3600_000,
+      interruptedAfterMs: 5 * 60_000,
     });
     expect(c.policy).toEqual({ operators: [], allowedChannels: [] });
     expect(c.tracking).toEqual({
@@ -38,6 +39,7 @@ describe('loadConfig', () => {
       firstPollMs: 3_000,
       maxIntervalMs: 60_000,
       maxAgeMs: 7 * 86_400_000,
+      leaseMs: 60_000,
     });
     expect(c.secrets).toEqual([]);
   });
@@ -54,6 +56,7 @@ describe('loadConfig', () => {
       firstPollMs: 5_000,
       maxIntervalMs: 120_000,
       maxAgeMs: 3 * 86_400_000,
+      leaseMs: 60_000,
     });
     const bad = problemsOf({ TSAI_TRACK_FLOWS: 'perhaps', TSAI_TRACK_MAX_AGE: 'forever' });
     expect(bad.problems.map((p) => p.variable)).toEqual(['TSAI_TRACK_FLOWS', 'TSAI_TRACK_MAX_AGE']);
@@ -61,6 +64,33 @@ describe('loadConfig', () => {
     expect(order.problems).toEqual([
       { variable: 'TSAI_TRACK_MAX_INTERVAL', problem: expect.stringContaining('at least the first wait') },
     ]);
+  });
+
+  it('reads the lease and the interruption bound, each at least one service call long', () => {
+    const c = loadConfig({
+      TSAI_TRACK_LEASE: '10s',
+      TSAI_APPROVAL_INTERRUPTED_AFTER: '20s',
+      TSAI_REQUEST_TIMEOUT_MS: '1500',
+    });
+    expect(c.tracking.leaseMs).toBe(10_000);
+    expect(c.approvals.interruptedAfterMs).toBe(20_000);
+    // With the default timeouts one call may take 5 s + 15 s.
+    const short = problemsOf({ TSAI_TRACK_LEASE: '10s', TSAI_APPROVAL_INTERRUPTED_AFTER: '19s' });
+    expect(short.problems).toEqual([
+      { variable: 'TSAI_TRACK_LEASE', problem: expect.stringContaining('at least 20s') },
+      { variable: 'TSAI_APPROVAL_INTERRUPTED_AFTER', problem: expect.stringContaining('at least 20s') },
+    ]);
+    const tiny = problemsOf({
+      TSAI_TRACK_LEASE: '2s',
+      TSAI_CONNECT_TIMEOUT_MS: '100',
+      TSAI_REQUEST_TIMEOUT_MS: '100',
+    });
+    expect(tiny.problems).toEqual([
+      { variable: 'TSAI_TRACK_LEASE', problem: expect.stringContaining('at least 5s') },
+    ]);
+    expect(problemsOf({ TSAI_TRACK_LEASE: 'soon' }).problems.map((p) => p.variable)).toContain(
+      'TSAI_TRACK_LEASE',
+    );
   });
 
   it('selects HTTP mode with a signing secret and Socket Mode with an app token', () => {
@@ -111,6 +141,7 @@ describe('loadConfig', () => {
       approvers: ['U0123ABC', 'S0456DEF'],
       allowSelfApproval: true,
       ttlMs: 90 * 60_000,
+      interruptedAfterMs: 5 * 60_000,
     });
     expect(c.policy).toEqual({ operators: ['U1AAA', 'W2BBB'], allowedChannels: ['C01', 'G02'] });
     expect(c.databaseUrl).toBe('postgres://u@127.0.0.1/db');

@@ -21,7 +21,7 @@ export interface CoreOptions {
   /** The zone in which an approved request's outcome is described. */
   timeZone: string;
   /** Follow created flows until they end, on this schedule; absent: not followed. */
-  tracking?: { schedule: PollSchedule; log: TrackerLog };
+  tracking?: { schedule: PollSchedule; log: TrackerLog; leaseMs?: number };
 }
 
 export interface Core {
@@ -50,6 +50,7 @@ export function createCore(o: CoreOptions): Core {
         service: o.service,
         schedule: o.tracking.schedule,
         log: o.tracking.log,
+        ...(o.tracking.leaseMs ? { leaseMs: o.tracking.leaseMs } : {}),
       })
     : undefined;
   let operations!: Operations;

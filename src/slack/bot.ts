@@ -96,6 +96,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
       approvers: config.approvals.approvers,
       allowSelfApproval: config.approvals.allowSelfApproval,
       ttlMs: config.approvals.ttlMs,
+      interruptedAfterMs: config.approvals.interruptedAfterMs,
     },
     ...(config.approvals.channel ? { approvalsChannel: config.approvals.channel } : {}),
     timeZone: config.defaultTimeZone,
@@ -108,6 +109,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
               maxAgeMs: config.tracking.maxAgeMs,
             },
             log: logger.child({ part: 'flow-tracking' }),
+            leaseMs: config.tracking.leaseMs,
           },
         }
       : {}),

@@ -135,6 +135,20 @@ CREATE INDEX tracked_flows_channel ON tracked_flows (channel_id, created_at);
 CREATE INDEX tracked_flows_requester ON tracked_flows (requester_id, created_at);
 `;
 
+// What each process has in hand for somebody: kept only while it is in hand, so another replica can tell
+// that person when the process dies (its hold is no longer renewed).
+const followUpsHeld = (ms: string) => `
+CREATE TABLE follow_ups_held (
+  id TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  lease_until ${ms} NOT NULL,
+  notice TEXT NOT NULL,
+  held_at ${ms} NOT NULL
+);
+CREATE INDEX follow_ups_held_owner ON follow_ups_held (owner);
+CREATE INDEX follow_ups_held_lease ON follow_ups_held (lease_until);
+`;
+
 // The App Home lists the channels a person uses, read from the audit log by user.
 const auditByUser = `CREATE INDEX audit_log_user ON audit_log (team_id, user_id, at);`;
 
@@ -168,5 +182,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'audit log by user',
     sqlite: auditByUser,
     postgres: auditByUser,
+  },
+  {
+    version: 6,
+    name: 'follow-ups held by each process',
+    sqlite: followUpsHeld('INTEGER'),
+    postgres: followUpsHeld('BIGINT'),
   },
 ];

@@ -17,6 +17,7 @@ import {
   toApproval,
   toAudit,
   toChannelDefaults,
+  toHeldFollowUp,
   toTrackedFlow,
   trackedFlowColumns,
 } from './rows.js';
@@ -34,6 +35,7 @@ import type {
   DecideInput,
   ExecutionOutcome,
   FlowAnnouncement,
+  HeldFollowUp,
   NewApprovalRequest,
   NewAuditEntry,
   NewTrackedFlow,
@@ -198,7 +200,7 @@ export class PostgresStore implements Store {
     const executed = outcome.status === 'executed';
     return this.transition(
       `UPDATE approvals SET status = $2, flow_id = $3, flow_status = $4, error = $5, finished_at = $6
-       WHERE id = $1 AND status = 'executing' RETURNING *`,
+       WHERE id = $1 AND status IN ('executing', 'unknown') RETURNING *`,
       [
         id,
         outcome.status,
@@ -497,6 +499,52 @@ export class PostgresStore implements Store {
       [flowId, owner, ...columns.map(([, v]) => v)],
     );
     return row ? toTrackedFlow(row) : null;
+  }
+
+  async holdFollowUps(owner: string, leaseUntil: number, followUps: readonly HeldFollowUp[]): Promise<void> {
+    if (followUps.length === 0) return;
+    await this.pool.query(
+      `INSERT INTO follow_ups_held (id, owner, lease_until, notice, held_at)
+       SELECT id, $1, $2, notice, held_at FROM unnest($3::text[], $4::text[], $5::bigint[]) AS f(id, notice, held_at)
+       ON CONFLICT (id) DO NOTHING`,
+      [
+        owner,
+        leaseUntil,
+        followUps.map((f) => f.id),
+        followUps.map((f) => JSON.stringify(f.notice)),
+        followUps.map((f) => f.heldAt),
+      ],
+    );
+  }
+
+  async renewFollowUps(owner: string, leaseUntil: number): Promise<number> {
+    const res = await this.pool.query('UPDATE follow_ups_held SET lease_until = $2 WHERE owner = $1', [
+      owner,
+      leaseUntil,
+    ]);
+    return res.rowCount ?? 0;
+  }
+
+  async releaseFollowUps(owner: string, ids?: readonly string[]): Promise<number> {
+    if (ids?.length === 0) return 0;
+    const res = ids
+      ? await this.pool.query('DELETE FROM follow_ups_held WHERE owner = $1 AND id = ANY($2::text[])', [
+          owner,
+          [...ids],
+        ])
+      : await this.pool.query('DELETE FROM follow_ups_held WHERE owner = $1', [owner]);
+    return res.rowCount ?? 0;
+  }
+
+  async takeAbandonedFollowUps(now: number, limit: number): Promise<HeldFollowUp[]> {
+    // SKIP LOCKED: replicas taking at once each get other holds, and none is told twice.
+    const rows = await this.all(
+      `DELETE FROM follow_ups_held WHERE id IN (SELECT id FROM follow_ups_held
+         WHERE lease_until < $1 ORDER BY held_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING *`,
+      [now, Math.max(1, Math.floor(limit))],
+    );
+    return rows.map(toHeldFollowUp).sort((a, b) => a.heldAt - b.heldAt);
   }
 
   async releaseFlowLeases(owner: string): Promise<number> {

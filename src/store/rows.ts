@@ -7,6 +7,7 @@ import type {
   FlowAnnouncement,
   FlowEndReason,
   FlowOrigin,
+  HeldFollowUp,
   StoredChannelDefaults,
   TrackedFlow,
   TrackedFlowPatch,
@@ -153,8 +154,16 @@ export function trackedFlowColumns(patch: TrackedFlowPatch): [string, unknown][]
   set('notified_at', patch.notifiedAt);
   if (patch.release) {
     out.push(['lease_owner', null], ['lease_until', null]);
-  }
+  } else set('lease_until', patch.leaseUntil);
   return out;
+}
+
+export function toHeldFollowUp(r: Row): HeldFollowUp {
+  return {
+    id: String(r.id),
+    notice: JSON.parse(String(r.notice)) as Record<string, unknown>,
+    heldAt: Number(r.held_at),
+  };
 }
 
 const jsonOrNull = (v: unknown) => (v === null ? null : JSON.stringify(v));

@@ -19,6 +19,7 @@ import {
   toApproval,
   toAudit,
   toChannelDefaults,
+  toHeldFollowUp,
   toTrackedFlow,
   trackedFlowColumns,
 } from './rows.js';
@@ -36,6 +37,7 @@ import type {
   DecideInput,
   ExecutionOutcome,
   FlowAnnouncement,
+  HeldFollowUp,
   NewApprovalRequest,
   NewAuditEntry,
   NewTrackedFlow,
@@ -199,7 +201,7 @@ export class SqliteStore implements Store {
     const error = outcome.status === 'executed' ? null : outcome.error;
     return this.transition(
       `UPDATE approvals SET status = ?, flow_id = ?, flow_status = ?, error = ?, finished_at = ?
-       WHERE id = ? AND status = 'executing' RETURNING *`,
+       WHERE id = ? AND status IN ('executing', 'unknown') RETURNING *`,
       [outcome.status, flowId, flowStatus, error, at, id],
       id,
     );
@@ -484,6 +486,43 @@ export class SqliteStore implements Store {
          WHERE flow_id = ? AND lease_owner = ? RETURNING *`,
     ).get(...columns.map(([, v]) => v), flowId, owner) as Row | undefined;
     return row ? toTrackedFlow(row) : null;
+  }
+
+  async holdFollowUps(owner: string, leaseUntil: number, followUps: readonly HeldFollowUp[]): Promise<void> {
+    const insert = this.prepare(
+      `INSERT INTO follow_ups_held (id, owner, lease_until, notice, held_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO NOTHING`,
+    );
+    this.db.transaction(() => {
+      for (const f of followUps) insert.run(f.id, owner, leaseUntil, JSON.stringify(f.notice), f.heldAt);
+    })();
+  }
+
+  async renewFollowUps(owner: string, leaseUntil: number): Promise<number> {
+    return this.prepare('UPDATE follow_ups_held SET lease_until = ? WHERE owner = ?').run(leaseUntil, owner)
+      .changes;
+  }
+
+  async releaseFollowUps(owner: string, ids?: readonly string[]): Promise<number> {
+    if (!ids) return this.prepare('DELETE FROM follow_ups_held WHERE owner = ?').run(owner).changes;
+    if (ids.length === 0) return 0;
+    return this.prepare(
+      'DELETE FROM follow_ups_held WHERE owner = ? AND id IN (SELECT value FROM json_each(?))',
+    ).run(owner, JSON.stringify(ids)).changes;
+  }
+
+  async takeAbandonedFollowUps(now: number, limit: number): Promise<HeldFollowUp[]> {
+    const run = this.db.transaction(
+      () =>
+        this.prepare(
+          `DELETE FROM follow_ups_held WHERE id IN (SELECT id FROM follow_ups_held
+             WHERE lease_until < ? ORDER BY held_at LIMIT ?) RETURNING *`,
+        ).all(now, Math.max(1, Math.floor(limit))) as Row[],
+    );
+    return run
+      .immediate()
+      .map(toHeldFollowUp)
+      .sort((a, b) => a.heldAt - b.heldAt);
   }
 
   async releaseFlowLeases(owner: string): Promise<number> {

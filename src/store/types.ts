@@ -228,7 +228,34 @@ export interface CatalogQuery {
   limit?: number;
 }
 
-export interface Store extends FlowTrackingStore {
+/**
+ * A follow-up a process has in hand for somebody (a command's reply, a form's flow, a click's decision),
+ * held with a lease its process renews: if the process dies, the lease runs out and another replica tells
+ * that person what became of it is unknown.
+ */
+export interface HeldFollowUp {
+  id: string;
+  /** Whom to tell and what to call the follow-up (JSON-safe; a response_url in it is never logged). */
+  notice: Record<string, unknown>;
+  heldAt: number;
+}
+
+/** The store's side of follow-ups in hand; see `Store`. */
+export interface FollowUpHoldStore {
+  /** Records follow-ups `owner` took in hand, held until `leaseUntil` unless renewed; a known ID is kept. */
+  holdFollowUps(owner: string, leaseUntil: number, followUps: readonly HeldFollowUp[]): Promise<void>;
+  /** Extends every hold of `owner` to `leaseUntil`; returns how many. */
+  renewFollowUps(owner: string, leaseUntil: number): Promise<number>;
+  /** Forgets these holds of `owner` (finished, or told otherwise), or all of them; returns how many. */
+  releaseFollowUps(owner: string, ids?: readonly string[]): Promise<number>;
+  /**
+   * Takes (removes and returns, oldest first) up to `limit` holds whose lease ran out before `now`: their
+   * process died with them in hand. Replicas taking at once never get the same hold.
+   */
+  takeAbandonedFollowUps(now: number, limit: number): Promise<HeldFollowUp[]>;
+}
+
+export interface Store extends FlowTrackingStore, FollowUpHoldStore {
   readonly kind: 'sqlite' | 'postgres';
 
   createApproval(input: NewApprovalRequest): Promise<ApprovalRequest>;
@@ -239,11 +266,18 @@ export interface Store extends FlowTrackingStore {
   decideApproval(input: DecideInput): Promise<TransitionResult>;
   /** Atomic: failed -> executing, for a Retry click. */
   claimRetry(id: string, by: string, at: number): Promise<TransitionResult>;
-  /** Atomic: executing -> executed | failed | unknown. */
+  /**
+   * Atomic: executing -> executed | failed | unknown. Also from unknown: no click leaves that state, so the
+   * only result that can still arrive is that of the execution a recovery marked unknown while it was in
+   * flight (its process was slow, not dead), and what it learnt is better than "unknown".
+   */
   recordExecution(id: string, outcome: ExecutionOutcome, at: number): Promise<TransitionResult>;
   /** pending requests whose expiry is at or before `now` -> expired; returns the ones this call expired. */
   expireDue(now: number): Promise<ApprovalRequest[]>;
-  /** executing requests claimed at or before `claimedBefore` (a crash mid-execution) -> unknown. */
+  /**
+   * executing requests claimed at or before `claimedBefore` (their process died mid-execution) -> unknown;
+   * returns the ones this call marked, so that replicas sweeping at once each report different ones.
+   */
   markInterrupted(claimedBefore: number, at: number): Promise<ApprovalRequest[]>;
 
   appendAudit(entry: NewAuditEntry): Promise<AuditEntry>;
@@ -390,6 +424,8 @@ export interface TrackedFlowPatch {
   result?: Record<string, unknown> | null;
   failure?: string | null;
   notifiedAt?: number | null;
+  /** Hold the lease until then (ms): before something is shown or told, the holder makes sure it still has time. */
+  leaseUntil?: number;
   /** Give the lease back with the write. */
   release?: boolean;
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { startExpirySweeper } from '../../src/core/approvals/index.js';
+import { startApprovalSweeper } from '../../src/core/approvals/index.js';
 import { createCore } from '../../src/core/compose.js';
 import type { ApprovalRequest, Store } from '../../src/store/index.js';
 import { startHarness } from '../support/emulator.js';
@@ -44,7 +44,7 @@ describe('expiry sweeper', () => {
     const seen = new Promise<ApprovalRequest[]>((ok) => {
       reported = ok;
     });
-    const sweeper = startExpirySweeper(approvals, { intervalMs: 5, onExpired: (e) => reported(e) });
+    const sweeper = startApprovalSweeper(approvals, { intervalMs: 5, onDecided: (d) => reported(d.expired) });
     const expired = await seen;
     await sweeper.stop();
     expect(expired.map((r) => [r.id, r.status])).toEqual([[filed.request.id, 'expired']]);

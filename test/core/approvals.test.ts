@@ -52,7 +52,13 @@ interface Rig {
 
 async function rig(
   location: StoreLocation,
-  o: { replicas?: number; approvers?: string[]; allowSelfApproval?: boolean; ttlMs?: number } = {},
+  o: {
+    replicas?: number;
+    approvers?: string[];
+    allowSelfApproval?: boolean;
+    ttlMs?: number;
+    interruptedAfterMs?: number;
+  } = {},
 ): Promise<Rig> {
   const client = emu.client;
   const clock = { t: T0 };
@@ -75,6 +81,7 @@ async function rig(
         approvers: o.approvers ?? ['U0BOB', 'U0CAROL', 'U0REQ', 'S0OPS'],
         ...(o.allowSelfApproval !== undefined ? { allowSelfApproval: o.allowSelfApproval } : {}),
         ...(o.ttlMs !== undefined ? { ttlMs: o.ttlMs } : {}),
+        ...(o.interruptedAfterMs !== undefined ? { interruptedAfterMs: o.interruptedAfterMs } : {}),
         groupCacheMs: 60_000,
       },
       expandGroup: async (id) => {
@@ -461,6 +468,41 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
       expect((await r.approvals[0]!.retry({ requestId: req.id, userId: 'U0CAROL' })).kind).toBe(
         'not-retryable',
       );
+    });
+
+    it('a replica that outlives the one executing marks its execution outcome unknown, without a restart', async () => {
+      r = await rig(location, { replicas: 2, interruptedAfterMs: 60_000 });
+      const [, survivor] = r.approvals;
+      const req = await filed(r.approvals[0]!);
+      // The first replica won the click and died before recording anything.
+      await r.stores[0]!.decideApproval({ id: req.id, decision: 'approve', by: 'U0BOB', at: r.clock.t });
+      r.clock.t += 59_000;
+      expect(await survivor!.recoverInterrupted()).toEqual([]);
+      r.clock.t += 1_000;
+      const marked = await survivor!.recoverInterrupted();
+      expect(marked.map((x) => [x.id, x.status])).toEqual([[req.id, 'unknown']]);
+      expect(marked[0]!.error).toContain('outcome is unknown');
+      expect(await survivor!.recoverInterrupted()).toEqual([]);
+      const audit = await r.stores[1]!.listAudit({ operationPrefixes: ['flow.'] });
+      expect(audit.map((e) => [e.userId, e.outcome, e.requestId])).toEqual([['system', 'unknown', req.id]]);
+      expect(await liveFlows()).toEqual([]);
+    });
+
+    it('an execution marked unknown while it was only slow records what it learnt when it ends', async () => {
+      r = await rig(location, { replicas: 2, interruptedAfterMs: 60_000 });
+      const req = await filed(r.approvals[0]!);
+      await emu.fault({ method: 'POST', path: '/flows$', latencyMs: 800, count: 1 });
+      const deciding = r.approvals[0]!.decide({ requestId: req.id, userId: 'U0BOB', decision: 'approve' });
+      const claimed = async () => (await r!.stores[1]!.getApproval(req.id))?.status === 'executing';
+      while (!(await claimed())) await new Promise((ok) => setTimeout(ok, 10));
+      r.clock.t += 60_000;
+      expect((await r.approvals[1]!.recoverInterrupted()).map((x) => x.id)).toEqual([req.id]);
+      const out = await deciding;
+      expect(out.kind).toBe('executed');
+      const final = await r.stores[1]!.getApproval(req.id);
+      expect(final).toMatchObject({ status: 'executed', error: null });
+      expect(final?.flowId).toMatch(/^\d+$/);
+      expect(await liveFlows()).toHaveLength(1);
     });
   });
 }

@@ -73,6 +73,8 @@ export interface Rig {
   databaseUrl: string;
   /** The environment every bot gets (also for bots in child processes). */
   env(): Record<string, string>;
+  /** The balancer's URL, where the local Slack sends every request. */
+  endpoint: string;
   /** Puts a bot listening on `port` (e.g. in a child process) behind the balancer, or takes it out. */
   addBackend(port: number): void;
   removeBackend(port: number): void;
@@ -137,7 +139,8 @@ export async function startRig(o: RigOptions = {}): Promise<Rig> {
   });
   await new Promise<void>((ok) => balancer.listen(0, '127.0.0.1', ok));
   cleanups.push(() => new Promise<void>((ok) => balancer.close(() => ok())));
-  slack.setBotEndpoint(`http://127.0.0.1:${(balancer.address() as AddressInfo).port}/slack/events`);
+  const endpoint = `http://127.0.0.1:${(balancer.address() as AddressInfo).port}/slack/events`;
+  slack.setBotEndpoint(endpoint);
 
   const { lines: logs, destination } = captureLogs();
   const clock = settableClock(HARNESS_NOW);
@@ -149,6 +152,7 @@ export async function startRig(o: RigOptions = {}): Promise<Rig> {
     bots,
     logs,
     databaseUrl,
+    endpoint,
     env: () => ({
       SLACK_BOT_TOKEN: BOT_TOKEN,
       SLACK_SIGNING_SECRET: SIGNING_SECRET,

@@ -242,6 +242,31 @@ export function storeConformance(name: string, createLocation: () => Promise<Sto
       expect(marked.map((r) => r.id)).toEqual([stuck.id]);
       expect(marked[0]).toMatchObject({ status: 'unknown', finishedAt: T0 + 200 });
       expect((await s.getApproval(fresh.id))?.status).toBe('executing');
+      // Two replicas sweeping: what one marked, the other does not mark again.
+      expect(await s.markInterrupted(T0 + 50, T0 + 300)).toEqual([]);
+    });
+
+    it('an execution marked interrupted that was only slow records its result over unknown', async () => {
+      const s = await open();
+      const slow = await s.createApproval(newRequest());
+      await s.decideApproval({ id: slow.id, decision: 'approve', by: 'U0BOB', at: T0 + 10 });
+      await s.markInterrupted(T0 + 50, T0 + 200);
+      const late = await s.recordExecution(
+        slow.id,
+        { status: 'executed', flowId: '1353853719423399998', flowStatus: 'CREATED' },
+        T0 + 250,
+      );
+      expect(late.ok && late.request).toMatchObject({
+        status: 'executed',
+        flowId: '1353853719423399998',
+        error: null,
+        finishedAt: T0 + 250,
+      });
+      // Decided states stay as they are.
+      const rejected = await s.createApproval(newRequest());
+      await s.decideApproval({ id: rejected.id, decision: 'reject', by: 'U0BOB', at: T0 + 10 });
+      const r = await s.recordExecution(rejected.id, { status: 'unknown', error: 'x' }, T0 + 20);
+      expect(!r.ok && r.current?.status).toBe('rejected');
     });
 
     it('survives a restart: a pending request stays decidable, one that expired meanwhile is shown expired', async () => {
@@ -386,6 +411,35 @@ export function storeConformance(name: string, createLocation: () => Promise<Sto
       await s.setState('cursor', { ts: '1763800000.000200', n: 4 }, T0 + 1);
       const other = await open();
       expect(await other.getState('cursor')).toEqual({ ts: '1763800000.000200', n: 4 });
+    });
+
+    it('holds follow-ups per owner: renewed, released, and taken once each when their lease ran out', async () => {
+      const a = await open();
+      const b = await open();
+      const held = (n: number) => ({
+        id: `A:${n}`,
+        notice: { userId: 'U0ALICE', what: `\`/tsai learn ${n}\``, responseUrl: `https://hooks/${n}` },
+        heldAt: T0 + n,
+      });
+      await a.holdFollowUps('A', T0 + 10_000, [held(1), held(2), held(3)]);
+      await a.holdFollowUps('A', T0 + 99_000, [held(1)]); // already held: kept as it is
+      await b.holdFollowUps('B', T0 + 10_000, [{ ...held(4), id: 'B:4' }]);
+      expect(await a.releaseFollowUps('A', ['A:2', 'B:4'])).toBe(1);
+      expect(await a.releaseFollowUps('A', [])).toBe(0);
+      // A is alive: it renews; B is not.
+      expect(await a.renewFollowUps('A', T0 + 30_000)).toBe(2);
+      expect(await b.takeAbandonedFollowUps(T0 + 10_000, 10)).toEqual([]);
+      expect(await b.takeAbandonedFollowUps(T0 + 20_000, 10)).toEqual([{ ...held(4), id: 'B:4' }]);
+      expect(await b.takeAbandonedFollowUps(T0 + 20_000, 10)).toEqual([]);
+      // A dies: two replicas take its holds at once, and between them take each once, oldest first.
+      const [x, y] = await Promise.all([
+        a.takeAbandonedFollowUps(T0 + 40_000, 10),
+        b.takeAbandonedFollowUps(T0 + 40_000, 10),
+      ]);
+      expect([...x, ...y].sort((p, q) => p.heldAt - q.heldAt)).toEqual([held(1), held(3)]);
+      await a.holdFollowUps('A', T0, [held(5), held(6)]);
+      expect(await a.releaseFollowUps('A')).toBe(2);
+      expect(await b.takeAbandonedFollowUps(T0 + 99_000, 10)).toEqual([]);
     });
 
     describe('catalog', () => {

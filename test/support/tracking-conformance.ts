@@ -133,6 +133,20 @@ export function trackingConformance(name: string, createLocation: () => Promise<
       expect(await s.claimDueFlows({ owner: 'A', now: T0 + 99_000, leaseMs: 1, limit: 5 })).toEqual([]);
     });
 
+    it('the holder can extend its lease; once another owner has the flow it cannot', async () => {
+      const s = await open();
+      await s.trackFlow(newFlow(1));
+      await s.claimDueFlows({ owner: 'A', now: T0 + 3_000, leaseMs: 30_000, limit: 1 });
+      const held = await s.updateTrackedFlow('1400000000000000001', 'A', { leaseUntil: T0 + 60_000 });
+      expect(held).toMatchObject({ leaseOwner: 'A', leaseUntil: T0 + 60_000 });
+      // Extended: not free at the first lease's end.
+      expect(await s.claimDueFlows({ owner: 'B', now: T0 + 40_000, leaseMs: 30_000, limit: 1 })).toEqual([]);
+      const b = await s.claimDueFlows({ owner: 'B', now: T0 + 61_000, leaseMs: 30_000, limit: 1 });
+      expect(b.map((f) => f.leaseOwner)).toEqual(['B']);
+      expect(await s.updateTrackedFlow('1400000000000000001', 'A', { leaseUntil: T0 + 99_000 })).toBeNull();
+      expect((await s.getTrackedFlow('1400000000000000001'))?.leaseUntil).toBe(T0 + 91_000);
+    });
+
     it('gives back every lease of an owner at shutdown', async () => {
       const s = await open();
       for (let i = 1; i <= 3; i++) await s.trackFlow(newFlow(i));

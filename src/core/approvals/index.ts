@@ -1,3 +1,3 @@
 export * from './rules.js';
-export { startExpirySweeper } from './sweeper.js';
+export { startApprovalSweeper } from './sweeper.js';
 export * from './workflow.js';

@@ -3,16 +3,24 @@ import type { Approvals } from './workflow.js';
 
 export interface SweeperOptions {
   intervalMs?: number;
-  /** Called with the requests this sweep expired (e.g. to update their Slack messages). */
-  onExpired?: (expired: ApprovalRequest[]) => void | Promise<void>;
+  /**
+   * Called with the requests this sweep decided by itself: expired, or marked outcome unknown because the
+   * process executing them died (e.g. to update their Slack messages).
+   */
+  onDecided?: (decided: {
+    expired: ApprovalRequest[];
+    interrupted: ApprovalRequest[];
+  }) => void | Promise<void>;
   onError?: (err: unknown) => void;
 }
 
 /**
- * Expires due requests every `intervalMs` (default 30 s). Sweeps never overlap; a failing sweep is
- * reported and the next one runs as usual. Several replicas may sweep at once: each request expires once.
+ * Every `intervalMs` (default 30 s): expires due requests, and marks outcome unknown the executions whose
+ * process died mid-way (`Approvals.recoverInterrupted`), so no request stays executing for ever while
+ * any replica runs. Sweeps never overlap; a failing sweep is reported and the next one runs as usual.
+ * Several replicas may sweep at once: each request is decided once.
  */
-export function startExpirySweeper(
+export function startApprovalSweeper(
   approvals: Approvals,
   options: SweeperOptions = {},
 ): { stop(): Promise<void> } {
@@ -22,7 +30,8 @@ export function startExpirySweeper(
     running = (async () => {
       try {
         const expired = await approvals.expireDue();
-        if (expired.length) await options.onExpired?.(expired);
+        const interrupted = await approvals.recoverInterrupted();
+        if (expired.length || interrupted.length) await options.onDecided?.({ expired, interrupted });
       } catch (err) {
         options.onError?.(err);
       } finally {

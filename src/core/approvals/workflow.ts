@@ -15,7 +15,10 @@ import { type DecisionOutcome, lost, type Refusal } from './rules.js';
 export type { DecisionOutcome };
 
 export const DEFAULT_APPROVAL_TTL_MS = 4 * 60 * 60 * 1000;
-/** An execution claimed longer ago than this when the bot starts was interrupted by a crash. */
+/**
+ * An execution claimed longer ago than this was cut off: its process died between the click and recording
+ * the flow (default of TSAI_APPROVAL_INTERRUPTED_AFTER).
+ */
 export const INTERRUPTED_AFTER_MS = 5 * 60 * 1000;
 export const MAX_REASON_LENGTH = 500;
 /** The audit log's user for what the bot does by itself (expiry, crash recovery). */
@@ -29,6 +32,8 @@ export interface ApprovalsConfig {
   ttlMs?: number;
   /** How long an expanded user group stays cached; default 60 s. */
   groupCacheMs?: number;
+  /** An execution still unrecorded this long after its click was cut off; default 5 minutes. */
+  interruptedAfterMs?: number;
 }
 
 /** What an approved request's flow creation came to, as the operation runner reports it. */
@@ -378,9 +383,21 @@ export class Approvals {
    * outcome unknown (the flow may have been created). Returns both, for updating their messages.
    */
   async recoverAfterRestart(
-    interruptedAfterMs = INTERRUPTED_AFTER_MS,
+    interruptedAfterMs?: number,
   ): Promise<{ expired: ApprovalRequest[]; interrupted: ApprovalRequest[] }> {
     const expired = await this.expireDue();
+    return { expired, interrupted: await this.recoverInterrupted(interruptedAfterMs) };
+  }
+
+  /**
+   * Marks outcome unknown every execution claimed longer ago than the bound and never recorded: its
+   * process died after the click won (the flow may have been created). Run at start-up and with every
+   * sweep, so a replica that survives another's death recovers its requests without a restart; replicas
+   * sweeping at once each mark and report different requests.
+   */
+  async recoverInterrupted(
+    interruptedAfterMs = this.deps.config.interruptedAfterMs ?? INTERRUPTED_AFTER_MS,
+  ): Promise<ApprovalRequest[]> {
     const at = this.now();
     const interrupted = await this.deps.store.markInterrupted(at - interruptedAfterMs, at);
     for (const r of interrupted) {
@@ -396,7 +413,7 @@ export class Approvals {
         requestId: r.id,
       });
     }
-    return { expired, interrupted };
+    return interrupted;
   }
 
   /** The two rules about people: only approvers decide, and nobody approves their own request. */

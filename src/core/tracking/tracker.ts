@@ -7,6 +7,9 @@ import { requestParams } from '../operations/params.js';
 import type { OpSuccess } from '../outcome.js';
 import { nextPollDelay, type PollSchedule } from './schedule.js';
 
+/** How long a claimed flow is a replica's unless TSAI_TRACK_LEASE says otherwise. */
+export const DEFAULT_LEASE_MS = 60_000;
+
 /** How a surface shows a followed flow; the tracker knows nothing of Slack. */
 export interface FlowNotifier {
   /** Shows the flow's current state where it was announced (or on its approval request). */
@@ -80,6 +83,10 @@ export class FlowTracker {
 
   constructor(private readonly deps: TrackerDeps) {
     this.clock = deps.clock ?? Date.now;
+  }
+
+  private get leaseMs(): number {
+    return this.deps.leaseMs ?? DEFAULT_LEASE_MS;
   }
 
   /** Starts following a flow the runner just created (its announcement comes later, from the surface). */
@@ -163,7 +170,7 @@ export class FlowTracker {
     const flows = await this.deps.store.claimDueFlows({
       owner: this.owner,
       now: this.clock(),
-      leaseMs: this.deps.leaseMs ?? 60_000,
+      leaseMs: this.leaseMs,
       limit: this.deps.batch ?? 50,
     });
     await Promise.all(flows.map((f) => this.step(f)));
@@ -229,6 +236,11 @@ export class FlowTracker {
     }
 
     const wanted = shownKey(flow);
+    // The read may have outlasted the lease, and another replica may have taken the flow meanwhile: what
+    // is shown and told is done only by a holder that still has a whole lease ahead, so the end notice
+    // cannot be sent by two replicas, however long one of them took to read.
+    const telling = flow.shownStatus !== wanted || (flow.endReason !== null && flow.notifiedAt === null);
+    if (telling && !(await this.stillHeld(flow.flowId))) return;
     if (flow.shownStatus !== wanted) {
       if (flow.showNotBefore !== null && now < flow.showNotBefore) next = Math.min(next, flow.showNotBefore);
       else {
@@ -266,6 +278,19 @@ export class FlowTracker {
         { flowId: flow.flowId, status: flow.status, reason: flow.endReason, polls: flow.polls },
         'stopped following a flow',
       );
+  }
+
+  /** Extends this replica's lease on a flow; false when another replica holds it now. */
+  private async stillHeld(flowId: string): Promise<boolean> {
+    const held = await this.deps.store.updateTrackedFlow(flowId, this.owner, {
+      leaseUntil: this.clock() + this.leaseMs,
+    });
+    if (!held)
+      this.deps.log.warn(
+        { flowId },
+        'lost the lease on a followed flow before showing it; another replica has it',
+      );
+    return held !== null;
   }
 
   /** What a completed flow produced joins the catalog of its team, so the next form can offer it. */

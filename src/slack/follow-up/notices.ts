@@ -1,7 +1,11 @@
+import type { Audience } from '../reply.js';
 import { code } from '../views/mrkdwn.js';
 import type { Job, Notice } from './jobs.js';
 
-/** Whom to tell about a job its thread lost, and what to call it; undefined for jobs nobody waits on. */
+/**
+ * Whom to tell about a job its thread lost, and what to call it; undefined for jobs nobody waits on. A job
+ * comes from a payload, whose values are not always the strings they should be (a garbage button value).
+ */
 export function noticeOf(job: Job): Notice | undefined {
   switch (job.kind) {
     case 'command': {
@@ -25,18 +29,27 @@ export function noticeOf(job: Job): Notice | undefined {
         userId: job.userId,
         ...(job.channelId ? { channelId: job.channelId } : {}),
         ...(job.responseUrl ? { responseUrl: job.responseUrl } : {}),
-        what: `your ${job.action} click on request ${code(job.requestId)}`,
+        what: `your ${job.action} click on request ${code(String(job.requestId))}`,
       };
     case 'approval-reject':
-      return { userId: job.userId, what: `your rejection of request ${code(job.requestId)}` };
+      return { userId: job.userId, what: `your rejection of request ${code(String(job.requestId))}` };
     case 'home-decision':
       return {
         userId: job.userId,
-        what: `your ${job.action} click on request ${code(job.requestId)} in the Home tab`,
+        what: `your ${job.action} click on request ${code(String(job.requestId))} in the Home tab`,
       };
     default:
       return undefined;
   }
+}
+
+/** Where to reach the person behind a notice: the way they asked first. */
+export function audienceOf(n: Notice): Audience {
+  return {
+    userId: n.userId,
+    ...(n.channelId ? { channelId: n.channelId } : {}),
+    responseUrls: n.responseUrl ? [n.responseUrl] : [],
+  };
 }
 
 /** The follow-up thread stopped while it had this job in hand: nobody knows whether it reached the service. */

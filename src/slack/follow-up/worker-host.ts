@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../log.js';
+import type { FollowUpHolds } from './holds.js';
 import type { FollowUps, Job, Notice } from './jobs.js';
 import { interruptedText, noticeOf, restartingText, stoppedText } from './notices.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './protocol.js';
@@ -18,6 +19,8 @@ export interface WorkerHostOptions {
   maxWaiting?: number;
   /** One of the worker's Web API calls was answered with an auth error. */
   onSlackAuthError?(error: string): void;
+  /** Where the jobs in hand are kept, so that another replica can tell their people if this process dies. */
+  holds?: FollowUpHolds;
 }
 
 /**
@@ -100,6 +103,7 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
       switch (m.kind) {
         case 'done':
           for (const id of m.ids) inHand.delete(id);
+          o.holds?.release(m.ids);
           return;
         case 'ready':
           isReady = true;
@@ -135,6 +139,7 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
 
   const onCrash = (code: number) => {
     const lost = [...inHand.values()];
+    o.holds?.release([...inHand.keys()]);
     inHand.clear();
     log.error({ code, jobsLost: lost.length }, 'the follow-up worker stopped; starting a new one');
     for (const job of lost) void tell(job, interruptedText);
@@ -154,9 +159,11 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
       const id = nextId++;
       if (worker && !stopping) {
         inHand.set(id, job);
+        o.holds?.hold(id, job);
         send(worker, { kind: 'job', id, job });
       } else if (waiting.length < maxWaiting && !stopping) {
         waiting.push({ id, job });
+        o.holds?.hold(id, job);
       } else {
         void tell(job, restartingText);
       }
@@ -190,6 +197,8 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
         Promise.allSettled(told),
         new Promise((ok) => setTimeout(ok, TELL_AT_STOP_MS).unref()),
       ]);
+      // Everybody was answered or told: nothing is left for another replica to tell.
+      await o.holds?.close();
     },
     memory() {
       if (worker) send(worker, { kind: 'memory' });

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { errText, type Logger } from '../../log.js';
+import type { Store } from '../../store/index.js';
+import type { Job, Notice } from './jobs.js';
+import { interruptedText, noticeOf } from './notices.js';
+
+/** How long a hold outlives its process's last renewal; the acking thread renews a third of it. */
+export const HOLD_LEASE_MS = 30_000;
+
+/**
+ * The follow-ups this process has in hand for somebody, kept in the store while they are in hand. A
+ * process that dies (SIGKILL, the machine, the OOM killer) leaves its holds unrenewed, and another
+ * replica, or this one started again, tells each person that what they asked may or may not have been
+ * done (`tellAbandoned`): an acknowledged command is never answered by silence.
+ *
+ * Written by the acking thread, where a job is accepted, so the window in which a death loses a job
+ * silently is the few milliseconds before the next write; writes are batched, one per event-loop turn,
+ * and never delay a job: a store that does not answer only loses this safety net (logged).
+ */
+export interface FollowUpHolds {
+  /** A job was accepted; `id` is its number in this process. Jobs nobody waits on are not held. */
+  hold(id: number, job: Job): void;
+  /** These jobs are finished (or their person was told otherwise). */
+  release(ids: readonly number[]): void;
+  /** Writes what is pending, then forgets every hold of this process (a clean stop told everybody). */
+  close(): Promise<void>;
+}
+
+export interface FollowUpHoldsOptions {
+  store: Pick<Store, 'holdFollowUps' | 'renewFollowUps' | 'releaseFollowUps'>;
+  logger: Logger;
+  leaseMs?: number;
+  /** The machine's clock: holds are compared across processes. */
+  clock?: () => number;
+}
+
+export function startFollowUpHolds(o: FollowUpHoldsOptions): FollowUpHolds {
+  const owner = `process-${randomUUID()}`;
+  const log = o.logger.child({ part: 'follow-up-holds' });
+  const leaseMs = o.leaseMs ?? HOLD_LEASE_MS;
+  const clock = o.clock ?? Date.now;
+  const key = (id: number) => `${owner}:${id}`;
+  let toHold = new Map<number, Notice>();
+  let toRelease = new Set<number>();
+  /** Held in the store, or about to be. */
+  const live = new Set<number>();
+  let scheduled = false;
+  let writes: Promise<void> = Promise.resolve();
+  const failed = (what: string) => (e: unknown) =>
+    log.warn({ err: errText(e) }, `could not ${what} the follow-ups in hand; a death now would go untold`);
+
+  const flush = () => {
+    scheduled = false;
+    const holds = [...toHold];
+    const releases = [...toRelease];
+    toHold = new Map();
+    toRelease = new Set();
+    writes = writes.then(async () => {
+      if (holds.length)
+        await o.store
+          .holdFollowUps(
+            owner,
+            clock() + leaseMs,
+            holds.map(([id, notice]) => ({ id: key(id), notice: { ...notice }, heldAt: clock() })),
+          )
+          .catch(failed('record'));
+      if (releases.length) await o.store.releaseFollowUps(owner, releases.map(key)).catch(failed('release'));
+    });
+  };
+  const soon = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(flush);
+  };
+
+  const renewal = setInterval(
+    () => {
+      if (live.size === 0) return;
+      writes = writes.then(() =>
+        o.store
+          .renewFollowUps(owner, clock() + leaseMs)
+          .then(() => undefined)
+          .catch(failed('renew')),
+      );
+    },
+    Math.max(1, Math.floor(leaseMs / 3)),
+  );
+  renewal.unref();
+
+  return {
+    hold(id, job) {
+      let notice: Notice | undefined;
+      try {
+        notice = noticeOf(job);
+      } catch (e) {
+        // Called from a listener, which must never throw: such a job is only not held.
+        log.warn({ err: errText(e), job: job.kind }, 'a job in hand could not be described; not held');
+      }
+      if (!notice) return;
+      live.add(id);
+      toHold.set(id, notice);
+      soon();
+    },
+    release(ids) {
+      for (const id of ids) {
+        if (!live.delete(id)) continue;
+        // Finished within the turn it came: it never has to reach the store.
+        if (!toHold.delete(id)) toRelease.add(id);
+      }
+      if (toRelease.size) soon();
+    },
+    async close() {
+      clearInterval(renewal);
+      flush();
+      await writes;
+      live.clear();
+      await o.store.releaseFollowUps(owner).catch(failed('release'));
+    },
+  };
+}
+
+/**
+ * Tells the person behind each follow-up a dead process left in hand that it was cut off and may or may
+ * not have reached the service; each hold is taken by one replica only. Returns how many were told.
+ */
+export async function tellAbandoned(
+  store: Pick<Store, 'takeAbandonedFollowUps'>,
+  tell: (notice: Notice, text: string) => Promise<unknown>,
+  now: number,
+): Promise<number> {
+  let told = 0;
+  for (;;) {
+    const taken = await store.takeAbandonedFollowUps(now, 50);
+    for (const h of taken) {
+      const notice = h.notice as unknown as Notice;
+      await tell(notice, interruptedText(notice));
+      told++;
+    }
+    if (taken.length < 50) return told;
+  }
+}

@@ -1,0 +1,103 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FlowNotifier, FlowTracker } from '../../src/core/tracking/tracker.js';
+import { SEED } from '../../src/standins/emulator/index.js';
+import type { Store, TrackedFlow } from '../../src/store/index.js';
+import { eventually, type Harness, startHarness } from '../support/emulator.js';
+import { sqliteLocation } from '../support/sqlite.js';
+import type { StoreLocation } from '../support/store-conformance.js';
+
+const LEASE_MS = 60_000;
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** The surface, as the tracker sees it: what it was asked to show and to tell, and by which replica. */
+function surface(
+  who: string,
+  seen: { who: string; what: 'show' | 'notify'; status: string }[],
+): FlowNotifier {
+  return {
+    show: async (f: TrackedFlow) => {
+      seen.push({ who, what: 'show', status: f.status });
+      return { kind: 'done' };
+    },
+    notify: async (f: TrackedFlow) => {
+      seen.push({ who, what: 'notify', status: f.status });
+      return { kind: 'done' };
+    },
+  };
+}
+
+// Two trackers on one store, as two replicas: the first one's read of a flow outlasts its lease, and the
+// second takes the flow over meanwhile and tells its end. The first must then tell nothing.
+describe('a read that outlasts its lease', () => {
+  let emu: Harness;
+  let location: StoreLocation;
+  let stores: Store[];
+  beforeEach(async () => {
+    emu = await startHarness({ maxAttempts: 1 }, { runningAfterMs: 0, completedAfterMs: 0 });
+    location = await sqliteLocation();
+    stores = [await location.open(), await location.open()];
+  });
+  afterEach(async () => {
+    for (const s of stores) await s.close();
+    await location.cleanup();
+    await emu.close();
+  });
+
+  it('leaves the flow to the replica that took it over: one end notice', async () => {
+    const flow = await emu.client.anomalyLearn({
+      name: 'slow read',
+      spec: {
+        workspace: SEED.workspaces.pumpStation,
+        dataspec: {
+          name: 'd',
+          specs: [
+            {
+              timeRanges: [{ startTime: '2025-11-01T00:00:00Z', endTime: '2025-11-08T00:00:00Z' }],
+              signals: [{ signal: SEED.signals.temperature, name: 'temperature' }],
+            },
+          ],
+        },
+      },
+    });
+    const t0 = Date.now();
+    await stores[0]!.trackFlow({
+      flowId: flow.id,
+      flowType: 'ANOMALYLEARN',
+      channelId: 'C0OPS',
+      requesterId: 'U0ALICE',
+      origin: 'command',
+      asked: '/tsai learn …',
+      request: { operation: { kind: 'learn' }, outcome: {} },
+      status: 'CREATED',
+      createdAt: t0,
+      nextPollAt: t0,
+    });
+    // The first replica's read hangs for 3 s; by the second replica's clock its lease has run out by then.
+    await emu.fault({ method: 'GET', path: `/flows/${flow.id}$`, latencyMs: 3_000, count: 1 });
+    const seen: { who: string; what: 'show' | 'notify'; status: string }[] = [];
+    const tracker = (store: Store, clock: () => number) =>
+      new FlowTracker({
+        store,
+        service: emu.client,
+        schedule: { firstMs: 1_000, maxIntervalMs: 1_000, maxAgeMs: 86_400_000 },
+        log: quiet,
+        clock,
+        leaseMs: LEASE_MS,
+        tickMs: 3_600_000,
+      });
+    const slow = tracker(stores[0]!, Date.now);
+    const late = tracker(stores[1]!, () => Date.now() + LEASE_MS + 1_000);
+    slow.start(surface('slow', seen));
+    await eventually(async () => ((await stores[0]!.getTrackedFlow(flow.id))?.leaseOwner ? true : undefined));
+    late.start(surface('late', seen));
+    await eventually(async () => ((await stores[1]!.getTrackedFlow(flow.id))?.finishedAt ? true : undefined));
+    await slow.stop(); // waits for its round: the slow read, then what it does after
+    await late.stop();
+
+    expect(seen.filter((s) => s.who === 'slow')).toEqual([]);
+    expect(seen.filter((s) => s.what === 'notify')).toEqual([
+      { who: 'late', what: 'notify', status: 'COMPLETED' },
+    ]);
+    expect(await stores[0]!.getTrackedFlow(flow.id)).toMatchObject({ polls: 1, leaseOwner: null });
+  });
+});
