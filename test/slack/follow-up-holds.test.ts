@@ -45,7 +45,7 @@ describe('follow-ups held in the store while in hand', () => {
     holds.hold(2, command('learn name=b'));
     holds.hold(3, homeOpened); // nobody waits on it: not held
     holds.hold(4, command('flows'));
-    holds.release([4]); // done within its turn: never written
+    holds.release([4]); // done before it was written: never written
     await turn();
     holds.release([1]);
     await pause(400);
