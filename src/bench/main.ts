@@ -1,12 +1,13 @@
-// `npm run bench`: the bot against a bare Bolt app, plus time-range parsing.
+// `npm run bench`: the bot against a bare Bolt app, time-range parsing, then memory over time (the soak,
+// 10 minutes; soak-phase.ts has its settings, BENCH_SOAK_MINUTES=0 skips it).
 // Prints a table and writes bench/results.json. Options (environment): BENCH_QUICK=1 for a short run,
 // BENCH_OUT=<file> for another output file, BENCH_KEEP_TMP=1 to keep the children's logs and databases,
 // BENCH_BOT_NODE_ARGS="--cpu-prof --cpu-prof-dir=$PWD/prof" to profile the bot (absolute dir: the
 // children run in a temp dir).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { buildResults, formatTable } from './results.js';
 import { type BenchOptions, runBench } from './run.js';
+import { runSoakPhase, soakMinutes, writeSections } from './soak-phase.js';
 
 const QUICK: Partial<BenchOptions> = {
   rounds: 1,
@@ -27,13 +28,16 @@ async function main(): Promise<void> {
   const results = buildResults(await runBench(opts));
   console.log(formatTable(results));
   const out = resolve(env.BENCH_OUT ?? 'bench/results.json');
-  mkdirSync(dirname(out), { recursive: true });
-  // The soak (`npm run bench:soak`) is a separate run: its figures stay until it runs again.
-  const soak = existsSync(out)
-    ? (JSON.parse(readFileSync(out, 'utf8')) as { soak?: unknown }).soak
-    : undefined;
-  writeFileSync(out, `${JSON.stringify({ ...results, ...(soak ? { soak } : {}) }, null, 2)}\n`);
+  // Written before the soak, so that the ack figures are kept if the soak is stopped.
+  writeSections(out, { ...results });
   console.log(`\nwritten: ${out}`);
+  const minutes = soakMinutes(env);
+  if (minutes === 0) return;
+  const soak = await runSoakPhase(env, minutes);
+  writeSections(out, { soak });
+  console.log(`soak: ${minutes} min, RSS ${soak.rssMb?.start} → ${soak.rssMb?.end} MB, flat: ${soak.flat}`);
+  console.log(`written: ${out} (soak)`);
+  if (soak.flat === false) process.exitCode = 1;
 }
 
 main().catch((e: unknown) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isFlat, trend } from '../../src/bench/soak.js';
+import { soakMinutes } from '../../src/bench/soak-phase.js';
 
 const series = (values: (number | null)[]) => values.map((value, i) => ({ atMin: i, value }));
 
@@ -37,5 +38,15 @@ describe('the soak summary', () => {
     expect(isFlat(t(150, 16), [t(30, 1)])).toBe(false);
     expect(isFlat(t(150, 1), [t(30, 6)])).toBe(false);
     expect(isFlat(null, [])).toBeNull();
+  });
+});
+
+describe('how long the bench soaks', () => {
+  it('10 minutes unless told; 1 in a quick run; 0 skips it', () => {
+    expect(soakMinutes({})).toBe(10);
+    expect(soakMinutes({ BENCH_QUICK: '1' })).toBe(1);
+    expect(soakMinutes({ BENCH_SOAK_MINUTES: '0' })).toBe(0);
+    expect(soakMinutes({ BENCH_SOAK_MINUTES: '60', BENCH_QUICK: '1' })).toBe(60);
+    expect(soakMinutes({ BENCH_SOAK_MINUTES: 'ten' })).toBe(10);
   });
 });
