@@ -93,6 +93,25 @@ async function file(text: string): Promise<{ note: LocalMessage; id: string }> {
 }
 const flowsFor = async (model: string, flowType: string) =>
   (await rig.liveFlows()).filter((f) => f.model === model && f.flowType === flowType);
+/** Carol opens her Home, waits for the request there, and approves it from it. */
+async function approveFromCarolsHome(id: string): Promise<void> {
+  await rig.slack.openHome({ user: CAROL });
+  const home = await rig.slack.waitFor(
+    () => {
+      const v = rig.slack.state.home.get(CAROL);
+      return v && JSON.stringify(v.view.blocks).includes(`home_decide_${id}`) ? v : undefined;
+    },
+    8_000,
+    "Carol's Home listing the request",
+  );
+  await rig.slack.sendViewAction({
+    user: CAROL,
+    viewId: home.id,
+    blockId: `home_decide_${id}`,
+    actionId: HOME_ACTION.approve,
+  });
+}
+
 function clickIn(user: string, m: LocalMessage, actionId: string) {
   return rig.slack.clickButton({ user, channel: m.channel, messageTs: m.ts, actionId });
 }
@@ -170,21 +189,7 @@ describe('an approval request the approvals channel does not take', () => {
     expect(await approvalOf(id)).toMatchObject({ status: 'pending', messageTs: null });
 
     rig.slack.setTokenStatus('active');
-    await rig.slack.openHome({ user: CAROL });
-    const home = await rig.slack.waitFor(
-      () => {
-        const v = rig.slack.state.home.get(CAROL);
-        return v && JSON.stringify(v.view.blocks).includes(`home_decide_${id}`) ? v : undefined;
-      },
-      8_000,
-      "Carol's Home listing the request",
-    );
-    await rig.slack.sendViewAction({
-      user: CAROL,
-      viewId: home.id,
-      blockId: `home_decide_${id}`,
-      actionId: HOME_ACTION.approve,
-    });
+    await approveFromCarolsHome(id);
     await vi.waitFor(async () => expect((await approvalOf(id)).status).toBe('executed'), { timeout: 8_000 });
     expect(await flowsFor(model, 'STARTLIVEMODEL')).toHaveLength(1);
     await dmTo(REQUESTER, new RegExp(`start live model \`${model}\`[^]*was approved by <@${CAROL}>`));
@@ -218,21 +223,7 @@ describe('an approval request the approvals channel does not take', () => {
     expect(buttonsOf(card)).toEqual([]);
     expect(textOf(card)).toContain('Approve or Reject it in the bot’s Home tab');
     expect((await approvalOf(id)).messageTs).toBe(card.ts);
-    await rig.slack.openHome({ user: CAROL });
-    const home = await rig.slack.waitFor(
-      () => {
-        const v = rig.slack.state.home.get(CAROL);
-        return v && JSON.stringify(v.view.blocks).includes(`home_decide_${id}`) ? v : undefined;
-      },
-      8_000,
-      "Carol's Home listing the request",
-    );
-    await rig.slack.sendViewAction({
-      user: CAROL,
-      viewId: home.id,
-      blockId: `home_decide_${id}`,
-      actionId: HOME_ACTION.approve,
-    });
+    await approveFromCarolsHome(id);
     await rig.slack.waitFor(
       () => (/Approved and executed/.test(textOf(latest(card))) ? true : undefined),
       8_000,
