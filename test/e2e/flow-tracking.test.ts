@@ -54,6 +54,13 @@ beforeEach(async () => {
 });
 
 const seen = (m: LocalMessage | undefined) => (m ? `${m.text}\n${JSON.stringify(m.blocks ?? [])}` : '');
+/** A learn in #ops whose flow the emulator gives `rule.status` (a flow rule); its announcement. */
+async function learnInOps(name: string, rule: { status: string; message?: string }) {
+  await control('POST', 'flow-rules', { flowType: 'ANOMALYLEARN', name: `^${name}$`, count: 1, ...rule });
+  await h.command(`learn workspace=${W} signals=${T}:temperature ${RANGE} name=${name}`, { channel: OPS });
+  return announcement(OPS, name);
+}
+
 const botMessages = (channel: string) =>
   h.slack.messages(channel).filter((m) => m.user === h.slack.botUserId && !m.threadTs);
 const current = (channel: string, ts: string) => h.slack.messages(channel).find((m) => m.ts === ts);
@@ -234,17 +241,10 @@ describe('following a flow to its end', () => {
   });
 
   it('a FAILED flow shows the service reason, escaped, with "Reopen with my inputs"', async () => {
-    await control('POST', 'flow-rules', {
-      flowType: 'ANOMALYLEARN',
-      name: '^will-fail$',
+    const ann = await learnInOps('will-fail', {
       status: 'FAILED',
       message: 'not enough data for <!channel>',
-      count: 1,
     });
-    await h.command(`learn workspace=${W} signals=${T}:temperature ${RANGE} name=will-fail`, {
-      channel: OPS,
-    });
-    const ann = await announcement(OPS, 'will-fail');
     await showing(OPS, ann.ts, /\*FAILED\* after/);
     const reply = await completion(OPS, ann.ts);
     expect(reply.text).toContain(`<@${ALICE}>`);
@@ -406,16 +406,7 @@ describe('following flows through faults', () => {
   });
 
   it('a status the bot does not know is shown as the service wrote it, and following goes on to the end', async () => {
-    await control('POST', 'flow-rules', {
-      flowType: 'ANOMALYLEARN',
-      name: '^odd-status$',
-      status: 'WAITING_FOR_DATA',
-      count: 1,
-    });
-    await h.command(`learn workspace=${W} signals=${T}:temperature ${RANGE} name=odd-status`, {
-      channel: OPS,
-    });
-    const ann = await announcement(OPS, 'odd-status');
+    const ann = await learnInOps('odd-status', { status: 'WAITING_FOR_DATA' });
     await showing(OPS, ann.ts, /\*WAITING_FOR_DATA\* for/);
     await control('POST', `flows/${flowIdOf(ann)}/finish`, { status: 'COMPLETED' });
     await showing(OPS, ann.ts, /\*COMPLETED\* after/);
@@ -423,16 +414,7 @@ describe('following flows through faults', () => {
   });
 
   it('a CANCELLED flow ends with one notice and "Reopen with my inputs"', async () => {
-    await control('POST', 'flow-rules', {
-      flowType: 'ANOMALYLEARN',
-      name: '^cancelled-one$',
-      status: 'CANCELLED',
-      count: 1,
-    });
-    await h.command(`learn workspace=${W} signals=${T}:temperature ${RANGE} name=cancelled-one`, {
-      channel: OPS,
-    });
-    const ann = await announcement(OPS, 'cancelled-one');
+    const ann = await learnInOps('cancelled-one', { status: 'CANCELLED' });
     await showing(OPS, ann.ts, /\*CANCELLED\* after/);
     const reply = await completion(OPS, ann.ts);
     expect(reply.text).toContain('ended CANCELLED');
@@ -440,16 +422,7 @@ describe('following flows through faults', () => {
   });
 
   it('a 401 while reading stops following with a clear note, and no end notice', async () => {
-    await control('POST', 'flow-rules', {
-      flowType: 'ANOMALYLEARN',
-      name: '^refused-read$',
-      status: 'RUNNING',
-      count: 1,
-    });
-    await h.command(`learn workspace=${W} signals=${T}:temperature ${RANGE} name=refused-read`, {
-      channel: OPS,
-    });
-    const ann = await announcement(OPS, 'refused-read');
+    const ann = await learnInOps('refused-read', { status: 'RUNNING' });
     await control('POST', 'faults', { method: 'GET', path: `/flows/${flowIdOf(ann)}$`, status: 401 });
     await showing(OPS, ann.ts, /can no longer read this flow/);
     expect(seen(current(OPS, ann.ts))).toContain("follow it in the service's Activity view");
@@ -462,16 +435,7 @@ describe('following flows through faults', () => {
   });
 
   it('a restart mid-flow: the new bot takes it to its end, and the requester is told once', async () => {
-    await control('POST', 'flow-rules', {
-      flowType: 'ANOMALYLEARN',
-      name: '^across-restart$',
-      status: 'RUNNING',
-      count: 1,
-    });
-    await h.command(`learn workspace=${W} signals=${T}:temperature ${RANGE} name=across-restart`, {
-      channel: OPS,
-    });
-    const ann = await announcement(OPS, 'across-restart');
+    const ann = await learnInOps('across-restart', { status: 'RUNNING' });
     await showing(OPS, ann.ts, /\*RUNNING\* for/);
     await h.running.stop();
     const again = await startAll({ config: h.config, logger: h.logger, clock: h.clock.source });

@@ -56,6 +56,8 @@ const BASES = [
 
 const LOCALES = [undefined, 'en-US', 'en-GB', 'de-DE', 'en-IN', 'ja-JP', 'en'];
 
+// Written out here, not taken from the grammar: the phrases are what a person types, so a misspelt name
+// in the grammar fails these properties instead of agreeing with them.
 const MONTHS = [
   'January',
   'February',
