@@ -41,6 +41,26 @@ const inFlight = async (rig: Rig, name: string): Promise<LoggedRequest> =>
     { timeout: 5000 },
   );
 
+/**
+ * Sends `/tsai learn` as a person would, its flow's creation held by the service for `latencyMs`, and
+ * waits until that request is at the service: work in hand. The command's ack, and the request.
+ */
+async function learnHeldAtTheService(rig: Rig, name: string, latencyMs: number) {
+  await emulatorControl(rig.emulator.url)('POST', 'faults', {
+    method: 'POST',
+    path: '/flows$',
+    latencyMs,
+    count: 1,
+  });
+  const ack = await rig.slack.sendCommand({
+    user: REQUESTER,
+    channel: OPS,
+    text: learn(name),
+    command: '/tsai',
+  });
+  return { ack, request: await inFlight(rig, name) };
+}
+
 const replyNaming = (rig: Rig, name: string) =>
   rig.slack
     .messages(OPS, { user: REQUESTER })
@@ -82,15 +102,9 @@ describe('SIGTERM with work in flight (the bot in its own process, a SQLite stor
       });
 
       // A second command whose service call is held while the stop begins.
-      await fault('POST', 'faults', { method: 'POST', path: '/flows$', latencyMs: 2000, count: 1 });
-      const ack = await rig.slack.sendCommand({
-        user: REQUESTER,
-        channel: OPS,
-        text: learn('in hand at SIGTERM'),
-        command: '/tsai',
-      });
+      const { ack, request } = await learnHeldAtTheService(rig, 'in hand at SIGTERM', 2000);
       expect(ack.status).toBe(200);
-      expect((await inFlight(rig, 'in hand at SIGTERM')).status).toBeUndefined();
+      expect(request.status).toBeUndefined();
 
       // A client that sent half a request and went quiet.
       const stalled = connect(proc.port, '127.0.0.1');
@@ -135,14 +149,7 @@ describe('SIGTERM with work in flight (the bot in its own process, a SQLite stor
     const proc = await startBot(rig, { TSAI_SHUTDOWN_TIMEOUT: '4s' });
     const fault = emulatorControl(rig.emulator.url);
     try {
-      await fault('POST', 'faults', { method: 'POST', path: '/flows$', latencyMs: 6000, count: 1 });
-      await rig.slack.sendCommand({
-        user: REQUESTER,
-        channel: OPS,
-        text: learn('held past the bound'),
-        command: '/tsai',
-      });
-      await inFlight(rig, 'held past the bound');
+      await learnHeldAtTheService(rig, 'held past the bound', 6000);
       const sent = await signal(proc, 'SIGTERM');
       const { code } = await proc.exited;
       expect(code).toBe(0);
@@ -167,14 +174,7 @@ describe('SIGTERM with work in flight (the bot in its own process, a SQLite stor
     });
     const fault = emulatorControl(rig.emulator.url);
     try {
-      await fault('POST', 'faults', { method: 'POST', path: '/flows$', latencyMs: 20_000, count: 1 });
-      await rig.slack.sendCommand({
-        user: REQUESTER,
-        channel: OPS,
-        text: learn('hangs the drain'),
-        command: '/tsai',
-      });
-      await inFlight(rig, 'hangs the drain');
+      await learnHeldAtTheService(rig, 'hangs the drain', 20_000);
       const sent = await signal(proc, 'SIGTERM');
       const { code } = await proc.exited;
       expect(code).toBe(1);
