@@ -57,6 +57,26 @@ function viewText(v: OpenView | undefined): string {
 
 const homeOf = (user: string) => rig.slack.state.home.get(user);
 
+/** An Approve click signed as Slack signs it, from `user`'s own Home, whether or not it shows that button. */
+const approveClickSentBy = (user: string, username: string, blockId: string, value: string) => {
+  const home = homeOf(user)!;
+  return rig.slack.signedPost(
+    '/slack/events',
+    new URLSearchParams({
+      payload: JSON.stringify({
+        type: 'block_actions',
+        user: { id: user, username, team_id: rig.slack.teamId },
+        team: { id: rig.slack.teamId },
+        api_app_id: rig.slack.appId,
+        trigger_id: rig.slack.state.issueTrigger(user),
+        container: { type: 'view', view_id: home.id },
+        view: { id: home.id, type: 'home', hash: home.hash },
+        actions: [{ type: 'button', action_id: HOME_ACTION.approve, block_id: blockId, value }],
+      }),
+    }).toString(),
+  );
+};
+
 /** `user`'s Home once what it shows passes `test`. */
 function homeWhen(
   user: string,
@@ -191,23 +211,7 @@ describe('the App Home', () => {
     expect(viewText(bob)).toContain('Your pending requests (1)');
 
     // Alice is no approver and has no button; a forged click is refused like one on the card.
-    const forged = await rig.slack.signedPost(
-      '/slack/events',
-      new URLSearchParams({
-        payload: JSON.stringify({
-          type: 'block_actions',
-          user: { id: REQUESTER, username: 'alice', team_id: rig.slack.teamId },
-          team: { id: rig.slack.teamId },
-          api_app_id: rig.slack.appId,
-          trigger_id: rig.slack.state.issueTrigger(REQUESTER),
-          container: { type: 'view', view_id: homeOf(REQUESTER)!.id },
-          view: { id: homeOf(REQUESTER)!.id, type: 'home', hash: 'x' },
-          actions: [
-            { type: 'button', action_id: HOME_ACTION.approve, block_id: `home_decide_${id}`, value: id },
-          ],
-        }),
-      }).toString(),
-    );
+    const forged = await approveClickSentBy(REQUESTER, 'alice', `home_decide_${id}`, id);
     expect(forged.status).toBe(200);
     await dmTo(REQUESTER, /You are not an approver/);
 
@@ -304,24 +308,7 @@ describe('the App Home', () => {
   });
 
   it('a click on a request nobody knows changes nothing and says so', async () => {
-    const v = homeOf(APPROVER)!;
-    const d = await rig.slack.signedPost(
-      '/slack/events',
-      new URLSearchParams({
-        payload: JSON.stringify({
-          type: 'block_actions',
-          user: { id: APPROVER, username: 'bob', team_id: rig.slack.teamId },
-          team: { id: rig.slack.teamId },
-          api_app_id: rig.slack.appId,
-          trigger_id: rig.slack.state.issueTrigger(APPROVER),
-          container: { type: 'view', view_id: v.id },
-          view: { id: v.id, type: 'home', hash: v.hash },
-          actions: [
-            { type: 'button', action_id: HOME_ACTION.approve, block_id: 'home_decide_x', value: 'no-such' },
-          ],
-        }),
-      }).toString(),
-    );
+    const d = await approveClickSentBy(APPROVER, 'bob', 'home_decide_x', 'no-such');
     expect(d.status).toBe(200);
     await dmTo(APPROVER, /not known to this bot/);
   });
