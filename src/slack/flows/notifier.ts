@@ -52,6 +52,21 @@ function retryAt(f: SlackFailure, now: number, since: number): number | undefine
 export function createFlowNotifier(bot: Bot): FlowNotifier {
   const log = bot.logger.child({ part: 'flow-tracking' });
 
+  /** When Slack may get over `e`, the result that puts this flow off until then (logged, unless a 429). */
+  const tryAgainLater = (
+    e: unknown,
+    f: TrackedFlow,
+    now: number,
+    where: Record<string, string>,
+    msg: string,
+  ): NotifyResult | undefined => {
+    const failure = slackFailure(e);
+    const at = retryAt(failure, now, f.statusChangedAt);
+    if (at === undefined) return undefined;
+    if (failure.kind !== 'rate-limited') log.info({ flowId: f.flowId, ...where, err: errText(e) }, msg);
+    return { kind: 'later', notBefore: at };
+  };
+
   const update = async (
     channel: string,
     ts: string,
@@ -65,16 +80,14 @@ export function createFlowNotifier(bot: Bot): FlowNotifier {
       );
       return { kind: 'done' };
     } catch (e) {
-      const failure = slackFailure(e);
-      const at = retryAt(failure, now, f.statusChangedAt);
-      if (at !== undefined) {
-        if (failure.kind !== 'rate-limited')
-          log.info(
-            { flowId: f.flowId, channel, err: errText(e) },
-            'could not update a flow announcement; trying again later',
-          );
-        return { kind: 'later', notBefore: at };
-      }
+      const later = tryAgainLater(
+        e,
+        f,
+        now,
+        { channel },
+        'could not update a flow announcement; trying again later',
+      );
+      if (later) return later;
       log.warn(
         { flowId: f.flowId, channel, err: errText(e) },
         'could not update a flow announcement; the end is still told',
@@ -154,16 +167,14 @@ export function createFlowNotifier(bot: Bot): FlowNotifier {
         try {
           return await way.tell();
         } catch (e) {
-          const failure = slackFailure(e);
-          const at = retryAt(failure, now, f.statusChangedAt);
-          if (at !== undefined) {
-            if (failure.kind !== 'rate-limited')
-              log.info(
-                { flowId: f.flowId, way: way.name, err: errText(e) },
-                'could not tell the requester that their flow ended; trying again later',
-              );
-            return { kind: 'later', notBefore: at };
-          }
+          const later = tryAgainLater(
+            e,
+            f,
+            now,
+            { way: way.name },
+            'could not tell the requester that their flow ended; trying again later',
+          );
+          if (later) return later;
           log.info(
             { flowId: f.flowId, way: way.name, err: errText(e) },
             'could not tell the end of a flow this way; trying the next',
