@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServiceClient, ServiceError } from '../src/api/index.js';
-import { SEED } from '../src/standins/emulator/index.js';
 import { parseJsonLossless } from '../src/wire/index.js';
+import { SEED } from '../standins/emulator/index.js';
 import { type Harness, startHarness } from './support/emulator.js';
 
 async function failure(p: Promise<unknown>): Promise<ServiceError> {

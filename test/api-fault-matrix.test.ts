@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceError, type ServiceErrorKind } from '../src/api/index.js';
-import { type FaultSpec, type LoggedRequest, SEED } from '../src/standins/emulator/index.js';
+import { type FaultSpec, type LoggedRequest, SEED } from '../standins/emulator/index.js';
 import { eventually, type Harness, startHarness } from './support/emulator.js';
 
 // Every client method against every fault the emulator can inject, over real sockets: how many requests

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServiceClient, type FlowView, readFlow, ServiceError } from '../src/api/index.js';
-import { SEED } from '../src/standins/emulator/index.js';
+import { SEED } from '../standins/emulator/index.js';
 import { type Harness, startHarness } from './support/emulator.js';
 
 const S = SEED;

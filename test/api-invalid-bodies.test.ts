@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: this file builds deliberately malformed bodies
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../src/api/index.js';
-import { SEED } from '../src/standins/emulator/index.js';
+import { SEED } from '../standins/emulator/index.js';
 import { type Harness, startHarness } from './support/emulator.js';
 
 type Body = Record<string, unknown> & { flowType: string; spec?: Record<string, unknown> };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServiceClient, type ServiceClientOptions, ServiceError } from '../src/api/index.js';
 import { serviceFailure } from '../src/core/service-errors.js';
-import { SEED } from '../src/standins/emulator/index.js';
+import { SEED } from '../standins/emulator/index.js';
 import { type Harness, startHarness } from './support/emulator.js';
 
 const FLOWS_12 = `/api/1.2/accounts/${SEED.accountId}/flows`;

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServiceClient, ServiceError } from '../src/api/index.js';
-import { SEED } from '../src/standins/emulator/index.js';
+import { SEED } from '../standins/emulator/index.js';
 import { type Harness, startHarness } from './support/emulator.js';
 
 const WS_PATH = `/api/1.3/accounts/${SEED.accountId}/workspace/${SEED.workspaces.pumpStation}`;

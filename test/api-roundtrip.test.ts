@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { SEED } from '../src/standins/emulator/index.js';
+import { SEED } from '../standins/emulator/index.js';
 import { type Harness, startHarness } from './support/emulator.js';
 
 const A = SEED.accountId;

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SEED } from '../src/standins/emulator/seed.js';
+import { SEED } from '../standins/emulator/seed.js';
 import { BOT_TOKEN, SIGNING_SECRET } from './support/harness-secrets.js';
 import { scanLogs } from './support/log-scan.js';
 

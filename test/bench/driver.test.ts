@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBareBolt } from '../../src/bench/bare-app.js';
-import { closedLoop, firstAck, openLoop, slashCommandBody } from '../../src/bench/driver.js';
-import { freePort, procStatusMb } from '../../src/bench/procs.js';
-import { type LocalSlack, startLocalSlack } from '../../src/standins/localslack/index.js';
+import { startBareBolt } from '../../bench/bare-app.js';
+import { closedLoop, firstAck, openLoop, slashCommandBody } from '../../bench/driver.js';
+import { freePort, procStatusMb } from '../../bench/procs.js';
+import { type LocalSlack, startLocalSlack } from '../../standins/localslack/index.js';
 
 const SECRET = 'bench-test-signing-secret';
 const TOKEN = 'xoxb-bench-test';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildResults, formatTable, type Measurements } from '../../src/bench/results.js';
+import { buildResults, formatTable, type Measurements } from '../../bench/results.js';
 
 const machine = { cpus: 2, model: 'Test CPU', memoryMb: 4096, node: 'v20.20.0', os: 'Linux test x64' };
 const ms = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);

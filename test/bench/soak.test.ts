@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isFlat, trend } from '../../src/bench/soak.js';
-import { soakMinutes } from '../../src/bench/soak-phase.js';
+import { isFlat, trend } from '../../bench/soak.js';
+import { soakMinutes } from '../../bench/soak-phase.js';
 
 const series = (values: (number | null)[]) => values.map((value, i) => ({ atMin: i, value }));
 

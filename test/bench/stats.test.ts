@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { median, percentile, ratio, round, summarize } from '../../src/bench/stats.js';
+import { median, percentile, ratio, round, summarize } from '../../bench/stats.js';
 
 describe('bench statistics', () => {
   it('takes nearest-rank percentiles of sorted samples', () => {

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Approvals, DEFAULT_APPROVAL_TTL_MS } from '../../src/core/approvals/index.js';
 import { createCore } from '../../src/core/compose.js';
-import { SEED } from '../../src/standins/emulator/index.js';
 import type { Store } from '../../src/store/index.js';
+import { SEED } from '../../standins/emulator/index.js';
 import { type Harness, startHarness } from '../support/emulator.js';
 import { describePg, pgLocation } from '../support/pg.js';
 import { sqliteLocation } from '../support/sqlite.js';

@@ -16,8 +16,8 @@ import {
 import { isGovernanceCommand, parseCommand } from '../../src/core/grammar/parse.js';
 import type { OpRequest } from '../../src/core/operations/requests.js';
 import { resolveCommand } from '../../src/core/operations/resolve.js';
-import { SEED } from '../../src/standins/emulator/index.js';
 import type { Store } from '../../src/store/index.js';
+import { SEED } from '../../standins/emulator/index.js';
 import { type Harness, startHarness } from '../support/emulator.js';
 import { sqliteLocation } from '../support/sqlite.js';
 import type { StoreLocation } from '../support/store-conformance.js';

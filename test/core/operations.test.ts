@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { ServiceClient } from '../../src/api/index.js';
 import { type Core, createCore } from '../../src/core/compose.js';
 import type { Actor } from '../../src/core/operations/operation.js';
-import { SEED } from '../../src/standins/emulator/index.js';
 import type { Store } from '../../src/store/index.js';
+import { SEED } from '../../standins/emulator/index.js';
 import { type Harness, startHarness } from '../support/emulator.js';
 import { sqliteLocation } from '../support/sqlite.js';
 import type { StoreLocation } from '../support/store-conformance.js';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FlowNotifier, FlowTracker } from '../../src/core/tracking/tracker.js';
-import { SEED } from '../../src/standins/emulator/index.js';
 import type { Store, TrackedFlow } from '../../src/store/index.js';
+import { SEED } from '../../standins/emulator/index.js';
 import { eventually, type Harness, startHarness } from '../support/emulator.js';
 import { sqliteLocation } from '../support/sqlite.js';
 import type { StoreLocation } from '../support/store-conformance.js';

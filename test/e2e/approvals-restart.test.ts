@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED } from '../../src/standins/emulator/index.js';
+import { SEED } from '../../standins/emulator/index.js';
 import {
   APPROVALS,
   APPROVER,

@@ -5,8 +5,8 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
-import { SEED } from '../../src/standins/emulator/index.js';
-import { startAll } from '../../src/startup.js';
+import { SEED } from '../../standins/emulator/index.js';
+import { startAll } from '../../standins/start-all.js';
 import { buttonsOf, textOf } from '../support/approvals-rig.js';
 
 describe('npm start with nothing configured (emulator + local Slack)', () => {

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { REJECT_REASON_ACTION, REJECT_REASON_BLOCK } from '../../src/slack/approvals/card.js';
-import { SEED } from '../../src/standins/emulator/index.js';
-import type { LocalMessage } from '../../src/standins/localslack/index.js';
+import { SEED } from '../../standins/emulator/index.js';
+import type { LocalMessage } from '../../standins/localslack/index.js';
 import {
   APPROVALS,
   APPROVER,

@@ -10,9 +10,9 @@ import {
   SHORTCUT_CALLBACK,
 } from '../../src/slack/forms/views/ids.js';
 import { decodeMeta } from '../../src/slack/forms/views/metadata.js';
-import { SEED } from '../../src/standins/emulator/index.js';
-import { APP_ID, type OpenView, signSlackRequest, TEAM_ID } from '../../src/standins/localslack/index.js';
-import { viewPayload } from '../../src/standins/localslack/webapi.js';
+import { SEED } from '../../standins/emulator/index.js';
+import { APP_ID, type OpenView, signSlackRequest, TEAM_ID } from '../../standins/localslack/index.js';
+import { viewPayload } from '../../standins/localslack/webapi.js';
 import {
   DEFAULT_CHANNEL,
   DEFAULT_USER,

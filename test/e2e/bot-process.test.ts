@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SEED } from '../../src/standins/emulator/index.js';
 import { openStore } from '../../src/store/index.js';
+import { SEED } from '../../standins/emulator/index.js';
 import {
   APPROVALS,
   APPROVER,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SEED } from '../../src/standins/emulator/index.js';
-import type { LocalMessage } from '../../src/standins/localslack/index.js';
+import { SEED } from '../../standins/emulator/index.js';
+import type { LocalMessage } from '../../standins/localslack/index.js';
 import { BOT_TOKEN, type Harness, SIGNING_SECRET, startHarness } from '../support/harness.js';
 
 const S = SEED;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SEED } from '../../src/standins/emulator/index.js';
-import type { LocalMessage } from '../../src/standins/localslack/index.js';
+import { SEED } from '../../standins/emulator/index.js';
+import type { LocalMessage } from '../../standins/localslack/index.js';
 import { OPS, REQUESTER, type Rig, startRig } from '../support/approvals-rig.js';
 import { type BotProcess, prepareBotProgram, startBotProcess } from '../support/bot-process.js';
 import { describePg } from '../support/pg.js';

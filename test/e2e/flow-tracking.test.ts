@@ -2,14 +2,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { FLOW_ACTION } from '../../src/slack/flows/views.js';
 import { fieldActionId, MODAL_ACTION, MODAL_CALLBACK } from '../../src/slack/forms/views/ids.js';
 import { decodeMeta } from '../../src/slack/forms/views/metadata.js';
-import { SEED } from '../../src/standins/emulator/index.js';
+import { SEED } from '../../standins/emulator/index.js';
 import {
   DEFAULT_CHANNELS,
   DEFAULT_USERS,
   type LocalMessage,
   type OpenView,
-} from '../../src/standins/localslack/index.js';
-import { startAll } from '../../src/startup.js';
+} from '../../standins/localslack/index.js';
+import { startAll } from '../../standins/start-all.js';
 import { emulatorControl } from '../support/emulator.js';
 import { type Harness, startHarness } from '../support/harness.js';
 

@@ -5,9 +5,9 @@ import {
   REJECT_REASON_BLOCK,
 } from '../../src/slack/approvals/card.js';
 import { HOME_ACTION } from '../../src/slack/home/views.js';
-import { SEED } from '../../src/standins/emulator/index.js';
-import type { OpenView } from '../../src/standins/localslack/index.js';
 import { checkBlockKitLimits } from '../../src/wire/block-kit.js';
+import { SEED } from '../../standins/emulator/index.js';
+import type { OpenView } from '../../standins/localslack/index.js';
 import {
   APPROVALS,
   APPROVER,

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { LoggedRequest } from '../../src/standins/emulator/index.js';
-import { SEED } from '../../src/standins/emulator/index.js';
 import { openStore } from '../../src/store/index.js';
+import type { LoggedRequest } from '../../standins/emulator/index.js';
+import { SEED } from '../../standins/emulator/index.js';
 import { OPS, REQUESTER, type Rig, startRig, textOf } from '../support/approvals-rig.js';
 import { type MainProcess, prepareBotProgram, startMainProcess } from '../support/bot-process.js';
 import { emulatorControl } from '../support/emulator.js';

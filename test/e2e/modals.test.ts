@@ -8,10 +8,10 @@ import {
   SHORTCUT_CALLBACK,
 } from '../../src/slack/forms/views/ids.js';
 import { decodeMeta } from '../../src/slack/forms/views/metadata.js';
-import { SEED } from '../../src/standins/emulator/index.js';
-import type { LocalMessage, OpenView } from '../../src/standins/localslack/index.js';
 import { describeRange } from '../../src/time/index.js';
 import { checkBlockKitLimits } from '../../src/wire/block-kit.js';
+import { SEED } from '../../standins/emulator/index.js';
+import type { LocalMessage, OpenView } from '../../standins/localslack/index.js';
 import { DEFAULT_CHANNEL, DEFAULT_USER, type Harness, startHarness } from '../support/harness.js';
 
 const S = SEED;

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVAL_ACTION } from '../../src/slack/approvals/card.js';
 import { fieldActionId, MODAL_ACTION, MODAL_CALLBACK } from '../../src/slack/forms/views/ids.js';
 import { decodeMeta } from '../../src/slack/forms/views/metadata.js';
-import { SEED } from '../../src/standins/emulator/index.js';
-import type { LocalMessage } from '../../src/standins/localslack/index.js';
+import { SEED } from '../../standins/emulator/index.js';
+import type { LocalMessage } from '../../standins/localslack/index.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 const W = SEED.workspaces.pumpStation;

@@ -9,8 +9,8 @@ import {
   REJECT_REASON_BLOCK,
 } from '../../src/slack/approvals/card.js';
 import { fieldActionId, MODAL_ACTION, MODAL_CALLBACK } from '../../src/slack/forms/views/ids.js';
-import { type LoggedRequest, SEED } from '../../src/standins/emulator/index.js';
-import type { Delivery, LocalMessage, OpenView } from '../../src/standins/localslack/index.js';
+import { type LoggedRequest, SEED } from '../../standins/emulator/index.js';
+import type { Delivery, LocalMessage, OpenView } from '../../standins/localslack/index.js';
 import {
   APPROVALS,
   APPROVER,

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldActionId, MODAL_ACTION, MODAL_CALLBACK } from '../../src/slack/forms/views/ids.js';
 import { decodeMeta } from '../../src/slack/forms/views/metadata.js';
-import { type FaultSpec, type LoggedRequest, SEED } from '../../src/standins/emulator/index.js';
+import { type FaultSpec, type LoggedRequest, SEED } from '../../standins/emulator/index.js';
 import {
   DEFAULT_CHANNELS,
   DEFAULT_USERS,
   type LocalMessage,
   type OpenView,
-} from '../../src/standins/localslack/index.js';
+} from '../../standins/localslack/index.js';
 import { emulatorControl, eventually } from '../support/emulator.js';
 import { type Harness, startHarness } from '../support/harness.js';
 

@@ -5,8 +5,8 @@ import { SYSTEM_CLOCK } from '../../src/core/clock.js';
 import { createLogger } from '../../src/log.js';
 import { createSlackApp } from '../../src/slack/app.js';
 import { composeBot } from '../../src/slack/bot.js';
-import { SEED } from '../../src/standins/emulator/index.js';
-import { startAll } from '../../src/startup.js';
+import { SEED } from '../../standins/emulator/index.js';
+import { startAll } from '../../standins/start-all.js';
 import { type Harness, SIGNING_SECRET, startHarness } from '../support/harness.js';
 import { captureLogs } from '../support/logs.js';
 

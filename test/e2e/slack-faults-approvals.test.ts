@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REJECT_MODAL_CALLBACK } from '../../src/slack/approvals/card.js';
 import { HOME_ACTION } from '../../src/slack/home/views.js';
-import { SEED } from '../../src/standins/emulator/index.js';
-import type { LocalMessage, OpenView } from '../../src/standins/localslack/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
+import { SEED } from '../../standins/emulator/index.js';
+import type { LocalMessage, OpenView } from '../../standins/localslack/index.js';
 import {
   APPROVALS,
   APPROVER,

@@ -6,13 +6,13 @@ import {
   SHORTCUT_CALLBACK,
 } from '../../src/slack/forms/views/ids.js';
 import { decodeMeta } from '../../src/slack/forms/views/metadata.js';
-import { SEED } from '../../src/standins/emulator/index.js';
+import { SEED } from '../../standins/emulator/index.js';
 import {
   DEFAULT_CHANNELS,
   DEFAULT_USERS,
   type LocalMessage,
   type OpenView,
-} from '../../src/standins/localslack/index.js';
+} from '../../standins/localslack/index.js';
 import { buttonsOf, textOf } from '../support/approvals-rig.js';
 import { type Harness, startHarness } from '../support/harness.js';
 

@@ -5,8 +5,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { settableClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/log.js';
-import { type LoggedRequest, SEED } from '../../src/standins/emulator/index.js';
-import { startAll } from '../../src/startup.js';
+import { type LoggedRequest, SEED } from '../../standins/emulator/index.js';
+import { startAll } from '../../standins/start-all.js';
 import { emulatorControl } from '../support/emulator.js';
 import { captureLogs, registerSecrets } from '../support/logs.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { SEED } from '../../src/standins/emulator/index.js';
-import type { LocalMessage } from '../../src/standins/localslack/index.js';
 import { PostgresStore } from '../../src/store/postgres.js';
+import { SEED } from '../../standins/emulator/index.js';
+import type { LocalMessage } from '../../standins/localslack/index.js';
 import { textOf } from '../support/approvals-rig.js';
 import { DEFAULT_CHANNEL, DEFAULT_USER, type Harness, startHarness } from '../support/harness.js';
 import { describeWithPgCluster, type PgCluster, startPgCluster } from '../support/pg-cluster.js';

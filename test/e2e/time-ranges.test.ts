@@ -2,8 +2,8 @@
 // emulator received (or that it received nothing) and what the user was told. The harness's clock is
 // Sunday 22 Nov 2026 10:00 UTC: 10:00 in London, 15:30 in Kolkata, 05:00 in New York, 11:00 in Berlin.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SEED } from '../../src/standins/emulator/index.js';
-import type { LocalMessage, LocalUser } from '../../src/standins/localslack/index.js';
+import { SEED } from '../../standins/emulator/index.js';
+import type { LocalMessage, LocalUser } from '../../standins/localslack/index.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 const S = SEED;

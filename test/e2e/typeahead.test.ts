@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldActionId, MODAL_CALLBACK } from '../../src/slack/forms/views/ids.js';
 import { decodeMeta } from '../../src/slack/forms/views/metadata.js';
-import { SEED } from '../../src/standins/emulator/index.js';
-import type { OpenView } from '../../src/standins/localslack/index.js';
 import { checkBlockKitLimits } from '../../src/wire/block-kit.js';
+import { SEED } from '../../standins/emulator/index.js';
+import type { OpenView } from '../../standins/localslack/index.js';
 import { DEFAULT_CHANNEL, DEFAULT_USER, type Harness, startHarness } from '../support/harness.js';
 
 /**

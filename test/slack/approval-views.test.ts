@@ -8,8 +8,8 @@ import {
 } from '../../src/slack/approvals/card.js';
 import { auditMessage } from '../../src/slack/views/audit.js';
 import { askWhom, LIMITS } from '../../src/slack/views/mrkdwn.js';
-import { validateMessage, validateView } from '../../src/standins/localslack/index.js';
 import type { ApprovalRequest, ApprovalStatus, AuditEntry } from '../../src/store/index.js';
+import { validateMessage, validateView } from '../../standins/localslack/index.js';
 
 const EVIL = '<!channel> *bold* <http://evil|click> & more';
 const T = Date.UTC(2026, 10, 22, 10, 42);

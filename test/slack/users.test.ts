@@ -1,7 +1,7 @@
 import { App, LogLevel } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserDirectory } from '../../src/slack/users.js';
-import { type LocalSlack, startLocalSlack } from '../../src/standins/localslack/index.js';
+import { type LocalSlack, startLocalSlack } from '../../standins/localslack/index.js';
 
 const TOKEN = 'xoxb-users-test-0123456789';
 let slack: LocalSlack;

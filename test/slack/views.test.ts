@@ -121,7 +121,7 @@ describe('messages', () => {
 describe('messages stay within Block Kit limits with huge input (checked by the local Slack validator)', () => {
   const huge = `${'<&>'.repeat(3000)} ${'x'.repeat(20_000)}`;
   it('result, error and help messages', async () => {
-    const { validateMessage } = await import('../../src/standins/localslack/index.js');
+    const { validateMessage } = await import('../../standins/localslack/index.js');
     const bodies = [
       resultMessage(
         {

@@ -7,15 +7,15 @@ import { loadConfig } from '../../src/config.js';
 import { type SettableClock, settableClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/log.js';
 import { APPROVAL_ACTION } from '../../src/slack/approvals/card.js';
-import type { LoggedRequest, RunningEmulator } from '../../src/standins/emulator/index.js';
+import type { LoggedRequest, RunningEmulator } from '../../standins/emulator/index.js';
 import type {
   LocalChannel,
   LocalMessage,
   LocalSlack,
   LocalUser,
   LocalUsergroup,
-} from '../../src/standins/localslack/index.js';
-import { type Running, startAll } from '../../src/startup.js';
+} from '../../standins/localslack/index.js';
+import { type Running, startAll } from '../../standins/start-all.js';
 import { emulatorControl } from './emulator.js';
 import { BOT_TOKEN, commandAndReply, HARNESS_NOW, SIGNING_SECRET, startBackends } from './harness.js';
 import { captureLogs, registerSecrets } from './logs.js';

@@ -10,7 +10,7 @@ const CHILD = `
 import { loadConfig } from './src/config.js';
 import { settableClock } from './src/core/clock.js';
 import { createLogger } from './src/log.js';
-import { startAll } from './src/startup.js';
+import { startAll } from './standins/start-all.js';
 const config = loadConfig(process.env);
 const logger = createLogger({ level: config.logLevel, secrets: config.secrets });
 const clock = process.env.BOT_NOW_MS ? settableClock(Number(process.env.BOT_NOW_MS)).source : undefined;
@@ -34,11 +34,15 @@ async function tsFiles(dir: string): Promise<string[]> {
   return out;
 }
 
-/** Transpiles src/ into a temp dir once, so bots can run as separate Node processes (no build step). */
+/**
+ * Transpiles src/ and standins/ into a temp dir once, so bots can run as separate Node processes (no
+ * build step).
+ */
 export async function prepareBotProgram(): Promise<{ dir: string; cleanup(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'tsai-bot-proc-'));
-  const root = resolve('src');
-  for (const file of await tsFiles(root)) {
+  const root = resolve('.');
+  const files = [...(await tsFiles(resolve('src'))), ...(await tsFiles(resolve('standins')))];
+  for (const file of files) {
     const out = ts.transpileModule(await readFile(file, 'utf8'), {
       compilerOptions: {
         module: ts.ModuleKind.ESNext,
@@ -46,7 +50,7 @@ export async function prepareBotProgram(): Promise<{ dir: string; cleanup(): Pro
         verbatimModuleSyntax: true,
       },
     });
-    const target = join(dir, 'src', relative(root, file)).replace(/\.ts$/, '.js');
+    const target = join(dir, relative(root, file)).replace(/\.ts$/, '.js');
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, out.outputText);
   }

@@ -4,7 +4,7 @@ import {
   type LoggedRequest,
   type RunningEmulator,
   startEmulator,
-} from '../../src/standins/emulator/index.js';
+} from '../../standins/emulator/index.js';
 
 export interface Harness {
   emu: RunningEmulator;

@@ -1,8 +1,6 @@
 import fc from 'fast-check';
 import { COMMANDS } from '../../src/core/grammar/commands.js';
 import { EXAMPLE_IDS } from '../../src/core/ids.js';
-import type { LoggedRequest } from '../../src/standins/emulator/index.js';
-import { SEED } from '../../src/standins/emulator/index.js';
 import {
   createWorkspaceBody,
   FLOW_TYPES_BY_VERSION,
@@ -10,6 +8,8 @@ import {
   flowBodyByType,
   moveModelBody,
 } from '../../src/wire/index.js';
+import type { LoggedRequest } from '../../standins/emulator/index.js';
+import { SEED } from '../../standins/emulator/index.js';
 
 /**
  * The seed of a fuzz run: FUZZ_SEED when given (to repeat a run), else a fresh one. Printed either way,

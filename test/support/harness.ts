@@ -6,12 +6,13 @@ import { type Config, loadConfig } from '../../src/config.js';
 import { type SettableClock, settableClock } from '../../src/core/clock.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import type { SlackApp } from '../../src/slack/app.js';
+import { openStore, type Store } from '../../src/store/index.js';
 import {
   type FaultSpec,
   type LoggedRequest,
   type RunningEmulator,
   startEmulator,
-} from '../../src/standins/emulator/index.js';
+} from '../../standins/emulator/index.js';
 import {
   type Delivery,
   type LocalChannel,
@@ -20,9 +21,8 @@ import {
   type LocalUser,
   type LocalUsergroup,
   startLocalSlack,
-} from '../../src/standins/localslack/index.js';
-import { type Running, startAll } from '../../src/startup.js';
-import { openStore, type Store } from '../../src/store/index.js';
+} from '../../standins/localslack/index.js';
+import { type Running, startAll } from '../../standins/start-all.js';
 import { emulatorControl } from './emulator.js';
 import { BOT_TOKEN, SIGNING_SECRET } from './harness-secrets.js';
 import { captureLogs, registerSecrets } from './logs.js';

@@ -69,7 +69,7 @@ describe('where the grammar overrules chrono', () => {
 });
 
 it('chrono-node is loaded by the first parse, not by importing the module', () => {
-  const index = resolve(import.meta.dirname, '../../dist/time/index.js');
+  const index = resolve(import.meta.dirname, '../../dist/src/time/index.js');
   const script = `
     const loaded = () => Object.keys(require.cache).some((k) => k.includes('chrono-node'));
     import(${JSON.stringify(index)}).then((m) => {

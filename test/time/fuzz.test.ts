@@ -1,8 +1,8 @@
 // Random and mutated text never throws and always gets a well-formed answer. How long it takes is measured
-// by the benchmark (src/bench/parse.ts), not here: the machines are shared, so tests never assert on time.
+// by the benchmark (bench/parse.ts), not here: the machines are shared, so tests never assert on time.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fuzzStrings } from '../../src/bench/parse.js';
+import { fuzzStrings } from '../../bench/parse.js';
 import {
   MAX_NS,
   parseTimeRange,

@@ -40,7 +40,7 @@ const HEAP_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 }
  */
 function workerScript(): URL {
   return import.meta.url.endsWith('.ts')
-    ? new URL('../../../dist/worker.js', import.meta.url)
+    ? new URL('../../../dist/src/worker.js', import.meta.url)
     : new URL('../../worker.js', import.meta.url);
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FlowRecord } from '../../../src/api/index.js';
-import { SEED } from '../../../src/standins/emulator/index.js';
+import { SEED } from '../../../standins/emulator/index.js';
 import { eventually, type Harness, startHarness } from '../../support/emulator.js';
 
 type Rec = { id: string; [k: string]: unknown };

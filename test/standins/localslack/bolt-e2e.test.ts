@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type LocalSlack,
-  signSlackRequest,
-  startLocalSlack,
-} from '../../../src/standins/localslack/index.js';
+import { type LocalSlack, signSlackRequest, startLocalSlack } from '../../../standins/localslack/index.js';
 import { SECRET, startTestBot, type TestBot, TOKEN } from './bolt-app.js';
 
 let slack: LocalSlack;

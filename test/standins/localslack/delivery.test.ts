@@ -6,7 +6,7 @@ import {
   type LocalSlack,
   type LocalSlackSnapshot,
   startLocalSlack,
-} from '../../../src/standins/localslack/index.js';
+} from '../../../standins/localslack/index.js';
 
 const SECRET = 'delivery-secret-xyz';
 const TOKEN = 'xoxb-delivery-token';

@@ -5,7 +5,7 @@ import {
   type OpenView,
   startLocalSlack,
   validateView,
-} from '../../../src/standins/localslack/index.js';
+} from '../../../standins/localslack/index.js';
 import { ASSETS, SECRET, startTestBot, type TestBot, TOKEN } from './bolt-app.js';
 
 let slack: LocalSlack;

@@ -2,8 +2,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PLATFORM_ERRORS } from '../../../src/standins/localslack/faults.js';
-import { type LocalSlack, startLocalSlack } from '../../../src/standins/localslack/index.js';
+import { PLATFORM_ERRORS } from '../../../standins/localslack/faults.js';
+import { type LocalSlack, startLocalSlack } from '../../../standins/localslack/index.js';
 
 const TOKEN = 'xoxb-faults-test-token';
 let slack: LocalSlack;

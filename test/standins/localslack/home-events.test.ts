@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifySlackRequest } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type LocalSlack, type OpenView, startLocalSlack } from '../../../src/standins/localslack/index.js';
+import { type LocalSlack, type OpenView, startLocalSlack } from '../../../standins/localslack/index.js';
 import { SECRET, startTestBot, type TestBot, TOKEN } from './bolt-app.js';
 
 let slack: LocalSlack;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildStateValues } from '../../../src/standins/localslack/index.js';
+import { buildStateValues } from '../../../standins/localslack/index.js';
 
 const pt = (text: string) => ({ type: 'plain_text', text });
 const opt = (value: string) => ({ text: pt(value.toUpperCase()), value });

@@ -1,6 +1,6 @@
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type LocalSlack, startLocalSlack } from '../../../src/standins/localslack/index.js';
+import { type LocalSlack, startLocalSlack } from '../../../standins/localslack/index.js';
 
 const TOKEN = 'xoxb-web-api-test-token';
 let slack: LocalSlack;

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type LocalSlack, startLocalSlack } from '../../../src/standins/localslack/index.js';
+import { type LocalSlack, startLocalSlack } from '../../../standins/localslack/index.js';
 
 /** Slack's own rules, from the workspace's state rather than from injected faults. */
 const TOKEN = 'xoxb-rules-test-token';

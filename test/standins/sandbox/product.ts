@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './browser.js';
 
-/** The product exactly as `npm start` runs it after the build: `node dist/main.js`, no Slack or service configured. */
+/** The product exactly as `npm start` runs it after the build: `node dist/standins/main.js`, no Slack or service configured. */
 export interface Product {
   sandboxUrl: string;
   emulatorUrl: string;
@@ -30,7 +30,7 @@ export async function startProduct(): Promise<Product> {
     LOG_LEVEL: 'warn',
   });
   // cwd is a temp dir so a developer's .env is not picked up.
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist', 'standins', 'main.js')], {
     cwd: dir,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

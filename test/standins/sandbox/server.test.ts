@@ -3,10 +3,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalSlack, startLocalSlack } from '../../../src/standins/localslack/index.js';
-import { readManifest } from '../../../src/standins/sandbox/manifest.js';
-import { type SandboxServer, startSandboxServer } from '../../../src/standins/sandbox/server.js';
-import { sandboxPortFromEnv, startSandbox } from '../../../src/standins/sandbox/start.js';
+import { type LocalSlack, startLocalSlack } from '../../../standins/localslack/index.js';
+import { readManifest } from '../../../standins/sandbox/manifest.js';
+import { type SandboxServer, startSandboxServer } from '../../../standins/sandbox/server.js';
+import { sandboxPortFromEnv, startSandbox } from '../../../standins/sandbox/start.js';
 
 /** The sandbox page's server over HTTP, without a browser. */
 describe('sandbox server', () => {

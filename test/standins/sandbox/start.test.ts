@@ -5,8 +5,8 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import { createLogger } from '../../../src/log.js';
-import { startLocalSlack } from '../../../src/standins/localslack/index.js';
-import { type Running, startAll } from '../../../src/startup.js';
+import { startLocalSlack } from '../../../standins/localslack/index.js';
+import { type Running, startAll } from '../../../standins/start-all.js';
 
 /** `npm start` decides: the sandbox page only without Slack configuration. */
 describe('sandbox at start-up', () => {

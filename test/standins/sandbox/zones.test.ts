@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { slackDate } from '../../../src/standins/sandbox/web/slack-date.js';
+import { slackDate } from '../../../standins/sandbox/web/slack-date.js';
 import {
   epochSecondsToWall,
   offsetMs,
   wallToEpochSeconds,
   zoneAbbreviation,
-} from '../../../src/standins/sandbox/web/zones.js';
+} from '../../../standins/sandbox/web/zones.js';
 
 /** The page's datetimepicker reads wall times in the viewer's Slack zone, never the machine's. */
 describe('sandbox zone arithmetic', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeIssues } from '../../wire/index.js';
+import { describeIssues } from '../../src/wire/index.js';
 
 export const faultSpec = z
   .strictObject({

@@ -6,7 +6,7 @@ import {
   type FlowType,
   flowBodyByType,
   moveModelBody,
-} from '../../wire/index.js';
+} from '../../src/wire/index.js';
 import { checkReferences, type FlowBody, flowRecordFields, Refusal } from './flows.js';
 import type { Rec } from './seed.js';
 import type { Store } from './store.js';

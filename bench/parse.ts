@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { parseTimeRange } from '../time/index.js';
-import { SAMPLE_PHRASES } from '../time/phrases.js';
+import { parseTimeRange } from '../src/time/index.js';
+import { SAMPLE_PHRASES } from '../src/time/phrases.js';
 
 const ZONES = ['UTC', 'America/New_York', 'Asia/Kolkata', 'Europe/Berlin'];
 const NOW = new Date('2026-11-02T03:30:00Z');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeIssues } from '../../wire/index.js';
+import { describeIssues } from '../../src/wire/index.js';
 import { complete, type FlowDelays } from './flows.js';
 import type { Rec } from './seed.js';
 import type { Store } from './store.js';

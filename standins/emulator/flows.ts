@@ -5,7 +5,7 @@ import type {
   EvalFlowBody,
   FlowOutput,
   LiveModelFlowBody,
-} from '../../wire/index.js';
+} from '../../src/wire/index.js';
 import { type Rec, SEED } from './seed.js';
 import type { Store } from './store.js';
 

@@ -9,7 +9,7 @@ import type { ManifestSummary } from './manifest.js';
 
 /**
  * The sandbox page's HTTP server: the page itself (HTML, CSS, and the browser script tsc compiles from
- * `src/standins/sandbox/web/`), the stand-in's `/_local` control API served in-process, the page's settings and a
+ * `standins/sandbox/web/`), the stand-in's `/_local` control API served in-process, the page's settings and a
  * read-only view of the emulator's request log. Loopback only.
  */
 export interface SandboxServerOptions {
@@ -30,13 +30,20 @@ export interface SandboxServer {
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const PROJECT_ROOT = resolve(here, '..', '..', '..');
+/** The checkout: the nearest folder above this module with a package.json (from the sources or dist/). */
+export const PROJECT_ROOT = projectRoot(here);
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return resolve(here, '..', '..');
+  }
+}
 const root = PROJECT_ROOT;
 // Compiled script next to this module when running from dist; HTML/CSS from the sources otherwise.
 const ASSET_DIRS = [
   join(here, 'web'),
   join(root, 'dist', 'standins', 'sandbox', 'web'),
-  join(root, 'src', 'standins', 'sandbox', 'web'),
+  join(root, 'standins', 'sandbox', 'web'),
 ];
 
 const TYPES: Record<string, string> = {

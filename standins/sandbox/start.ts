@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../src/log.js';
 import type { LocalSlack } from '../localslack/index.js';
 import { readManifest } from './manifest.js';
 import { PROJECT_ROOT, type SandboxServer, startSandboxServer } from './server.js';

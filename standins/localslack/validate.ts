@@ -1,4 +1,4 @@
-import { LIMITS as L } from '../../wire/block-kit.js';
+import { LIMITS as L } from '../../src/wire/block-kit.js';
 
 /**
  * The subset of Slack's server-side Block Kit and view checks that catches real bot bugs, by the one table of

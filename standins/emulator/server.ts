@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { describeIssues } from '../../wire/index.js';
+import { describeIssues } from '../../src/wire/index.js';
 import { type ApiReply, matchRoutes } from './api.js';
 import { type FaultSpec, Faults } from './faults.js';
 import type { FlowDelays } from './flows.js';

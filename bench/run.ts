@@ -133,7 +133,7 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
   const spawnWho = (who: Who, tag: string) =>
     spawnApp({
       name: who,
-      entry: who === 'bot' ? join(distDir, 'main.js') : join(distDir, 'bench', 'bare-bolt.js'),
+      entry: who === 'bot' ? join(distDir, 'src', 'main.js') : join(distDir, 'bench', 'bare-bolt.js'),
       env: envFor(who),
       logFile: join(tmp, `${who}-${tag}.log`),
       nodeArgs: who === 'bot' ? o.botNodeArgs : [],

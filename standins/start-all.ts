@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../src/config.js';
+import type { ClockSource } from '../src/core/clock.js';
+import type { Logger } from '../src/log.js';
+import { isConnected, type RunningBot, startBot } from '../src/startup.js';
+import type { RunningEmulator } from './emulator/index.js';
+import type { LocalSlack } from './localslack/index.js';
+import type { SandboxServer } from './sandbox/server.js';
+
+export interface Running extends RunningBot {
+  /** Present when TSAI_BASE_URL was not set. */
+  emulator?: RunningEmulator;
+  /** Present when no Slack was configured. */
+  localSlack?: LocalSlack;
+  /** The browser sandbox page, present with the local Slack. */
+  sandbox?: SandboxServer;
+}
+
+export interface StartOptions {
+  config: Config;
+  logger: Logger;
+  /** The bot's clock; tests pass a settable one, which reaches the follow-up worker too. */
+  clock?: ClockSource;
+  /** Where the big human-readable notices go besides the log (`npm start`: stderr). */
+  banner?: (text: string) => void;
+  /** How often expired approval requests are swept (default 30 s). */
+  sweepIntervalMs?: number;
+  /** Port of the browser sandbox page (local Slack only); default any free port. */
+  sandboxPort?: number;
+}
+
+const RULE = '='.repeat(78);
+
+/**
+ * What `npm start` runs: a stand-in for whatever is not configured (the emulator without TSAI_BASE_URL,
+ * a local Slack and the sandbox page without Slack settings), then the bot itself, started exactly as
+ * the production entry starts it. With everything configured no stand-in module is loaded.
+ */
+export async function startAll(o: StartOptions): Promise<Running> {
+  const { logger } = o;
+  let config = o.config;
+  const stops: (() => Promise<void>)[] = [];
+  const notice = (headline: string, detail: string) => {
+    logger.warn(`${headline}. ${detail}`);
+    o.banner?.(`\n${RULE}\n  ${headline}\n  ${detail}\n${RULE}\n\n`);
+  };
+  let bot: RunningBot | undefined;
+  const stopAll = async () => {
+    bot?.readiness.stopping();
+    for (const stop of stops.reverse()) {
+      try {
+        await stop();
+      } catch (e) {
+        logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'error while stopping');
+      }
+    }
+    stops.length = 0;
+  };
+
+  try {
+    let emulator: RunningEmulator | undefined;
+    if (!config.service.baseUrl) {
+      const { startEmulator } = await import('./emulator/index.js');
+      emulator = await startEmulator({ host: '127.0.0.1', port: 0 });
+      stops.push(() => emulator!.close());
+      config = {
+        ...config,
+        service: {
+          ...config.service,
+          baseUrl: emulator.url,
+          accountId: emulator.accountId,
+          token: emulator.token,
+        },
+      };
+      notice(
+        `TSAI_BASE_URL is not set: using the BUILT-IN EMULATOR at ${emulator.url}`,
+        'Nothing reaches a real service. Set TSAI_BASE_URL, TSAI_TOKEN and TSAI_ACCOUNT_ID for that.',
+      );
+    }
+
+    let localSlack: LocalSlack | undefined;
+    if (config.slack.mode === 'none') {
+      const signingSecret = randomBytes(16).toString('hex');
+      const botToken = `xoxb-local-${randomBytes(12).toString('hex')}`;
+      const { startLocalSlack, DEFAULT_USERGROUPS } = await import('./localslack/index.js');
+      localSlack = await startLocalSlack({ signingSecret, botToken, shouldEscape: true });
+      stops.push(() => localSlack!.close());
+      config = {
+        ...config,
+        slack: { mode: 'http', botToken, signingSecret, apiUrl: localSlack.apiUrl },
+        secrets: [...config.secrets, botToken, signingSecret],
+      };
+      notice(
+        `No Slack app configured: using a LOCAL SLACK STAND-IN at ${localSlack.url}`,
+        'For real Slack set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode).',
+      );
+      if (config.approvals.approvers.length === 0) {
+        // The stand-in's demo group (bob, carol), so live start/stop can be tried without configuration.
+        const groups = DEFAULT_USERGROUPS.map((g) => g.id);
+        config = { ...config, approvals: { ...config.approvals, approvers: groups } };
+        logger.info({ approvers: groups }, 'local Slack: approvers are the stand-in demo user group');
+      }
+    }
+
+    if (!isConnected(config))
+      throw new Error('the service has no token or account ID (TSAI_TOKEN, TSAI_ACCOUNT_ID)');
+    const running = await startBot({
+      config,
+      logger,
+      ...(o.clock ? { clock: o.clock } : {}),
+      ...(o.sweepIntervalMs ? { sweepIntervalMs: o.sweepIntervalMs } : {}),
+    });
+    bot = running;
+    stops.push(() => running.stop());
+
+    let sandbox: SandboxServer | undefined;
+    if (localSlack) {
+      if (emulator) {
+        // The sandbox's one team knows the demo data by name from the start, as if someone had looked it up.
+        const { demoCatalog } = await import('./sandbox/demo-catalog.js');
+        await running.bot.store.upsertCatalog(localSlack.teamId, demoCatalog(), Date.now());
+      }
+      localSlack.setBotEndpoint(`http://127.0.0.1:${running.slack.port()}/slack/events`);
+      const { startSandbox } = await import('./sandbox/start.js');
+      sandbox = await startSandbox({
+        slack: localSlack,
+        emulatorUrl: emulator?.url,
+        port: o.sandboxPort,
+        logger,
+      });
+      stops.push(() => sandbox!.close());
+      notice(
+        `SANDBOX: open ${sandbox.url} in your browser`,
+        'Act as alice, bob or carol and type /tsai help.',
+      );
+    }
+    return { ...running, emulator, localSlack, sandbox, stop: stopAll };
+  } catch (e) {
+    await stopAll();
+    throw e;
+  }
+}
