@@ -1,3 +1,4 @@
+import type { Dialect, Row } from './sql.js';
 import {
   CATALOG_KINDS,
   type CatalogEntry,
@@ -12,8 +13,6 @@ import {
  * The catalog's SQL and rules, shared by both dialects so SQLite and PostgreSQL decide alike: the same
  * conflict clause, the same search subqueries, the same ranking (done here, after the queries).
  */
-
-type Row = Record<string, unknown>;
 
 export const CATALOG_LIMIT_MAX = 100;
 const PREFER_MAX = 20;
@@ -30,34 +29,12 @@ const RANK: Record<CatalogSource, number> = { service: 3, flow: 2, command: 1 };
 /** The same order in SQL; anything unknown (NULL) ranks lowest. */
 const rankSql = (col: string) => `(CASE ${col} WHEN 'service' THEN 3 WHEN 'flow' THEN 2 ELSE 1 END)`;
 
-export interface Dialect {
-  placeholder(n: number): string;
-  least: string;
-  greatest: string;
-  /** Position of a substring, 0 when absent: `instr(haystack, needle)` or `strpos(haystack, needle)`. */
-  position: string;
-}
-
-export const SQLITE_DIALECT: Dialect = {
-  placeholder: () => '?',
-  least: 'min',
-  greatest: 'max',
-  position: 'instr',
-};
-
-export const POSTGRES_DIALECT: Dialect = {
-  placeholder: (n) => `$${n}`,
-  least: 'LEAST',
-  greatest: 'GREATEST',
-  position: 'strpos',
-};
-
+/** Collects a statement's values; each `?` it hands out stands for the next one. */
 class Params {
   readonly values: unknown[] = [];
-  constructor(private readonly dialect: Dialect) {}
   add(v: unknown): string {
     this.values.push(v);
-    return this.dialect.placeholder(this.values.length);
+    return '?';
   }
 }
 
@@ -217,7 +194,7 @@ export function clampCatalogLimit(limit: number | undefined, fallback = CATALOG_
  * That is enough: every tier's best `limit` rows are in the subquery that serves it.
  */
 export function catalogSearchSql(d: Dialect, q: CatalogQuery): { sql: string; params: unknown[] } {
-  const p = new Params(d);
+  const p = new Params();
   const limit = clampCatalogLimit(q.limit);
   const key = catalogKey(q.text ?? '');
   const parts: string[] = [];
@@ -276,13 +253,12 @@ export function rankCatalog(rows: Row[], q: CatalogQuery): CatalogEntry[] {
 }
 
 export function catalogByNameSql(
-  d: Dialect,
   teamId: string,
   kind: CatalogKind,
   name: string,
   options: { links?: CatalogLinks; limit?: number },
 ): { sql: string; params: unknown[] } {
-  const p = new Params(d);
+  const p = new Params();
   const where = `${baseWhere(p, teamId, kind, options.links)} AND name_key = ${p.add(catalogKey(name))}`;
   return {
     sql: `SELECT ${CATALOG_COLUMNS} FROM catalog_entries WHERE ${where}

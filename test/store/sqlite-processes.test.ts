@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/store/index.js';
@@ -9,7 +9,6 @@ import { newRequest } from '../support/store-conformance.js';
 
 // Real concurrency on one SQLite file: separate OS processes, each with its own connection, race the
 // same decision. The store modules are transpiled to plain JS so child processes can load them.
-const STORE_FILES = ['sqlite', 'migrations', 'rows', 'types', 'catalog'];
 const CHILD = `
 import { SqliteStore } from './store/sqlite.js';
 const [file, id, name, count] = process.argv.slice(2);
@@ -59,13 +58,14 @@ describe('SQLite: several processes deciding at once', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'tsai-procs-'));
-    await mkdir(join(dir, 'store'));
-    for (const f of STORE_FILES) {
-      const src = await readFile(resolve('src/store', `${f}.ts`), 'utf8');
+    for (const f of await readdir('src/store', { recursive: true })) {
+      if (!f.endsWith('.ts')) continue;
+      const src = await readFile(resolve('src/store', f), 'utf8');
       const out = ts.transpileModule(src, {
         compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
       });
-      await writeFile(join(dir, 'store', `${f}.js`), out.outputText);
+      await mkdir(dirname(join(dir, 'store', f)), { recursive: true });
+      await writeFile(join(dir, 'store', f.replace(/\.ts$/, '.js')), out.outputText);
     }
     await writeFile(join(dir, 'package.json'), '{"type":"module"}');
     await writeFile(join(dir, 'child.js'), CHILD);

@@ -1,0 +1,105 @@
+import { clampLimit, toTrackedFlow, trackedFlowColumns } from '../rows.js';
+import { all, one, oneWriter, run, type Steps, statements, whereAll } from '../sql.js';
+import type {
+  FlowAnnouncement,
+  NewTrackedFlow,
+  TrackedFlow,
+  TrackedFlowPatch,
+  TrackedFlowQuery,
+} from '../types.js';
+
+function* trackedFlow(flowId: string): Steps<TrackedFlow | null> {
+  const row = yield* one('SELECT * FROM tracked_flows WHERE flow_id = ?', [flowId]);
+  return row ? toTrackedFlow(row) : null;
+}
+
+export const getTrackedFlow = (flowId: string) => statements(() => trackedFlow(flowId));
+
+export const trackFlow = (f: NewTrackedFlow) =>
+  statements(function* () {
+    yield* run(
+      `INSERT INTO tracked_flows (flow_id, flow_type, team_id, channel_id, requester_id, origin, asked, request,
+         approval_id, status, status_changed_at, created_at, next_poll_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (flow_id) DO NOTHING`,
+      [
+        f.flowId,
+        f.flowType,
+        f.teamId ?? null,
+        f.channelId,
+        f.requesterId,
+        f.origin,
+        f.asked,
+        JSON.stringify(f.request),
+        f.approvalId ?? null,
+        f.status,
+        f.createdAt,
+        f.createdAt,
+        f.nextPollAt,
+      ],
+    );
+    return (yield* trackedFlow(f.flowId))!;
+  });
+
+export const setFlowAnnouncement = (flowId: string, announcement: FlowAnnouncement) =>
+  statements(function* () {
+    const row = yield* one('UPDATE tracked_flows SET announcement = ? WHERE flow_id = ? RETURNING *', [
+      JSON.stringify(announcement),
+      flowId,
+    ]);
+    return row ? toTrackedFlow(row) : null;
+  });
+
+/**
+ * The select and the lease are one step: on SQLite one writer at a time; on PostgreSQL the chosen rows
+ * are locked, and replicas claiming at the same moment pass over each other's rows instead of waiting.
+ */
+export const claimDueFlows = (o: { owner: string; now: number; leaseMs: number; limit: number }) =>
+  oneWriter(function* (d) {
+    const rows = yield* all(
+      `UPDATE tracked_flows SET lease_owner = ?, lease_until = ?
+       WHERE flow_id IN (SELECT flow_id FROM tracked_flows
+         WHERE finished_at IS NULL AND next_poll_at <= ? AND (lease_until IS NULL OR lease_until < ?)
+         ORDER BY next_poll_at LIMIT ?${d.skipLocked})
+       RETURNING *`,
+      [o.owner, o.now + o.leaseMs, o.now, o.now, Math.max(1, Math.floor(o.limit))],
+    );
+    return rows.map(toTrackedFlow);
+  });
+
+export const updateTrackedFlow = (flowId: string, owner: string, patch: TrackedFlowPatch) =>
+  statements(function* () {
+    const columns = trackedFlowColumns(patch);
+    const row =
+      columns.length === 0
+        ? yield* one('SELECT * FROM tracked_flows WHERE flow_id = ? AND lease_owner = ?', [flowId, owner])
+        : yield* one(
+            `UPDATE tracked_flows SET ${columns.map(([c]) => `${c} = ?`).join(', ')}
+             WHERE flow_id = ? AND lease_owner = ? RETURNING *`,
+            [...columns.map(([, v]) => v), flowId, owner],
+          );
+    return row ? toTrackedFlow(row) : null;
+  });
+
+export const releaseFlowLeases = (owner: string) =>
+  statements(() =>
+    run('UPDATE tracked_flows SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?', [owner]),
+  );
+
+export const listTrackedFlows = (q: TrackedFlowQuery) =>
+  statements(function* () {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (condition: string, v: unknown) => {
+      where.push(condition);
+      params.push(v);
+    };
+    if (q.teamId !== undefined) add('team_id = ?', q.teamId);
+    if (q.channelId !== undefined) add('channel_id = ?', q.channelId);
+    if (q.requesterId !== undefined) add('requester_id = ?', q.requesterId);
+    if (q.since !== undefined) add('created_at >= ?', q.since);
+    const rows = yield* all(
+      `SELECT * FROM tracked_flows${whereAll(where)} ORDER BY created_at DESC, flow_id DESC LIMIT ?`,
+      [...params, clampLimit(q.limit, 20)],
+    );
+    return rows.map(toTrackedFlow);
+  });

@@ -1,0 +1,162 @@
+import * as approvals from './queries/approvals.js';
+import * as audit from './queries/audit.js';
+import * as catalog from './queries/catalog.js';
+import * as defaults from './queries/channel-defaults.js';
+import * as holds from './queries/follow-up-holds.js';
+import * as state from './queries/state.js';
+import * as flows from './queries/tracked-flows.js';
+import type { SqlEngine } from './sql.js';
+import type {
+  ApprovalQuery,
+  AuditQuery,
+  CatalogKind,
+  CatalogLinks,
+  CatalogQuery,
+  CatalogUpsert,
+  ChannelDefaults,
+  DecideInput,
+  ExecutionOutcome,
+  FlowAnnouncement,
+  HeldFollowUp,
+  NewApprovalRequest,
+  NewAuditEntry,
+  NewTrackedFlow,
+  Store,
+  TrackedFlowPatch,
+  TrackedFlowQuery,
+  UserChannelsQuery,
+} from './types.js';
+
+/**
+ * The Store, the same on every engine: each method runs its aggregate's query. The methods hand back
+ * the engine's promise as it is (no async wrapper), so a SQLite call costs no more turns than the
+ * synchronous work itself.
+ */
+export class SqlStore implements Store {
+  readonly kind: 'sqlite' | 'postgres';
+
+  protected constructor(private readonly engine: SqlEngine) {
+    this.kind = engine.kind;
+  }
+
+  createApproval(input: NewApprovalRequest) {
+    return this.engine.exec(approvals.createApproval(input));
+  }
+  getApproval(id: string) {
+    return this.engine.exec(approvals.getApproval(id));
+  }
+  listApprovals(query: ApprovalQuery = {}) {
+    return this.engine.exec(approvals.listApprovals(query));
+  }
+  setApprovalMessage(id: string, channelId: string, messageTs: string) {
+    return this.engine.exec(approvals.setApprovalMessage(id, channelId, messageTs));
+  }
+  decideApproval(input: DecideInput) {
+    return this.engine.exec(approvals.decideApproval(input));
+  }
+  claimRetry(id: string, by: string, at: number) {
+    return this.engine.exec(approvals.claimRetry(id, by, at));
+  }
+  recordExecution(id: string, outcome: ExecutionOutcome, at: number) {
+    return this.engine.exec(approvals.recordExecution(id, outcome, at));
+  }
+  expireDue(now: number) {
+    return this.engine.exec(approvals.expireDue(now));
+  }
+  markInterrupted(claimedBefore: number, at: number) {
+    return this.engine.exec(approvals.markInterrupted(claimedBefore, at));
+  }
+
+  appendAudit(entry: NewAuditEntry) {
+    return this.engine.exec(audit.appendAudit(entry));
+  }
+  listAudit(query: AuditQuery = {}) {
+    return this.engine.exec(audit.listAudit(query));
+  }
+  listUserChannels(query: UserChannelsQuery) {
+    return this.engine.exec(audit.listUserChannels(query));
+  }
+
+  getChannelDefaults(channelId: string) {
+    return this.engine.exec(defaults.getChannelDefaults(channelId));
+  }
+  setChannelDefaults(channelId: string, values: ChannelDefaults, by: string, at: number) {
+    return this.engine.exec(defaults.setChannelDefaults(channelId, values, by, at));
+  }
+  clearChannelDefaults(channelId: string) {
+    return this.engine.exec(defaults.clearChannelDefaults(channelId));
+  }
+
+  upsertCatalog(teamId: string, entries: readonly CatalogUpsert[], at: number) {
+    return this.engine.exec(catalog.upsertCatalog(teamId, entries, at));
+  }
+  getCatalogEntry(teamId: string, kind: CatalogKind, id: string) {
+    return this.engine.exec(catalog.getCatalogEntry(teamId, kind, id));
+  }
+  searchCatalog(query: CatalogQuery) {
+    return this.engine.exec(catalog.searchCatalog(query));
+  }
+  findCatalogByName(
+    teamId: string,
+    kind: CatalogKind,
+    name: string,
+    options: { links?: CatalogLinks; limit?: number } = {},
+  ) {
+    return this.engine.exec(catalog.findCatalogByName(teamId, kind, name, options));
+  }
+  forgetCatalogEntry(teamId: string, kind: CatalogKind, id: string, at: number) {
+    return this.engine.exec(catalog.forgetCatalogEntry(teamId, kind, id, at));
+  }
+  pruneCatalog(before: number) {
+    return this.engine.exec(catalog.pruneCatalog(before));
+  }
+
+  getState<T = unknown>(key: string) {
+    return this.engine.exec(state.getState<T>(key));
+  }
+  setState(key: string, value: unknown, at: number) {
+    return this.engine.exec(state.setState(key, value, at));
+  }
+  appliedMigrations() {
+    return this.engine.exec(state.appliedMigrations());
+  }
+
+  trackFlow(flow: NewTrackedFlow) {
+    return this.engine.exec(flows.trackFlow(flow));
+  }
+  getTrackedFlow(flowId: string) {
+    return this.engine.exec(flows.getTrackedFlow(flowId));
+  }
+  setFlowAnnouncement(flowId: string, announcement: FlowAnnouncement) {
+    return this.engine.exec(flows.setFlowAnnouncement(flowId, announcement));
+  }
+  claimDueFlows(o: { owner: string; now: number; leaseMs: number; limit: number }) {
+    return this.engine.exec(flows.claimDueFlows(o));
+  }
+  updateTrackedFlow(flowId: string, owner: string, patch: TrackedFlowPatch) {
+    return this.engine.exec(flows.updateTrackedFlow(flowId, owner, patch));
+  }
+  releaseFlowLeases(owner: string) {
+    return this.engine.exec(flows.releaseFlowLeases(owner));
+  }
+  listTrackedFlows(query: TrackedFlowQuery = {}) {
+    return this.engine.exec(flows.listTrackedFlows(query));
+  }
+
+  holdFollowUps(owner: string, leaseUntil: number, followUps: readonly HeldFollowUp[]) {
+    return this.engine.exec(holds.holdFollowUps(owner, leaseUntil, followUps));
+  }
+  renewFollowUps(owner: string, leaseUntil: number) {
+    return this.engine.exec(holds.renewFollowUps(owner, leaseUntil));
+  }
+  releaseFollowUps(owner: string, ids?: readonly string[]) {
+    return this.engine.exec(holds.releaseFollowUps(owner, ids));
+  }
+  takeAbandonedFollowUps(now: number, limit: number) {
+    return this.engine.exec(holds.takeAbandonedFollowUps(now, limit));
+  }
+
+  close() {
+    return this.engine.close();
+  }
+}
