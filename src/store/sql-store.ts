@@ -66,6 +66,9 @@ export class SqlStore implements Store {
   markInterrupted(claimedBefore: number, at: number) {
     return this.engine.exec(approvals.markInterrupted(claimedBefore, at));
   }
+  pruneApprovals(before: number, limit: number) {
+    return this.engine.exec(approvals.pruneApprovals(before, limit));
+  }
 
   appendAudit(entry: NewAuditEntry) {
     return this.engine.exec(audit.appendAudit(entry));
@@ -75,6 +78,9 @@ export class SqlStore implements Store {
   }
   listUserChannels(query: UserChannelsQuery) {
     return this.engine.exec(audit.listUserChannels(query));
+  }
+  pruneAudit(before: number, limit: number) {
+    return this.engine.exec(audit.pruneAudit(before, limit));
   }
 
   getChannelDefaults(channelId: string) {
@@ -141,6 +147,9 @@ export class SqlStore implements Store {
   }
   listTrackedFlows(query: TrackedFlowQuery = {}) {
     return this.engine.exec(flows.listTrackedFlows(query));
+  }
+  pruneTrackedFlows(before: number, limit: number) {
+    return this.engine.exec(flows.pruneTrackedFlows(before, limit));
   }
 
   holdFollowUps(owner: string, leaseUntil: number, followUps: readonly HeldFollowUp[]) {

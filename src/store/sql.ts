@@ -85,3 +85,26 @@ export function* insertRows(insert: RowsInsert): Steps<void> {
 /** ` WHERE a AND b`, or '' when there is no condition. */
 export const whereAll = (conditions: readonly string[]): string =>
   conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
+
+/** The most rows one retention statement deletes, so that no delete holds the database for long. */
+export const PRUNE_BATCH_MAX = 10_000;
+
+/**
+ * Deletes up to `limit` rows of `table` that match `condition`, in `order`: one bounded statement.
+ * Replicas pruning at once on PostgreSQL pass over each other's rows.
+ */
+export const pruneBatch = (o: {
+  table: string;
+  key: string;
+  condition: string;
+  order: string;
+  params: readonly unknown[];
+  limit: number;
+}) =>
+  statements((d) =>
+    run(
+      `DELETE FROM ${o.table} WHERE ${o.key} IN (SELECT ${o.key} FROM ${o.table}
+         WHERE ${o.condition} ORDER BY ${o.order} LIMIT ?${d.skipLocked})`,
+      [...o.params, Math.max(1, Math.min(PRUNE_BATCH_MAX, Math.floor(o.limit) || 1))],
+    ),
+  );

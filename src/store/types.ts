@@ -279,10 +279,17 @@ export interface Store extends FlowTrackingStore, FollowUpHoldStore {
    * returns the ones this call marked, so that replicas sweeping at once each report different ones.
    */
   markInterrupted(claimedBefore: number, at: number): Promise<ApprovalRequest[]>;
+  /**
+   * Deletes up to `limit` requests that finished (executed, failed, outcome unknown, rejected, expired)
+   * before `before`; a pending or executing request is never deleted. Returns how many.
+   */
+  pruneApprovals(before: number, limit: number): Promise<number>;
 
   appendAudit(entry: NewAuditEntry): Promise<AuditEntry>;
   /** Newest first. */
   listAudit(query?: AuditQuery): Promise<AuditEntry[]>;
+  /** Deletes up to `limit` audit entries recorded before `before`, oldest first; returns how many. */
+  pruneAudit(before: number, limit: number): Promise<number>;
   /**
    * The channels where a user of a team did something the audit log records (a change, a flow, an
    * approval request or decision, a refusal), most recently used first.
@@ -457,4 +464,9 @@ export interface FlowTrackingStore {
   releaseFlowLeases(owner: string): Promise<number>;
   /** Newest first. */
   listTrackedFlows(query?: TrackedFlowQuery): Promise<TrackedFlow[]>;
+  /**
+   * Deletes up to `limit` flows the bot stopped following (end told) before `before`; a flow still
+   * followed is never deleted. Returns how many.
+   */
+  pruneTrackedFlows(before: number, limit: number): Promise<number>;
 }

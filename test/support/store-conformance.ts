@@ -382,6 +382,61 @@ export function storeConformance(name: string, createLocation: () => Promise<Sto
       expect(await s.listUserChannels({ teamId: 'T0', userId: 'U0NOBODY' })).toEqual([]);
     });
 
+    it('prunes audit entries recorded before the cutoff, oldest first, a bounded batch at a time', async () => {
+      const s = await open();
+      for (let i = 0; i < 5; i++) {
+        await s.appendAudit({ at: T0 + i * HOUR, userId: 'U0A', operation: `op.${i}`, outcome: 'ok' });
+      }
+      expect(await s.pruneAudit(T0 + 3 * HOUR, 2)).toBe(2);
+      const left = async () => (await s.listAudit({ limit: 100 })).map((e) => e.operation);
+      expect(await left()).toEqual(['op.4', 'op.3', 'op.2']);
+      expect(await s.pruneAudit(T0 + 3 * HOUR, 100)).toBe(1);
+      expect(await s.pruneAudit(T0 + 3 * HOUR, 100)).toBe(0);
+      expect(await left()).toEqual(['op.4', 'op.3']);
+    });
+
+    it('prunes approval requests that finished before the cutoff; pending and executing ones never', async () => {
+      const s = await open();
+      const file = (over: Partial<NewApprovalRequest> = {}) =>
+        s.createApproval(newRequest({ expiresAt: T0 + 1000 * HOUR, ...over }));
+      const approve = (id: string, at: number) =>
+        s.decideApproval({ id, decision: 'approve', by: 'U0B', at });
+      const pending = await file();
+      const executing = await file();
+      await approve(executing.id, T0 + 10 * HOUR);
+      const executed = await file();
+      await approve(executed.id, T0 + HOUR);
+      await s.recordExecution(
+        executed.id,
+        { status: 'executed', flowId: '1400000000000000001' },
+        T0 + 2 * HOUR,
+      );
+      const failed = await file();
+      await approve(failed.id, T0 + HOUR);
+      await s.recordExecution(failed.id, { status: 'failed', error: 'refused' }, T0 + 3 * HOUR);
+      const interrupted = await file();
+      await approve(interrupted.id, T0 + HOUR);
+      await s.markInterrupted(T0 + 2 * HOUR, T0 + 4 * HOUR);
+      const rejected = await file();
+      await s.decideApproval({ id: rejected.id, decision: 'reject', by: 'U0B', at: T0 + 5 * HOUR });
+      const expired = await file({ expiresAt: T0 + 6 * HOUR });
+      await s.expireDue(T0 + 6 * HOUR);
+      const recent = await file();
+      await s.decideApproval({ id: recent.id, decision: 'reject', by: 'U0B', at: T0 + 50 * HOUR });
+
+      expect(await s.pruneApprovals(T0 + 20 * HOUR, 2)).toBe(2);
+      expect(await s.pruneApprovals(T0 + 20 * HOUR, 100)).toBe(3);
+      expect(await s.pruneApprovals(T0 + 20 * HOUR, 100)).toBe(0);
+      for (const gone of [executed, failed, interrupted, rejected, expired]) {
+        expect(await s.getApproval(gone.id)).toBeNull();
+      }
+      expect((await s.getApproval(pending.id))?.status).toBe('pending');
+      expect((await s.getApproval(executing.id))?.status).toBe('executing');
+      expect((await s.getApproval(recent.id))?.status).toBe('rejected');
+      expect(await s.pruneApprovals(T0 + 2000 * HOUR, 100)).toBe(1);
+      expect((await s.listApprovals()).map((a) => a.status).sort()).toEqual(['executing', 'pending']);
+    });
+
     it('stores channel defaults per channel: merge, show, clear', async () => {
       const s = await open();
       expect(await s.getChannelDefaults('C1')).toBeNull();

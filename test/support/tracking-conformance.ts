@@ -156,6 +156,24 @@ export function trackingConformance(name: string, createLocation: () => Promise<
       expect(b).toHaveLength(3);
     });
 
+    it('prunes flows whose end was told before the cutoff; flows still followed never', async () => {
+      const s = await open();
+      for (let i = 1; i <= 4; i++) await s.trackFlow(newFlow(i));
+      await s.claimDueFlows({ owner: 'A', now: T0 + 3_000, leaseMs: 600_000, limit: 4 });
+      const end = (n: number, patch: Parameters<Store['updateTrackedFlow']>[2]) =>
+        s.updateTrackedFlow(newFlow(n).flowId, 'A', { endReason: 'ended', notifiedAt: T0 + 9_000, ...patch });
+      await end(1, { finishedAt: T0 + 10_000, release: true });
+      await end(2, { finishedAt: T0 + 20_000, release: true });
+      await end(3, {});
+      expect(await s.pruneTrackedFlows(T0 + 15_000, 10)).toBe(1);
+      expect(await s.getTrackedFlow(newFlow(1).flowId)).toBeNull();
+      expect(await s.getTrackedFlow(newFlow(2).flowId)).not.toBeNull();
+      expect(await s.pruneTrackedFlows(T0 + 1_000_000_000, 1)).toBe(1);
+      expect(await s.pruneTrackedFlows(T0 + 1_000_000_000, 10)).toBe(0);
+      const left = (await s.listTrackedFlows()).map((f) => f.flowId.slice(-1));
+      expect(left).toEqual(['4', '3']);
+    });
+
     it('lists flows newest first, by channel, requester, team and age', async () => {
       const s = await open();
       await s.trackFlow(newFlow(1));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { clampLimit, toApproval } from '../rows.js';
-import { all, one, oneWriter, run, type Steps, statements, whereAll } from '../sql.js';
+import { all, one, oneWriter, pruneBatch, run, type Steps, statements, whereAll } from '../sql.js';
 import type {
   ApprovalQuery,
   ApprovalRequest,
@@ -155,4 +155,15 @@ export const markInterrupted = (claimedBefore: number, at: number) =>
       [at, claimedBefore],
     );
     return rows.map(toApproval);
+  });
+
+/** Only requests nothing can move any more: pending and executing ones have no finished_at. */
+export const pruneApprovals = (before: number, limit: number) =>
+  pruneBatch({
+    table: 'approvals',
+    key: 'id',
+    condition: `finished_at < ? AND status NOT IN ('pending', 'executing')`,
+    order: 'finished_at, id',
+    params: [before],
+    limit,
   });

@@ -1,5 +1,5 @@
 import { clampLimit, toAudit } from '../rows.js';
-import { all, one, statements, whereAll } from '../sql.js';
+import { all, one, pruneBatch, statements, whereAll } from '../sql.js';
 import type { AuditQuery, NewAuditEntry, UserChannel, UserChannelsQuery } from '../types.js';
 
 export const appendAudit = (e: NewAuditEntry) =>
@@ -54,4 +54,14 @@ export const listUserChannels = (q: UserChannelsQuery) =>
       [q.teamId, q.userId, q.since ?? 0, clampLimit(q.limit, 20)],
     );
     return rows.map((r): UserChannel => ({ channelId: String(r.channel_id), lastAt: Number(r.last_at) }));
+  });
+
+export const pruneAudit = (before: number, limit: number) =>
+  pruneBatch({
+    table: 'audit_log',
+    key: 'id',
+    condition: 'at < ?',
+    order: 'at, id',
+    params: [before],
+    limit,
   });

@@ -1,5 +1,5 @@
 import { clampLimit, toTrackedFlow, trackedFlowColumns } from '../rows.js';
-import { all, one, oneWriter, run, type Steps, statements, whereAll } from '../sql.js';
+import { all, one, oneWriter, pruneBatch, run, type Steps, statements, whereAll } from '../sql.js';
 import type {
   FlowAnnouncement,
   NewTrackedFlow,
@@ -102,4 +102,15 @@ export const listTrackedFlows = (q: TrackedFlowQuery) =>
       [...params, clampLimit(q.limit, 20)],
     );
     return rows.map(toTrackedFlow);
+  });
+
+/** finished_at is set once the end was told: a flow without it is still followed. */
+export const pruneTrackedFlows = (before: number, limit: number) =>
+  pruneBatch({
+    table: 'tracked_flows',
+    key: 'flow_id',
+    condition: 'finished_at < ?',
+    order: 'finished_at, flow_id',
+    params: [before],
+    limit,
   });
