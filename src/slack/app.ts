@@ -6,12 +6,12 @@ import { boltLogger } from './bolt-logger.js';
 import type { Bot } from './bot.js';
 import { COMMAND_ROUTES, registerCommand } from './command/listener.js';
 import { FLOW_ROUTES, registerFlows } from './flows/listeners.js';
-import type { FollowUps } from './follow-up/jobs.js';
 import { FORM_ROUTES, registerForms } from './forms/listeners.js';
 import { HOME_ROUTES, registerHome } from './home/listeners.js';
 import { guardEventBodies } from './http-guard.js';
 import type { Readiness } from './readiness.js';
 import { answerUnrouted } from './routes.js';
+import type { FollowUps } from './runtime/jobs.js';
 import { webClientOptions } from './web-client.js';
 
 const EVENTS_PATH = '/slack/events';

@@ -6,8 +6,8 @@ import type {
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
 } from '@slack/bolt';
-import type { FollowUps } from '../follow-up/jobs.js';
 import { exactly, type Routes } from '../routes.js';
+import type { FollowUps } from '../runtime/jobs.js';
 import { APPROVAL_ACTION, REJECT_MODAL_CALLBACK, REJECT_REASON_ACTION, REJECT_REASON_BLOCK } from './card.js';
 
 type Click = BlockAction<ButtonAction>;

@@ -1,6 +1,6 @@
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import type { FollowUps } from '../follow-up/jobs.js';
 import type { Routes } from '../routes.js';
+import type { FollowUps } from '../runtime/jobs.js';
 import { FLOW_ACTION } from './views.js';
 
 type Click = BlockAction<ButtonAction>;

@@ -12,8 +12,8 @@ import type {
 import type { ModalKind } from '../../core/forms/fields.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
-import type { FollowUps, Job } from '../follow-up/jobs.js';
 import type { Routes } from '../routes.js';
+import type { FollowUps, Job } from '../runtime/jobs.js';
 import type { SubmissionBody } from './submit.js';
 import {
   FIELD_OPTIONS_PATTERN,

@@ -5,8 +5,8 @@ import type {
   SlackActionMiddlewareArgs,
   SlackEventMiddlewareArgs,
 } from '@slack/bolt';
-import type { FollowUps } from '../follow-up/jobs.js';
 import { exactly, type Routes } from '../routes.js';
+import type { FollowUps } from '../runtime/jobs.js';
 import { HOME_ACTION } from './ids.js';
 
 type Click = BlockAction<ButtonAction>;

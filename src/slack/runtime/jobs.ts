@@ -5,7 +5,7 @@ import type { ModalMeta } from '../forms/views/metadata.js';
 
 /**
  * The work a listener hands on after its acknowledgement: plain data, because it usually runs on the
- * follow-up worker thread (see `worker-host.ts`). One kind per follow-up; `follow-ups.ts` maps each to
+ * follow-up worker thread (see `worker-host.ts`). One kind per follow-up; `dispatch.ts` maps each to
  * the feature function that does it.
  */
 export type Job =

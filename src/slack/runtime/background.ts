@@ -1,11 +1,11 @@
-import { startApprovalSweeper } from '../core/approvals/index.js';
-import { errText } from '../log.js';
-import { announceDecided } from './approvals/present.js';
-import type { Bot } from './bot.js';
-import { tellAbandoned } from './follow-up/holds.js';
-import { audienceOf } from './follow-up/notices.js';
-import { stopHomes } from './home/refresh.js';
-import { say } from './reply.js';
+import { startApprovalSweeper } from '../../core/approvals/index.js';
+import { errText } from '../../log.js';
+import { announceDecided } from '../approvals/present.js';
+import type { Bot } from '../bot.js';
+import { stopHomes } from '../home/refresh.js';
+import { say } from '../reply.js';
+import { tellAbandoned } from './holds.js';
+import { audienceOf } from './notices.js';
 
 export interface BackgroundWork {
   stop(): Promise<void>;
@@ -45,7 +45,7 @@ export async function startBackgroundWork(bot: Bot): Promise<BackgroundWork> {
   const abandoned = startAbandonedSweep(bot, log);
   // Loaded with the background work: the acking thread never follows flows itself.
   const tracker = bot.tracker;
-  if (tracker) tracker.start((await import('./flows/notifier.js')).createFlowNotifier(bot));
+  if (tracker) tracker.start((await import('../flows/notifier.js')).createFlowNotifier(bot));
   return {
     async stop() {
       await Promise.all([sweeper.stop(), tracker?.stop(), abandoned.stop()]);
