@@ -3,7 +3,7 @@ import type { FlowResults } from '../../api/index.js';
 import type { TrackedRequest } from '../../core/tracking/tracker.js';
 import type { TrackedFlow } from '../../store/index.js';
 import { describeRange } from '../../time/index.js';
-import { MODAL_ACTION } from '../forms/views/ids.js';
+import { MODAL_ACTION } from '../views/form-actions.js';
 import { type MessageBody, resultMessage } from '../views/messages.js';
 import {
   code,

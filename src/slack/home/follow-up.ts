@@ -1,5 +1,4 @@
-import { describeAction, statusText } from '../approvals/card.js';
-import { decideClick } from '../approvals/follow-up.js';
+import { decideClick, describeAction, statusText } from '../approvals/index.js';
 import type { Bot } from '../bot.js';
 import { type Audience, say } from '../reply.js';
 import type { Job } from '../runtime/jobs.js';

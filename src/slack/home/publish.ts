@@ -1,6 +1,6 @@
 import { errText } from '../../log.js';
 import type { CatalogKind, TrackedFlow } from '../../store/index.js';
-import { groupMembers } from '../approvals/copies.js';
+import { groupMembers } from '../approvals/index.js';
 import type { Bot } from '../bot.js';
 import { slackFailure } from '../slack-errors.js';
 import { fallbackHomeView, HOME_FLOW_DAYS, HOME_SHOWN, type HomeData, homeView } from './views.js';

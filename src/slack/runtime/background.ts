@@ -1,61 +1,37 @@
-import { startApprovalSweeper } from '../../core/approvals/index.js';
 import { errText } from '../../log.js';
-import { announceDecided } from '../approvals/present.js';
 import type { Bot } from '../bot.js';
-import { stopHomes } from '../home/refresh.js';
+import type { Running } from '../feature.js';
+import { FEATURES } from '../features.js';
 import { say } from '../reply.js';
 import { tellAbandoned } from './holds.js';
 import { audienceOf } from './notices.js';
 
-export interface BackgroundWork {
-  stop(): Promise<void>;
-}
+export type BackgroundWork = Running;
 
 /** How often the follow-ups dead processes left in hand are looked for. */
 const ABANDONED_EVERY_MS = 5_000;
 
 /**
- * What the bot does without being asked, on the thread that runs follow-ups: at start, expiry missed
- * while it was down and executions a crash interrupted; then the approvals sweep (expiry, and executions
- * another replica's death cut off), telling the people whose follow-ups a dead process had in hand, and
- * following flows.
+ * What the bot does without being asked, on the thread that runs follow-ups: each feature's background
+ * work (approvals: recovery at start and the sweep; flows: following them), started in the order of the
+ * features, and telling the people whose follow-ups a dead process had in hand. At stop, all of it stops
+ * side by side, then each feature lets go of what still waits (Homes not yet published).
  */
 export async function startBackgroundWork(bot: Bot): Promise<BackgroundWork> {
   const log = bot.logger.child({ part: 'background' });
-  const { expired, interrupted } = await bot.approvals.recoverAfterRestart();
-  if (expired.length || interrupted.length) {
-    log.info(
-      { expired: expired.length, interrupted: interrupted.length },
-      'approval requests recovered at start-up',
-    );
-  }
-  await announceDecided(bot, [...expired, ...interrupted]);
-  const sweeper = startApprovalSweeper(bot.approvals, {
-    ...(bot.setup.sweepIntervalMs ? { intervalMs: bot.setup.sweepIntervalMs } : {}),
-    onDecided: async (decided) => {
-      if (decided.interrupted.length)
-        log.warn(
-          { requests: decided.interrupted.map((r) => r.id) },
-          'approved requests whose execution was cut off (its process stopped) marked outcome unknown',
-        );
-      await announceDecided(bot, [...decided.expired, ...decided.interrupted]);
-    },
-    onError: (err) => log.error({ err: errText(err) }, 'expiry sweep failed'),
-  });
-  const abandoned = startAbandonedSweep(bot, log);
-  // Loaded with the background work: the acking thread never follows flows itself.
-  const tracker = bot.tracker;
-  if (tracker) tracker.start((await import('../flows/notifier.js')).createFlowNotifier(bot));
+  const running: Running[] = [];
+  for (const f of FEATURES) if (f.background) running.push(await f.background(bot));
+  running.push(startAbandonedSweep(bot, log));
   return {
     async stop() {
-      await Promise.all([sweeper.stop(), tracker?.stop(), abandoned.stop()]);
-      await stopHomes(bot);
+      await Promise.all(running.map((r) => r.stop()));
+      for (const f of FEATURES) await f.drain?.(bot);
     },
   };
 }
 
 /** Tells, every few seconds and at once, the people behind follow-ups a dead process had in hand. */
-function startAbandonedSweep(bot: Bot, log: Bot['logger']): { stop(): Promise<void> } {
+function startAbandonedSweep(bot: Bot, log: Bot['logger']): Running {
   let running: Promise<void> | undefined;
   const sweep = () => {
     if (running) return;

@@ -1,31 +1,25 @@
 import type { Bot } from '../bot.js';
-import type { Job } from './jobs.js';
+import { followUpsOf } from '../feature.js';
+import { FEATURES } from '../features.js';
+import type { Job, Notice } from './jobs.js';
+
+const FOLLOW_UPS = followUpsOf(FEATURES);
 
 /**
- * The second half of every listener: each job kind and the feature function that does its work after the
- * acknowledgement. The code loads on the first job of its kind, on whichever thread runs follow-ups.
+ * The second half of every listener: the follow-up its feature declares for the job's kind. Its code loads
+ * on the first job of its kind, on whichever thread runs follow-ups.
  */
 export async function runFollowUp(job: Job, bot: Bot): Promise<void> {
-  switch (job.kind) {
-    case 'command':
-      return (await import('../command/follow-up.js')).followCommand(job.command, bot);
-    case 'form-open':
-      return (await import('../forms/open.js')).followShortcut(job, bot);
-    case 'form-range':
-      return (await import('../forms/interact.js')).followRangeChange(job, bot);
-    case 'form-reopen':
-      return (await import('../forms/open.js')).followReopen(job, bot);
-    case 'form-submitted':
-      return (await import('../forms/submit.js')).followSubmission(job.submission, bot);
-    case 'approval-click':
-      return (await import('../approvals/follow-up.js')).followApprovalClick(job, bot);
-    case 'approval-reject':
-      return (await import('../approvals/follow-up.js')).followRejectReason(job, bot);
-    case 'flow-next':
-      return (await import('../flows/next-step.js')).followNextStep(job, bot);
-    case 'home-opened':
-      return (await import('../home/follow-up.js')).followHomeOpened(job, bot);
-    case 'home-decision':
-      return (await import('../home/follow-up.js')).followHomeDecision(job, bot);
-  }
+  const followUp = FOLLOW_UPS.get(job.kind);
+  if (!followUp) throw new Error(`no feature follows up a job of kind ${String(job.kind)}`);
+  return followUp.run(job, bot);
+}
+
+/**
+ * Whom to tell about a job its thread lost, and what to call it, as its feature says; undefined for jobs
+ * nobody waits on. A job comes from a payload, whose values are not always the strings they should be (a
+ * garbage button value).
+ */
+export function noticeOf(job: Job): Notice | undefined {
+  return FOLLOW_UPS.get(job.kind)?.notice?.(job);
 }

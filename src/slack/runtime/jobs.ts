@@ -1,78 +1,20 @@
-import type { SlashCommand } from '@slack/bolt';
-import type { ModalFields, ModalKind } from '../../core/forms/fields.js';
-import type { Operation } from '../../core/operations/operation.js';
-import type { ModalMeta } from '../forms/views/metadata.js';
+import type { ApprovalJob } from '../approvals/jobs.js';
+import type { CommandJob } from '../command/jobs.js';
+import type { FlowJob } from '../flows/jobs.js';
+import type { FormJob } from '../forms/jobs.js';
+import type { HomeJob } from '../home/jobs.js';
 
 /**
  * The work a listener hands on after its acknowledgement: plain data, because it usually runs on the
- * follow-up worker thread (see `worker-host.ts`). One kind per follow-up; `dispatch.ts` maps each to
- * the feature function that does it.
+ * follow-up worker thread (see `worker-host.ts`). Each feature declares its own kinds, and the follow-up
+ * that does each (`dispatch.ts` finds it in the list of features).
  */
-export type Job =
-  | { kind: 'command'; command: SlashCommand }
-  | { kind: 'form-open'; userId: string; teamId?: string; triggerId: string; form: ModalKind }
-  | {
-      kind: 'form-range';
-      userId: string;
-      view: { id: string; hash: string; privateMetadata: string; values: Record<string, unknown> };
-      change: { kind: 'preview' } | { kind: 'add' } | { kind: 'remove'; key: number };
-    }
-  | {
-      kind: 'form-reopen';
-      userId: string;
-      teamId?: string;
-      triggerId: string;
-      value: string;
-      responseUrl?: string;
-    }
-  | { kind: 'form-submitted'; submission: Submission }
-  | {
-      kind: 'approval-click';
-      action: 'approve' | 'reject' | 'retry';
-      requestId: string;
-      userId: string;
-      teamId?: string;
-      channelId?: string;
-      responseUrl?: string;
-      triggerId: string;
-    }
-  | { kind: 'approval-reject'; requestId: string; userId: string; teamId?: string; reason?: string }
-  /** The user opened the app's Home tab; `hash`: of the view Slack shows them now. */
-  | { kind: 'home-opened'; userId: string; teamId: string; hash?: string }
-  /** Approve or Reject in the Home tab: no response_url, no channel. */
-  | {
-      kind: 'home-decision';
-      action: 'approve' | 'reject';
-      requestId: string;
-      userId: string;
-      teamId?: string;
-      triggerId: string;
-    }
-  | {
-      kind: 'flow-next';
-      step: 'score' | 'relearn';
-      /** The button's value: the IDs to fill in. */
-      value: string;
-      userId: string;
-      teamId?: string;
-      triggerId: string;
-      channelId?: string;
-      responseUrl?: string;
-    };
+export type Job = CommandJob | FormJob | ApprovalJob | HomeJob | FlowJob;
 
-/** A form that passed validation in its acknowledgement: what to run, and what to show or reopen. */
-export interface Submission {
-  userId: string;
-  teamId?: string;
-  meta: ModalMeta;
-  /** What was typed, for "Reopen with my inputs". */
-  fields: ModalFields;
-  operation: Operation;
-  timeZone: string;
-  /** Where the outcome goes. */
-  channelId: string;
-  responseUrls: string[];
-}
+export type JobKind = Job['kind'];
+
+/** The job of one kind. */
+export type JobOf<K extends JobKind> = Extract<Job, { kind: K }>;
 
 /** Whom to tell, and what to call the job, if its thread dies while it is in hand. */
 export interface Notice {

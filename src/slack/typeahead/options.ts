@@ -3,8 +3,7 @@ import { FIELD } from '../../core/forms/fields.js';
 import { fieldOptions, isResourceField, type ResourceField } from '../../core/forms/options.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
-import { decodeMeta } from './views/metadata.js';
-import { pickedResources, type StateValues } from './views/state.js';
+import { decodeMeta, pickedResources, type StateValues } from '../forms/index.js';
 
 const FIELD_OF_BLOCK = new Map<string, ResourceField>(
   (Object.keys(FIELD) as (keyof typeof FIELD)[]).filter(isResourceField).map((f) => [FIELD[f], f]),
