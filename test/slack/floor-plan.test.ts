@@ -55,6 +55,20 @@ describe('the Slack surface, as its files import each other', () => {
     }
     expect(reaching).toEqual([]);
   });
+
+  it('reaches the layers below only through core; only the composition (bot.ts) opens the store and the client', () => {
+    const src = join(ROOT, 'src');
+    const allowed = ['core/', 'slack/', 'log.ts', 'wire/'];
+    const composition = ['config.ts', 'store/', 'api/'];
+    const outside = [...graph].flatMap(([f, imports]) =>
+      imports
+        .map((i) => relative(src, i))
+        .filter((i) => !allowed.some((a) => i.startsWith(a)))
+        .filter((i) => !(rel(f) === 'bot.ts' && composition.some((c) => i.startsWith(c))))
+        .map((i) => `${rel(f)} -> ${i}`),
+    );
+    expect(outside).toEqual([]);
+  });
 });
 
 describe('the features', () => {

@@ -1,5 +1,5 @@
+import type { ApprovalRequest } from '../../core/records.js';
 import { errText } from '../../log.js';
-import type { ApprovalRequest } from '../../store/index.js';
 import type { Bot } from '../bot.js';
 import { refreshHomes, requestChange } from '../home/index.js';
 import { type Audience, sendOrPlain, tellUser } from '../reply.js';

@@ -1,6 +1,6 @@
 import type { DecisionOutcome } from '../../core/approvals/index.js';
+import type { ApprovalRequest } from '../../core/records.js';
 import { errText } from '../../log.js';
-import type { ApprovalRequest } from '../../store/index.js';
 import type { Bot } from '../bot.js';
 import { type Audience, say } from '../reply.js';
 import type { Job } from '../runtime/jobs.js';

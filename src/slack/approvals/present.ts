@@ -1,6 +1,6 @@
 import { type DecisionOutcome, refusalText } from '../../core/approvals/index.js';
+import type { ApprovalRequest } from '../../core/records.js';
 import { errText } from '../../log.js';
-import type { ApprovalRequest } from '../../store/index.js';
 import type { Bot } from '../bot.js';
 import { refreshHomes, requestChange } from '../home/index.js';
 import { sendOrPlain } from '../reply.js';

@@ -1,3 +1,4 @@
+import { knownName } from '../../core/catalog/known.js';
 import { resolveName } from '../../core/catalog/resolve.js';
 import { commandLineOf } from '../../core/forms/command-line.js';
 import {
@@ -102,8 +103,8 @@ async function namesOf(
     for (const entry of String(out[field]).split(/[\n,]/)) {
       const id = entry.split(':')[0]!.trim();
       if (!isServiceId(id) || names[id]) continue;
-      const known = await bot.store.getCatalogEntry(teamId, kind, id);
-      if (known?.name) names[id] = known.name;
+      const known = await knownName(bot.store, teamId, kind, id);
+      if (known) names[id] = known;
     }
   }
   return { fields: out, names };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Store } from '../../core/records.js';
 import { errText, type Logger } from '../../log.js';
-import type { Store } from '../../store/index.js';
 import { noticeOf } from './dispatch.js';
 import type { Job, Notice } from './jobs.js';
 import { interruptedText } from './notices.js';

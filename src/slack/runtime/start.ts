@@ -1,6 +1,5 @@
 import { type Logger, rawLogWriter } from '../../log.js';
-import { resolveStoreTarget } from '../../store/index.js';
-import type { Bot, BotSetup } from '../bot.js';
+import { type Bot, type BotSetup, storeSharedAcrossThreads } from '../bot.js';
 import { say } from '../reply.js';
 import { inThreadFollowUps } from './in-thread.js';
 import type { FollowUps } from './jobs.js';
@@ -16,8 +15,7 @@ export async function startFollowUps(
   logger: Logger,
   onSlackAuthError: (error: string) => void,
 ): Promise<FollowUps> {
-  const target = resolveStoreTarget(setup.config.databaseUrl);
-  if (target.kind === 'sqlite' && target.file === ':memory:') {
+  if (!storeSharedAcrossThreads(setup)) {
     logger.warn(
       'an in-memory SQLite store cannot be shared with a worker thread; follow-ups run on the main thread',
     );
