@@ -1,15 +1,12 @@
 import type { ServiceClientOptions } from './api/index.js';
 import type { Config } from './config.js';
 import { type ClockSource, SYSTEM_CLOCK } from './core/clock.js';
-import { type Logger, rawLogWriter } from './log.js';
+import type { Logger } from './log.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import { type Bot, type BotSetup, composeBot } from './slack/bot.js';
-import { inThreadFollowUps } from './slack/follow-up/in-thread.js';
-import type { FollowUps } from './slack/follow-up/jobs.js';
-import { audienceOf } from './slack/follow-up/notices.js';
 import { Readiness } from './slack/readiness.js';
-import { say } from './slack/reply.js';
-import { resolveStoreTarget } from './store/index.js';
+import type { FollowUps } from './slack/runtime/jobs.js';
+import { startFollowUps } from './slack/runtime/start.js';
 
 export interface RunningBot {
   config: Config;
@@ -115,37 +112,4 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
     await stop();
     throw e;
   }
-}
-
-/**
- * Follow-ups run on a worker thread, so that acks never queue behind them (docs/performance.md). An
- * in-memory SQLite database cannot be opened by a second thread, so with one they run on this thread.
- */
-async function startFollowUps(
-  setup: BotSetup,
-  bot: Bot,
-  logger: Logger,
-  onSlackAuthError: (error: string) => void,
-): Promise<FollowUps> {
-  const target = resolveStoreTarget(setup.config.databaseUrl);
-  if (target.kind === 'sqlite' && target.file === ':memory:') {
-    logger.warn(
-      'an in-memory SQLite store cannot be shared with a worker thread; follow-ups run on the main thread',
-    );
-    return inThreadFollowUps(bot);
-  }
-  const [{ startWorkerHost }, { startFollowUpHolds }] = await Promise.all([
-    import('./slack/follow-up/worker-host.js'),
-    import('./slack/follow-up/holds.js'),
-  ]);
-  return startWorkerHost({
-    setup,
-    logger,
-    onSlackAuthError,
-    holds: startFollowUpHolds({ store: bot.store, logger }),
-    // What is left of the shutdown bound goes to stopping HTTP, telling whom the drain left, and closing.
-    drainTimeoutMs: Math.max(1_000, setup.config.shutdownTimeoutMs - 3_000),
-    writeLog: rawLogWriter(logger),
-    tell: (n, text) => say(bot, audienceOf(n), text),
-  });
 }

@@ -1,17 +1,14 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type AppOptions, type CustomRoute } from '@slack/bolt';
-import { APPROVAL_ROUTES, registerApprovals } from './approvals/listeners.js';
 import { boltLogger } from './bolt-logger.js';
 import type { Bot } from './bot.js';
-import { COMMAND_ROUTES, registerCommand } from './command/listener.js';
-import { FLOW_ROUTES, registerFlows } from './flows/listeners.js';
-import type { FollowUps } from './follow-up/jobs.js';
-import { FORM_ROUTES, registerForms } from './forms/listeners.js';
-import { HOME_ROUTES, registerHome } from './home/listeners.js';
+import { registerListeners, routesOf } from './feature.js';
+import { FEATURES } from './features.js';
 import { guardEventBodies } from './http-guard.js';
 import type { Readiness } from './readiness.js';
 import { answerUnrouted } from './routes.js';
+import type { FollowUps } from './runtime/jobs.js';
 import { webClientOptions } from './web-client.js';
 
 const EVENTS_PATH = '/slack/events';
@@ -30,8 +27,8 @@ export interface SlackApp {
 }
 
 /**
- * The Bolt app: the receiver (HTTP with signature checks, or Socket Mode), `/healthz`, and every
- * feature's listeners. Listeners acknowledge here; their follow-ups run on `followUps`.
+ * The Bolt app: the receiver (HTTP with signature checks, or Socket Mode), `/healthz`, and the listeners
+ * of every feature in `FEATURES`. Listeners acknowledge here; their follow-ups run on `followUps`.
  */
 export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readiness): SlackApp {
   const slack = bot.config.slack;
@@ -66,14 +63,8 @@ export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readi
           ],
         });
 
-  app.use(
-    answerUnrouted([COMMAND_ROUTES, FORM_ROUTES, APPROVAL_ROUTES, FLOW_ROUTES, HOME_ROUTES], bot.logger),
-  );
-  registerCommand(app, followUps);
-  registerForms(app, bot, followUps);
-  registerApprovals(app, followUps);
-  registerFlows(app, followUps);
-  registerHome(app, followUps);
+  app.use(answerUnrouted(routesOf(FEATURES), bot.logger));
+  registerListeners(app, FEATURES, { bot, followUps });
   app.error(async (error) => {
     bot.logger.error({ err: error.message, code: error.code }, 'unhandled error in a Slack listener');
   });

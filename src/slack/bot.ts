@@ -9,7 +9,7 @@ import type { Operations } from '../core/operations/run.js';
 import type { AccessPolicy } from '../core/policy.js';
 import type { FlowTracker } from '../core/tracking/tracker.js';
 import { errText, type Logger } from '../log.js';
-import { openStore, type Store } from '../store/index.js';
+import { openStore, resolveStoreTarget, type Store } from '../store/index.js';
 import { boltLogger } from './bolt-logger.js';
 import { watchingSlackAuth } from './readiness.js';
 import { createUserDirectory, type UserDirectory } from './users.js';
@@ -133,4 +133,10 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
       await Promise.allSettled([service.close(), store.close()]);
     },
   };
+}
+
+/** Whether a second thread can open the store this setup names: not an in-memory SQLite database. */
+export function storeSharedAcrossThreads(setup: Pick<BotSetup, 'config'>): boolean {
+  const target = resolveStoreTarget(setup.config.databaseUrl);
+  return !(target.kind === 'sqlite' && target.file === ':memory:');
 }

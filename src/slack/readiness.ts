@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
+import type { Store } from '../core/records.js';
 import { errText, type Logger } from '../log.js';
-import type { Store } from '../store/index.js';
 
 /** Slack's answers that mean the bot token no longer works: nothing the bot sends to Slack can succeed. */
 export const SLACK_AUTH_ERRORS: readonly string[] = ['invalid_auth', 'token_revoked', 'account_inactive'];

@@ -26,7 +26,7 @@ export interface Routes {
 export const exactly = (...ids: string[]) =>
   new RegExp(`^(${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);
 
-type Route = keyof Routes;
+export type Route = keyof Routes;
 
 /** What a request is routed by: which kind, and the ID its listener would match. */
 function routeOf(body: Record<string, unknown>): { route: Route; id: string } | undefined {

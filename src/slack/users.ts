@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
+import { isLocaleTag, isValidTimeZone } from '../core/time.js';
 import type { Logger } from '../log.js';
-import { isLocaleTag, isValidTimeZone } from '../time/index.js';
 
 export interface UserInfo {
   /** IANA zone from `users.info` (`user.tz`), when Slack knows it. */

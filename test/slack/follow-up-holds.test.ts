@@ -1,8 +1,8 @@
 import type { SlashCommand } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
-import { startFollowUpHolds, tellAbandoned } from '../../src/slack/follow-up/holds.js';
-import type { Job, Notice } from '../../src/slack/follow-up/jobs.js';
+import { startFollowUpHolds, tellAbandoned } from '../../src/slack/runtime/holds.js';
+import type { Job, Notice } from '../../src/slack/runtime/jobs.js';
 import type { Store } from '../../src/store/index.js';
 import { captureLogs } from '../support/logs.js';
 import { sqliteLocation } from '../support/sqlite.js';

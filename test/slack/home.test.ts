@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Job } from '../../src/slack/follow-up/jobs.js';
 import { ackHomeDecision, ackHomeOpened } from '../../src/slack/home/listeners.js';
 import { HOME_ACTION, type HomeData, homeView } from '../../src/slack/home/views.js';
+import type { Job } from '../../src/slack/runtime/jobs.js';
 import type { ApprovalRequest, TrackedFlow } from '../../src/store/index.js';
 import { checkBlockKitLimits } from '../../src/wire/block-kit.js';
 import { validateView } from '../../standins/localslack/index.js';

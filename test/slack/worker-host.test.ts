@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { SYSTEM_CLOCK } from '../../src/core/clock.js';
 import { createLogger } from '../../src/log.js';
-import type { FollowUps, Job } from '../../src/slack/follow-up/jobs.js';
-import { startWorkerHost } from '../../src/slack/follow-up/worker-host.js';
+import type { FollowUps, Job } from '../../src/slack/runtime/jobs.js';
+import { startWorkerHost } from '../../src/slack/runtime/worker-host.js';
 import { captureLogs } from '../support/logs.js';
 
 const SCRIPT = new URL('../support/scripted-worker.mjs', import.meta.url);

@@ -1,4 +1,4 @@
-// A stand-in follow-up worker for testing startWorkerHost (src/slack/follow-up/worker-host.ts): it speaks
+// A stand-in follow-up worker for testing startWorkerHost (src/slack/runtime/worker-host.ts): it speaks
 // the same protocol, and its behaviour per job comes from the command text.
 import { parentPort, workerData } from 'node:worker_threads';
 

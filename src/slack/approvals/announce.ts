@@ -1,7 +1,7 @@
+import type { ApprovalRequest } from '../../core/records.js';
 import { errText } from '../../log.js';
-import type { ApprovalRequest } from '../../store/index.js';
 import type { Bot } from '../bot.js';
-import { refreshHomes, requestChange } from '../home/refresh.js';
+import { refreshHomes, requestChange } from '../home/index.js';
 import { type Audience, sendOrPlain, tellUser } from '../reply.js';
 import { type SlackFailure, slackFailure, slackFailureText } from '../slack-errors.js';
 import type { Invocation, MessageBody } from '../views/messages.js';

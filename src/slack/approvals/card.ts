@@ -1,6 +1,6 @@
 import type { types } from '@slack/bolt';
 import { FLOW_TYPE } from '../../core/approvals/index.js';
-import type { ApprovalRequest, ApprovalStatus } from '../../store/index.js';
+import type { ApprovalRequest, ApprovalStatus } from '../../core/records.js';
 import { type MessageBody, plainMessage } from '../views/messages.js';
 import {
   code,

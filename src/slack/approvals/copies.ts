@@ -1,28 +1,16 @@
+import { copiesOf, type RequestCopy, recordCopies } from '../../core/approvals/copies.js';
 import { errText } from '../../log.js';
-import type { Store } from '../../store/index.js';
 import type { Bot } from '../bot.js';
 
-/** Where a copy of a request's card was sent: a direct message to an approver. */
-export interface CardCopy {
-  channel: string;
-  ts: string;
-}
-
-const KEY = 'approval-copies:';
-
 /**
- * A request whose card could not be posted in the approvals channel is sent to each approver by direct
- * message; the copies are kept in the store, so that every decision, expiry and flow end updates them as
- * it updates the channel's card, on any replica and after a restart.
+ * Where a copy of a request's card was sent: a direct message to an approver. A request whose card could
+ * not be posted in the approvals channel is sent to each approver; the copies are kept (`recordCopies`),
+ * so that every decision, expiry and flow end updates them as it updates the channel's card, on any
+ * replica and after a restart.
  */
-export async function recordCopies(store: Store, requestId: string, copies: CardCopy[], at: number) {
-  await store.setState(KEY + requestId, { copies }, at);
-}
+export type CardCopy = RequestCopy;
 
-export async function copiesOf(store: Store, requestId: string): Promise<CardCopy[]> {
-  const row = await store.getState<{ copies?: CardCopy[] }>(KEY + requestId);
-  return Array.isArray(row?.copies) ? row.copies : [];
-}
+export { copiesOf, recordCopies };
 
 /**
  * The configured approvers as people: the user IDs, and the members of the user groups (a group that

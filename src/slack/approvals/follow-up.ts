@@ -1,9 +1,9 @@
 import type { DecisionOutcome } from '../../core/approvals/index.js';
+import type { ApprovalRequest } from '../../core/records.js';
 import { errText } from '../../log.js';
-import type { ApprovalRequest } from '../../store/index.js';
 import type { Bot } from '../bot.js';
-import type { Job } from '../follow-up/jobs.js';
 import { type Audience, say } from '../reply.js';
+import type { Job } from '../runtime/jobs.js';
 import { slackFailure, slackFailureText } from '../slack-errors.js';
 import { code, escapeMrkdwn } from '../views/mrkdwn.js';
 import { rejectReasonModal } from './card.js';

@@ -1,39 +1,19 @@
 import type {
-  App,
   BlockAction,
   ButtonAction,
   SlackActionMiddlewareArgs,
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
 } from '@slack/bolt';
-import type { FollowUps } from '../follow-up/jobs.js';
-import { exactly, type Routes } from '../routes.js';
-import { APPROVAL_ACTION, REJECT_MODAL_CALLBACK, REJECT_REASON_ACTION, REJECT_REASON_BLOCK } from './card.js';
+import type { FollowUps } from '../runtime/jobs.js';
+import { APPROVAL_ACTION, REJECT_REASON_ACTION, REJECT_REASON_BLOCK } from './card.js';
 
 type Click = BlockAction<ButtonAction>;
-const CLICKS = new RegExp(`^(${Object.values(APPROVAL_ACTION).join('|')})$`);
-/** What the approvals answer (`registerApprovals` registers exactly these). */
-export const APPROVAL_ROUTES = {
-  actions: CLICKS,
-  viewSubmissions: exactly(REJECT_MODAL_CALLBACK),
-} satisfies Routes;
 const ACTION_OF: Record<string, 'approve' | 'reject' | 'retry'> = {
   [APPROVAL_ACTION.approve]: 'approve',
   [APPROVAL_ACTION.reject]: 'reject',
   [APPROVAL_ACTION.retry]: 'retry',
 };
-
-/**
- * Approve, Reject and Retry on a request's message (one listener: Bolt runs every listener's middleware on
- * every request), and the reject-reason form. Their follow-ups are in `follow-up.ts`.
- */
-export function registerApprovals(app: App, followUps: FollowUps): void {
-  app.action<Click>(APPROVAL_ROUTES.actions, (args) => ackApprovalClick(args, followUps));
-  app.view<ViewSubmitAction>(
-    { callback_id: APPROVAL_ROUTES.viewSubmissions, type: 'view_submission' },
-    (args) => ackRejectReason(args, followUps),
-  );
-}
 
 /** A button click: acked at once; the decision is taken after, exactly once, in the store. */
 export async function ackApprovalClick(

@@ -1,8 +1,8 @@
 import { type DecisionOutcome, refusalText } from '../../core/approvals/index.js';
+import type { ApprovalRequest } from '../../core/records.js';
 import { errText } from '../../log.js';
-import type { ApprovalRequest } from '../../store/index.js';
 import type { Bot } from '../bot.js';
-import { refreshHomes, requestChange } from '../home/refresh.js';
+import { refreshHomes, requestChange } from '../home/index.js';
 import { sendOrPlain } from '../reply.js';
 import { slackFailure } from '../slack-errors.js';
 import { askWhom, code, mention, section } from '../views/mrkdwn.js';

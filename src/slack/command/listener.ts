@@ -1,7 +1,7 @@
 import type { App, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { parseCommand } from '../../core/grammar/parse.js';
-import type { FollowUps } from '../follow-up/jobs.js';
 import { exactly, type Routes } from '../routes.js';
+import type { FollowUps } from '../runtime/jobs.js';
 import { helpMessage, type MessageBody } from '../views/messages.js';
 import { COMMAND_NAME } from './name.js';
 

@@ -1,10 +1,7 @@
 import type { OperationResult } from '../../core/operations/operation.js';
-import { announceRequest } from '../approvals/announce.js';
-import { pendingListMessage } from '../approvals/card.js';
-import { announceDecided } from '../approvals/present.js';
+import { announceDecided, announceRequest, pendingListMessage } from '../approvals/index.js';
 import type { Bot } from '../bot.js';
-import { announceFlow } from '../flows/announce.js';
-import { flowStatusMessage, flowsListMessage } from '../flows/views.js';
+import { announceFlow, flowStatusMessage, flowsListMessage } from '../flows/index.js';
 import { type Audience, postInChannel, tellUser } from '../reply.js';
 import { auditMessage } from '../views/audit.js';
 import { channelDefaultsMessage } from '../views/channel-defaults.js';

@@ -2,9 +2,9 @@ import type { ModalFields } from '../../core/forms/fields.js';
 import { parseJsonObject } from '../../core/forms/json-object.js';
 import { isServiceId } from '../../core/ids.js';
 import type { Bot } from '../bot.js';
-import type { Job } from '../follow-up/jobs.js';
-import { openForm } from '../forms/open.js';
+import { openForm } from '../forms/index.js';
 import { say } from '../reply.js';
+import type { Job } from '../runtime/jobs.js';
 
 /**
  * "Score with this model" and "Learn more data" under a finished learn: the score or relearn form, with

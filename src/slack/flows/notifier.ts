@@ -1,14 +1,13 @@
 import { MODAL_KINDS, type ModalKind } from '../../core/forms/fields.js';
 import { fieldsFromCommand } from '../../core/forms/prefill.js';
 import { commandArguments } from '../../core/grammar/parse.js';
+import type { TrackedFlow } from '../../core/records.js';
 import type { FlowNotifier, NotifyResult } from '../../core/tracking/tracker.js';
 import { errText } from '../../log.js';
-import type { TrackedFlow } from '../../store/index.js';
-import { approvalMessage } from '../approvals/card.js';
-import { copiesOf } from '../approvals/copies.js';
+import { approvalMessage, copiesOf } from '../approvals/index.js';
 import type { Bot } from '../bot.js';
-import { saveDraft } from '../forms/drafts.js';
-import { flowChange, refreshHomes } from '../home/refresh.js';
+import { saveDraft } from '../forms/index.js';
+import { flowChange, refreshHomes } from '../home/index.js';
 import { sendOrPlain } from '../reply.js';
 import { postToResponseUrl } from '../respond.js';
 import { type SlackFailure, slackFailure } from '../slack-errors.js';

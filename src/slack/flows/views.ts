@@ -1,9 +1,8 @@
 import type { types } from '@slack/bolt';
-import type { FlowResults } from '../../api/index.js';
+import type { FlowResults, TrackedFlow } from '../../core/records.js';
+import { describeRange } from '../../core/time.js';
 import type { TrackedRequest } from '../../core/tracking/tracker.js';
-import type { TrackedFlow } from '../../store/index.js';
-import { describeRange } from '../../time/index.js';
-import { MODAL_ACTION } from '../forms/views/ids.js';
+import { MODAL_ACTION } from '../views/form-actions.js';
 import { type MessageBody, resultMessage } from '../views/messages.js';
 import {
   code,

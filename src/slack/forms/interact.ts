@@ -1,7 +1,7 @@
 import { maxRangesOf } from '../../core/forms/fields.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
-import type { Job } from '../follow-up/jobs.js';
+import type { Job } from '../runtime/jobs.js';
 import { viewFor } from './open.js';
 import { decodeMeta, type ModalMeta } from './views/metadata.js';
 import { readModalState, type StateValues } from './views/state.js';

@@ -1,10 +1,7 @@
 import type {
-  App,
   BlockAction,
-  BlockSuggestion,
   ButtonAction,
   SlackActionMiddlewareArgs,
-  SlackOptionsMiddlewareArgs,
   SlackShortcutMiddlewareArgs,
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
@@ -12,66 +9,21 @@ import type {
 import type { ModalKind } from '../../core/forms/fields.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
-import type { FollowUps, Job } from '../follow-up/jobs.js';
-import type { Routes } from '../routes.js';
+import type { FollowUps, Job } from '../runtime/jobs.js';
 import type { SubmissionBody } from './submit.js';
-import {
-  FIELD_OPTIONS_PATTERN,
-  MODAL_ACTION,
-  MODAL_CALLBACK,
-  REMOVE_RANGE_PATTERN,
-  SHORTCUT_CALLBACK,
-} from './views/ids.js';
+import { MODAL_ACTION, MODAL_CALLBACK, REMOVE_RANGE_PATTERN, SHORTCUT_CALLBACK } from './views/ids.js';
 
-const CALLBACKS = new RegExp(`^(${Object.values(MODAL_CALLBACK).join('|')})$`);
-const SHORTCUTS = new RegExp(`^(${Object.values(SHORTCUT_CALLBACK).join('|')})$`);
-const ACTIONS = new RegExp(
+/** The forms' submissions, by the view's `callback_id`. */
+export const FORM_CALLBACKS = new RegExp(`^(${Object.values(MODAL_CALLBACK).join('|')})$`);
+/** The global shortcuts that open the forms. */
+export const FORM_SHORTCUTS = new RegExp(`^(${Object.values(SHORTCUT_CALLBACK).join('|')})$`);
+/** The actions inside the forms (range preview, add and remove a range) and "Reopen with my inputs". */
+export const FORM_ACTIONS = new RegExp(
   `^(${[MODAL_ACTION.range, MODAL_ACTION.addRange, MODAL_ACTION.reopen].join('|')}|${REMOVE_RANGE_PATTERN.source.slice(1, -1)})$`,
 );
-/** What the forms answer (`registerForms` registers exactly these). */
-export const FORM_ROUTES = {
-  shortcuts: SHORTCUTS,
-  actions: ACTIONS,
-  options: FIELD_OPTIONS_PATTERN,
-  viewSubmissions: CALLBACKS,
-} satisfies Routes;
 const SHORTCUT_KINDS = new Map<string, ModalKind>(
   (Object.entries(SHORTCUT_CALLBACK) as [ModalKind, string][]).map(([kind, id]) => [id, kind]),
 );
-
-/**
- * The anomaly and EVAL forms: the global shortcuts that open them, the actions inside them (range
- * preview, add and remove a range), "Reopen with my inputs", the options of their type-ahead fields, and
- * the submission. One listener per surface: Bolt runs every listener's middleware for every incoming
- * request (docs/performance.md). Their follow-ups are in `open.ts`, `interact.ts` and `submit.ts`; the
- * options are answered in the ack (`options.ts`).
- */
-export function registerForms(app: App, bot: Bot, followUps: FollowUps): void {
-  const r = FORM_ROUTES;
-  app.shortcut({ callback_id: r.shortcuts, type: 'shortcut' }, (args) => ackShortcut(args, followUps));
-  app.action<BlockAction>(r.actions, (args) => ackFormAction(args, followUps));
-  app.options<'block_suggestion'>({ type: 'block_suggestion', action_id: r.options }, (args) =>
-    ackOptions(args, bot),
-  );
-  app.view<ViewSubmitAction>({ callback_id: r.viewSubmissions, type: 'view_submission' }, (args) =>
-    ackSubmission(args, bot, followUps),
-  );
-}
-
-/** Typing into a type-ahead field: the options are the ack (its code loads with the first request). */
-export async function ackOptions(
-  { ack, body }: Pick<SlackOptionsMiddlewareArgs<'block_suggestion'>, 'ack' | 'body'>,
-  bot: Bot,
-): Promise<void> {
-  let answer: typeof import('./options.js').ackFieldOptions | undefined;
-  try {
-    answer = (await import('./options.js')).ackFieldOptions;
-  } catch (e) {
-    bot.logger.error({ err: errText(e) }, 'type-ahead options could not be loaded');
-  }
-  if (!answer) return void (await ack({ options: [] }));
-  await answer({ ack, body: body as BlockSuggestion }, bot);
-}
 
 export async function ackShortcut(
   { ack, shortcut }: Pick<SlackShortcutMiddlewareArgs, 'ack' | 'shortcut'>,

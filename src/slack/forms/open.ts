@@ -1,3 +1,4 @@
+import { knownName } from '../../core/catalog/known.js';
 import { resolveName } from '../../core/catalog/resolve.js';
 import { commandLineOf } from '../../core/forms/command-line.js';
 import {
@@ -16,8 +17,8 @@ import { isServiceId } from '../../core/ids.js';
 import { defaultName } from '../../core/names.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
-import type { Job } from '../follow-up/jobs.js';
 import { say, tellUser } from '../reply.js';
+import type { Job } from '../runtime/jobs.js';
 import { slackFailure, slackFailureText } from '../slack-errors.js';
 import { code, escapeMrkdwn, type KnownBlock, section } from '../views/mrkdwn.js';
 import { loadDraft, saveDraft } from './drafts.js';
@@ -102,8 +103,8 @@ async function namesOf(
     for (const entry of String(out[field]).split(/[\n,]/)) {
       const id = entry.split(':')[0]!.trim();
       if (!isServiceId(id) || names[id]) continue;
-      const known = await bot.store.getCatalogEntry(teamId, kind, id);
-      if (known?.name) names[id] = known.name;
+      const known = await knownName(bot.store, teamId, kind, id);
+      if (known) names[id] = known;
     }
   }
   return { fields: out, names };

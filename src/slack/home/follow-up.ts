@@ -1,8 +1,7 @@
-import { describeAction, statusText } from '../approvals/card.js';
-import { decideClick } from '../approvals/follow-up.js';
+import { decideClick, describeAction, statusText } from '../approvals/index.js';
 import type { Bot } from '../bot.js';
-import type { Job } from '../follow-up/jobs.js';
 import { type Audience, say } from '../reply.js';
+import type { Job } from '../runtime/jobs.js';
 import { code, mention } from '../views/mrkdwn.js';
 import { HOME_OPEN_DELAY_MS, homes } from './publish.js';
 

@@ -1,27 +1,13 @@
 import type {
-  App,
   BlockAction,
   ButtonAction,
   SlackActionMiddlewareArgs,
   SlackEventMiddlewareArgs,
 } from '@slack/bolt';
-import type { FollowUps } from '../follow-up/jobs.js';
-import { exactly, type Routes } from '../routes.js';
+import type { FollowUps } from '../runtime/jobs.js';
 import { HOME_ACTION } from './ids.js';
 
 type Click = BlockAction<ButtonAction>;
-const CLICKS = new RegExp(`^(${Object.values(HOME_ACTION).join('|')})$`);
-/** What the Home answers (`registerHome` registers exactly these). */
-export const HOME_ROUTES = { actions: CLICKS, events: exactly('app_home_opened') } satisfies Routes;
-
-/**
- * The App Home: its opening (`app_home_opened`, acked by Bolt as every event is) and its Approve and
- * Reject buttons. Their follow-ups are in `follow-up.ts`.
- */
-export function registerHome(app: App, followUps: FollowUps): void {
-  app.event('app_home_opened', (args) => ackHomeOpened(args, followUps));
-  app.action<Click>(HOME_ROUTES.actions, (args) => ackHomeDecision(args, followUps));
-}
 
 /** Slack sends this on every visit, to either tab: only the Home tab is published, and debounced. */
 export async function ackHomeOpened(

@@ -1,6 +1,7 @@
+import { flowStillRunning, hasHome, markHome, readHome } from '../../core/home/read.js';
+import type { TrackedFlow } from '../../core/records.js';
 import { errText } from '../../log.js';
-import type { CatalogKind, TrackedFlow } from '../../store/index.js';
-import { groupMembers } from '../approvals/copies.js';
+import { groupMembers } from '../approvals/index.js';
 import type { Bot } from '../bot.js';
 import { slackFailure } from '../slack-errors.js';
 import { fallbackHomeView, HOME_FLOW_DAYS, HOME_SHOWN, type HomeData, homeView } from './views.js';
@@ -35,9 +36,6 @@ const GROUP_CACHE_MS = 60_000;
 const NOT_ENABLED_PAUSE_MS = 10 * 60_000;
 /** A flow's end is told before the tracker writes it: a Home built before that waits, this many times. */
 const FLOW_END_WAITS = 5;
-const DAY_MS = 86_400_000;
-/** Marks, in the store, that someone has a Home: only they are republished when something changes. */
-const HAS_HOME = 'home-viewer:';
 
 interface Pending {
   viewer: HomeViewer;
@@ -159,8 +157,7 @@ export class HomePublisher {
     if (Date.now() < this.pausedUntil) return;
     const { viewer } = p;
     for (const flowId of p.flows) {
-      const f = await this.bot.store.getTrackedFlow(flowId);
-      if (f && !f.endReason && p.waits < FLOW_END_WAITS) {
+      if ((await flowStillRunning(this.bot.store, flowId)) && p.waits < FLOW_END_WAITS) {
         this.schedule(viewer, HOME_DEBOUNCE_MS, p.flows, p.waits + 1);
         return;
       }
@@ -224,7 +221,7 @@ export class HomePublisher {
   private async hasHome(viewer: HomeViewer): Promise<boolean> {
     const key = keyOf(viewer);
     if (this.knownViewers.has(key)) return true;
-    const known = (await this.bot.store.getState(HAS_HOME + key)) !== null;
+    const known = await hasHome(this.bot.store, key);
     if (known) this.knownViewers.add(key);
     return known;
   }
@@ -232,8 +229,7 @@ export class HomePublisher {
   private async markHome(viewer: HomeViewer): Promise<void> {
     const key = keyOf(viewer);
     if (this.knownViewers.has(key)) return;
-    if ((await this.bot.store.getState(HAS_HOME + key)) === null)
-      await this.bot.store.setState(HAS_HOME + key, { since: this.bot.now().getTime() }, Date.now());
+    await markHome(this.bot.store, key, this.bot.now().getTime());
     this.knownViewers.add(key);
   }
 
@@ -250,61 +246,25 @@ export class HomePublisher {
 const keyOf = (v: HomeViewer) => `${v.teamId}:${v.userId}`;
 
 /**
- * What one person's Home shows, read from the store for their team only: the pending requests they may
- * decide (never their own, unless self-approval is on), their own pending requests, the flows they
- * started in the last days, and the channels where the audit log saw them act, with those channels'
- * defaults; names from the team's catalog.
+ * What one person's Home shows, for their team only (`readHome` in core says what that is), with the
+ * counts the view needs to say when there is more.
  */
 export async function loadHome(bot: Bot, viewer: HomeViewer): Promise<HomeData> {
-  const { store } = bot;
   const { teamId, userId } = viewer;
   const now = bot.now().getTime();
   const [isApprover, timeZone] = await Promise.all([bot.approvals.isApprover(userId), bot.zoneOf(userId)]);
-  const pending = (await store.listApprovals({ statuses: ['pending'], teamId, limit: 100 })).filter(
-    (r) => r.expiresAt > now,
-  );
-  const waiting = isApprover
-    ? pending.filter((r) => r.requesterId !== userId || bot.config.approvals.allowSelfApproval)
-    : [];
-  const mine = pending.filter((r) => r.requesterId === userId);
   // Flows are followed on the machine's clock (the tracker's), so "the last days" are counted on it too.
   const flowNow = Date.now();
-  const flows = await store.listTrackedFlows({
-    teamId,
-    requesterId: userId,
-    since: flowNow - HOME_FLOW_DAYS * DAY_MS,
-    limit: 100,
-  });
-  const used = await store.listUserChannels({
+  const r = await readHome(bot.store, {
     teamId,
     userId,
-    since: now - 90 * DAY_MS,
-    limit: HOME_SHOWN.channels + 1,
+    now,
+    flowNow,
+    isApprover,
+    allowSelfApproval: bot.config.approvals.allowSelfApproval,
+    flowDays: HOME_FLOW_DAYS,
+    shown: HOME_SHOWN,
   });
-  const channels = await Promise.all(
-    used.slice(0, HOME_SHOWN.channels).map(async (c) => ({
-      channelId: c.channelId,
-      defaults: await store.getChannelDefaults(c.channelId),
-    })),
-  );
-
-  const wanted: [CatalogKind, string][] = [];
-  const shownRequests = [...waiting.slice(0, HOME_SHOWN.waiting), ...mine.slice(0, HOME_SHOWN.mine)];
-  for (const r of shownRequests) wanted.push(['model', r.modelId]);
-  for (const c of channels) {
-    const d = c.defaults;
-    if (d?.workspace) wanted.push(['workspace', d.workspace]);
-    if (d?.model) wanted.push(['model', d.model]);
-    if (d?.assessment) wanted.push(['assessment', d.assessment]);
-    if (d?.datastream) wanted.push(['datastream', d.datastream]);
-  }
-  const names: Record<string, string> = {};
-  for (const [kind, id] of wanted) {
-    if (names[id]) continue;
-    const e = await store.getCatalogEntry(teamId, kind, id);
-    if (e?.name && e.missingAt === null) names[id] = e.name;
-  }
-
   const listed = <T>(items: T[], shown: number, limit?: number) => ({
     items: items.slice(0, shown),
     total: items.length,
@@ -313,11 +273,11 @@ export async function loadHome(bot: Bot, viewer: HomeViewer): Promise<HomeData> 
   return {
     userId,
     isApprover,
-    waiting: listed(waiting, HOME_SHOWN.waiting),
-    mine: listed(mine, HOME_SHOWN.mine),
-    flows: listed<TrackedFlow>(flows, HOME_SHOWN.flows, 100),
-    channels: listed(channels, HOME_SHOWN.channels, HOME_SHOWN.channels + 1),
-    names,
+    waiting: listed(r.waiting, HOME_SHOWN.waiting),
+    mine: listed(r.mine, HOME_SHOWN.mine),
+    flows: listed<TrackedFlow>(r.flows, HOME_SHOWN.flows, 100),
+    channels: listed(r.channels, HOME_SHOWN.channels, HOME_SHOWN.channels + 1),
+    names: r.names,
     now: flowNow,
     timeZone,
   };

@@ -1,5 +1,5 @@
+import type { ApprovalRequest, TrackedFlow } from '../../core/records.js';
 import { errText } from '../../log.js';
-import type { ApprovalRequest, TrackedFlow } from '../../store/index.js';
 import type { Bot } from '../bot.js';
 import type { HomeChange } from './publish.js';
 

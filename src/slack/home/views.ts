@@ -1,9 +1,9 @@
 import type { types } from '@slack/bolt';
 import { CHANNEL_DEFAULT_KEYS, type StoredChannelDefaults } from '../../core/channel-defaults.js';
-import type { ApprovalRequest, TrackedFlow } from '../../store/index.js';
+import type { ApprovalRequest, TrackedFlow } from '../../core/records.js';
 import { LIMITS } from '../../wire/block-kit.js';
-import { describeAction } from '../approvals/card.js';
-import { completionMessage, statusLine } from '../flows/views.js';
+import { describeAction } from '../approvals/index.js';
+import { completionMessage, statusLine } from '../flows/index.js';
 import {
   code,
   context,

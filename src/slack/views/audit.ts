@@ -1,4 +1,4 @@
-import type { AuditEntry } from '../../store/index.js';
+import type { AuditEntry } from '../../core/records.js';
 import type { MessageBody } from './messages.js';
 import { code, escapeMrkdwn, type KnownBlock, limitBlocks, mention, section, slackTime } from './mrkdwn.js';
 

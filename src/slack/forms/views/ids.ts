@@ -1,4 +1,5 @@
 import { FIELD, isResourceField, type ModalKind } from '../../../core/forms/fields.js';
+import { MODAL_ACTION } from '../../views/form-actions.js';
 
 /** `callback_id` of each modal view; `view_submission` listeners match on these. */
 export const MODAL_CALLBACK: Record<ModalKind, string> = {
@@ -20,16 +21,7 @@ export const SHORTCUT_CALLBACK = {
   eval: 'tsai_shortcut_eval',
 } as const satisfies Partial<Record<ModalKind, string>>;
 
-/** `action_id`s of the interactive parts of the modals. */
-export const MODAL_ACTION = {
-  /** A time-range input, dispatched when the user presses Enter in it. */
-  range: 'tsai_modal_range',
-  addRange: 'tsai_modal_range_add',
-  /** Prefix: each remove button's action_id is `${prefix}:${rangeKey}` (action_ids must differ within a block). */
-  removeRange: 'tsai_modal_range_remove',
-  /** The "Reopen with my inputs" button on a failure message. */
-  reopen: 'tsai_modal_reopen',
-} as const;
+export { MODAL_ACTION };
 
 /** Block id of the actions block holding "Add another range" and the remove buttons. */
 export const RANGE_ACTIONS_BLOCK = 'range_actions';

@@ -1,10 +1,10 @@
 import type { BlockSuggestion, SlackOptionsMiddlewareArgs } from '@slack/bolt';
+import { getChannelDefaults } from '../../core/channel-defaults.js';
 import { FIELD } from '../../core/forms/fields.js';
 import { fieldOptions, isResourceField, type ResourceField } from '../../core/forms/options.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
-import { decodeMeta } from './views/metadata.js';
-import { pickedResources, type StateValues } from './views/state.js';
+import { decodeMeta, pickedResources, type StateValues } from '../forms/index.js';
 
 const FIELD_OF_BLOCK = new Map<string, ResourceField>(
   (Object.keys(FIELD) as (keyof typeof FIELD)[]).filter(isResourceField).map((f) => [FIELD[f], f]),
@@ -50,7 +50,7 @@ async function optionsFor(body: BlockSuggestion, bot: Pick<Bot, 'store'>): Promi
     ? Object.values(values[FIELD.channel]!)[0]?.selected_conversation
     : undefined;
   const channel = meta?.channel ?? (typeof chosenChannel === 'string' ? chosenChannel : undefined);
-  const defaults = channel ? await bot.store.getChannelDefaults(channel) : null;
+  const defaults = channel ? await getChannelDefaults(bot.store, channel) : null;
   const found = await fieldOptions(bot.store, {
     teamId,
     ...(meta ? { form: meta.kind } : {}),

@@ -1,7 +1,7 @@
 import { errText } from '../../log.js';
-import { type BackgroundWork, startBackgroundWork } from '../background.js';
 import type { Bot } from '../bot.js';
-import { runFollowUp } from '../follow-ups.js';
+import { type BackgroundWork, startBackgroundWork } from './background.js';
+import { runFollowUp } from './dispatch.js';
 import type { FollowUps, Job } from './jobs.js';
 
 /**

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { Store } from '../../core/records.js';
 import { errText, type Logger } from '../../log.js';
-import type { Store } from '../../store/index.js';
+import { noticeOf } from './dispatch.js';
 import type { Job, Notice } from './jobs.js';
-import { interruptedText, noticeOf } from './notices.js';
+import { interruptedText } from './notices.js';
 
 /** How long a hold outlives its process's last renewal; the acking thread renews a third of it. */
 export const HOLD_LEASE_MS = 30_000;

@@ -1,8 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../log.js';
+import { noticeOf } from './dispatch.js';
 import type { FollowUpHolds } from './holds.js';
 import type { FollowUps, Job, Notice } from './jobs.js';
-import { interruptedText, noticeOf, restartingText, stoppedText } from './notices.js';
+import { interruptedText, restartingText, stoppedText } from './notices.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './protocol.js';
 
 export interface WorkerHostOptions {

@@ -1,0 +1,14 @@
+/**
+ * What the store keeps and the service answered, as the surfaces see it: the records a surface shows, and
+ * the store itself for the composition and the follow-up machinery. Surfaces name these types through
+ * core, never the store or the service client.
+ */
+export type { FlowResults } from '../api/index.js';
+export type {
+  ApprovalRequest,
+  ApprovalStatus,
+  AuditEntry,
+  CatalogKind,
+  Store,
+  TrackedFlow,
+} from '../store/index.js';

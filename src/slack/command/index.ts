@@ -1,0 +1,22 @@
+import { type Feature, type Listener, listener } from '../feature.js';
+import { code } from '../views/mrkdwn.js';
+import { ackCommand, COMMAND_ROUTES } from './listener.js';
+
+/** `/tsai`: help is answered in the ack; anything else is parsed, then a form opens or it runs. */
+const slashCommand: Listener = listener({
+  match: { route: 'commands', ids: COMMAND_ROUTES.commands },
+  ack: (args, { followUps }) => ackCommand(args, followUps),
+  followUps: {
+    command: {
+      run: async (job, bot) => (await import('./follow-up.js')).followCommand(job.command, bot),
+      notice: ({ command: c }) => ({
+        userId: c.user_id,
+        channelId: c.channel_id,
+        responseUrl: c.response_url,
+        what: code(`${c.command} ${c.text}`.trim()),
+      }),
+    },
+  },
+});
+
+export const COMMAND: Feature = { name: 'command', listeners: [slashCommand] };

@@ -1,0 +1,121 @@
+import type {
+  App,
+  BlockAction,
+  SlackActionMiddlewareArgs,
+  SlackCommandMiddlewareArgs,
+  SlackEventMiddlewareArgs,
+  SlackOptionsMiddlewareArgs,
+  SlackShortcutMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewClosedAction,
+  ViewSubmitAction,
+} from '@slack/bolt';
+import type { Bot } from './bot.js';
+import type { Route, Routes } from './routes.js';
+import type { FollowUps, Job, JobKind, JobOf, Notice } from './runtime/jobs.js';
+
+/** What a listener's acknowledgement gets from Bolt, per kind of request. */
+export interface ListenerArgs {
+  commands: SlackCommandMiddlewareArgs;
+  actions: SlackActionMiddlewareArgs<BlockAction>;
+  shortcuts: SlackShortcutMiddlewareArgs;
+  viewSubmissions: SlackViewMiddlewareArgs<ViewSubmitAction>;
+  viewClosures: SlackViewMiddlewareArgs<ViewClosedAction>;
+  options: SlackOptionsMiddlewareArgs<'block_suggestion'>;
+  /** The one event the bot listens to. */
+  events: SlackEventMiddlewareArgs<'app_home_opened'>;
+}
+
+/** What an acknowledgement works with on the acking thread. */
+export interface ListenerContext {
+  bot: Bot;
+  /** Where it hands its job on; never waits. */
+  followUps: Pick<FollowUps, 'run'>;
+}
+
+/** The second half of a listener: what is done with its job after the ack, on the thread that runs follow-ups. */
+export interface FollowUp<J extends Job> {
+  /** Loads its code on first use, so the acking thread never pays for it. */
+  run(job: J, bot: Bot): Promise<void>;
+  /** Whom to tell, if the job is lost while in hand; absent for jobs nobody waits on. */
+  notice?(job: J): Notice | undefined;
+}
+
+export type FollowUpTable = { readonly [K in JobKind]?: FollowUp<JobOf<K>> };
+
+/**
+ * One listener: which requests it answers, its acknowledgement (within Slack's 3 seconds, on the acking
+ * thread) and the follow-ups of the jobs that acknowledgement hands on, side by side.
+ */
+export interface Listener<R extends Route = Route> {
+  readonly match: { readonly route: R; readonly ids: RegExp };
+  ack(args: ListenerArgs[R], context: ListenerContext): Promise<void>;
+  readonly followUps?: FollowUpTable;
+}
+
+/** Something the bot keeps doing unasked until it is stopped. */
+export interface Running {
+  stop(): Promise<void>;
+}
+
+/** One Slack feature: everything the app, the follow-ups and the background work need to know of it. */
+export interface Feature {
+  readonly name: string;
+  readonly listeners: readonly Listener[];
+  /** Started on the thread that runs follow-ups, in the order of the features. */
+  readonly background?: (bot: Bot) => Promise<Running>;
+  /** After every feature's background work stopped: let go of what is still waiting. */
+  readonly drain?: (bot: Bot) => Promise<void>;
+}
+
+/** A listener, its acknowledgement typed by the kind of request it matches. */
+export function listener<R extends Route>(l: Listener<R>): Listener {
+  return l as unknown as Listener;
+}
+
+/** What every listener of these features matches, for `answerUnrouted`. */
+export function routesOf(features: readonly Feature[]): Routes[] {
+  return features.flatMap((f) => f.listeners.map((l) => ({ [l.match.route]: l.match.ids })));
+}
+
+/** Each job kind's follow-up; a kind declared twice is a mistake caught at start. */
+export function followUpsOf(features: readonly Feature[]): ReadonlyMap<JobKind, FollowUp<Job>> {
+  const table = new Map<JobKind, FollowUp<Job>>();
+  for (const f of features)
+    for (const l of f.listeners)
+      for (const [kind, followUp] of Object.entries(l.followUps ?? {}) as [JobKind, FollowUp<Job>][]) {
+        if (table.has(kind)) throw new Error(`two follow-ups for the job kind ${kind}`);
+        table.set(kind, followUp);
+      }
+  return table;
+}
+
+/**
+ * Registers every listener with Bolt, with the same patterns `routesOf` reports. One listener per kind of
+ * request per feature: Bolt runs every listener's middleware for every incoming request
+ * (docs/performance.md).
+ */
+export function registerListeners(app: App, features: readonly Feature[], context: ListenerContext): void {
+  for (const f of features) for (const l of f.listeners) register(app, l, context);
+}
+
+function register(app: App, l: Listener, context: ListenerContext): void {
+  const ids = l.match.ids;
+  const ack = (args: unknown) => l.ack(args as ListenerArgs[Route], context);
+  switch (l.match.route) {
+    case 'commands':
+      return void app.command(ids, ack);
+    case 'actions':
+      return void app.action(ids, ack);
+    case 'shortcuts':
+      return void app.shortcut({ callback_id: ids, type: 'shortcut' }, ack);
+    case 'viewSubmissions':
+      return void app.view({ callback_id: ids, type: 'view_submission' }, ack);
+    case 'viewClosures':
+      return void app.view({ callback_id: ids, type: 'view_closed' }, ack);
+    case 'options':
+      return void app.options({ type: 'block_suggestion', action_id: ids }, ack);
+    case 'events':
+      return void app.event(ids, ack);
+  }
+}

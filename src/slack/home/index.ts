@@ -1,0 +1,38 @@
+import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { type Feature, type Listener, listener } from '../feature.js';
+import { exactly } from '../routes.js';
+import { code } from '../views/mrkdwn.js';
+import { HOME_ACTION } from './ids.js';
+import { ackHomeDecision, ackHomeOpened } from './listeners.js';
+import { stopHomes } from './refresh.js';
+
+export { flowChange, type HomeChange, refreshHomes, requestChange } from './refresh.js';
+
+type Click = SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
+
+/** The Home tab opened (acked by Bolt, as every event is): published, debounced. */
+const homeOpened: Listener = listener({
+  match: { route: 'events', ids: exactly('app_home_opened') },
+  ack: (args, { followUps }) => ackHomeOpened(args, followUps),
+  followUps: {
+    'home-opened': { run: async (job, bot) => (await import('./follow-up.js')).followHomeOpened(job, bot) },
+  },
+});
+
+/** Approve or Reject in the Home tab: decided after the ack, exactly as on the request's card. */
+const homeDecision: Listener = listener({
+  match: { route: 'actions', ids: new RegExp(`^(${Object.values(HOME_ACTION).join('|')})$`) },
+  ack: (args, { followUps }) => ackHomeDecision(args as Click, followUps),
+  followUps: {
+    'home-decision': {
+      run: async (job, bot) => (await import('./follow-up.js')).followHomeDecision(job, bot),
+      notice: (job) => ({
+        userId: job.userId,
+        what: `your ${job.action} click on request ${code(String(job.requestId))} in the Home tab`,
+      }),
+    },
+  },
+});
+
+/** The App Home: what one person has waiting, asked and running, published again when it changes. */
+export const HOME: Feature = { name: 'home', listeners: [homeOpened, homeDecision], drain: stopHomes };

@@ -1,0 +1,63 @@
+import { errText } from '../../log.js';
+import type { Bot } from '../bot.js';
+import type { Running } from '../feature.js';
+import { FEATURES } from '../features.js';
+import { say } from '../reply.js';
+import { tellAbandoned } from './holds.js';
+import { audienceOf } from './notices.js';
+
+export type BackgroundWork = Running;
+
+/** How often the follow-ups dead processes left in hand are looked for. */
+const ABANDONED_EVERY_MS = 5_000;
+
+/**
+ * What the bot does without being asked, on the thread that runs follow-ups: each feature's background
+ * work (approvals: recovery at start and the sweep; flows: following them), started in the order of the
+ * features, and telling the people whose follow-ups a dead process had in hand. At stop, all of it stops
+ * side by side, then each feature lets go of what still waits (Homes not yet published).
+ */
+export async function startBackgroundWork(bot: Bot): Promise<BackgroundWork> {
+  const log = bot.logger.child({ part: 'background' });
+  const running: Running[] = [];
+  for (const f of FEATURES) if (f.background) running.push(await f.background(bot));
+  running.push(startAbandonedSweep(bot, log));
+  return {
+    async stop() {
+      await Promise.all(running.map((r) => r.stop()));
+      for (const f of FEATURES) await f.drain?.(bot);
+    },
+  };
+}
+
+/** Tells, every few seconds and at once, the people behind follow-ups a dead process had in hand. */
+function startAbandonedSweep(bot: Bot, log: Bot['logger']): Running {
+  let running: Promise<void> | undefined;
+  const sweep = () => {
+    if (running) return;
+    running = (async () => {
+      try {
+        const told = await tellAbandoned(
+          bot.store,
+          (n, text) => say(bot, audienceOf(n), text),
+          // The machine's clock: holds are renewed by other processes.
+          Date.now(),
+        );
+        if (told) log.warn({ told }, 'told the people whose follow-ups a stopped process had in hand');
+      } catch (err) {
+        log.error({ err: errText(err) }, 'could not look for follow-ups a stopped process had in hand');
+      } finally {
+        running = undefined;
+      }
+    })();
+  };
+  sweep();
+  const timer = setInterval(sweep, ABANDONED_EVERY_MS);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import type { Bot } from '../bot.js';
+import { followUpsOf } from '../feature.js';
+import { FEATURES } from '../features.js';
+import type { Job, Notice } from './jobs.js';
+
+const FOLLOW_UPS = followUpsOf(FEATURES);
+
+/**
+ * The second half of every listener: the follow-up its feature declares for the job's kind. Its code loads
+ * on the first job of its kind, on whichever thread runs follow-ups.
+ */
+export async function runFollowUp(job: Job, bot: Bot): Promise<void> {
+  const followUp = FOLLOW_UPS.get(job.kind);
+  if (!followUp) throw new Error(`no feature follows up a job of kind ${String(job.kind)}`);
+  return followUp.run(job, bot);
+}
+
+/**
+ * Whom to tell about a job its thread lost, and what to call it, as its feature says; undefined for jobs
+ * nobody waits on. A job comes from a payload, whose values are not always the strings they should be (a
+ * garbage button value).
+ */
+export function noticeOf(job: Job): Notice | undefined {
+  return FOLLOW_UPS.get(job.kind)?.notice?.(job);
+}

@@ -1,0 +1,38 @@
+import type { ApprovalJob } from '../approvals/jobs.js';
+import type { CommandJob } from '../command/jobs.js';
+import type { FlowJob } from '../flows/jobs.js';
+import type { FormJob } from '../forms/jobs.js';
+import type { HomeJob } from '../home/jobs.js';
+
+/**
+ * The work a listener hands on after its acknowledgement: plain data, because it usually runs on the
+ * follow-up worker thread (see `worker-host.ts`). Each feature declares its own kinds, and the follow-up
+ * that does each (`dispatch.ts` finds it in the list of features).
+ */
+export type Job = CommandJob | FormJob | ApprovalJob | HomeJob | FlowJob;
+
+export type JobKind = Job['kind'];
+
+/** The job of one kind. */
+export type JobOf<K extends JobKind> = Extract<Job, { kind: K }>;
+
+/** Whom to tell, and what to call the job, if its thread dies while it is in hand. */
+export interface Notice {
+  userId: string;
+  channelId?: string;
+  responseUrl?: string;
+  /** e.g. "`/tsai learn …`" or "your approval of request 1a2b…". */
+  what: string;
+}
+
+/** Where follow-ups run: the follow-up worker thread, or this thread when the store cannot be shared. */
+export interface FollowUps {
+  /** Hands a job on after its listener acknowledged; never throws, never waits. */
+  run(job: Job): void;
+  /** Resolves when follow-ups can run; rejects when their thread could not start. */
+  readonly ready: Promise<void>;
+  /** Finishes the jobs in hand (within a bound), stops the background work, and closes. */
+  stop(): Promise<void>;
+  /** Has the thread that runs them log its memory use, when that is another thread. */
+  memory?(): void;
+}

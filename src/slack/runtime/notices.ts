@@ -1,0 +1,26 @@
+import type { Audience } from '../reply.js';
+import type { Notice } from './jobs.js';
+
+/** Where to reach the person behind a notice: the way they asked first. */
+export function audienceOf(n: Notice): Audience {
+  return {
+    userId: n.userId,
+    ...(n.channelId ? { channelId: n.channelId } : {}),
+    responseUrls: n.responseUrl ? [n.responseUrl] : [],
+  };
+}
+
+/** The follow-up thread stopped while it had this job in hand: nobody knows whether it reached the service. */
+export function interruptedText(n: Notice): string {
+  return `The bot was interrupted while handling ${n.what}. It may or may not have reached the service: check with \`/tsai flow <flow-id>\` or the service's Activity view before trying again.`;
+}
+
+/** The follow-up thread is restarting and its waiting line is full: nothing was done. */
+export function restartingText(n: Notice): string {
+  return `The bot is restarting and could not take ${n.what}; nothing was done. Try again in a minute.`;
+}
+
+/** The bot was stopping and this job was still in hand when its time ran out. */
+export function stoppedText(n: Notice): string {
+  return `The bot was stopping and could not finish ${n.what} in time. It may or may not have reached the service: check with \`/tsai flow <flow-id>\` or the service's Activity view before trying again.`;
+}

@@ -1,0 +1,38 @@
+import { type Logger, rawLogWriter } from '../../log.js';
+import { type Bot, type BotSetup, storeSharedAcrossThreads } from '../bot.js';
+import { say } from '../reply.js';
+import { inThreadFollowUps } from './in-thread.js';
+import type { FollowUps } from './jobs.js';
+import { audienceOf } from './notices.js';
+
+/**
+ * Follow-ups run on a worker thread, so that acks never queue behind them (docs/performance.md). An
+ * in-memory SQLite database cannot be opened by a second thread, so with one they run on this thread.
+ */
+export async function startFollowUps(
+  setup: BotSetup,
+  bot: Bot,
+  logger: Logger,
+  onSlackAuthError: (error: string) => void,
+): Promise<FollowUps> {
+  if (!storeSharedAcrossThreads(setup)) {
+    logger.warn(
+      'an in-memory SQLite store cannot be shared with a worker thread; follow-ups run on the main thread',
+    );
+    return inThreadFollowUps(bot);
+  }
+  const [{ startWorkerHost }, { startFollowUpHolds }] = await Promise.all([
+    import('./worker-host.js'),
+    import('./holds.js'),
+  ]);
+  return startWorkerHost({
+    setup,
+    logger,
+    onSlackAuthError,
+    holds: startFollowUpHolds({ store: bot.store, logger }),
+    // What is left of the shutdown bound goes to stopping HTTP, telling whom the drain left, and closing.
+    drainTimeoutMs: Math.max(1_000, setup.config.shutdownTimeoutMs - 3_000),
+    writeLog: rawLogWriter(logger),
+    tell: (n, text) => say(bot, audienceOf(n), text),
+  });
+}

@@ -1,0 +1,114 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { followUpsOf, routesOf } from '../../src/slack/feature.js';
+import { FEATURES } from '../../src/slack/features.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const SLACK = join(ROOT, 'src/slack');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+/** Every static import and re-export of a file (type-only ones too), resolved to a path under src/. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/gms)].map((m) => m[1]!);
+  return specs.filter((s) => s.startsWith('.')).map((s) => resolve(dirname(file), s).replace(/\.js$/, '.ts'));
+}
+
+const files = sourceFiles(SLACK);
+const graph = new Map(files.map((f) => [f, importsOf(f)]));
+const rel = (f: string) => relative(SLACK, f);
+const FEATURE_DIRS = ['approvals', 'command', 'flows', 'forms', 'home', 'typeahead'];
+const featureOf = (f: string) => FEATURE_DIRS.find((d) => rel(f).startsWith(`${d}/`));
+
+describe('the Slack surface, as its files import each other', () => {
+  it('has no import cycle', () => {
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (f: string, path: string[]) => {
+      if (state.get(f) === 'done') return;
+      if (state.get(f) === 'open')
+        return void cycles.push([...path.slice(path.indexOf(f)), f].map(rel).join(' -> '));
+      state.set(f, 'open');
+      for (const to of graph.get(f) ?? []) if (graph.has(to)) visit(to, [...path, f]);
+      state.set(f, 'done');
+    };
+    for (const f of files) visit(f, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it('reaches another feature only through its index', () => {
+    const reaching: string[] = [];
+    for (const [f, imports] of graph) {
+      const from = featureOf(f);
+      for (const to of imports) {
+        const feature = featureOf(to);
+        if (feature && from && feature !== from && rel(to) !== `${feature}/index.ts`)
+          reaching.push(`${rel(f)} -> ${rel(to)}`);
+      }
+    }
+    expect(reaching).toEqual([]);
+  });
+
+  it('reaches the layers below only through core; only the composition (bot.ts) opens the store and the client', () => {
+    const src = join(ROOT, 'src');
+    const allowed = ['core/', 'slack/', 'log.ts', 'wire/'];
+    const composition = ['config.ts', 'store/', 'api/'];
+    const outside = [...graph].flatMap(([f, imports]) =>
+      imports
+        .map((i) => relative(src, i))
+        .filter((i) => !allowed.some((a) => i.startsWith(a)))
+        .filter((i) => !(rel(f) === 'bot.ts' && composition.some((c) => i.startsWith(c))))
+        .map((i) => `${rel(f)} -> ${i}`),
+    );
+    expect(outside).toEqual([]);
+  });
+});
+
+describe('the features', () => {
+  it('have a folder each, declared in the one list', () => {
+    expect(FEATURES.map((f) => f.name)).toEqual([
+      'command',
+      'forms',
+      'type-ahead',
+      'approvals',
+      'flows',
+      'home',
+    ]);
+  });
+
+  it('follow up every kind of job, each in one place', () => {
+    expect([...followUpsOf(FEATURES).keys()].sort()).toEqual([
+      'approval-click',
+      'approval-reject',
+      'command',
+      'flow-next',
+      'form-open',
+      'form-range',
+      'form-reopen',
+      'form-submitted',
+      'home-decision',
+      'home-opened',
+    ]);
+    expect(() => followUpsOf([...FEATURES, FEATURES[0]!])).toThrow(/two follow-ups for the job kind command/);
+  });
+
+  it('route what their listeners match, and no ID to two listeners', () => {
+    const routes = routesOf(FEATURES);
+    const answering = (route: string, id: string) =>
+      routes.filter((r) => (r as Record<string, RegExp | undefined>)[route]?.test(id)).length;
+    expect(answering('commands', '/tsai')).toBe(1);
+    expect(answering('events', 'app_home_opened')).toBe(1);
+    expect(answering('actions', 'tsai_modal_reopen')).toBe(1);
+    expect(answering('actions', 'tsai_modal_range_remove:3')).toBe(1);
+    expect(answering('actions', 'home_approve')).toBe(1);
+    expect(answering('options', 'workspace_value')).toBe(1);
+    expect(answering('actions', 'someone_elses_button')).toBe(0);
+  });
+});
