@@ -425,6 +425,19 @@ export class PostgresStore implements Store {
     );
   }
 
+  async markRequestSeen(key: string, now: number, expiresAt: number): Promise<boolean> {
+    const res = await this.pool.query(
+      `INSERT INTO requests_seen (key, expires_at) VALUES ($1, $2)
+       ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE requests_seen.expires_at <= $3`,
+      [key, expiresAt, now],
+    );
+    return (res.rowCount ?? 0) > 0;
+  }
+
+  async pruneRequestsSeen(now: number): Promise<void> {
+    await this.pool.query('DELETE FROM requests_seen WHERE expires_at <= $1', [now]);
+  }
+
   async trackFlow(f: NewTrackedFlow): Promise<TrackedFlow> {
     await this.pool.query(
       `INSERT INTO tracked_flows (flow_id, flow_type, team_id, channel_id, requester_id, origin, asked, request,

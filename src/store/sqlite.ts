@@ -408,6 +408,19 @@ export class SqliteStore implements Store {
     ).run(key, JSON.stringify(value), at);
   }
 
+  async markRequestSeen(key: string, now: number, expiresAt: number): Promise<boolean> {
+    return (
+      this.prepare(
+        `INSERT INTO requests_seen (key, expires_at) VALUES (?, ?)
+           ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE requests_seen.expires_at <= ?`,
+      ).run(key, expiresAt, now).changes > 0
+    );
+  }
+
+  async pruneRequestsSeen(now: number): Promise<void> {
+    this.prepare('DELETE FROM requests_seen WHERE expires_at <= ?').run(now);
+  }
+
   async trackFlow(f: NewTrackedFlow): Promise<TrackedFlow> {
     this.prepare(
       `INSERT INTO tracked_flows (flow_id, flow_type, team_id, channel_id, requester_id, origin, asked, request,
