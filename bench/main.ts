@@ -1,4 +1,5 @@
-// `npm run bench`: the bot against a bare Bolt app, time-range parsing, then memory over time (the soak,
+// `npm run bench`: the bot against a bare Bolt app (acks, and acks during a flood of unsigned bodies from
+// another process: flood.ts), time-range parsing, then memory over time (the soak,
 // 10 minutes; soak-phase.ts has its settings, BENCH_SOAK_MINUTES=0 skips it).
 // Prints a table and writes bench/results.json. Options (environment): BENCH_QUICK=1 for a short run,
 // BENCH_OUT=<file> for another output file, BENCH_KEEP_TMP=1 to keep the children's logs and databases,
@@ -18,6 +19,8 @@ const QUICK: Partial<BenchOptions> = {
   sustainedStepMs: 2000,
   trackedFlows: 200,
   trackingWindowMs: 15_000,
+  floodRounds: 1,
+  floodRequests: 100,
 };
 
 async function main(): Promise<void> {

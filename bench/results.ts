@@ -1,3 +1,4 @@
+import type { FloodMeasurements } from './flood.js';
 import { ratio, round, type Summary, summarize } from './stats.js';
 import type { TrackingMeasurements } from './tracking.js';
 
@@ -38,6 +39,18 @@ export interface BenchResults {
     rssMb: { before: number | null; during: number | null };
     helpAckC50: { without: Pct; with: Pct; roundP50sWithout: number[]; roundP50sWith: number[] };
   };
+  /** `help` acks at 10 concurrent without and during a flood of hostile bodies from another process. */
+  flood?: Partial<Record<'bot' | 'bare', FloodResult>>;
+}
+
+export interface FloodResult {
+  connections: number;
+  bodies: { unsignedBytes: number; falselySignedBytes: number };
+  without: Pct;
+  with: Pct;
+  /** with / without: what the flood costs a signed command. */
+  ratio: Pct;
+  flood: Record<string, number>;
 }
 
 /** Raw measurements as the run collects them; `buildResults` turns them into the published shape. */
@@ -54,6 +67,8 @@ export interface Measurements {
   parse: { medianMs: number; p99Ms: number } | null;
   /** The flow-following phase; absent when it was not run. */
   tracking?: TrackingMeasurements;
+  /** The flood phase, per app; absent when it was not run. */
+  flood?: Partial<Record<'bot' | 'bare', FloodMeasurements>>;
 }
 
 const pct = (s: Summary | undefined): Pct =>
@@ -63,6 +78,19 @@ const med = (xs: number[]): number | null => {
   const s = summarize(xs);
   return s ? round(s.p50) : null;
 };
+
+function floodResult(f: FloodMeasurements): FloodResult {
+  const without = pct(f.without);
+  const during = pct(f.with);
+  return {
+    connections: f.connections,
+    bodies: f.bodies,
+    without,
+    with: during,
+    ratio: { p50: ratio(during.p50, without.p50), p99: ratio(during.p99, without.p99) },
+    flood: f.flood,
+  };
+}
 
 export function buildResults(m: Measurements): BenchResults {
   const ack = m.ack.map((a) => {
@@ -115,6 +143,13 @@ export function buildResults(m: Measurements): BenchResults {
               roundP50sWith: m.tracking.ack.roundsWith.map((x) => round(x)),
             },
           },
+        }
+      : {}),
+    ...(m.flood
+      ? {
+          flood: Object.fromEntries(
+            Object.entries(m.flood).map(([who, f]) => [who, floodResult(f as FloodMeasurements)]),
+          ),
         }
       : {}),
   };
@@ -209,6 +244,18 @@ export function formatTable(r: BenchResults): string {
         '',
         fmt(ratio(t.helpAckC50.with[p], t.helpAckC50.without[p])),
         'within spread',
+        '',
+      ]);
+    }
+  }
+  for (const [who, f] of Object.entries(r.flood ?? {})) {
+    for (const p of ['p50', 'p99'] as const) {
+      rows.push([
+        `ack help c=10 ${p}, without / during a flood (${who})`,
+        `${fmt(f.without[p])} / ${fmt(f.with[p], ' ms')}`,
+        '',
+        fmt(f.ratio[p]),
+        '',
         '',
       ]);
     }

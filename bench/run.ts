@@ -13,6 +13,7 @@ import {
   type RunResult,
   slashCommandBody,
 } from './driver.js';
+import { measureFlood } from './flood.js';
 import { machineInfo } from './machine.js';
 import { benchParse } from './parse.js';
 import {
@@ -45,6 +46,10 @@ export interface BenchOptions {
   /** Flows followed at once in the flow-following phase, and how long it measures. */
   trackedFlows: number;
   trackingWindowMs: number;
+  /** Flood phase: rounds without and with the flood, signed `help` commands per round, flood connections. */
+  floodRounds: number;
+  floodRequests: number;
+  floodConnections: number;
   log(line: string): void;
 }
 
@@ -60,6 +65,9 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   botNodeArgs: [],
   trackedFlows: 1_000,
   trackingWindowMs: 60_000,
+  floodRounds: 3,
+  floodRequests: 300,
+  floodConnections: 8,
   log: (line) => console.error(line),
 };
 
@@ -276,6 +284,22 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
         m.peakRss[s.who === 'bot' ? 'botMb' : 'bareMb'] = peak;
         log(`peak RSS ${s.who} (c=200): ${peak?.toFixed(1)} MB (VmHWM ${hwm?.toFixed(1) ?? 'n/a'})`);
       }
+    }
+
+    // Signed acks while another process floods the app with unsigned and falsely signed nested bodies.
+    m.flood = {};
+    for (const p of [bot, bare]) {
+      if (!p) continue;
+      m.flood[p.name as Who] = await measureFlood({
+        app: p,
+        target,
+        issue,
+        bodies,
+        log,
+        rounds: o.floodRounds,
+        requests: o.floodRequests,
+        connections: o.floodConnections,
+      });
     }
 
     if (bot) {

@@ -1,11 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, type AppOptions, type CustomRoute } from '@slack/bolt';
+import { App, type AppOptions, type CustomRoute, HTTPReceiver } from '@slack/bolt';
 import { boltLogger } from './bolt-logger.js';
 import type { Bot } from './bot.js';
 import { registerListeners, routesOf } from './feature.js';
 import { FEATURES } from './features.js';
-import { guardEventBodies } from './http-guard.js';
+import { boundedServerOptions, boundServer } from './http/limits.js';
+import { guardEvents } from './http-guard.js';
 import type { Readiness } from './readiness.js';
 import { answerUnrouted } from './routes.js';
 import type { FollowUps } from './runtime/jobs.js';
@@ -46,22 +47,7 @@ export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readi
   const app =
     slack.mode === 'socket'
       ? new App({ ...common, socketMode: true, appToken: slack.appToken })
-      : new App({
-          ...common,
-          signingSecret: slack.signingSecret,
-          endpoints: EVENTS_PATH,
-          customRoutes: [
-            {
-              path: '/healthz',
-              method: ['GET'],
-              handler: (_req, res) => {
-                res.writeHead(200, { 'content-type': 'text/plain' });
-                res.end('ok');
-              },
-            },
-            ...(readiness ? [readinessRoute(readiness)] : []),
-          ],
-        });
+      : new App({ ...common, receiver: guardedReceiver(bot, slack.signingSecret, readiness) });
 
   app.use(answerUnrouted(routesOf(FEATURES), bot.logger));
   registerListeners(app, FEATURES, { bot, followUps });
@@ -74,10 +60,10 @@ export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readi
     app,
     async start(port) {
       await app.init();
-      const started = await app.start(port);
+      const started = await app.start(port, boundedServerOptions());
       if (slack.mode === 'http') {
         server = started as Server;
-        guardEventBodies(server, EVENTS_PATH);
+        boundServer(server);
       }
     },
     async stop() {
@@ -97,6 +83,38 @@ export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readi
       return address && typeof address === 'object' ? (address as AddressInfo).port : undefined;
     },
   };
+}
+
+/**
+ * Bolt's HTTP receiver behind our guard (http-guard.ts), which checks each request's signature over its raw
+ * bytes before anything parses them; Bolt is handed only verified bodies, so it does not check them again.
+ */
+function guardedReceiver(bot: Bot, signingSecret: string, readiness: Readiness | undefined): HTTPReceiver {
+  const receiver = new HTTPReceiver({
+    signingSecret,
+    signatureVerification: false,
+    endpoints: EVENTS_PATH,
+    logger: boltLogger(bot.logger),
+    customRoutes: [
+      {
+        path: '/healthz',
+        method: ['GET'],
+        handler: (_req, res) => {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end('ok');
+        },
+      },
+      ...(readiness ? [readinessRoute(readiness)] : []),
+    ],
+  });
+  receiver.requestListener = guardEvents(receiver.requestListener, {
+    endpoint: EVENTS_PATH,
+    signingSecret,
+    markSeen: (key, now, expiresAt) => bot.store.markRequestSeen(key, now, expiresAt),
+    pruneSeen: (now) => bot.store.pruneRequestsSeen(now),
+    logger: bot.logger,
+  });
+  return receiver;
 }
 
 /** `GET /readyz`: 200 `{"ready":true}`, or 503 with what keeps the bot from its work (`/healthz` is liveness). */

@@ -1,94 +1,139 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
+import type { Logger } from '../log.js';
+import { BODIES_IN_FLIGHT_LIMIT_BYTES, BODY_LIMIT_BYTES } from './http/limits.js';
+import { readPayload, replayKey, routable, UNKEYED_RETRY } from './http/payload.js';
+import { BodyBudget, readBody } from './http/read-body.js';
+import {
+  SIGNATURE_WINDOW_SECONDS,
+  signatureHeaders,
+  signatureMatches,
+  startSignature,
+} from './http/signature.js';
 
-/** Bolt's own limit for a request body (its HTTPReceiver's default). */
-export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+export interface GuardOptions {
+  endpoint: string;
+  signingSecret: string;
+  /** True the first time `key` is marked (until `expiresAt`), across every replica sharing the store. */
+  markSeen(key: string, now: number, expiresAt: number): Promise<boolean>;
+  /** Forgets keys expired by `now`. */
+  pruneSeen(now: number): Promise<unknown>;
+  logger: Logger;
+  bodyLimitBytes?: number;
+}
+
+/** A replay passes the signature check for the window either side of its timestamp; a minute to spare. */
+const SEEN_FOR_MS = (2 * SIGNATURE_WINDOW_SECONDS + 60) * 1000;
+const PRUNE_EVERY_MS = 60_000;
+/** Slack's ssl_check is a short unsigned form; nothing longer is read without a signature. */
+const SSL_CHECK_MAX_BYTES = 256;
 
 /**
- * Bolt's HTTP receiver reads a request's body, parses it, and then reads fields of what it parsed outside
- * any error handler: a signed body whose JSON is not an object (`payload=null`) throws there, so the request
- * is never answered and the rejection is unhandled, which ends a Node process. An interaction without a
- * user, an action without an action_id or a submitted view without a callback_id (Slack always sends them)
- * makes Bolt fail inside (a 500, or an error from its matching); one of a type Bolt does not know is never
- * answered. This reads the body first and answers 400 to all of those; every other request goes to Bolt
- * unchanged, with its body already read (Bolt takes a body that was read as it is), so signatures, limits
- * and answers stay Bolt's. (A request Bolt routes but no listener matches is answered by `answerUnrouted`.)
+ * Stands in front of Bolt's receiver on the Slack endpoint, so that nothing unsigned is parsed and nothing
+ * signed is acted on twice:
+ * - no signature, a malformed one, or a timestamp more than 5 minutes from now either way: 401 before a
+ *   byte of the body is read;
+ * - the body is counted as it streams in and fed to the HMAC; past the limit reading stops and the answer
+ *   is 413 (503 when all the bodies in flight together reach their budget); a wrong HMAC: 401;
+ * - a verified body Bolt would crash on or could not route: 400;
+ * - an event Slack delivers again, or a command or interaction replayed: 200, empty, and nothing done.
+ * Everything else goes to Bolt with its verified raw body (Bolt takes a body that was read as it is).
  */
-export function guardEventBodies(server: Server, endpoint: string): void {
-  const bolt = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
-  server.removeAllListeners('request');
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+export function guardEvents(bolt: RequestListener, o: GuardOptions): RequestListener {
+  const budget = new BodyBudget(BODIES_IN_FLIGHT_LIMIT_BYTES);
+  const refused = refusalCounter(o.logger);
+  let prunedAt = 0;
+  const firstTime = async (key: string): Promise<boolean> => {
+    const now = Date.now();
+    if (now - prunedAt > PRUNE_EVERY_MS) {
+      prunedAt = now;
+      o.pruneSeen(now).catch(() => undefined);
+    }
+    try {
+      return await o.markSeen(key, now, now + SEEN_FOR_MS);
+    } catch (err) {
+      // Acting is worth more than refusing everything while the store is out; the outage is logged.
+      o.logger.warn({ err: (err as Error).message }, 'could not check a request for a repeat; acting on it');
+      return true;
+    }
+  };
+  const guard = async (req: IncomingMessage, res: ServerResponse) => {
+    const headers = signatureHeaders(req.headers, Date.now());
+    if (!headers) {
+      if (await isSslCheck(req, budget)) return void res.writeHead(200).end();
+      refused('unsigned');
+      return refuse(req, res, 401);
+    }
+    const limit = o.bodyLimitBytes ?? BODY_LIMIT_BYTES;
+    if (Number(req.headers['content-length']) > limit) {
+      refused('too large');
+      return refuse(req, res, 413);
+    }
+    const hmac = startSignature(o.signingSecret, headers.timestamp);
+    const { read, release } = await readBody(req, limit, budget, (chunk) => hmac.update(chunk));
+    try {
+      if (read.kind !== 'read') {
+        refused(read.kind);
+        return refuse(req, res, read.kind === 'too-large' ? 413 : read.kind === 'busy' ? 503 : 400);
+      }
+      if (!signatureMatches(hmac, headers.claimed)) {
+        refused('bad signature');
+        return refuse(req, res, 401);
+      }
+      const payload = readPayload(read.raw, req.headers['content-type']);
+      if (!routable(payload)) return void res.writeHead(400).end();
+      const key = replayKey(payload, read.raw, req.headers);
+      if (key !== undefined && (key === UNKEYED_RETRY || !(await firstTime(key)))) {
+        o.logger.info(
+          { retry: req.headers['x-slack-retry-num'] !== undefined },
+          'a Slack request seen before (a retry or a replay); acknowledged, nothing done',
+        );
+        return void res.writeHead(200).end();
+      }
+      (req as IncomingMessage & { rawBody: Buffer }).rawBody = read.raw;
+      bolt(req, res);
+    } finally {
+      release();
+    }
+  };
+  return (req, res) => {
     const path = (req.url ?? '').split('?')[0];
-    const toBolt = () => {
-      for (const l of bolt) l(req, res);
-    };
-    if (req.method !== 'POST' || path !== endpoint) return toBolt();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > BODY_LIMIT_BYTES) tooLarge = true;
-      else chunks.push(c);
+    if (req.method !== 'POST' || path !== o.endpoint) return bolt(req, res);
+    guard(req, res).catch((err: unknown) => {
+      o.logger.error({ err: (err as Error).message }, 'the request guard failed');
+      if (!res.headersSent) refuse(req, res, 500);
     });
-    req.on('error', () => res.destroy());
-    req.on('end', () => {
-      if (tooLarge) return void res.writeHead(413).end();
-      const raw = Buffer.concat(chunks);
-      if (!isObjectOrUnreadable(raw, req.headers['content-type'])) return void res.writeHead(400).end();
-      (req as IncomingMessage & { rawBody: Buffer }).rawBody = raw;
-      toBolt();
-    });
-  });
+  };
 }
 
 /**
- * False when the body parses, as Bolt parses it, to something that is not a JSON object, or to a request
- * Bolt cannot route: an interaction that lacks what Bolt routes it by or is of no type Bolt knows (Bolt
- * would leave it unanswered until its 3-second timeout), or an Events API callback without its event.
+ * Answers with `status` and closes the connection. A body not read to its end is not drained: the socket
+ * is closed once the answer is out, so a refused upload costs no more than what already arrived.
  */
-function isObjectOrUnreadable(raw: Buffer, contentType: string | undefined): boolean {
-  let text = raw.toString();
-  let interactive = false;
-  if (contentType === 'application/x-www-form-urlencoded') {
-    const form = parseQuery(text);
-    const payload = form.payload;
-    // A slash command (or Slack's ssl_check) is the form itself.
-    if (typeof payload !== 'string') return typeof form.command === 'string' || form.ssl_check === '1';
-    text = payload;
-    interactive = true;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return true; // Bolt answers 400 to what it cannot parse.
-  }
-  if (!isRecord(parsed)) return false;
-  if (!interactive) return parsed.type !== 'event_callback' || isRecord(parsed.event);
-  // What Bolt routes an interaction by, and reads without checking: who, which action, which view.
-  const { user, actions, view } = parsed;
-  if (!isRecord(user) || typeof user.id !== 'string') return false;
-  const actionsOk =
-    actions === undefined ||
-    (Array.isArray(actions) && actions.every((a) => isRecord(a) && typeof a.action_id === 'string'));
-  // Bolt routes view submissions and closures by callback_id; any other interaction may come from a view
-  // that has none (a Home tab), so there only its shape matters.
-  const routedByView = parsed.type === 'view_submission' || parsed.type === 'view_closed';
-  const viewOk = routedByView
-    ? isRecord(view) && typeof view.callback_id === 'string'
-    : view === undefined || isRecord(view);
-  const shortcut = parsed.type === 'shortcut' || parsed.type === 'message_action';
-  const typed =
-    routedByView ||
-    shortcut ||
-    Array.isArray(actions) ||
-    parsed.type === 'block_suggestion' ||
-    parsed.type === 'dialog_submission' ||
-    parsed.name !== undefined;
-  return typed && actionsOk && viewOk && (!shortcut || typeof parsed.callback_id === 'string');
+function refuse(req: IncomingMessage, res: ServerResponse, status: number): void {
+  res.writeHead(status, { connection: 'close' }).end();
+  if (!req.complete) res.once('finish', () => req.socket.destroySoon());
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Slack's unsigned `ssl_check=1` (Bolt answers it 200 too); read only when it is short and says it is a form. */
+async function isSslCheck(req: IncomingMessage, budget: BodyBudget): Promise<boolean> {
+  const length = Number(req.headers['content-length']);
+  if (req.headers['content-type'] !== 'application/x-www-form-urlencoded') return false;
+  if (!(length > 0 && length <= SSL_CHECK_MAX_BYTES)) return false;
+  const { read, release } = await readBody(req, SSL_CHECK_MAX_BYTES, budget, () => undefined);
+  release();
+  return read.kind === 'read' && parseQuery(read.raw.toString()).ssl_check === '1';
+}
+
+/** Counts refusals by reason; logs the counts so far at most once a minute, so a flood is seen, not echoed. */
+function refusalCounter(logger: Logger): (reason: string) => void {
+  const counts: Record<string, number> = {};
+  let loggedAt = 0;
+  return (reason) => {
+    counts[reason] = (counts[reason] ?? 0) + 1;
+    const now = Date.now();
+    if (now - loggedAt < 60_000) return;
+    loggedAt = now;
+    logger.warn({ refused: { ...counts } }, 'requests to the Slack endpoint refused (counts since start)');
+  };
 }

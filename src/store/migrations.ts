@@ -152,6 +152,16 @@ CREATE INDEX follow_ups_held_lease ON follow_ups_held (lease_until);
 // The App Home lists the channels a person uses, read from the audit log by user.
 const auditByUser = `CREATE INDEX audit_log_user ON audit_log (team_id, user_id, at);`;
 
+// Slack requests already acted on (an event's ID, a digest of a command or an interaction), kept until a
+// retry or a replay could no longer arrive, so that every replica acts on each request once.
+const requestsSeen = (ms: string) => `
+CREATE TABLE requests_seen (
+  key TEXT PRIMARY KEY,
+  expires_at ${ms} NOT NULL
+);
+CREATE INDEX requests_seen_expires ON requests_seen (expires_at);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -188,5 +198,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'follow-ups held by each process',
     sqlite: followUpsHeld('INTEGER'),
     postgres: followUpsHeld('BIGINT'),
+  },
+  {
+    version: 7,
+    name: 'Slack requests seen',
+    sqlite: requestsSeen('INTEGER'),
+    postgres: requestsSeen('BIGINT'),
   },
 ];

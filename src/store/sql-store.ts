@@ -3,6 +3,7 @@ import * as audit from './queries/audit.js';
 import * as catalog from './queries/catalog.js';
 import * as defaults from './queries/channel-defaults.js';
 import * as holds from './queries/follow-up-holds.js';
+import * as seen from './queries/requests-seen.js';
 import * as state from './queries/state.js';
 import * as flows from './queries/tracked-flows.js';
 import type { SqlEngine } from './sql.js';
@@ -163,6 +164,13 @@ export class SqlStore implements Store {
   }
   takeAbandonedFollowUps(now: number, limit: number) {
     return this.engine.exec(holds.takeAbandonedFollowUps(now, limit));
+  }
+
+  markRequestSeen(key: string, now: number, expiresAt: number) {
+    return this.engine.exec(seen.markRequestSeen(key, now, expiresAt));
+  }
+  pruneRequestsSeen(now: number) {
+    return this.engine.exec(seen.pruneRequestsSeen(now));
   }
 
   close() {

@@ -345,6 +345,14 @@ export interface Store extends FlowTrackingStore, FollowUpHoldStore {
   getState<T = unknown>(key: string): Promise<T | null>;
   setState(key: string, value: unknown, at: number): Promise<void>;
 
+  /**
+   * Marks a Slack request as seen until `expiresAt`: true the first time (or once an earlier mark has
+   * expired by `now`), false while another mark stands, whichever replica made it.
+   */
+  markRequestSeen(key: string, now: number, expiresAt: number): Promise<boolean>;
+  /** Forgets the marks expired by `now`. */
+  pruneRequestsSeen(now: number): Promise<void>;
+
   /** Versions of the migrations applied, ascending. */
   appliedMigrations(): Promise<number[]>;
   close(): Promise<void>;

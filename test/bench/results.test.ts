@@ -68,4 +68,21 @@ describe('bench results', () => {
     expect(table).toMatch(/views\.open c=50 p99\s+198 ms.*≤ 500 ms\s+ok/);
     expect(table).toMatch(/sustained, p99 ack < 1 s\s+400 cmd\/s/);
   });
+  it('reports the flood phase as with / without a flood, per app, and prints it', () => {
+    const summary = (p50: number, p99: number) => ({ count: 100, p50, p99, max: p99 });
+    const f = (without: number, during: number) => ({
+      connections: 8,
+      bodies: { unsignedBytes: 4_194_304, falselySignedBytes: 921_600 },
+      without: summary(without, without * 2),
+      with: summary(during, during * 3),
+      flood: { 'unsigned 401': 40 },
+    });
+    const r = buildResults(measurements({ flood: { bot: f(10, 12), bare: f(10, 40) } }));
+    expect(r.flood?.bot?.ratio).toEqual({ p50: 1.2, p99: 1.8 });
+    expect(r.flood?.bare?.ratio).toEqual({ p50: 4, p99: 6 });
+    expect(r.flood?.bot?.flood).toEqual({ 'unsigned 401': 40 });
+    expect(formatTable(r)).toMatch(
+      /ack help c=10 p99, without \/ during a flood \(bare\)\s+20 \/ 120 ms\s+6/,
+    );
+  });
 });

@@ -68,6 +68,24 @@ export function storeConformance(name: string, createLocation: () => Promise<Sto
       expect((await again[2]!.getApproval(req.id))?.status).toBe('pending');
     });
 
+    it('marks a request seen once across handles, until its mark expires; pruning forgets expired marks', async () => {
+      const [a, b] = [await open(), await open()];
+      const marks = await Promise.all(
+        [a, b, a, b].map((s) => s.markRequestSeen('event:Ev01', T0, T0 + HOUR)),
+      );
+      expect(marks.filter(Boolean)).toHaveLength(1);
+      expect(await b.markRequestSeen('event:Ev02', T0, T0 + HOUR)).toBe(true);
+      // Still standing one millisecond before it expires; taken again once it has.
+      expect(await a.markRequestSeen('event:Ev01', T0 + HOUR - 1, T0 + 2 * HOUR)).toBe(false);
+      expect(await a.markRequestSeen('event:Ev01', T0 + HOUR, T0 + 2 * HOUR)).toBe(true);
+      expect(await b.markRequestSeen('event:Ev01', T0 + HOUR + 1, T0 + 2 * HOUR)).toBe(false);
+      await a.pruneRequestsSeen(T0 + HOUR);
+      // Ev02 expired and was forgotten (taken again even by a clock before its old expiry); Ev01's renewed
+      // mark stands.
+      expect(await b.markRequestSeen('event:Ev02', T0, T0 + 2 * HOUR)).toBe(true);
+      expect(await b.markRequestSeen('event:Ev01', T0 + HOUR, T0 + 2 * HOUR)).toBe(false);
+    });
+
     it('creates, reads and lists approval requests with every field kept', async () => {
       const s = await open();
       const a = await s.createApproval(newRequest());
