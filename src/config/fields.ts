@@ -48,20 +48,18 @@ export function httpUrl(tokenVariable: string): Field<string> {
   };
 }
 
-/** The password part of a postgres URL's `user:password@`, exactly as written; absent: undefined. */
-export function urlPassword(url: string): string | undefined {
-  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1] ?? '';
-  const at = authority.lastIndexOf('@');
-  if (at < 0) return undefined;
-  const colon = authority.indexOf(':');
-  return colon >= 0 && colon < at ? authority.slice(colon + 1, at) : undefined;
-}
-
 /** The `user:password@` of a URL exactly as written (what a logged URL would show); absent: undefined. */
 export function urlUserInfo(url: string): string | undefined {
   const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1] ?? '';
   const at = authority.lastIndexOf('@');
   return at > 0 ? authority.slice(0, at + 1) : undefined;
+}
+
+/** The password part of a URL's `user:password@`, exactly as written; absent: undefined. */
+export function urlPassword(url: string): string | undefined {
+  const userInfo = urlUserInfo(url);
+  const colon = userInfo?.indexOf(':') ?? -1;
+  return userInfo && colon >= 0 ? userInfo.slice(colon + 1, -1) : undefined;
 }
 
 /**

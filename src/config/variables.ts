@@ -47,7 +47,7 @@ const userOrGroupIds = idList(
   'user IDs (`U…`/`W…`) and user-group IDs (`S…`), comma-separated',
 );
 
-/** One service call may take its connection plus its answer; these bounds are checked against that. */
+/** The longest a service timeout or retry budget may be set to. */
 const SERVICE_TIMEOUT_MAX = 600_000;
 
 export const VARIABLES = {
@@ -215,7 +215,7 @@ export const VARIABLES = {
     shownDefault: 'all channels',
     does: 'Channels where the bot acts.',
   }),
-  // 9 s: gone within the 10 s that common process managers wait before SIGKILL.
+  // 9 s: the process is gone within 10 s, the grace period `docker stop` gives before SIGKILL.
   TSAI_SHUTDOWN_TIMEOUT: withDefault({
     ...duration(),
     default: 9_000,
