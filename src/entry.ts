@@ -15,6 +15,7 @@ export async function runEntry(
   try {
     const config = loadConfig(process.env);
     const logger = createLogger({ level: config.logLevel, secrets: config.secrets });
+    for (const notice of config.notices) logger.warn({ variable: notice.variable }, notice.message);
     const running = await start(config, logger);
     exitOnSignals({ stop: running.stop, logger, timeoutMs: running.config.shutdownTimeoutMs });
     logMemoryOnSignal(logger, () => running.followUps.memory?.());

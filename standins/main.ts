@@ -8,9 +8,6 @@ void runEntry(async (config, logger) =>
     logger,
     banner: (text) => process.stderr.write(text),
     // The browser sandbox runs only without Slack settings, so only then does SANDBOX_PORT matter.
-    sandboxPort:
-      config.slack.mode === 'none'
-        ? (await import('./sandbox/start.js')).sandboxPortFromEnv(process.env)
-        : undefined,
+    sandboxPort: config.slack.mode === 'none' ? config.sandboxPort : undefined,
   }),
 );

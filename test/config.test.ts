@@ -1,8 +1,25 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, loadDotEnv, parseDuration } from '../src/config.js';
+import { CLIENT_DEFAULTS } from '../src/api/client.js';
+import { variablesTable } from '../src/config/docs.js';
+import {
+  ConfigError,
+  formatDuration,
+  loadConfig,
+  loadDotEnv,
+  parseDuration,
+  RETIRED,
+  VARIABLES,
+} from '../src/config.js';
+import { DEFAULT_APPROVAL_TTL_MS, INTERRUPTED_AFTER_MS } from '../src/core/approvals/workflow.js';
+import { DEFAULT_SCHEDULE } from '../src/core/tracking/schedule.js';
+import { DEFAULT_LEASE_MS } from '../src/core/tracking/tracker.js';
+import { createLogger } from '../src/log.js';
+import { DEFAULT_SQLITE_FILE } from '../src/store/index.js';
 
 const BOT = 'xoxb-1111-2222-secretbotvalue';
 const SIGNING = 'signing-secret-value-123456';
@@ -196,6 +213,220 @@ describe('loadConfig', () => {
 
   it('treats empty values as unset', () => {
     expect(loadConfig({ SLACK_BOT_TOKEN: '', PORT: '  ', TSAI_BASE_URL: '' }).slack.mode).toBe('none');
+  });
+});
+
+describe('one convention for durations, and the old names', () => {
+  it('reads the service timeouts as durations with a unit, and refuses a bare number under the new names', () => {
+    const c = loadConfig({
+      TSAI_CONNECT_TIMEOUT: '2s',
+      TSAI_REQUEST_TIMEOUT: '1m30s',
+      TSAI_TRACK_LEASE: '2m',
+      TSAI_APPROVAL_INTERRUPTED_AFTER: '5m',
+      TSAI_MAX_RETRY_TIME: '0s',
+    });
+    expect(c.service).toMatchObject({ connectTimeoutMs: 2_000, requestTimeoutMs: 90_000, maxRetryTimeMs: 0 });
+    expect(c.notices).toEqual([]);
+    const bare = problemsOf({ TSAI_REQUEST_TIMEOUT: '15000', TSAI_SHUTDOWN_TIMEOUT: '9000' });
+    expect(bare.problems).toEqual([
+      { variable: 'TSAI_REQUEST_TIMEOUT', problem: expect.stringContaining('a bare number has no unit') },
+      { variable: 'TSAI_SHUTDOWN_TIMEOUT', problem: expect.stringContaining('a bare number has no unit') },
+    ]);
+    expect(problemsOf({ TSAI_REQUEST_TIMEOUT: '11m' }).problems).toEqual([
+      { variable: 'TSAI_REQUEST_TIMEOUT', problem: 'must be at most 10m' },
+    ]);
+  });
+
+  it('still reads an old …_MS name in milliseconds, with one notice naming the new name and not the value', () => {
+    const c = loadConfig({ TSAI_REQUEST_TIMEOUT_MS: '4321', TSAI_CONNECT_TIMEOUT_MS: '2s' });
+    expect(c.service.requestTimeoutMs).toBe(4321);
+    expect(c.service.connectTimeoutMs).toBe(2_000);
+    expect(c.notices).toEqual([
+      {
+        variable: 'TSAI_CONNECT_TIMEOUT_MS',
+        message:
+          'TSAI_CONNECT_TIMEOUT_MS is deprecated: rename it to TSAI_CONNECT_TIMEOUT, whose value takes a unit (e.g. 5s)',
+      },
+      {
+        variable: 'TSAI_REQUEST_TIMEOUT_MS',
+        message:
+          'TSAI_REQUEST_TIMEOUT_MS is deprecated: rename it to TSAI_REQUEST_TIMEOUT, whose value takes a unit (e.g. 15s)',
+      },
+    ]);
+    expect(JSON.stringify(c.notices)).not.toContain('4321');
+  });
+
+  it('lets the new name win when both are set, and says the old one is ignored', () => {
+    const c = loadConfig({ TSAI_MAX_RETRY_TIME: '3s', TSAI_MAX_RETRY_TIME_MS: '7777' });
+    expect(c.service.maxRetryTimeMs).toBe(3_000);
+    expect(c.notices).toEqual([
+      {
+        variable: 'TSAI_MAX_RETRY_TIME_MS',
+        message:
+          'TSAI_MAX_RETRY_TIME_MS is deprecated and ignored: TSAI_MAX_RETRY_TIME is also set and wins; remove TSAI_MAX_RETRY_TIME_MS',
+      },
+    ]);
+    // The ignored old value is not even checked: it has no effect.
+    expect(
+      loadConfig({ TSAI_MAX_RETRY_TIME: '3s', TSAI_MAX_RETRY_TIME_MS: 'junk' }).service.maxRetryTimeMs,
+    ).toBe(3_000);
+  });
+
+  it('reports a bad value under the old name as set, with its new name', () => {
+    expect(problemsOf({ TSAI_CONNECT_TIMEOUT_MS: 'soon' }).problems).toEqual([
+      {
+        variable: 'TSAI_CONNECT_TIMEOUT_MS',
+        problem: expect.stringMatching(/^must be a duration .*\(its new name is TSAI_CONNECT_TIMEOUT\)$/),
+      },
+    ]);
+  });
+
+  it('the process logs the notice once, as a warning, before anything else can fail', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tsai-notice-'));
+    // The production bot without Slack refuses to start (exit 2), after the configuration was read.
+    const run = spawnSync(process.execPath, [join(import.meta.dirname, '..', 'dist', 'src', 'main.js')], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', TSAI_REQUEST_TIMEOUT_MS: '4321' },
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(2);
+    const notices = run.stdout
+      .split('\n')
+      .filter((l) => l.includes('TSAI_REQUEST_TIMEOUT_MS'))
+      .map((l) => JSON.parse(l) as { level: number; variable: string; msg: string });
+    expect(notices).toEqual([
+      expect.objectContaining({
+        level: 40,
+        variable: 'TSAI_REQUEST_TIMEOUT_MS',
+        msg: expect.stringContaining('rename it to TSAI_REQUEST_TIMEOUT,'),
+      }),
+    ]);
+    expect(run.stderr).toContain('TSAI_BASE_URL: is required by the production bot');
+  });
+
+  it('tells, without failing, about a variable no longer read', () => {
+    const c = loadConfig({ TSAI_COMMAND_WORKER: 'false' });
+    expect(c.notices).toEqual([
+      {
+        variable: 'TSAI_COMMAND_WORKER',
+        message: expect.stringMatching(/^TSAI_COMMAND_WORKER is no longer read: /),
+      },
+    ]);
+  });
+
+  it('writes a default back the way it is read', () => {
+    for (const ms of [250, 3_000, 60_000, 5_400_000, 4 * 3_600_000, 7 * 86_400_000, 90_061_001])
+      expect(parseDuration(formatDuration(ms))).toBe(ms);
+    expect(formatDuration(5_400_000)).toBe('1h30m');
+  });
+});
+
+describe('credentials in URLs', () => {
+  it('refuses user:password@ in an http(s) URL, names the token variable to use, never echoes it', () => {
+    const e = problemsOf({
+      TSAI_BASE_URL: 'https://svc-user:hunter2-service-secret@tsai.example.com',
+      TSAI_TOKEN: 'tok-abcdef',
+      TSAI_ACCOUNT_ID: '1010000000000000001',
+      SLACK_API_URL: 'http://xoxb-embedded-slack-token@127.0.0.1:9/api/',
+    });
+    expect(e.problems).toEqual([
+      {
+        variable: 'SLACK_API_URL',
+        problem: expect.stringContaining('put the token in SLACK_BOT_TOKEN instead'),
+      },
+      { variable: 'TSAI_BASE_URL', problem: expect.stringContaining('put the token in TSAI_TOKEN instead') },
+    ]);
+    expect(e.message).not.toContain('hunter2');
+    expect(e.message).not.toContain('xoxb-embedded');
+  });
+
+  it("allows PostgreSQL's password in DATABASE_URL and keeps it out of every log line", () => {
+    const url = 'postgres://bot:pg-Secret-77@db.internal:5432/tsai';
+    const c = loadConfig({ DATABASE_URL: url });
+    expect(c.databaseUrl).toBe(url);
+    expect(c.secrets).toEqual(['pg-Secret-77', 'bot:pg-Secret-77@']);
+    // A password too short to scrub on its own still leaves with the URL's user:password@.
+    const short = loadConfig({ DATABASE_URL: 'postgres://bot:pw@db/tsai' });
+    const lines: string[] = [];
+    const destination = new Writable({
+      write: (chunk, _e, cb) => {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
+    const logger = createLogger({ secrets: [...c.secrets, ...short.secrets], destination });
+    logger.error(
+      { err: new Error(`could not reach ${url}`) },
+      `store at ${url} and postgres://bot:pw@db/tsai`,
+    );
+    const logged = lines.join('');
+    expect(logged).toContain('db.internal:5432/tsai');
+    expect(logged).not.toContain('pg-Secret-77');
+    expect(logged).not.toContain(':pw@');
+  });
+
+  it('refuses a postgres URL that cannot be read, without echoing it; a socket URL is fine', () => {
+    const e = problemsOf({ DATABASE_URL: 'postgres://bot:s3cret-pw@db:port/tsai' });
+    expect(e.problems).toEqual([{ variable: 'DATABASE_URL', problem: 'is not a valid postgres:// URL' }]);
+    expect(e.message).not.toContain('s3cret-pw');
+    expect(loadConfig({ DATABASE_URL: 'postgres://bot@/tsai?host=/var/run/postgresql' }).secrets).toEqual([]);
+    expect(problemsOf({ DATABASE_URL: 'sqlite:' }).problems.map((p) => p.variable)).toEqual(['DATABASE_URL']);
+  });
+});
+
+describe('SANDBOX_PORT', () => {
+  it('takes its port from SANDBOX_PORT and refuses a bad one with an example', () => {
+    expect(loadConfig({}).sandboxPort).toBe(3030);
+    expect(loadConfig({ SANDBOX_PORT: '0' }).sandboxPort).toBe(0);
+    expect(loadConfig({ SANDBOX_PORT: '8080' }).sandboxPort).toBe(8080);
+    expect(() => loadConfig({ SANDBOX_PORT: 'abc' })).toThrow(/SANDBOX_PORT=3030/);
+    expect(() => loadConfig({ SANDBOX_PORT: '70000' })).toThrow(/between 0 and 65535/);
+  });
+});
+
+describe('one table of variables: the code, docs/configuration.md and .env.example agree', () => {
+  const root = join(import.meta.dirname, '..');
+  const names = Object.keys(VARIABLES).sort();
+
+  it('docs/configuration.md shows exactly the table the code reads', () => {
+    const doc = readFileSync(join(root, 'docs', 'configuration.md'), 'utf8');
+    const block = /<!-- variables:start[^>]*-->\n([\s\S]*?)\n<!-- variables:end -->/.exec(doc)?.[1];
+    expect(block, 'docs/configuration.md has the variables:start/end markers').toBeDefined();
+    const documented = [...block!.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]).sort();
+    expect(documented).toEqual(names);
+    expect(block).toBe(variablesTable());
+    for (const retired of Object.keys(RETIRED)) expect(doc).toContain(`| \`${retired}\` |`);
+  });
+
+  it('.env.example names every variable, no old name, and its values are the defaults', () => {
+    const lines = readFileSync(join(root, '.env.example'), 'utf8').split('\n');
+    const entries = lines
+      .map((l) => /^#?\s*([A-Z][A-Z0-9_]*)=(.*)$/.exec(l))
+      .filter((m): m is RegExpExecArray => m !== null);
+    expect(entries.map((m) => m[1]).sort()).toEqual(names);
+    const env = Object.fromEntries(entries.map((m) => [m[1], m[2]]));
+    expect(loadConfig(env)).toEqual(loadConfig({}));
+  });
+
+  it('the fallbacks of the core and the service client are the same defaults', () => {
+    const c = loadConfig({});
+    expect(c.service).toEqual({
+      ...CLIENT_DEFAULTS,
+      baseUrl: undefined,
+      token: undefined,
+      accountId: undefined,
+    });
+    expect(c.tracking).toMatchObject({
+      firstPollMs: DEFAULT_SCHEDULE.firstMs,
+      maxIntervalMs: DEFAULT_SCHEDULE.maxIntervalMs,
+      maxAgeMs: DEFAULT_SCHEDULE.maxAgeMs,
+      leaseMs: DEFAULT_LEASE_MS,
+    });
+    expect(c.approvals).toMatchObject({
+      ttlMs: DEFAULT_APPROVAL_TTL_MS,
+      interruptedAfterMs: INTERRUPTED_AFTER_MS,
+    });
+    expect(c.databaseUrl).toBe(DEFAULT_SQLITE_FILE);
   });
 });
 

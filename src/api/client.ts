@@ -96,18 +96,27 @@ export interface ServiceClient {
 
 const FLOW_REFS = 'an object the flow refers to';
 
+/** The client's defaults: the same as the bot's configuration (a config test keeps them so). */
+export const CLIENT_DEFAULTS = {
+  connectTimeoutMs: 5_000,
+  requestTimeoutMs: 15_000,
+  maxAttempts: 3,
+  maxRetryTimeMs: 20_000,
+  maxQueued: 256,
+} as const;
+
 export function createServiceClient(o: ServiceClientOptions): ServiceClient {
   const account = checkId(o.accountId, 'account');
   const transport = new Transport({
     baseUrl: o.baseUrl,
     token: o.token,
-    connectTimeoutMs: o.connectTimeoutMs ?? 5_000,
-    requestTimeoutMs: o.requestTimeoutMs ?? 30_000,
-    maxAttempts: o.maxAttempts ?? 4,
-    maxRetryTimeMs: o.maxRetryTimeMs ?? 20_000,
+    connectTimeoutMs: o.connectTimeoutMs ?? CLIENT_DEFAULTS.connectTimeoutMs,
+    requestTimeoutMs: o.requestTimeoutMs ?? CLIENT_DEFAULTS.requestTimeoutMs,
+    maxAttempts: o.maxAttempts ?? CLIENT_DEFAULTS.maxAttempts,
+    maxRetryTimeMs: o.maxRetryTimeMs ?? CLIENT_DEFAULTS.maxRetryTimeMs,
     retryBaseDelayMs: o.retryBaseDelayMs ?? 250,
     maxConnections: o.maxConnections ?? 128,
-    maxQueued: o.maxQueued ?? 256,
+    maxQueued: o.maxQueued ?? CLIENT_DEFAULTS.maxQueued,
     maxQueueWaitMs: o.maxQueueWaitMs ?? 5_000,
   });
   const base = (version: '1.2' | '1.3') => `/api/${version}/accounts/${encodeURIComponent(account)}`;

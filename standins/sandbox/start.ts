@@ -8,24 +8,13 @@ import { PROJECT_ROOT, type SandboxServer, startSandboxServer } from './server.j
  * The browser sandbox of `npm start` without Slack configuration: the page server on top of the local
  * Slack stand-in the bot already talks to. Loopback only.
  */
-export const DEFAULT_SANDBOX_PORT = 3030;
 export const SANDBOX_CHANNEL = 'C0OPS';
-
-/** `SANDBOX_PORT` (0 = any free port); absent: 3030. Throws one clear sentence for a bad value. */
-export function sandboxPortFromEnv(env: Record<string, string | undefined>): number {
-  const raw = env.SANDBOX_PORT?.trim();
-  if (!raw) return DEFAULT_SANDBOX_PORT;
-  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(n >= 0 && n <= 65535))
-    throw new Error(`SANDBOX_PORT must be a port number between 0 and 65535 (e.g. SANDBOX_PORT=3030)`);
-  return n;
-}
 
 export interface StartSandboxOptions {
   slack: LocalSlack;
   /** The embedded emulator's base URL: the page then shows what the service received. */
   emulatorUrl?: string;
-  /** Default 0 (any free port); `npm start` passes `sandboxPortFromEnv(process.env)`. */
+  /** Default 0 (any free port); `npm start` passes the configured SANDBOX_PORT. */
   port?: number;
   logger?: Logger;
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalSlack, startLocalSlack } from '../../../standins/localslack/index.js';
 import { readManifest } from '../../../standins/sandbox/manifest.js';
 import { type SandboxServer, startSandboxServer } from '../../../standins/sandbox/server.js';
-import { sandboxPortFromEnv, startSandbox } from '../../../standins/sandbox/start.js';
+import { startSandbox } from '../../../standins/sandbox/start.js';
 
 /** The sandbox page's server over HTTP, without a browser. */
 describe('sandbox server', () => {
@@ -136,13 +136,5 @@ describe('sandbox server', () => {
     } finally {
       blocker.close();
     }
-  });
-
-  it('takes its port from SANDBOX_PORT and refuses a bad one with an example', () => {
-    expect(sandboxPortFromEnv({})).toBe(3030);
-    expect(sandboxPortFromEnv({ SANDBOX_PORT: '0' })).toBe(0);
-    expect(sandboxPortFromEnv({ SANDBOX_PORT: '8080' })).toBe(8080);
-    expect(() => sandboxPortFromEnv({ SANDBOX_PORT: 'abc' })).toThrow(/SANDBOX_PORT=3030/);
-    expect(() => sandboxPortFromEnv({ SANDBOX_PORT: '70000' })).toThrow(/between 0 and 65535/);
   });
 });

@@ -1,0 +1,174 @@
+import { z } from 'zod';
+import { isValidTimeZone } from '../time/index.js';
+import { formatDuration, isBareNumber, parseDuration } from './duration.js';
+
+/**
+ * How one kind of value is read from a (trimmed, non-empty) variable, and how the docs name its format.
+ * No message ever contains the value: several variables are secrets.
+ */
+export interface Field<T> {
+  schema: z.ZodType<T>;
+  format: string;
+}
+
+export function token(prefix: string, what: string): Field<string> {
+  return {
+    schema: z.string().startsWith(prefix, `must be ${what} starting with ${prefix}`),
+    format: `\`${prefix}…\``,
+  };
+}
+
+export function text(format: string, pattern: RegExp, message: string): Field<string> {
+  return { schema: z.string().regex(pattern, message), format };
+}
+
+/**
+ * An http(s) URL without `user:password@`: credentials belong in the token variable, which is kept out of
+ * logs and error messages, not in a URL that gets logged as a whole.
+ */
+export function httpUrl(tokenVariable: string): Field<string> {
+  return {
+    schema: z.string().superRefine((v, ctx) => {
+      let u: URL;
+      try {
+        u = new URL(v);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL' });
+        return;
+      }
+      if (u.protocol !== 'http:' && u.protocol !== 'https:')
+        ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL' });
+      else if (u.username !== '' || u.password !== '')
+        ctx.addIssue({
+          code: 'custom',
+          message: `must not carry credentials (user:password@); put the token in ${tokenVariable} instead`,
+        });
+    }),
+    format: 'http(s) URL, no credentials',
+  };
+}
+
+/** The `user:password@` of a URL exactly as written (what a logged URL would show); absent: undefined. */
+export function urlUserInfo(url: string): string | undefined {
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1] ?? '';
+  const at = authority.lastIndexOf('@');
+  return at > 0 ? authority.slice(0, at + 1) : undefined;
+}
+
+/** The password part of a URL's `user:password@`, exactly as written; absent: undefined. */
+export function urlPassword(url: string): string | undefined {
+  const userInfo = urlUserInfo(url);
+  const colon = userInfo?.indexOf(':') ?? -1;
+  return userInfo && colon >= 0 ? userInfo.slice(colon + 1, -1) : undefined;
+}
+
+/**
+ * A file path, a `sqlite:` URL, or a `postgres://` URL. The password inside a postgres URL is allowed (it is
+ * PostgreSQL's own form); the configuration lists it among the secrets scrubbed from logs.
+ */
+export const databaseUrl: Field<string> = {
+  schema: z.string().superRefine((v, ctx) => {
+    if (/^postgres(ql)?:\/\//i.test(v)) {
+      // An unparsable URL would later fail inside pg with an error that carries the whole URL. Like pg, a
+      // URL whose host is empty (`user@/db?host=/socket/dir`) is read with a stand-in host.
+      if (!URL.canParse(v) && !URL.canParse(v.replace('@/', '@localhost/')))
+        ctx.addIssue({ code: 'custom', message: 'is not a valid postgres:// URL' });
+    } else if (/^sqlite:(\/\/)?$/i.test(v)) {
+      ctx.addIssue({ code: 'custom', message: 'names no file; example: sqlite:./data/bot.sqlite' });
+    } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v) && !/^sqlite:/i.test(v)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a file path, a sqlite: URL or a postgres:// URL' });
+    }
+  }),
+  format: 'file path, `sqlite:` URL or `postgres://` URL',
+};
+
+export function idList(pattern: RegExp, what: string, format: string): Field<string[]> {
+  return {
+    schema: z
+      .string()
+      .transform((v) =>
+        v
+          .split(/[\s,]+/)
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
+      .refine((ids) => ids.every((id) => pattern.test(id)), `must be a comma-separated list of ${what}`),
+    format,
+  };
+}
+
+export function wholeNumber(min: number, max: number): Field<number> {
+  return {
+    schema: z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number')
+      .transform(Number)
+      .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`),
+    format: `whole number, ${min}–${max}`,
+  };
+}
+
+export function port(variable: string, example: number): Field<number> {
+  const message = `must be a port number between 0 and 65535 (e.g. ${variable}=${example})`;
+  return {
+    schema: z
+      .string()
+      .regex(/^\d+$/, message)
+      .transform(Number)
+      .refine((n) => n <= 65535, message),
+    format: 'port, 0–65535 (0: any free port)',
+  };
+}
+
+export const bool: Field<boolean> = {
+  schema: z
+    .string()
+    .transform((v) => v.toLowerCase())
+    .refine((v) => ['true', 'false', '1', '0', 'yes', 'no'].includes(v), 'must be true or false')
+    .transform((v) => v === 'true' || v === '1' || v === 'yes'),
+  format: '`true` / `false`',
+};
+
+export const timeZone: Field<string> = {
+  schema: z.string().refine(isValidTimeZone, 'must be an IANA time zone such as Europe/Berlin'),
+  format: 'IANA time zone',
+};
+
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T): Field<T[number]> {
+  return {
+    schema: z.enum(values, { message: `must be one of ${values.join(', ')}` }),
+    format: values.map((v) => `\`${v}\``).join(', '),
+  };
+}
+
+export interface DurationBounds {
+  /** Shortest accepted, in ms; default 1 (a zero duration is refused). */
+  min?: number;
+  max?: number;
+}
+
+function durationSchema(bounds: DurationBounds, bareMs: boolean): z.ZodType<number> {
+  const min = bounds.min ?? 1;
+  const max = bounds.max ?? Number.MAX_SAFE_INTEGER;
+  const shape = 'must be a duration such as 30s, 5m, 4h, 1d or 1h30m';
+  return z.string().transform((v, ctx) => {
+    const ms = parseDuration(v);
+    if (ms === undefined) ctx.addIssue({ code: 'custom', message: shape });
+    else if (!bareMs && isBareNumber(v))
+      ctx.addIssue({ code: 'custom', message: `${shape}: a bare number has no unit` });
+    else if (ms < min) ctx.addIssue({ code: 'custom', message: `must be at least ${formatDuration(min)}` });
+    else if (ms > max) ctx.addIssue({ code: 'custom', message: `must be at most ${formatDuration(max)}` });
+    else return ms;
+    return z.NEVER;
+  });
+}
+
+/** A duration with its unit: "30s", "5m", "4h", "1d", "1h30m", "250ms". */
+export function duration(bounds: DurationBounds = {}): Field<number> {
+  return { schema: durationSchema(bounds, false), format: 'duration' };
+}
+
+/** What an old `…_MS` name accepts: the bare milliseconds it was documented with, or a duration. */
+export function durationOrMilliseconds(bounds: DurationBounds = {}): z.ZodType<number> {
+  return durationSchema(bounds, true);
+}

@@ -1,0 +1,131 @@
+import { formatDuration } from './duration.js';
+import { urlPassword, urlUserInfo } from './fields.js';
+import { type ConfigProblem, type Env, type ReadVariables, readVariables } from './read.js';
+import { type Config, ConfigError, type SlackConfig } from './types.js';
+import { VARIABLES, type Values, type VariableName } from './variables.js';
+
+/** The shortest lease or interruption bound accepted, whatever the service timeouts. */
+const MIN_BOUND_MS = 5_000;
+
+/**
+ * Configuration from the environment. Every variable is validated at once and one `ConfigError` names each
+ * missing or bad one; values are never echoed, because several of them are secrets.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const read = readVariables(env);
+  const { values: v, problems } = read;
+  const slack = slackMode(read);
+  if (read.isSet('TSAI_BASE_URL')) {
+    requireWith(read, 'TSAI_TOKEN', 'when TSAI_BASE_URL is set');
+    requireWith(read, 'TSAI_ACCOUNT_ID', 'when TSAI_BASE_URL is set');
+  }
+  checkBounds(read);
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    slack,
+    port: v.PORT,
+    service: {
+      baseUrl: v.TSAI_BASE_URL,
+      token: v.TSAI_TOKEN,
+      accountId: v.TSAI_ACCOUNT_ID,
+      connectTimeoutMs: v.TSAI_CONNECT_TIMEOUT,
+      requestTimeoutMs: v.TSAI_REQUEST_TIMEOUT,
+      maxAttempts: v.TSAI_MAX_ATTEMPTS,
+      maxRetryTimeMs: v.TSAI_MAX_RETRY_TIME,
+      maxQueued: v.TSAI_MAX_QUEUED,
+    },
+    defaultTimeZone: v.TSAI_DEFAULT_TIMEZONE,
+    databaseUrl: v.DATABASE_URL,
+    logLevel: v.LOG_LEVEL,
+    approvals: {
+      channel: v.TSAI_APPROVALS_CHANNEL,
+      approvers: v.TSAI_APPROVERS,
+      allowSelfApproval: v.TSAI_ALLOW_SELF_APPROVAL,
+      ttlMs: v.TSAI_APPROVAL_TTL,
+      interruptedAfterMs: v.TSAI_APPROVAL_INTERRUPTED_AFTER,
+    },
+    policy: { operators: v.TSAI_OPERATORS, allowedChannels: v.TSAI_ALLOWED_CHANNELS },
+    tracking: {
+      enabled: v.TSAI_TRACK_FLOWS,
+      firstPollMs: v.TSAI_TRACK_FIRST_POLL,
+      maxIntervalMs: v.TSAI_TRACK_MAX_INTERVAL,
+      maxAgeMs: v.TSAI_TRACK_MAX_AGE,
+      leaseMs: v.TSAI_TRACK_LEASE,
+    },
+    shutdownTimeoutMs: v.TSAI_SHUTDOWN_TIMEOUT,
+    sandboxPort: v.SANDBOX_PORT,
+    secrets: secretsOf(v),
+    notices: read.notices,
+  };
+}
+
+function requireWith(read: ReadVariables, name: VariableName, why: string): void {
+  if (!read.isSet(name)) read.problems.push({ variable: name, problem: `is required ${why}` });
+}
+
+/** Socket Mode when an app token is given, HTTP mode with a signing secret, otherwise none. */
+function slackMode(read: ReadVariables): SlackConfig {
+  const { values: v } = read;
+  const apiUrl = v.SLACK_API_URL;
+  if (read.isSet('SLACK_APP_TOKEN')) {
+    requireWith(read, 'SLACK_BOT_TOKEN', 'for Socket Mode (SLACK_APP_TOKEN is set)');
+    if (v.SLACK_BOT_TOKEN && v.SLACK_APP_TOKEN)
+      return { mode: 'socket', botToken: v.SLACK_BOT_TOKEN, appToken: v.SLACK_APP_TOKEN, apiUrl };
+  } else if (read.isSet('SLACK_SIGNING_SECRET')) {
+    requireWith(read, 'SLACK_BOT_TOKEN', 'for HTTP mode (SLACK_SIGNING_SECRET is set)');
+    if (v.SLACK_BOT_TOKEN && v.SLACK_SIGNING_SECRET)
+      return { mode: 'http', botToken: v.SLACK_BOT_TOKEN, signingSecret: v.SLACK_SIGNING_SECRET, apiUrl };
+  } else if (read.isSet('SLACK_BOT_TOKEN')) {
+    read.problems.push({
+      variable: 'SLACK_SIGNING_SECRET',
+      problem: 'is required with SLACK_BOT_TOKEN (HTTP mode), or set SLACK_APP_TOKEN for Socket Mode',
+    });
+  }
+  return { mode: 'none', apiUrl };
+}
+
+/** Settings that only make sense together. */
+function checkBounds(read: ReadVariables): void {
+  const { values: v, problems } = read;
+  if (v.TSAI_TRACK_MAX_INTERVAL < v.TSAI_TRACK_FIRST_POLL)
+    problems.push({
+      variable: read.isSet('TSAI_TRACK_MAX_INTERVAL') ? 'TSAI_TRACK_MAX_INTERVAL' : 'TSAI_TRACK_FIRST_POLL',
+      problem: 'the longest wait between reads of a flow must be at least the first wait, e.g. 3s and 60s',
+    });
+  // Both bounds must outlast one service call (its connection and its answer): a read of a followed flow
+  // holds the flow's lease, and an approved request is executing while its flow is being created.
+  const shortest = Math.max(MIN_BOUND_MS, v.TSAI_CONNECT_TIMEOUT + v.TSAI_REQUEST_TIMEOUT);
+  const atLeastOneCall = (
+    variable: 'TSAI_TRACK_LEASE' | 'TSAI_APPROVAL_INTERRUPTED_AFTER',
+  ): ConfigProblem[] => {
+    if (v[variable] >= shortest) return [];
+    const example = formatDuration(Math.max(VARIABLES[variable].default, Math.ceil(shortest / 1000) * 1000));
+    return [
+      {
+        variable,
+        problem: `must be at least ${seconds(shortest)}: no less than 5s, nor than one service call (TSAI_CONNECT_TIMEOUT + TSAI_REQUEST_TIMEOUT); e.g. ${example}`,
+      },
+    ];
+  };
+  problems.push(...atLeastOneCall('TSAI_TRACK_LEASE'), ...atLeastOneCall('TSAI_APPROVAL_INTERRUPTED_AFTER'));
+}
+
+function seconds(ms: number): string {
+  return `${Math.ceil(ms / 1000)}s`;
+}
+
+/**
+ * Every secret value present, for the logger to scrub. A postgres URL's password is there as written, and
+ * so is its whole `user:password@`, so that a logged URL loses it even when the password is short.
+ */
+function secretsOf(v: Values): string[] {
+  const out: string[] = [];
+  for (const [name, variable] of Object.entries(VARIABLES)) {
+    const value = v[name as VariableName];
+    if ('secret' in variable && typeof value === 'string') out.push(value);
+  }
+  const password = urlPassword(v.DATABASE_URL);
+  if (password) out.push(password, urlUserInfo(v.DATABASE_URL) ?? '');
+  return out.filter((s) => s !== '');
+}

@@ -1,0 +1,80 @@
+import type { ConfigNotice, ConfigProblem } from './read.js';
+
+export type SlackMode = 'http' | 'socket' | 'none';
+
+export type SlackConfig =
+  | { mode: 'http'; botToken: string; signingSecret: string; apiUrl?: string }
+  | { mode: 'socket'; botToken: string; appToken: string; apiUrl?: string }
+  | { mode: 'none'; apiUrl?: string };
+
+export interface ServiceConfig {
+  /** Absent: the bot starts the emulator in-process. */
+  baseUrl?: string;
+  token?: string;
+  accountId?: string;
+  connectTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxAttempts: number;
+  maxRetryTimeMs: number;
+  /** Service requests that may wait for a free connection before new ones fail as 'busy'. */
+  maxQueued: number;
+}
+
+export interface Config {
+  slack: SlackConfig;
+  port: number;
+  service: ServiceConfig;
+  defaultTimeZone: string;
+  databaseUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  approvals: {
+    /** Channel ID for approval requests; absent: the channel where the command ran. */
+    channel?: string;
+    /** Slack user IDs (U…/W…) and user-group IDs (S…). */
+    approvers: string[];
+    allowSelfApproval: boolean;
+    ttlMs: number;
+    /**
+     * An approved request still creating its flow this long after the click was cut off (its process
+     * died): any replica marks it outcome unknown (TSAI_APPROVAL_INTERRUPTED_AFTER).
+     */
+    interruptedAfterMs: number;
+  };
+  policy: {
+    /** User and user-group IDs allowed to run mutating commands; empty = everyone. */
+    operators: string[];
+    /** Channel IDs where the bot acts; empty = all. */
+    allowedChannels: string[];
+  };
+  /** Following every created flow until it ends (TSAI_TRACK_*). */
+  tracking: {
+    enabled: boolean;
+    firstPollMs: number;
+    maxIntervalMs: number;
+    maxAgeMs: number;
+    /** How long a replica holds a flow it claimed; a dead replica's flows are taken over after it. */
+    leaseMs: number;
+  };
+  /**
+   * On SIGTERM/SIGINT the bot stops within this (TSAI_SHUTDOWN_TIMEOUT): the replies in hand get most of
+   * it; past it the process exits anyway, saying so in the log.
+   */
+  shutdownTimeoutMs: number;
+  /** The browser sandbox page's port, for `npm start` without Slack settings (SANDBOX_PORT). */
+  sandboxPort: number;
+  /** Every secret value present, for log scrubbing. */
+  secrets: string[];
+  /** What the process tells at start-up: old variable names in use, variables no longer read. */
+  notices: ConfigNotice[];
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: ConfigProblem[]) {
+    super(
+      `Invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems
+        .map((p) => `  - ${p.variable}: ${p.problem}`)
+        .join('\n')}`,
+    );
+    this.name = 'ConfigError';
+  }
+}

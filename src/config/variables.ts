@@ -1,0 +1,245 @@
+import { z } from 'zod';
+import {
+  bool,
+  databaseUrl,
+  duration,
+  durationOrMilliseconds,
+  type Field,
+  httpUrl,
+  idList,
+  oneOf,
+  port,
+  text,
+  timeZone,
+  token,
+  wholeNumber,
+} from './fields.js';
+
+/**
+ * THE table of every environment variable the bot reads: how it is parsed, its default, what it does and
+ * its old names. `loadConfig` reads from it and docs/configuration.md shows it (a test keeps the two, and
+ * .env.example, the same), so a default is written down once.
+ */
+export interface Variable<T> extends Field<T> {
+  default?: T;
+  /** The default as the docs say it, when it is not a value one could set ("the command's channel"). */
+  shownDefault?: string;
+  does: string;
+  /** Old names that still work, each with what it accepted (e.g. a bare number of milliseconds). */
+  aliases?: readonly Alias<T>[];
+  secret?: true;
+}
+
+export interface Alias<T> {
+  name: string;
+  schema: z.ZodType<T>;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
+
+const variable = <T>(v: Variable<T>): Variable<T> => v;
+const withDefault = <T>(v: Variable<T> & { default: T }): Variable<T> & { default: T } => v;
+
+const userOrGroupIds = idList(
+  /^[UWS][A-Z0-9]{2,}$/,
+  'user IDs (U…/W…) or user-group IDs (S…)',
+  'user IDs (`U…`/`W…`) and user-group IDs (`S…`), comma-separated',
+);
+
+/** The longest a service timeout or retry budget may be set to. */
+const SERVICE_TIMEOUT_MAX = 600_000;
+
+export const VARIABLES = {
+  SLACK_BOT_TOKEN: variable({
+    ...token('xoxb-', 'a bot token'),
+    does: 'Bot token (OAuth & Permissions → Bot User OAuth Token). Needed for any Slack mode.',
+    secret: true,
+  }),
+  SLACK_SIGNING_SECRET: variable({
+    schema: z.string().min(8, 'looks too short for a signing secret'),
+    format: 'secret',
+    does: "HTTP mode: verifies Slack's request signatures (Basic Information → App Credentials). Endpoint `/slack/events`.",
+    secret: true,
+  }),
+  SLACK_APP_TOKEN: variable({
+    ...token('xapp-', 'an app-level token'),
+    does: 'Socket Mode instead of HTTP: an app-level token with `connections:write`; takes precedence.',
+    secret: true,
+  }),
+  SLACK_API_URL: variable({
+    ...httpUrl('SLACK_BOT_TOKEN'),
+    shownDefault: "Slack's own",
+    does: 'Web API base URL override, only for a local Slack stand-in (tests, demos).',
+  }),
+  PORT: withDefault({
+    ...port('PORT', 3000),
+    default: 3000,
+    does: 'HTTP port of the bot. `GET /healthz` answers `ok`; `GET /readyz` 200, or 503 with the reasons.',
+  }),
+  TSAI_BASE_URL: variable({
+    ...httpUrl('TSAI_TOKEN'),
+    shownDefault: 'the built-in emulator',
+    does: 'The service. Unset: `npm start` runs the built-in emulator and says so loudly.',
+  }),
+  TSAI_TOKEN: variable({
+    schema: z.string().min(1),
+    format: 'secret',
+    does: 'Service access token (required with `TSAI_BASE_URL`).',
+    secret: true,
+  }),
+  TSAI_ACCOUNT_ID: variable({
+    ...text('account ID', /^[A-Za-z0-9_-]{1,64}$/, 'must be the account ID (letters, digits, - or _)'),
+    does: 'Service account ID (required with `TSAI_BASE_URL`).',
+  }),
+  TSAI_CONNECT_TIMEOUT: withDefault({
+    ...duration({ max: SERVICE_TIMEOUT_MAX }),
+    default: 5_000,
+    does: 'How long a service connection may take to open.',
+    aliases: [
+      { name: 'TSAI_CONNECT_TIMEOUT_MS', schema: durationOrMilliseconds({ max: SERVICE_TIMEOUT_MAX }) },
+    ],
+  }),
+  // 15 s, not the 30 s the service client once defaulted to: with the 20 s retry budget a 30 s attempt
+  // left no room for a second one, and the bot's own docs and tests have always run with 15 s.
+  TSAI_REQUEST_TIMEOUT: withDefault({
+    ...duration({ max: SERVICE_TIMEOUT_MAX }),
+    default: 15_000,
+    does: 'How long one attempt of a service call may wait for its answer (headers and body).',
+    aliases: [
+      { name: 'TSAI_REQUEST_TIMEOUT_MS', schema: durationOrMilliseconds({ max: SERVICE_TIMEOUT_MAX }) },
+    ],
+  }),
+  // 3, not the client's former 4: three 15 s attempts already outlast the 20 s retry budget, so a fourth
+  // could never start after timeouts; the bot has always been configured with 3.
+  TSAI_MAX_ATTEMPTS: withDefault({
+    ...wholeNumber(1, 10),
+    default: 3,
+    does: 'Attempts of a safe (GET/PUT) service call. A flow-creating POST is never repeated.',
+  }),
+  TSAI_MAX_RETRY_TIME: withDefault({
+    ...duration({ min: 0, max: SERVICE_TIMEOUT_MAX }),
+    default: 20_000,
+    does: 'Total time a safe service call may spend retrying.',
+    aliases: [
+      {
+        name: 'TSAI_MAX_RETRY_TIME_MS',
+        schema: durationOrMilliseconds({ min: 0, max: SERVICE_TIMEOUT_MAX }),
+      },
+    ],
+  }),
+  TSAI_MAX_QUEUED: withDefault({
+    ...wholeNumber(0, 100_000),
+    default: 256,
+    does: 'Service calls that may wait (at most 5 s) for one of the 128 connections; beyond that a call fails at once as busy, nothing sent.',
+  }),
+  TSAI_TRACK_FLOWS: withDefault({
+    ...bool,
+    default: true,
+    does: 'Follow every created flow to its end (docs/flow-tracking.md).',
+  }),
+  TSAI_TRACK_FIRST_POLL: withDefault({
+    ...duration(),
+    default: 3_000,
+    does: 'First read of a flow after it was created; the wait then doubles.',
+  }),
+  TSAI_TRACK_MAX_INTERVAL: withDefault({
+    ...duration(),
+    default: 60_000,
+    does: 'Longest wait between two reads of a flow (at least `TSAI_TRACK_FIRST_POLL`).',
+  }),
+  TSAI_TRACK_MAX_AGE: withDefault({
+    ...duration(),
+    default: 7 * 86_400_000,
+    does: 'Stop following a flow after this, and say where to look.',
+  }),
+  TSAI_TRACK_LEASE: withDefault({
+    ...duration(),
+    default: 60_000,
+    does: "How long a replica holds a flow it reads; a dead replica's flows are taken over after it. At least 5 s and one service call.",
+  }),
+  TSAI_DEFAULT_TIMEZONE: withDefault({
+    ...timeZone,
+    default: 'UTC',
+    does: "Zone for reading time ranges when a user's Slack zone is unknown.",
+  }),
+  DATABASE_URL: withDefault({
+    ...databaseUrl,
+    default: './data/tsai-chatops.sqlite',
+    does: 'The store: SQLite (a file) or PostgreSQL (`postgres://user:password@host/db`; the password is kept out of logs).',
+  }),
+  LOG_LEVEL: withDefault<LogLevel>({
+    ...oneOf(LOG_LEVELS),
+    default: 'info',
+    does: 'pino level; logs are JSON lines with secrets redacted.',
+  }),
+  TSAI_APPROVALS_CHANNEL: variable({
+    ...text('channel ID', /^[CGD][A-Z0-9]{2,}$/, 'must be a channel ID such as C0123456789'),
+    shownDefault: "the command's channel",
+    does: 'Where approval requests are posted.',
+  }),
+  TSAI_APPROVERS: withDefault({
+    ...userOrGroupIds,
+    default: [],
+    shownDefault: 'nobody',
+    does: 'Who may approve live starts (user groups are expanded).',
+  }),
+  TSAI_ALLOW_SELF_APPROVAL: withDefault({
+    ...bool,
+    default: false,
+    does: 'Let requesters approve their own requests.',
+  }),
+  TSAI_APPROVAL_TTL: withDefault({
+    ...duration(),
+    default: 4 * 3_600_000,
+    does: 'How long an approval request stays open before it expires.',
+  }),
+  TSAI_APPROVAL_INTERRUPTED_AFTER: withDefault({
+    ...duration(),
+    default: 5 * 60_000,
+    does: 'An approved request still creating its flow after this was cut off (its process died): any replica marks it outcome unknown. At least 5 s and one service call.',
+  }),
+  TSAI_OPERATORS: withDefault({
+    ...userOrGroupIds,
+    default: [],
+    shownDefault: 'everyone',
+    does: 'Who may run the commands that change something.',
+  }),
+  TSAI_ALLOWED_CHANNELS: withDefault({
+    ...idList(
+      /^[CGD][A-Z0-9]{2,}$/,
+      'channel IDs (C…/G…/D…)',
+      'channel IDs (`C…`/`G…`/`D…`), comma-separated',
+    ),
+    default: [],
+    shownDefault: 'all channels',
+    does: 'Channels where the bot acts.',
+  }),
+  // 9 s: the process is gone within 10 s, the grace period `docker stop` gives before SIGKILL.
+  TSAI_SHUTDOWN_TIMEOUT: withDefault({
+    ...duration(),
+    default: 9_000,
+    does: "On SIGTERM/SIGINT: finish the replies in hand, then exit; past this exit anyway. Keep it under the platform's grace period.",
+  }),
+  SANDBOX_PORT: withDefault({
+    ...port('SANDBOX_PORT', 3030),
+    default: 3030,
+    does: "`npm start` without Slack settings: the browser sandbox page's port (a busy port falls back to a free one).",
+  }),
+} as const;
+
+export type VariableName = keyof typeof VARIABLES;
+
+/**
+ * Variables the bot read once and no longer does, with what to know instead; setting one gets a notice,
+ * not a failure.
+ */
+export const RETIRED: Readonly<Record<string, string>> = {
+  TSAI_COMMAND_WORKER:
+    'follow-ups always run on a worker thread (only an in-memory SQLite store keeps them on the main thread)',
+};
+
+type ValueOf<V> = V extends { default: infer D } ? D : V extends Variable<infer T> ? T | undefined : never;
+
+/** Every variable's value: parsed when set, else its default. */
+export type Values = { -readonly [K in VariableName]: ValueOf<(typeof VARIABLES)[K]> };
