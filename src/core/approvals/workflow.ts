@@ -42,19 +42,13 @@ export type LiveFlowResult =
   /** `outcomeUnknown`: the service may have created the flow; never retried automatically. */
   | { ok: false; outcomeUnknown: boolean; message: string };
 
-/** Creates the STARTLIVEMODEL/STOPLIVEMODEL flow of an approved request (the operation runner). */
-export type RunLiveFlow = (input: {
-  request: ApprovalRequest;
-  approverId: string;
-  teamId?: string;
-  name: string;
-}) => Promise<LiveFlowResult>;
+/** A decision as the workflow takes it: told, or won and waiting for the runner to create its flow. */
+export type DecisionStep = DecisionOutcome | { kind: 'approved'; request: ApprovalRequest };
 
 export interface ApprovalsDeps {
   store: Store;
   /** M[0] of an assessment, for requests filed by assessment. */
   findCommonModel(assessmentId: string): Promise<{ id: string } | null>;
-  runLiveFlow: RunLiveFlow;
   config: ApprovalsConfig;
   expandGroup: ExpandGroup;
   now?: Now;
@@ -121,8 +115,12 @@ function defaultFlowName(request: ApprovalRequest, approverId: string, atMs: num
   return `live ${request.action} ${request.modelId} approved by ${approverId} ${at}Z`;
 }
 
-/** The Slack-free approval workflow for starting and stopping live models. */
-export class Approvals {
+/**
+ * The Slack-free approval workflow for starting and stopping live models: the state machine in the store.
+ * It knows nothing of the operation runner; the runner takes each decision through it and creates an
+ * approved request's flow itself.
+ */
+export class ApprovalWorkflow {
   private readonly approvers: Membership;
 
   constructor(private readonly deps: ApprovalsDeps) {
@@ -278,8 +276,11 @@ export class Approvals {
     return { ok: true, request };
   }
 
-  /** Approve or reject. Only the first valid decision wins; an approval then executes exactly once. */
-  async decide(input: DecideInput): Promise<DecisionOutcome> {
+  /**
+   * Approve or reject. Only the first valid decision wins; a won approval comes back `approved`, for the
+   * operation runner to create its flow exactly once and record it (`recordExecution`).
+   */
+  async decide(input: DecideInput): Promise<DecisionStep> {
     const request = await this.deps.store.getApproval(input.requestId);
     if (!request) return { kind: 'not-found' };
     const refused = await this.refuse(
@@ -312,11 +313,11 @@ export class Approvals {
       ...(reason ? { reason } : {}),
     });
     if (input.decision === 'reject') return { kind: 'rejected', request: won.request };
-    return this.execute(won.request, input);
+    return { kind: 'approved', request: won.request };
   }
 
-  /** Retry a request whose flow creation failed definitively. */
-  async retry(input: RetryInput): Promise<DecisionOutcome> {
+  /** Retry a request whose flow creation failed definitively: won, it comes back `approved` again. */
+  async retry(input: RetryInput): Promise<DecisionStep> {
     const request = await this.deps.store.getApproval(input.requestId);
     if (!request) return { kind: 'not-found' };
     const refused = await this.refuse(request, input, true, 'approval.retry');
@@ -334,7 +335,7 @@ export class Approvals {
       model: claimed.request.modelId,
       attempt: claimed.request.attempts,
     });
-    return this.execute(claimed.request, input);
+    return { kind: 'approved', request: claimed.request };
   }
 
   /** Expires due pending requests (call periodically and at start-up); returns the ones it expired. */
@@ -447,32 +448,17 @@ export class Approvals {
     return outcome;
   }
 
-  private async execute(
-    request: ApprovalRequest,
-    who: { userId: string; teamId?: string; onExecuting?: OnExecuting },
-  ): Promise<DecisionOutcome> {
-    try {
-      await who.onExecuting?.(request);
-    } catch {
-      // progress display only
-    }
-    const name = (this.deps.flowName ?? defaultFlowName)(request, who.userId, this.now());
-    let result: LiveFlowResult;
-    try {
-      result = await this.deps.runLiveFlow({
-        request,
-        approverId: who.userId,
-        ...(who.teamId ? { teamId: who.teamId } : {}),
-        name,
-      });
-    } catch {
-      // Nothing proves the flow was not created, so the request must not look retryable.
-      result = {
-        ok: false,
-        outcomeUnknown: true,
-        message: 'Unexpected error while creating the flow; its outcome is unknown. Check the Activity view.',
-      };
-    }
+  /** The name of an approved request's STARTLIVEMODEL/STOPLIVEMODEL flow. */
+  flowName(request: ApprovalRequest, approverId: string): string {
+    return (this.deps.flowName ?? defaultFlowName)(request, approverId, this.now());
+  }
+
+  /**
+   * What creating an approved request's flow came to. The flow was asked for: it is recorded even through
+   * a store outage. A retry after a commit the bot did not hear of finds the request no longer executing
+   * and reads it as it is.
+   */
+  async recordExecution(request: ApprovalRequest, result: LiveFlowResult): Promise<DecisionOutcome> {
     const execution: ExecutionOutcome = result.ok
       ? {
           status: 'executed',
@@ -480,8 +466,6 @@ export class Approvals {
           ...(result.flowStatus ? { flowStatus: result.flowStatus } : {}),
         }
       : { status: result.outcomeUnknown ? 'unknown' : 'failed', error: result.message };
-    // The flow was asked for: what became of it is recorded even through a store outage. A retry after a
-    // commit the bot did not hear of finds the request no longer executing and reads it as it is.
     const at = this.now();
     const recorded = await recordSurely(() => this.deps.store.recordExecution(request.id, execution, at));
     const final = recorded.ok ? recorded.request : (recorded.current ?? request);
@@ -527,6 +511,6 @@ function lookupFailure(err: unknown, assessment: string): string {
     : `Could not ${doing}: something went wrong inside the bot, so nothing was filed.`;
 }
 
-export function createApprovals(deps: ApprovalsDeps): Approvals {
-  return new Approvals(deps);
+export function createApprovalWorkflow(deps: ApprovalsDeps): ApprovalWorkflow {
+  return new ApprovalWorkflow(deps);
 }

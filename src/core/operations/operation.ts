@@ -6,6 +6,8 @@ import type {
   FlowOrigin,
   TrackedFlow,
 } from '../../store/index.js';
+import type { DecisionOutcome } from '../approvals/rules.js';
+import type { OnExecuting } from '../approvals/workflow.js';
 import type { StoredChannelDefaults } from '../channel-defaults.js';
 import { type CommandSpec, specById } from '../grammar/commands.js';
 import type { OpFailure, OpOutcome, OpSuccess } from '../outcome.js';
@@ -24,6 +26,16 @@ export type Operation =
   | { kind: 'live-request'; action: ApprovalAction; modelId?: string; assessmentId?: string; reason?: string }
   /** Create the STARTLIVEMODEL/STOPLIVEMODEL flow of a request an approver has approved. */
   | LiveModel
+  /** Approve, reject or retry a live start/stop request (`onExecuting`: once an approval has won). */
+  | {
+      kind: 'approval-decision';
+      decision: 'approve' | 'reject' | 'retry';
+      requestId: string;
+      reason?: string;
+      /** Where the decider saw the request; absent: its approvals channel. */
+      channelId?: string;
+      onExecuting?: OnExecuting;
+    }
   | { kind: 'defaults-set'; values: ChannelDefaults }
   | { kind: 'defaults-clear' }
   | { kind: 'defaults-show' }
@@ -51,6 +63,7 @@ export type OperationResult =
   | OpFailure
   | OpSuccess
   | { ok: true; kind: 'approval-filed'; request: ApprovalRequest; modelFrom: 'argument' | 'assessment' }
+  | { ok: true; kind: 'approval-decision'; outcome: DecisionOutcome }
   | {
       ok: true;
       kind: 'channel-defaults';
@@ -69,6 +82,7 @@ export type OperationResult =
 /** The command each of the bot's own operations belongs to; a service operation's is its registry entry's. */
 const BOT_COMMAND_OF: Record<Exclude<OperationKind, ServiceOperation['kind']>, string> = {
   'live-request': 'live',
+  'approval-decision': 'approvals',
   'defaults-set': 'use',
   'defaults-clear': 'use',
   'defaults-show': 'use',
