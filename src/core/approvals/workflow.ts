@@ -4,6 +4,7 @@ import type {
   ApprovalRequest,
   AuditEntry,
   ExecutionOutcome,
+  NewAuditEntry,
   Store,
 } from '../../store/index.js';
 import { type Now, nowMs } from '../clock.js';
@@ -44,6 +45,12 @@ export type LiveFlowResult =
 
 /** A decision as the workflow takes it: told, or won and waiting for the runner to create its flow. */
 export type DecisionStep = DecisionOutcome | { kind: 'approved'; request: ApprovalRequest };
+
+/** A decision taken, and the audit entries it makes for the runner to write. */
+export interface Decided {
+  step: DecisionStep;
+  audit: NewAuditEntry[];
+}
 
 export interface ApprovalsDeps {
   store: Store;
@@ -280,9 +287,9 @@ export class ApprovalWorkflow {
    * Approve or reject. Only the first valid decision wins; a won approval comes back `approved`, for the
    * operation runner to create its flow exactly once and record it (`recordExecution`).
    */
-  async decide(input: DecideInput): Promise<DecisionStep> {
+  async decide(input: DecideInput): Promise<Decided> {
     const request = await this.deps.store.getApproval(input.requestId);
-    if (!request) return { kind: 'not-found' };
+    if (!request) return { step: { kind: 'not-found' }, audit: [] };
     const refused = await this.refuse(
       request,
       input,
@@ -303,39 +310,47 @@ export class ApprovalWorkflow {
     if (!won.ok) {
       const current = won.current ?? request;
       // This click found it past its expiry and expired it: record that like a sweep would.
-      if (won.expiredNow) await this.auditExpired([current], at);
-      return lost(current, won.expiredNow === true);
+      return {
+        step: lost(current, won.expiredNow === true),
+        audit: won.expiredNow ? expiryEntries([current], at) : [],
+      };
     }
 
-    await this.audit(won.request, input, `approval.${input.decision}`, at, {
-      action: won.request.action,
-      model: won.request.modelId,
-      ...(reason ? { reason } : {}),
-    });
-    if (input.decision === 'reject') return { kind: 'rejected', request: won.request };
-    return { kind: 'approved', request: won.request };
+    const audit = [
+      entry(won.request, input, `approval.${input.decision}`, at, {
+        action: won.request.action,
+        model: won.request.modelId,
+        ...(reason ? { reason } : {}),
+      }),
+    ];
+    if (input.decision === 'reject') return { step: { kind: 'rejected', request: won.request }, audit };
+    return { step: { kind: 'approved', request: won.request }, audit };
   }
 
   /** Retry a request whose flow creation failed definitively: won, it comes back `approved` again. */
-  async retry(input: RetryInput): Promise<DecisionStep> {
+  async retry(input: RetryInput): Promise<Decided> {
     const request = await this.deps.store.getApproval(input.requestId);
-    if (!request) return { kind: 'not-found' };
+    if (!request) return { step: { kind: 'not-found' }, audit: [] };
     const refused = await this.refuse(request, input, true, 'approval.retry');
     if (refused) return refused;
     const at = this.now();
     const claimed = await this.deps.store.claimRetry(request.id, input.userId, at);
     if (!claimed.ok) {
       const current = claimed.current ?? request;
-      return current.status === 'executing' || current.status === 'executed'
-        ? { kind: 'already-decided', request: current }
-        : { kind: 'not-retryable', request: current };
+      const step: DecisionStep =
+        current.status === 'executing' || current.status === 'executed'
+          ? { kind: 'already-decided', request: current }
+          : { kind: 'not-retryable', request: current };
+      return { step, audit: [] };
     }
-    await this.audit(claimed.request, input, 'approval.retry', at, {
-      action: claimed.request.action,
-      model: claimed.request.modelId,
-      attempt: claimed.request.attempts,
-    });
-    return { kind: 'approved', request: claimed.request };
+    const audit = [
+      entry(claimed.request, input, 'approval.retry', at, {
+        action: claimed.request.action,
+        model: claimed.request.modelId,
+        attempt: claimed.request.attempts,
+      }),
+    ];
+    return { step: { kind: 'approved', request: claimed.request }, audit };
   }
 
   /** Expires due pending requests (call periodically and at start-up); returns the ones it expired. */
@@ -365,18 +380,7 @@ export class ApprovalWorkflow {
   }
 
   private async auditExpired(expired: ApprovalRequest[], at: number): Promise<void> {
-    for (const r of expired) {
-      await this.deps.store.appendAudit({
-        at,
-        userId: SYSTEM_USER,
-        teamId: r.teamId ?? undefined,
-        channelId: r.approvalsChannelId,
-        operation: 'approval.expire',
-        params: { action: r.action, model: r.modelId, expiresAt: new Date(r.expiresAt).toISOString() },
-        outcome: 'ok',
-        requestId: r.id,
-      });
-    }
+    for (const e of expiryEntries(expired, at)) await this.deps.store.appendAudit(e);
   }
 
   /**
@@ -432,20 +436,19 @@ export class ApprovalWorkflow {
     who: { userId: string; teamId?: string; channelId?: string },
     approving: boolean,
     operation: string,
-  ): Promise<DecisionOutcome | null> {
+  ): Promise<Decided | null> {
     const outcome = await this.rule(request, who.userId, approving);
-    if (outcome) {
-      await this.audit(
-        request,
-        who,
-        operation,
-        this.now(),
-        { model: request.modelId },
-        'refused',
-        outcome.kind,
-      );
-    }
-    return outcome;
+    if (!outcome) return null;
+    const audit = entry(
+      request,
+      who,
+      operation,
+      this.now(),
+      { model: request.modelId },
+      'refused',
+      outcome.kind,
+    );
+    return { step: outcome, audit: [audit] };
   }
 
   /** The name of an approved request's STARTLIVEMODEL/STOPLIVEMODEL flow. */
@@ -479,28 +482,43 @@ export class ApprovalWorkflow {
         return { kind: 'outcome-unknown', request: final, error: final.error ?? error };
     }
   }
+}
 
-  private audit(
-    request: ApprovalRequest,
-    who: { userId: string; teamId?: string; channelId?: string },
-    operation: string,
-    at: number,
-    params: Record<string, unknown>,
-    outcome: 'ok' | 'refused' = 'ok',
-    error?: string,
-  ) {
-    return this.deps.store.appendAudit({
-      at,
-      userId: who.userId,
-      teamId: who.teamId,
-      channelId: who.channelId ?? request.approvalsChannelId,
-      operation,
-      params,
-      outcome,
-      error,
-      requestId: request.id,
-    });
-  }
+/** The audit entry of a decision about a request. */
+function entry(
+  request: ApprovalRequest,
+  who: { userId: string; teamId?: string; channelId?: string },
+  operation: string,
+  at: number,
+  params: Record<string, unknown>,
+  outcome: 'ok' | 'refused' = 'ok',
+  error?: string,
+): NewAuditEntry {
+  return {
+    at,
+    userId: who.userId,
+    teamId: who.teamId,
+    channelId: who.channelId ?? request.approvalsChannelId,
+    operation,
+    params,
+    outcome,
+    error,
+    requestId: request.id,
+  };
+}
+
+/** The audit entries of requests the bot expired by itself. */
+function expiryEntries(expired: ApprovalRequest[], at: number): NewAuditEntry[] {
+  return expired.map((r) => ({
+    at,
+    userId: SYSTEM_USER,
+    teamId: r.teamId ?? undefined,
+    channelId: r.approvalsChannelId,
+    operation: 'approval.expire',
+    params: { action: r.action, model: r.modelId, expiresAt: new Date(r.expiresAt).toISOString() },
+    outcome: 'ok' as const,
+    requestId: r.id,
+  }));
 }
 
 /** A failed look-up of an assessment's M[0], said as every other failed service call is. */

@@ -15,6 +15,7 @@ import type {
  * the checks every command shares (IDs, quoted names, lists, data and outputs). Each command's own parser
  * (`PARSERS` for the bot's commands, the registry entries for the service's) is built from these.
  */
+
 /** Thrown inside the per-command parsers; turned into a `ParseOutcome` error at the top. */
 export class Bad extends Error {}
 

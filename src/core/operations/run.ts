@@ -183,7 +183,7 @@ export class Operations {
       ...(actor.teamId ? { teamId: actor.teamId } : {}),
       ...(op.channelId ? { channelId: op.channelId } : {}),
     };
-    const step =
+    const { step, audit } =
       op.decision === 'retry'
         ? await approvals.retry(who)
         : await approvals.decide({
@@ -191,6 +191,7 @@ export class Operations {
             decision: op.decision,
             ...(op.reason ? { reason: op.reason } : {}),
           });
+    for (const entry of audit) await this.deps.store.appendAudit(entry);
     if (step.kind !== 'approved') return step;
     try {
       await op.onExecuting?.(step.request);
