@@ -1,6 +1,6 @@
 import type { ServiceClient } from '../api/index.js';
 import type { Store } from '../store/index.js';
-import { type Approvals, type ApprovalsConfig, createApprovals } from './approvals/index.js';
+import { Approvals, type ApprovalsConfig, createApprovalWorkflow } from './approvals/index.js';
 import { type OperationLog, Operations } from './operations/run.js';
 import { type AccessPolicy, createPolicy, type PolicyConfig } from './policy.js';
 import type { ExpandGroup } from './principals.js';
@@ -33,8 +33,9 @@ export interface Core {
 
 /**
  * The Slack-free core of the bot: who may do what, the approvals workflow, and the one operation runner.
- * The workflow creates an approved request's flow through the runner, and the runner files requests
- * through the workflow: each gets the other once both exist.
+ * The runner takes every operation through the workflow's rules where it has them (filing a request,
+ * deciding one) and creates an approved request's flow itself; the surfaces reach the decisions through
+ * `approvals`, which hands them to the runner.
  */
 export function createCore(o: CoreOptions): Core {
   const policy = createPolicy({
@@ -53,25 +54,25 @@ export function createCore(o: CoreOptions): Core {
         ...(o.tracking.leaseMs ? { leaseMs: o.tracking.leaseMs } : {}),
       })
     : undefined;
-  let operations!: Operations;
-  const approvals = createApprovals({
+  const workflow = createApprovalWorkflow({
     store: o.store,
     now: o.now,
     expandGroup: o.expandGroup,
     ...(o.onGroupError ? { onGroupError: o.onGroupError } : {}),
     findCommonModel: (assessmentId) => o.service.findCommonModel(assessmentId),
     config: o.approvals,
-    runLiveFlow: (input) => operations.runApproved(input, o.timeZone),
   });
-  operations = new Operations({
+  const operations = new Operations({
     service: o.service,
     store: o.store,
     policy,
-    approvals,
+    approvals: workflow,
     now: o.now,
     log: o.log,
+    timeZone: o.timeZone,
     ...(o.approvalsChannel ? { approvalsChannel: o.approvalsChannel } : {}),
     ...(tracker ? { tracker } : {}),
   });
+  const approvals = new Approvals(workflow, (actor, op) => operations.run(actor, op), o.timeZone);
   return { policy, approvals, operations, ...(tracker ? { tracker } : {}) };
 }

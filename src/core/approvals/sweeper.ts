@@ -1,5 +1,5 @@
 import type { ApprovalRequest } from '../../store/index.js';
-import type { Approvals } from './workflow.js';
+import type { Approvals } from './desk.js';
 
 export interface SweeperOptions {
   intervalMs?: number;

@@ -4,6 +4,7 @@ import type {
   ApprovalRequest,
   AuditEntry,
   ExecutionOutcome,
+  NewAuditEntry,
   Store,
 } from '../../store/index.js';
 import { type Now, nowMs } from '../clock.js';
@@ -42,19 +43,19 @@ export type LiveFlowResult =
   /** `outcomeUnknown`: the service may have created the flow; never retried automatically. */
   | { ok: false; outcomeUnknown: boolean; message: string };
 
-/** Creates the STARTLIVEMODEL/STOPLIVEMODEL flow of an approved request (the operation runner). */
-export type RunLiveFlow = (input: {
-  request: ApprovalRequest;
-  approverId: string;
-  teamId?: string;
-  name: string;
-}) => Promise<LiveFlowResult>;
+/** A decision as the workflow takes it: told, or won and waiting for the runner to create its flow. */
+export type DecisionStep = DecisionOutcome | { kind: 'approved'; request: ApprovalRequest };
+
+/** A decision taken, and the audit entries it makes for the runner to write. */
+export interface Decided {
+  step: DecisionStep;
+  audit: NewAuditEntry[];
+}
 
 export interface ApprovalsDeps {
   store: Store;
   /** M[0] of an assessment, for requests filed by assessment. */
   findCommonModel(assessmentId: string): Promise<{ id: string } | null>;
-  runLiveFlow: RunLiveFlow;
   config: ApprovalsConfig;
   expandGroup: ExpandGroup;
   now?: Now;
@@ -121,8 +122,12 @@ function defaultFlowName(request: ApprovalRequest, approverId: string, atMs: num
   return `live ${request.action} ${request.modelId} approved by ${approverId} ${at}Z`;
 }
 
-/** The Slack-free approval workflow for starting and stopping live models. */
-export class Approvals {
+/**
+ * The Slack-free approval workflow for starting and stopping live models: the state machine in the store.
+ * It knows nothing of the operation runner; the runner takes each decision through it and creates an
+ * approved request's flow itself.
+ */
+export class ApprovalWorkflow {
   private readonly approvers: Membership;
 
   constructor(private readonly deps: ApprovalsDeps) {
@@ -278,10 +283,13 @@ export class Approvals {
     return { ok: true, request };
   }
 
-  /** Approve or reject. Only the first valid decision wins; an approval then executes exactly once. */
-  async decide(input: DecideInput): Promise<DecisionOutcome> {
+  /**
+   * Approve or reject. Only the first valid decision wins; a won approval comes back `approved`, for the
+   * operation runner to create its flow exactly once and record it (`recordExecution`).
+   */
+  async decide(input: DecideInput): Promise<Decided> {
     const request = await this.deps.store.getApproval(input.requestId);
-    if (!request) return { kind: 'not-found' };
+    if (!request) return { step: { kind: 'not-found' }, audit: [] };
     const refused = await this.refuse(
       request,
       input,
@@ -302,39 +310,47 @@ export class Approvals {
     if (!won.ok) {
       const current = won.current ?? request;
       // This click found it past its expiry and expired it: record that like a sweep would.
-      if (won.expiredNow) await this.auditExpired([current], at);
-      return lost(current, won.expiredNow === true);
+      return {
+        step: lost(current, won.expiredNow === true),
+        audit: won.expiredNow ? expiryEntries([current], at) : [],
+      };
     }
 
-    await this.audit(won.request, input, `approval.${input.decision}`, at, {
-      action: won.request.action,
-      model: won.request.modelId,
-      ...(reason ? { reason } : {}),
-    });
-    if (input.decision === 'reject') return { kind: 'rejected', request: won.request };
-    return this.execute(won.request, input);
+    const audit = [
+      entry(won.request, input, `approval.${input.decision}`, at, {
+        action: won.request.action,
+        model: won.request.modelId,
+        ...(reason ? { reason } : {}),
+      }),
+    ];
+    if (input.decision === 'reject') return { step: { kind: 'rejected', request: won.request }, audit };
+    return { step: { kind: 'approved', request: won.request }, audit };
   }
 
-  /** Retry a request whose flow creation failed definitively. */
-  async retry(input: RetryInput): Promise<DecisionOutcome> {
+  /** Retry a request whose flow creation failed definitively: won, it comes back `approved` again. */
+  async retry(input: RetryInput): Promise<Decided> {
     const request = await this.deps.store.getApproval(input.requestId);
-    if (!request) return { kind: 'not-found' };
+    if (!request) return { step: { kind: 'not-found' }, audit: [] };
     const refused = await this.refuse(request, input, true, 'approval.retry');
     if (refused) return refused;
     const at = this.now();
     const claimed = await this.deps.store.claimRetry(request.id, input.userId, at);
     if (!claimed.ok) {
       const current = claimed.current ?? request;
-      return current.status === 'executing' || current.status === 'executed'
-        ? { kind: 'already-decided', request: current }
-        : { kind: 'not-retryable', request: current };
+      const step: DecisionStep =
+        current.status === 'executing' || current.status === 'executed'
+          ? { kind: 'already-decided', request: current }
+          : { kind: 'not-retryable', request: current };
+      return { step, audit: [] };
     }
-    await this.audit(claimed.request, input, 'approval.retry', at, {
-      action: claimed.request.action,
-      model: claimed.request.modelId,
-      attempt: claimed.request.attempts,
-    });
-    return this.execute(claimed.request, input);
+    const audit = [
+      entry(claimed.request, input, 'approval.retry', at, {
+        action: claimed.request.action,
+        model: claimed.request.modelId,
+        attempt: claimed.request.attempts,
+      }),
+    ];
+    return { step: { kind: 'approved', request: claimed.request }, audit };
   }
 
   /** Expires due pending requests (call periodically and at start-up); returns the ones it expired. */
@@ -364,18 +380,7 @@ export class Approvals {
   }
 
   private async auditExpired(expired: ApprovalRequest[], at: number): Promise<void> {
-    for (const r of expired) {
-      await this.deps.store.appendAudit({
-        at,
-        userId: SYSTEM_USER,
-        teamId: r.teamId ?? undefined,
-        channelId: r.approvalsChannelId,
-        operation: 'approval.expire',
-        params: { action: r.action, model: r.modelId, expiresAt: new Date(r.expiresAt).toISOString() },
-        outcome: 'ok',
-        requestId: r.id,
-      });
-    }
+    for (const e of expiryEntries(expired, at)) await this.deps.store.appendAudit(e);
   }
 
   /**
@@ -431,48 +436,32 @@ export class Approvals {
     who: { userId: string; teamId?: string; channelId?: string },
     approving: boolean,
     operation: string,
-  ): Promise<DecisionOutcome | null> {
+  ): Promise<Decided | null> {
     const outcome = await this.rule(request, who.userId, approving);
-    if (outcome) {
-      await this.audit(
-        request,
-        who,
-        operation,
-        this.now(),
-        { model: request.modelId },
-        'refused',
-        outcome.kind,
-      );
-    }
-    return outcome;
+    if (!outcome) return null;
+    const audit = entry(
+      request,
+      who,
+      operation,
+      this.now(),
+      { model: request.modelId },
+      'refused',
+      outcome.kind,
+    );
+    return { step: outcome, audit: [audit] };
   }
 
-  private async execute(
-    request: ApprovalRequest,
-    who: { userId: string; teamId?: string; onExecuting?: OnExecuting },
-  ): Promise<DecisionOutcome> {
-    try {
-      await who.onExecuting?.(request);
-    } catch {
-      // progress display only
-    }
-    const name = (this.deps.flowName ?? defaultFlowName)(request, who.userId, this.now());
-    let result: LiveFlowResult;
-    try {
-      result = await this.deps.runLiveFlow({
-        request,
-        approverId: who.userId,
-        ...(who.teamId ? { teamId: who.teamId } : {}),
-        name,
-      });
-    } catch {
-      // Nothing proves the flow was not created, so the request must not look retryable.
-      result = {
-        ok: false,
-        outcomeUnknown: true,
-        message: 'Unexpected error while creating the flow; its outcome is unknown. Check the Activity view.',
-      };
-    }
+  /** The name of an approved request's STARTLIVEMODEL/STOPLIVEMODEL flow. */
+  flowName(request: ApprovalRequest, approverId: string): string {
+    return (this.deps.flowName ?? defaultFlowName)(request, approverId, this.now());
+  }
+
+  /**
+   * What creating an approved request's flow came to. The flow was asked for: it is recorded even through
+   * a store outage. A retry after a commit the bot did not hear of finds the request no longer executing
+   * and reads it as it is.
+   */
+  async recordExecution(request: ApprovalRequest, result: LiveFlowResult): Promise<DecisionOutcome> {
     const execution: ExecutionOutcome = result.ok
       ? {
           status: 'executed',
@@ -480,8 +469,6 @@ export class Approvals {
           ...(result.flowStatus ? { flowStatus: result.flowStatus } : {}),
         }
       : { status: result.outcomeUnknown ? 'unknown' : 'failed', error: result.message };
-    // The flow was asked for: what became of it is recorded even through a store outage. A retry after a
-    // commit the bot did not hear of finds the request no longer executing and reads it as it is.
     const at = this.now();
     const recorded = await recordSurely(() => this.deps.store.recordExecution(request.id, execution, at));
     const final = recorded.ok ? recorded.request : (recorded.current ?? request);
@@ -495,28 +482,43 @@ export class Approvals {
         return { kind: 'outcome-unknown', request: final, error: final.error ?? error };
     }
   }
+}
 
-  private audit(
-    request: ApprovalRequest,
-    who: { userId: string; teamId?: string; channelId?: string },
-    operation: string,
-    at: number,
-    params: Record<string, unknown>,
-    outcome: 'ok' | 'refused' = 'ok',
-    error?: string,
-  ) {
-    return this.deps.store.appendAudit({
-      at,
-      userId: who.userId,
-      teamId: who.teamId,
-      channelId: who.channelId ?? request.approvalsChannelId,
-      operation,
-      params,
-      outcome,
-      error,
-      requestId: request.id,
-    });
-  }
+/** The audit entry of a decision about a request. */
+function entry(
+  request: ApprovalRequest,
+  who: { userId: string; teamId?: string; channelId?: string },
+  operation: string,
+  at: number,
+  params: Record<string, unknown>,
+  outcome: 'ok' | 'refused' = 'ok',
+  error?: string,
+): NewAuditEntry {
+  return {
+    at,
+    userId: who.userId,
+    teamId: who.teamId,
+    channelId: who.channelId ?? request.approvalsChannelId,
+    operation,
+    params,
+    outcome,
+    error,
+    requestId: request.id,
+  };
+}
+
+/** The audit entries of requests the bot expired by itself. */
+function expiryEntries(expired: ApprovalRequest[], at: number): NewAuditEntry[] {
+  return expired.map((r) => ({
+    at,
+    userId: SYSTEM_USER,
+    teamId: r.teamId ?? undefined,
+    channelId: r.approvalsChannelId,
+    operation: 'approval.expire',
+    params: { action: r.action, model: r.modelId, expiresAt: new Date(r.expiresAt).toISOString() },
+    outcome: 'ok' as const,
+    requestId: r.id,
+  }));
 }
 
 /** A failed look-up of an assessment's M[0], said as every other failed service call is. */
@@ -527,6 +529,6 @@ function lookupFailure(err: unknown, assessment: string): string {
     : `Could not ${doing}: something went wrong inside the bot, so nothing was filed.`;
 }
 
-export function createApprovals(deps: ApprovalsDeps): Approvals {
-  return new Approvals(deps);
+export function createApprovalWorkflow(deps: ApprovalsDeps): ApprovalWorkflow {
+  return new ApprovalWorkflow(deps);
 }

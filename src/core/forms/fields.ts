@@ -1,4 +1,6 @@
 import type { CatalogKind } from '../../store/index.js';
+import { type FormSpec, MAX_RANGES } from '../operations/registry/entry.js';
+import { REGISTRY } from '../operations/registry/index.js';
 
 /**
  * What a user can type into the anomaly/EVAL modals, as text, independent of Slack.
@@ -80,11 +82,18 @@ export function isMultiField(name: ResourceField): boolean {
   return name === 'signals' || name === 'outputs';
 }
 
-export const MAX_RANGES = 10;
+export { MAX_RANGES };
 
-/** EVAL backfills one range per flow (like `/tsai eval … range=…`); anomaly flows take up to MAX_RANGES. */
+/** How many time ranges a form takes, as its operation says (EVAL backfills one range per flow). */
 export function maxRangesOf(kind: ModalKind): number {
-  return kind === 'eval' ? 1 : MAX_RANGES;
+  return formOf(kind).maxRanges;
+}
+
+/** The form of an operation, from the registry. */
+export function formOf(kind: ModalKind): FormSpec {
+  const form = REGISTRY.find((e) => e.form?.kind === kind)?.form;
+  if (!form) throw new Error(`no operation has the form ${kind}`);
+  return form;
 }
 const RANGE_PREFIX = 'range_';
 
@@ -110,34 +119,10 @@ export interface FormInput extends Omit<ModalFields, 'ranges'> {
   ranges: RangeInput[];
 }
 
-/** Which fields each modal shows (ranges aside). */
-export const FIELDS_OF: Record<ModalKind, readonly TextFieldName[]> = {
-  learn: [
-    'name',
-    'description',
-    'workspace',
-    'modelName',
-    'dataMode',
-    'signals',
-    'dataspecName',
-    'dataspecId',
-  ],
-  relearn: ['name', 'description', 'model', 'workspace', 'signals', 'dataspecName'],
-  score: [
-    'name',
-    'description',
-    'model',
-    'workspace',
-    'dataMode',
-    'signals',
-    'dataspecName',
-    'dataspecId',
-    'outputMode',
-    'prefix',
-    'outputs',
-  ],
-  eval: ['name', 'assessment', 'datastream', 'model', 'entities'],
-};
+/** Which fields each modal shows (ranges aside), as its operation's form lists them. */
+export const FIELDS_OF: Record<ModalKind, readonly TextFieldName[]> = Object.fromEntries(
+  MODAL_KINDS.map((kind) => [kind, formOf(kind).fields]),
+) as Record<ModalKind, readonly TextFieldName[]>;
 
 /** How a time-range input was understood (shown under it), or why it was not. */
 export interface RangePreview {

@@ -1,59 +1,24 @@
-import { EXAMPLE_IDS, isServiceId } from '../ids.js';
+import { entryOfCommand } from '../operations/registry/index.js';
+import {
+  type Args,
+  Bad,
+  NAMEABLE_KEYS,
+  nameKey,
+  ok,
+  optionId,
+  type Parser,
+  parseEntities,
+  parseSignalList,
+  type ResolvedNames,
+  takePositional,
+  tooMany,
+} from './args.js';
 import { COMMANDS, type CommandSpec, KEY_ALIASES, specById } from './commands.js';
 import { type Token, tokenize } from './tokenize.js';
-import type {
-  DataArg,
-  GovernanceCommand,
-  ModalCommand,
-  NameRef,
-  OutputArg,
-  ParsedCommand,
-  ParseOutcome,
-  SignalRef,
-} from './types.js';
+import type { GovernanceCommand, NameRef, ParsedCommand, ParseOutcome } from './types.js';
 
-export type { NameRef };
-
-/** Thrown inside the per-command parsers; turned into a `ParseOutcome` error at the top. */
-class Bad extends Error {}
-
-const MAX_TEXT = 200;
-
-interface Args {
-  positionals: string[];
-  /** Whether each positional was written in quotes, in step with `positionals`. */
-  quotedPositionals: boolean[];
-  options: Record<string, string>;
-  /** Option keys whose value was written in quotes. */
-  quotedOptions: Set<string>;
-  names?: ResolvedNames;
-  /** Names given where IDs go that `names` does not resolve (yet). */
-  found: NameRef[];
-  /** The resource IDs the command gives (typed, defaulted or resolved), by key. */
-  ids: Record<string, string>;
-}
-
-/**
- * Keys whose values are the service's resources. Where one of them takes an ID, a command may give the
- * resource's name in quotes instead: `workspace="Pump station A"`, `/tsai relearn "Baseline" …`, and in a
- * quoted list every item that does not start with an ID, `signals="Bearing temp,1050…:pressure"`.
- */
-export const NAMEABLE_KEYS: readonly string[] = [
-  'workspace',
-  'model',
-  'assessment',
-  'datastream',
-  'dataspec',
-  'signals',
-  'outputs',
-];
-
-/** What the names of a command stand for, by `nameKey(key, text)`: the ID, and a signal's name. */
-export type ResolvedNames = ReadonlyMap<string, { id: string; name?: string }>;
-
-export function nameKey(key: string, text: string): string {
-  return `${key}\u0000${text}`;
-}
+export type { NameRef, ResolvedNames };
+export { NAMEABLE_KEYS, nameKey, parseSignalList };
 
 export interface ParseOptions {
   /**
@@ -94,7 +59,7 @@ export function parseCommand(text: string, options: ParseOptions = {}): ParseOut
   try {
     const args = collect(rest, spec.spec, options.names);
     const fromDefaults = applyDefaults(args, spec.spec, options.defaults);
-    const out = PARSERS[spec.spec.id]!(args, spec.spec);
+    const out = parserOf(spec.spec.id)(args, spec.spec);
     if ((out.ok || out.kind === 'missing') && args.found.length > 0) {
       const listed = args.found.map((n) => `\`${n.key}="${n.text}"\``).join(', ');
       return {
@@ -206,13 +171,6 @@ function collect(tokens: Token[], spec: CommandSpec, names: ResolvedNames | unde
   };
 }
 
-/** The next positional argument, and whether it was quoted. */
-function takePositional(args: Args): { value: string; quoted: boolean } | undefined {
-  const value = args.positionals.shift();
-  const quoted = args.quotedPositionals.shift() ?? false;
-  return value === undefined ? undefined : { value, quoted };
-}
-
 function applyDefaults(args: Args, spec: CommandSpec, defaults: ParseOptions['defaults']): string[] {
   const filled: string[] = [];
   if (!defaults) return filled;
@@ -226,223 +184,7 @@ function applyDefaults(args: Args, spec: CommandSpec, defaults: ParseOptions['de
   return filled;
 }
 
-function tooMany(args: Args, allowed: number, spec: CommandSpec): void {
-  if (args.positionals.length > allowed) {
-    const extra = args.positionals.slice(allowed).map((p) => `\`${p}\``);
-    throw new Bad(`Unexpected ${extra.join(' ')} for \`${spec.id}\` (quote values that contain spaces).`);
-  }
-}
-
-/** Takes an ID (or a quoted name) from the first positional or from its key, not both. */
-function idFrom(args: Args, key: string, what: string, positional: boolean): string | undefined {
-  const fromKey = args.options[key];
-  const fromPos = positional ? takePositional(args) : undefined;
-  if (fromKey !== undefined && fromPos !== undefined) {
-    throw new Bad(
-      `The ${what} ID is given twice (\`${fromPos.value}\` and \`${key}=${fromKey}\`); give it once.`,
-    );
-  }
-  if (fromKey !== undefined) return optionId(args, key, what);
-  return fromPos ? resourceId(args, key, what, fromPos.value, fromPos.quoted) : undefined;
-}
-
-/** The ID an option gives; a resolved name is written back, so that what a form is prefilled with is the ID. */
-function optionId(args: Args, key: string, what: string): string {
-  const id = resourceId(args, key, what, args.options[key]!, args.quotedOptions.has(key));
-  if (isServiceId(id)) args.options[key] = id;
-  return id;
-}
-
-/**
- * An ID, or the ID of a name given in quotes. A name `names` does not resolve is noted and stands in
- * for its ID until the surface has resolved it; every other value must be an ID.
- */
-function resourceId(args: Args, key: string, what: string, value: string, quoted: boolean): string {
-  const text = value.trim();
-  if (quoted && NAMEABLE_KEYS.includes(key) && !/^\d+$/.test(text)) {
-    const hit = args.names?.get(nameKey(key, text));
-    if (!hit) {
-      args.found.push({ key, text });
-      return text;
-    }
-    args.ids[key] = hit.id;
-    return hit.id;
-  }
-  checkId(value, what, NAMEABLE_KEYS.includes(key) ? key : undefined);
-  args.ids[key] = value;
-  return value;
-}
-
-/** An example name per key, for the hint that a resource may be given by its name. */
-const EXAMPLE_NAMES: Record<string, string> = {
-  workspace: 'Pump station A',
-  model: 'Pump station A/anomaly/M[1]',
-  assessment: 'Temperature anomaly',
-  datastream: 'Plant sensors',
-  dataspec: 'Baseline October',
-};
-
-function checkId(value: string, what: string, nameable?: string): void {
-  if (!isServiceId(value)) {
-    const example = nameable ? EXAMPLE_NAMES[nameable] : undefined;
-    const byName = example
-      ? ` ${/^[aeiou]/.test(nameable!) ? 'An' : 'A'} ${nameable} may also be given by its name in quotes, e.g. \`${nameable}="${example}"\`.`
-      : '';
-    throw new Bad(
-      `\`${value}\` is not a valid ${what} ID: IDs are numbers of 18–19 digits, e.g. \`${EXAMPLE_IDS.workspace}\`.${byName}`,
-    );
-  }
-}
-
-function text(args: Args, key: string): string | undefined {
-  const v = args.options[key];
-  if (v !== undefined && [...v].length > MAX_TEXT)
-    throw new Bad(`\`${key}=\` is too long (at most ${MAX_TEXT} characters).`);
-  return v;
-}
-
-/** `id[:label],…`; the label defaults to the ID. */
-export function parseSignalList(value: string, key: string, what = 'signal'): SignalRef[] {
-  return signalList(value, key, what);
-}
-
-/**
- * A list option (`signals=`, `outputs=`) as the command gives it: in a quoted list, an item that does not
- * start with an ID is a name (a signal takes its catalog name as label; an output keeps the default, its
- * label being the model's output name). Resolved names are written back.
- */
-function listOption(args: Args, key: string, what: string): SignalRef[] {
-  const resolved: string[] = [];
-  const refs = signalList(args.options[key]!, key, what, (item) => {
-    if (!args.quotedOptions.has(key) || ID_ITEM.test(item)) return undefined;
-    const hit = args.names?.get(nameKey(key, item));
-    if (!hit) {
-      args.found.push({ key, text: item });
-      return { signal: item, name: item };
-    }
-    resolved.push(item);
-    return { signal: hit.id, name: key === 'signals' && hit.name ? hit.name : hit.id };
-  });
-  if (resolved.length > 0 && args.found.length === 0)
-    args.options[key] = refs.map((r) => (r.name === r.signal ? r.signal : `${r.signal}:${r.name}`)).join(',');
-  return refs;
-}
-
-const ID_ITEM = /^\d{18,19}(:|$)/;
-
-function signalList(
-  value: string,
-  key: string,
-  what: string,
-  byName?: (item: string) => SignalRef | undefined,
-): SignalRef[] {
-  const items = value.split(',').map((s) => s.trim());
-  if (items.some((s) => s === '')) {
-    throw new Bad(
-      `\`${key}=\` has an empty entry; separate entries with single commas, e.g. \`${exampleSignals()}\`.`,
-    );
-  }
-  const seen = new Set<string>();
-  return items.map((item) => {
-    const named = byName?.(item);
-    if (named) {
-      if (seen.has(named.signal)) throw new Bad(`Signal \`${named.signal}\` appears twice in \`${key}=\`.`);
-      seen.add(named.signal);
-      return named;
-    }
-    const colon = item.indexOf(':');
-    const signal = (colon < 0 ? item : item.slice(0, colon)).trim();
-    const name = (colon < 0 ? signal : item.slice(colon + 1)).trim();
-    if (!isServiceId(signal)) {
-      throw new Bad(
-        `\`${signal}\` in \`${key}=\` is not a valid ${what} ID: write \`id[:label]\` entries with 18–19 digit IDs, e.g. \`${exampleSignals()}\`.`,
-      );
-    }
-    if (name === '') throw new Bad(`\`${item}\` in \`${key}=\` has an empty label after \`:\`.`);
-    if (seen.has(signal)) throw new Bad(`Signal \`${signal}\` appears twice in \`${key}=\`.`);
-    seen.add(signal);
-    return { signal, name };
-  });
-}
-
-function exampleSignals(): string {
-  return `${EXAMPLE_IDS.signal}:temperature,${EXAMPLE_IDS.signal2}`;
-}
-
-function parseEntities(value: string): string[] {
-  const items = value.split(',').map((s) => s.trim());
-  if (items.some((s) => s === '')) {
-    throw new Bad(
-      '`entities=` has an empty entry; separate entity names with single commas, e.g. `pump-1,pump-2`.',
-    );
-  }
-  return [...new Set(items)];
-}
-
-/** Reads the data part of learn/relearn/score; returns undefined pieces as missing. */
-function dataFrom(args: Args, missing: string[]): DataArg | undefined {
-  const { signals, range, dataspec } = args.options;
-  if (dataspec !== undefined) {
-    if (signals !== undefined || range !== undefined) {
-      throw new Bad('Give either `signals=` with `range=`, or `dataspec=`, not both.');
-    }
-    return { kind: 'dataspec', dataspecId: optionId(args, 'dataspec', 'dataspec') };
-  }
-  const list = signals !== undefined ? listOption(args, 'signals', 'signal') : undefined;
-  if (list === undefined) missing.push('signals');
-  if (range === undefined) missing.push('range');
-  return list && range !== undefined ? { kind: 'inline', signals: list, rangeText: range } : undefined;
-}
-
-function outputFrom(args: Args, missing: string[]): OutputArg | undefined {
-  const { prefix, outputs } = args.options;
-  if (prefix !== undefined && outputs !== undefined) {
-    throw new Bad('Give either `prefix=` (new output signals) or `outputs=` (existing signals), not both.');
-  }
-  if (prefix !== undefined) {
-    if (/\s/.test(prefix) || [...prefix].length > 100) {
-      throw new Bad('`prefix=` must be one word of at most 100 characters, e.g. `prefix=pump3-scores`.');
-    }
-    return { kind: 'prefix', prefix };
-  }
-  if (outputs !== undefined)
-    return { kind: 'signals', signals: listOption(args, 'outputs', 'output signal') };
-  missing.push('prefix');
-  return undefined;
-}
-
-function missingOutcome(
-  command: ModalCommand,
-  spec: CommandSpec,
-  missing: string[],
-  args: Args,
-  positionalKey: string,
-  positional: string | undefined,
-): ParseOutcome {
-  const given: Record<string, string> = { ...args.options };
-  if (positional !== undefined) given[positionalKey] = positional;
-  const list = missing.map((k) => (k === 'prefix' ? '`prefix=` or `outputs=`' : `\`${k}=\``));
-  return {
-    ok: false,
-    kind: 'missing',
-    command,
-    spec,
-    missing,
-    given,
-    fromDefaults: [],
-    message: `\`${spec.id}\` needs ${list.join(', ')}.`,
-  };
-}
-
-type Parser = (args: Args, spec: CommandSpec) => ParseOutcome;
-
-const ok = (command: ParsedCommand, spec: CommandSpec): ParseOutcome => ({
-  ok: true,
-  command,
-  spec,
-  fromDefaults: [],
-});
-
+/** The parsers of the bot's own commands; the service's operations bring theirs from the registry. */
 const PARSERS: Record<string, Parser> = {
   help: (args, spec) => {
     const topic = args.positionals.join(' ').toLowerCase().trim();
@@ -450,128 +192,6 @@ const PARSERS: Record<string, Parser> = {
       throw new Bad(`There is no command \`${topic}\`. Commands: ${commandList()}.`);
     }
     return ok({ kind: 'help', topic: topic || undefined }, spec);
-  },
-
-  'workspace create': (args, spec) => {
-    const positional = args.positionals.join(' ').trim();
-    if (positional && args.options.name !== undefined)
-      throw new Bad('The workspace name is given twice; give it once.');
-    const name = positional || text(args, 'name');
-    if (!name) throw new Bad('`workspace create` needs a name.');
-    if ([...name].length > MAX_TEXT) throw new Bad(`The name is too long (at most ${MAX_TEXT} characters).`);
-    return ok({ kind: 'workspace-create', name, description: text(args, 'description') }, spec);
-  },
-
-  'workspace show': (args, spec) => {
-    const workspaceId = idFrom(args, 'workspace', 'workspace', true);
-    tooMany(args, 0, spec);
-    if (!workspaceId) throw new Bad('`workspace show` needs a workspace ID.');
-    return ok({ kind: 'workspace-show', workspaceId }, spec);
-  },
-
-  'model move': (args, spec) => {
-    const p = args.positionals;
-    if (p.length >= 2 && p[1]!.toLowerCase() === 'to' && !args.quotedPositionals[1]) {
-      p.splice(1, 1);
-      args.quotedPositionals.splice(1, 1);
-    }
-    const modelId = idFrom(args, 'model', 'model', true);
-    const workspaceId = idFrom(args, 'workspace', 'workspace', true);
-    tooMany(args, 0, spec);
-    if (!modelId || !workspaceId)
-      throw new Bad('`model move` needs a model ID and a destination workspace ID.');
-    return ok({ kind: 'model-move', modelId, workspaceId }, spec);
-  },
-
-  'model common': (args, spec) => {
-    const assessmentId = idFrom(args, 'assessment', 'assessment', true);
-    tooMany(args, 0, spec);
-    if (!assessmentId) throw new Bad('`model common` needs an assessment ID.');
-    return ok({ kind: 'model-common', assessmentId }, spec);
-  },
-
-  eval: (args, spec) => {
-    const assessmentId = idFrom(args, 'assessment', 'assessment', true);
-    tooMany(args, 0, spec);
-    const modelId = idFrom(args, 'model', 'live model', false);
-    const datastreamId = idFrom(args, 'datastream', 'datastream', false);
-    const entities = args.options.entities !== undefined ? parseEntities(args.options.entities) : undefined;
-    const rangeText = args.options.range;
-    const name = text(args, 'name');
-    const missing: string[] = [];
-    if (!assessmentId) missing.push('assessment');
-    if (!modelId) missing.push('model');
-    if (!datastreamId) missing.push('datastream');
-    if (!entities) missing.push('entities');
-    if (rangeText === undefined) missing.push('range');
-    if (!assessmentId || !modelId || !datastreamId || !entities || rangeText === undefined) {
-      return missingOutcome('eval', spec, missing, args, 'assessment', assessmentId);
-    }
-    return ok({ kind: 'eval', assessmentId, modelId, datastreamId, entities, rangeText, name }, spec);
-  },
-
-  live: (args, spec) => {
-    const action = takePositional(args)?.value.toLowerCase();
-    if (action !== 'start' && action !== 'stop') {
-      throw new Bad(
-        action
-          ? `\`${action}\` is not a \`live\` action: use \`start\` or \`stop\`.`
-          : '`live` needs `start` or `stop`.',
-      );
-    }
-    const modelId = idFrom(args, 'model', 'model', true);
-    tooMany(args, 0, spec);
-    const assessmentId =
-      args.options.assessment !== undefined ? optionId(args, 'assessment', 'assessment') : undefined;
-    if (modelId && assessmentId) throw new Bad('Give either a model ID or `assessment=`, not both.');
-    if (!modelId && !assessmentId)
-      throw new Bad(`\`live ${action}\` needs a model ID or \`assessment=<id>\`.`);
-    return ok({ kind: 'live', action, modelId, assessmentId, reason: text(args, 'reason') }, spec);
-  },
-
-  learn: (args, spec) => {
-    tooMany(args, 0, spec);
-    const missing: string[] = [];
-    const workspaceId = idFrom(args, 'workspace', 'workspace', false);
-    if (!workspaceId) missing.push('workspace');
-    const data = dataFrom(args, missing);
-    const name = text(args, 'name');
-    const description = text(args, 'description');
-    const modelName = text(args, 'model-name');
-    if (!workspaceId || !data) return missingOutcome('learn', spec, missing, args, 'model', undefined);
-    return ok({ kind: 'learn', workspaceId, data, modelName, name, description }, spec);
-  },
-
-  relearn: (args, spec) => {
-    const modelId = idFrom(args, 'model', 'model', true);
-    tooMany(args, 0, spec);
-    const missing: string[] = [];
-    if (!modelId) missing.push('model');
-    const workspaceId = idFrom(args, 'workspace', 'workspace', false);
-    if (!workspaceId) missing.push('workspace');
-    const data = dataFrom(args, missing);
-    const name = text(args, 'name');
-    const description = text(args, 'description');
-    if (!modelId || !workspaceId || !data)
-      return missingOutcome('relearn', spec, missing, args, 'model', modelId);
-    return ok({ kind: 'relearn', modelId, workspaceId, data, name, description }, spec);
-  },
-
-  score: (args, spec) => {
-    const modelId = idFrom(args, 'model', 'model', true);
-    tooMany(args, 0, spec);
-    const missing: string[] = [];
-    if (!modelId) missing.push('model');
-    const workspaceId = idFrom(args, 'workspace', 'workspace', false);
-    if (!workspaceId) missing.push('workspace');
-    const data = dataFrom(args, missing);
-    const output = outputFrom(args, missing);
-    const name = text(args, 'name');
-    const description = text(args, 'description');
-    if (!modelId || !workspaceId || !data || !output) {
-      return missingOutcome('score', spec, missing, args, 'model', modelId);
-    }
-    return ok({ kind: 'score', modelId, workspaceId, data, output, name, description }, spec);
   },
 
   use: (args, spec) => {
@@ -620,11 +240,10 @@ const PARSERS: Record<string, Parser> = {
     }
     return ok({ kind: 'flows', limit: Number(n) }, spec);
   },
-
-  flow: (args, spec) => {
-    const flowId = idFrom(args, 'flow', 'flow', true);
-    tooMany(args, 0, spec);
-    if (!flowId) throw new Bad('`flow` needs a flow ID.');
-    return ok({ kind: 'flow', flowId }, spec);
-  },
 };
+
+function parserOf(id: string): Parser {
+  const parser = PARSERS[id] ?? entryOfCommand(id)?.parse;
+  if (!parser) throw new Error(`no parser for the command ${id}`);
+  return parser;
+}

@@ -1,3 +1,4 @@
+import type { ServiceCommand } from '../operations/registry/index.js';
 import type { CommandSpec } from './commands.js';
 
 /** A name given in quotes where a resource ID goes, e.g. `workspace="Pump station A"`. */
@@ -21,48 +22,10 @@ export type DataArg =
 
 export type OutputArg = { kind: 'prefix'; prefix: string } | { kind: 'signals'; signals: SignalRef[] };
 
+/** A command as parsed: help, a service operation's (its registry entry's), or one about the bot's own state. */
 export type ParsedCommand =
   | { kind: 'help'; topic?: string }
-  | { kind: 'workspace-create'; name: string; description?: string }
-  | { kind: 'workspace-show'; workspaceId: string }
-  | { kind: 'model-move'; modelId: string; workspaceId: string }
-  | { kind: 'model-common'; assessmentId: string }
-  | {
-      kind: 'eval';
-      assessmentId: string;
-      modelId: string;
-      datastreamId: string;
-      entities: string[];
-      rangeText: string;
-      name?: string;
-    }
-  | { kind: 'live'; action: 'start' | 'stop'; modelId?: string; assessmentId?: string; reason?: string }
-  | {
-      kind: 'learn';
-      workspaceId: string;
-      data: DataArg;
-      modelName?: string;
-      name?: string;
-      description?: string;
-    }
-  | {
-      kind: 'relearn';
-      modelId: string;
-      workspaceId: string;
-      data: DataArg;
-      name?: string;
-      description?: string;
-    }
-  | {
-      kind: 'score';
-      modelId: string;
-      workspaceId: string;
-      data: DataArg;
-      output: OutputArg;
-      name?: string;
-      description?: string;
-    }
-  | { kind: 'flow'; flowId: string }
+  | ServiceCommand
   | { kind: 'flows'; limit?: number }
   | GovernanceCommand;
 

@@ -6,9 +6,13 @@ import type {
   FlowOrigin,
   TrackedFlow,
 } from '../../store/index.js';
+import type { DecisionOutcome } from '../approvals/rules.js';
+import type { OnExecuting } from '../approvals/workflow.js';
 import type { StoredChannelDefaults } from '../channel-defaults.js';
 import { type CommandSpec, specById } from '../grammar/commands.js';
 import type { OpFailure, OpOutcome, OpSuccess } from '../outcome.js';
+import { entryOfOperation, type ServiceOperation } from './registry/index.js';
+import type { LiveModel } from './registry/live-model.js';
 import type { OpRequest } from './requests.js';
 
 /**
@@ -21,7 +25,17 @@ export type Operation =
   /** File a request to start or stop a live model; it waits for an approver. */
   | { kind: 'live-request'; action: ApprovalAction; modelId?: string; assessmentId?: string; reason?: string }
   /** Create the STARTLIVEMODEL/STOPLIVEMODEL flow of a request an approver has approved. */
-  | { kind: 'live-model'; action: ApprovalAction; modelId: string; name: string; approvalId: string }
+  | LiveModel
+  /** Approve, reject or retry a live start/stop request (`onExecuting`: once an approval has won). */
+  | {
+      kind: 'approval-decision';
+      decision: 'approve' | 'reject' | 'retry';
+      requestId: string;
+      reason?: string;
+      /** Where the decider saw the request; absent: its approvals channel. */
+      channelId?: string;
+      onExecuting?: OnExecuting;
+    }
   | { kind: 'defaults-set'; values: ChannelDefaults }
   | { kind: 'defaults-clear' }
   | { kind: 'defaults-show' }
@@ -49,6 +63,7 @@ export type OperationResult =
   | OpFailure
   | OpSuccess
   | { ok: true; kind: 'approval-filed'; request: ApprovalRequest; modelFrom: 'argument' | 'assessment' }
+  | { ok: true; kind: 'approval-decision'; outcome: DecisionOutcome }
   | {
       ok: true;
       kind: 'channel-defaults';
@@ -64,19 +79,10 @@ export type OperationResult =
   /** `/tsai flow <id>`: what following it found, and the service's answer now. */
   | { ok: true; kind: 'flow-status'; flowId: string; tracked: TrackedFlow | null; now: OpOutcome };
 
-/** The command table entry each operation belongs to: the one source of its name and of `mutating`. */
-const COMMAND_OF: Record<OperationKind, string> = {
-  'workspace-create': 'workspace create',
-  'workspace-show': 'workspace show',
-  'model-move': 'model move',
-  'model-common': 'model common',
-  eval: 'eval',
-  learn: 'learn',
-  relearn: 'relearn',
-  score: 'score',
-  flow: 'flow',
+/** The command each of the bot's own operations belongs to; a service operation's is its registry entry's. */
+const BOT_COMMAND_OF: Record<Exclude<OperationKind, ServiceOperation['kind']>, string> = {
   'live-request': 'live',
-  'live-model': 'live',
+  'approval-decision': 'approvals',
   'defaults-set': 'use',
   'defaults-clear': 'use',
   'defaults-show': 'use',
@@ -85,25 +91,15 @@ const COMMAND_OF: Record<OperationKind, string> = {
   'flows-list': 'flows',
 };
 
+/** The command table entry an operation belongs to: the one source of its name and of `mutating`. */
 export function specOf(op: Operation): CommandSpec {
-  return specById(COMMAND_OF[op.kind]);
+  const entry = entryOfOperation(op.kind);
+  return specById(entry ? entry.command.id : BOT_COMMAND_OF[op.kind as keyof typeof BOT_COMMAND_OF]);
 }
 
 /** The service flow type an operation creates, if it creates one. */
 export function flowTypeOf(op: Operation): string | undefined {
-  switch (op.kind) {
-    case 'eval':
-      return 'EVAL';
-    case 'learn':
-    case 'relearn':
-      return 'ANOMALYLEARN';
-    case 'score':
-      return 'ANOMALYEVAL';
-    case 'live-model':
-      return op.action === 'start' ? 'STARTLIVEMODEL' : 'STOPLIVEMODEL';
-    default:
-      return undefined;
-  }
+  return entryOfOperation(op.kind)?.flowType?.(op);
 }
 
 /**
@@ -117,17 +113,6 @@ export function auditNameOf(op: Operation): string | undefined {
   return flowType ? `flow.${flowType}` : specOf(op).id.replace(' ', '.');
 }
 
-export function reachesService(op: Operation): op is OpRequest | Extract<Operation, { kind: 'live-model' }> {
-  switch (op.kind) {
-    case 'live-request':
-    case 'defaults-set':
-    case 'defaults-clear':
-    case 'defaults-show':
-    case 'approvals-list':
-    case 'audit-list':
-    case 'flows-list':
-      return false;
-    default:
-      return true;
-  }
+export function reachesService(op: Operation): op is ServiceOperation {
+  return entryOfOperation(op.kind) !== undefined;
 }

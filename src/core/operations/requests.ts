@@ -1,9 +1,11 @@
 import type { TimeRange } from '../../time/index.js';
 import type { OutputArg, SignalRef } from '../grammar/types.js';
+import type { ServiceOperation } from './registry/index.js';
 
 /**
  * Fully resolved operation requests: IDs checked, time ranges parsed to exact instants, names
- * defaulted. The command path and the modals both produce these and hand them to `execute`.
+ * defaulted, each shaped by its registry entry. The command path and the modals both produce these and
+ * hand them to `execute`.
  */
 export type ResolvedData =
   | { kind: 'inline'; signals: SignalRef[]; ranges: TimeRange[]; dataspecName: string }
@@ -12,46 +14,7 @@ export type ResolvedData =
 /** Where ANOMALYEVAL writes its outputs: nothing in it needs resolving, so it is the parsed argument as is. */
 export type ResolvedOutput = OutputArg;
 
-export type OpRequest =
-  | { kind: 'workspace-create'; name: string; description?: string }
-  | { kind: 'workspace-show'; workspaceId: string }
-  | { kind: 'model-move'; modelId: string; workspaceId: string }
-  | { kind: 'model-common'; assessmentId: string }
-  | {
-      kind: 'eval';
-      name: string;
-      assessmentId: string;
-      modelId: string;
-      datastreamId: string;
-      entities: string[];
-      range: TimeRange;
-    }
-  | {
-      kind: 'learn';
-      name: string;
-      description?: string;
-      workspaceId: string;
-      modelName?: string;
-      data: ResolvedData;
-    }
-  | {
-      kind: 'relearn';
-      name: string;
-      description?: string;
-      modelId: string;
-      workspaceId: string;
-      data: ResolvedData;
-    }
-  | {
-      kind: 'score';
-      name: string;
-      description?: string;
-      modelId: string;
-      workspaceId: string;
-      data: ResolvedData;
-      output: ResolvedOutput;
-    }
-  | { kind: 'flow'; flowId: string };
+export type OpRequest = Exclude<ServiceOperation, { kind: 'live-model' }>;
 
 /** Who asks, where and when: what resolving a command needs besides its text. */
 export interface RequestContext {

@@ -1,7 +1,8 @@
 import type { ServiceClient } from '../../api/index.js';
 import { errText } from '../../log.js';
-import type { Store } from '../../store/index.js';
-import type { Approvals, LiveFlowResult, RunLiveFlow } from '../approvals/index.js';
+import type { ApprovalRequest, Store } from '../../store/index.js';
+import type { DecisionOutcome } from '../approvals/rules.js';
+import type { ApprovalWorkflow, LiveFlowResult } from '../approvals/workflow.js';
 import { forgetMissing, missingResource, recordOperation } from '../catalog/record.js';
 import { clearChannelDefaults, setChannelDefaults } from '../channel-defaults.js';
 import { appendAuditOnce, isStoreUnavailable, recordSurely, STORE_UNAVAILABLE_MESSAGE } from '../durable.js';
@@ -31,8 +32,10 @@ export interface OperationsDeps {
   service: ServiceClient;
   store: Store;
   policy: AccessPolicy;
-  approvals: Approvals;
+  approvals: ApprovalWorkflow;
   now: () => Date;
+  /** The zone in which an approved request's outcome is described. */
+  timeZone: string;
   log: OperationLog;
   /** Where approval requests are posted (TSAI_APPROVALS_CHANNEL); absent: the channel asked in. */
   approvalsChannel?: string;
@@ -83,9 +86,10 @@ export class Operations {
 
   async run(actor: Actor, op: Operation): Promise<OperationResult> {
     const spec = specOf(op);
-    // An approved request's flow was authorised by its approval (four eyes: a requester and an approver),
-    // which the approvals workflow checked; the operator list governs what one person may do alone.
-    if (op.kind !== 'live-model') {
+    // An approval decision is governed by the approval rules, and an approved request's flow was
+    // authorised by its approval (four eyes: a requester and an approver), which the workflow checked; the
+    // operator list governs what one person may do alone.
+    if (op.kind !== 'live-model' && op.kind !== 'approval-decision') {
       const refused = await this.authorize(actor, spec, paramsOf(op)).catch((e: unknown) => {
         // A refusal is audited before it is told; without the store nothing was done, and saying so is safe.
         if (isStoreUnavailable(e)) return { ok: false as const, message: STORE_UNAVAILABLE_MESSAGE };
@@ -163,23 +167,67 @@ export class Operations {
     }
   }
 
-  /** The flow of a request an approver approved: the approvals workflow's way into the runner. */
-  async runApproved(input: Parameters<RunLiveFlow>[0], timeZone: string): Promise<LiveFlowResult> {
-    const { request } = input;
+  /**
+   * An Approve, Retry or Reject, taken through the workflow's rules and its compare-and-set; a won approval
+   * creates its flow here, as every other operation does, and the workflow records what came of it. What
+   * goes wrong inside the bot is thrown, for the surface that asked to say so.
+   */
+  private async decide(
+    actor: Actor,
+    op: Extract<Operation, { kind: 'approval-decision' }>,
+  ): Promise<DecisionOutcome> {
+    const { approvals } = this.deps;
+    const who = {
+      requestId: op.requestId,
+      userId: actor.userId,
+      ...(actor.teamId ? { teamId: actor.teamId } : {}),
+      ...(op.channelId ? { channelId: op.channelId } : {}),
+    };
+    const { step, audit } =
+      op.decision === 'retry'
+        ? await approvals.retry(who)
+        : await approvals.decide({
+            ...who,
+            decision: op.decision,
+            ...(op.reason ? { reason: op.reason } : {}),
+          });
+    for (const entry of audit) await this.deps.store.appendAudit(entry);
+    if (step.kind !== 'approved') return step;
+    try {
+      await op.onExecuting?.(step.request);
+    } catch {
+      // progress display only
+    }
+    let result: LiveFlowResult;
+    try {
+      result = await this.runApproved(step.request, actor);
+    } catch {
+      // Nothing proves the flow was not created, so the request must not look retryable.
+      result = {
+        ok: false,
+        outcomeUnknown: true,
+        message: 'Unexpected error while creating the flow; its outcome is unknown. Check the Activity view.',
+      };
+    }
+    return approvals.recordExecution(step.request, result);
+  }
+
+  /** The flow of a request an approver approved. */
+  private async runApproved(request: ApprovalRequest, approver: Actor): Promise<LiveFlowResult> {
     const result = await this.run(
       {
-        userId: input.approverId,
-        ...(input.teamId ? { teamId: input.teamId } : {}),
+        userId: approver.userId,
+        ...(approver.teamId ? { teamId: approver.teamId } : {}),
         channelId: request.approvalsChannelId,
         asked: `approve request ${request.id}`,
-        timeZone,
+        timeZone: this.deps.timeZone,
         via: 'approval',
       },
       {
         kind: 'live-model',
         action: request.action,
         modelId: request.modelId,
-        name: input.name,
+        name: this.deps.approvals.flowName(request, approver.userId),
         approvalId: request.id,
       },
     );
@@ -197,6 +245,8 @@ export class Operations {
   private async perform(actor: Actor, op: Operation): Promise<OperationResult> {
     const { store, approvals } = this.deps;
     const now = this.deps.now;
+    if (op.kind === 'approval-decision')
+      return { ok: true, kind: 'approval-decision', outcome: await this.decide(actor, op) };
     try {
       if (op.kind === 'flow') {
         const [tracked, now] = await Promise.all([

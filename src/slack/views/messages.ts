@@ -1,4 +1,4 @@
-import { COMMANDS, type CommandSpec } from '../../core/grammar/commands.js';
+import { COMMANDS } from '../../core/grammar/commands.js';
 import { decodeSlackEntities } from '../../core/grammar/tokenize.js';
 import type { OpFailure, OpSuccess } from '../../core/outcome.js';
 import {
@@ -124,12 +124,6 @@ function refusalDetail(failure: OpFailure): string | undefined {
     return `Allowed channels: ${r.allowedChannels.map((c) => `<#${c}>`).join(', ')}.`;
   const whom = askWhom({ users: r.askUsers, groups: r.askGroups });
   return `${r.reason === 'not-approver' ? 'Approvers' : 'Operators'}: ${whom}.`;
-}
-
-/** Builds the failure for a usage problem from the command table. */
-export function usageFailure(message: string, spec: CommandSpec | undefined): OpFailure {
-  if (!spec) return { ok: false, message, example: '/tsai help' };
-  return { ok: false, message, usage: spec.usage, example: spec.examples[0] };
 }
 
 /** `/tsai help` (all commands) or `/tsai help <command>` (that command with every example). */

@@ -1,6 +1,7 @@
 import type { types } from '@slack/bolt';
 import {
   FIELD,
+  formOf,
   type ModalFields,
   type ModalKind,
   maxRangesOf,
@@ -50,20 +51,6 @@ export interface ModalViewInput {
   /** Names the catalog knows for the IDs the form holds, shown in their options. */
   names?: Readonly<Record<string, string>>;
 }
-
-const TITLE: Record<ModalKind, string> = {
-  learn: 'Learn an anomaly model',
-  relearn: 'Relearn anomaly model',
-  score: 'Score with anomaly model',
-  eval: 'Backfill model output',
-};
-
-const SUBMIT: Record<ModalKind, string> = {
-  learn: 'Start learning',
-  relearn: 'Start relearning',
-  score: 'Start scoring',
-  eval: 'Start backfill',
-};
 
 const ID_EXAMPLE = '1353853719423311872';
 
@@ -130,8 +117,8 @@ export function buildModalView(input: ModalViewInput): types.ModalView {
   return {
     type: 'modal',
     callback_id: MODAL_CALLBACK[kind],
-    title: plain(TITLE[kind], LIMITS.viewTitle),
-    submit: plain(SUBMIT[kind], LIMITS.viewButton),
+    title: plain(formOf(kind).title, LIMITS.viewTitle),
+    submit: plain(formOf(kind).submit, LIMITS.viewButton),
     close: plain('Cancel', LIMITS.viewButton),
     private_metadata: encodeMeta(meta),
     blocks,

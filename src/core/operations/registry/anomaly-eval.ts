@@ -1,0 +1,149 @@
+import { dataFrom, idFrom, missingOutcome, ok, outputFrom, text, tooMany } from '../../grammar/args.js';
+import type { DataArg, OutputArg } from '../../grammar/types.js';
+import { EXAMPLE_IDS as X } from '../../ids.js';
+import { serviceFailure } from '../../service-errors.js';
+import type { ResolvedData, ResolvedOutput } from '../requests.js';
+import { dataArgs } from './arguments.js';
+import { dataFacts, described, flowOf, outputFacts, toDataspec } from './describe.js';
+import type { OperationEntry } from './entry.js';
+import { MAX_RANGES } from './entry.js';
+import { isFailure, nameOr, resolveData } from './ranges.js';
+
+export interface ScoreCommand {
+  kind: 'score';
+  modelId: string;
+  workspaceId: string;
+  data: DataArg;
+  output: OutputArg;
+  name?: string;
+  description?: string;
+}
+
+export interface ScoreRequest {
+  kind: 'score';
+  name: string;
+  description?: string;
+  modelId: string;
+  workspaceId: string;
+  data: ResolvedData;
+  output: ResolvedOutput;
+}
+
+/** ANOMALYEVAL: data scored with an anomaly model, into new output signals or existing ones. */
+export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
+  parsedKind: 'score',
+  operationKind: 'score',
+  command: {
+    id: 'score',
+    words: ['score'],
+    usage:
+      '/tsai score <model_id> workspace=<id> (signals=… range=… | dataspec=<id>) (prefix=<p> | outputs=<signal[:name],…>)',
+    summary: 'Score data with an anomaly model (ANOMALYEVAL), into new output signals or existing ones.',
+    examples: [
+      `/tsai score ${X.model} workspace=${X.workspace} signals=${X.signal}:temperature range="yesterday" prefix=pump3-scores`,
+      `/tsai score ${X.model} workspace=${X.workspace} dataspec=${X.dataspec} outputs=${X.signal2}:score`,
+    ],
+    mutating: true,
+  },
+  args: [
+    {
+      key: 'model',
+      kind: 'id',
+      required: true,
+      help: 'The anomaly model to apply.',
+      channelDefault: true,
+      positional: true,
+      fields: ['model'],
+    },
+    ...dataArgs("The model's workspace."),
+    {
+      key: 'prefix',
+      kind: 'word',
+      required: false,
+      help: 'Outputs go to new signals named `<prefix>/<output name>` (or `outputs=`).',
+      fields: ['outputMode', 'prefix'],
+    },
+    {
+      key: 'outputs',
+      kind: 'signals',
+      required: false,
+      help: 'Outputs go to these existing signals, `signal[:output name]`, comma-separated.',
+      fields: ['outputMode', 'outputs'],
+    },
+  ],
+  form: {
+    kind: 'score',
+    title: 'Score with anomaly model',
+    submit: 'Start scoring',
+    fields: [
+      'name',
+      'description',
+      'model',
+      'workspace',
+      'dataMode',
+      'signals',
+      'dataspecName',
+      'dataspecId',
+      'outputMode',
+      'prefix',
+      'outputs',
+    ],
+    maxRanges: MAX_RANGES,
+  },
+  parse(args, spec) {
+    const modelId = idFrom(args, 'model', 'model', true);
+    tooMany(args, 0, spec);
+    const missing: string[] = [];
+    if (!modelId) missing.push('model');
+    const workspaceId = idFrom(args, 'workspace', 'workspace', false);
+    if (!workspaceId) missing.push('workspace');
+    const data = dataFrom(args, missing);
+    const output = outputFrom(args, missing);
+    const name = text(args, 'name');
+    const description = text(args, 'description');
+    if (!modelId || !workspaceId || !data || !output) {
+      return missingOutcome('score', spec, missing, args, 'model', modelId);
+    }
+    return ok({ kind: 'score', modelId, workspaceId, data, output, name, description }, spec);
+  },
+  resolve(command, ctx) {
+    const name = nameOr(command.name, 'score', ctx);
+    const data = resolveData(command.data, ctx, name);
+    if (isFailure(data)) return data;
+    return { ok: true, operation: { ...command, name, data } };
+  },
+  flowType: () => 'ANOMALYEVAL',
+  async execute(req, service, timeZone) {
+    try {
+      const flow = await service.anomalyEval({
+        name: req.name,
+        ...(req.description ? { description: req.description } : {}),
+        spec: {
+          model: req.modelId,
+          workspace: req.workspaceId,
+          dataspec: toDataspec(req.data),
+          ...(req.output.kind === 'prefix'
+            ? { outputsignalPrefix: req.output.prefix }
+            : { outputsignals: req.output.signals.map((s) => ({ signal: s.signal, name: s.name })) }),
+        },
+      });
+      return {
+        ok: true,
+        kind: 'service',
+        visibility: 'channel',
+        title: 'started an ANOMALYEVAL flow (scoring)',
+        flow: flowOf(flow),
+        facts: [
+          { label: 'Name', value: req.name, code: true },
+          { label: 'Model', value: req.modelId, code: true },
+          { label: 'Workspace', value: req.workspaceId, code: true },
+          ...dataFacts(req.data, timeZone),
+          ...outputFacts(req.output),
+          ...described(req.description),
+        ],
+      };
+    } catch (e) {
+      return serviceFailure(e, 'create the ANOMALYEVAL flow', { what: 'flow', name: req.name });
+    }
+  },
+};

@@ -1,0 +1,112 @@
+import { dataFrom, idFrom, missingOutcome, ok, text, tooMany } from '../../grammar/args.js';
+import type { DataArg } from '../../grammar/types.js';
+import { EXAMPLE_IDS as X } from '../../ids.js';
+import { serviceFailure } from '../../service-errors.js';
+import type { ResolvedData } from '../requests.js';
+import { DATASPEC, dataArgs } from './arguments.js';
+import { dataFacts, described, flowOf, toDataspec } from './describe.js';
+import type { OperationEntry } from './entry.js';
+import { MAX_RANGES } from './entry.js';
+import { isFailure, nameOr, resolveData } from './ranges.js';
+
+export interface RelearnCommand {
+  kind: 'relearn';
+  modelId: string;
+  workspaceId: string;
+  data: DataArg;
+  name?: string;
+  description?: string;
+}
+
+export interface RelearnRequest {
+  kind: 'relearn';
+  name: string;
+  description?: string;
+  modelId: string;
+  workspaceId: string;
+  data: ResolvedData;
+}
+
+/** Incremental ANOMALYLEARN: an existing anomaly model taught new data. */
+export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest> = {
+  parsedKind: 'relearn',
+  operationKind: 'relearn',
+  command: {
+    id: 'relearn',
+    words: ['relearn'],
+    usage:
+      '/tsai relearn <model_id> workspace=<id> (signals=<id[:label],…> range=<time range(s)> | dataspec=<id>)',
+    summary:
+      'Teach an existing anomaly model new data (incremental ANOMALYLEARN); earlier ranges need not be repeated.',
+    examples: [
+      `/tsai relearn ${X.model} workspace=${X.workspace} signals=${X.signal} range="Nov 20 to Nov 21"`,
+    ],
+    mutating: true,
+  },
+  args: [
+    {
+      key: 'model',
+      kind: 'id',
+      required: true,
+      help: 'The existing anomaly model to teach.',
+      channelDefault: true,
+      positional: true,
+      fields: ['model'],
+    },
+    // The form takes new data only: a dataspec is for the command line.
+    ...dataArgs("The model's workspace.").map((a) => (a === DATASPEC ? { ...DATASPEC, fields: [] } : a)),
+  ],
+  form: {
+    kind: 'relearn',
+    title: 'Relearn anomaly model',
+    submit: 'Start relearning',
+    fields: ['name', 'description', 'model', 'workspace', 'signals', 'dataspecName'],
+    maxRanges: MAX_RANGES,
+  },
+  parse(args, spec) {
+    const modelId = idFrom(args, 'model', 'model', true);
+    tooMany(args, 0, spec);
+    const missing: string[] = [];
+    if (!modelId) missing.push('model');
+    const workspaceId = idFrom(args, 'workspace', 'workspace', false);
+    if (!workspaceId) missing.push('workspace');
+    const data = dataFrom(args, missing);
+    const name = text(args, 'name');
+    const description = text(args, 'description');
+    if (!modelId || !workspaceId || !data)
+      return missingOutcome('relearn', spec, missing, args, 'model', modelId);
+    return ok({ kind: 'relearn', modelId, workspaceId, data, name, description }, spec);
+  },
+  resolve(command, ctx) {
+    const name = nameOr(command.name, 'relearn', ctx);
+    const data = resolveData(command.data, ctx, name);
+    if (isFailure(data)) return data;
+    return { ok: true, operation: { ...command, name, data } };
+  },
+  flowType: () => 'ANOMALYLEARN',
+  async execute(req, service, timeZone) {
+    try {
+      const flow = await service.anomalyLearnIncremental({
+        name: req.name,
+        ...(req.description ? { description: req.description } : {}),
+        spec: { model: req.modelId, workspace: req.workspaceId, dataspec: toDataspec(req.data) },
+      });
+      return {
+        ok: true,
+        kind: 'service',
+        visibility: 'channel',
+        title: 'started an incremental ANOMALYLEARN flow (existing model)',
+        flow: flowOf(flow),
+        facts: [
+          { label: 'Name', value: req.name, code: true },
+          { label: 'Model', value: req.modelId, code: true },
+          { label: 'Workspace', value: req.workspaceId, code: true },
+          ...dataFacts(req.data, timeZone),
+          ...described(req.description),
+        ],
+      };
+    } catch (e) {
+      return serviceFailure(e, 'create the incremental ANOMALYLEARN flow', { what: 'flow', name: req.name });
+    }
+  },
+};

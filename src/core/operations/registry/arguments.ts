@@ -1,0 +1,62 @@
+import type { Argument } from './entry.js';
+
+/** Arguments several operations take, worded once. */
+
+export const NAME: Argument = {
+  key: 'name',
+  kind: 'text',
+  required: false,
+  help: 'The flow name (default: the command, who ran it and when).',
+  freeText: true,
+  fields: ['name'],
+};
+
+export const DESCRIPTION: Argument = {
+  key: 'description',
+  kind: 'text',
+  required: false,
+  help: 'A description kept with it at the service.',
+  freeText: true,
+  fields: ['description'],
+};
+
+export const SIGNALS: Argument = {
+  key: 'signals',
+  kind: 'signals',
+  required: true,
+  help: 'The signals to learn from, `id[:label]`, comma-separated (or `dataspec=`).',
+  fields: ['signals'],
+};
+
+export const RANGE: Argument = {
+  key: 'range',
+  kind: 'range',
+  required: true,
+  help: 'The time range(s) of the data, read in your zone; separate several with `;`.',
+  freeText: true,
+  fields: ['ranges'],
+};
+
+export const DATASPEC: Argument = {
+  key: 'dataspec',
+  kind: 'id',
+  required: false,
+  help: 'An existing dataspec to reuse instead of `signals=` and `range=`.',
+  fields: ['dataMode', 'dataspecId'],
+};
+
+export function workspaceArg(help: string, channelDefault = true): Argument {
+  return {
+    key: 'workspace',
+    kind: 'id',
+    required: true,
+    help,
+    ...(channelDefault ? { channelDefault } : {}),
+    fields: ['workspace'],
+  };
+}
+
+/** The data of an anomaly flow: a workspace, then signals and ranges or a dataspec, its name and description. */
+export function dataArgs(workspaceHelp: string): Argument[] {
+  return [workspaceArg(workspaceHelp), SIGNALS, RANGE, DATASPEC, NAME, DESCRIPTION];
+}

@@ -1,0 +1,85 @@
+import type { ServiceClient } from '../../../api/index.js';
+import type { ModalKind, TextFieldName } from '../../forms/fields.js';
+import type { Args } from '../../grammar/args.js';
+import type { CommandSpec } from '../../grammar/commands.js';
+import type { ParseOutcome } from '../../grammar/types.js';
+import type { OpFailure, OpOutcome } from '../../outcome.js';
+import type { Operation } from '../operation.js';
+import type { RequestContext } from '../requests.js';
+
+/** How many time ranges an anomaly flow's form takes. */
+export const MAX_RANGES = 10;
+
+/** One argument of an operation, as both the command line and the form take it. */
+export interface Argument {
+  /** The command's canonical option key (`workspace=`, `range=`). */
+  key: string;
+  /** What it holds: a service ID, a list of signals, free text, a time range, entity names, one word. */
+  kind: 'id' | 'signals' | 'text' | 'range' | 'entities' | 'word';
+  required: boolean;
+  /** One line for a person: what the argument is for. */
+  help: string;
+  /** Its value may run on over unquoted words: `range=last 3 days`. */
+  freeText?: boolean;
+  /** A channel default (`/tsai use …`) fills it when it is not given. */
+  channelDefault?: boolean;
+  /** The first positional argument stands for it. */
+  positional?: boolean;
+  /** The form fields that take it (absent: the form does not ask for it). */
+  fields?: readonly (TextFieldName | 'ranges')[];
+}
+
+/** An operation's form: how it is titled, and which fields it shows in which order (ranges aside). */
+export interface FormSpec {
+  kind: ModalKind;
+  title: string;
+  submit: string;
+  fields: readonly TextFieldName[];
+  /** How many time-range inputs it takes. */
+  maxRanges: number;
+}
+
+/** What a command's words, usage and examples are; its keys come from its arguments. */
+export type CommandText = Omit<CommandSpec, 'keys' | 'freeText' | 'defaults' | 'positional'>;
+
+export type ResolveOutcome = { ok: true; operation: Operation } | OpFailure;
+
+/**
+ * One service operation, whole: its command and form, its arguments (defined once for both), how its
+ * command line is read and resolved (names to IDs, ranges to instants), the service call that executes it,
+ * and how its result is described. The grammar's help, the forms' fields, the executor and the audit name
+ * are all read from here.
+ */
+export interface OperationEntry<Parsed = never, Request = never> {
+  /** The kinds it handles: its parsed command's, and the operation's it executes. */
+  parsedKind: string;
+  operationKind: string;
+  command: CommandText;
+  args: readonly Argument[];
+  form?: FormSpec;
+  /** The parser of its command line, from arguments already collected by key. */
+  parse(args: Args, spec: CommandSpec): ParseOutcome;
+  /** The parsed command made exact: ranges read in the user's zone, default names given. */
+  resolve(command: Parsed, ctx: RequestContext): ResolveOutcome;
+  /** The service flow type it creates, if it creates one. */
+  flowType?(request: Request): string;
+  /** The service call, and the outcome described for a surface to show. */
+  execute(request: Request, service: ServiceClient, timeZone: string): Promise<OpOutcome>;
+}
+
+/** The command spec of an entry: its text, and its keys read from its arguments. */
+export function commandSpecOf(
+  entry: Pick<OperationEntry<unknown, unknown>, 'command' | 'args'>,
+): CommandSpec {
+  const keys = (pick: (a: Argument) => boolean | undefined) => entry.args.filter(pick).map((a) => a.key);
+  const freeText = keys((a) => a.freeText);
+  const defaults = keys((a) => a.channelDefault);
+  const positional = entry.args.find((a) => a.positional)?.key;
+  return {
+    ...entry.command,
+    keys: keys(() => true),
+    ...(freeText.length ? { freeText } : {}),
+    ...(defaults.length ? { defaults } : {}),
+    ...(positional ? { positional } : {}),
+  };
+}

@@ -1,0 +1,181 @@
+import type { TimeRange } from '../../../time/index.js';
+import { describeRange, toNanos } from '../../../time/index.js';
+import { idFrom, missingOutcome, ok, parseEntities, text, tooMany } from '../../grammar/args.js';
+import { EXAMPLE_IDS as X } from '../../ids.js';
+import type { OpSuccess } from '../../outcome.js';
+import { serviceFailure } from '../../service-errors.js';
+import { NAME } from './arguments.js';
+import { ACTIVITY_VIEW_HINT, flowOf, modelSeen } from './describe.js';
+import type { OperationEntry } from './entry.js';
+import { isFailure, nameOr, resolveRange } from './ranges.js';
+
+export interface EvalCommand {
+  kind: 'eval';
+  assessmentId: string;
+  modelId: string;
+  datastreamId: string;
+  entities: string[];
+  rangeText: string;
+  name?: string;
+}
+
+export interface EvalRequest {
+  kind: 'eval';
+  name: string;
+  assessmentId: string;
+  modelId: string;
+  datastreamId: string;
+  entities: string[];
+  range: TimeRange;
+}
+
+/** EVAL: a live model's output backfilled for a past range, the assessment's M[0] looked up first. */
+export const evalFlow: OperationEntry<EvalCommand, EvalRequest> = {
+  parsedKind: 'eval',
+  operationKind: 'eval',
+  command: {
+    id: 'eval',
+    words: ['eval'],
+    usage:
+      '/tsai eval <assessment_id> model=<live_model_id> datastream=<id> entities=<a,b,…> range=<time range> [name=…]',
+    summary:
+      "Backfill a live model's output for a past time range (EVAL flow; the common model M[0] is looked up for you).",
+    examples: [
+      `/tsai eval ${X.assessment} model=${X.model} datastream=${X.datastream} entities=pump-1,pump-2 range="yesterday 09:00 to 17:00"`,
+    ],
+    mutating: true,
+  },
+  args: [
+    {
+      key: 'assessment',
+      kind: 'id',
+      required: true,
+      help: 'The assessment whose live output is backfilled.',
+      channelDefault: true,
+      positional: true,
+      fields: ['assessment'],
+    },
+    {
+      key: 'model',
+      kind: 'id',
+      required: true,
+      help: "The assessment's live model.",
+      channelDefault: true,
+      fields: ['model'],
+    },
+    {
+      key: 'datastream',
+      kind: 'id',
+      required: true,
+      help: 'The datastream it reads.',
+      channelDefault: true,
+      fields: ['datastream'],
+    },
+    {
+      key: 'entities',
+      kind: 'entities',
+      required: true,
+      help: 'The entities to evaluate, comma-separated.',
+      channelDefault: true,
+      fields: ['entities'],
+    },
+    {
+      key: 'range',
+      kind: 'range',
+      required: true,
+      help: 'One past time range, read in your zone.',
+      freeText: true,
+      fields: ['ranges'],
+    },
+    NAME,
+  ],
+  form: {
+    kind: 'eval',
+    title: 'Backfill model output',
+    submit: 'Start backfill',
+    fields: ['name', 'assessment', 'datastream', 'model', 'entities'],
+    maxRanges: 1,
+  },
+  parse(args, spec) {
+    const assessmentId = idFrom(args, 'assessment', 'assessment', true);
+    tooMany(args, 0, spec);
+    const modelId = idFrom(args, 'model', 'live model', false);
+    const datastreamId = idFrom(args, 'datastream', 'datastream', false);
+    const entities = args.options.entities !== undefined ? parseEntities(args.options.entities) : undefined;
+    const rangeText = args.options.range;
+    const name = text(args, 'name');
+    const missing: string[] = [];
+    if (!assessmentId) missing.push('assessment');
+    if (!modelId) missing.push('model');
+    if (!datastreamId) missing.push('datastream');
+    if (!entities) missing.push('entities');
+    if (rangeText === undefined) missing.push('range');
+    if (!assessmentId || !modelId || !datastreamId || !entities || rangeText === undefined) {
+      return missingOutcome('eval', spec, missing, args, 'assessment', assessmentId);
+    }
+    return ok({ kind: 'eval', assessmentId, modelId, datastreamId, entities, rangeText, name }, spec);
+  },
+  resolve(command, ctx) {
+    const range = resolveRange(command.rangeText, ctx);
+    if (isFailure(range)) return range;
+    const { rangeText: _, ...rest } = command;
+    return { ok: true, operation: { ...rest, name: nameOr(command.name, 'eval', ctx), range } };
+  },
+  flowType: () => 'EVAL',
+  async execute(req, service, timeZone) {
+    let commonModelId: string;
+    let m0Seen: OpSuccess['seen'];
+    try {
+      const m0 = await service.findCommonModel(req.assessmentId);
+      if (!m0) {
+        return {
+          ok: false,
+          message: `Assessment ${req.assessmentId} has no common model (M[0]), so there is no live output to backfill. Check the assessment ID.`,
+        };
+      }
+      commonModelId = m0.id;
+      m0Seen = modelSeen(m0);
+    } catch (e) {
+      return serviceFailure(e, `look up the common model of assessment ${req.assessmentId}`);
+    }
+    try {
+      const flow = await service.createEvalFlow({
+        name: req.name,
+        datastream: req.datastreamId,
+        assessment: req.assessmentId,
+        model: req.modelId,
+        spec: {
+          commonModelId,
+          segments: [
+            {
+              entities: req.entities,
+              timeRange: { startTime: toNanos(req.range.startNs), endTime: toNanos(req.range.endNs) },
+            },
+          ],
+          forLive: true,
+          withEpisodes: true,
+        },
+      });
+      return {
+        ok: true,
+        kind: 'service',
+        visibility: 'channel',
+        title: 'started an EVAL flow (backfill of live model output)',
+        flow: flowOf(flow),
+        seen: m0Seen,
+        facts: [
+          { label: 'Name', value: req.name, code: true },
+          { label: 'Assessment', value: req.assessmentId, code: true },
+          { label: 'Live model', value: req.modelId, code: true },
+          { label: 'Common model M[0]', value: commonModelId, code: true },
+          { label: 'Datastream', value: req.datastreamId, code: true },
+          { label: req.entities.length === 1 ? 'Entity' : 'Entities', value: req.entities.join(', ') },
+          { label: 'Time range', value: describeRange(req.range, timeZone) },
+        ],
+        notes: [`Output for ranges already evaluated live is overwritten. ${ACTIVITY_VIEW_HINT}`],
+      };
+    } catch (e) {
+      return serviceFailure(e, 'create the EVAL flow', { what: 'flow', name: req.name });
+    }
+  },
+};

@@ -1,0 +1,64 @@
+import { Bad, idFrom, ok, tooMany } from '../../grammar/args.js';
+import { EXAMPLE_IDS as X } from '../../ids.js';
+import { serviceFailure } from '../../service-errors.js';
+import { ACTIVITY_VIEW_HINT, flowOf, str } from './describe.js';
+import type { OperationEntry } from './entry.js';
+
+export interface FlowShow {
+  kind: 'flow';
+  flowId: string;
+}
+
+/** One flow read back: the runner adds what following it found. */
+export const flowShow: OperationEntry<FlowShow, FlowShow> = {
+  parsedKind: 'flow',
+  operationKind: 'flow',
+  command: {
+    id: 'flow',
+    words: ['flow'],
+    usage: '/tsai flow <flow_id>',
+    summary: "Show a flow: what the bot knows from following it, and the service's status now.",
+    examples: [`/tsai flow ${X.flow}`],
+    mutating: false,
+  },
+  args: [{ key: 'flow', kind: 'id', required: true, help: 'The flow to show.' }],
+  parse(args, spec) {
+    const flowId = idFrom(args, 'flow', 'flow', true);
+    tooMany(args, 0, spec);
+    if (!flowId) throw new Bad('`flow` needs a flow ID.');
+    return ok({ kind: 'flow', flowId }, spec);
+  },
+  resolve: (command) => ({ ok: true, operation: command }),
+  async execute(req, service) {
+    try {
+      const found = await service.getFlow(req.flowId);
+      if (!found.supported) {
+        return {
+          ok: true,
+          kind: 'service',
+          visibility: 'ephemeral',
+          title: `Flow ${req.flowId}`,
+          facts: [],
+          notes: [`The service does not report flow status through its API. ${ACTIVITY_VIEW_HINT}`],
+        };
+      }
+      const f = found.flow;
+      return {
+        ok: true,
+        kind: 'service',
+        visibility: 'ephemeral',
+        title: `Flow ${str(f.name) ?? f.id}`,
+        flow: flowOf(f),
+        facts: [
+          ...(str(f.flowType) ? [{ label: 'Type', value: str(f.flowType)! }] : []),
+          ...(str(f.name) ? [{ label: 'Name', value: str(f.name)!, code: true }] : []),
+          ...(typeof f.updateTime === 'number'
+            ? [{ label: 'Updated', value: new Date(f.updateTime).toISOString() }]
+            : []),
+        ],
+      };
+    } catch (e) {
+      return serviceFailure(e, `get flow ${req.flowId}`);
+    }
+  },
+};

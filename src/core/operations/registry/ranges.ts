@@ -1,0 +1,48 @@
+import { parseTimeRange, parseTimeRanges, type TimeRange } from '../../../time/index.js';
+import type { DataArg } from '../../grammar/types.js';
+import { defaultName } from '../../names.js';
+import type { OpFailure } from '../../outcome.js';
+import type { RequestContext, ResolvedData } from '../requests.js';
+
+/** How the entries resolve what needs the user's zone and the clock: time ranges, and default names. */
+
+function rangeFailure(error: string, examples: string[], key: string): OpFailure {
+  const example = examples[0];
+  return {
+    ok: false,
+    message: `\`${key}=\` could not be read: ${error}`,
+    ...(example ? { example: `${key}="${example}"` } : {}),
+  };
+}
+
+/** How every command that reads data parses its ranges: in the user's zone and locale, ending by now. */
+function rangeContext(ctx: RequestContext) {
+  return {
+    now: ctx.now,
+    timeZone: ctx.timeZone,
+    requirePast: true,
+    ...(ctx.locale ? { locale: ctx.locale } : {}),
+  };
+}
+
+/** One time range (EVAL backfills one per flow). */
+export function resolveRange(rangeText: string, ctx: RequestContext): TimeRange | OpFailure {
+  const parsed = parseTimeRange(rangeText, rangeContext(ctx));
+  return parsed.ok ? parsed.range : rangeFailure(parsed.error, parsed.examples, 'range');
+}
+
+export function resolveData(data: DataArg, ctx: RequestContext, name: string): ResolvedData | OpFailure {
+  if (data.kind === 'dataspec') return data;
+  const parsed = parseTimeRanges(data.rangeText, rangeContext(ctx));
+  if (!parsed.ok) return rangeFailure(parsed.error, parsed.examples, 'range');
+  return { kind: 'inline', signals: data.signals, ranges: parsed.ranges, dataspecName: name };
+}
+
+/** The name given, or one a person recognises: `learn by @alice 2026-11-22 09:14Z`. */
+export function nameOr(given: string | undefined, operation: string, ctx: RequestContext): string {
+  return given ?? defaultName(operation, ctx.userName, ctx.now);
+}
+
+export function isFailure(x: object): x is OpFailure {
+  return 'ok' in x && x.ok === false;
+}

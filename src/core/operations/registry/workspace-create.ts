@@ -1,0 +1,59 @@
+import { Bad, MAX_TEXT, ok, text } from '../../grammar/args.js';
+import { serviceFailure } from '../../service-errors.js';
+import { described, str } from './describe.js';
+import type { OperationEntry } from './entry.js';
+
+export interface WorkspaceCreate {
+  kind: 'workspace-create';
+  name: string;
+  description?: string;
+}
+
+export const workspaceCreate: OperationEntry<WorkspaceCreate, WorkspaceCreate> = {
+  parsedKind: 'workspace-create',
+  operationKind: 'workspace-create',
+  command: {
+    id: 'workspace create',
+    words: ['workspace', 'create'],
+    usage: '/tsai workspace create <name> [description=…]',
+    summary: 'Create a workspace.',
+    examples: ['/tsai workspace create "Pump station 3" description="Trials for the new pumps"'],
+    mutating: true,
+  },
+  args: [
+    { key: 'name', kind: 'text', required: true, help: 'The workspace name.', freeText: true },
+    { key: 'description', kind: 'text', required: false, help: 'What it is for.', freeText: true },
+  ],
+  parse(args, spec) {
+    const positional = args.positionals.join(' ').trim();
+    if (positional && args.options.name !== undefined)
+      throw new Bad('The workspace name is given twice; give it once.');
+    const name = positional || text(args, 'name');
+    if (!name) throw new Bad('`workspace create` needs a name.');
+    if ([...name].length > MAX_TEXT) throw new Bad(`The name is too long (at most ${MAX_TEXT} characters).`);
+    return ok({ kind: 'workspace-create', name, description: text(args, 'description') }, spec);
+  },
+  resolve: (command) => ({ ok: true, operation: command }),
+  async execute(req, service) {
+    try {
+      const ws = await service.createWorkspace({
+        name: req.name,
+        ...(req.description ? { description: req.description } : {}),
+      });
+      return {
+        ok: true,
+        kind: 'service',
+        visibility: 'channel',
+        title: 'created a workspace',
+        seen: { id: ws.id, ...(str(ws.name) ? { name: str(ws.name)! } : {}) },
+        facts: [
+          { label: 'Workspace ID', value: ws.id, code: true },
+          { label: 'Name', value: str(ws.name) ?? req.name, code: true },
+          ...described(str(ws.description) ?? req.description),
+        ],
+      };
+    } catch (e) {
+      return serviceFailure(e, 'create the workspace', { what: 'workspace', name: req.name });
+    }
+  },
+};

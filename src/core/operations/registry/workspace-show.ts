@@ -1,0 +1,62 @@
+import { Bad, idFrom, ok, tooMany } from '../../grammar/args.js';
+import { EXAMPLE_IDS as X } from '../../ids.js';
+import { serviceFailure } from '../../service-errors.js';
+import { described, str } from './describe.js';
+import type { OperationEntry } from './entry.js';
+
+export interface WorkspaceShow {
+  kind: 'workspace-show';
+  workspaceId: string;
+}
+
+export const workspaceShow: OperationEntry<WorkspaceShow, WorkspaceShow> = {
+  parsedKind: 'workspace-show',
+  operationKind: 'workspace-show',
+  command: {
+    id: 'workspace show',
+    words: ['workspace', 'show'],
+    usage: '/tsai workspace show <workspace_id>',
+    summary: 'Show a workspace.',
+    examples: [`/tsai workspace show ${X.workspace}`],
+    mutating: false,
+  },
+  args: [
+    {
+      key: 'workspace',
+      kind: 'id',
+      required: true,
+      help: 'The workspace to show.',
+      channelDefault: true,
+      positional: true,
+    },
+  ],
+  parse(args, spec) {
+    const workspaceId = idFrom(args, 'workspace', 'workspace', true);
+    tooMany(args, 0, spec);
+    if (!workspaceId) throw new Bad('`workspace show` needs a workspace ID.');
+    return ok({ kind: 'workspace-show', workspaceId }, spec);
+  },
+  resolve: (command) => ({ ok: true, operation: command }),
+  async execute(req, service) {
+    try {
+      const ws = await service.getWorkspace(req.workspaceId);
+      return {
+        ok: true,
+        kind: 'service',
+        visibility: 'ephemeral',
+        title: `Workspace ${str(ws.name) ?? ws.id}`,
+        seen: { id: ws.id, ...(str(ws.name) ? { name: str(ws.name)! } : {}) },
+        facts: [
+          { label: 'Workspace ID', value: ws.id, code: true },
+          ...(str(ws.name) ? [{ label: 'Name', value: str(ws.name)!, code: true }] : []),
+          ...described(str(ws.description)),
+          ...(typeof ws.createTime === 'number'
+            ? [{ label: 'Created', value: new Date(ws.createTime).toISOString() }]
+            : []),
+        ],
+      };
+    } catch (e) {
+      return serviceFailure(e, `get workspace ${req.workspaceId}`);
+    }
+  },
+};
