@@ -1,6 +1,25 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/**
+ * Two tiers. `npm run test:fast` runs the projects named `fast…`: tests in this process and its threads,
+ * over real sockets, SQLite files and PostgreSQL, with no child process, browser, bot replica or bench, so
+ * it is quick enough to run while working. `npm test` (and CI) runs every project. A test file anywhere
+ * under test/ is in the full suite; it is in the fast tier too when it lands in one of these folders.
+ * Slow suites live outside them: test/e2e, test/slow (child processes), test/standins/sandbox (browser),
+ * test/bench.
+ */
+const fastFolders = [
+  'test/*.test.ts',
+  'test/core/**/*.test.ts',
+  'test/modals/**/*.test.ts',
+  'test/slack/**/*.test.ts',
+  'test/standins/emulator/**/*.test.ts',
+  'test/standins/localslack/**/*.test.ts',
+  'test/store/**/*.test.ts',
+];
+
 // The time tests run once per machine zone below (they must not depend on it); all others run once.
+// The fast tier runs them in the first zone only.
 const timeTests = ['test/time/**/*.test.ts'];
 const machineZones = ['UTC', 'America/Los_Angeles', 'Pacific/Kiritimati'];
 
@@ -9,19 +28,29 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    globalSetup: ['test/global-build.ts', 'test/global-postgres.ts', 'test/global-log-scan.ts'],
+    globalSetup: ['test/global-postgres.ts', 'test/global-log-scan.ts'],
     projects: [
       {
         extends: true,
+        test: { name: 'fast', include: fastFolders, exclude: [...configDefaults.exclude, ...timeTests] },
+      },
+      {
+        extends: true,
         test: {
-          name: 'default',
+          name: 'slow',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...timeTests],
+          exclude: [...configDefaults.exclude, ...fastFolders, ...timeTests],
+          // Only these run the bot's worker thread or child processes, which run the build in dist/.
+          globalSetup: ['test/global-build.ts'],
         },
       },
-      ...machineZones.map((tz) => ({
+      ...machineZones.map((tz, i) => ({
         extends: true as const,
-        test: { name: `time TZ=${tz}`, include: timeTests, env: { TZ: tz } },
+        test: {
+          name: `${i === 0 ? 'fast' : 'slow'}: time TZ=${tz}`,
+          include: timeTests,
+          env: { TZ: tz },
+        },
       })),
     ],
   },

@@ -1,21 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { startApprovalSweeper } from '../../src/core/approvals/index.js';
 import { createCore } from '../../src/core/compose.js';
 import type { ApprovalRequest, Store } from '../../src/store/index.js';
 import { startHarness } from '../support/emulator.js';
-import { sqliteLocation } from '../support/sqlite.js';
-import type { StoreLocation } from '../support/store-conformance.js';
+import { storeForEachTest } from '../support/fixtures/store.js';
 
 describe('expiry sweeper', () => {
-  let location: StoreLocation;
   let store: Store;
-  beforeEach(async () => {
-    location = await sqliteLocation();
-    store = await location.open();
-  });
-  afterEach(async () => {
-    await store.close();
-    await location.cleanup();
+  storeForEachTest((s) => {
+    store = s;
   });
 
   it('expires due requests in the background and reports them', async () => {

@@ -4,9 +4,7 @@ import { createCore } from '../../src/core/compose.js';
 import type { Store } from '../../src/store/index.js';
 import { SEED } from '../../standins/emulator/index.js';
 import { type Harness, startHarness } from '../support/emulator.js';
-import { describePg, pgLocation } from '../support/pg.js';
-import { sqliteLocation } from '../support/sqlite.js';
-import type { StoreLocation } from '../support/store-conformance.js';
+import { describePg, pgLocation, type StoreLocation, sqliteLocation } from '../support/fixtures/store.js';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
 const MODEL = SEED.models.pressureCommon;

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/api/index.js';
 import {
   CATALOG_RETENTION_DAYS,
@@ -19,8 +19,7 @@ import { resolveCommand } from '../../src/core/operations/resolve.js';
 import type { Store } from '../../src/store/index.js';
 import { SEED } from '../../standins/emulator/index.js';
 import { type Harness, startHarness } from '../support/emulator.js';
-import { sqliteLocation } from '../support/sqlite.js';
-import type { StoreLocation } from '../support/store-conformance.js';
+import { storeForEachTest } from '../support/fixtures/store.js';
 
 const NOW = new Date('2026-11-22T09:14:42.500Z');
 const T0 = NOW.getTime();
@@ -194,7 +193,6 @@ describe('what an operation records', () => {
 
 describe('recording against the emulator into a SQLite store', () => {
   let emu: Harness;
-  let location: StoreLocation;
   let store: Store;
   const TEAM = 'T0PLANT';
   const now = () => T0;
@@ -205,14 +203,11 @@ describe('recording against the emulator into a SQLite store', () => {
   afterAll(async () => {
     await emu.close();
   });
+  storeForEachTest((s) => {
+    store = s;
+  });
   beforeEach(async () => {
     await emu.reset();
-    location = await sqliteLocation();
-    store = await location.open();
-  });
-  afterEach(async () => {
-    await store.close();
-    await location.cleanup();
   });
 
   it('service replies name what commands only numbered; the names then resolve and are offered', async () => {

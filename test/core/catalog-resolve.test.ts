@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   describeResolved,
   editDistance,
@@ -11,8 +11,7 @@ import {
 } from '../../src/core/catalog/index.js';
 import { parseCommand } from '../../src/core/grammar/parse.js';
 import type { Store } from '../../src/store/index.js';
-import { sqliteLocation } from '../support/sqlite.js';
-import type { StoreLocation } from '../support/store-conformance.js';
+import { storeForEachTest } from '../support/fixtures/store.js';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
 const TEAM = 'T0PLANT';
@@ -24,11 +23,11 @@ const S1 = id(31);
 const S2 = id(32);
 
 describe('names in commands', () => {
-  let location: StoreLocation;
   let store: Store;
+  storeForEachTest((s) => {
+    store = s;
+  });
   beforeEach(async () => {
-    location = await sqliteLocation();
-    store = await location.open();
     const shown = (workspaceId: string, name: string, at: number) =>
       recordOperation(store, {
         teamId: TEAM,
@@ -68,10 +67,6 @@ describe('names in commands', () => {
         },
       },
     });
-  });
-  afterEach(async () => {
-    await store.close();
-    await location.cleanup();
   });
 
   it('a unique name resolves, whatever its case and spacing; the reply can say to which ID', async () => {
@@ -232,11 +227,11 @@ describe('names in commands', () => {
 });
 
 describe('names a command gives in quotes', () => {
-  let location: StoreLocation;
   let store: Store;
+  storeForEachTest((s) => {
+    store = s;
+  });
   beforeEach(async () => {
-    location = await sqliteLocation();
-    store = await location.open();
     await recordOperation(store, {
       teamId: TEAM,
       now: () => T0,
@@ -267,10 +262,6 @@ describe('names a command gives in quotes', () => {
         },
       },
     });
-  });
-  afterEach(async () => {
-    await store.close();
-    await location.cleanup();
   });
 
   const parseWith = (text: string, names: Awaited<ReturnType<typeof resolveCommandNames>>) =>

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   type Candidate,
   candidateLabel,
@@ -11,8 +11,7 @@ import {
   searchCandidates,
 } from '../../src/core/catalog/index.js';
 import type { CatalogUpsert, Store } from '../../src/store/index.js';
-import { sqliteLocation } from '../support/sqlite.js';
-import type { StoreLocation } from '../support/store-conformance.js';
+import { storeForEachTest } from '../support/fixtures/store.js';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
 const TEAM = 'T0PLANT';
@@ -25,11 +24,11 @@ const ids = (cs: Candidate[]) => cs.map((c) => c.id);
 const labels = (cs: Candidate[]) => cs.map((c) => c.label);
 
 describe('type-ahead options from the catalog', () => {
-  let location: StoreLocation;
   let store: Store;
+  storeForEachTest((s) => {
+    store = s;
+  });
   beforeEach(async () => {
-    location = await sqliteLocation();
-    store = await location.open();
     // Filled the way the bot fills it: service replies, then commands, then finished flows.
     const shown = (workspaceId: string, name: string, at: number) =>
       recordOperation(store, {
@@ -60,10 +59,6 @@ describe('type-ahead options from the catalog', () => {
       workspaceId: W1,
       model: { id: id(13), name: 'Pump A retrained' },
     });
-  });
-  afterEach(async () => {
-    await store.close();
-    await location.cleanup();
   });
 
   it("offers the channel's default first, then the most recent, labelled with name and ID", async () => {

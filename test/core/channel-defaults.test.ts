@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   applyChannelDefaults,
   channelDefaultsAsArgs,
@@ -9,21 +9,14 @@ import {
   validateChannelDefaults,
 } from '../../src/core/channel-defaults.js';
 import type { Store } from '../../src/store/index.js';
-import { sqliteLocation } from '../support/sqlite.js';
-import type { StoreLocation } from '../support/store-conformance.js';
+import { storeForEachTest } from '../support/fixtures/store.js';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
 
 describe('channel defaults', () => {
-  let location: StoreLocation;
   let store: Store;
-  beforeEach(async () => {
-    location = await sqliteLocation();
-    store = await location.open();
-  });
-  afterEach(async () => {
-    await store.close();
-    await location.cleanup();
+  storeForEachTest((s) => {
+    store = s;
   });
 
   it('validates /tsai use arguments', () => {

@@ -1,8 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fieldOptions, heldOption, labelPickedSignals } from '../../src/core/forms/options.js';
 import type { Store } from '../../src/store/index.js';
-import { sqliteLocation } from '../support/sqlite.js';
-import type { StoreLocation } from '../support/store-conformance.js';
+import { storeForEachTest } from '../support/fixtures/store.js';
 
 const TEAM = 'T0PLANT';
 const T0 = Date.UTC(2026, 10, 22, 9);
@@ -14,11 +13,11 @@ const S1 = id(31);
 const S2 = id(32);
 
 describe('the options of a form field', () => {
-  let location: StoreLocation;
   let store: Store;
+  storeForEachTest((s) => {
+    store = s;
+  });
   beforeEach(async () => {
-    location = await sqliteLocation();
-    store = await location.open();
     await store.upsertCatalog(
       TEAM,
       [
@@ -30,10 +29,6 @@ describe('the options of a form field', () => {
       ],
       T0,
     );
-  });
-  afterEach(async () => {
-    await store.close();
-    await location.cleanup();
   });
 
   const options = (

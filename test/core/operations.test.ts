@@ -1,12 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../src/api/index.js';
 import { type Core, createCore } from '../../src/core/compose.js';
 import type { Actor } from '../../src/core/operations/operation.js';
 import type { Store } from '../../src/store/index.js';
 import { SEED } from '../../standins/emulator/index.js';
 import { type Harness, startHarness } from '../support/emulator.js';
-import { sqliteLocation } from '../support/sqlite.js';
-import type { StoreLocation } from '../support/store-conformance.js';
+import { storeForEachTest } from '../support/fixtures/store.js';
 
 const NOW = new Date('2026-11-22T10:00:00Z');
 const ALICE: Actor = {
@@ -27,7 +26,6 @@ afterAll(async () => {
 });
 
 describe('the operation runner: authorise, execute, audit', () => {
-  let location: StoreLocation;
   let store: Store;
   const logged: { msg: string; o: object }[] = [];
   const core = (o: { operators?: string[]; service?: ServiceClient } = {}): Core =>
@@ -44,15 +42,12 @@ describe('the operation runner: authorise, execute, audit', () => {
       approvals: { approvers: ['U0BOB'] },
       timeZone: 'UTC',
     });
+  storeForEachTest((s) => {
+    store = s;
+  });
   beforeEach(async () => {
     await emu.reset();
-    location = await sqliteLocation();
-    store = await location.open();
     logged.length = 0;
-  });
-  afterEach(async () => {
-    await store.close();
-    await location.cleanup();
   });
 
   it('runs a changing operation once and writes one audit entry with who, where and the outcome', async () => {

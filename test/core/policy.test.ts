@@ -1,22 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPolicy } from '../../src/core/policy.js';
 import { parseIdList } from '../../src/core/principals.js';
 import type { Store } from '../../src/store/index.js';
-import { sqliteLocation } from '../support/sqlite.js';
-import type { StoreLocation } from '../support/store-conformance.js';
+import { storeForEachTest } from '../support/fixtures/store.js';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
 
 describe('access policy', () => {
-  let location: StoreLocation;
   let store: Store;
-  beforeEach(async () => {
-    location = await sqliteLocation();
-    store = await location.open();
-  });
-  afterEach(async () => {
-    await store.close();
-    await location.cleanup();
+  storeForEachTest((s) => {
+    store = s;
   });
 
   const policy = (

@@ -3,8 +3,7 @@ import { type FlowNotifier, FlowTracker } from '../../src/core/tracking/tracker.
 import type { Store, TrackedFlow } from '../../src/store/index.js';
 import { SEED } from '../../standins/emulator/index.js';
 import { eventually, type Harness, startHarness } from '../support/emulator.js';
-import { sqliteLocation } from '../support/sqlite.js';
-import type { StoreLocation } from '../support/store-conformance.js';
+import { sqliteLocation, storesForEachTest } from '../support/fixtures/store.js';
 
 const LEASE_MS = 60_000;
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -30,16 +29,13 @@ function surface(
 // second takes the flow over meanwhile and tells its end. The first must then tell nothing.
 describe('a read that outlasts its lease', () => {
   let emu: Harness;
-  let location: StoreLocation;
   let stores: Store[];
+  const openStore = storesForEachTest(sqliteLocation);
   beforeEach(async () => {
     emu = await startHarness({ maxAttempts: 1 }, { runningAfterMs: 0, completedAfterMs: 0 });
-    location = await sqliteLocation();
-    stores = [await location.open(), await location.open()];
+    stores = [await openStore(), await openStore()];
   });
   afterEach(async () => {
-    for (const s of stores) await s.close();
-    await location.cleanup();
     await emu.close();
   });
 

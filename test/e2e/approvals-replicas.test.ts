@@ -11,21 +11,21 @@ import {
   textOf,
 } from '../support/approvals-rig.js';
 import { type BotProcess, prepareBotProgram, startBotProcess } from '../support/bot-process.js';
-import { describePg } from '../support/pg.js';
-import { freshDatabase } from '../support/pg-database.js';
+import { databaseForThisSuite, describePg, type FreshDatabase } from '../support/fixtures/store.js';
 
 describePg('two bot replicas on one PostgreSQL database', () => {
   let rig: Rig;
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let db: FreshDatabase;
+  databaseForThisSuite((d) => {
+    db = d;
+  });
   beforeAll(async () => {
-    db = await freshDatabase();
     rig = await startRig({ databaseUrl: db.url });
     // Started at the same moment: migrations are serialised by the advisory lock.
     await Promise.all([rig.startBot(), rig.startBot()]);
   });
   afterAll(async () => {
     await rig?.close();
-    await db?.drop();
   });
 
   async function fileRequest(text: string): Promise<LocalMessage> {
@@ -82,11 +82,13 @@ describePg('two bot replicas on one PostgreSQL database', () => {
 
 describePg('two bot processes on one PostgreSQL database', () => {
   let rig: Rig;
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let db: FreshDatabase;
+  databaseForThisSuite((d) => {
+    db = d;
+  });
   let program: Awaited<ReturnType<typeof prepareBotProgram>>;
   const procs: BotProcess[] = [];
   beforeAll(async () => {
-    db = await freshDatabase();
     program = await prepareBotProgram();
     rig = await startRig({ databaseUrl: db.url });
     const env = { ...rig.env(), BOT_NOW_MS: String(rig.clock.now().getTime()) };
@@ -98,7 +100,6 @@ describePg('two bot processes on one PostgreSQL database', () => {
   afterAll(async () => {
     for (const p of procs) await p.stop().catch(() => undefined);
     await rig?.close();
-    await db?.drop();
     await program?.cleanup();
   });
 

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { SEED } from '../../standins/emulator/index.js';
 import type { LocalMessage } from '../../standins/localslack/index.js';
-import { BOT_TOKEN, type Harness, SIGNING_SECRET, startHarness } from '../support/harness.js';
+import { stackForThisSuite } from '../support/fixtures/stack.js';
+import { BOT_TOKEN, type Harness, SIGNING_SECRET } from '../support/harness.js';
 
 const S = SEED;
 const ACC = S.accountId;
@@ -10,11 +11,8 @@ const T = S.signals.temperature;
 const P = S.signals.pressure;
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.close();
+stackForThisSuite((started) => {
+  h = started;
 });
 beforeEach(async () => {
   await h.clearFaults();

@@ -3,8 +3,7 @@ import { SEED } from '../../standins/emulator/index.js';
 import type { LocalMessage } from '../../standins/localslack/index.js';
 import { OPS, REQUESTER, type Rig, startRig } from '../support/approvals-rig.js';
 import { type BotProcess, prepareBotProgram, startBotProcess } from '../support/bot-process.js';
-import { describePg } from '../support/pg.js';
-import { freshDatabase } from '../support/pg-database.js';
+import { databaseForThisSuite, describePg, type FreshDatabase } from '../support/fixtures/store.js';
 
 const FLOWS = 200;
 const W = SEED.workspaces.pumpStation;
@@ -30,11 +29,13 @@ function readsOf(proc: BotProcess): Read[] {
 // spreads the commands over both. Each follows the flows it leases; a flow is read by one at a time.
 describePg('two bot processes following 200 flows on one PostgreSQL database', () => {
   let rig: Rig;
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let db: FreshDatabase;
+  databaseForThisSuite((d) => {
+    db = d;
+  });
   let program: Awaited<ReturnType<typeof prepareBotProgram>>;
   const procs: BotProcess[] = [];
   beforeAll(async () => {
-    db = await freshDatabase();
     program = await prepareBotProgram();
     rig = await startRig({
       databaseUrl: db.url,
@@ -54,7 +55,6 @@ describePg('two bot processes following 200 flows on one PostgreSQL database', (
   afterAll(async () => {
     for (const p of procs) await p.stop();
     await rig?.close();
-    await db?.drop();
     await program?.cleanup();
   });
 

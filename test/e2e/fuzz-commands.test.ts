@@ -13,8 +13,9 @@ import type { LoggedRequest, RunningEmulator } from '../../standins/emulator/ind
 import { commandText as slackEncoded } from '../../standins/localslack/command-text.js';
 import type { LocalChannel, LocalSlack } from '../../standins/localslack/index.js';
 import { emulatorControl } from '../support/emulator.js';
+import { stackForThisSuite } from '../support/fixtures/stack.js';
 import { commandText, fuzzCases, fuzzSeed, wireProblem } from '../support/fuzz.js';
-import { BOT_TOKEN, type Harness, SIGNING_SECRET, startBackends, startHarness } from '../support/harness.js';
+import { BOT_TOKEN, type Harness, SIGNING_SECRET, startBackends } from '../support/harness.js';
 import { captureLogs } from '../support/logs.js';
 
 const USERS = ['U0ALICE', 'U0BOB', 'U0CAROL'];
@@ -176,12 +177,12 @@ describe('fuzzed /tsai texts through the command path', () => {
 // A few hundred through everything a user's command passes: signed HTTP, Bolt, the ack, the worker thread.
 describe('fuzzed /tsai texts through the real Bolt app over signed HTTP', () => {
   let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ channels: CHANNELS, env: ENV });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  stackForThisSuite(
+    (started) => {
+      h = started;
+    },
+    { channels: CHANNELS, env: ENV },
+  );
 
   it('each is acked and answered; nothing crashes; every service request is valid', async () => {
     const seed = fuzzSeed('/tsai texts, Bolt over HTTP');

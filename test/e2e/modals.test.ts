@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   fieldActionId,
   MODAL_ACTION,
@@ -12,7 +12,8 @@ import { describeRange } from '../../src/time/index.js';
 import { checkBlockKitLimits } from '../../src/wire/block-kit.js';
 import { SEED } from '../../standins/emulator/index.js';
 import type { LocalMessage, OpenView } from '../../standins/localslack/index.js';
-import { DEFAULT_CHANNEL, DEFAULT_USER, type Harness, startHarness } from '../support/harness.js';
+import { stackForThisSuite } from '../support/fixtures/stack.js';
+import { DEFAULT_CHANNEL, DEFAULT_USER, type Harness } from '../support/harness.js';
 
 const S = SEED;
 const ACC = S.accountId;
@@ -27,11 +28,8 @@ const CH = DEFAULT_CHANNEL;
 type Block = Record<string, any>;
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.close();
+stackForThisSuite((started) => {
+  h = started;
 });
 beforeEach(async () => {
   await h.clearFaults();
@@ -667,12 +665,12 @@ describe('Block Kit limits', () => {
 
 describe('access policy and audit apply to form submissions (from a global shortcut too)', () => {
   let hh: Harness;
-  beforeAll(async () => {
-    hh = await startHarness({ env: { TSAI_OPERATORS: USER } });
-  });
-  afterAll(async () => {
-    await hh?.close();
-  });
+  stackForThisSuite(
+    (started) => {
+      hh = started;
+    },
+    { env: { TSAI_OPERATORS: USER } },
+  );
 
   async function submitLearnFromShortcut(user: string) {
     const before = hh.slack.topView(user)?.id;

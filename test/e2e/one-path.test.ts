@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { APPROVAL_ACTION } from '../../src/slack/approvals/card.js';
 import { fieldActionId, MODAL_ACTION, MODAL_CALLBACK } from '../../src/slack/forms/views/ids.js';
 import { decodeMeta } from '../../src/slack/forms/views/metadata.js';
 import { SEED } from '../../standins/emulator/index.js';
 import type { LocalMessage } from '../../standins/localslack/index.js';
-import { type Harness, startHarness } from '../support/harness.js';
+import { stackForThisSuite } from '../support/fixtures/stack.js';
+import type { Harness } from '../support/harness.js';
 
 const W = SEED.workspaces.pumpStation;
 const T = SEED.signals.temperature;
@@ -15,14 +16,14 @@ const seen = (m: LocalMessage) => `${m.text}\n${JSON.stringify(m.blocks ?? [])}`
 // command, the form and the approved live start each go through the one operation runner, so each is
 // authorised, executed and audited the same way.
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({
+stackForThisSuite(
+  (started) => {
+    h = started;
+  },
+  {
     env: { TSAI_OPERATORS: 'U0ALICE,U0BOB', TSAI_APPROVERS: 'U0BOB', TSAI_APPROVALS_CHANNEL: OPS },
-  });
-});
-afterAll(async () => {
-  await h?.close();
-});
+  },
+);
 
 async function submitLearnForm(user: string): Promise<LocalMessage> {
   await h.slack.sendCommand({ user, channel: OPS, text: `learn workspace=${W}` });

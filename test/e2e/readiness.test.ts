@@ -2,6 +2,7 @@ import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { Readiness } from '../../src/slack/readiness.js';
+import { stackForThisSuite } from '../support/fixtures/stack.js';
 import { BOT_TOKEN, type Harness, startHarness } from '../support/harness.js';
 import { captureLogs } from '../support/logs.js';
 import { describeWithPgCluster, type PgCluster, startPgCluster } from '../support/pg-cluster.js';
@@ -26,11 +27,8 @@ async function readyzBecomes(h: Harness, status: number) {
 
 describe('/readyz and Slack auth (the local Slack revokes and restores the token)', () => {
   let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
+  stackForThisSuite((started) => {
+    h = started;
   });
 
   it('is ready when the store answers and Slack accepts the token; /healthz says ok', async () => {

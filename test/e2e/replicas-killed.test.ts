@@ -23,8 +23,7 @@ import {
 } from '../support/approvals-rig.js';
 import { type MainProcess, prepareBotProgram, startMainProcess } from '../support/bot-process.js';
 import { emulatorControl } from '../support/emulator.js';
-import { describePg } from '../support/pg.js';
-import { freshDatabase } from '../support/pg-database.js';
+import { databaseForThisSuite, describePg, type FreshDatabase } from '../support/fixtures/store.js';
 
 /*
  * Two replicas, as `npm start` runs them, on one PostgreSQL database, behind a balancer that spreads every
@@ -106,7 +105,10 @@ const readsOf = (p: MainProcess): Read[] =>
 
 describePg('a replica killed with SIGKILL in the middle of a burst', () => {
   let rig: Rig;
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let db: FreshDatabase;
+  databaseForThisSuite((d) => {
+    db = d;
+  });
   let program: Awaited<ReturnType<typeof prepareBotProgram>>;
   let sql: pg.Client;
   const procs: MainProcess[] = [];
@@ -117,7 +119,6 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
   const serviceLog: LoggedRequest[] = [];
 
   beforeAll(async () => {
-    db = await freshDatabase();
     program = await prepareBotProgram();
     rig = await startRig({
       databaseUrl: db.url,
@@ -164,7 +165,6 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
       await p.exited;
     }
     await rig?.close();
-    await db?.drop();
     await program?.cleanup();
   });
 

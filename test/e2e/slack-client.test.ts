@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { SYSTEM_CLOCK } from '../../src/core/clock.js';
 import { createLogger } from '../../src/log.js';
@@ -7,15 +7,13 @@ import { createSlackApp } from '../../src/slack/app.js';
 import { composeBot } from '../../src/slack/bot.js';
 import { SEED } from '../../standins/emulator/index.js';
 import { startAll } from '../../standins/start-all.js';
-import { type Harness, SIGNING_SECRET, startHarness } from '../support/harness.js';
+import { stackForThisSuite } from '../support/fixtures/stack.js';
+import { type Harness, SIGNING_SECRET } from '../support/harness.js';
 import { captureLogs } from '../support/logs.js';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.close();
+stackForThisSuite((started) => {
+  h = started;
 });
 
 const evalCmd = `eval ${SEED.assessments.temperature} model=${SEED.models.temperatureAnomaly} datastream=${SEED.datastream} entities=pump-1 range="yesterday 9am to 5pm"`;

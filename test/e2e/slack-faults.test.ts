@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   fieldActionId,
   MODAL_ACTION,
@@ -14,7 +14,8 @@ import {
   type OpenView,
 } from '../../standins/localslack/index.js';
 import { buttonsOf, textOf } from '../support/approvals-rig.js';
-import { type Harness, startHarness } from '../support/harness.js';
+import { stackForThisSuite } from '../support/fixtures/stack.js';
+import type { Harness } from '../support/harness.js';
 
 /**
  * Slack failing or refusing, through the real bot (signed requests into the real Bolt app, the follow-up
@@ -36,8 +37,11 @@ const RANGE = 'range="2026-11-20 to 2026-11-21"';
 const learn = (name: string) => `learn workspace=${W} signals=${T}:temperature ${RANGE} name=${name}`;
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({
+stackForThisSuite(
+  (started) => {
+    h = started;
+  },
+  {
     flowDelays: { runningAfterMs: 300, completedAfterMs: 1_200 },
     env: { TSAI_TRACK_FIRST_POLL: '100ms', TSAI_TRACK_MAX_INTERVAL: '400ms' },
     users: DEFAULT_USERS,
@@ -50,11 +54,8 @@ beforeAll(async () => {
       { id: PRIVATE, name: 'private-ops', isPrivate: true, botMember: false },
       { id: CLOSED, name: 'closed-ops', isPrivate: true },
     ],
-  });
-});
-afterAll(async () => {
-  await h?.close();
-});
+  },
+);
 afterEach(() => {
   h.slack.clearFaults();
   h.slack.setTokenStatus('active');

@@ -1,10 +1,11 @@
 // Time ranges end to end: one test per kind of phrase, through the real bot, checking the body the service
 // emulator received (or that it received nothing) and what the user was told. The harness's clock is
 // Sunday 22 Nov 2026 10:00 UTC: 10:00 in London, 15:30 in Kolkata, 05:00 in New York, 11:00 in Berlin.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { SEED } from '../../standins/emulator/index.js';
 import type { LocalMessage, LocalUser } from '../../standins/localslack/index.js';
-import { type Harness, startHarness } from '../support/harness.js';
+import { stackForThisSuite } from '../support/fixtures/stack.js';
+import type { Harness } from '../support/harness.js';
 
 const S = SEED;
 const W = S.workspaces.pumpStation;
@@ -21,12 +22,12 @@ const USERS: LocalUser[] = [
 ];
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ users: USERS });
-});
-afterAll(async () => {
-  await h?.close();
-});
+stackForThisSuite(
+  (started) => {
+    h = started;
+  },
+  { users: USERS },
+);
 beforeEach(async () => {
   await h.clearServiceRequests();
 });

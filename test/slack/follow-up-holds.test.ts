@@ -1,12 +1,11 @@
 import type { SlashCommand } from '@slack/bolt';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { startFollowUpHolds, tellAbandoned } from '../../src/slack/runtime/holds.js';
 import type { Job, Notice } from '../../src/slack/runtime/jobs.js';
 import type { Store } from '../../src/store/index.js';
+import { storeForEachTest } from '../support/fixtures/store.js';
 import { captureLogs } from '../support/logs.js';
-import { sqliteLocation } from '../support/sqlite.js';
-import type { StoreLocation } from '../support/store-conformance.js';
 
 const command = (text: string): Job => ({
   kind: 'command',
@@ -26,15 +25,9 @@ const pause = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 const everything = (store: Store) => store.takeAbandonedFollowUps(Number.MAX_SAFE_INTEGER, 1_000);
 
 describe('follow-ups held in the store while in hand', () => {
-  let location: StoreLocation;
   let store: Store;
-  beforeEach(async () => {
-    location = await sqliteLocation();
-    store = await location.open();
-  });
-  afterEach(async () => {
-    await store.close();
-    await location.cleanup();
+  storeForEachTest((s) => {
+    store = s;
   });
 
   it('holds what somebody waits for until it is done, and renews it while the process lives', async () => {

@@ -2,8 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from '../../src/slack/bot.js';
 import { HomePublisher } from '../../src/slack/home/publish.js';
 import type { Store } from '../../src/store/index.js';
-import { sqliteLocation } from '../support/sqlite.js';
-import type { StoreLocation } from '../support/store-conformance.js';
+import { storeForEachTest } from '../support/fixtures/store.js';
 
 /**
  * The Home publisher against a real store and a Slack client that records what it is asked: bursts
@@ -24,16 +23,16 @@ function deferred() {
 }
 
 describe('the Home publisher', () => {
-  let location: StoreLocation;
   let store: Store;
   let publishes: Publish[];
   let answer: (args: Publish) => Promise<unknown>;
   let publisher: HomePublisher;
   let published: (n: number) => Promise<void>;
 
+  storeForEachTest((s) => {
+    store = s;
+  });
   beforeEach(async () => {
-    location = await sqliteLocation();
-    store = await location.open();
     publishes = [];
     const waiters: { n: number; done: () => void }[] = [];
     published = (n) => {
@@ -63,8 +62,6 @@ describe('the Home publisher', () => {
   });
   afterEach(async () => {
     await publisher.stop();
-    await store.close();
-    await location.cleanup();
   });
 
   const alice = { teamId: 'T0', userId: 'U0ALICE' };

@@ -1,5 +1,4 @@
-import { describePg, pgLocation } from '../support/pg.js';
-import { sqliteLocation } from '../support/sqlite.js';
+import { describePg, pgLocation, sqliteLocation } from '../support/fixtures/store.js';
 import { storeConformance } from '../support/store-conformance.js';
 
 storeConformance('SQLite', sqliteLocation);

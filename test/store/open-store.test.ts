@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SQLITE_FILE, openStore, resolveStoreTarget, type Store } from '../../src/store/index.js';
-import { describePg, TEST_DATABASE_URL } from '../support/pg.js';
+import { describePg, TEST_DATABASE_URL } from '../support/fixtures/store.js';
 
 describe('resolveStoreTarget (DATABASE_URL)', () => {
   it.each([

@@ -1,5 +1,4 @@
-import { describePg, pgLocation } from '../support/pg.js';
-import { sqliteLocation } from '../support/sqlite.js';
+import { describePg, pgLocation, sqliteLocation } from '../support/fixtures/store.js';
 import { trackingConformance } from '../support/tracking-conformance.js';
 
 trackingConformance('SQLite', sqliteLocation);

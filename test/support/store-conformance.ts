@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type CatalogEntry,
   type CatalogUpsert,
@@ -6,12 +6,7 @@ import {
   type NewApprovalRequest,
   type Store,
 } from '../../src/store/index.js';
-
-/** One database; `open()` may be called several times for separate handles (restarts, replicas). */
-export interface StoreLocation {
-  open(): Promise<Store>;
-  cleanup(): Promise<void>;
-}
+import { type StoreLocation, storesForEachTest } from './fixtures/store.js';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
@@ -41,21 +36,7 @@ export function newRequest(over: Partial<NewApprovalRequest> = {}): NewApprovalR
 /** The one conformance suite every Store implementation must pass. */
 export function storeConformance(name: string, createLocation: () => Promise<StoreLocation>): void {
   describe(`Store conformance: ${name}`, () => {
-    let location: StoreLocation;
-    const opened: Store[] = [];
-    const open = async () => {
-      const s = await location.open();
-      opened.push(s);
-      return s;
-    };
-
-    beforeEach(async () => {
-      location = await createLocation();
-    });
-    afterEach(async () => {
-      for (const s of opened.splice(0)) await s.close().catch(() => {});
-      await location.cleanup();
-    });
+    const open = storesForEachTest(createLocation);
 
     it('applies every migration once; reopening and concurrent opening are idempotent', async () => {
       const versions = MIGRATIONS.map((m) => m.version);

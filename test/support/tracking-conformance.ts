@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NewTrackedFlow, Store } from '../../src/store/index.js';
-import type { StoreLocation } from './store-conformance.js';
+import { type StoreLocation, storesForEachTest } from './fixtures/store.js';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
 
@@ -24,20 +24,7 @@ export function newFlow(n: number, over: Partial<NewTrackedFlow> = {}): NewTrack
 /** The tracked-flow part of the store contract, run against every implementation. */
 export function trackingConformance(name: string, createLocation: () => Promise<StoreLocation>): void {
   describe(`Tracked flows: ${name}`, () => {
-    let location: StoreLocation;
-    const opened: Store[] = [];
-    const open = async () => {
-      const s = await location.open();
-      opened.push(s);
-      return s;
-    };
-    beforeEach(async () => {
-      location = await createLocation();
-    });
-    afterEach(async () => {
-      for (const s of opened.splice(0)) await s.close().catch(() => {});
-      await location.cleanup();
-    });
+    const open = storesForEachTest(createLocation);
 
     it('keeps every field of a tracked flow; tracking it again changes nothing', async () => {
       const s = await open();

@@ -1,7 +1,5 @@
 // chrono-node reads the dates and clock times the grammar finds; the grammar keeps what they mean. These
 // pin how chrono's output is taken and guarded (docs/time-ranges.md, "Who reads what").
-import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recognise, recogniseAs } from '../../src/time/chrono.js';
 import { parseTimeRange, toIso } from '../../src/time/index.js';
@@ -66,17 +64,4 @@ describe('where the grammar overrules chrono', () => {
   it('a yearless 29 Feb is the most recent one', () => {
     expect(read('Feb 29')).toEqual(['2024-02-29T00:00:00Z', '2024-03-01T00:00:00Z']);
   });
-});
-
-it('chrono-node is loaded by the first parse, not by importing the module', () => {
-  const index = resolve(import.meta.dirname, '../../dist/src/time/index.js');
-  const script = `
-    const loaded = () => Object.keys(require.cache).some((k) => k.includes('chrono-node'));
-    import(${JSON.stringify(index)}).then((m) => {
-      const before = loaded();
-      m.parseTimeRange('Nov 1 to Nov 3', { now: new Date(), timeZone: 'UTC' });
-      console.log(JSON.stringify([before, loaded()]));
-    });`;
-  const out = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' });
-  expect(JSON.parse(out)).toEqual([false, true]);
 });
