@@ -1,23 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pruneRetained, startRetentionPruner } from '../../src/core/retention.js';
 import type { Store } from '../../src/store/index.js';
-import { sqliteLocation } from '../support/sqlite.js';
-import { newRequest, type StoreLocation } from '../support/store-conformance.js';
+import { storeForEachTest } from '../support/fixtures/store.js';
+import { newRequest } from '../support/store-conformance.js';
 import { newFlow } from '../support/tracking-conformance.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 22, 9, 0, 0);
 
 describe('store retention', () => {
-  let location: StoreLocation;
   let store: Store;
-  beforeEach(async () => {
-    location = await sqliteLocation();
-    store = await location.open();
-  });
-  afterEach(async () => {
-    await store.close();
-    await location.cleanup();
+  storeForEachTest((s) => {
+    store = s;
   });
 
   /** Audit entries, rejected requests and told flows, one of each per age in days. */
