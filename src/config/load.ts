@@ -53,6 +53,12 @@ export function loadConfig(env: Env = process.env): Config {
       maxAgeMs: v.TSAI_TRACK_MAX_AGE,
       leaseMs: v.TSAI_TRACK_LEASE,
     },
+    retention: {
+      auditMs: v.TSAI_RETAIN_AUDIT,
+      approvalsMs: v.TSAI_RETAIN_APPROVALS,
+      flowsMs: v.TSAI_RETAIN_FLOWS,
+      catalogMs: v.TSAI_RETAIN_CATALOG,
+    },
     shutdownTimeoutMs: v.TSAI_SHUTDOWN_TIMEOUT,
     sandboxPort: v.SANDBOX_PORT,
     secrets: secretsOf(v),

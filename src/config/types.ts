@@ -55,6 +55,8 @@ export interface Config {
     /** How long a replica holds a flow it claimed; a dead replica's flows are taken over after it. */
     leaseMs: number;
   };
+  /** How long the store keeps what it no longer needs (TSAI_RETAIN_*); pruned at start and every 6 h. */
+  retention: { auditMs: number; approvalsMs: number; flowsMs: number; catalogMs: number };
   /**
    * On SIGTERM/SIGINT the bot stops within this (TSAI_SHUTDOWN_TIMEOUT): the replies in hand get most of
    * it; past it the process exits anyway, saying so in the log.

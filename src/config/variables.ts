@@ -47,6 +47,8 @@ const userOrGroupIds = idList(
   'user IDs (`U…`/`W…`) and user-group IDs (`S…`), comma-separated',
 );
 
+const DAY_MS = 86_400_000;
+
 /** The longest a service timeout or retry budget may be set to. */
 const SERVICE_TIMEOUT_MAX = 600_000;
 
@@ -157,6 +159,26 @@ export const VARIABLES = {
     ...duration(),
     default: 60_000,
     does: "How long a replica holds a flow it reads; a dead replica's flows are taken over after it. At least 5 s and one service call.",
+  }),
+  TSAI_RETAIN_AUDIT: withDefault({
+    ...duration({ min: DAY_MS }),
+    default: 365 * DAY_MS,
+    does: 'Audit entries older than this are deleted (checked at start and every 6 h).',
+  }),
+  TSAI_RETAIN_APPROVALS: withDefault({
+    ...duration({ min: DAY_MS }),
+    default: 90 * DAY_MS,
+    does: 'Approval requests that finished (done, failed, rejected, expired) longer ago than this are deleted; pending ones never.',
+  }),
+  TSAI_RETAIN_FLOWS: withDefault({
+    ...duration({ min: DAY_MS }),
+    default: 30 * DAY_MS,
+    does: 'Followed flows whose end was told longer ago than this are deleted; flows still followed never.',
+  }),
+  TSAI_RETAIN_CATALOG: withDefault({
+    ...duration({ min: DAY_MS }),
+    default: 180 * DAY_MS,
+    does: 'Known names (workspaces, signals, models) nobody has used for this long are forgotten; they are learned again when next used.',
   }),
   TSAI_DEFAULT_TIMEZONE: withDefault({
     ...timeZone,

@@ -1,3 +1,5 @@
+import { startCatalogPruner } from '../../core/catalog/index.js';
+import { startRetentionPruner } from '../../core/retention.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import type { Running } from '../feature.js';
@@ -21,13 +23,32 @@ export async function startBackgroundWork(bot: Bot): Promise<BackgroundWork> {
   const log = bot.logger.child({ part: 'background' });
   const running: Running[] = [];
   for (const f of FEATURES) if (f.background) running.push(await f.background(bot));
-  running.push(startAbandonedSweep(bot, log));
+  running.push(startAbandonedSweep(bot, log), ...startHousekeeping(bot, log));
   return {
     async stop() {
       await Promise.all(running.map((r) => r.stop()));
       for (const f of FEATURES) await f.drain?.(bot);
     },
   };
+}
+
+const DAY_MS = 86_400_000;
+
+/** Nothing the store keeps grows without bound: each kind of record goes after its retention (TSAI_RETAIN_*). */
+function startHousekeeping(bot: Bot, log: Bot['logger']): Running[] {
+  const r = bot.config.retention;
+  return [
+    startCatalogPruner(bot.store, {
+      retentionDays: r.catalogMs / DAY_MS,
+      onError: (err) => log.error({ err: errText(err) }, 'could not prune the catalog; trying again later'),
+    }),
+    startRetentionPruner(bot.store, {
+      auditDays: r.auditMs / DAY_MS,
+      approvalDays: r.approvalsMs / DAY_MS,
+      flowDays: r.flowsMs / DAY_MS,
+      logger: log,
+    }),
+  ];
 }
 
 /** Tells, every few seconds and at once, the people behind follow-ups a dead process had in hand. */
