@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { basename, dirname, extname, join } from 'node:path';
 import type { Config } from '../src/config.js';
 import type { ClockSource } from '../src/core/clock.js';
 import type { Logger } from '../src/log.js';
 import { isConnected, type RunningBot, startBot } from '../src/startup.js';
+import { resolveStoreTarget } from '../src/store/index.js';
 import type { RunningEmulator } from './emulator/index.js';
 import type { LocalSlack } from './localslack/index.js';
 import type { SandboxServer } from './sandbox/server.js';
@@ -30,6 +32,18 @@ export interface StartOptions {
 }
 
 const RULE = '='.repeat(78);
+
+/**
+ * Where the built-in emulator keeps its world: beside the bot's SQLite file, so the two remember the same
+ * flows and models across restarts (and are deleted together). An in-memory SQLite store forgets as the
+ * emulator does; PostgreSQL may be shared by replicas and outlive this checkout, which one local file cannot
+ * follow, so it gets an in-memory emulator too.
+ */
+export function emulatorStateFile(databaseUrl: string): string | undefined {
+  const target = resolveStoreTarget(databaseUrl);
+  if (target.kind !== 'sqlite' || target.file === ':memory:') return undefined;
+  return join(dirname(target.file), `${basename(target.file, extname(target.file))}.emulator-world.json`);
+}
 
 /**
  * What `npm start` runs: a stand-in for whatever is not configured (the emulator without TSAI_BASE_URL,
@@ -61,7 +75,12 @@ export async function startAll(o: StartOptions): Promise<Running> {
     let emulator: RunningEmulator | undefined;
     if (!config.service.baseUrl) {
       const { startEmulator } = await import('./emulator/index.js');
-      emulator = await startEmulator({ host: '127.0.0.1', port: 0 });
+      const stateFile = emulatorStateFile(config.databaseUrl);
+      emulator = await startEmulator({
+        host: '127.0.0.1',
+        port: 0,
+        ...(stateFile ? { stateFile, onStateProblem: (problem) => logger.warn(problem) } : {}),
+      });
       stops.push(() => emulator!.close());
       config = {
         ...config,
