@@ -23,8 +23,10 @@ export interface StartOptions {
   logger: Logger;
   /** The bot's clock; tests pass a settable one, which reaches the follow-up worker too. */
   clock?: ClockSource;
-  /** Where the big human-readable notices go besides the log (`npm start`: stderr). */
+  /** Where the big human-readable notices go (`npm start`: stderr). */
   banner?: (text: string) => void;
+  /** Whether each notice is a log entry too (default yes); `npm start` logging for a terminal shows the banner only. */
+  noticesInLog?: boolean;
   /** How often expired approval requests are swept (default 30 s). */
   sweepIntervalMs?: number;
   /** Port of the browser sandbox page (local Slack only); default any free port. */
@@ -55,7 +57,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
   let config = o.config;
   const stops: (() => Promise<void>)[] = [];
   const notice = (headline: string, detail: string) => {
-    logger.warn(`${headline}. ${detail}`);
+    if (o.noticesInLog !== false || !o.banner) logger.warn(`${headline}. ${detail}`);
     o.banner?.(`\n${RULE}\n  ${headline}\n  ${detail}\n${RULE}\n\n`);
   };
   let bot: RunningBot | undefined;
