@@ -10,11 +10,12 @@ import type { RunningBot } from './startup.js';
  */
 export async function runEntry(
   start: (config: Config, logger: Logger) => Promise<RunningBot>,
+  o: { humanLogs?: boolean } = {},
 ): Promise<void> {
   loadDotEnv();
   try {
     const config = loadConfig(process.env);
-    const logger = createLogger({ level: config.logLevel, secrets: config.secrets });
+    const logger = createLogger({ level: config.logLevel, secrets: config.secrets, human: o.humanLogs });
     for (const notice of config.notices) logger.warn({ variable: notice.variable }, notice.message);
     const running = await start(config, logger);
     exitOnSignals({ stop: running.stop, logger, timeoutMs: running.config.shutdownTimeoutMs });

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { type Logger, pino } from 'pino';
 
 export type { Logger };
@@ -51,6 +52,8 @@ export interface LoggerOptions {
   secrets?: readonly string[];
   /** Where to write; defaults to stdout. */
   destination?: pino.DestinationStream;
+  /** One short human-readable line per entry instead of JSON (a terminal); secrets are redacted the same. */
+  human?: boolean;
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
@@ -71,8 +74,52 @@ export function createLogger(options: LoggerOptions = {}): Logger {
         },
       },
     },
-    options.destination,
+    options.human ? humanLines(options.destination ?? process.stdout) : options.destination,
   );
+}
+
+const LEVELS: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
+const NOT_SHOWN = new Set(['level', 'time', 'msg', 'pid', 'hostname']);
+
+/**
+ * A log entry (one JSON line, already redacted and scrubbed) as `12:04:05.120 INFO  message key=value`.
+ * A line that is not a JSON entry is passed on as it is.
+ */
+export function humanLogLine(json: string): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return json;
+  }
+  if (entry === null || typeof entry !== 'object') return json;
+  const time = typeof entry.time === 'number' ? new Date(entry.time).toISOString().slice(11, 23) : '';
+  const level = (LEVELS[Number(entry.level)] ?? String(entry.level)).padEnd(5);
+  const fields = Object.entries(entry)
+    .filter(([k]) => !NOT_SHOWN.has(k))
+    .map(([k, v]) => `${k}=${typeof v === 'string' && /^[^\s"=]+$/.test(v) ? v : JSON.stringify(v)}`);
+  return [time, level, String(entry.msg ?? ''), ...fields].filter((p) => p !== '').join(' ');
+}
+
+/** A destination that writes each JSON line it is given as a human-readable one to `out`. */
+function humanLines(out: pino.DestinationStream): Writable {
+  return new Writable({
+    write(chunk: Buffer | string, _enc, done) {
+      const lines = chunk
+        .toString()
+        .split('\n')
+        .filter((l) => l !== '');
+      out.write(lines.map((l) => `${humanLogLine(l)}\n`).join(''));
+      done();
+    },
+  });
 }
 
 /**

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { basename, dirname, extname, join } from 'node:path';
 import type { Config } from '../src/config.js';
 import type { ClockSource } from '../src/core/clock.js';
 import type { Logger } from '../src/log.js';
 import { isConnected, type RunningBot, startBot } from '../src/startup.js';
+import { resolveStoreTarget } from '../src/store/index.js';
 import type { RunningEmulator } from './emulator/index.js';
 import type { LocalSlack } from './localslack/index.js';
 import type { SandboxServer } from './sandbox/server.js';
@@ -21,8 +23,10 @@ export interface StartOptions {
   logger: Logger;
   /** The bot's clock; tests pass a settable one, which reaches the follow-up worker too. */
   clock?: ClockSource;
-  /** Where the big human-readable notices go besides the log (`npm start`: stderr). */
+  /** Where the big human-readable notices go (`npm start`: stderr). */
   banner?: (text: string) => void;
+  /** Whether each notice is a log entry too (default yes); `npm start` logging for a terminal shows the banner only. */
+  noticesInLog?: boolean;
   /** How often expired approval requests are swept (default 30 s). */
   sweepIntervalMs?: number;
   /** Port of the browser sandbox page (local Slack only); default any free port. */
@@ -30,6 +34,18 @@ export interface StartOptions {
 }
 
 const RULE = '='.repeat(78);
+
+/**
+ * Where the built-in emulator keeps its world: beside the bot's SQLite file, so the two remember the same
+ * flows and models across restarts (and are deleted together). An in-memory SQLite store forgets as the
+ * emulator does; PostgreSQL may be shared by replicas and outlive this checkout, which one local file cannot
+ * follow, so it gets an in-memory emulator too.
+ */
+export function emulatorStateFile(databaseUrl: string): string | undefined {
+  const target = resolveStoreTarget(databaseUrl);
+  if (target.kind !== 'sqlite' || target.file === ':memory:') return undefined;
+  return join(dirname(target.file), `${basename(target.file, extname(target.file))}.emulator-world.json`);
+}
 
 /**
  * What `npm start` runs: a stand-in for whatever is not configured (the emulator without TSAI_BASE_URL,
@@ -41,7 +57,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
   let config = o.config;
   const stops: (() => Promise<void>)[] = [];
   const notice = (headline: string, detail: string) => {
-    logger.warn(`${headline}. ${detail}`);
+    if (o.noticesInLog !== false || !o.banner) logger.warn(`${headline}. ${detail}`);
     o.banner?.(`\n${RULE}\n  ${headline}\n  ${detail}\n${RULE}\n\n`);
   };
   let bot: RunningBot | undefined;
@@ -61,7 +77,12 @@ export async function startAll(o: StartOptions): Promise<Running> {
     let emulator: RunningEmulator | undefined;
     if (!config.service.baseUrl) {
       const { startEmulator } = await import('./emulator/index.js');
-      emulator = await startEmulator({ host: '127.0.0.1', port: 0 });
+      const stateFile = emulatorStateFile(config.databaseUrl);
+      emulator = await startEmulator({
+        host: '127.0.0.1',
+        port: 0,
+        ...(stateFile ? { stateFile, onStateProblem: (problem) => logger.warn(problem) } : {}),
+      });
       stops.push(() => emulator!.close());
       config = {
         ...config,

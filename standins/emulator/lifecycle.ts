@@ -57,6 +57,8 @@ export class FlowLifecycle {
   private readonly timers = new Map<string, Set<NodeJS.Timeout>>();
   private rules: LiveRule[] = [];
   private nextRuleId = 1;
+  /** Where each flow that has not ended is going, when that is not simply COMPLETED. */
+  private readonly endings = new Map<string, FlowEnding>();
 
   constructor(
     private readonly store: Store,
@@ -66,18 +68,41 @@ export class FlowLifecycle {
   /** Schedules a new flow: the first live rule matching it decides where it goes, else it completes. */
   created(flow: Rec): void {
     const rule = this.takeRule(flow);
-    const target = rule?.status ?? 'COMPLETED';
+    const ending = { status: rule?.status ?? 'COMPLETED', message: rule?.message };
+    if (ending.status !== 'COMPLETED' || ending.message !== undefined) this.endings.set(flow.id, ending);
+    this.schedule(flow.id, ending);
+  }
+
+  /**
+   * The endings planned for flows that have not ended yet, other than a plain COMPLETED: with the
+   * records, what a restarted emulator needs to take every flow on to where it was going.
+   */
+  plannedEndings(): Record<string, FlowEnding> {
+    return Object.fromEntries(this.endings);
+  }
+
+  /** After a restart: every flow that has not ended goes on, from now, to its planned ending. */
+  resume(planned: Record<string, FlowEnding>): void {
+    for (const flow of this.store.all('flows')) {
+      if (ENDED.has(String(flow.status))) continue;
+      const ending = planned[flow.id] ?? { status: 'COMPLETED' };
+      if (planned[flow.id]) this.endings.set(flow.id, ending);
+      this.schedule(flow.id, ending);
+    }
+  }
+
+  private schedule(id: string, ending: FlowEnding): void {
+    const target = ending.status ?? 'COMPLETED';
     if (target === 'CREATED') return;
     const { runningAfterMs, completedAfterMs } = this.delays;
     const interim = ENDED.has(target) ? 'RUNNING' : target;
-    this.later(flow.id, runningAfterMs, () => {
-      if (this.store.get('flows', flow.id)?.status === 'CREATED')
-        this.store.update('flows', flow.id, { status: interim });
+    this.later(id, runningAfterMs, () => {
+      if (this.store.get('flows', id)?.status === 'CREATED')
+        this.store.update('flows', id, { status: interim });
     });
     if (!ENDED.has(target)) return;
-    this.later(flow.id, Math.max(completedAfterMs, runningAfterMs), () => {
-      if (!ENDED.has(String(this.store.get('flows', flow.id)?.status)))
-        this.apply(flow.id, target, rule?.message);
+    this.later(id, Math.max(completedAfterMs, runningAfterMs), () => {
+      if (!ENDED.has(String(this.store.get('flows', id)?.status))) this.apply(id, target, ending.message);
     });
   }
 
@@ -130,6 +155,7 @@ export class FlowLifecycle {
     for (const set of this.timers.values()) for (const t of set) clearTimeout(t);
     this.timers.clear();
     this.rules = [];
+    this.endings.clear();
   }
 
   private takeRule(flow: Rec): FlowRule | undefined {
@@ -147,6 +173,8 @@ export class FlowLifecycle {
   private apply(id: string, status: string, message: string | undefined): void {
     const flow = this.store.get('flows', id);
     if (!flow) return;
+    if (ENDED.has(status)) this.endings.delete(id);
+    else this.endings.set(id, { status, message });
     if (status === 'COMPLETED') {
       let outcome: Record<string, unknown>;
       try {

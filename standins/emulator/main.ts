@@ -2,10 +2,17 @@ import { parseArgs } from 'node:util';
 import { startEmulator } from './index.js';
 
 const usage =
-  'usage: node dist/standins/emulator/main.js [--port 8787] [--host 127.0.0.1] [--token T] [--account ID]';
+  'usage: node dist/standins/emulator/main.js [--port 8787] [--host 127.0.0.1] [--token T] [--account ID] [--state FILE]';
 
 async function main(): Promise<void> {
-  let values: { port?: string; host?: string; token?: string; account?: string; help?: boolean };
+  let values: {
+    port?: string;
+    host?: string;
+    token?: string;
+    account?: string;
+    state?: string;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       options: {
@@ -13,6 +20,7 @@ async function main(): Promise<void> {
         host: { type: 'string' },
         token: { type: 'string' },
         account: { type: 'string' },
+        state: { type: 'string' },
         help: { type: 'boolean' },
       },
     }));
@@ -31,11 +39,13 @@ async function main(): Promise<void> {
     host: values.host ?? '127.0.0.1',
     ...(values.token ? { token: values.token } : {}),
     ...(values.account ? { accountId: values.account } : {}),
+    ...(values.state ? { stateFile: values.state, onStateProblem: (p: string) => console.error(p) } : {}),
   });
   console.log(`emulator listening at ${emu.url}`);
   console.log(`TSAI_BASE_URL=${emu.url}`);
   console.log(`TSAI_ACCOUNT_ID=${emu.accountId}`);
   console.log(`TSAI_TOKEN=${emu.token}`);
+  if (values.state) console.log(`state kept in ${values.state}`);
   const stop = () => void emu.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

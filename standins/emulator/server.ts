@@ -9,6 +9,7 @@ import type { FlowDelays } from './flows.js';
 import { FlowLifecycle, flowEnding } from './lifecycle.js';
 import { SEED } from './seed.js';
 import { Store } from './store.js';
+import { keepWorld } from './world-file.js';
 
 export interface EmulatorOptions {
   port?: number;
@@ -18,6 +19,13 @@ export interface EmulatorOptions {
   flowDelays?: FlowDelays;
   /** Extensions on or off from the start and after every reset (all on by default). */
   features?: Partial<Features>;
+  /**
+   * A file that keeps the service's records across restarts (loaded at start, written after changes);
+   * without it everything is in memory and a restart starts from the demo data.
+   */
+  stateFile?: string;
+  /** Told when the state file cannot be read (it is set aside) or written. */
+  onStateProblem?: (problem: string) => void;
 }
 export interface RunningEmulator {
   url: string;
@@ -56,6 +64,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
   const store = new Store(accountId);
   const faults = new Faults();
   const flows = new FlowLifecycle(store, o.flowDelays ?? DEFAULT_DELAYS);
+  const kept = o.stateFile ? keepWorld(o.stateFile, store, flows, o.onStateProblem ?? (() => {})) : undefined;
   const initialFeatures: Features = { ...DEFAULT_FEATURES, ...o.features };
   let features: Features = { ...initialFeatures };
   let requests: LoggedRequest[] = [];
@@ -255,6 +264,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
     accountId,
     token,
     close: async () => {
+      kept?.close();
       reset();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -18,10 +18,19 @@ const SELF_PATH: Partial<Record<Collection, (a: string, id: string) => string>> 
   flows: (a, id) => `/api/1.3/accounts/${a}/flows/${id}`,
 };
 
+/** Everything the store holds, as plain data: what a state file keeps across restarts. */
+export interface StoredRecords {
+  /** The next ID to hand out (a decimal string: IDs exceed 2^53). */
+  nextId: string;
+  records: Record<Collection, Rec[]>;
+}
+
 /** In-memory records of one account, stamped the way Part 2 of the spec describes. */
 export class Store {
   private readonly data = new Map<Collection, Map<string, Rec>>();
   private nextId = FIRST_RUNTIME_ID;
+  /** Called after every change (a record created or updated, a reset, records loaded). */
+  onChange: () => void = () => {};
 
   constructor(
     readonly accountId: string,
@@ -40,6 +49,20 @@ export class Store {
     const t = this.now();
     for (const [c, recs] of Object.entries(seed) as [Collection, Rec[]][])
       for (const r of recs) this.put(c, this.stamp(c, r, t));
+    this.onChange();
+  }
+
+  /** Replaces every record with those kept before; IDs go on from where they were. */
+  load(kept: StoredRecords): void {
+    for (const c of COLLECTIONS) this.data.set(c, new Map((kept.records[c] ?? []).map((r) => [r.id, r])));
+    const next = BigInt(kept.nextId);
+    if (next > this.nextId) this.nextId = next;
+    this.onChange();
+  }
+
+  /** A deep copy of every record and the next ID. */
+  stored(): StoredRecords {
+    return { nextId: this.nextId.toString(), records: structuredClone(this.snapshot()) };
   }
 
   newId(): string {
@@ -60,6 +83,7 @@ export class Store {
   create(c: Collection, fields: Omit<Rec, 'id'>): Rec {
     const rec = this.stamp(c, { ...fields, id: this.newId() } as Rec, this.now());
     this.put(c, rec);
+    this.onChange();
     return rec;
   }
 
@@ -67,6 +91,7 @@ export class Store {
     const rec = this.get(c, id);
     if (!rec) throw new Error(`no ${c} ${id}`);
     Object.assign(rec, changes, { updateTime: this.now(), updatedBy: SEED.principalId });
+    this.onChange();
     return rec;
   }
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { LocalSlack } from './local-slack.js';
+import type { LocalSlack } from './local-slack-api.js';
 
 /**
  * A small JSON control API on the stand-in's own port, so a browser UI or a bot's tests in another

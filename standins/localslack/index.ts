@@ -1,33 +1,20 @@
 export { commandText } from './command-text.js';
 export { DEFAULT_CHANNELS, DEFAULT_USERGROUPS, DEFAULT_USERS } from './defaults.js';
 export { type FaultSpec, type InjectedFault, PLATFORM_ERRORS, RESPONSE_URL } from './faults.js';
-export {
-  type LocalSlack,
-  type LocalSlackOptions,
-  type SendEventOptions,
-  type SignedPostOptions,
-  startLocalSlack,
-  type TokenStatus,
-  type WaitPredicate,
-} from './local-slack.js';
+export { startLocalSlack } from './local-slack.js';
+export type {
+  LocalSlack,
+  LocalSlackOptions,
+  SendEventOptions,
+  SignedPostOptions,
+  TokenStatus,
+  WaitPredicate,
+} from './local-slack-api.js';
 export { METHOD_TIERS, type RateLimitConfig, type RateLimitOptions, TIERS } from './rate-limits.js';
 export { RESPONSE_URL_MAX_USES, RESPONSE_URL_TTL_MS } from './respond.js';
 export { signSlackRequest } from './signing.js';
 export { APP_ID, BOT_ID, BOT_USER_ID, type ChannelState, SlackState, TEAM_DOMAIN, TEAM_ID } from './state.js';
-export type {
-  ApiCall,
-  AppSettings,
-  Delivery,
-  EventDelivery,
-  LocalChannel,
-  LocalMessage,
-  LocalSlackSnapshot,
-  LocalUser,
-  LocalUsergroup,
-  OpenView,
-  ResponseUrlCall,
-  SelectOption,
-} from './types.js';
+export type * from './types.js';
 export {
   optionsResponseProblems,
   POST_TEXT_MAX,

@@ -109,6 +109,19 @@ function postingRefused(state: SlackState, ch: LocalChannel): ApiResult | undefi
   return undefined;
 }
 
+/** A message the bot posts through the Web API, as the state records it. */
+function botMessage(ch: LocalChannel, a: Json) {
+  return {
+    channel: ch.id,
+    user: BOT_USER_ID,
+    botId: BOT_ID,
+    text: String(a.text ?? ''),
+    blocks: a.blocks as unknown[] | undefined,
+    kind: 'message' as const,
+    via: 'api' as const,
+  };
+}
+
 function openView(ctx: ApiContext, user: string, view: Json, previous?: OpenView): OpenView {
   const id = ctx.state.newViewId();
   return {
@@ -153,15 +166,9 @@ const handlers: Record<string, Handler> = {
     const threadTs = str(a.thread_ts);
     if (threadTs && !state.message(ch.id, threadTs)) return fail('thread_not_found');
     const m = state.addMessage({
-      channel: ch.id,
-      user: BOT_USER_ID,
-      botId: BOT_ID,
-      text: String(a.text ?? ''),
-      blocks: a.blocks as unknown[] | undefined,
+      ...botMessage(ch, a),
       threadTs,
       broadcast: threadTs ? a.reply_broadcast === true || a.reply_broadcast === 'true' : undefined,
-      kind: 'message',
-      via: 'api',
     });
     return { ok: true, channel: ch.id, ts: m.ts, message: messagePayload(m) };
   },
@@ -176,17 +183,7 @@ const handlers: Record<string, Handler> = {
     if (ch.members && !ch.members.includes(user)) return fail('user_not_in_channel');
     const bad = validateMessage(a.text, a.blocks);
     if (bad) return fail(bad.error, bad.messages);
-    const m = state.addMessage({
-      channel: ch.id,
-      user: BOT_USER_ID,
-      botId: BOT_ID,
-      text: String(a.text ?? ''),
-      blocks: a.blocks as unknown[] | undefined,
-      threadTs: str(a.thread_ts),
-      ephemeralTo: user,
-      kind: 'message',
-      via: 'api',
-    });
+    const m = state.addMessage({ ...botMessage(ch, a), threadTs: str(a.thread_ts), ephemeralTo: user });
     return { ok: true, message_ts: m.ts };
   },
 

@@ -40,6 +40,8 @@ export class ModalRenderer {
   private readers: Readers = new Map();
   private banner: string | undefined;
   private busy = false;
+  /** A submission came back with errors: the first is scrolled into view once it is drawn. */
+  private errorToReveal = false;
 
   constructor(private readonly root: HTMLElement) {}
 
@@ -111,6 +113,7 @@ export class ModalRenderer {
       try {
         const errs = await host.submit(view, this.current());
         this.banner = errs?._;
+        this.errorToReveal = Object.keys(errs ?? {}).length > 0;
       } catch (err) {
         this.banner = err instanceof Error ? err.message : String(err);
       } finally {
@@ -119,6 +122,7 @@ export class ModalRenderer {
         submitBtn.classList.remove('busy');
       }
       if (this.banner) this.render(view, host, true);
+      this.revealError();
     };
     submitBtn?.addEventListener('click', () => void doSubmit());
 
@@ -170,5 +174,15 @@ export class ModalRenderer {
       (focused && this.root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`)) ||
       this.root.querySelector<HTMLElement>('[autofocus]');
     refocus?.focus();
+    this.revealError();
+  }
+
+  /** The errors of a submission may be drawn before or after it returns: whichever comes last scrolls. */
+  private revealError(): void {
+    if (!this.errorToReveal) return;
+    const first = this.root.querySelector<HTMLElement>('.modal-banner, .has-error');
+    if (!first) return;
+    this.errorToReveal = false;
+    first.scrollIntoView({ block: 'center' });
   }
 }

@@ -1,12 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createServiceClient } from '../../../src/api/index.js';
 import { loadConfig } from '../../../src/config.js';
 import { createLogger } from '../../../src/log.js';
+import { SEED } from '../../../standins/emulator/index.js';
 import { startLocalSlack } from '../../../standins/localslack/index.js';
-import { type Running, startAll } from '../../../standins/start-all.js';
+import { emulatorStateFile, type Running, startAll } from '../../../standins/start-all.js';
+import { emulatorControl, eventually } from '../../support/emulator.js';
 
 /** `npm start` decides: the sandbox page only without Slack configuration. */
 describe('sandbox at start-up', () => {
@@ -73,5 +76,52 @@ describe('sandbox at start-up', () => {
     expect(running.localSlack).toBeUndefined();
     expect(running.sandbox).toBeUndefined();
     expect(slack.calls.some((c) => c.method === 'auth.test')).toBe(true);
+  });
+
+  const flows = async (running: Running) =>
+    (
+      (await emulatorControl(running.emulator!.url)('GET', 'state')) as {
+        flows: { id: string; status: string }[];
+      }
+    ).flows;
+
+  it('after a restart on the same data a flow the bot started is still known and ends; new flows get new IDs', async () => {
+    const db = tempDb();
+    const first = await start({ DATABASE_URL: db });
+    await first.localSlack!.sendCommand({
+      user: 'U0ALICE',
+      channel: 'C0OPS',
+      text: `learn workspace=${SEED.workspaces.pumpStation} signals=${SEED.signals.temperature}:temp range="last week"`,
+    });
+    const [flow] = await eventually(async () => ((await flows(first)).length > 0 ? flows(first) : undefined));
+    await first.stop();
+    expect(readdirSync(dirname(db))).toContain('bot.emulator-world.json');
+
+    const second = await start({ DATABASE_URL: db });
+    await eventually(async () =>
+      (await flows(second)).find((f) => f.id === flow!.id)?.status === 'COMPLETED' ? true : undefined,
+    );
+    const emu = second.emulator!;
+    const client = createServiceClient({ baseUrl: emu.url, accountId: emu.accountId, token: emu.token });
+    cleanups.push(() => client.close());
+    const next = await client.anomalyLearn({
+      name: 'after the restart',
+      spec: { workspace: SEED.workspaces.pumpStation, dataspec: { id: SEED.dataspec } },
+    });
+    expect(BigInt(next.id)).toBeGreaterThan(BigInt(flow!.id));
+  });
+
+  it('the world file sits beside a SQLite file; PostgreSQL and an in-memory store keep none', async () => {
+    expect(emulatorStateFile('./data/tsai-chatops.sqlite')).toBe(
+      join('data', 'tsai-chatops.emulator-world.json'),
+    );
+    expect(emulatorStateFile('sqlite:/var/lib/bot/bot.db')).toBe('/var/lib/bot/bot.emulator-world.json');
+    expect(emulatorStateFile('postgres://bot@127.0.0.1:5432/tsai')).toBeUndefined();
+    expect(emulatorStateFile(':memory:')).toBeUndefined();
+    const cwdFiles = readdirSync(process.cwd());
+    const running = await start({ DATABASE_URL: ':memory:' });
+    expect(running.emulator).toBeDefined();
+    await running.stop();
+    expect(readdirSync(process.cwd())).toEqual(cwdFiles);
   });
 });

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { type LocalSlackContext, userRef } from './context.js';
+import type { SendEventOptions } from './local-slack-api.js';
+import { nowSeconds } from './signing.js';
+import { APP_ID, BOT_USER_ID, TEAM_ID } from './state.js';
+import type { Delivery } from './types.js';
+import { viewPayload } from './webapi.js';
+
+const randomId = (n: number) => randomBytes(n).toString('hex').toUpperCase().slice(0, n);
+
+/** An Events API delivery: a signed JSON `event_callback` envelope around `event`. */
+export async function sendEvent(
+  ctx: LocalSlackContext,
+  event: Record<string, unknown>,
+  eo: SendEventOptions = {},
+): Promise<Delivery> {
+  const eventId = eo.eventId ?? `Ev${randomId(10)}`;
+  const envelope = {
+    token: 'local-verification-token',
+    team_id: TEAM_ID,
+    context_team_id: TEAM_ID,
+    api_app_id: APP_ID,
+    event: { event_ts: ctx.state.nextTs(), ...event },
+    type: 'event_callback',
+    event_id: eventId,
+    event_time: nowSeconds(),
+    authorizations: [
+      {
+        enterprise_id: null,
+        team_id: TEAM_ID,
+        user_id: BOT_USER_ID,
+        is_bot: true,
+        is_enterprise_install: false,
+      },
+    ],
+    is_ext_shared_channel: false,
+    event_context: `4-${randomId(16)}`,
+  };
+  const retry: Record<string, string> =
+    eo.retryNum === undefined
+      ? {}
+      : {
+          'x-slack-retry-num': String(eo.retryNum),
+          'x-slack-retry-reason': eo.retryReason ?? 'http_timeout',
+        };
+  const d = await ctx.bot.post(ctx.bot.endpointPath(), JSON.stringify(envelope), {
+    contentType: 'application/json',
+    headers: retry,
+  });
+  ctx.events.push({
+    eventId,
+    event: envelope.event,
+    ...(eo.retryNum === undefined ? {} : { retryNum: eo.retryNum }),
+    status: d.status,
+    at: Date.now(),
+  });
+  ctx.state.changed();
+  return { ...d, eventId };
+}
+
+/** The user opens the app's Home (or Messages) tab: `app_home_opened`, on every visit as Slack sends it. */
+export function openHome(
+  ctx: LocalSlackContext,
+  { user, tab = 'home' }: { user: string; tab?: 'home' | 'messages' },
+): Promise<Delivery> {
+  const { state } = ctx;
+  const u = userRef(ctx, user);
+  if (tab === 'home' && !state.app.homeTabEnabled)
+    throw new Error('local slack: the app has no Home tab (home_tab_enabled is off)');
+  if (tab === 'messages' && !state.app.messagesTabEnabled)
+    throw new Error('local slack: the app has no Messages tab (messages_tab_enabled is off)');
+  const dm = state.channel(u.id)!;
+  const home = state.home.get(u.id);
+  return sendEvent(ctx, {
+    type: 'app_home_opened',
+    user: u.id,
+    channel: dm.id,
+    tab,
+    ...(home ? { view: viewPayload(home) } : {}),
+  });
+}

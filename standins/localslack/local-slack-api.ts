@@ -1,0 +1,185 @@
+import type { FaultSpec, InjectedFault } from './faults.js';
+import type { RateLimitConfig, RateLimitOptions } from './rate-limits.js';
+import type { SlackState } from './state.js';
+import type {
+  ApiCall,
+  AppSettings,
+  Delivery,
+  EventDelivery,
+  LocalChannel,
+  LocalMessage,
+  LocalSlackSnapshot,
+  LocalUser,
+  LocalUsergroup,
+  OpenView,
+  ResponseUrlCall,
+} from './types.js';
+
+export interface LocalSlackOptions {
+  signingSecret: string;
+  botToken: string;
+  /** Full URL of the bot's events endpoint, e.g. `http://127.0.0.1:3000/slack/events`. */
+  botEndpoint?: string;
+  users?: LocalUser[];
+  channels?: LocalChannel[];
+  usergroups?: LocalUsergroup[];
+  port?: number;
+  host?: string;
+  /** trigger_id lifetime; Slack's is 3000 ms. */
+  triggerTtlMs?: number;
+  /** How long the stand-in waits for the bot's ack; Slack's deadline is 3000 ms. */
+  ackTimeoutMs?: number;
+  /**
+   * The command's "Escape channels, users, and links" (`should_escape`) setting; default false, as in a
+   * manifest that omits it. `&`, `<`, `>` are always entity-encoded, as Slack does.
+   */
+  shouldEscape?: boolean;
+  /** Clock for trigger_id and response_url expiry and rate limits (ms). Request signing always uses the real clock. */
+  now?: () => number;
+  /** Slack's rate limits (off by default): `true` for Slack's figures, or options replacing some. */
+  rateLimits?: boolean | RateLimitOptions;
+  /** The app's manifest settings: Home and Messages tabs (both on by default). */
+  app?: Partial<AppSettings>;
+}
+
+/** How the workspace regards the bot's token: `revoked` answers `token_revoked`, `inactive` `account_inactive`. */
+export type TokenStatus = 'active' | 'revoked' | 'inactive';
+
+export interface SendEventOptions {
+  /** Default: a fresh `Ev…` id. Reuse one with `retryNum` to redeliver an event as Slack's retries do. */
+  eventId?: string;
+  /** Sent as X-Slack-Retry-Num (with X-Slack-Retry-Reason, default `http_timeout`). */
+  retryNum?: number;
+  retryReason?: string;
+}
+
+export interface SignedPostOptions {
+  /** Seconds; `null` omits the header. Default: now. */
+  timestamp?: number | null;
+  /** `null` omits the header; a string is sent as is. Default: the correct signature. */
+  signature?: string | null;
+  contentType?: string;
+  /** More headers, e.g. X-Slack-Retry-Num. */
+  headers?: Record<string, string>;
+}
+
+export type WaitPredicate<T> = (slack: LocalSlack) => T | undefined | null | false;
+
+export interface LocalSlack {
+  /** Base URL; the Web API is at `${url}/api/`. */
+  readonly url: string;
+  readonly apiUrl: string;
+  readonly botUserId: string;
+  readonly botId: string;
+  readonly teamId: string;
+  readonly appId: string;
+  readonly state: SlackState;
+  /** Every Web API call in order; the token is never recorded. */
+  readonly calls: ApiCall[];
+  /** Every POST to a response_url in order. */
+  readonly responses: ResponseUrlCall[];
+  /** Every Events API delivery in order. */
+  readonly events: EventDelivery[];
+  setBotEndpoint(url: string): void;
+  /** `text` is what the user typed; it is encoded as Slack does (see `shouldEscape`) unless `rawText`. */
+  sendCommand(o: {
+    user: string;
+    channel: string;
+    text: string;
+    command?: string;
+    shouldEscape?: boolean;
+    rawText?: boolean;
+  }): Promise<Delivery>;
+  clickButton(o: {
+    user: string;
+    channel: string;
+    messageTs: string;
+    actionId: string;
+    blockId?: string;
+    value?: unknown;
+  }): Promise<Delivery>;
+  sendViewAction(o: {
+    user: string;
+    viewId: string;
+    actionId: string;
+    blockId: string;
+    value?: unknown;
+  }): Promise<Delivery>;
+  submitView(o: {
+    user: string;
+    viewId: string;
+    values?: Record<string, Record<string, unknown>>;
+  }): Promise<Delivery>;
+  /** The user closes (cancels) the top modal; sends view_closed when the view asked for notify_on_close. */
+  closeView(o: { user: string; viewId: string }): Promise<Delivery | undefined>;
+  /**
+   * Stores what the user typed into a view without sending anything (input blocks, as in Slack). For a
+   * type-ahead select the value is an offered option's value (or the option), a list for the multi select.
+   */
+  typeIntoView(o: { user: string; viewId: string; blockId: string; actionId: string; value: unknown }): void;
+  /**
+   * The user picks options the app offered in a type-ahead select of a view (`external_select`: one
+   * value, `multi_external_select`: any number; `[]` clears). Stored with the app's text, so state.values
+   * carries `selected_option(s)` as Slack sends them; where Slack would send block_actions (actions
+   * blocks, accessories, `dispatch_action` inputs) it is delivered and returned.
+   */
+  pickOptions(o: {
+    user: string;
+    viewId: string;
+    blockId: string;
+    actionId: string;
+    values: string[];
+  }): Promise<Delivery | undefined>;
+  sendShortcut(o: { user: string; callbackId: string; channel?: string }): Promise<Delivery>;
+  /**
+   * The user types `value` into a type-ahead select: Slack's block_suggestion, from a view (`viewId`) or a
+   * message (`channel` + `messageTs`). Below the element's `min_query_length` nothing is sent
+   * (`delivered: false`), as in Slack. The app's options come back in `options` (and, for a view, become
+   * pickable); an answer breaking Slack's option limits gives `errors._`.
+   */
+  sendOptionsRequest(o: {
+    user: string;
+    actionId: string;
+    blockId: string;
+    value: string;
+    viewId?: string;
+    channel?: string;
+    messageTs?: string;
+  }): Promise<Delivery>;
+  /** An Events API delivery: a signed JSON `event_callback` envelope around `event`. */
+  sendEvent(event: Record<string, unknown>, o?: SendEventOptions): Promise<Delivery>;
+  /** The user opens the app's Home (or Messages) tab: `app_home_opened`, sent on every visit as Slack does. */
+  openHome(o: { user: string; tab?: 'home' | 'messages' }): Promise<Delivery>;
+  /** A user writes a plain message (no `message` event is delivered). */
+  postUserMessage(o: { user: string; channel: string; text: string; threadTs?: string }): LocalMessage;
+  signedPost(path: string, rawBody: string, o?: SignedPostOptions): Promise<Delivery>;
+  /** Messages `user` sees in `channel` (top level, or one thread when threadTs is given). */
+  messages(channel: string, o?: { user?: string; threadTs?: string }): LocalMessage[];
+  topView(user: string): OpenView | undefined;
+  snapshot(viewer?: string): LocalSlackSnapshot;
+  /**
+   * Makes Web API calls (or response_url posts, `method: 'response_url'`) fail: the next `times` (default
+   * 1, or `always` until cleared) matching calls, optionally only for one `channel` or `user`, answer a
+   * platform error (HTTP 200 `{ok:false,error}`), a 429 with Retry-After, or a 5xx. Tried in the order added.
+   */
+  injectFault(f: FaultSpec): InjectedFault;
+  listFaults(): InjectedFault[];
+  /** Removes all faults, or those with this id or method; returns how many. */
+  clearFaults(filter?: { id?: number; method?: string }): number;
+  /** `injectFault({ method, ...f })` for the next call only. */
+  failNext(method: string, f: { error?: string; status?: number; retryAfter?: number }): void;
+  /** Turns Slack's rate limits on (`true` or options) or off; counting starts afresh. */
+  setRateLimits(o: boolean | RateLimitOptions): RateLimitConfig;
+  rateLimits(): RateLimitConfig;
+  /** Revokes (or deactivates, or restores) the bot's token: every call answers with its error meanwhile. */
+  setTokenStatus(status: TokenStatus): void;
+  tokenStatus(): TokenStatus;
+  /** Adds the bot to a channel or removes it, archives or unarchives the channel. */
+  setChannelState(channel: string, s: { botMember?: boolean; archived?: boolean }): LocalChannel;
+  /** The app's manifest settings (kept across `reset`). */
+  configureApp(s: Partial<AppSettings>): AppSettings;
+  waitFor<T>(predicate: WaitPredicate<T>, timeoutMs?: number, label?: string): Promise<T>;
+  on(event: 'change', fn: (version: number) => void): () => void;
+  reset(): void;
+  close(): Promise<void>;
+}
