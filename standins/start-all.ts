@@ -106,11 +106,9 @@ export async function startAll(o: StartOptions): Promise<Running> {
       const { startLocalSlack, DEFAULT_USERGROUPS } = await import('./localslack/index.js');
       localSlack = await startLocalSlack({ signingSecret, botToken, shouldEscape: true });
       stops.push(() => localSlack!.close());
-      config = {
-        ...config,
-        slack: { mode: 'http', botToken, signingSecret, apiUrl: localSlack.apiUrl },
-        secrets: [...config.secrets, botToken, signingSecret],
-      };
+      // Added to the same list, not a copy: the process's logger was made from it before these existed.
+      config.secrets.push(botToken, signingSecret);
+      config = { ...config, slack: { mode: 'http', botToken, signingSecret, apiUrl: localSlack.apiUrl } };
       notice(
         `No Slack app configured: using a LOCAL SLACK STAND-IN at ${localSlack.url}`,
         'For real Slack set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode).',

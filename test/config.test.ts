@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -279,29 +278,6 @@ describe('one convention for durations, and the old names', () => {
         problem: expect.stringMatching(/^must be a duration .*\(its new name is TSAI_CONNECT_TIMEOUT\)$/),
       },
     ]);
-  });
-
-  it('the process logs the notice once, as a warning, before anything else can fail', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tsai-notice-'));
-    // The production bot without Slack refuses to start (exit 2), after the configuration was read.
-    const run = spawnSync(process.execPath, [join(import.meta.dirname, '..', 'dist', 'src', 'main.js')], {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '', TSAI_REQUEST_TIMEOUT_MS: '4321' },
-      encoding: 'utf8',
-    });
-    expect(run.status).toBe(2);
-    const notices = run.stdout
-      .split('\n')
-      .filter((l) => l.includes('TSAI_REQUEST_TIMEOUT_MS'))
-      .map((l) => JSON.parse(l) as { level: number; variable: string; msg: string });
-    expect(notices).toEqual([
-      expect.objectContaining({
-        level: 40,
-        variable: 'TSAI_REQUEST_TIMEOUT_MS',
-        msg: expect.stringContaining('rename it to TSAI_REQUEST_TIMEOUT,'),
-      }),
-    ]);
-    expect(run.stderr).toContain('TSAI_BASE_URL: is required by the production bot');
   });
 
   it('tells, without failing, about a variable no longer read', () => {
