@@ -16,7 +16,8 @@
  * Rules:
  * 1. Wall-clock times are in the user's zone and each endpoint gets the offset in force at that endpoint.
  *    A nonexistent local time (spring forward) moves forward by the gap; an ambiguous one (fall back)
- *    takes the earlier instant. An explicit zone in the text ("9am EST", ISO offsets) wins.
+ *    takes the earlier instant. An explicit zone in the text ("9am EST", ISO offsets) wins; written once,
+ *    it is the whole range's ("9am to 5pm PST"), unless each end names its own.
  * 2. "last/past N units" → [now − N units, now]; seconds/minutes/hours are exact durations, days/weeks/
  *    months/years are calendar steps in the user's zone. "past week" = last 7 days. "since X" → [X, now].
  * 3. A day, part of a day or calendar period is all of it; one that is still going on ends now, alone and
