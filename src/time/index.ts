@@ -36,9 +36,10 @@
  * reads the calendar dates and clock times inside them (chrono.ts), and only the components it is certain
  * of are used. All zone conversion is Intl (zone.ts).
  */
-export { describeRange } from './describe.js';
+export { describeRange, type EchoOptions } from './describe.js';
 export { toIso, toNanos } from './exact.js';
 export { type DateOrder, dateOrderFor, isLocaleTag } from './locale.js';
 export { EXAMPLES, MAX_NS, MIN_NS, parseTimeRange, parseTimeRanges } from './parse.js';
+export { DEFAULT_ECHO_CHARS, describeRanges, type RangesEchoOptions } from './summary.js';
 export type { ParseContext, RangeOutcome, RangesOutcome, TimeRange } from './types.js';
 export { isValidTimeZone } from './zone.js';
