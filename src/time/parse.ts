@@ -613,7 +613,7 @@ function interpret(c: Ctx, t: string, explain = true): TimeRange | ParseProblem 
   const sinceM = /^(?:ever\s+)?since\s+(.+)$/i.exec(t);
   if (sinceM) {
     const p = parseEndpoint(c, sinceM[1]!);
-    if (p.ok) return since(c, p.ep);
+    if (p.ok) return notYetCome(c, since(c, p.ep), sinceM[1]!);
     return p.refusal ? problem(p.refusal) : unreadable(c, t, explain);
   }
   const open = /^(?:until|till|before|up\s+to|through)\s+(.+)$/i.exec(t);
@@ -655,6 +655,15 @@ function interpret(c: Ctx, t: string, explain = true): TimeRange | ParseProblem 
   }
   if (a.refusal) return problem(a.refusal);
   return unreadable(c, t, explain);
+}
+
+/** "since 8am" before 8am: the user wrote no end, so the problem is the start, not the order of the two. */
+function notYetCome(c: Ctx, r: TimeRange, from: string): TimeRange | ParseProblem {
+  if (r.startNs <= c.nowNs) return r;
+  return new ParseProblem(
+    `The end (now, ${describeInstant(c.nowNs, c.tz)}) is not after the start (${describeInstant(r.startNs, c.tz)}): “${from}” has not come yet. Give a start before now, like “since yesterday 8am”.`,
+    ['since yesterday 8am'],
+  );
 }
 
 // No range the grammar reads is longer than this many words ("from the 1st of November 2025 9:00 EST to …").

@@ -86,3 +86,15 @@ describe('a range ending at midnight', () => {
     expect(isoRange(text, timeZone)).toEqual([start, end]);
   });
 });
+
+describe('since a time that has not come yet', () => {
+  it('says so: the user wrote no end', () => {
+    const out = parseTimeRange('since 8am', { now, timeZone: 'America/Los_Angeles' });
+    expect(out.ok).toBe(false);
+    if (out.ok) return;
+    expect(out.error).toBe(
+      'The end (now, Wed 25 Nov 2026 04:00 PST (12:00 UTC)) is not after the start (Wed 25 Nov 2026 08:00 PST (16:00 UTC)): “8am” has not come yet. Give a start before now, like “since yesterday 8am”.',
+    );
+    expect(parseTimeRange(out.examples[0]!, { now, timeZone: 'America/Los_Angeles' }).ok).toBe(true);
+  });
+});
