@@ -1,4 +1,4 @@
-import { nsSubMs, nsToMsFloor } from './exact.js';
+import { msToNs, nsSubMs, nsToMsFloor } from './exact.js';
 import type { TimeRange } from './types.js';
 import { isoWeekday, offsetMinutesAt, sameDate, type Wall, wallAt } from './zone.js';
 
@@ -84,8 +84,26 @@ function clock(p: Point, prec: { seconds: boolean; digits: number }): string {
   return s;
 }
 
-function localPart(s: Point, e: Point, prec: { seconds: boolean; digits: number }): string {
-  const withYear = s.wall.year !== e.wall.year;
+export interface EchoOptions {
+  /**
+   * When the echo is read: a range that is not in that year (in the user's zone) shows its year.
+   * Default: the current time.
+   */
+  now?: Date | bigint;
+}
+
+function currentYear(timeZone: string, now: Date | bigint | undefined): number {
+  const ns = typeof now === 'bigint' ? now : msToNs(now instanceof Date ? now.getTime() : Date.now());
+  return wallAt(timeZone, nsToMsFloor(ns)).year;
+}
+
+/** Years are shown when the ends are in different years, or not in the current one. */
+function yearsShown(s: Point, e: Point, year: number): boolean {
+  return s.wall.year !== e.wall.year || s.wall.year !== year;
+}
+
+function localPart(s: Point, e: Point, prec: { seconds: boolean; digits: number }, year: number): string {
+  const withYear = yearsShown(s, e, year);
   const sameDay = sameDate(s.wall, e.wall);
   const startAbbr = s.abbr !== e.abbr ? ` ${s.abbr}` : '';
   const endDay = sameDay ? '' : `${dayLabel(e.wall, withYear)} `;
@@ -94,24 +112,25 @@ function localPart(s: Point, e: Point, prec: { seconds: boolean; digits: number 
 
 /**
  * Human echo of a range in the user's zone plus UTC, e.g. "Fri 21 Nov 09:00 – 17:00 IST (03:30–11:30 UTC)".
- * The second date is left out when both ends fall on the same day; seconds and fractions appear only when
- * either end has them; a range across a DST change names the zone at each end. How a named part of the
- * text was read (the range's note) follows in brackets: "… (03:00–11:00 UTC) [night = 22:00–06:00]".
+ * The second date is left out when both ends fall on the same day; the year appears when the range is not
+ * in the current year or spans two; seconds and fractions appear only when either end has them; a range
+ * across a DST change names the zone at each end. How a named part of the text was read (the range's
+ * note) follows in brackets: "… (03:00–11:00 UTC) [night = 22:00–06:00]".
  */
-export function describeRange(r: TimeRange, timeZone: string): string {
-  const text = describeInstants(r, timeZone);
+export function describeRange(r: TimeRange, timeZone: string, options: EchoOptions = {}): string {
+  const text = describeInstants(r, timeZone, currentYear(timeZone, options.now));
   return r.note ? `${text} [${r.note}]` : text;
 }
 
-function describeInstants(r: TimeRange, timeZone: string): string {
+function describeInstants(r: TimeRange, timeZone: string, year: number): string {
   const s = point(r.startNs, timeZone);
   const e = point(r.endNs, timeZone);
   const prec = precisionOf([s, e]);
-  const local = localPart(s, e, prec);
+  const local = localPart(s, e, prec, year);
   if (s.offsetMin === 0 && e.offsetMin === 0) return local;
   const us = point(r.startNs, 'UTC');
   const ue = point(r.endNs, 'UTC');
-  const withYear = us.wall.year !== ue.wall.year;
+  const withYear = yearsShown(us, ue, year);
   const startDay = sameDate(us.wall, s.wall) ? '' : `${dayLabel(us.wall, withYear)} `;
   const sameUtcDay = sameDate(us.wall, ue.wall);
   const utc = sameUtcDay

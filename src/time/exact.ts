@@ -3,7 +3,8 @@
 const NS_PER_MS = 1_000_000n;
 const NS_PER_S = 1_000_000_000n;
 
-export type ExactParse = { ok: true; ns: bigint } | { ok: false; error: string } | null;
+/** `offsetMin`: the zone an ISO form names (`Z` is 0); an epoch names none. */
+export type ExactParse = { ok: true; ns: bigint; offsetMin?: number } | { ok: false; error: string } | null;
 
 const ISO_ZONED =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)$/i;
@@ -86,7 +87,7 @@ export function parseExact(text: string): ExactParse {
   d.setUTCFullYear(v.year, v.month - 1, v.day);
   d.setUTCHours(v.hour, v.minute, v.second, 0);
   const ms = d.getTime() - offsetMin * 60_000;
-  return { ok: true, ns: BigInt(ms) * NS_PER_MS + v.fractionNs };
+  return { ok: true, ns: BigInt(ms) * NS_PER_MS + v.fractionNs, offsetMin };
 }
 
 export function toNanos(ns: bigint): string {

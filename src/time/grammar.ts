@@ -54,8 +54,8 @@ export interface Clock {
 export type Endpoint =
   | { k: 'now' }
   | { k: 'point'; day: DayRef; clock: Clock; wd?: number; notes: string[] }
-  | { k: 'day'; day: DayRef; part?: Part; wd?: number; notes: string[] }
-  | { k: 'span'; from: YMD; to: YMD; notes: string[] };
+  | { k: 'day'; day: DayRef; part?: Part; wd?: number; notes: string[]; zone?: Zone }
+  | { k: 'span'; from: YMD; to: YMD; notes: string[]; zone?: Zone };
 
 export type Unit = 's' | 'm' | 'h' | 'd' | 'w' | 'mo' | 'y';
 

@@ -16,7 +16,8 @@
  * Rules:
  * 1. Wall-clock times are in the user's zone and each endpoint gets the offset in force at that endpoint.
  *    A nonexistent local time (spring forward) moves forward by the gap; an ambiguous one (fall back)
- *    takes the earlier instant. An explicit zone in the text ("9am EST", ISO offsets) wins.
+ *    takes the earlier instant. An explicit zone in the text ("9am EST", ISO offsets) wins; written once,
+ *    it is the whole range's ("9am to 5pm PST"), unless each end names its own.
  * 2. "last/past N units" → [now − N units, now]; seconds/minutes/hours are exact durations, days/weeks/
  *    months/years are calendar steps in the user's zone. "past week" = last 7 days. "since X" → [X, now].
  * 3. A day, part of a day or calendar period is all of it; one that is still going on ends now, alone and
@@ -35,9 +36,10 @@
  * reads the calendar dates and clock times inside them (chrono.ts), and only the components it is certain
  * of are used. All zone conversion is Intl (zone.ts).
  */
-export { describeRange } from './describe.js';
+export { describeRange, type EchoOptions } from './describe.js';
 export { toIso, toNanos } from './exact.js';
 export { type DateOrder, dateOrderFor, isLocaleTag } from './locale.js';
 export { EXAMPLES, MAX_NS, MIN_NS, parseTimeRange, parseTimeRanges } from './parse.js';
+export { DEFAULT_ECHO_CHARS, describeRanges, type RangesEchoOptions } from './summary.js';
 export type { ParseContext, RangeOutcome, RangesOutcome, TimeRange } from './types.js';
 export { isValidTimeZone } from './zone.js';

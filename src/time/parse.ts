@@ -16,6 +16,7 @@ import {
   WEEKDAY_NAMES,
   weekdayOf,
   type YMD,
+  type Zone,
 } from './grammar.js';
 import { dateOrderFor } from './locale.js';
 import type { ParseContext, RangeOutcome, RangesOutcome, TimeRange } from './types.js';
@@ -109,7 +110,7 @@ function wallNs(c: Ctx, d: YMD, hour = 0, minute = 0, second = 0, millisecond = 
 
 // ------------------------------------------------------------------------------------------ endpoints
 
-type EP = Endpoint | { k: 'instant'; ns: bigint } | { k: 'dayOnly'; day: number };
+type EP = Endpoint | { k: 'instant'; ns: bigint; zone?: Zone } | { k: 'dayOnly'; day: number };
 
 type EndpointParse = { ok: true; ep: EP } | { ok: false; refusal?: Refusal };
 
@@ -123,7 +124,14 @@ function parseEndpoint(c: Ctx, text: string): EndpointParse {
   const exact = parseExact(t);
   if (exact)
     return exact.ok
-      ? { ok: true, ep: { k: 'instant', ns: exact.ns } }
+      ? {
+          ok: true,
+          ep: {
+            k: 'instant',
+            ns: exact.ns,
+            ...(exact.offsetMin === undefined ? {} : { zone: { offsetMin: exact.offsetMin } }),
+          },
+        }
       : { ok: false, refusal: new Refusal(exact.error) };
   const local = parseLocalIso(t);
   if (local) {
@@ -163,8 +171,8 @@ function checkWeekday(ep: EP, date: YMD): void {
   }
 }
 
-function pointNs(c: Ctx, date: YMD, k: Clock): bigint {
-  const zone = k.zone;
+/** A wall-clock time on `date` in the zone written in the text, else in the user's. */
+function zonedNs(c: Ctx, date: YMD, k: Clock, zone = k.zone): bigint {
   if (zone && 'offsetMin' in zone) {
     const d = new Date(0);
     d.setUTCFullYear(date.year, date.month - 1, date.day);
@@ -186,6 +194,13 @@ function pointNs(c: Ctx, date: YMD, k: Clock): bigint {
   return ns;
 }
 
+/** The start of an hour of `date` (24 and later are on the days after), in `zone` if one is written. */
+function hourNs(c: Ctx, date: YMD, hour: number, zone: Zone | undefined): bigint {
+  if (!zone) return wallNs(c, date, hour);
+  const day = plusDays(date, Math.floor(hour / 24));
+  return zonedNs(c, day, { hour: hour % 24, minute: 0, second: 0, millisecond: 0, subNs: 0n }, zone);
+}
+
 /** Where `ep` starts and ends when its day is `date` (ignored by endpoints that carry their own). */
 function interval(c: Ctx, ep: EP, date: YMD): Interval {
   switch (ep.k) {
@@ -194,16 +209,15 @@ function interval(c: Ctx, ep: EP, date: YMD): Interval {
     case 'instant':
       return { start: ep.ns, end: ep.ns, period: false };
     case 'span':
-      return { start: wallNs(c, ep.from), end: wallNs(c, ep.to), period: true };
+      return { start: hourNs(c, ep.from, 0, ep.zone), end: hourNs(c, ep.to, 0, ep.zone), period: true };
     case 'day': {
       checkWeekday(ep, date);
-      if (!ep.part) return { start: wallNs(c, date), end: wallNs(c, plusDays(date, 1)), period: true };
-      const p = PARTS[ep.part];
-      return { start: wallNs(c, date, p.from), end: wallNs(c, date, p.to), period: true };
+      const p = ep.part ? PARTS[ep.part] : { from: 0, to: 24 };
+      return { start: hourNs(c, date, p.from, ep.zone), end: hourNs(c, date, p.to, ep.zone), period: true };
     }
     case 'point': {
       checkWeekday(ep, date);
-      const ns = pointNs(c, date, ep.clock);
+      const ns = zonedNs(c, date, ep.clock);
       return { start: ns, end: ns, period: false };
     }
     case 'dayOnly': // its month came from the other end
@@ -368,8 +382,30 @@ function derived(ep: EP, driver: YMD, role: 'start' | 'end'): YMD {
   return driver;
 }
 
+function zoneOf(ep: EP): Zone | undefined {
+  if (ep.k === 'point') return ep.clock.zone;
+  return ep.k === 'instant' || ep.k === 'day' || ep.k === 'span' ? ep.zone : undefined;
+}
+
+function withZone(ep: EP, zone: Zone): EP {
+  if (ep.k === 'point') return { ...ep, clock: { ...ep.clock, zone } };
+  return ep.k === 'day' || ep.k === 'span' ? { ...ep, zone } : ep;
+}
+
+/**
+ * A zone written once is the whole range's: people write it after the end ("9am to 5pm PST") and mean
+ * both ends. When each end names its own, each keeps it.
+ */
+function shareZone(S: EP, E: EP): [EP, EP] {
+  const [s, e] = [zoneOf(S), zoneOf(E)];
+  if (e && !s) return [withZone(S, e), E];
+  if (s && !e) return [S, withZone(E, s)];
+  return [S, E];
+}
+
 /** A range from two endpoints: days and months carried over, floating days settled, notes kept. */
-function combine(c: Ctx, S: EP, E: EP, texts: [string, string]): TimeRange {
+function combine(c: Ctx, start: EP, end: EP, texts: [string, string]): TimeRange {
+  const [S, E] = shareZone(start, end);
   const sRef = refOf(S);
   const eRef = refOf(E);
   const owns = (r: DayRef | undefined) => r !== undefined && r.k !== 'none' && r.k !== 'dayOnly';
@@ -433,7 +469,7 @@ function combine(c: Ctx, S: EP, E: EP, texts: [string, string]): TimeRange {
       chosen = build(dates.find((d) => interval(c, S, d).start < endNs) ?? dates[0]!, ed);
     } else {
       const sd = sK === 'fixed' ? fixedDate(c, sRef) : startDate(c, S, sRef!);
-      if (eK === 'fixed') chosen = build(sd, fixedDate(c, eRef));
+      if (eK === 'fixed') chosen = build(sd, derived(E, fixedDate(c, eRef), 'end'));
       else {
         // The first one that ends after the start.
         const startNs = interval(c, S, sd).start;
@@ -490,11 +526,21 @@ function single(c: Ctx, ep: EP, text: string): TimeRange {
   return withNotes({ startNs: b.start, endNs: b.end }, [...notesOf(ep), ...yearNote(c, ref, b.d)]);
 }
 
+/**
+ * A time with a zone but no day ("since 8am CET") is the most recent one. The zone's date may be a day
+ * ahead of the user's or behind it, so that one may be on any of four of the user's days.
+ */
+function recentZonedTime(c: Ctx, ep: EP): YMD | undefined {
+  if (ep.k !== 'point' || ep.day.k !== 'none' || !ep.clock.zone) return undefined;
+  const days = [1, 0, -1, -2].map((n) => plusDays(c.today, n));
+  return days.find((d) => interval(c, ep, d).start <= c.nowNs) ?? c.today;
+}
+
 /** "since X": from the start of the most recent X to now. */
 function since(c: Ctx, ep: EP): TimeRange {
   bareDayNumber(ep);
   const ref = refOf(ep);
-  const d = kindOf(ref) === 'fixed' ? fixedDate(c, ref) : startDate(c, ep, ref!);
+  const d = recentZonedTime(c, ep) ?? (kindOf(ref) === 'fixed' ? fixedDate(c, ref) : startDate(c, ep, ref!));
   return withNotes({ startNs: interval(c, ep, d).start, endNs: c.nowNs }, [
     ...notesOf(ep),
     ...yearNote(c, ref, d),
@@ -567,7 +613,7 @@ function interpret(c: Ctx, t: string, explain = true): TimeRange | ParseProblem 
   const sinceM = /^(?:ever\s+)?since\s+(.+)$/i.exec(t);
   if (sinceM) {
     const p = parseEndpoint(c, sinceM[1]!);
-    if (p.ok) return since(c, p.ep);
+    if (p.ok) return notYetCome(c, since(c, p.ep), sinceM[1]!);
     return p.refusal ? problem(p.refusal) : unreadable(c, t, explain);
   }
   const open = /^(?:until|till|before|up\s+to|through)\s+(.+)$/i.exec(t);
@@ -609,6 +655,15 @@ function interpret(c: Ctx, t: string, explain = true): TimeRange | ParseProblem 
   }
   if (a.refusal) return problem(a.refusal);
   return unreadable(c, t, explain);
+}
+
+/** "since 8am" before 8am: the user wrote no end, so the problem is the start, not the order of the two. */
+function notYetCome(c: Ctx, r: TimeRange, from: string): TimeRange | ParseProblem {
+  if (r.startNs <= c.nowNs) return r;
+  return new ParseProblem(
+    `The end (now, ${describeInstant(c.nowNs, c.tz)}) is not after the start (${describeInstant(r.startNs, c.tz)}): “${from}” has not come yet. Give a start before now, like “since yesterday 8am”.`,
+    ['since yesterday 8am'],
+  );
 }
 
 // No range the grammar reads is longer than this many words ("from the 1st of November 2025 9:00 EST to …").

@@ -131,7 +131,7 @@ describe("the user's locale decides 01/11/2025", () => {
     });
     expect(out).toEqual({
       ok: true,
-      text: 'Sat 1 Nov 00:00 – Sun 2 Nov 00:00 CET (Fri 31 Oct 23:00 – Sat 1 Nov 23:00 UTC) [01/11/2025 = 1 Nov 2025 (day first, as in de-DE)]',
+      text: 'Sat 1 Nov 2025 00:00 – Sun 2 Nov 2025 00:00 CET (Fri 31 Oct 2025 23:00 – Sat 1 Nov 2025 23:00 UTC) [01/11/2025 = 1 Nov 2025 (day first, as in de-DE)]',
     });
   });
 

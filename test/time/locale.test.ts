@@ -135,8 +135,8 @@ describe('numeric dates that are never ambiguous or never dates', () => {
   it('the echo says which way a date was read', () => {
     const out = parseTimeRange('01/11/2025 to 03/11/2025', { ...ctx, locale: 'en-GB' });
     if (!out.ok) throw new Error(out.error);
-    expect(describeRange(out.range, 'Europe/Berlin')).toBe(
-      'Sat 1 Nov 00:00 – Tue 4 Nov 00:00 CET (Fri 31 Oct 23:00 – Mon 3 Nov 23:00 UTC) [01/11/2025 = 1 Nov 2025 (day first, as in en-GB); 03/11/2025 = 3 Nov 2025 (day first, as in en-GB)]',
+    expect(describeRange(out.range, 'Europe/Berlin', { now: NOW })).toBe(
+      'Sat 1 Nov 2025 00:00 – Tue 4 Nov 2025 00:00 CET (Fri 31 Oct 2025 23:00 – Mon 3 Nov 2025 23:00 UTC) [01/11/2025 = 1 Nov 2025 (day first, as in en-GB); 03/11/2025 = 3 Nov 2025 (day first, as in en-GB)]',
     );
   });
 });

@@ -21,5 +21,8 @@ export function previewRange(text: string, ctx: PreviewContext): RangePreview | 
       .join(', ');
     return { ok: false, text: examples ? `${outcome.error} Try e.g. ${examples}.` : outcome.error };
   }
-  return { ok: true, text: outcome.ranges.map((r) => describeRange(r, ctx.timeZone)).join('; ') };
+  return {
+    ok: true,
+    text: outcome.ranges.map((r) => describeRange(r, ctx.timeZone, { now: ctx.now })).join('; '),
+  };
 }
