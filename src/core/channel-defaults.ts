@@ -1,4 +1,5 @@
 import type { ChannelDefaults, Store, StoredChannelDefaults } from '../store/index.js';
+import { AuditLog } from './audit.js';
 import { type Now, nowMs } from './clock.js';
 
 export type { ChannelDefaults, StoredChannelDefaults };
@@ -61,36 +62,47 @@ export function getChannelDefaults(store: Store, channelId: string): Promise<Sto
 /** Merges `values` into the channel's defaults and records it in the audit log. */
 export async function setChannelDefaults(
   store: Store,
-  o: { channelId: string; values: ChannelDefaults; userId: string; teamId?: string; now?: Now },
+  o: {
+    channelId: string;
+    values: ChannelDefaults;
+    userId: string;
+    teamId?: string;
+    now?: Now;
+    audit?: AuditLog;
+  },
 ): Promise<StoredChannelDefaults> {
   const at = nowMs(o.now);
   const stored = await store.setChannelDefaults(o.channelId, o.values, o.userId, at);
-  await store.appendAudit({
-    at,
-    userId: o.userId,
-    teamId: o.teamId,
-    channelId: o.channelId,
-    operation: 'channel.defaults.set',
-    params: { ...o.values },
-    outcome: 'ok',
-  });
+  await (o.audit ?? new AuditLog(store)).write([
+    {
+      at,
+      userId: o.userId,
+      teamId: o.teamId,
+      channelId: o.channelId,
+      operation: 'channel.defaults.set',
+      params: { ...o.values },
+      outcome: 'ok',
+    },
+  ]);
   return stored;
 }
 
 export async function clearChannelDefaults(
   store: Store,
-  o: { channelId: string; userId: string; teamId?: string; now?: Now },
+  o: { channelId: string; userId: string; teamId?: string; now?: Now; audit?: AuditLog },
 ): Promise<boolean> {
   const cleared = await store.clearChannelDefaults(o.channelId);
   if (cleared) {
-    await store.appendAudit({
-      at: nowMs(o.now),
-      userId: o.userId,
-      teamId: o.teamId,
-      channelId: o.channelId,
-      operation: 'channel.defaults.clear',
-      outcome: 'ok',
-    });
+    await (o.audit ?? new AuditLog(store)).write([
+      {
+        at: nowMs(o.now),
+        userId: o.userId,
+        teamId: o.teamId,
+        channelId: o.channelId,
+        operation: 'channel.defaults.clear',
+        outcome: 'ok',
+      },
+    ]);
   }
   return cleared;
 }

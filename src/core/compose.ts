@@ -1,6 +1,7 @@
 import type { ServiceClient } from '../api/index.js';
 import type { Store } from '../store/index.js';
 import { Approvals, type ApprovalsConfig, createApprovalWorkflow } from './approvals/index.js';
+import { AuditLog } from './audit.js';
 import { type OperationLog, Operations } from './operations/run.js';
 import { type AccessPolicy, createPolicy, type PolicyConfig } from './policy.js';
 import type { ExpandGroup } from './principals.js';
@@ -38,8 +39,10 @@ export interface Core {
  * `approvals`, which hands them to the runner.
  */
 export function createCore(o: CoreOptions): Core {
+  const audit = new AuditLog(o.store);
   const policy = createPolicy({
     store: o.store,
+    audit,
     now: o.now,
     expandGroup: o.expandGroup,
     ...(o.onGroupError ? { onGroupError: o.onGroupError } : {}),
@@ -70,9 +73,10 @@ export function createCore(o: CoreOptions): Core {
     now: o.now,
     log: o.log,
     timeZone: o.timeZone,
+    audit,
     ...(o.approvalsChannel ? { approvalsChannel: o.approvalsChannel } : {}),
     ...(tracker ? { tracker } : {}),
   });
-  const approvals = new Approvals(workflow, (actor, op) => operations.run(actor, op), o.timeZone);
+  const approvals = new Approvals(workflow, operations, o.timeZone);
   return { policy, approvals, operations, ...(tracker ? { tracker } : {}) };
 }

@@ -1,4 +1,5 @@
 import type { Store } from '../store/index.js';
+import { AuditLog } from './audit.js';
 import { type Now, nowMs } from './clock.js';
 import { type ExpandGroup, Membership } from './principals.js';
 
@@ -16,6 +17,8 @@ export interface PolicyDeps {
   expandGroup: ExpandGroup;
   now?: Now;
   onGroupError?: (groupId: string, err: unknown) => void;
+  /** The runner's audit writer, which records every refusal; absent: one over `store`. */
+  audit?: AuditLog;
 }
 
 export interface AccessRequest {
@@ -45,8 +48,10 @@ export type AccessOutcome =
 export class AccessPolicy {
   private readonly operators: Membership;
   private readonly channels: readonly string[];
+  private readonly audit: AuditLog;
 
   constructor(private readonly deps: PolicyDeps) {
+    this.audit = deps.audit ?? new AuditLog(deps.store);
     this.operators = new Membership(deps.config.operators ?? [], deps.expandGroup, {
       cacheMs: deps.config.groupCacheMs,
       now: deps.now,
@@ -87,16 +92,18 @@ export class AccessPolicy {
       };
     }
     if (!outcome.allowed) {
-      await this.deps.store.appendAudit({
-        at: nowMs(this.deps.now),
-        userId: req.userId,
-        teamId: req.teamId,
-        channelId: req.channelId,
-        operation: 'policy.refused',
-        params: { operation: req.operation, ...(req.params ?? {}) },
-        outcome: 'refused',
-        error: outcome.reason,
-      });
+      await this.audit.write([
+        {
+          at: nowMs(this.deps.now),
+          userId: req.userId,
+          teamId: req.teamId,
+          channelId: req.channelId,
+          operation: 'policy.refused',
+          params: { operation: req.operation, ...(req.params ?? {}) },
+          outcome: 'refused',
+          error: outcome.reason,
+        },
+      ]);
     }
     return outcome;
   }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { appendAuditOnce } from '../../src/core/durable.js';
+import { AuditLog } from '../../src/core/audit.js';
 import { isStoreUnavailable, retryWhileUnavailable, SqliteStore } from '../../src/store/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tsai-availability-'));
@@ -128,7 +128,7 @@ describe('retrying a write while the store is unavailable', () => {
       },
     };
     try {
-      await appendAuditOnce(flaky, entry, { firstDelayMs: 5 });
+      await new AuditLog(flaky).writeSurely(entry, { firstDelayMs: 5 });
       const rows = await store.listAudit({ channelId: 'C0OPS' });
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ flowId: entry.flowId, outcome: 'ok' });

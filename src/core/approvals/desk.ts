@@ -3,14 +3,31 @@ import type { Actor, Operation, OperationResult } from '../operations/operation.
 import type { DecisionOutcome } from './rules.js';
 import type {
   ApprovalWorkflow,
+  CheckVerdict,
   DecideInput,
   FileRequestInput,
   FileRequestOutcome,
   RetryInput,
 } from './workflow.js';
 
-/** The runner's one entry point, all the desk needs of it. */
+/** The runner's one entry point for an operation. */
 export type RunOperation = (actor: Actor, op: Operation) => Promise<OperationResult>;
+
+/**
+ * What the desk needs of the operation runner: operations, and the approval records that the runner
+ * audits (filing, the Reject button's check, expiry and recovering cut-off executions).
+ */
+export interface ApprovalRunner {
+  run: RunOperation;
+  fileRequest(input: FileRequestInput): Promise<FileRequestOutcome>;
+  listPending(limit?: number): Promise<{ pending: ApprovalRequest[]; expired: ApprovalRequest[] }>;
+  checkDecision(requestId: string, userId: string, decision: 'approve' | 'reject'): Promise<CheckVerdict>;
+  expireDue(): Promise<ApprovalRequest[]>;
+  recoverInterrupted(interruptedAfterMs?: number): Promise<ApprovalRequest[]>;
+  recoverAfterRestart(
+    interruptedAfterMs?: number,
+  ): Promise<{ expired: ApprovalRequest[]; interrupted: ApprovalRequest[] }>;
+}
 
 /**
  * Approvals as the surfaces use them: what the workflow knows (requests, approvers, expiry), and the
@@ -20,7 +37,7 @@ export type RunOperation = (actor: Actor, op: Operation) => Promise<OperationRes
 export class Approvals {
   constructor(
     private readonly workflow: ApprovalWorkflow,
-    private readonly run: RunOperation,
+    private readonly runner: ApprovalRunner,
     /** The zone in which a decision's outcome is described. */
     private readonly timeZone: string,
   ) {}
@@ -38,7 +55,7 @@ export class Approvals {
   }
 
   fileRequest(input: FileRequestInput): Promise<FileRequestOutcome> {
-    return this.workflow.fileRequest(input);
+    return this.runner.fileRequest(input);
   }
 
   attachMessage(requestId: string, channelId: string, messageTs: string): Promise<void> {
@@ -49,16 +66,16 @@ export class Approvals {
     return this.workflow.get(requestId);
   }
 
-  listPending(limit?: number): ReturnType<ApprovalWorkflow['listPending']> {
-    return this.workflow.listPending(limit);
+  listPending(limit?: number): ReturnType<ApprovalRunner['listPending']> {
+    return this.runner.listPending(limit);
   }
 
-  check(...args: Parameters<ApprovalWorkflow['check']>): ReturnType<ApprovalWorkflow['check']> {
-    return this.workflow.check(...args);
+  check(requestId: string, userId: string, decision: 'approve' | 'reject'): Promise<CheckVerdict> {
+    return this.runner.checkDecision(requestId, userId, decision);
   }
 
   expireDue(): Promise<ApprovalRequest[]> {
-    return this.workflow.expireDue();
+    return this.runner.expireDue();
   }
 
   auditTrail(
@@ -67,12 +84,12 @@ export class Approvals {
     return this.workflow.auditTrail(...args);
   }
 
-  recoverAfterRestart(interruptedAfterMs?: number): ReturnType<ApprovalWorkflow['recoverAfterRestart']> {
-    return this.workflow.recoverAfterRestart(interruptedAfterMs);
+  recoverAfterRestart(interruptedAfterMs?: number): ReturnType<ApprovalRunner['recoverAfterRestart']> {
+    return this.runner.recoverAfterRestart(interruptedAfterMs);
   }
 
   recoverInterrupted(interruptedAfterMs?: number): Promise<ApprovalRequest[]> {
-    return this.workflow.recoverInterrupted(interruptedAfterMs);
+    return this.runner.recoverInterrupted(interruptedAfterMs);
   }
 
   /** Approve or reject. Only the first valid decision wins; an approval then executes exactly once. */
@@ -102,7 +119,7 @@ export class Approvals {
     who: { userId: string; teamId?: string; channelId?: string },
     op: Extract<Operation, { kind: 'approval-decision' }>,
   ): Promise<DecisionOutcome> {
-    const result = await this.run(
+    const result = await this.runner.run(
       {
         userId: who.userId,
         ...(who.teamId ? { teamId: who.teamId } : {}),

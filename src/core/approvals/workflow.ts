@@ -8,7 +8,7 @@ import type {
   Store,
 } from '../../store/index.js';
 import { type Now, nowMs } from '../clock.js';
-import { appendAuditOnce, recordSurely } from '../durable.js';
+import { recordSurely } from '../durable.js';
 import { type ExpandGroup, Membership } from '../principals.js';
 import { serviceFailure } from '../service-errors.js';
 import { type DecisionOutcome, lost, type Refusal } from './rules.js';
@@ -46,6 +46,12 @@ export type LiveFlowResult =
 /** A decision as the workflow takes it: told, or won and waiting for the runner to create its flow. */
 export type DecisionStep = DecisionOutcome | { kind: 'approved'; request: ApprovalRequest };
 
+/** Requests the bot decided by itself (expired, or cut off mid-execution), and their audit entries. */
+export interface SelfDecided {
+  requests: ApprovalRequest[];
+  audit: NewAuditEntry[];
+}
+
 /** A decision taken, and the audit entries it makes for the runner to write. */
 export interface Decided {
   step: DecisionStep;
@@ -78,7 +84,13 @@ export interface FileRequestInput {
 }
 
 export type FileRequestOutcome =
-  | { ok: true; request: ApprovalRequest; modelFrom: 'argument' | 'assessment' }
+  | {
+      ok: true;
+      request: ApprovalRequest;
+      modelFrom: 'argument' | 'assessment';
+      /** Its audit entry, for the runner to write. */
+      audit: NewAuditEntry;
+    }
   | {
       ok: false;
       error: 'invalid-input' | 'no-common-model' | 'no-approvers' | 'service-error';
@@ -96,6 +108,9 @@ export interface DecideInput {
   /** Called once this decision has won and before the flow is created (e.g. to take the buttons away). */
   onExecuting?: OnExecuting;
 }
+
+/** Whether someone may decide a request now, or what they are told instead. */
+export type CheckVerdict = { ok: true; request: ApprovalRequest } | { ok: false; refusal: DecisionOutcome };
 
 /** Errors from this callback are ignored: showing progress must never stop the execution. */
 export type OnExecuting = (request: ApprovalRequest) => Promise<void> | void;
@@ -224,8 +239,7 @@ export class ApprovalWorkflow {
       createdAt: at,
       expiresAt: at + this.ttlMs,
     });
-    // The request exists now; its audit entry waits out a store outage instead of leaving it unrecorded.
-    await appendAuditOnce(this.deps.store, {
+    const audit: NewAuditEntry = {
       at,
       userId: input.requesterId,
       teamId: input.teamId,
@@ -234,8 +248,8 @@ export class ApprovalWorkflow {
       params: { action: request.action, model: request.modelId, assessment, reason },
       outcome: 'ok',
       requestId: request.id,
-    });
-    return { ok: true, request, modelFrom };
+    };
+    return { ok: true, request, modelFrom, audit };
   }
 
   /** Records where the request message was posted, so it can be updated in place later. */
@@ -249,11 +263,17 @@ export class ApprovalWorkflow {
 
   /**
    * Pending requests that can still be decided, newest first. Due ones are expired on the way, and
-   * returned too, so that whoever asked can update their messages.
+   * returned too (with their audit entries), so that whoever asked can update their messages.
    */
-  async listPending(limit = 50): Promise<{ pending: ApprovalRequest[]; expired: ApprovalRequest[] }> {
-    const expired = await this.expireDue();
-    return { pending: await this.deps.store.listApprovals({ statuses: ['pending'], limit }), expired };
+  async listPending(
+    limit = 50,
+  ): Promise<{ pending: ApprovalRequest[]; expired: ApprovalRequest[]; audit: NewAuditEntry[] }> {
+    const { requests: expired, audit } = await this.expireDue();
+    return {
+      pending: await this.deps.store.listApprovals({ statuses: ['pending'], limit }),
+      expired,
+      audit,
+    };
   }
 
   /**
@@ -264,23 +284,21 @@ export class ApprovalWorkflow {
     requestId: string,
     userId: string,
     decision: 'approve' | 'reject',
-  ): Promise<{ ok: true; request: ApprovalRequest } | { ok: false; refusal: DecisionOutcome }> {
+  ): Promise<{ verdict: CheckVerdict; audit: NewAuditEntry[] }> {
     const request = await this.deps.store.getApproval(requestId);
-    if (!request) return { ok: false, refusal: { kind: 'not-found' } };
-    const refused = this.rule(request, userId, decision === 'approve');
-    if (await refused) return { ok: false, refusal: (await refused)! };
+    if (!request) return { verdict: { ok: false, refusal: { kind: 'not-found' } }, audit: [] };
+    const refused = await this.rule(request, userId, decision === 'approve');
+    if (refused) return { verdict: { ok: false, refusal: refused }, audit: [] };
     if (request.status === 'pending' && request.expiresAt <= this.now()) {
-      const expired = await this.expireDue();
+      const { requests: expired, audit } = await this.expireDue();
       const current = expired.find((r) => r.id === request.id);
-      return {
-        ok: false,
-        refusal: current
-          ? { kind: 'expired', request: current, expiredNow: true }
-          : lost((await this.deps.store.getApproval(requestId)) ?? request),
-      };
+      const refusal: DecisionOutcome = current
+        ? { kind: 'expired', request: current, expiredNow: true }
+        : lost((await this.deps.store.getApproval(requestId)) ?? request);
+      return { verdict: { ok: false, refusal }, audit };
     }
-    if (request.status !== 'pending') return { ok: false, refusal: lost(request) };
-    return { ok: true, request };
+    if (request.status !== 'pending') return { verdict: { ok: false, refusal: lost(request) }, audit: [] };
+    return { verdict: { ok: true, request }, audit: [] };
   }
 
   /**
@@ -354,11 +372,10 @@ export class ApprovalWorkflow {
   }
 
   /** Expires due pending requests (call periodically and at start-up); returns the ones it expired. */
-  async expireDue(): Promise<ApprovalRequest[]> {
+  async expireDue(): Promise<SelfDecided> {
     const at = this.now();
     const expired = await this.deps.store.expireDue(at);
-    await this.auditExpired(expired, at);
-    return expired;
+    return { requests: expired, audit: expiryEntries(expired, at) };
   }
 
   /**
@@ -379,21 +396,6 @@ export class ApprovalWorkflow {
     return { ok: true, entries };
   }
 
-  private async auditExpired(expired: ApprovalRequest[], at: number): Promise<void> {
-    for (const e of expiryEntries(expired, at)) await this.deps.store.appendAudit(e);
-  }
-
-  /**
-   * At start-up: expire what lapsed while the bot was down, and mark executions a crash interrupted as
-   * outcome unknown (the flow may have been created). Returns both, for updating their messages.
-   */
-  async recoverAfterRestart(
-    interruptedAfterMs?: number,
-  ): Promise<{ expired: ApprovalRequest[]; interrupted: ApprovalRequest[] }> {
-    const expired = await this.expireDue();
-    return { expired, interrupted: await this.recoverInterrupted(interruptedAfterMs) };
-  }
-
   /**
    * Marks outcome unknown every execution claimed longer ago than the bound and never recorded: its
    * process died after the click won (the flow may have been created). Run at start-up and with every
@@ -402,11 +404,11 @@ export class ApprovalWorkflow {
    */
   async recoverInterrupted(
     interruptedAfterMs = this.deps.config.interruptedAfterMs ?? INTERRUPTED_AFTER_MS,
-  ): Promise<ApprovalRequest[]> {
+  ): Promise<SelfDecided> {
     const at = this.now();
     const interrupted = await this.deps.store.markInterrupted(at - interruptedAfterMs, at);
-    for (const r of interrupted) {
-      await this.deps.store.appendAudit({
+    const audit = interrupted.map(
+      (r): NewAuditEntry => ({
         at,
         userId: SYSTEM_USER,
         teamId: r.teamId ?? undefined,
@@ -416,9 +418,9 @@ export class ApprovalWorkflow {
         outcome: 'unknown',
         error: r.error ?? undefined,
         requestId: r.id,
-      });
-    }
-    return interrupted;
+      }),
+    );
+    return { requests: interrupted, audit };
   }
 
   /** The two rules about people: only approvers decide, and nobody approves their own request. */

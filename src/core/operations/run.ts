@@ -1,11 +1,18 @@
 import type { ServiceClient } from '../../api/index.js';
 import { errText } from '../../log.js';
-import type { ApprovalRequest, Store } from '../../store/index.js';
+import type { ApprovalRequest, NewAuditEntry, Store } from '../../store/index.js';
 import type { DecisionOutcome } from '../approvals/rules.js';
-import type { ApprovalWorkflow, LiveFlowResult } from '../approvals/workflow.js';
+import type {
+  ApprovalWorkflow,
+  CheckVerdict,
+  FileRequestInput,
+  FileRequestOutcome,
+  LiveFlowResult,
+} from '../approvals/workflow.js';
+import { AuditLog } from '../audit.js';
 import { forgetMissing, missingResource, recordOperation } from '../catalog/record.js';
 import { clearChannelDefaults, setChannelDefaults } from '../channel-defaults.js';
-import { appendAuditOnce, isStoreUnavailable, recordSurely, STORE_UNAVAILABLE_MESSAGE } from '../durable.js';
+import { isStoreUnavailable, recordSurely, STORE_UNAVAILABLE_MESSAGE } from '../durable.js';
 import type { CommandSpec } from '../grammar/commands.js';
 import type { OpFailure, OpOutcome } from '../outcome.js';
 import type { AccessPolicy } from '../policy.js';
@@ -41,6 +48,8 @@ export interface OperationsDeps {
   approvalsChannel?: string;
   /** Follows every flow the runner creates until it ends; absent when TSAI_TRACK_FLOWS is off. */
   tracker?: FlowTracker;
+  /** The one audit writer, shared with the policy; absent: one over `store`. */
+  audit?: AuditLog;
 }
 
 const INSIDE_THE_BOT =
@@ -52,7 +61,62 @@ const INSIDE_THE_BOT =
  * only how it acknowledges and how it shows the result.
  */
 export class Operations {
-  constructor(private readonly deps: OperationsDeps) {}
+  private readonly auditLog: AuditLog;
+
+  constructor(private readonly deps: OperationsDeps) {
+    this.auditLog = deps.audit ?? new AuditLog(deps.store);
+  }
+
+  /** Files an approval request; the request exists once stored, so its entry waits out a store outage. */
+  async fileRequest(input: FileRequestInput): Promise<FileRequestOutcome> {
+    const filed = await this.deps.approvals.fileRequest(input);
+    if (filed.ok) await this.auditLog.writeSurely(filed.audit);
+    return filed;
+  }
+
+  /** Pending requests, newest first; due ones are expired on the way and returned too. */
+  async listPending(limit?: number): Promise<{ pending: ApprovalRequest[]; expired: ApprovalRequest[] }> {
+    const { pending, expired, audit } = await this.deps.approvals.listPending(limit);
+    await this.auditLog.write(audit);
+    return { pending, expired };
+  }
+
+  /** Whether someone may decide a request now, without deciding it (a lapsed one is expired on the way). */
+  async checkDecision(
+    requestId: string,
+    userId: string,
+    decision: 'approve' | 'reject',
+  ): Promise<CheckVerdict> {
+    const { verdict, audit } = await this.deps.approvals.check(requestId, userId, decision);
+    await this.auditLog.write(audit);
+    return verdict;
+  }
+
+  /** Expires due pending requests (periodically and at start-up); returns the ones it expired. */
+  async expireDue(): Promise<ApprovalRequest[]> {
+    return this.selfDecided(await this.deps.approvals.expireDue());
+  }
+
+  /** Marks outcome unknown the executions whose process died after their click won. */
+  async recoverInterrupted(interruptedAfterMs?: number): Promise<ApprovalRequest[]> {
+    return this.selfDecided(await this.deps.approvals.recoverInterrupted(interruptedAfterMs));
+  }
+
+  /**
+   * At start-up: expire what lapsed while the bot was down, and mark executions a crash interrupted as
+   * outcome unknown (the flow may have been created). Returns both, for updating their messages.
+   */
+  async recoverAfterRestart(
+    interruptedAfterMs?: number,
+  ): Promise<{ expired: ApprovalRequest[]; interrupted: ApprovalRequest[] }> {
+    const expired = await this.expireDue();
+    return { expired, interrupted: await this.recoverInterrupted(interruptedAfterMs) };
+  }
+
+  private async selfDecided(decided: { requests: ApprovalRequest[]; audit: NewAuditEntry[] }) {
+    await this.auditLog.write(decided.audit);
+    return decided.requests;
+  }
 
   /**
    * The access policy for a command on its own: a surface asks before it opens a
@@ -191,7 +255,7 @@ export class Operations {
             decision: op.decision,
             ...(op.reason ? { reason: op.reason } : {}),
           });
-    for (const entry of audit) await this.deps.store.appendAudit(entry);
+    await this.auditLog.write(audit);
     if (step.kind !== 'approved') return step;
     try {
       await op.onExecuting?.(step.request);
@@ -258,7 +322,7 @@ export class Operations {
       if (reachesService(op)) return await execute(op, this.deps.service, actor.timeZone);
       switch (op.kind) {
         case 'live-request': {
-          const filed = await approvals.fileRequest({
+          const filed = await this.fileRequest({
             action: op.action,
             ...(op.modelId ? { modelId: op.modelId } : {}),
             ...(op.assessmentId ? { assessmentId: op.assessmentId } : {}),
@@ -283,6 +347,7 @@ export class Operations {
             userId: actor.userId,
             ...(actor.teamId ? { teamId: actor.teamId } : {}),
             now,
+            audit: this.auditLog,
           });
           return { ok: true, kind: 'channel-defaults', change: 'set', defaults };
         }
@@ -292,6 +357,7 @@ export class Operations {
             userId: actor.userId,
             ...(actor.teamId ? { teamId: actor.teamId } : {}),
             now,
+            audit: this.auditLog,
           });
           return { ok: true, kind: 'channel-defaults', change: 'clear', defaults: null, cleared };
         }
@@ -303,7 +369,7 @@ export class Operations {
             defaults: await store.getChannelDefaults(actor.channelId),
           };
         case 'approvals-list': {
-          const { pending, expired } = await approvals.listPending(40);
+          const { pending, expired } = await this.listPending(40);
           return { ok: true, kind: 'pending-approvals', requests: pending, expired };
         }
         case 'flows-list':
@@ -357,8 +423,7 @@ export class Operations {
     if (!operation || !reachesService(op)) return;
     const outcome = result as OpOutcome;
     // What the service did is done: its entry waits out a store outage rather than being lost.
-    await appendAuditOnce(
-      this.deps.store,
+    await this.auditLog.writeSurely(
       {
         at: this.deps.now().getTime(),
         userId: actor.userId,
