@@ -1,4 +1,4 @@
-import type { App, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import type { SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { parseCommand } from '../../core/grammar/parse.js';
 import { exactly, type Routes } from '../routes.js';
 import type { FollowUps } from '../runtime/jobs.js';
@@ -8,10 +8,6 @@ import { COMMAND_NAME } from './name.js';
 export { COMMAND_NAME };
 
 export const COMMAND_ROUTES = { commands: exactly(COMMAND_NAME) } satisfies Routes;
-
-export function registerCommand(app: App, followUps: FollowUps): void {
-  app.command(COMMAND_ROUTES.commands, (args) => ackCommand(args, followUps));
-}
 
 /**
  * `/tsai` before the ack: help is answered in the ack itself; anything else is acked empty at once (Slack
