@@ -1,4 +1,4 @@
-import { describeRange, parseTimeRanges } from '../../time/index.js';
+import { describeRanges, parseTimeRanges } from '../../time/index.js';
 import type { RangePreview } from './fields.js';
 
 export interface PreviewContext {
@@ -23,6 +23,6 @@ export function previewRange(text: string, ctx: PreviewContext): RangePreview | 
   }
   return {
     ok: true,
-    text: outcome.ranges.map((r) => describeRange(r, ctx.timeZone, { now: ctx.now })).join('; '),
+    text: describeRanges(outcome.ranges, ctx.timeZone, { now: ctx.now, separator: '; ' }),
   };
 }

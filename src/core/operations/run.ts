@@ -17,7 +17,7 @@ import type { CommandSpec } from '../grammar/commands.js';
 import type { OpFailure, OpOutcome } from '../outcome.js';
 import type { AccessPolicy } from '../policy.js';
 import type { FlowTracker } from '../tracking/tracker.js';
-import { execute } from './execute.js';
+import { execute, type RangeEcho } from './execute.js';
 import {
   type Actor,
   auditNameOf,
@@ -315,11 +315,11 @@ export class Operations {
       if (op.kind === 'flow') {
         const [tracked, now] = await Promise.all([
           store.getTrackedFlow(op.flowId),
-          execute(op, this.deps.service, actor.timeZone),
+          execute(op, this.deps.service, this.echoFor(actor)),
         ]);
         return { ok: true, kind: 'flow-status', flowId: op.flowId, tracked, now };
       }
-      if (reachesService(op)) return await execute(op, this.deps.service, actor.timeZone);
+      if (reachesService(op)) return await execute(op, this.deps.service, this.echoFor(actor));
       switch (op.kind) {
         case 'live-request': {
           const filed = await this.fileRequest({
@@ -412,6 +412,11 @@ export class Operations {
       );
       return { ok: false, outcomeUnknown: reachesService(op), message: INSIDE_THE_BOT };
     }
+  }
+
+  /** Ranges are echoed in the person's zone, their year told by the bot's clock. */
+  private echoFor(actor: Actor): RangeEcho {
+    return { timeZone: actor.timeZone, now: this.deps.now() };
   }
 
   private retrying(what: string, attempt: number, e: unknown): void {

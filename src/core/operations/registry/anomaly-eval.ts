@@ -113,7 +113,7 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
     return { ok: true, operation: { ...command, name, data } };
   },
   flowType: () => 'ANOMALYEVAL',
-  async execute(req, service, timeZone) {
+  async execute(req, service, echo) {
     try {
       const flow = await service.anomalyEval({
         name: req.name,
@@ -137,7 +137,7 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
           { label: 'Name', value: req.name, code: true },
           { label: 'Model', value: req.modelId, code: true },
           { label: 'Workspace', value: req.workspaceId, code: true },
-          ...dataFacts(req.data, timeZone),
+          ...dataFacts(req.data, echo),
           ...outputFacts(req.output),
           ...described(req.description),
         ],

@@ -89,7 +89,7 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest> = {
     return { ok: true, operation: { ...command, name, data } };
   },
   flowType: () => 'ANOMALYLEARN',
-  async execute(req, service, timeZone) {
+  async execute(req, service, echo) {
     try {
       const flow = await service.anomalyLearn({
         name: req.name,
@@ -114,7 +114,7 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest> = {
             value: req.modelName ?? 'service default ({{workspaceName}}/{{modelType}}/M[{{index}}])',
             code: req.modelName !== undefined,
           },
-          ...dataFacts(req.data, timeZone),
+          ...dataFacts(req.data, echo),
           ...described(req.description),
         ],
       };

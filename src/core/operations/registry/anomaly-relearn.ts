@@ -84,7 +84,7 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest> = {
     return { ok: true, operation: { ...command, name, data } };
   },
   flowType: () => 'ANOMALYLEARN',
-  async execute(req, service, timeZone) {
+  async execute(req, service, echo) {
     try {
       const flow = await service.anomalyLearnIncremental({
         name: req.name,
@@ -101,7 +101,7 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest> = {
           { label: 'Name', value: req.name, code: true },
           { label: 'Model', value: req.modelId, code: true },
           { label: 'Workspace', value: req.workspaceId, code: true },
-          ...dataFacts(req.data, timeZone),
+          ...dataFacts(req.data, echo),
           ...described(req.description),
         ],
       };

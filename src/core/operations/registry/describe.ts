@@ -1,9 +1,18 @@
 import type { Dataspec, FlowRecord } from '../../../api/index.js';
-import { describeRange, toIso } from '../../../time/index.js';
+import { describeRanges, toIso } from '../../../time/index.js';
 import type { Fact, OpSuccess } from '../../outcome.js';
 import type { ResolvedData, ResolvedOutput } from '../requests.js';
 
 /** What the entries share to describe a result: facts about data and outputs, and the service's records. */
+
+/** How a result's ranges are echoed: in the person's zone, the year rule following the bot's clock. */
+export interface RangeEcho {
+  timeZone: string;
+  now?: Date;
+}
+
+/** A Slack section field holds 2,000 characters; the ranges' echo stays under that. */
+const RANGES_FACT_CHARS = 1900;
 
 export const ACTIVITY_VIEW_HINT = "Track its progress in the service's Activity view.";
 
@@ -36,7 +45,7 @@ export function toDataspec(data: ResolvedData): Dataspec {
   };
 }
 
-export function dataFacts(data: ResolvedData, timeZone: string): Fact[] {
+export function dataFacts(data: ResolvedData, echo: RangeEcho): Fact[] {
   if (data.kind === 'dataspec') return [{ label: 'Dataspec', value: data.dataspecId, code: true }];
   return [
     {
@@ -45,7 +54,10 @@ export function dataFacts(data: ResolvedData, timeZone: string): Fact[] {
     },
     {
       label: data.ranges.length === 1 ? 'Time range' : 'Time ranges',
-      value: data.ranges.map((r) => describeRange(r, timeZone)).join('\n'),
+      value: describeRanges(data.ranges, echo.timeZone, {
+        maxChars: RANGES_FACT_CHARS,
+        ...(echo.now ? { now: echo.now } : {}),
+      }),
     },
   ];
 }

@@ -6,6 +6,7 @@ import type { ParseOutcome } from '../../grammar/types.js';
 import type { OpFailure, OpOutcome } from '../../outcome.js';
 import type { Operation } from '../operation.js';
 import type { RequestContext } from '../requests.js';
+import type { RangeEcho } from './describe.js';
 
 /** How many time ranges an anomaly flow's form takes. */
 export const MAX_RANGES = 10;
@@ -64,7 +65,7 @@ export interface OperationEntry<Parsed = never, Request = never> {
   /** The service flow type it creates, if it creates one. */
   flowType?(request: Request): string;
   /** The service call, and the outcome described for a surface to show. */
-  execute(request: Request, service: ServiceClient, timeZone: string): Promise<OpOutcome>;
+  execute(request: Request, service: ServiceClient, echo: RangeEcho): Promise<OpOutcome>;
 }
 
 /** The command spec of an entry: its text, and its keys read from its arguments. */

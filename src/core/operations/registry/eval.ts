@@ -122,7 +122,7 @@ export const evalFlow: OperationEntry<EvalCommand, EvalRequest> = {
     return { ok: true, operation: { ...rest, name: nameOr(command.name, 'eval', ctx), range } };
   },
   flowType: () => 'EVAL',
-  async execute(req, service, timeZone) {
+  async execute(req, service, echo) {
     let commonModelId: string;
     let m0Seen: OpSuccess['seen'];
     try {
@@ -170,7 +170,10 @@ export const evalFlow: OperationEntry<EvalCommand, EvalRequest> = {
           { label: 'Common model M[0]', value: commonModelId, code: true },
           { label: 'Datastream', value: req.datastreamId, code: true },
           { label: req.entities.length === 1 ? 'Entity' : 'Entities', value: req.entities.join(', ') },
-          { label: 'Time range', value: describeRange(req.range, timeZone) },
+          {
+            label: 'Time range',
+            value: describeRange(req.range, echo.timeZone, echo.now ? { now: echo.now } : {}),
+          },
         ],
         notes: [`Output for ranges already evaluated live is overwritten. ${ACTIVITY_VIEW_HINT}`],
       };
