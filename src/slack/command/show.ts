@@ -1,4 +1,5 @@
 import type { OperationResult } from '../../core/operations/operation.js';
+import { type Presentation, present, type Shown } from '../../core/present.js';
 import { announceDecided, announceRequest, pendingListMessage } from '../approvals/index.js';
 import type { Bot } from '../bot.js';
 import { announceFlow, flowStatusMessage, flowsListMessage } from '../flows/index.js';
@@ -9,66 +10,70 @@ import { errorMessage, type Invocation, type MessageBody, resultMessage } from '
 import { context, mention, section } from '../views/mrkdwn.js';
 
 /**
- * How a command shows what the operation runner returned: changes in the channel (the team sees who did
- * what), lookups, lists and errors only to the person who asked.
+ * Shows what the operation runner returned for a command where core's presentation says (in the channel,
+ * or only to the person who asked), as Block Kit.
  */
 export async function showResult(
   bot: Bot,
   result: OperationResult,
   o: { to: Audience; who: Invocation },
 ): Promise<void> {
-  const { to, who } = o;
-  const privately = (body: MessageBody) => tellUser(bot, to, body);
-  const inChannel = async (body: MessageBody) => {
-    // Nowhere in the channel would take it: the person still learns what happened.
-    if (!(await postInChannel(bot, to, body))) await privately(body);
-  };
-  if (!result.ok) return void (await privately(errorMessage(result, who)));
-  switch (result.kind) {
-    case 'service': {
-      const body = resultMessage(result, who);
-      if (result.visibility !== 'channel') return void (await privately(body));
-      // A followed flow is announced where its status can be updated in place.
-      if (result.flow && bot.tracker) {
-        if (!(await announceFlow(bot, to, body, result.flow.id))) await privately(body);
-        return;
-      }
-      return void (await inChannel(body));
-    }
+  const presentation = present(result, { followsFlows: bot.tracker !== undefined });
+  if (!presentation) return;
+  const { shown } = presentation;
+  if (shown.kind === 'approval-request')
+    return announceRequest(bot, shown.request, shown.modelFrom, { to: o.to, who: o.who });
+  if (presentation.redraw?.length) await announceDecided(bot, presentation.redraw);
+  await deliver(bot, presentation, await render(bot, shown, o), o.to);
+}
+
+async function deliver(bot: Bot, p: Presentation, body: MessageBody, to: Audience): Promise<void> {
+  const privately = () => tellUser(bot, to, body);
+  // Nowhere in the channel would take it: the person still learns what happened.
+  if (p.to === 'channel') return void ((await postInChannel(bot, to, body)) || (await privately()));
+  if (p.to === 'followed-flow' && p.shown.kind === 'result' && p.shown.outcome.flow) {
+    const flowId = p.shown.outcome.flow.id;
+    return void ((await announceFlow(bot, to, body, flowId)) || (await privately()));
+  }
+  await privately();
+}
+
+async function render(
+  bot: Bot,
+  shown: Exclude<Shown, { kind: 'approval-request' }>,
+  { to, who }: { to: Audience; who: Invocation },
+): Promise<MessageBody> {
+  const channelId = to.channelId ?? '';
+  switch (shown.kind) {
+    case 'error':
+      return errorMessage(shown.failure, who);
+    case 'result':
+      return resultMessage(shown.outcome, who);
     case 'tracked-flows':
-      return void (await privately(flowsListMessage(result.flows, Date.now())));
+      return flowsListMessage(shown.flows, Date.now());
     case 'flow-status': {
-      const fresh = result.now.ok ? resultMessage(result.now, who) : errorMessage(result.now, who);
+      const fresh = shown.now.ok ? resultMessage(shown.now, who) : errorMessage(shown.now, who);
       const timeZone = await bot.zoneOf(to.userId);
-      return void (await privately(
-        flowStatusMessage(result.flowId, result.tracked, fresh, { now: Date.now(), timeZone }),
-      ));
+      return flowStatusMessage(shown.flowId, shown.tracked, fresh, { now: Date.now(), timeZone });
     }
-    case 'approval-filed':
-      return announceRequest(bot, result.request, result.modelFrom, { to, who });
-    case 'channel-defaults': {
-      const channelId = to.channelId ?? '';
-      if (result.change === 'show')
-        return void (await privately(channelDefaultsMessage(channelId, result.defaults)));
-      if (result.change === 'clear') {
-        if (!result.cleared) {
-          const text = 'This channel has no defaults to clear.';
-          return void (await privately({ text, blocks: [section(text)] }));
-        }
-        const text = `${mention(to.userId)} cleared this channel's defaults.`;
-        return void (await inChannel({ text, blocks: [section(text), context('Run by `/tsai use clear`')] }));
-      }
-      const body = channelDefaultsMessage(channelId, result.defaults, true);
+    case 'channel-defaults':
+      return channelDefaultsMessage(channelId, shown.defaults);
+    case 'nothing-to-clear': {
+      const text = 'This channel has no defaults to clear.';
+      return { text, blocks: [section(text)] };
+    }
+    case 'channel-defaults-cleared': {
+      const text = `${mention(to.userId)} cleared this channel's defaults.`;
+      return { text, blocks: [section(text), context('Run by `/tsai use clear`')] };
+    }
+    case 'channel-defaults-set': {
+      const body = channelDefaultsMessage(channelId, shown.defaults, true);
       const text = `${mention(to.userId)} set this channel's defaults.`;
-      return void (await inChannel({
-        text: `${text} ${body.text}`,
-        blocks: [section(text), ...body.blocks],
-      }));
+      return { text: `${text} ${body.text}`, blocks: [section(text), ...body.blocks] };
     }
     case 'pending-approvals':
-      await announceDecided(bot, result.expired);
-      return void (await privately(pendingListMessage(result.requests)));
+      return pendingListMessage(shown.requests);
     case 'audit-trail':
-      return void (await privately(auditMessage(result.entries)));
+      return auditMessage(shown.entries);
   }
 }
