@@ -1,5 +1,6 @@
 /**
- * What an operation produced, free of Slack: the Slack layer renders it (views/) and decides where it goes.
+ * What an operation produced, free of Slack: the Slack layer renders it (views/) where core/present.ts
+ * says it goes.
  * Values are raw text; the renderer escapes them.
  */
 export interface Fact {
