@@ -4,7 +4,7 @@ import { channelDefaultsAsArgs } from './channel-defaults.js';
 import type { ModalFields, ModalKind, TextFieldName } from './forms/fields.js';
 import { defaultedFields, fieldsFromCommand } from './forms/prefill.js';
 import type { CommandSpec } from './grammar/commands.js';
-import { parseCommand } from './grammar/parse.js';
+import { fillNames, parseCommand } from './grammar/parse.js';
 import type { Operation, OperationResult } from './operations/operation.js';
 import type { RequestContext } from './operations/requests.js';
 import { resolveCommand } from './operations/resolve.js';
@@ -54,7 +54,7 @@ export function usageFailure(message: string, spec: CommandSpec | undefined): Op
 
 /**
  * The one reading of a command text: the channel's defaults fill what was not typed, names given in quotes
- * are looked up in the team's catalog (never a guess), and the text is parsed once with both; then it is
+ * are looked up in the team's catalog (never a guess) and put in the one parse of the text; then it is
  * help, a usage error, a form to fill in, or an operation resolved in the person's zone.
  */
 export async function interpretCommand(store: Store, c: CommandText): Promise<Interpretation> {
@@ -69,7 +69,7 @@ export async function interpretCommand(store: Store, c: CommandText): Promise<In
       : { ok: false as const, message: 'Names can only be looked up within a Slack team: give the IDs.' };
     if (!names.ok) return { kind: 'refused', failure: usageFailure(names.message, parsed.spec) };
     named = names.resolved;
-    parsed = parseCommand(c.text, { ...options, names: names.names });
+    parsed = fillNames(parsed, names.names);
   }
   if (!parsed.ok && (parsed.kind === 'error' || parsed.kind === 'names'))
     return { kind: 'refused', failure: usageFailure(parsed.message, parsed.spec) };

@@ -1,5 +1,6 @@
 import { EXAMPLE_IDS, isServiceId } from '../ids.js';
 import type { CommandSpec } from './commands.js';
+import { entryPlaceholder, idPlaceholder, labelPlaceholder } from './placeholders.js';
 import type {
   DataArg,
   ModalCommand,
@@ -29,8 +30,10 @@ export interface Args {
   /** Option keys whose value was written in quotes. */
   quotedOptions: Set<string>;
   names?: ResolvedNames;
-  /** Names given where IDs go that `names` does not resolve (yet). */
+  /** Names given where IDs go that `names` does not resolve (yet); each stands as a placeholder. */
   found: NameRef[];
+  /** The signals of each list that names some, placeholders included: checked again once they are filled. */
+  lists: { key: string; signals: string[] }[];
   /** The resource IDs the command gives (typed, defaulted or resolved), by key. */
   ids: Record<string, string>;
 }
@@ -87,7 +90,7 @@ export function idFrom(args: Args, key: string, what: string, positional: boolea
 /** The ID an option gives; a resolved name is written back, so that what a form is prefilled with is the ID. */
 export function optionId(args: Args, key: string, what: string): string {
   const id = resourceId(args, key, what, args.options[key]!, args.quotedOptions.has(key));
-  if (isServiceId(id)) args.options[key] = id;
+  if (id !== args.options[key]) args.options[key] = id;
   return id;
 }
 
@@ -99,10 +102,7 @@ function resourceId(args: Args, key: string, what: string, value: string, quoted
   const text = value.trim();
   if (quoted && NAMEABLE_KEYS.includes(key) && !/^\d+$/.test(text)) {
     const hit = args.names?.get(nameKey(key, text));
-    if (!hit) {
-      args.found.push({ key, text });
-      return text;
-    }
+    if (!hit) return idPlaceholder(args.found.push({ key, text }) - 1);
     args.ids[key] = hit.id;
     return hit.id;
   }
@@ -150,19 +150,26 @@ export function parseSignalList(value: string, key: string, what = 'signal'): Si
  * label being the model's output name). Resolved names are written back.
  */
 export function listOption(args: Args, key: string, what: string): SignalRef[] {
-  const resolved: string[] = [];
+  const placeholders = new Map<SignalRef, string>();
+  let named = 0;
   const refs = signalList(args.options[key]!, key, what, (item) => {
     if (!args.quotedOptions.has(key) || ID_ITEM.test(item)) return undefined;
+    named++;
     const hit = args.names?.get(nameKey(key, item));
-    if (!hit) {
-      args.found.push({ key, text: item });
-      return { signal: item, name: item };
-    }
-    resolved.push(item);
-    return { signal: hit.id, name: key === 'signals' && hit.name ? hit.name : hit.id };
+    if (hit) return { signal: hit.id, name: key === 'signals' && hit.name ? hit.name : hit.id };
+    const index = args.found.push({ key, text: item }) - 1;
+    const signal = idPlaceholder(index);
+    const ref = { signal, name: key === 'signals' ? labelPlaceholder(index) : signal };
+    placeholders.set(ref, entryPlaceholder(index));
+    return ref;
   });
-  if (resolved.length > 0 && args.found.length === 0)
-    args.options[key] = refs.map((r) => (r.name === r.signal ? r.signal : `${r.signal}:${r.name}`)).join(',');
+  if (named > 0) {
+    // What a form reopens with: each entry as an ID (and label), names as what they stand for.
+    args.options[key] = refs
+      .map((r) => placeholders.get(r) ?? (r.name === r.signal ? r.signal : `${r.signal}:${r.name}`))
+      .join(',');
+    args.lists.push({ key, signals: refs.map((r) => r.signal) });
+  }
   return refs;
 }
 

@@ -14,6 +14,7 @@ import {
   tooMany,
 } from './args.js';
 import { COMMANDS, type CommandSpec, KEY_ALIASES, specById } from './commands.js';
+import { fillPlaceholders, repeatedSignal, withoutMarks } from './placeholders.js';
 import { type Token, tokenize } from './tokenize.js';
 import type { GovernanceCommand, NameRef, ParsedCommand, ParseOutcome } from './types.js';
 
@@ -39,7 +40,7 @@ export function isGovernanceCommand(c: ParsedCommand): c is GovernanceCommand {
 }
 
 export function parseCommand(text: string, options: ParseOptions = {}): ParseOutcome {
-  const tokenized = tokenize(text);
+  const tokenized = tokenize(withoutMarks(text));
   if (!tokenized.ok) return { ok: false, kind: 'error', message: tokenized.error };
   const tokens = tokenized.tokens;
   if (tokens.length === 0)
@@ -69,6 +70,8 @@ export function parseCommand(text: string, options: ParseOptions = {}): ParseOut
         names: args.found,
         ids: args.ids,
         message: `Names to look up before \`${spec.spec.id}\` can run: ${listed}.`,
+        parsed: { ...out, fromDefaults },
+        lists: args.lists,
       };
     }
     return out.ok || out.kind === 'missing' ? { ...out, fromDefaults } : out;
@@ -76,6 +79,30 @@ export function parseCommand(text: string, options: ParseOptions = {}): ParseOut
     if (e instanceof Bad) return { ok: false, kind: 'error', message: e.message, spec: spec.spec };
     throw e;
   }
+}
+
+/**
+ * A command that named resources, with the names filled in from what the catalog says they stand for:
+ * the parse the grammar made with placeholders, completed without reading the text again.
+ */
+export function fillNames(
+  outcome: Extract<ParseOutcome, { kind: 'names' }>,
+  names: ResolvedNames,
+): ParseOutcome {
+  const filled = [];
+  for (const ref of outcome.names) {
+    const hit = names.get(nameKey(ref.key, ref.text));
+    if (!hit) return { ok: false, kind: 'error', message: outcome.message, spec: outcome.spec };
+    filled.push({ id: hit.id, label: ref.key === 'signals' && hit.name ? hit.name : hit.id });
+  }
+  const repeated = repeatedSignal(outcome.lists, filled);
+  if (repeated) {
+    const message = `Signal \`${repeated.signal}\` appears twice in \`${repeated.key}=\`.`;
+    return { ok: false, kind: 'error', message, spec: outcome.spec };
+  }
+  // The command table's entry is shared, not copied.
+  const { spec, ...parsed } = outcome.parsed;
+  return { ...fillPlaceholders(parsed, filled), spec } as ParseOutcome;
 }
 
 /**
@@ -167,6 +194,7 @@ function collect(tokens: Token[], spec: CommandSpec, names: ResolvedNames | unde
     quotedOptions,
     ...(names ? { names } : {}),
     found: [],
+    lists: [],
     ids: {},
   };
 }

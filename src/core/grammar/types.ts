@@ -72,6 +72,10 @@ export type ParseOutcome =
       ids: Record<string, string>;
       /** Which names are to be looked up, for a surface that cannot look them up. */
       message: string;
+      /** The command as parsed, each name a placeholder until `fillNames` puts in what it stands for. */
+      parsed: Extract<ParseOutcome, { ok: true } | { kind: 'missing' }>;
+      /** The signal lists that name some, to be checked for repeats once the names are filled in. */
+      lists: { key: string; signals: string[] }[];
     }
   | {
       ok: false;
