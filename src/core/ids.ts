@@ -6,7 +6,7 @@ export const SERVICE_ID = /^\d{18,19}$/;
 
 /**
  * The IDs every example in help and errors uses: the sandbox's demo data, so an example works as typed there
- * (the first flow a fresh sandbox creates gets `flow`).
+ * (`flow` is the ID the first thing a fresh sandbox creates gets: a flow, when someone starts one first).
  */
 export const EXAMPLE_IDS = {
   workspace: '1030000000000000001',
