@@ -15,6 +15,23 @@ const EXAMPLES = COMMANDS.flatMap((c) => c.examples.map((e) => e.replace(/^\/tsa
 /** One channel per example, so each reply is told apart from the others' late messages. */
 const channelOf = (i: number) => `C0EXAMPLE${i}`;
 
+/** Misspellings, each with what the refusal offers instead; they run after the examples taught the names. */
+const TYPOS = [
+  [
+    'lern workspace=1030000000000000001 dataspec=1080000000000000001',
+    'Did you mean `learn`?',
+    '/tsai learn ',
+  ],
+  ['workspace shwo 1030000000000000001', 'Did you mean `show`?', '/tsai workspace show '],
+  [
+    'learn workspace=1030000000000000001 dataspce=1080000000000000001',
+    'Did you mean `dataspec=`?',
+    '/tsai learn ',
+  ],
+  ['workspace show "Pump staton A"', 'Closest: "Pump station A"', '/tsai workspace show '],
+] as const;
+const typoChannel = (i: number) => `C0TYPO${i}`;
+
 let h: Harness;
 stackForThisSuite(
   (started) => {
@@ -22,7 +39,11 @@ stackForThisSuite(
   },
   {
     env: { TSAI_APPROVERS: DEFAULT_USER },
-    channels: [...DEFAULT_CHANNELS, ...EXAMPLES.map((_, i) => ({ id: channelOf(i), name: `example-${i}` }))],
+    channels: [
+      ...DEFAULT_CHANNELS,
+      ...EXAMPLES.map((_, i) => ({ id: channelOf(i), name: `example-${i}` })),
+      ...TYPOS.map((_, i) => ({ id: typoChannel(i), name: `typo-${i}` })),
+    ],
   },
 );
 
@@ -53,4 +74,17 @@ describe('every example in help works as typed against the sandbox demo data', (
     expect(s).not.toContain('*Usage:*');
     expect(s).not.toMatch(/is not a command|is not an option|not a valid|could not read|not found/i);
   });
+});
+
+describe('a misspelling is refused with what was probably meant, and an example that works', () => {
+  it.each(TYPOS.map(([text, offer, example], i) => [text, offer, example, i] as const))(
+    '%s',
+    async (text, offer, example, i) => {
+      await h.clearServiceRequests();
+      const s = seen(await replyIn(typoChannel(i), text));
+      expect(s).toContain(offer);
+      expect(s).toContain(`*Example:* \`${example}`);
+      expect(await h.serviceRequests()).toEqual([]);
+    },
+  );
 });
