@@ -4,15 +4,19 @@
  */
 export const SERVICE_ID = /^\d{18,19}$/;
 
+/**
+ * The IDs every example in help and errors uses: the sandbox's demo data, so an example works as typed there
+ * (`flow` is the ID the first thing a fresh sandbox creates gets: a flow, when someone starts one first).
+ */
 export const EXAMPLE_IDS = {
-  workspace: '1353853719423311872',
-  model: '1353853719423311873',
-  assessment: '1353853719423311874',
-  datastream: '1353853719423311875',
-  signal: '1353853719423311876',
-  signal2: '1353853719423311877',
-  dataspec: '1353853719423311878',
-  flow: '1353853719423311879',
+  workspace: '1030000000000000001',
+  model: '1070000000000000002',
+  assessment: '1060000000000000001',
+  datastream: '1040000000000000001',
+  signal: '1050000000000000001',
+  signal2: '1050000000000000002',
+  dataspec: '1080000000000000001',
+  flow: '1400000000000000001',
 } as const;
 
 export function isServiceId(value: string): boolean {

@@ -28,6 +28,8 @@ export interface SlackFailure {
   error: string;
   /** A 429's Retry-After, in ms. */
   retryAfterMs?: number;
+  /** `missing_scope`: the scope Slack says the call needs. */
+  needed?: string;
 }
 
 const CONTENT = new Set([
@@ -91,7 +93,7 @@ export function slackFailure(e: unknown): SlackFailure {
     code?: string;
     retryAfter?: number;
     statusCode?: number;
-    data?: { error?: unknown };
+    data?: { error?: unknown; needed?: unknown };
     message?: string;
   };
   if (err.code === 'slack_webapi_rate_limited_error')
@@ -105,11 +107,32 @@ export function slackFailure(e: unknown): SlackFailure {
   if (err.code === 'slack_webapi_request_error')
     return { kind: 'unavailable', error: err.message ?? 'request error' };
   const code = err.data?.error;
-  if (typeof code === 'string') return { kind: ofCode(code), error: code };
+  const needed = err.data?.needed;
+  if (typeof code === 'string')
+    return { kind: ofCode(code), error: code, ...(typeof needed === 'string' ? { needed } : {}) };
   return { kind: 'other', error: e instanceof Error ? e.message : String(e) };
 }
 
-/** One clause for a person on why Slack did not take something. */
+/** What Slack's refusals mean to a person, and the fix: one clause each, never the code itself. */
+const SAY: Record<string, string> = {
+  not_in_channel: 'the bot is not in that channel: invite it with `/invite @tsai`',
+  channel_not_found:
+    'Slack does not show the bot that channel (a private channel it was not invited to, or a wrong channel setting): invite it with `/invite @tsai`, or check the channel setting',
+  is_archived: 'that channel is archived: unarchive it, or choose another channel',
+  restricted_action: "this workspace's settings do not let the bot post there: ask a workspace admin",
+  user_not_in_channel: 'that person is not in the channel: invite them, or use another channel',
+  is_inactive: 'that conversation is closed: use another channel',
+  cannot_dm_bot: 'Slack does not let the bot message that account',
+  message_not_found: 'the message it belonged to has been deleted',
+  thread_not_found: 'the message it belonged to has been deleted',
+  cant_update_message: 'Slack no longer lets the bot change that message',
+  edit_window_closed: 'Slack no longer lets the bot change that message',
+  expired_url: 'Slack allows only a few replies to a command within 30 minutes, and those are used up',
+  used_url: 'Slack allows only a few replies to a command within 30 minutes, and those are used up',
+  invalid_url: 'Slack allows only a few replies to a command within 30 minutes, and those are used up',
+};
+
+/** One clause for a person on why Slack did not take something, with what to do about it. */
 export function slackFailureText(f: SlackFailure): string {
   switch (f.kind) {
     case 'rate-limited':
@@ -117,10 +140,16 @@ export function slackFailureText(f: SlackFailure): string {
     case 'unavailable':
       return 'Slack did not answer';
     case 'auth':
-      return `Slack refuses the bot's token (${f.error}): whoever runs the bot has to reinstall it or give it a new token`;
+      return "Slack refuses the bot's token (the app was removed or its token revoked): tell your Slack admins; whoever runs the bot has to reinstall it or give it a new token";
     case 'trigger':
       return 'Slack gives a form only 3 seconds to open, and the bot was slower';
-    default:
-      return `Slack answered ${f.error}`;
+    case 'content':
+      return 'Slack refused the message as too long or malformed, which is a bug in the bot (it is in its log)';
   }
+  if (f.error === 'missing_scope') {
+    const scope =
+      f.needed && /^[a-z:.,_-]+$/.test(f.needed) ? `the \`${f.needed}\` permission` : 'a permission';
+    return `the bot lacks ${scope} in Slack: whoever runs it has to add it to the app's manifest (manifest.yml) and reinstall the app`;
+  }
+  return SAY[f.error] ?? 'Slack refused it for a reason the bot does not know (it is in its log)';
 }

@@ -174,6 +174,25 @@ describe('names in commands', () => {
     });
   });
 
+  it('a misspelt one-word name gets the names within a slip of it, at most three', async () => {
+    const typo = await resolveName(store, { teamId: TEAM, kind: 'model', text: 'Baselnie' });
+    expect(typo).toMatchObject({ ok: false, reason: 'unknown' });
+    if (typo.ok) throw new Error('resolved');
+    expect(typo.candidates.map((c) => c.id).sort()).toEqual([id(11), id(12)]);
+    expect(typo.message).toMatch(/^No model named "Baselnie" is known\. Closest: "[Bb]aseline"/);
+    const far = await resolveName(store, { teamId: TEAM, kind: 'model', text: 'Turbine' });
+    expect(far).toMatchObject({ ok: false, reason: 'unknown', candidates: [] });
+    for (let n = 0; n < 5; n++) {
+      await recordFlowResult(store, {
+        teamId: TEAM,
+        now: () => T0 + 10 + n,
+        model: { id: id(40 + n), name: `Baseline ${n}`, workspaceId: W1 },
+      });
+    }
+    const many = await resolveName(store, { teamId: TEAM, kind: 'model', text: 'Baselin' });
+    expect(!many.ok && many.candidates.length).toBe(3);
+  });
+
   it('digits that are not an ID are refused as an ID, and an empty name is refused', async () => {
     const r = await resolveName(store, { teamId: TEAM, kind: 'assessment', text: '12345' });
     expect(r).toMatchObject({ ok: false, reason: 'unknown', candidates: [] });

@@ -184,7 +184,10 @@ describe('an approval request the approvals channel does not take', () => {
     const { note, id } = await file(`live start ${model}`);
     expect(note.via).toBe('response_url');
     expect(textOf(note)).toContain('no approver could be sent it');
-    expect(textOf(note)).toContain("Slack refuses the bot's token (token_revoked)");
+    expect(textOf(note)).toContain(
+      "Slack refuses the bot's token (the app was removed or its token revoked): tell your Slack admins",
+    );
+    expect(textOf(note)).not.toContain('token_revoked');
     expect(textOf(note)).toContain("decide it in the bot's Home tab");
     expect(await approvalOf(id)).toMatchObject({ status: 'pending', messageTs: null });
 
@@ -199,8 +202,11 @@ describe('an approval request the approvals channel does not take', () => {
     for (const fault of [{ error: 'channel_not_found' }, { status: 502 }]) {
       rig.slack.injectFault({ method: 'chat.postMessage', channel: APPROVALS, times: 'always', ...fault });
       const { note, id } = await file(`live stop ${SEED.models.temperatureCommon}`);
-      const why = fault.error ? 'Slack answered channel_not_found' : 'Slack did not answer';
+      const why = fault.error
+        ? 'Slack does not show the bot that channel (a private channel it was not invited to, or a wrong channel setting): invite it with `/invite @tsai`'
+        : 'Slack did not answer';
       expect(textOf(note)).toContain(why);
+      expect(textOf(note)).not.toContain('channel_not_found');
       expect(textOf(await copyFor(APPROVER, id))).toContain(why);
       expect((await approvalOf(id)).status).toBe('pending');
       rig.slack.clearFaults();

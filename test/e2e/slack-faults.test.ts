@@ -426,13 +426,20 @@ describe('forms', () => {
 
   it.each([
     [{ status: 503 }, 'Slack did not answer'],
-    [{ error: 'invalid_blocks' }, 'Slack answered invalid_blocks'],
-    [{ error: 'invalid_auth' }, "Slack refuses the bot's token (invalid_auth)"],
+    [
+      { error: 'invalid_blocks' },
+      'Slack refused the message as too long or malformed, which is a bug in the bot',
+    ],
+    [
+      { error: 'invalid_auth' },
+      "Slack refuses the bot's token (the app was removed or its token revoked): tell your Slack admins",
+    ],
   ])('views.open answering %o: the same message, saying why (%s)', async (fault, why) => {
     // Twice: the Web API client tries a 5xx once more by itself.
     h.slack.injectFault({ method: 'views.open', times: 2, ...fault });
     const note = await h.commandAndReply('eval');
     expect(textOf(note)).toContain(`The eval form did not open: ${why}`);
+    expect(textOf(note)).not.toMatch(/invalid_blocks|invalid_auth/);
     expect(buttonsOf(note)).toEqual([MODAL_ACTION.reopen]);
   });
 
@@ -461,7 +468,10 @@ describe('forms', () => {
     h.slack.setTokenStatus('inactive');
     const note = await h.commandAndReply(`score ${SEED.models.temperatureCommon}`);
     expect(note.via).toBe('response_url');
-    expect(textOf(note)).toContain("Slack refuses the bot's token (account_inactive)");
+    expect(textOf(note)).toContain(
+      "Slack refuses the bot's token (the app was removed or its token revoked): tell your Slack admins",
+    );
+    expect(textOf(note)).not.toContain('account_inactive');
     expect(textOf(note)).toContain(`/tsai score ${SEED.models.temperatureCommon}`);
   });
 

@@ -123,10 +123,10 @@ describe('the Home view', () => {
     expect(checkBlockKitLimits(view, 'home')).toEqual([]);
     expect(validateView(view, 'home')).toBeNull();
     const text = JSON.stringify(view);
-    expect(text).toContain('…and 90 or more more requests');
-    expect(text).toContain('…and 27 or more more requests');
-    expect(text).toContain('…and 85 or more more flows');
-    expect(text).toContain('…and 1 or more more channels');
+    expect(text).toContain('…and at least 90 more requests: `/tsai approvals` lists them all.');
+    expect(text).toContain('…and at least 27 more requests.');
+    expect(text).toContain('…and at least 85 more flows: `/tsai flows` in a channel lists its own.');
+    expect(text).toContain('…and at least 1 more channel.');
     // What users or the service wrote cannot ping or link.
     expect(text).not.toContain('<!channel>');
     expect(text).not.toContain('<http://evil');

@@ -45,7 +45,7 @@ describe('mrkdwn helpers', () => {
     const many = Array.from({ length: 80 }, (_, i) => section(`b${i}`));
     const limited = limitBlocks(many);
     expect(limited).toHaveLength(50);
-    expect(JSON.stringify(limited.at(-1))).toContain('31 more block(s) not shown');
+    expect(JSON.stringify(limited.at(-1))).toContain('31 more parts not shown');
   });
 });
 

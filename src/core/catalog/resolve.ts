@@ -6,6 +6,7 @@ import {
   type Store,
 } from '../../store/index.js';
 import { nameKey, type ResolvedNames } from '../grammar/parse.js';
+import { closeEnough, editDistance, MAX_SUGGESTIONS } from '../grammar/suggest.js';
 import type { NameRef } from '../grammar/types.js';
 import { EXAMPLE_IDS, isServiceId } from '../ids.js';
 import { type Candidate, candidateLabel } from './search.js';
@@ -43,13 +44,15 @@ export interface NameQuery {
   links?: CatalogLinks;
 }
 
+export { editDistance };
+
 export type NameResolution =
   | { ok: true; id: string; name?: string; by: 'id' | 'name' }
   | {
       ok: false;
       reason: 'ambiguous' | 'unknown';
       text: string;
-      /** Ambiguous: every entry of that name (up to 10). Unknown: the closest names (up to 5). */
+      /** Ambiguous: every entry of that name (up to 10). Unknown: the closest names (up to 3). */
       candidates: Candidate[];
       /** One or two sentences for the user, naming the candidates' IDs. */
       message: string;
@@ -58,7 +61,6 @@ export type NameResolution =
 const article = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
 
 const MAX_AMBIGUOUS = 10;
-const MAX_CLOSEST = 5;
 
 const toCandidate = (e: CatalogEntry): Candidate => ({
   id: e.id,
@@ -127,40 +129,32 @@ export async function resolveName(store: Store, q: NameQuery): Promise<NameResol
   );
 }
 
+/** How many of the team's entries of a kind a misspelt name is compared with, most recently used first. */
+const RECENT_POOL = 200;
+
 /**
- * Named entries near `text`, for the refusal only: those sharing a word with it (or containing it),
- * the smallest edit distance first, then the most recently used.
+ * Named entries near `text`, for the refusal only: those sharing a word with it (or containing it), and
+ * the recently used ones within a slip of it (`closeEnough`), the smallest edit distance first, then the
+ * most recently used; at most three.
  */
 async function closestEntries(store: Store, q: NameQuery, text: string): Promise<CatalogEntry[]> {
   const key = catalogKey(text);
   const words = [...new Set(key.split(' '))].filter((w) => [...w].length >= 3);
   words.sort((a, b) => b.length - a.length);
-  const pool = new Map<string, CatalogEntry>();
+  const pool = new Map<string, { e: CatalogEntry; d: number }>();
+  const add = (e: CatalogEntry) => {
+    if (e.name && !pool.has(e.id)) pool.set(e.id, { e, d: editDistance(key, catalogKey(e.name)) });
+  };
   for (const t of [key, ...words.slice(0, 4)]) {
-    for (const e of await store.searchCatalog({ teamId: q.teamId, kind: q.kind, text: t, limit: 50 })) {
-      if (e.name) pool.set(e.id, e);
-    }
+    for (const e of await store.searchCatalog({ teamId: q.teamId, kind: q.kind, text: t, limit: 50 })) add(e);
+  }
+  for (const e of await store.searchCatalog({ teamId: q.teamId, kind: q.kind, limit: RECENT_POOL })) {
+    if (e.name && editDistance(key, catalogKey(e.name)) <= closeEnough(key)) add(e);
   }
   return [...pool.values()]
-    .map((e) => ({ e, d: editDistance(key, catalogKey(e.name!)) }))
     .sort((a, b) => a.d - b.d || b.e.lastUsedAt - a.e.lastUsedAt)
-    .slice(0, MAX_CLOSEST)
+    .slice(0, MAX_SUGGESTIONS)
     .map((x) => x.e);
-}
-
-/** Levenshtein distance over characters, on at most the first 100 of each. */
-export function editDistance(a: string, b: string): number {
-  const x = [...a].slice(0, 100);
-  const y = [...b].slice(0, 100);
-  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= y.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[y.length]!;
 }
 
 export interface ResolvedName {

@@ -15,6 +15,7 @@ import {
 } from './args.js';
 import { COMMANDS, type CommandSpec, KEY_ALIASES, specById } from './commands.js';
 import { fillPlaceholders, repeatedSignal, withoutMarks } from './placeholders.js';
+import { didYouMean, suggest } from './suggest.js';
 import { type Token, tokenize } from './tokenize.js';
 import type { GovernanceCommand, NameRef, ParsedCommand, ParseOutcome } from './types.js';
 
@@ -138,17 +139,36 @@ function selectSpec(tokens: Token[]): { spec: CommandSpec } | { error: string; s
   const head = word(0)!;
   const family = COMMANDS.filter((c) => c.words[0] === head);
   if (family.length === 0) {
-    return { error: `\`${tokens[0]!.raw}\` is not a command. Commands: ${commandList()}.` };
+    const close = suggest(head, commandWords());
+    const guess = COMMANDS.find((c) => c.words[0] === close[0]);
+    return {
+      error: `\`${tokens[0]!.raw}\` is not a command.${didYouMean(close)} Commands: ${commandList()}.`,
+      ...(guess ? { spec: guess } : {}),
+    };
   }
   if (family.length === 1 && family[0]!.words.length === 1) return { spec: family[0]! };
   const sub = word(1);
   const match = family.find((c) => c.words[1] === sub);
   if (match) return { spec: match };
   const subs = family.map((c) => `\`${c.words[1]}\``).join(' or ');
-  const given = tokens[1]
-    ? `\`${tokens[1].raw}\` is not a \`${head}\` subcommand`
-    : `\`${head}\` needs a subcommand`;
-  return { error: `${given}: use ${subs}.`, spec: family[0] };
+  if (!tokens[1]) return { error: `\`${head}\` needs a subcommand: use ${subs}.`, spec: family[0] };
+  const close =
+    sub === undefined
+      ? []
+      : suggest(
+          sub,
+          family.map((c) => c.words[1]!),
+        );
+  const guess = family.find((c) => c.words[1] === close[0]) ?? family[0];
+  return {
+    error: `\`${tokens[1].raw}\` is not a \`${head}\` subcommand.${didYouMean(close)} Use ${subs}.`,
+    spec: guess,
+  };
+}
+
+/** The first word of every command: what a misspelt command is compared with. */
+function commandWords(): string[] {
+  return [...new Set(COMMANDS.map((c) => c.words[0]!))];
 }
 
 export function commandList(): string {
@@ -176,7 +196,8 @@ function collect(tokens: Token[], spec: CommandSpec, names: ResolvedNames | unde
       const accepted = spec.keys.length
         ? `It takes ${spec.keys.map((k) => `\`${k}=\``).join(', ')}.`
         : 'It takes no options.';
-      throw new Bad(`\`${t.rawKey}=\` is not an option of \`${spec.id}\`. ${accepted}`);
+      const close = didYouMean(suggest(t.key, spec.keys), (k) => `\`${k}=\``);
+      throw new Bad(`\`${t.rawKey}=\` is not an option of \`${spec.id}\`.${close} ${accepted}`);
     }
     if (key in options) throw new Bad(`\`${key}=\` is given twice; give it once.`);
     options[key] = t.value;
@@ -217,7 +238,8 @@ const PARSERS: Record<string, Parser> = {
   help: (args, spec) => {
     const topic = args.positionals.join(' ').toLowerCase().trim();
     if (topic && !COMMANDS.some((c) => c.id === topic || c.words[0] === topic)) {
-      throw new Bad(`There is no command \`${topic}\`. Commands: ${commandList()}.`);
+      const close = didYouMean(suggest(topic, commandWords()));
+      throw new Bad(`There is no command \`${topic}\`.${close} Commands: ${commandList()}.`);
     }
     return ok({ kind: 'help', topic: topic || undefined }, spec);
   },

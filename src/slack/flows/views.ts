@@ -12,6 +12,7 @@ import {
   type KnownBlock,
   limitBlocks,
   mention,
+  plural,
   section,
   slackTime,
 } from '../views/mrkdwn.js';
@@ -216,7 +217,11 @@ export function flowsListMessage(flows: TrackedFlow[], now: number): MessageBody
     const text = 'No flows were started from this channel yet (or the bot does not follow flows).';
     return { text, blocks: [section(text)] };
   }
-  const blocks: KnownBlock[] = [section(`*The latest ${flows.length} flow(s) started here, newest first*`)];
+  const heading =
+    flows.length === 1
+      ? 'The latest flow started here'
+      : `The latest ${flows.length} flows started here, newest first`;
+  const blocks: KnownBlock[] = [section(`*${heading}*`)];
   for (const f of flows) {
     blocks.push(
       section(
@@ -224,7 +229,7 @@ export function flowsListMessage(flows: TrackedFlow[], now: number): MessageBody
       ),
     );
   }
-  return { text: `${flows.length} flow(s)`, blocks: limitBlocks(blocks) };
+  return { text: plural(flows.length, 'flow'), blocks: limitBlocks(blocks) };
 }
 
 /** `/tsai flow <id>`: what following the flow found, then the service's answer now. */

@@ -60,10 +60,12 @@ const header = (text: string): KnownBlock => ({
 
 const divider: KnownBlock = { type: 'divider' };
 
-function more(list: Listed<unknown>, shown: number, what: string): KnownBlock[] {
+/** `…and 1 more request.`, `…and at least 15 more flows: …` (`noun` singular; `where`: where to see them). */
+function more(list: Listed<unknown>, shown: number, noun: string, where = ''): KnownBlock[] {
   const rest = list.total - shown;
   if (rest <= 0) return [];
-  return [context(`…and ${rest}${list.atLeast ? ' or more' : ''} more ${what}.`)];
+  const count = `${list.atLeast ? 'at least ' : ''}${rest} more ${rest === 1 ? noun : `${noun}s`}`;
+  return [context(`…and ${count}${where}.`)];
 }
 
 /** `Baseline` `1070…` when the catalog knows a name, else the ID alone. */
@@ -111,7 +113,7 @@ function waitingBlocks(d: HomeData): KnownBlock[] {
       },
     );
   }
-  blocks.push(...more(d.waiting, d.waiting.items.length, 'requests: `/tsai approvals` lists them all'));
+  blocks.push(...more(d.waiting, d.waiting.items.length, 'request', ': `/tsai approvals` lists them all'));
   return blocks;
 }
 
@@ -128,7 +130,7 @@ function mineBlocks(d: HomeData): KnownBlock[] {
       ),
     );
   }
-  blocks.push(...more(d.mine, d.mine.items.length, 'requests'));
+  blocks.push(...more(d.mine, d.mine.items.length, 'request'));
   return blocks;
 }
 
@@ -155,7 +157,7 @@ function flowBlocks(d: HomeData): KnownBlock[] {
     return blocks;
   }
   for (const f of d.flows.items) blocks.push(flowBlock(f, d));
-  blocks.push(...more(d.flows, d.flows.items.length, 'flows: `/tsai flows` in a channel lists its own'));
+  blocks.push(...more(d.flows, d.flows.items.length, 'flow', ': `/tsai flows` in a channel lists its own'));
   return blocks;
 }
 
@@ -178,7 +180,7 @@ function channelBlocks(d: HomeData): KnownBlock[] {
     return blocks;
   }
   for (const c of d.channels.items) blocks.push(section(`<#${c.channelId}>: ${defaultsText(c, d.names)}`));
-  blocks.push(...more(d.channels, d.channels.items.length, 'channels'));
+  blocks.push(...more(d.channels, d.channels.items.length, 'channel'));
   return blocks;
 }
 

@@ -22,7 +22,7 @@ export function channelDefaultsMessage(
       blocks: [
         section(`<#${channelId}> has no defaults.`),
         context(
-          'Set some with `/tsai use workspace=<id> datastream=<id> model=<id> assessment=<id> entities=<a,b>`.',
+          `Set some with ${code('/tsai use workspace=<id> datastream=<id> model=<id> assessment=<id> entities=<a,b>')}.`,
         ),
       ],
     };

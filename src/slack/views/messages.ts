@@ -142,7 +142,8 @@ export function helpMessage(topic: string | undefined): MessageBody {
     if (topic) lines.push(...spec.examples.map((e) => `Example: ${code(e)}`));
     blocks.push(section(lines.join('\n')));
   }
-  if (!topic) blocks.push(context('`/tsai help <command>` shows examples, e.g. `/tsai help learn`.'));
+  if (!topic)
+    blocks.push(context(`${code('/tsai help <command>')} shows examples, e.g. \`/tsai help learn\`.`));
   return {
     text: topic ? `Help for /tsai ${escapeMrkdwn(topic)}` : 'tsai commands',
     blocks: limitBlocks(blocks),

@@ -62,7 +62,13 @@ export function context(mrkdwn: string): KnownBlock {
 export function limitBlocks(blocks: KnownBlock[], max: number = LIMITS.blocksPerMessage): KnownBlock[] {
   if (blocks.length <= max) return blocks;
   const kept = blocks.slice(0, max - 1);
-  return [...kept, context(`… ${blocks.length - kept.length} more block(s) not shown (message too long).`)];
+  const left = blocks.length - kept.length;
+  return [...kept, context(`… ${left} more ${left === 1 ? 'part' : 'parts'} not shown (message too long).`)];
+}
+
+/** `1 flow`, `3 flows`: a count with its noun in the right number (`many` for irregular plurals). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** A Slack user mention for an ID we got from Slack itself (never from free text). */

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/core/grammar/commands.js';
+import { DEFAULT_CHANNELS, type LocalMessage } from '../../standins/localslack/index.js';
+import { stackForThisSuite } from '../support/fixtures/stack.js';
+import { DEFAULT_USER, type Harness } from '../support/harness.js';
+
+/**
+ * Every example help shows, as typed after `/tsai`. A created workspace takes the first ID the service
+ * hands out, so those examples run last: the first thing the sandbox creates is then a flow, the one the
+ * `flow` example names.
+ */
+const EXAMPLES = COMMANDS.flatMap((c) => c.examples.map((e) => e.replace(/^\/tsai\s+/, ''))).sort(
+  (a, b) => Number(a.startsWith('workspace create')) - Number(b.startsWith('workspace create')),
+);
+/** One channel per example, so each reply is told apart from the others' late messages. */
+const channelOf = (i: number) => `C0EXAMPLE${i}`;
+
+/** Misspellings, each with what the refusal offers instead; they run after the examples taught the names. */
+const TYPOS = [
+  [
+    'lern workspace=1030000000000000001 dataspec=1080000000000000001',
+    'Did you mean `learn`?',
+    '/tsai learn ',
+  ],
+  ['workspace shwo 1030000000000000001', 'Did you mean `show`?', '/tsai workspace show '],
+  [
+    'learn workspace=1030000000000000001 dataspce=1080000000000000001',
+    'Did you mean `dataspec=`?',
+    '/tsai learn ',
+  ],
+  ['workspace show "Pump staton A"', 'Closest: "Pump station A"', '/tsai workspace show '],
+] as const;
+const typoChannel = (i: number) => `C0TYPO${i}`;
+
+let h: Harness;
+stackForThisSuite(
+  (started) => {
+    h = started;
+  },
+  {
+    env: { TSAI_APPROVERS: DEFAULT_USER },
+    channels: [
+      ...DEFAULT_CHANNELS,
+      ...EXAMPLES.map((_, i) => ({ id: channelOf(i), name: `example-${i}` })),
+      ...TYPOS.map((_, i) => ({ id: typoChannel(i), name: `typo-${i}` })),
+    ],
+  },
+);
+
+const seen = (m: LocalMessage) => `${m.text}\n${JSON.stringify(m.blocks ?? [])}`;
+
+/** The bot's first message the user sees in the channel: on a machine shared by many runs, give it time. */
+async function replyIn(channel: string, text: string): Promise<LocalMessage> {
+  const delivery = await h.command(text, { channel });
+  expect(delivery.status).toBe(200);
+  return h.slack.waitFor(
+    () =>
+      h.slack
+        .messages(channel, { user: DEFAULT_USER })
+        .find((m) => m.kind !== 'command' && m.user !== DEFAULT_USER),
+    30_000,
+    `a reply to /tsai ${text}`,
+  );
+}
+
+describe('every example in help works as typed against the sandbox demo data', () => {
+  it('help shows them all', () => {
+    expect(EXAMPLES.length).toBeGreaterThan(15);
+  });
+
+  it.each(EXAMPLES.map((text, i) => [text, i] as const))('%s', async (text, i) => {
+    const s = seen(await replyIn(channelOf(i), text));
+    // A refusal of bad input carries the command's usage; nothing else does.
+    expect(s).not.toContain('*Usage:*');
+    expect(s).not.toMatch(/is not a command|is not an option|not a valid|could not read|not found/i);
+  });
+});
+
+describe('a misspelling is refused with what was probably meant, and an example that works', () => {
+  it.each(TYPOS.map(([text, offer, example], i) => [text, offer, example, i] as const))(
+    '%s',
+    async (text, offer, example, i) => {
+      await h.clearServiceRequests();
+      const s = seen(await replyIn(typoChannel(i), text));
+      expect(s).toContain(offer);
+      expect(s).toContain(`*Example:* \`${example}`);
+      expect(await h.serviceRequests()).toEqual([]);
+    },
+  );
+});
