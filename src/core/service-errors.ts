@@ -1,4 +1,4 @@
-import { ServiceError } from '../api/index.js';
+import { ServiceError } from '../api/errors.js';
 import type { OpFailure } from './outcome.js';
 
 /** What a creating request asked the service for, so that a person can look for it by its name. */

@@ -110,7 +110,7 @@ function guardedReceiver(bot: Bot, signingSecret: string, readiness: Readiness |
   receiver.requestListener = guardEvents(receiver.requestListener, {
     endpoint: EVENTS_PATH,
     signingSecret,
-    markSeen: (key, now, expiresAt) => bot.store.markRequestSeen(key, now, expiresAt),
+    markSeen: (keys, now, expiresAt) => bot.store.markRequestsSeen(keys, now, expiresAt),
     pruneSeen: (now) => bot.store.pruneRequestsSeen(now),
     logger: bot.logger,
   });

@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import { BODIES_IN_FLIGHT_LIMIT_BYTES, BODY_LIMIT_BYTES } from './http/limits.js';
 import { readPayload, replayKey, routable, UNKEYED_RETRY } from './http/payload.js';
 import { BodyBudget, readBody } from './http/read-body.js';
+import { batchedMarks } from './http/seen-marks.js';
 import {
   SIGNATURE_WINDOW_SECONDS,
   signatureHeaders,
@@ -14,8 +15,11 @@ import {
 export interface GuardOptions {
   endpoint: string;
   signingSecret: string;
-  /** True the first time `key` is marked (until `expiresAt`), across every replica sharing the store. */
-  markSeen(key: string, now: number, expiresAt: number): Promise<boolean>;
+  /**
+   * Marks distinct keys until `expiresAt`; answers those marked for the first time (or after their mark
+   * expired), across every replica sharing the store.
+   */
+  markSeen(keys: readonly string[], now: number, expiresAt: number): Promise<Set<string>>;
   /** Forgets keys expired by `now`. */
   pruneSeen(now: number): Promise<unknown>;
   logger: Logger;
@@ -43,14 +47,16 @@ export function guardEvents(bolt: RequestListener, o: GuardOptions): RequestList
   const budget = new BodyBudget(BODIES_IN_FLIGHT_LIMIT_BYTES);
   const refused = refusalCounter(o.logger);
   let prunedAt = 0;
-  const firstTime = async (key: string): Promise<boolean> => {
-    const now = Date.now();
+  const mark = batchedMarks((keys, now) => {
     if (now - prunedAt > PRUNE_EVERY_MS) {
       prunedAt = now;
       o.pruneSeen(now).catch(() => undefined);
     }
+    return o.markSeen(keys, now, now + SEEN_FOR_MS);
+  });
+  const firstTime = async (key: string): Promise<boolean> => {
     try {
-      return await o.markSeen(key, now, now + SEEN_FOR_MS);
+      return await mark(key);
     } catch (err) {
       // Acting is worth more than refusing everything while the store is out; the outage is logged.
       o.logger.warn({ err: (err as Error).message }, 'could not check a request for a repeat; acting on it');

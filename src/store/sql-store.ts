@@ -169,6 +169,9 @@ export class SqlStore implements Store {
   markRequestSeen(key: string, now: number, expiresAt: number) {
     return this.engine.exec(seen.markRequestSeen(key, now, expiresAt));
   }
+  markRequestsSeen(keys: readonly string[], now: number, expiresAt: number) {
+    return this.engine.exec(seen.markRequestsSeen(keys, now, expiresAt));
+  }
   pruneRequestsSeen(now: number) {
     return this.engine.exec(seen.pruneRequestsSeen(now));
   }

@@ -350,6 +350,8 @@ export interface Store extends FlowTrackingStore, FollowUpHoldStore {
    * expired by `now`), false while another mark stands, whichever replica made it.
    */
   markRequestSeen(key: string, now: number, expiresAt: number): Promise<boolean>;
+  /** `markRequestSeen` for distinct keys at once: the keys marked now (the others stand marked). */
+  markRequestsSeen(keys: readonly string[], now: number, expiresAt: number): Promise<Set<string>>;
   /** Forgets the marks expired by `now`. */
   pruneRequestsSeen(now: number): Promise<void>;
 

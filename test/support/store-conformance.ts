@@ -67,6 +67,28 @@ export function storeConformance(name: string, createLocation: () => Promise<Sto
       expect(await b.markRequestSeen('event:Ev01', T0 + HOUR, T0 + 2 * HOUR)).toBe(false);
     });
 
+    it('marks a batch of requests at once: each key once across handles, whatever the batch size', async () => {
+      const [a, b] = [await open(), await open()];
+      // 87 keys: every statement size the batch is cut into (64, 16, 4 and 1) is used.
+      const keys = Array.from({ length: 87 }, (_, i) => `body:${i}`);
+      expect(await a.markRequestSeen('body:5', T0, T0 + HOUR)).toBe(true);
+      const [fromA, fromB] = await Promise.all([
+        a.markRequestsSeen(keys, T0, T0 + HOUR),
+        b.markRequestsSeen(keys.slice(80), T0, T0 + HOUR),
+      ]);
+      const markedTwice = [...fromA].filter((k) => fromB.has(k));
+      expect(markedTwice).toEqual([]);
+      expect(new Set([...fromA, ...fromB])).toEqual(new Set(keys.filter((k) => k !== 'body:5')));
+      expect(await b.markRequestsSeen(['body:1', 'body:86', 'body:new'], T0 + 1, T0 + HOUR)).toEqual(
+        new Set(['body:new']),
+      );
+      // Taken again once expired, like a single mark.
+      expect(await b.markRequestsSeen(['body:1', 'body:2'], T0 + HOUR, T0 + 2 * HOUR)).toEqual(
+        new Set(['body:1', 'body:2']),
+      );
+      expect(await a.markRequestSeen('body:2', T0 + HOUR, T0 + 2 * HOUR)).toBe(false);
+    });
+
     it('creates, reads and lists approval requests with every field kept', async () => {
       const s = await open();
       const a = await s.createApproval(newRequest());

@@ -1,4 +1,4 @@
-import { ServiceError } from '../../api/index.js';
+import { ServiceError } from '../../api/errors.js';
 import type {
   ApprovalAction,
   ApprovalRequest,

@@ -1,14 +1,45 @@
-import { run, statements } from '../sql.js';
+import { all, run, statements } from '../sql.js';
+
+const UPSERT_TAIL = `ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at
+  WHERE requests_seen.expires_at <= ?`;
 
 /** True when this request had not been seen (or its mark had expired): one atomic upsert, so replicas act once. */
 export const markRequestSeen = (key: string, now: number, expiresAt: number) =>
   statements(function* () {
-    const changed = yield* run(
-      `INSERT INTO requests_seen (key, expires_at) VALUES (?, ?)
-         ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE requests_seen.expires_at <= ?`,
-      [key, expiresAt, now],
-    );
+    const changed = yield* run(`INSERT INTO requests_seen (key, expires_at) VALUES (?, ?) ${UPSERT_TAIL}`, [
+      key,
+      expiresAt,
+      now,
+    ]);
     return changed > 0;
+  });
+
+/**
+ * Statement sizes a batch is cut into, largest first: a handful of statement texts, so the engines' caches
+ * of prepared statements stay small, and a burst of N keys costs about log(N) statements, not N commits.
+ */
+const CHUNK_SIZES = [64, 16, 4, 1] as const;
+
+/**
+ * The keys of `keys` (distinct) that had not been seen or whose mark had expired by `now`, now marked until
+ * `expiresAt`. Each key's mark is the same atomic upsert as `markRequestSeen`'s, so replicas act once.
+ */
+export const markRequestsSeen = (keys: readonly string[], now: number, expiresAt: number) =>
+  statements(function* () {
+    const marked = new Set<string>();
+    let at = 0;
+    for (const size of CHUNK_SIZES) {
+      for (; keys.length - at >= size; at += size) {
+        const chunk = keys.slice(at, at + size);
+        const rows = yield* all(
+          `INSERT INTO requests_seen (key, expires_at) VALUES ${Array(size).fill('(?, ?)').join(', ')}
+             ${UPSERT_TAIL} RETURNING key`,
+          [...chunk.flatMap((key) => [key, expiresAt]), now],
+        );
+        for (const row of rows) marked.add(String(row.key));
+      }
+    }
+    return marked;
   });
 
 export const pruneRequestsSeen = (now: number) =>
