@@ -76,74 +76,19 @@ interface ElementSite {
 function elementNode(el: Json, site: ElementSite, host: BlockHost): HTMLElement {
   const type = String(el.type);
   const actionId = String(el.action_id ?? '');
-  const key = `${site.blockId}/${actionId}`;
   const changed = (value: unknown, source: HTMLElement) => {
     host.onType?.(site.blockId, actionId, value);
     if (site.dispatch) host.onAction(site.blockId, actionId, value, source);
   };
-  const placeholder = plainText(el.placeholder);
-  const t = typed(host, site.blockId, actionId);
 
   switch (type) {
-    case 'button': {
-      const style = str(el.style);
-      const b = h(
-        'button',
-        {
-          type: 'button',
-          class: ['btn', style === 'primary' && 'primary', style === 'danger' && 'danger'],
-          'data-action': key,
-          onclick: () => {
-            const go = () => host.onAction(site.blockId, actionId, undefined, b);
-            if (el.confirm && typeof el.confirm === 'object') confirmDialog(el.confirm as Json, host, go);
-            else go();
-          },
-        },
-        textObject(el.text, host.ctx),
-      );
-      const url = str(el.url);
-      if (url) b.title = url;
-      return b;
-    }
+    case 'button':
+      return buttonNode(el, site, host);
     case 'plain_text_input':
     case 'email_text_input':
     case 'url_text_input':
-    case 'number_input': {
-      const initial = str(t) ?? str(el.initial_value) ?? '';
-      const multiline = el.multiline === true;
-      const input = multiline
-        ? h('textarea', { rows: 3, class: 'field', placeholder, 'data-key': key })
-        : h('input', {
-            type: type === 'number_input' ? 'number' : type === 'email_text_input' ? 'email' : 'text',
-            class: 'field',
-            placeholder,
-            'data-key': key,
-          });
-      input.value = initial;
-      if (site.invalid) input.classList.add('invalid');
-      if (typeof el.max_length === 'number') input.maxLength = el.max_length;
-      if (el.focus_on_load === true) input.autofocus = true;
-      const triggers = site.triggers ?? ['on_enter_pressed'];
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      input.addEventListener('input', () => {
-        host.onType?.(site.blockId, actionId, input.value);
-        if (site.dispatch && triggers.includes('on_character_entered')) {
-          clearTimeout(timer);
-          timer = setTimeout(() => host.onAction(site.blockId, actionId, input.value, input), 400);
-        }
-      });
-      input.addEventListener('keydown', (e) => {
-        const ev = e as KeyboardEvent;
-        if (ev.key !== 'Enter' || ev.shiftKey || ev.isComposing) return;
-        if (multiline && !site.dispatch) return;
-        ev.preventDefault();
-        if (site.dispatch && triggers.includes('on_enter_pressed'))
-          host.onAction(site.blockId, actionId, input.value, input);
-      });
-      host.register?.(site.blockId, actionId, () => input.value);
-      if (site.dispatch) input.dataset.dispatch = triggers.join(' ');
-      return h('div', { class: 'text-input' }, input);
-    }
+    case 'number_input':
+      return textInputNode(el, site, host);
     case 'external_select':
     case 'multi_external_select':
       return typeaheadNode(el, site, host, changed);
@@ -156,107 +101,197 @@ function elementNode(el: Json, site: ElementSite, host: BlockHost): HTMLElement 
     case 'multi_conversations_select':
     case 'multi_channels_select':
       return selectNode(el, site, host, changed);
-    case 'overflow': {
-      const sel = h(
-        'select',
-        { class: 'overflow', title: 'More actions', 'data-action': key },
-        h('option', { value: '' }, '⋯'),
-        arr<Option>(el.options).map((o) => h('option', { value: o.value ?? '' }, plainText(o.text))),
-      );
-      sel.addEventListener('change', () => {
-        const v = sel.value;
-        sel.value = '';
-        if (v) host.onAction(site.blockId, actionId, v, sel);
-      });
-      return sel;
-    }
+    case 'overflow':
+      return overflowNode(el, site, host);
     case 'radio_buttons':
-    case 'checkboxes': {
-      const multi = type === 'checkboxes';
-      const chosen = new Set<string>();
-      const initial = t !== undefined ? t : multi ? el.initial_options : el.initial_option;
-      for (const o of multi ? arr(initial) : [initial]) {
-        const v = optionValue(o);
-        if (v !== undefined) chosen.add(v);
-      }
-      const name = `${key}-${Math.random().toString(36).slice(2, 7)}`;
-      const inputs: HTMLInputElement[] = [];
-      const read = () => {
-        const on = inputs.filter((i) => i.checked).map((i) => i.value);
-        return multi ? on : on[0];
-      };
-      const box = h(
-        'div',
-        {
-          class: ['choices', site.invalid && 'invalid'],
-          'data-key': key,
-          role: multi ? 'group' : 'radiogroup',
-        },
-        arr<Option>(el.options).map((o) => {
-          const input = h('input', {
-            type: multi ? 'checkbox' : 'radio',
-            name,
-            value: o.value ?? '',
-            checked: chosen.has(o.value ?? ''),
-          });
-          inputs.push(input);
-          input.addEventListener('change', () => changed(read(), input));
-          return h(
-            'label',
-            { class: 'choice' },
-            input,
-            h(
-              'span',
-              null,
-              h('span', { class: 'choice-text' }, textObject(o.text, host.ctx)),
-              o.description ? h('span', { class: 'choice-desc' }, textObject(o.description, host.ctx)) : null,
-            ),
-          );
-        }),
-      );
-      host.register?.(site.blockId, actionId, read);
-      return box;
-    }
+    case 'checkboxes':
+      return choicesNode(el, site, host, changed);
     case 'datepicker':
     case 'timepicker':
-    case 'datetimepicker': {
-      const input = h('input', {
-        type: type === 'datepicker' ? 'date' : type === 'timepicker' ? 'time' : 'datetime-local',
-        class: ['field', 'picker', site.invalid && 'invalid'],
-        'data-key': key,
-        'aria-label': placeholder || type,
-      });
-      const initial =
-        t !== undefined
-          ? t
-          : el[
-              type === 'datepicker'
-                ? 'initial_date'
-                : type === 'timepicker'
-                  ? 'initial_time'
-                  : 'initial_date_time'
-            ];
-      if (type === 'datetimepicker' && initial !== undefined && initial !== null)
-        input.value = epochSecondsToWall(Number(initial), host.timeZone);
-      else if (typeof initial === 'string') input.value = initial;
-      const read = () => {
-        if (!input.value) return null;
-        return type === 'datetimepicker' ? wallToEpochSeconds(input.value, host.timeZone) : input.value;
-      };
-      input.addEventListener('change', () => changed(read(), input));
-      host.register?.(site.blockId, actionId, read);
-      const zone = type === 'datetimepicker' ? h('span', { class: 'picker-zone' }, host.timeZone) : null;
-      const tz =
-        type === 'timepicker' && str(el.timezone)
-          ? h('span', { class: 'picker-zone' }, str(el.timezone))
-          : null;
-      return h('span', { class: 'picker-wrap' }, input, zone, tz);
-    }
+    case 'datetimepicker':
+      return pickerNode(el, site, host, changed);
     case 'image':
       return imageNode(el, 'accessory-image');
     default:
       return h('span', { class: 'unsupported' }, `[${type} element]`);
   }
+}
+
+type Changed = (value: unknown, source: HTMLElement) => void;
+
+/** A button; one with `confirm` asks first. */
+function buttonNode(el: Json, site: ElementSite, host: BlockHost): HTMLElement {
+  const actionId = String(el.action_id ?? '');
+  const key = `${site.blockId}/${actionId}`;
+  const style = str(el.style);
+  const b = h(
+    'button',
+    {
+      type: 'button',
+      class: ['btn', style === 'primary' && 'primary', style === 'danger' && 'danger'],
+      'data-action': key,
+      onclick: () => {
+        const go = () => host.onAction(site.blockId, actionId, undefined, b);
+        if (el.confirm && typeof el.confirm === 'object') confirmDialog(el.confirm as Json, host, go);
+        else go();
+      },
+    },
+    textObject(el.text, host.ctx),
+  );
+  const url = str(el.url);
+  if (url) b.title = url;
+  return b;
+}
+
+/** A text field; in a dispatching input it acts on Enter or as the user types, as its triggers say. */
+function textInputNode(el: Json, site: ElementSite, host: BlockHost): HTMLElement {
+  const type = String(el.type);
+  const actionId = String(el.action_id ?? '');
+  const key = `${site.blockId}/${actionId}`;
+  const t = typed(host, site.blockId, actionId);
+  const placeholder = plainText(el.placeholder);
+  const initial = str(t) ?? str(el.initial_value) ?? '';
+  const multiline = el.multiline === true;
+  const input = multiline
+    ? h('textarea', { rows: 3, class: 'field', placeholder, 'data-key': key })
+    : h('input', {
+        type: type === 'number_input' ? 'number' : type === 'email_text_input' ? 'email' : 'text',
+        class: 'field',
+        placeholder,
+        'data-key': key,
+      });
+  input.value = initial;
+  if (site.invalid) input.classList.add('invalid');
+  if (typeof el.max_length === 'number') input.maxLength = el.max_length;
+  if (el.focus_on_load === true) input.autofocus = true;
+  const triggers = site.triggers ?? ['on_enter_pressed'];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  input.addEventListener('input', () => {
+    host.onType?.(site.blockId, actionId, input.value);
+    if (site.dispatch && triggers.includes('on_character_entered')) {
+      clearTimeout(timer);
+      timer = setTimeout(() => host.onAction(site.blockId, actionId, input.value, input), 400);
+    }
+  });
+  input.addEventListener('keydown', (e) => {
+    const ev = e as KeyboardEvent;
+    if (ev.key !== 'Enter' || ev.shiftKey || ev.isComposing) return;
+    if (multiline && !site.dispatch) return;
+    ev.preventDefault();
+    if (site.dispatch && triggers.includes('on_enter_pressed'))
+      host.onAction(site.blockId, actionId, input.value, input);
+  });
+  host.register?.(site.blockId, actionId, () => input.value);
+  if (site.dispatch) input.dataset.dispatch = triggers.join(' ');
+  return h('div', { class: 'text-input' }, input);
+}
+
+/** The ⋯ menu: picking an item acts at once and the menu shows ⋯ again. */
+function overflowNode(el: Json, site: ElementSite, host: BlockHost): HTMLElement {
+  const actionId = String(el.action_id ?? '');
+  const key = `${site.blockId}/${actionId}`;
+  const sel = h(
+    'select',
+    { class: 'overflow', title: 'More actions', 'data-action': key },
+    h('option', { value: '' }, '⋯'),
+    arr<Option>(el.options).map((o) => h('option', { value: o.value ?? '' }, plainText(o.text))),
+  );
+  sel.addEventListener('change', () => {
+    const v = sel.value;
+    sel.value = '';
+    if (v) host.onAction(site.blockId, actionId, v, sel);
+  });
+  return sel;
+}
+
+/** Radio buttons or checkboxes, each option with its description. */
+function choicesNode(el: Json, site: ElementSite, host: BlockHost, changed: Changed): HTMLElement {
+  const type = String(el.type);
+  const actionId = String(el.action_id ?? '');
+  const key = `${site.blockId}/${actionId}`;
+  const t = typed(host, site.blockId, actionId);
+  const multi = type === 'checkboxes';
+  const chosen = new Set<string>();
+  const initial = t !== undefined ? t : multi ? el.initial_options : el.initial_option;
+  for (const o of multi ? arr(initial) : [initial]) {
+    const v = optionValue(o);
+    if (v !== undefined) chosen.add(v);
+  }
+  const name = `${key}-${Math.random().toString(36).slice(2, 7)}`;
+  const inputs: HTMLInputElement[] = [];
+  const read = () => {
+    const on = inputs.filter((i) => i.checked).map((i) => i.value);
+    return multi ? on : on[0];
+  };
+  const box = h(
+    'div',
+    {
+      class: ['choices', site.invalid && 'invalid'],
+      'data-key': key,
+      role: multi ? 'group' : 'radiogroup',
+    },
+    arr<Option>(el.options).map((o) => {
+      const input = h('input', {
+        type: multi ? 'checkbox' : 'radio',
+        name,
+        value: o.value ?? '',
+        checked: chosen.has(o.value ?? ''),
+      });
+      inputs.push(input);
+      input.addEventListener('change', () => changed(read(), input));
+      return h(
+        'label',
+        { class: 'choice' },
+        input,
+        h(
+          'span',
+          null,
+          h('span', { class: 'choice-text' }, textObject(o.text, host.ctx)),
+          o.description ? h('span', { class: 'choice-desc' }, textObject(o.description, host.ctx)) : null,
+        ),
+      );
+    }),
+  );
+  host.register?.(site.blockId, actionId, read);
+  return box;
+}
+
+/** A date, time or date-and-time picker; a date-and-time is shown and read in the host's zone. */
+function pickerNode(el: Json, site: ElementSite, host: BlockHost, changed: Changed): HTMLElement {
+  const type = String(el.type);
+  const actionId = String(el.action_id ?? '');
+  const key = `${site.blockId}/${actionId}`;
+  const t = typed(host, site.blockId, actionId);
+  const placeholder = plainText(el.placeholder);
+  const input = h('input', {
+    type: type === 'datepicker' ? 'date' : type === 'timepicker' ? 'time' : 'datetime-local',
+    class: ['field', 'picker', site.invalid && 'invalid'],
+    'data-key': key,
+    'aria-label': placeholder || type,
+  });
+  const initial =
+    t !== undefined
+      ? t
+      : el[
+          type === 'datepicker'
+            ? 'initial_date'
+            : type === 'timepicker'
+              ? 'initial_time'
+              : 'initial_date_time'
+        ];
+  if (type === 'datetimepicker' && initial !== undefined && initial !== null)
+    input.value = epochSecondsToWall(Number(initial), host.timeZone);
+  else if (typeof initial === 'string') input.value = initial;
+  const read = () => {
+    if (!input.value) return null;
+    return type === 'datetimepicker' ? wallToEpochSeconds(input.value, host.timeZone) : input.value;
+  };
+  input.addEventListener('change', () => changed(read(), input));
+  host.register?.(site.blockId, actionId, read);
+  const zone = type === 'datetimepicker' ? h('span', { class: 'picker-zone' }, host.timeZone) : null;
+  const tz =
+    type === 'timepicker' && str(el.timezone) ? h('span', { class: 'picker-zone' }, str(el.timezone)) : null;
+  return h('span', { class: 'picker-wrap' }, input, zone, tz);
 }
 
 function selectNode(
