@@ -376,62 +376,24 @@ function typeaheadNode(
   const multi = el.type === 'multi_external_select';
   const minQuery = typeof el.min_query_length === 'number' ? el.min_query_length : 3;
   const max = typeof el.max_selected_items === 'number' ? el.max_selected_items : Infinity;
-  const t = typed(host, site.blockId, actionId);
-  const initial = t !== undefined ? t : multi ? el.initial_options : el.initial_option;
-  let chosen: Option[] = (multi ? arr<Option>(initial) : initial ? [initial as Option] : []).filter(
-    (o) => o && typeof o === 'object' && typeof o.value === 'string',
-  );
+  let chosen = initialPicks(el, host, site.blockId, actionId, multi);
   let offered: Option[] = [];
   let active = 0;
   let asked = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const input = h('input', {
-    type: 'text',
-    class: ['field', 'typeahead-input', site.invalid && 'invalid'],
-    placeholder: plainText(el.placeholder) || (multi ? 'Select options' : 'Select an option'),
-    'data-key': key,
-    autocomplete: 'off',
-    role: 'combobox',
-    'aria-expanded': 'false',
-  });
-  if (el.focus_on_load === true) input.autofocus = true;
-  const chips = h('div', { class: 'chips' });
-  const menu = h('ul', { class: 'typeahead-menu hidden', role: 'listbox' });
-  const note = h('div', { class: 'typeahead-note hidden' });
-  const box = h(
-    'div',
-    { class: ['typeahead', multi && 'multi'], 'data-typeahead': key },
-    chips,
-    input,
-    menu,
-    note,
-  );
+  const { input, chips, menu, note, box } = typeaheadParts(el, site, key, multi);
 
   const value = () => (multi ? chosen : (chosen[0] ?? null));
   const drawChips = () =>
     replaceChildren(
       chips,
       chosen.map((o) =>
-        h(
-          'span',
-          { class: 'chip', 'data-value': o.value ?? '' },
-          h('span', { class: 'chip-text' }, plainText(o.text)),
-          h(
-            'button',
-            {
-              type: 'button',
-              class: 'chip-x',
-              title: 'Remove',
-              onclick: () => {
-                chosen = chosen.filter((c) => c !== o);
-                drawChips();
-                changed(value(), box);
-              },
-            },
-            '×',
-          ),
-        ),
+        chipNode(o, () => {
+          chosen = chosen.filter((c) => c !== o);
+          drawChips();
+          changed(value(), box);
+        }),
       ),
     );
   const closeMenu = () => {
@@ -462,24 +424,7 @@ function typeaheadNode(
     input.setAttribute('aria-expanded', 'true');
     replaceChildren(
       menu,
-      offered.map((o, i) =>
-        h(
-          'li',
-          {
-            role: 'option',
-            class: ['typeahead-option', i === active && 'active'],
-            'data-value': o.value ?? '',
-            'aria-selected': String(i === active),
-            // mousedown, not click: the field's blur must not close the list first.
-            onmousedown: (e: Event) => {
-              e.preventDefault();
-              pick(o);
-            },
-          },
-          h('span', null, plainText(o.text)),
-          o.description ? h('span', { class: 'choice-desc' }, plainText(o.description)) : null,
-        ),
-      ),
+      offered.map((o, i) => optionItem(o, i === active, () => pick(o))),
     );
   };
   const ask = (query: string) => {
@@ -539,6 +484,77 @@ function typeaheadNode(
   drawChips();
   host.register?.(site.blockId, actionId, value);
   return box;
+}
+
+/** What the typeahead shows picked at first: what was typed there before a redraw, else the element's initial. */
+function initialPicks(
+  el: Json,
+  host: BlockHost,
+  blockId: string,
+  actionId: string,
+  multi: boolean,
+): Option[] {
+  const t = typed(host, blockId, actionId);
+  const initial = t !== undefined ? t : multi ? el.initial_options : el.initial_option;
+  return (multi ? arr<Option>(initial) : initial ? [initial as Option] : []).filter(
+    (o) => o && typeof o === 'object' && typeof o.value === 'string',
+  );
+}
+
+/** The typeahead's parts: the picked options as chips, the search field, the list and a note under it. */
+function typeaheadParts(el: Json, site: ElementSite, key: string, multi: boolean) {
+  const input = h('input', {
+    type: 'text',
+    class: ['field', 'typeahead-input', site.invalid && 'invalid'],
+    placeholder: plainText(el.placeholder) || (multi ? 'Select options' : 'Select an option'),
+    'data-key': key,
+    autocomplete: 'off',
+    role: 'combobox',
+    'aria-expanded': 'false',
+  });
+  if (el.focus_on_load === true) input.autofocus = true;
+  const chips = h('div', { class: 'chips' });
+  const menu = h('ul', { class: 'typeahead-menu hidden', role: 'listbox' });
+  const note = h('div', { class: 'typeahead-note hidden' });
+  const box = h(
+    'div',
+    { class: ['typeahead', multi && 'multi'], 'data-typeahead': key },
+    chips,
+    input,
+    menu,
+    note,
+  );
+  return { input, chips, menu, note, box };
+}
+
+/** A picked option, with its × to remove it. */
+function chipNode(o: Option, remove: () => void): HTMLElement {
+  return h(
+    'span',
+    { class: 'chip', 'data-value': o.value ?? '' },
+    h('span', { class: 'chip-text' }, plainText(o.text)),
+    h('button', { type: 'button', class: 'chip-x', title: 'Remove', onclick: remove }, '×'),
+  );
+}
+
+/** One offered option in the typeahead's list. */
+function optionItem(o: Option, active: boolean, pick: () => void): HTMLElement {
+  return h(
+    'li',
+    {
+      role: 'option',
+      class: ['typeahead-option', active && 'active'],
+      'data-value': o.value ?? '',
+      'aria-selected': String(active),
+      // mousedown, not click: the field's blur must not close the list first.
+      onmousedown: (e: Event) => {
+        e.preventDefault();
+        pick();
+      },
+    },
+    h('span', null, plainText(o.text)),
+    o.description ? h('span', { class: 'choice-desc' }, plainText(o.description)) : null,
+  );
 }
 
 function imageNode(el: Json, cls: string): HTMLElement {
