@@ -7,7 +7,7 @@ import { dataArgs } from './arguments.js';
 import { dataFacts, described, flowOf, outputFacts, toDataspec } from './describe.js';
 import type { OperationEntry } from './entry.js';
 import { MAX_RANGES } from './entry.js';
-import { isFailure, nameOr, resolveData } from './ranges.js';
+import { resolveNamedData } from './ranges.js';
 
 export interface ScoreCommand {
   kind: 'score';
@@ -106,12 +106,7 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
     }
     return ok({ kind: 'score', modelId, workspaceId, data, output, name, description }, spec);
   },
-  resolve(command, ctx) {
-    const name = nameOr(command.name, 'score', ctx);
-    const data = resolveData(command.data, ctx, name);
-    if (isFailure(data)) return data;
-    return { ok: true, operation: { ...command, name, data } };
-  },
+  resolve: resolveNamedData('score'),
   flowType: () => 'ANOMALYEVAL',
   async execute(req, service, timeZone) {
     try {

@@ -7,7 +7,7 @@ import { DATASPEC, dataArgs } from './arguments.js';
 import { dataFacts, described, flowOf, toDataspec } from './describe.js';
 import type { OperationEntry } from './entry.js';
 import { MAX_RANGES } from './entry.js';
-import { isFailure, nameOr, resolveData } from './ranges.js';
+import { resolveNamedData } from './ranges.js';
 
 export interface RelearnCommand {
   kind: 'relearn';
@@ -77,12 +77,7 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest> = {
       return missingOutcome('relearn', spec, missing, args, 'model', modelId);
     return ok({ kind: 'relearn', modelId, workspaceId, data, name, description }, spec);
   },
-  resolve(command, ctx) {
-    const name = nameOr(command.name, 'relearn', ctx);
-    const data = resolveData(command.data, ctx, name);
-    if (isFailure(data)) return data;
-    return { ok: true, operation: { ...command, name, data } };
-  },
+  resolve: resolveNamedData('relearn'),
   flowType: () => 'ANOMALYLEARN',
   async execute(req, service, timeZone) {
     try {
