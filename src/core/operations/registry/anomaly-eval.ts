@@ -1,9 +1,9 @@
-import { dataFrom, idFrom, missingOutcome, ok, outputFrom, text, tooMany } from '../../grammar/args.js';
+import { missingOutcome, ok, outputFrom, text } from '../../grammar/args.js';
 import type { DataArg, OutputArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData, ResolvedOutput } from '../requests.js';
-import { dataArgs } from './arguments.js';
+import { dataArgs, modelWorkspaceAndData } from './arguments.js';
 import { dataFacts, described, flowOf, outputFacts, toDataspec } from './describe.js';
 import type { OperationEntry } from './entry.js';
 import { MAX_RANGES } from './entry.js';
@@ -91,13 +91,7 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
     maxRanges: MAX_RANGES,
   },
   parse(args, spec) {
-    const modelId = idFrom(args, 'model', 'model', true);
-    tooMany(args, 0, spec);
-    const missing: string[] = [];
-    if (!modelId) missing.push('model');
-    const workspaceId = idFrom(args, 'workspace', 'workspace', false);
-    if (!workspaceId) missing.push('workspace');
-    const data = dataFrom(args, missing);
+    const { modelId, workspaceId, data, missing } = modelWorkspaceAndData(args, spec);
     const output = outputFrom(args, missing);
     const name = text(args, 'name');
     const description = text(args, 'description');

@@ -1,9 +1,9 @@
-import { dataFrom, idFrom, missingOutcome, ok, text, tooMany } from '../../grammar/args.js';
+import { missingOutcome, ok, text } from '../../grammar/args.js';
 import type { DataArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData } from '../requests.js';
-import { DATASPEC, dataArgs } from './arguments.js';
+import { DATASPEC, dataArgs, modelWorkspaceAndData } from './arguments.js';
 import { dataFacts, described, flowOf, toDataspec } from './describe.js';
 import type { OperationEntry } from './entry.js';
 import { MAX_RANGES } from './entry.js';
@@ -64,13 +64,7 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest> = {
     maxRanges: MAX_RANGES,
   },
   parse(args, spec) {
-    const modelId = idFrom(args, 'model', 'model', true);
-    tooMany(args, 0, spec);
-    const missing: string[] = [];
-    if (!modelId) missing.push('model');
-    const workspaceId = idFrom(args, 'workspace', 'workspace', false);
-    if (!workspaceId) missing.push('workspace');
-    const data = dataFrom(args, missing);
+    const { modelId, workspaceId, data, missing } = modelWorkspaceAndData(args, spec);
     const name = text(args, 'name');
     const description = text(args, 'description');
     if (!modelId || !workspaceId || !data)
