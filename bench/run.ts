@@ -165,127 +165,13 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
     await services.reset();
   };
 
+  const b: Bench = { o, log, services, target, bodies, issue, settleBot, spawnWho };
   const running: AppProcess[] = [];
   try {
-    // Cold start: spawn → first 200 to a signed `/tsai help`, alternating, fresh SQLite file per bot run.
-    for (let run = 0; run < o.coldStartRuns; run++) {
-      for (const who of run % 2 ? (['bot', 'bare'] as const) : (['bare', 'bot'] as const)) {
-        const [one] = await issue(1);
-        const p = await spawnWho(who, `cold-${run}`);
-        const ms = await firstAck(target(p), () => bodies([one!], 'help')(0), {
-          start: p.spawnedAt,
-          timeoutMs: 20_000,
-          alive: p.alive,
-        });
-        await p.stop();
-        if (ms == null) {
-          const why = p.alive() ? 'no ack within 20 s' : 'exited before acking';
-          log(`${who}: ${why} (cold start run ${run + 1}); log tail:\n${tail(p.logFile)}`);
-          continue;
-        }
-        m.coldStart[who].push(ms);
-        log(`cold start ${who} #${run + 1}: ${ms.toFixed(0)} ms`);
-      }
-    }
-    await services.settle(1000, 10_000);
-    await services.reset();
-
-    const apps: Partial<Record<Who, AppProcess>> = {};
-    for (const who of ['bare', 'bot'] as const) {
-      const p = await spawnWho(who, 'main');
-      running.push(p);
-      const [one] = await issue(1);
-      const ms = await firstAck(target(p), () => bodies([one!], 'help')(0), {
-        start: p.spawnedAt,
-        timeoutMs: 20_000,
-        alive: p.alive,
-      });
-      if (ms == null) log(`${who} did not start; it is left out. Log tail:\n${tail(p.logFile)}`);
-      else apps[who] = p;
-    }
-    const bare = apps.bare;
-    if (!bare) throw new Error('the bare Bolt app did not start; nothing to compare against');
-    const bot = apps.bot;
-
-    // Warm-up (not measured): the JIT, connection pools and the bot's caches.
-    for (const p of [bare, bot]) {
-      if (!p) continue;
-      for (const cmd of ['help', 'learn'] as const) {
-        const issued = await issue(100);
-        await closedLoop(target(p), {
-          concurrency: 10,
-          total: 100,
-          maxMs: 30_000,
-          body: bodies(issued, COMMAND_TEXT[cmd]),
-        });
-      }
-    }
-    if (bot) {
-      await services.settle(2500, 60_000);
-      const reqs = await services.serviceRequests();
-      const learns = reqs.filter((r) => r.method === 'POST' && /flows$/.test(r.path)).length;
-      log(`warm-up: the service received ${learns} flow requests for 100 learn commands`);
-      if (learns === 0)
-        log('WARNING: the learn command did not reach the service; check LEARN_TEXT against the grammar');
-      await services.reset();
-    }
-
-    // Ack latency, alternating bot and bare each round; peak RSS over the 200-concurrent runs.
-    for (const c of CONCURRENCIES) {
-      let samplers: { who: Who; pid: number; hwm: boolean; sampler: ReturnType<typeof rssSampler> }[] = [];
-      if (c === 200) {
-        samplers = [bare, bot]
-          .filter((p): p is AppProcess => !!p)
-          .map((p) => ({
-            who: p.name as Who,
-            pid: p.pid,
-            hwm: resetPeakRss(p.pid),
-            sampler: rssSampler(p.pid),
-          }));
-      }
-      for (const cmd of ['help', 'learn'] as const) {
-        const row = { command: cmd, concurrency: c, bot: [] as number[], bare: [] as number[] };
-        for (let round = 0; round < o.rounds; round++) {
-          const order = round % 2 ? ([bare, bot] as const) : ([bot, bare] as const);
-          for (const p of order) {
-            if (!p) continue;
-            const n = o.requests[c];
-            const issued = await issue(n);
-            const cpu0 = procCpuMs(p.pid);
-            const main0 = procCpuMs(p.pid, true);
-            const r = await closedLoop(target(p), {
-              concurrency: c,
-              total: n,
-              maxMs: 60_000,
-              body: bodies(issued, COMMAND_TEXT[cmd]),
-              untimedFirst: true,
-            });
-            const cpu1 = procCpuMs(p.pid);
-            const main1 = procCpuMs(p.pid, true);
-            row[p.name as Who].push(...r.latencies);
-            if (p === bot) await settleBot(`${cmd} c=${c}`);
-            const cpu2 = procCpuMs(p.pid);
-            const per = (a: number | null, b: number | null) =>
-              a == null || b == null ? '?' : ((b - a) / r.sent).toFixed(2);
-            logRun(
-              log,
-              `${cmd} c=${c} ${p.name} round ${round + 1}`,
-              r,
-              `; CPU/command ${per(cpu0, cpu1)} ms while acking (main thread ${per(main0, main1)}), ${per(cpu0, cpu2)} ms with follow-up work`,
-            );
-          }
-        }
-        m.ack.push(row);
-      }
-      for (const s of samplers) {
-        const sampled = s.sampler.stop();
-        const hwm = s.hwm ? procStatusMb(s.pid, 'VmHWM') : null;
-        const peak = Math.max(hwm ?? 0, sampled ?? 0) || null;
-        m.peakRss[s.who === 'bot' ? 'botMb' : 'bareMb'] = peak;
-        log(`peak RSS ${s.who} (c=200): ${peak?.toFixed(1)} MB (VmHWM ${hwm?.toFixed(1) ?? 'n/a'})`);
-      }
-    }
-
+    await measureColdStarts(b, m);
+    const { bare, bot } = await startApps(b, running);
+    await warmUp(b, bare, bot);
+    await measureAcks(b, m, bare, bot);
     // Signed acks while another process floods the app with unsigned and falsely signed nested bodies.
     m.flood = {};
     for (const p of [bot, bare]) {
@@ -303,32 +189,9 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
     }
 
     if (bot) {
-      m.viewsOpen = await measureViewsOpen(bot);
-      m.sustainedCommandsPerSecond = await measureSustained(bot);
-      // A bot of its own, on a fresh database: the emulator's reset starts its flow IDs again, and a
-      // bot that already followed flow 1400…001 would take a new one with that ID for the same flow.
-      await services.settle(2500, 120_000);
-      await services.reset();
-      const follower = await spawnWho('bot', 'tracking');
-      running.push(follower);
-      const [probe] = await issue(1);
-      await firstAck(target(follower), () => bodies([probe!], 'help')(0), {
-        start: follower.spawnedAt,
-        timeoutMs: 20_000,
-        alive: follower.alive,
-      });
-      m.tracking = await measureTracking({
-        bot: follower,
-        services,
-        target,
-        issue,
-        bodies,
-        learnText: (i) => LEARN_TEXT.replace('name="bench learn"', `name="followed ${i}"`),
-        log,
-        flows: o.trackedFlows,
-        windowMs: o.trackingWindowMs,
-        latencyMs: o.serviceLatencyMs,
-      });
+      m.viewsOpen = await measureViewsOpen(b, bot);
+      m.sustainedCommandsPerSecond = await measureSustained(b, bot);
+      m.tracking = await measureFollowing(b, running);
     }
   } finally {
     log(
@@ -342,76 +205,256 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
     else log(`bench temp dir (logs, databases): ${tmp}`);
   }
   return m;
+}
 
-  /** Bursts of 50 modal commands; time from sending each to its views.open at the stand-in. */
-  async function measureViewsOpen(bot: AppProcess): Promise<number[] | null> {
-    const [probe] = await issue(1);
-    const before = performance.timeOrigin + performance.now();
-    await closedLoop(target(bot), {
-      concurrency: 1,
-      total: 1,
-      maxMs: 5000,
-      body: bodies([probe!], COMMAND_TEXT.modal),
+/** What every measurement uses: the options, the stand-ins, and how to start, reach and drive an app. */
+interface Bench {
+  o: BenchOptions;
+  log: (line: string) => void;
+  services: ServicesClient;
+  spawnWho: (who: Who, tag: string) => Promise<AppProcess>;
+  target: (p: AppProcess) => DriverTarget;
+  bodies: (issued: IssuedCommand[], text: string) => (i: number) => string;
+  issue: (n: number) => Promise<IssuedCommand[]>;
+  /** Waits for the bot's follow-up work, then clears the stand-ins. */
+  settleBot: (label: string) => Promise<void>;
+}
+
+/** Cold start: spawn → first 200 to a signed `/tsai help`, alternating, fresh SQLite file per bot run. */
+async function measureColdStarts(b: Bench, m: Measurements): Promise<void> {
+  for (let run = 0; run < b.o.coldStartRuns; run++) {
+    for (const who of run % 2 ? (['bot', 'bare'] as const) : (['bare', 'bot'] as const)) {
+      const [one] = await b.issue(1);
+      const p = await b.spawnWho(who, `cold-${run}`);
+      const ms = await firstAck(b.target(p), () => b.bodies([one!], 'help')(0), {
+        start: p.spawnedAt,
+        timeoutMs: 20_000,
+        alive: p.alive,
+      });
+      await p.stop();
+      if (ms == null) {
+        const why = p.alive() ? 'no ack within 20 s' : 'exited before acking';
+        b.log(`${who}: ${why} (cold start run ${run + 1}); log tail:\n${tail(p.logFile)}`);
+        continue;
+      }
+      m.coldStart[who].push(ms);
+      b.log(`cold start ${who} #${run + 1}: ${ms.toFixed(0)} ms`);
+    }
+  }
+  await b.services.settle(1000, 10_000);
+  await b.services.reset();
+}
+
+/** Starts the bare Bolt app and the bot for the measurements that share them; a bot that does not start is left out. */
+async function startApps(
+  b: Bench,
+  running: AppProcess[],
+): Promise<{ bare: AppProcess; bot: AppProcess | undefined }> {
+  const apps: Partial<Record<Who, AppProcess>> = {};
+  for (const who of ['bare', 'bot'] as const) {
+    const p = await b.spawnWho(who, 'main');
+    running.push(p);
+    const [one] = await b.issue(1);
+    const ms = await firstAck(b.target(p), () => b.bodies([one!], 'help')(0), {
+      start: p.spawnedAt,
+      timeoutMs: 20_000,
+      alive: p.alive,
     });
-    await new Promise((r) => setTimeout(r, 3000));
-    const probed = (await services.calls('views.open')).calls.filter((c) => c.at >= before - 1);
-    await services.settle(1000, 30_000);
-    await services.reset();
-    if (probed.length === 0) {
-      log('views.open: `/tsai learn` with no arguments opens no modal yet — not available');
-      return null;
-    }
-    const samples: number[] = [];
-    for (let round = 0; round < o.viewsOpenRounds; round++) {
-      const issued = await issue(50);
-      const r = await closedLoop(target(bot), {
-        concurrency: 50,
-        total: 50,
-        maxMs: 10_000,
-        body: bodies(issued, COMMAND_TEXT.modal),
-      });
-      await new Promise((res) => setTimeout(res, 3500));
-      const { calls } = await services.calls('views.open');
-      const sent = new Map(issued.map((x, i) => [x.triggerId, performance.timeOrigin + r.sentAt[i]!]));
-      let failed = 0;
-      for (const call of calls) {
-        const t0 = call.triggerId ? sent.get(call.triggerId) : undefined;
-        if (t0 === undefined) continue;
-        if (call.ok) samples.push(call.at - t0);
-        else failed++;
-      }
-      log(`views.open round ${round + 1}: ${calls.length} calls, ${failed} failed, of 50 commands`);
-      await services.settle(1000, 30_000);
-      await services.reset();
-    }
-    return samples;
+    if (ms == null) b.log(`${who} did not start; it is left out. Log tail:\n${tail(p.logFile)}`);
+    else apps[who] = p;
   }
+  const bare = apps.bare;
+  if (!bare) throw new Error('the bare Bolt app did not start; nothing to compare against');
+  const bot = apps.bot;
 
-  /** Steps an open-loop rate (help and learn alternating) up until p99 ack reaches 1 s or requests fail. */
-  async function measureSustained(bot: AppProcess): Promise<number | null> {
-    let best: number | null = null;
-    for (const rate of o.sustainedRates) {
-      const n = Math.round((rate * o.sustainedStepMs) / 1000);
-      const issued = await issue(n);
-      const help = bodies(issued, COMMAND_TEXT.help);
-      const learn = bodies(issued, COMMAND_TEXT.learn);
-      const r = await openLoop(target(bot), {
-        rate,
-        durationMs: o.sustainedStepMs,
-        body: (i) => (i % 2 ? learn(i) : help(i)),
+  return { bare, bot };
+}
+
+/** Warm-up (not measured): the JIT, connection pools and the bot's caches. */
+async function warmUp(b: Bench, bare: AppProcess, bot: AppProcess | undefined): Promise<void> {
+  for (const p of [bare, bot]) {
+    if (!p) continue;
+    for (const cmd of ['help', 'learn'] as const) {
+      const issued = await b.issue(100);
+      await closedLoop(b.target(p), {
+        concurrency: 10,
+        total: 100,
+        maxMs: 30_000,
+        body: b.bodies(issued, COMMAND_TEXT[cmd]),
       });
-      const s = summarize(r.latencies);
-      logRun(log, `sustained ${rate}/s`, r);
-      if (!bot.alive()) {
-        log(`the bot exited during the ${rate}/s step (log: ${bot.logFile}); the rate stops here`);
-        break;
-      }
-      await settleBot(`sustained ${rate}/s`);
-      if (!s || r.errors > 0 || s.p99 >= 1000) break;
-      best = rate;
     }
-    return best;
   }
+  if (bot) {
+    await b.services.settle(2500, 60_000);
+    const reqs = await b.services.serviceRequests();
+    const learns = reqs.filter((r) => r.method === 'POST' && /flows$/.test(r.path)).length;
+    b.log(`warm-up: the service received ${learns} flow requests for 100 learn commands`);
+    if (learns === 0)
+      b.log('WARNING: the learn command did not reach the service; check LEARN_TEXT against the grammar');
+    await b.services.reset();
+  }
+}
+
+/** Ack latency, alternating bot and bare each round; peak RSS over the 200-concurrent runs. */
+async function measureAcks(
+  b: Bench,
+  m: Measurements,
+  bare: AppProcess,
+  bot: AppProcess | undefined,
+): Promise<void> {
+  for (const c of CONCURRENCIES) {
+    let samplers: { who: Who; pid: number; hwm: boolean; sampler: ReturnType<typeof rssSampler> }[] = [];
+    if (c === 200) {
+      samplers = [bare, bot]
+        .filter((p): p is AppProcess => !!p)
+        .map((p) => ({
+          who: p.name as Who,
+          pid: p.pid,
+          hwm: resetPeakRss(p.pid),
+          sampler: rssSampler(p.pid),
+        }));
+    }
+    for (const cmd of ['help', 'learn'] as const) {
+      const row = { command: cmd, concurrency: c, bot: [] as number[], bare: [] as number[] };
+      for (let round = 0; round < b.o.rounds; round++) {
+        const order = round % 2 ? ([bare, bot] as const) : ([bot, bare] as const);
+        for (const p of order) {
+          if (!p) continue;
+          const n = b.o.requests[c];
+          const issued = await b.issue(n);
+          const cpu0 = procCpuMs(p.pid);
+          const main0 = procCpuMs(p.pid, true);
+          const r = await closedLoop(b.target(p), {
+            concurrency: c,
+            total: n,
+            maxMs: 60_000,
+            body: b.bodies(issued, COMMAND_TEXT[cmd]),
+            untimedFirst: true,
+          });
+          const cpu1 = procCpuMs(p.pid);
+          const main1 = procCpuMs(p.pid, true);
+          row[p.name as Who].push(...r.latencies);
+          if (p === bot) await b.settleBot(`${cmd} c=${c}`);
+          const cpu2 = procCpuMs(p.pid);
+          const per = (before: number | null, after: number | null) =>
+            before == null || after == null ? '?' : ((after - before) / r.sent).toFixed(2);
+          logRun(
+            b.log,
+            `${cmd} c=${c} ${p.name} round ${round + 1}`,
+            r,
+            `; CPU/command ${per(cpu0, cpu1)} ms while acking (main thread ${per(main0, main1)}), ${per(cpu0, cpu2)} ms with follow-up work`,
+          );
+        }
+      }
+      m.ack.push(row);
+    }
+    for (const s of samplers) {
+      const sampled = s.sampler.stop();
+      const hwm = s.hwm ? procStatusMb(s.pid, 'VmHWM') : null;
+      const peak = Math.max(hwm ?? 0, sampled ?? 0) || null;
+      m.peakRss[s.who === 'bot' ? 'botMb' : 'bareMb'] = peak;
+      b.log(`peak RSS ${s.who} (c=200): ${peak?.toFixed(1)} MB (VmHWM ${hwm?.toFixed(1) ?? 'n/a'})`);
+    }
+  }
+}
+
+/**
+ * Flow tracking, by a bot of its own on a fresh database: the emulator's reset starts its flow IDs again,
+ * and a bot that already followed flow 1400…001 would take a new one with that ID for the same flow.
+ */
+async function measureFollowing(b: Bench, running: AppProcess[]): Promise<Measurements['tracking']> {
+  await b.services.settle(2500, 120_000);
+  await b.services.reset();
+  const follower = await b.spawnWho('bot', 'tracking');
+  running.push(follower);
+  const [probe] = await b.issue(1);
+  await firstAck(b.target(follower), () => b.bodies([probe!], 'help')(0), {
+    start: follower.spawnedAt,
+    timeoutMs: 20_000,
+    alive: follower.alive,
+  });
+  return measureTracking({
+    bot: follower,
+    services: b.services,
+    target: b.target,
+    issue: b.issue,
+    bodies: b.bodies,
+    learnText: (i) => LEARN_TEXT.replace('name="bench learn"', `name="followed ${i}"`),
+    log: b.log,
+    flows: b.o.trackedFlows,
+    windowMs: b.o.trackingWindowMs,
+    latencyMs: b.o.serviceLatencyMs,
+  });
+}
+
+/** Bursts of 50 modal commands; time from sending each to its views.open at the stand-in. */
+async function measureViewsOpen(b: Bench, bot: AppProcess): Promise<number[] | null> {
+  const [probe] = await b.issue(1);
+  const before = performance.timeOrigin + performance.now();
+  await closedLoop(b.target(bot), {
+    concurrency: 1,
+    total: 1,
+    maxMs: 5000,
+    body: b.bodies([probe!], COMMAND_TEXT.modal),
+  });
+  await new Promise((r) => setTimeout(r, 3000));
+  const probed = (await b.services.calls('views.open')).calls.filter((c) => c.at >= before - 1);
+  await b.services.settle(1000, 30_000);
+  await b.services.reset();
+  if (probed.length === 0) {
+    b.log('views.open: `/tsai learn` with no arguments opens no modal yet — not available');
+    return null;
+  }
+  const samples: number[] = [];
+  for (let round = 0; round < b.o.viewsOpenRounds; round++) {
+    const issued = await b.issue(50);
+    const r = await closedLoop(b.target(bot), {
+      concurrency: 50,
+      total: 50,
+      maxMs: 10_000,
+      body: b.bodies(issued, COMMAND_TEXT.modal),
+    });
+    await new Promise((res) => setTimeout(res, 3500));
+    const { calls } = await b.services.calls('views.open');
+    const sent = new Map(issued.map((x, i) => [x.triggerId, performance.timeOrigin + r.sentAt[i]!]));
+    let failed = 0;
+    for (const call of calls) {
+      const t0 = call.triggerId ? sent.get(call.triggerId) : undefined;
+      if (t0 === undefined) continue;
+      if (call.ok) samples.push(call.at - t0);
+      else failed++;
+    }
+    b.log(`views.open round ${round + 1}: ${calls.length} calls, ${failed} failed, of 50 commands`);
+    await b.services.settle(1000, 30_000);
+    await b.services.reset();
+  }
+  return samples;
+}
+
+/** Steps an open-loop rate (help and learn alternating) up until p99 ack reaches 1 s or requests fail. */
+async function measureSustained(b: Bench, bot: AppProcess): Promise<number | null> {
+  let best: number | null = null;
+  for (const rate of b.o.sustainedRates) {
+    const n = Math.round((rate * b.o.sustainedStepMs) / 1000);
+    const issued = await b.issue(n);
+    const help = b.bodies(issued, COMMAND_TEXT.help);
+    const learn = b.bodies(issued, COMMAND_TEXT.learn);
+    const r = await openLoop(b.target(bot), {
+      rate,
+      durationMs: b.o.sustainedStepMs,
+      body: (i) => (i % 2 ? learn(i) : help(i)),
+    });
+    const s = summarize(r.latencies);
+    logRun(b.log, `sustained ${rate}/s`, r);
+    if (!bot.alive()) {
+      b.log(`the bot exited during the ${rate}/s step (log: ${bot.logFile}); the rate stops here`);
+      break;
+    }
+    await b.settleBot(`sustained ${rate}/s`);
+    if (!s || r.errors > 0 || s.p99 >= 1000) break;
+    best = rate;
+  }
+  return best;
 }
 
 function logRun(log: (l: string) => void, label: string, r: RunResult, extra = ''): void {

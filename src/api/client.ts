@@ -120,7 +120,6 @@ export function createServiceClient(o: ServiceClientOptions): ServiceClient {
     maxQueueWaitMs: o.maxQueueWaitMs ?? 5_000,
   });
   const base = (version: '1.2' | '1.3') => `/api/${version}/accounts/${encodeURIComponent(account)}`;
-  let getFlowUnsupported = false;
 
   async function call<T>(c: Call, schema: z.ZodType<T>): Promise<T> {
     const reply = await transport.send(c);
@@ -180,6 +179,32 @@ export function createServiceClient(o: ServiceClientOptions): ServiceClient {
       if (items === null) throw unreadable(reply, c, reply.unreadable ?? 'not a list of models');
       return items.length === 0 ? null : parseRecord({ ...reply, body: items[0] }, modelRecord, c);
     },
+    ...flowCreators(postFlow),
+    getFlow: flowReader(transport, base('1.3'), o.token),
+    close: () => transport.close(),
+  };
+}
+
+type PostFlow = (
+  version: '1.2' | '1.3',
+  schema: z.ZodType,
+  body: unknown,
+  label: string,
+) => Promise<FlowRecord>;
+
+/** The calls that start a flow, each checking its body against the service's schema before sending. */
+function flowCreators(
+  postFlow: PostFlow,
+): Pick<
+  ServiceClient,
+  | 'createEvalFlow'
+  | 'startLiveModel'
+  | 'stopLiveModel'
+  | 'anomalyLearn'
+  | 'anomalyLearnIncremental'
+  | 'anomalyEval'
+> {
+  return {
     async createEvalFlow(input) {
       return postFlow('1.2', evalFlowBody, { flowType: 'EVAL', ...input }, 'EVAL flow');
     },
@@ -210,31 +235,38 @@ export function createServiceClient(o: ServiceClientOptions): ServiceClient {
     async anomalyEval(input) {
       return postFlow('1.3', anomalyEvalBody, { flowType: 'ANOMALYEVAL', ...input }, 'ANOMALYEVAL flow');
     },
-    async getFlow(flowId) {
-      const id = checkId(flowId, 'flow');
-      if (getFlowUnsupported) return { supported: false };
-      const c: Call = {
-        method: 'GET',
-        path: `${base('1.3')}/flows/${encodeURIComponent(id)}`,
-        what: `flow ${id}`,
-      };
-      let reply: Reply;
-      try {
-        reply = await transport.send(c);
-      } catch (err) {
-        if (isMissingRoute(err, id)) {
-          getFlowUnsupported = true;
-          return { supported: false };
-        }
-        throw err;
+  };
+}
+
+/**
+ * Reads a flow back; once the service shows it has no read-back route, later reads answer unsupported
+ * without asking again.
+ */
+function flowReader(transport: Transport, accountPath: string, token: string): ServiceClient['getFlow'] {
+  let getFlowUnsupported = false;
+  return async (flowId) => {
+    const id = checkId(flowId, 'flow');
+    if (getFlowUnsupported) return { supported: false };
+    const c: Call = {
+      method: 'GET',
+      path: `${accountPath}/flows/${encodeURIComponent(id)}`,
+      what: `flow ${id}`,
+    };
+    let reply: Reply;
+    try {
+      reply = await transport.send(c);
+    } catch (err) {
+      if (isMissingRoute(err, id)) {
+        getFlowUnsupported = true;
+        return { supported: false };
       }
-      const raw = unwrapFlow(reply.body);
-      const flow = parseRecord({ ...reply, body: raw }, flowRecord, c);
-      // The view reads the raw record, so a status of an unexpected type is still shown as sent.
-      const view = readFlow({ ...(raw as Record<string, unknown>), id: flow.id }, (t) => redact(t, o.token));
-      return { supported: true, flow, view };
-    },
-    close: () => transport.close(),
+      throw err;
+    }
+    const raw = unwrapFlow(reply.body);
+    const flow = parseRecord({ ...reply, body: raw }, flowRecord, c);
+    // The view reads the raw record, so a status of an unexpected type is still shown as sent.
+    const view = readFlow({ ...(raw as Record<string, unknown>), id: flow.id }, (t) => redact(t, token));
+    return { supported: true, flow, view };
   };
 }
 

@@ -38,21 +38,32 @@ export async function sendOrPlain<T>(
   }
 }
 
-/**
- * Posts an outcome in the channel: through a response_url first (it works whether or not the bot is a
- * member), then `chat.postMessage`. False when nothing worked.
- */
-export async function postInChannel(r: Replier, to: Audience, body: MessageBody): Promise<boolean> {
+/** Posts through the command's response_urls in turn until one takes it; false when none did. */
+async function viaResponseUrls(
+  r: Replier,
+  to: Audience,
+  body: MessageBody,
+  responseType: 'in_channel' | 'ephemeral',
+): Promise<boolean> {
   for (const url of to.responseUrls) {
     try {
       await sendOrPlain(r, body, (b) =>
-        postToResponseUrl(url, { response_type: 'in_channel', replace_original: false, ...b }),
+        postToResponseUrl(url, { response_type: responseType, replace_original: false, ...b }),
       );
       return true;
     } catch (e) {
       r.logger.info({ err: errText(e) }, 'response_url post failed; trying the next way');
     }
   }
+  return false;
+}
+
+/**
+ * Posts an outcome in the channel: through a response_url first (it works whether or not the bot is a
+ * member), then `chat.postMessage`. False when nothing worked.
+ */
+export async function postInChannel(r: Replier, to: Audience, body: MessageBody): Promise<boolean> {
+  if (await viaResponseUrls(r, to, body, 'in_channel')) return true;
   const channel = to.channelId;
   if (!channel) return false;
   try {
@@ -69,16 +80,7 @@ export async function postInChannel(r: Replier, to: Audience, body: MessageBody)
  * message from the app, so that what they asked is never answered by silence. False when nothing worked.
  */
 export async function tellUser(r: Replier, to: Audience, body: MessageBody): Promise<boolean> {
-  for (const url of to.responseUrls) {
-    try {
-      await sendOrPlain(r, body, (b) =>
-        postToResponseUrl(url, { response_type: 'ephemeral', replace_original: false, ...b }),
-      );
-      return true;
-    } catch (e) {
-      r.logger.info({ err: errText(e) }, 'response_url post failed; trying the next way');
-    }
-  }
+  if (await viaResponseUrls(r, to, body, 'ephemeral')) return true;
   const channel = to.channelId;
   if (channel) {
     try {

@@ -630,75 +630,11 @@ function refuse(error: string, examples: string[]): EndpointHit {
 function namedPeriod(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
   const out: R<EndpointHit> = [];
   const today = g.today;
-  const monday = plusDays(today, 1 - weekdayOf(today));
-  const first = { ...today, day: 1 };
-  const jan1 = { year: today.year, month: 1, day: 1 };
   const the = isWord(t, i, 'the');
   const j = the ? i + 1 : i;
   const rel = t[j] && !t[j]!.num ? t[j]!.s : '';
   const what = t[j + 1] && !t[j + 1]!.num ? t[j + 1]!.s : '';
-  const at = j + 2;
-  if (['this', 'last', 'previous', 'next'].includes(rel)) {
-    const step = rel === 'this' ? 0 : rel === 'next' ? 1 : -1;
-    if (what === 'day') {
-      const word = step === 0 ? 'today' : step > 0 ? 'tomorrow' : 'yesterday';
-      const alt = step < 0 ? ', or “past 24 hours” for the last 24 hours' : '';
-      out.push([
-        refuse(`“${textOf(t, i, at)}” is not a day I can pin down: write “${word}”${alt}.`, [word]),
-        at,
-      ]);
-    } else if (the && (rel === 'last' || rel === 'next') && ['week', 'month', 'year'].includes(what)) {
-      const n = what === 'week' ? '7 days' : what;
-      const rolling = rel === 'last' ? `, or “past ${n}” for the ${n} up to now` : '';
-      out.push([
-        refuse(
-          `“${textOf(t, i, at)}” could mean the calendar ${what} or the ${rel === 'next' ? 'coming' : 'past'} ${n}: write “${rel} ${what}” for the calendar ${what}${rolling}.`,
-          [`${rel} ${what}`, ...(rel === 'last' ? [`past ${n}`] : [])],
-        ),
-        at,
-      ]);
-    } else if (!(the && rel === 'this')) {
-      if (what === 'week') out.push([span(plusDays(monday, 7 * step), plusDays(monday, 7 * step + 7)), at]);
-      if (what === 'weekend') {
-        out.push([span(plusDays(monday, 7 * step + 5), plusDays(monday, 7 * step + 7), [WEEKEND_NOTE]), at]);
-      }
-      if (what === 'month') out.push([span(plusMonths(first, step), plusMonths(first, step + 1)), at]);
-      if (what === 'year') {
-        out.push([span({ ...jan1, year: jan1.year + step }, { ...jan1, year: jan1.year + step + 1 }), at]);
-      }
-      if (!the && PART_WORDS.has(what)) {
-        const part = what as Part;
-        if (rel === 'this' && part !== 'night') {
-          out.push([
-            { ep: { k: 'day', day: { k: 'date', date: today, rel: true }, part, notes: [PART_NOTE[part]] } },
-            at,
-          ]);
-        } else if (rel === 'last' && part === 'night') {
-          const date = plusDays(today, -1);
-          out.push([
-            { ep: { k: 'day', day: { k: 'date', date, rel: true }, part, notes: [PART_NOTE.night] } },
-            at,
-          ]);
-        } else {
-          const ex = part === 'night' ? 'last night' : `yesterday ${part}`;
-          const alt =
-            part === 'night' ? '“last night” or “tonight”' : `“yesterday ${part}” or “this ${part}”`;
-          out.push([refuse(`“${textOf(t, i, at)}” is not a time I can pin down: write ${alt}.`, [ex]), at]);
-        }
-      }
-      for (const [m, k] of month(t, j + 1)) {
-        const y = today.month >= m ? today.year : today.year - 1;
-        const name = MONTH_NAMES[m - 1]!;
-        out.push([
-          refuse(
-            `“${textOf(t, i, k)}” could mean more than one ${name}: give the year, like “${monthAbbr(m)} ${y}”.`,
-            [`${monthAbbr(m)} ${y}`],
-          ),
-          k,
-        ]);
-      }
-    }
-  }
+  if (['this', 'last', 'previous', 'next'].includes(rel)) out.push(...relativePeriod(t, i, today, rel, what));
   if (!the && isWord(t, i, 'tonight')) {
     out.push([
       {
@@ -726,32 +662,113 @@ function namedPeriod(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
       j + 1,
     ]);
   }
-  if (!the) {
-    for (const [m, k] of month(t, i)) {
+  if (!the) out.push(...monthWithoutDay(t, i, today));
+  return out;
+}
+
+/** “this/last/previous/next” with a week, weekend, month, year, part of day or month name. */
+function relativePeriod(t: Tok[], i: number, today: YMD, rel: string, what: string): R<EndpointHit> {
+  const out: R<EndpointHit> = [];
+  const the = isWord(t, i, 'the');
+  const j = the ? i + 1 : i;
+  const at = j + 2;
+  const monday = plusDays(today, 1 - weekdayOf(today));
+  const first = { ...today, day: 1 };
+  const jan1 = { year: today.year, month: 1, day: 1 };
+  const step = rel === 'this' ? 0 : rel === 'next' ? 1 : -1;
+  if (what === 'day') {
+    const word = step === 0 ? 'today' : step > 0 ? 'tomorrow' : 'yesterday';
+    const alt = step < 0 ? ', or “past 24 hours” for the last 24 hours' : '';
+    out.push([
+      refuse(`“${textOf(t, i, at)}” is not a day I can pin down: write “${word}”${alt}.`, [word]),
+      at,
+    ]);
+  } else if (the && (rel === 'last' || rel === 'next') && ['week', 'month', 'year'].includes(what)) {
+    const n = what === 'week' ? '7 days' : what;
+    const rolling = rel === 'last' ? `, or “past ${n}” for the ${n} up to now` : '';
+    out.push([
+      refuse(
+        `“${textOf(t, i, at)}” could mean the calendar ${what} or the ${rel === 'next' ? 'coming' : 'past'} ${n}: write “${rel} ${what}” for the calendar ${what}${rolling}.`,
+        [`${rel} ${what}`, ...(rel === 'last' ? [`past ${n}`] : [])],
+      ),
+      at,
+    ]);
+  } else if (!(the && rel === 'this')) {
+    if (what === 'week') out.push([span(plusDays(monday, 7 * step), plusDays(monday, 7 * step + 7)), at]);
+    if (what === 'weekend') {
+      out.push([span(plusDays(monday, 7 * step + 5), plusDays(monday, 7 * step + 7), [WEEKEND_NOTE]), at]);
+    }
+    if (what === 'month') out.push([span(plusMonths(first, step), plusMonths(first, step + 1)), at]);
+    if (what === 'year') {
+      out.push([span({ ...jan1, year: jan1.year + step }, { ...jan1, year: jan1.year + step + 1 }), at]);
+    }
+    if (!the && PART_WORDS.has(what)) out.push(partOfDay(t, i, at, rel, what as Part, today));
+    for (const [m, k] of month(t, j + 1)) {
       const y = today.month >= m ? today.year : today.year - 1;
-      const comma = isWord(t, k, ',') ? k + 1 : k;
-      for (const [, e] of year(t, comma)) {
-        const f = recogniseAs('monthYear', atomText(t, [i, ...indices(k, e)]), ['year', 'month']);
-        if (f && f.month === m) {
-          const first = { year: f.year!, month: m, day: 1 };
-          out.push([span(first, plusMonths(first, 1)), e]);
-        } else {
-          out.push([
-            refuse(`“${textOf(t, i, e)}” is not a month I can read: write it like “${monthAbbr(m)} ${y}”.`, [
-              `${monthAbbr(m)} ${y}`,
-            ]),
-            e,
-          ]);
-        }
-      }
+      const name = MONTH_NAMES[m - 1]!;
       out.push([
         refuse(
-          `“${textOf(t, i, k)}” names a month but no day or year: give a day (“${monthAbbr(m)} 1”), days (“${monthAbbr(m)} 1 to ${monthAbbr(m)} ${daysIn(m, y)}”) or the month with its year (“${monthAbbr(m)} ${y}”).`,
-          [`${monthAbbr(m)} ${y}`, `${monthAbbr(m)} 1`],
+          `“${textOf(t, i, k)}” could mean more than one ${name}: give the year, like “${monthAbbr(m)} ${y}”.`,
+          [`${monthAbbr(m)} ${y}`],
         ),
         k,
       ]);
     }
+  }
+  return out;
+}
+
+/** “this morning”, “last night” and the like; the ones that pin no time down are refused with a better wording. */
+function partOfDay(
+  t: Tok[],
+  i: number,
+  at: number,
+  rel: string,
+  part: Part,
+  today: YMD,
+): [EndpointHit, number] {
+  if (rel === 'this' && part !== 'night') {
+    return [
+      { ep: { k: 'day', day: { k: 'date', date: today, rel: true }, part, notes: [PART_NOTE[part]] } },
+      at,
+    ];
+  }
+  if (rel === 'last' && part === 'night') {
+    const date = plusDays(today, -1);
+    return [{ ep: { k: 'day', day: { k: 'date', date, rel: true }, part, notes: [PART_NOTE.night] } }, at];
+  }
+  const ex = part === 'night' ? 'last night' : `yesterday ${part}`;
+  const alt = part === 'night' ? '“last night” or “tonight”' : `“yesterday ${part}” or “this ${part}”`;
+  return [refuse(`“${textOf(t, i, at)}” is not a time I can pin down: write ${alt}.`, [ex]), at];
+}
+
+/** A month named alone or with a year: the year makes it a span, without one it asks for more. */
+function monthWithoutDay(t: Tok[], i: number, today: YMD): R<EndpointHit> {
+  const out: R<EndpointHit> = [];
+  for (const [m, k] of month(t, i)) {
+    const y = today.month >= m ? today.year : today.year - 1;
+    const comma = isWord(t, k, ',') ? k + 1 : k;
+    for (const [, e] of year(t, comma)) {
+      const f = recogniseAs('monthYear', atomText(t, [i, ...indices(k, e)]), ['year', 'month']);
+      if (f && f.month === m) {
+        const first = { year: f.year!, month: m, day: 1 };
+        out.push([span(first, plusMonths(first, 1)), e]);
+      } else {
+        out.push([
+          refuse(`“${textOf(t, i, e)}” is not a month I can read: write it like “${monthAbbr(m)} ${y}”.`, [
+            `${monthAbbr(m)} ${y}`,
+          ]),
+          e,
+        ]);
+      }
+    }
+    out.push([
+      refuse(
+        `“${textOf(t, i, k)}” names a month but no day or year: give a day (“${monthAbbr(m)} 1”), days (“${monthAbbr(m)} 1 to ${monthAbbr(m)} ${daysIn(m, y)}”) or the month with its year (“${monthAbbr(m)} ${y}”).`,
+        [`${monthAbbr(m)} ${y}`, `${monthAbbr(m)} 1`],
+      ),
+      k,
+    ]);
   }
   return out;
 }

@@ -66,8 +66,15 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
   const flows = new FlowLifecycle(store, o.flowDelays ?? DEFAULT_DELAYS);
   const kept = o.stateFile ? keepWorld(o.stateFile, store, flows, o.onStateProblem ?? (() => {})) : undefined;
   const initialFeatures: Features = { ...DEFAULT_FEATURES, ...o.features };
-  let features: Features = { ...initialFeatures };
-  let requests: LoggedRequest[] = [];
+  const state: EmulatorState = {
+    accountId,
+    token,
+    store,
+    faults,
+    flows,
+    features: { ...initialFeatures },
+    requests: [],
+  };
   let seq = 0;
   /** Bumped by reset: a request delayed by injected latency across a reset is dropped, not applied to new state. */
   let epoch = 0;
@@ -76,113 +83,10 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
     flows.reset();
     store.reset();
     faults.clear();
-    features = { ...initialFeatures };
-    requests = [];
+    state.features = { ...initialFeatures };
+    state.requests = [];
     seq = 0;
     epoch++;
-  };
-
-  const control = (req: IncomingMessage, path: string, body: unknown): ApiReply => {
-    const route = `${req.method} ${path}`;
-    const finishing = /^POST \/_emulator\/flows\/([^/]+)\/finish$/.exec(route);
-    if (finishing) {
-      const ending = flowEnding.safeParse(body ?? {});
-      if (!ending.success) return { status: 400, body: { message: describeIssues(ending.error) } };
-      const r = flows.set(decodeURIComponent(finishing[1]!), ending.data);
-      return r.ok ? { status: 200, body: r.flow } : { status: r.status, body: { message: r.message } };
-    }
-    switch (route) {
-      case 'GET /_emulator/state':
-        return { status: 200, body: { accountId, ...store.snapshot() } };
-      case 'GET /_emulator/requests': {
-        const since = Number(new URL(req.url ?? '/', 'http://emulator').searchParams.get('since') ?? '0');
-        return { status: 200, body: requests.filter((r) => r.seq > since) };
-      }
-      case 'DELETE /_emulator/requests':
-        requests = [];
-        return { status: 204, body: undefined };
-      case 'POST /_emulator/reset':
-        reset();
-        return { status: 204, body: undefined };
-      case 'GET /_emulator/faults':
-        return { status: 200, body: faults.describe() };
-      case 'POST /_emulator/faults': {
-        const r = faults.add(body);
-        return r.ok ? { status: 201, body: { id: r.id } } : { status: 400, body: { message: r.message } };
-      }
-      case 'DELETE /_emulator/faults':
-        faults.clear();
-        return { status: 204, body: undefined };
-      case 'PUT /_emulator/flow-delays': {
-        const d = body as Partial<FlowDelays> | null;
-        const ok = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
-        if (!d || !ok(d.runningAfterMs) || !ok(d.completedAfterMs))
-          return {
-            status: 400,
-            body: { message: 'body: give non-negative integer runningAfterMs and completedAfterMs' },
-          };
-        flows.delays = { runningAfterMs: d.runningAfterMs!, completedAfterMs: d.completedAfterMs! };
-        return { status: 200, body: flows.delays };
-      }
-      case 'GET /_emulator/flow-rules':
-        return { status: 200, body: flows.describeRules() };
-      case 'POST /_emulator/flow-rules': {
-        const r = flows.addRule(body);
-        return r.ok ? { status: 201, body: { id: r.id } } : { status: 400, body: { message: r.message } };
-      }
-      case 'DELETE /_emulator/flow-rules':
-        flows.clearRules();
-        return { status: 204, body: undefined };
-      case 'GET /_emulator/features':
-        return { status: 200, body: features };
-      case 'PUT /_emulator/features': {
-        const r = featuresPatch.safeParse(body);
-        if (!r.success) return { status: 400, body: { message: describeIssues(r.error) } };
-        features = { ...features, ...r.data };
-        return { status: 200, body: features };
-      }
-      default:
-        return { status: 404, body: { message: `no emulator control ${route}` } };
-    }
-  };
-
-  const api = (req: IncomingMessage, path: string, url: URL, body: unknown, raw: string): ApiReply => {
-    if (req.headers.authorization !== `Bearer ${token}`)
-      return { status: 401, body: { message: 'access token missing, invalid or expired' } };
-    const m = /^\/api\/([^/]+)\/accounts\/([^/]+)\/(.+)$/.exec(path);
-    if (!m) return { status: 404, body: { message: `no route ${req.method} ${path}` } };
-    const [, version, account, restText] = m as unknown as [string, string, string, string];
-    let rest: string[];
-    let accountInPath: string;
-    try {
-      rest = restText.split('/').map(decodeURIComponent);
-      accountInPath = decodeURIComponent(account);
-    } catch {
-      return { status: 400, body: { message: 'path: malformed percent-encoding' } };
-    }
-    const routes = matchRoutes(version, rest).filter((r) => !r.feature || features[r.feature]);
-    if (routes.length === 0) return { status: 404, body: { message: `no route ${req.method} ${path}` } };
-    const route = routes.find((r) => r.method === req.method);
-    if (!route)
-      return {
-        status: 405,
-        body: { message: `method ${req.method} not allowed on ${path}` },
-        headers: { allow: routes.map((r) => r.method).join(', ') },
-      };
-    if (accountInPath !== accountId)
-      return { status: 404, body: { message: `account ${accountInPath} not found` } };
-    if (raw !== '') {
-      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
-        return { status: 415, body: { message: 'Content-Type must be application/json' } };
-      if (body === INVALID_JSON) return { status: 400, body: { message: 'body: not valid JSON' } };
-    } else if (req.method === 'POST' || req.method === 'PUT') {
-      return { status: 400, body: { message: 'body: required' } };
-    }
-    return route.handle(
-      { method: req.method!, version, rest, query: url.searchParams, body },
-      store,
-      (flow) => flows.created(flow),
-    );
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -196,7 +100,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
         res,
         body === INVALID_JSON
           ? { status: 400, body: { message: 'body: not valid JSON' } }
-          : control(req, path, body),
+          : control(state, req, path, body, reset),
       );
     if (!path.startsWith('/api/'))
       return send(res, { status: 404, body: { message: `no route ${req.method} ${path}` } });
@@ -210,8 +114,8 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
       body: body === INVALID_JSON ? raw : body,
       contentType: req.headers['content-type'] ?? null,
     };
-    requests.push(entry);
-    if (requests.length > MAX_LOGGED) requests.splice(0, requests.length - MAX_LOGGED);
+    state.requests.push(entry);
+    if (state.requests.length > MAX_LOGGED) state.requests.splice(0, state.requests.length - MAX_LOGGED);
     const fault = faults.take({ method: entry.method, path, query: url.search.slice(1), body: raw });
     if (fault) entry.fault = fault;
     if (fault?.latencyMs) {
@@ -236,7 +140,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
         headers,
       });
     }
-    const reply = api(req, path, url, body, raw);
+    const reply = api(state, req, path, url, body, raw);
     entry.status = reply.status;
     if (fault?.reset === 'after') return void req.socket.destroy();
     if (fault?.corrupt) return sendSpoilt(res, reply, fault.corrupt);
@@ -270,6 +174,135 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** What the control and API routes read and change; reset replaces the features and the request log. */
+interface EmulatorState {
+  readonly accountId: string;
+  readonly token: string;
+  readonly store: Store;
+  readonly faults: Faults;
+  readonly flows: FlowLifecycle;
+  features: Features;
+  requests: LoggedRequest[];
+}
+
+/** The `/_emulator/…` routes tests and the sandbox use to watch and steer the service. */
+function control(
+  s: EmulatorState,
+  req: IncomingMessage,
+  path: string,
+  body: unknown,
+  reset: () => void,
+): ApiReply {
+  const route = `${req.method} ${path}`;
+  const finishing = /^POST \/_emulator\/flows\/([^/]+)\/finish$/.exec(route);
+  if (finishing) {
+    const ending = flowEnding.safeParse(body ?? {});
+    if (!ending.success) return { status: 400, body: { message: describeIssues(ending.error) } };
+    const r = s.flows.set(decodeURIComponent(finishing[1]!), ending.data);
+    return r.ok ? { status: 200, body: r.flow } : { status: r.status, body: { message: r.message } };
+  }
+  switch (route) {
+    case 'GET /_emulator/state':
+      return { status: 200, body: { accountId: s.accountId, ...s.store.snapshot() } };
+    case 'GET /_emulator/requests': {
+      const since = Number(new URL(req.url ?? '/', 'http://emulator').searchParams.get('since') ?? '0');
+      return { status: 200, body: s.requests.filter((r) => r.seq > since) };
+    }
+    case 'DELETE /_emulator/requests':
+      s.requests = [];
+      return { status: 204, body: undefined };
+    case 'POST /_emulator/reset':
+      reset();
+      return { status: 204, body: undefined };
+    case 'GET /_emulator/faults':
+      return { status: 200, body: s.faults.describe() };
+    case 'POST /_emulator/faults': {
+      const r = s.faults.add(body);
+      return r.ok ? { status: 201, body: { id: r.id } } : { status: 400, body: { message: r.message } };
+    }
+    case 'DELETE /_emulator/faults':
+      s.faults.clear();
+      return { status: 204, body: undefined };
+    case 'PUT /_emulator/flow-delays': {
+      const d = body as Partial<FlowDelays> | null;
+      const ok = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
+      if (!d || !ok(d.runningAfterMs) || !ok(d.completedAfterMs))
+        return {
+          status: 400,
+          body: { message: 'body: give non-negative integer runningAfterMs and completedAfterMs' },
+        };
+      s.flows.delays = { runningAfterMs: d.runningAfterMs!, completedAfterMs: d.completedAfterMs! };
+      return { status: 200, body: s.flows.delays };
+    }
+    case 'GET /_emulator/flow-rules':
+      return { status: 200, body: s.flows.describeRules() };
+    case 'POST /_emulator/flow-rules': {
+      const r = s.flows.addRule(body);
+      return r.ok ? { status: 201, body: { id: r.id } } : { status: 400, body: { message: r.message } };
+    }
+    case 'DELETE /_emulator/flow-rules':
+      s.flows.clearRules();
+      return { status: 204, body: undefined };
+    case 'GET /_emulator/features':
+      return { status: 200, body: s.features };
+    case 'PUT /_emulator/features': {
+      const r = featuresPatch.safeParse(body);
+      if (!r.success) return { status: 400, body: { message: describeIssues(r.error) } };
+      s.features = { ...s.features, ...r.data };
+      return { status: 200, body: s.features };
+    }
+    default:
+      return { status: 404, body: { message: `no emulator control ${route}` } };
+  }
+}
+
+/** The service's own API: the bearer token, the account in the path, the body's type, then the route. */
+function api(
+  s: EmulatorState,
+  req: IncomingMessage,
+  path: string,
+  url: URL,
+  body: unknown,
+  raw: string,
+): ApiReply {
+  if (req.headers.authorization !== `Bearer ${s.token}`)
+    return { status: 401, body: { message: 'access token missing, invalid or expired' } };
+  const m = /^\/api\/([^/]+)\/accounts\/([^/]+)\/(.+)$/.exec(path);
+  if (!m) return { status: 404, body: { message: `no route ${req.method} ${path}` } };
+  const [, version, account, restText] = m as unknown as [string, string, string, string];
+  let rest: string[];
+  let accountInPath: string;
+  try {
+    rest = restText.split('/').map(decodeURIComponent);
+    accountInPath = decodeURIComponent(account);
+  } catch {
+    return { status: 400, body: { message: 'path: malformed percent-encoding' } };
+  }
+  const routes = matchRoutes(version, rest).filter((r) => !r.feature || s.features[r.feature]);
+  if (routes.length === 0) return { status: 404, body: { message: `no route ${req.method} ${path}` } };
+  const route = routes.find((r) => r.method === req.method);
+  if (!route)
+    return {
+      status: 405,
+      body: { message: `method ${req.method} not allowed on ${path}` },
+      headers: { allow: routes.map((r) => r.method).join(', ') },
+    };
+  if (accountInPath !== s.accountId)
+    return { status: 404, body: { message: `account ${accountInPath} not found` } };
+  if (raw !== '') {
+    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+      return { status: 415, body: { message: 'Content-Type must be application/json' } };
+    if (body === INVALID_JSON) return { status: 400, body: { message: 'body: not valid JSON' } };
+  } else if (req.method === 'POST' || req.method === 'PUT') {
+    return { status: 400, body: { message: 'body: required' } };
+  }
+  return route.handle(
+    { method: req.method!, version, rest, query: url.searchParams, body },
+    s.store,
+    (flow) => s.flows.created(flow),
+  );
 }
 
 const featuresPatch = z.strictObject({ flowReadBack: z.boolean().optional() });

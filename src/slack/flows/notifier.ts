@@ -127,41 +127,7 @@ export function createFlowNotifier(bot: Bot): FlowNotifier {
       const thread = await threadOf(bot, f);
       const body = (where?: string) =>
         completionMessage(f, { timeZone, ...(reopen ? { reopen } : {}), ...(where ? { where } : {}) });
-      const send = async (channel: string, threadTs: string | undefined, msg: MessageBody) => {
-        await sendOrPlain(bot, msg, (b) =>
-          bot.slack.chat.postMessage({
-            channel,
-            ...(threadTs ? { thread_ts: threadTs } : {}),
-            text: b.text,
-            blocks: b.blocks as never,
-          }),
-        );
-        return { kind: 'done' } satisfies NotifyResult;
-      };
-      // The ways to tell the requester, best first: under the announcement (or the approval's card); through
-      // the command's response_url when the bot could only announce it there (it may not post in that
-      // channel), while that has uses and time left; else by direct message.
-      const ways: { name: string; tell: () => Promise<NotifyResult> }[] = [];
-      const a = f.announcement;
-      if (thread) ways.push({ name: 'thread', tell: () => send(thread.channel, thread.ts, body()) });
-      else if (
-        a?.kind === 'response-url' &&
-        now - a.issuedAt <= RESPONSE_URL_TTL_MS &&
-        a.uses < RESPONSE_URL_USES
-      )
-        ways.push({
-          name: 'response_url',
-          tell: async () => {
-            await sendOrPlain(bot, body(), (b) =>
-              postToResponseUrl(a.url, { response_type: 'in_channel', replace_original: false, ...b }),
-            );
-            return { kind: 'done', announcement: { ...a, uses: a.uses + 1 } };
-          },
-        });
-      ways.push({
-        name: 'direct message',
-        tell: () => send(f.requesterId, undefined, body(`Started in <#${f.channelId}>`)),
-      });
+      const ways = waysToTell(bot, f, now, thread, body);
       for (const way of ways) {
         try {
           return await way.tell();
@@ -187,6 +153,62 @@ export function createFlowNotifier(bot: Bot): FlowNotifier {
       return { kind: 'skipped' };
     },
   };
+}
+
+type Way = { name: string; tell: () => Promise<NotifyResult> };
+
+/**
+ * The ways to tell the requester, best first: under the announcement (or the approval's card); through
+ * the command's response_url when the bot could only announce it there (it may not post in that
+ * channel), while that has uses and time left; else by direct message.
+ */
+function waysToTell(
+  bot: Bot,
+  f: TrackedFlow,
+  now: number,
+  thread: { channel: string; ts: string } | undefined,
+  body: (where?: string) => MessageBody,
+): Way[] {
+  const ways: Way[] = [];
+  const a = f.announcement;
+  if (thread) ways.push({ name: 'thread', tell: () => postTold(bot, thread.channel, thread.ts, body()) });
+  else if (
+    a?.kind === 'response-url' &&
+    now - a.issuedAt <= RESPONSE_URL_TTL_MS &&
+    a.uses < RESPONSE_URL_USES
+  )
+    ways.push({
+      name: 'response_url',
+      tell: async () => {
+        await sendOrPlain(bot, body(), (b) =>
+          postToResponseUrl(a.url, { response_type: 'in_channel', replace_original: false, ...b }),
+        );
+        return { kind: 'done', announcement: { ...a, uses: a.uses + 1 } };
+      },
+    });
+  ways.push({
+    name: 'direct message',
+    tell: () => postTold(bot, f.requesterId, undefined, body(`Started in <#${f.channelId}>`)),
+  });
+  return ways;
+}
+
+/** Posts the end notice in a channel (or a direct message), under `threadTs` when there is one. */
+async function postTold(
+  bot: Bot,
+  channel: string,
+  threadTs: string | undefined,
+  msg: MessageBody,
+): Promise<NotifyResult> {
+  await sendOrPlain(bot, msg, (b) =>
+    bot.slack.chat.postMessage({
+      channel,
+      ...(threadTs ? { thread_ts: threadTs } : {}),
+      text: b.text,
+      blocks: b.blocks as never,
+    }),
+  );
+  return { kind: 'done' };
 }
 
 /** The message to reply under: the approval request's card, or the announcement the bot posted. */

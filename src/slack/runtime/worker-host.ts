@@ -80,18 +80,7 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
 
   const send = (w: Worker, m: ToWorker) => w.postMessage(m);
 
-  const tell = async (job: Job, text: (n: Notice) => string): Promise<void> => {
-    const notice = noticeOf(job);
-    if (!notice) return;
-    await o
-      .tell(notice, text(notice))
-      .catch((e: unknown) =>
-        log.warn(
-          { err: e instanceof Error ? e.message : String(e) },
-          'could not tell a user about a lost job',
-        ),
-      );
-  };
+  const tell = (job: Job, text: (n: Notice) => string) => tellAboutJob(o, log, job, text);
 
   const spawn = () => {
     restartTimer = undefined;
@@ -100,30 +89,18 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
       resourceLimits: HEAP_LIMITS,
     });
     worker = w;
-    w.on('message', (m: FromWorker) => {
-      switch (m.kind) {
-        case 'done':
-          for (const id of m.ids) inHand.delete(id);
-          o.holds?.release(m.ids);
-          return;
-        case 'ready':
+    w.on('message', (m: FromWorker) =>
+      onWorkerMessage(m, o, inHand, {
+        started() {
           isReady = true;
           settleReady();
-          return;
-        case 'start-failed':
-          if (!isReady) settleReady(new Error(`the follow-up worker could not start: ${m.message}`));
-          return;
-        case 'logs':
-          for (const line of m.lines) o.writeLog(line);
-          return;
-        case 'drained':
-          drained?.();
-          return;
-        case 'slack-auth':
-          o.onSlackAuthError?.(m.error);
-          return;
-      }
-    });
+        },
+        startFailed(message) {
+          if (!isReady) settleReady(new Error(`the follow-up worker could not start: ${message}`));
+        },
+        drained: () => drained?.(),
+      }),
+    );
     w.on('error', (e) => log.error({ err: e.stack ?? e.message }, 'the follow-up worker failed'));
     w.on('exit', (code) => {
       if (worker === w) worker = undefined;
@@ -181,18 +158,8 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
         const done = new Promise<void>((ok) => {
           drained = ok;
         });
-        send(w, { kind: 'drain' });
-        const timeout = new Promise<'timeout'>((ok) =>
-          setTimeout(() => ok('timeout'), o.drainTimeoutMs ?? 20_000).unref(),
-        );
-        if ((await Promise.race([done, timeout])) === 'timeout') {
-          const cut = [...inHand.values()];
-          inHand.clear();
-          log.warn({ inHand: cut.length }, 'the follow-up worker did not finish in time; ending it');
-          // Ended first, so that nobody gets both a late reply and this notice.
-          await w.terminate();
-          told.push(...cut.map((job) => tell(job, stoppedText)));
-        } else await w.terminate();
+        const cut = await drainOrEnd(w, done, inHand, o.drainTimeoutMs ?? 20_000, log);
+        told.push(...cut.map((job) => tell(job, stoppedText)));
       }
       await Promise.race([
         Promise.allSettled(told),
@@ -205,4 +172,81 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
       if (worker) send(worker, { kind: 'memory' });
     },
   };
+}
+
+/** Tells the person behind a job the worker lost (or could not take), if it has one; failures are logged. */
+async function tellAboutJob(
+  o: WorkerHostOptions,
+  log: Logger,
+  job: Job,
+  text: (n: Notice) => string,
+): Promise<void> {
+  const notice = noticeOf(job);
+  if (!notice) return;
+  await o
+    .tell(notice, text(notice))
+    .catch((e: unknown) =>
+      log.warn({ err: e instanceof Error ? e.message : String(e) }, 'could not tell a user about a lost job'),
+    );
+}
+
+interface WorkerLifecycle {
+  started(): void;
+  startFailed(message: string): void;
+  drained(): void;
+}
+
+/** What the host does with each message its worker sends. */
+function onWorkerMessage(
+  m: FromWorker,
+  o: WorkerHostOptions,
+  inHand: Map<number, Job>,
+  life: WorkerLifecycle,
+): void {
+  switch (m.kind) {
+    case 'done':
+      for (const id of m.ids) inHand.delete(id);
+      o.holds?.release(m.ids);
+      return;
+    case 'ready':
+      life.started();
+      return;
+    case 'start-failed':
+      life.startFailed(m.message);
+      return;
+    case 'logs':
+      for (const line of m.lines) o.writeLog(line);
+      return;
+    case 'drained':
+      life.drained();
+      return;
+    case 'slack-auth':
+      o.onSlackAuthError?.(m.error);
+      return;
+  }
+}
+
+/**
+ * Asks the worker to finish its jobs and ends it; the jobs it still had when `timeoutMs` ran out are
+ * returned, for their people to be told.
+ */
+async function drainOrEnd(
+  w: Worker,
+  done: Promise<void>,
+  inHand: Map<number, Job>,
+  timeoutMs: number,
+  log: Logger,
+): Promise<Job[]> {
+  w.postMessage({ kind: 'drain' } satisfies ToWorker);
+  const timeout = new Promise<'timeout'>((ok) => setTimeout(() => ok('timeout'), timeoutMs).unref());
+  if ((await Promise.race([done, timeout])) !== 'timeout') {
+    await w.terminate();
+    return [];
+  }
+  const cut = [...inHand.values()];
+  inHand.clear();
+  log.warn({ inHand: cut.length }, 'the follow-up worker did not finish in time; ending it');
+  // Ended first, so that nobody gets both a late reply and this notice.
+  await w.terminate();
+  return cut;
 }

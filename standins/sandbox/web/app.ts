@@ -11,7 +11,7 @@ import {
 } from './api.js';
 import { type BlockHost, renderBlocks, type Suggestions } from './blocks.js';
 import { autosize, setupComposerExtras } from './composer.js';
-import { h, replaceChildren } from './dom.js';
+import { h, paneHeader, replaceChildren } from './dom.js';
 import { avatar, messageList } from './messages.js';
 import { ModalRenderer } from './modal.js';
 import type { MrkdwnContext } from './mrkdwn.js';
@@ -364,30 +364,11 @@ function renderThread(): void {
   });
   replaceChildren(
     pane,
-    h(
-      'header',
-      { class: 'thread-header' },
-      h(
-        'div',
-        null,
-        h('b', null, 'Thread'),
-        h('span', { class: 'pane-sub' }, ` #${ch.isIm ? 'tsai' : ch.name}`),
-      ),
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'icon-btn',
-          title: 'Close thread',
-          onclick: () => {
-            ui.thread = undefined;
-            saveLocation();
-            render();
-          },
-        },
-        '✕',
-      ),
-    ),
+    paneHeader('Thread', ` #${ch.isIm ? 'tsai' : ch.name}`, 'Close thread', () => {
+      ui.thread = undefined;
+      saveLocation();
+      render();
+    }),
     h(
       'div',
       { class: 'thread-messages' },

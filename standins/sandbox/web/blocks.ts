@@ -76,74 +76,19 @@ interface ElementSite {
 function elementNode(el: Json, site: ElementSite, host: BlockHost): HTMLElement {
   const type = String(el.type);
   const actionId = String(el.action_id ?? '');
-  const key = `${site.blockId}/${actionId}`;
   const changed = (value: unknown, source: HTMLElement) => {
     host.onType?.(site.blockId, actionId, value);
     if (site.dispatch) host.onAction(site.blockId, actionId, value, source);
   };
-  const placeholder = plainText(el.placeholder);
-  const t = typed(host, site.blockId, actionId);
 
   switch (type) {
-    case 'button': {
-      const style = str(el.style);
-      const b = h(
-        'button',
-        {
-          type: 'button',
-          class: ['btn', style === 'primary' && 'primary', style === 'danger' && 'danger'],
-          'data-action': key,
-          onclick: () => {
-            const go = () => host.onAction(site.blockId, actionId, undefined, b);
-            if (el.confirm && typeof el.confirm === 'object') confirmDialog(el.confirm as Json, host, go);
-            else go();
-          },
-        },
-        textObject(el.text, host.ctx),
-      );
-      const url = str(el.url);
-      if (url) b.title = url;
-      return b;
-    }
+    case 'button':
+      return buttonNode(el, site, host);
     case 'plain_text_input':
     case 'email_text_input':
     case 'url_text_input':
-    case 'number_input': {
-      const initial = str(t) ?? str(el.initial_value) ?? '';
-      const multiline = el.multiline === true;
-      const input = multiline
-        ? h('textarea', { rows: 3, class: 'field', placeholder, 'data-key': key })
-        : h('input', {
-            type: type === 'number_input' ? 'number' : type === 'email_text_input' ? 'email' : 'text',
-            class: 'field',
-            placeholder,
-            'data-key': key,
-          });
-      input.value = initial;
-      if (site.invalid) input.classList.add('invalid');
-      if (typeof el.max_length === 'number') input.maxLength = el.max_length;
-      if (el.focus_on_load === true) input.autofocus = true;
-      const triggers = site.triggers ?? ['on_enter_pressed'];
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      input.addEventListener('input', () => {
-        host.onType?.(site.blockId, actionId, input.value);
-        if (site.dispatch && triggers.includes('on_character_entered')) {
-          clearTimeout(timer);
-          timer = setTimeout(() => host.onAction(site.blockId, actionId, input.value, input), 400);
-        }
-      });
-      input.addEventListener('keydown', (e) => {
-        const ev = e as KeyboardEvent;
-        if (ev.key !== 'Enter' || ev.shiftKey || ev.isComposing) return;
-        if (multiline && !site.dispatch) return;
-        ev.preventDefault();
-        if (site.dispatch && triggers.includes('on_enter_pressed'))
-          host.onAction(site.blockId, actionId, input.value, input);
-      });
-      host.register?.(site.blockId, actionId, () => input.value);
-      if (site.dispatch) input.dataset.dispatch = triggers.join(' ');
-      return h('div', { class: 'text-input' }, input);
-    }
+    case 'number_input':
+      return textInputNode(el, site, host);
     case 'external_select':
     case 'multi_external_select':
       return typeaheadNode(el, site, host, changed);
@@ -156,107 +101,197 @@ function elementNode(el: Json, site: ElementSite, host: BlockHost): HTMLElement 
     case 'multi_conversations_select':
     case 'multi_channels_select':
       return selectNode(el, site, host, changed);
-    case 'overflow': {
-      const sel = h(
-        'select',
-        { class: 'overflow', title: 'More actions', 'data-action': key },
-        h('option', { value: '' }, '⋯'),
-        arr<Option>(el.options).map((o) => h('option', { value: o.value ?? '' }, plainText(o.text))),
-      );
-      sel.addEventListener('change', () => {
-        const v = sel.value;
-        sel.value = '';
-        if (v) host.onAction(site.blockId, actionId, v, sel);
-      });
-      return sel;
-    }
+    case 'overflow':
+      return overflowNode(el, site, host);
     case 'radio_buttons':
-    case 'checkboxes': {
-      const multi = type === 'checkboxes';
-      const chosen = new Set<string>();
-      const initial = t !== undefined ? t : multi ? el.initial_options : el.initial_option;
-      for (const o of multi ? arr(initial) : [initial]) {
-        const v = optionValue(o);
-        if (v !== undefined) chosen.add(v);
-      }
-      const name = `${key}-${Math.random().toString(36).slice(2, 7)}`;
-      const inputs: HTMLInputElement[] = [];
-      const read = () => {
-        const on = inputs.filter((i) => i.checked).map((i) => i.value);
-        return multi ? on : on[0];
-      };
-      const box = h(
-        'div',
-        {
-          class: ['choices', site.invalid && 'invalid'],
-          'data-key': key,
-          role: multi ? 'group' : 'radiogroup',
-        },
-        arr<Option>(el.options).map((o) => {
-          const input = h('input', {
-            type: multi ? 'checkbox' : 'radio',
-            name,
-            value: o.value ?? '',
-            checked: chosen.has(o.value ?? ''),
-          });
-          inputs.push(input);
-          input.addEventListener('change', () => changed(read(), input));
-          return h(
-            'label',
-            { class: 'choice' },
-            input,
-            h(
-              'span',
-              null,
-              h('span', { class: 'choice-text' }, textObject(o.text, host.ctx)),
-              o.description ? h('span', { class: 'choice-desc' }, textObject(o.description, host.ctx)) : null,
-            ),
-          );
-        }),
-      );
-      host.register?.(site.blockId, actionId, read);
-      return box;
-    }
+    case 'checkboxes':
+      return choicesNode(el, site, host, changed);
     case 'datepicker':
     case 'timepicker':
-    case 'datetimepicker': {
-      const input = h('input', {
-        type: type === 'datepicker' ? 'date' : type === 'timepicker' ? 'time' : 'datetime-local',
-        class: ['field', 'picker', site.invalid && 'invalid'],
-        'data-key': key,
-        'aria-label': placeholder || type,
-      });
-      const initial =
-        t !== undefined
-          ? t
-          : el[
-              type === 'datepicker'
-                ? 'initial_date'
-                : type === 'timepicker'
-                  ? 'initial_time'
-                  : 'initial_date_time'
-            ];
-      if (type === 'datetimepicker' && initial !== undefined && initial !== null)
-        input.value = epochSecondsToWall(Number(initial), host.timeZone);
-      else if (typeof initial === 'string') input.value = initial;
-      const read = () => {
-        if (!input.value) return null;
-        return type === 'datetimepicker' ? wallToEpochSeconds(input.value, host.timeZone) : input.value;
-      };
-      input.addEventListener('change', () => changed(read(), input));
-      host.register?.(site.blockId, actionId, read);
-      const zone = type === 'datetimepicker' ? h('span', { class: 'picker-zone' }, host.timeZone) : null;
-      const tz =
-        type === 'timepicker' && str(el.timezone)
-          ? h('span', { class: 'picker-zone' }, str(el.timezone))
-          : null;
-      return h('span', { class: 'picker-wrap' }, input, zone, tz);
-    }
+    case 'datetimepicker':
+      return pickerNode(el, site, host, changed);
     case 'image':
       return imageNode(el, 'accessory-image');
     default:
       return h('span', { class: 'unsupported' }, `[${type} element]`);
   }
+}
+
+type Changed = (value: unknown, source: HTMLElement) => void;
+
+/** A button; one with `confirm` asks first. */
+function buttonNode(el: Json, site: ElementSite, host: BlockHost): HTMLElement {
+  const actionId = String(el.action_id ?? '');
+  const key = `${site.blockId}/${actionId}`;
+  const style = str(el.style);
+  const b = h(
+    'button',
+    {
+      type: 'button',
+      class: ['btn', style === 'primary' && 'primary', style === 'danger' && 'danger'],
+      'data-action': key,
+      onclick: () => {
+        const go = () => host.onAction(site.blockId, actionId, undefined, b);
+        if (el.confirm && typeof el.confirm === 'object') confirmDialog(el.confirm as Json, host, go);
+        else go();
+      },
+    },
+    textObject(el.text, host.ctx),
+  );
+  const url = str(el.url);
+  if (url) b.title = url;
+  return b;
+}
+
+/** A text field; in a dispatching input it acts on Enter or as the user types, as its triggers say. */
+function textInputNode(el: Json, site: ElementSite, host: BlockHost): HTMLElement {
+  const type = String(el.type);
+  const actionId = String(el.action_id ?? '');
+  const key = `${site.blockId}/${actionId}`;
+  const t = typed(host, site.blockId, actionId);
+  const placeholder = plainText(el.placeholder);
+  const initial = str(t) ?? str(el.initial_value) ?? '';
+  const multiline = el.multiline === true;
+  const input = multiline
+    ? h('textarea', { rows: 3, class: 'field', placeholder, 'data-key': key })
+    : h('input', {
+        type: type === 'number_input' ? 'number' : type === 'email_text_input' ? 'email' : 'text',
+        class: 'field',
+        placeholder,
+        'data-key': key,
+      });
+  input.value = initial;
+  if (site.invalid) input.classList.add('invalid');
+  if (typeof el.max_length === 'number') input.maxLength = el.max_length;
+  if (el.focus_on_load === true) input.autofocus = true;
+  const triggers = site.triggers ?? ['on_enter_pressed'];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  input.addEventListener('input', () => {
+    host.onType?.(site.blockId, actionId, input.value);
+    if (site.dispatch && triggers.includes('on_character_entered')) {
+      clearTimeout(timer);
+      timer = setTimeout(() => host.onAction(site.blockId, actionId, input.value, input), 400);
+    }
+  });
+  input.addEventListener('keydown', (e) => {
+    const ev = e as KeyboardEvent;
+    if (ev.key !== 'Enter' || ev.shiftKey || ev.isComposing) return;
+    if (multiline && !site.dispatch) return;
+    ev.preventDefault();
+    if (site.dispatch && triggers.includes('on_enter_pressed'))
+      host.onAction(site.blockId, actionId, input.value, input);
+  });
+  host.register?.(site.blockId, actionId, () => input.value);
+  if (site.dispatch) input.dataset.dispatch = triggers.join(' ');
+  return h('div', { class: 'text-input' }, input);
+}
+
+/** The ⋯ menu: picking an item acts at once and the menu shows ⋯ again. */
+function overflowNode(el: Json, site: ElementSite, host: BlockHost): HTMLElement {
+  const actionId = String(el.action_id ?? '');
+  const key = `${site.blockId}/${actionId}`;
+  const sel = h(
+    'select',
+    { class: 'overflow', title: 'More actions', 'data-action': key },
+    h('option', { value: '' }, '⋯'),
+    arr<Option>(el.options).map((o) => h('option', { value: o.value ?? '' }, plainText(o.text))),
+  );
+  sel.addEventListener('change', () => {
+    const v = sel.value;
+    sel.value = '';
+    if (v) host.onAction(site.blockId, actionId, v, sel);
+  });
+  return sel;
+}
+
+/** Radio buttons or checkboxes, each option with its description. */
+function choicesNode(el: Json, site: ElementSite, host: BlockHost, changed: Changed): HTMLElement {
+  const type = String(el.type);
+  const actionId = String(el.action_id ?? '');
+  const key = `${site.blockId}/${actionId}`;
+  const t = typed(host, site.blockId, actionId);
+  const multi = type === 'checkboxes';
+  const chosen = new Set<string>();
+  const initial = t !== undefined ? t : multi ? el.initial_options : el.initial_option;
+  for (const o of multi ? arr(initial) : [initial]) {
+    const v = optionValue(o);
+    if (v !== undefined) chosen.add(v);
+  }
+  const name = `${key}-${Math.random().toString(36).slice(2, 7)}`;
+  const inputs: HTMLInputElement[] = [];
+  const read = () => {
+    const on = inputs.filter((i) => i.checked).map((i) => i.value);
+    return multi ? on : on[0];
+  };
+  const box = h(
+    'div',
+    {
+      class: ['choices', site.invalid && 'invalid'],
+      'data-key': key,
+      role: multi ? 'group' : 'radiogroup',
+    },
+    arr<Option>(el.options).map((o) => {
+      const input = h('input', {
+        type: multi ? 'checkbox' : 'radio',
+        name,
+        value: o.value ?? '',
+        checked: chosen.has(o.value ?? ''),
+      });
+      inputs.push(input);
+      input.addEventListener('change', () => changed(read(), input));
+      return h(
+        'label',
+        { class: 'choice' },
+        input,
+        h(
+          'span',
+          null,
+          h('span', { class: 'choice-text' }, textObject(o.text, host.ctx)),
+          o.description ? h('span', { class: 'choice-desc' }, textObject(o.description, host.ctx)) : null,
+        ),
+      );
+    }),
+  );
+  host.register?.(site.blockId, actionId, read);
+  return box;
+}
+
+/** A date, time or date-and-time picker; a date-and-time is shown and read in the host's zone. */
+function pickerNode(el: Json, site: ElementSite, host: BlockHost, changed: Changed): HTMLElement {
+  const type = String(el.type);
+  const actionId = String(el.action_id ?? '');
+  const key = `${site.blockId}/${actionId}`;
+  const t = typed(host, site.blockId, actionId);
+  const placeholder = plainText(el.placeholder);
+  const input = h('input', {
+    type: type === 'datepicker' ? 'date' : type === 'timepicker' ? 'time' : 'datetime-local',
+    class: ['field', 'picker', site.invalid && 'invalid'],
+    'data-key': key,
+    'aria-label': placeholder || type,
+  });
+  const initial =
+    t !== undefined
+      ? t
+      : el[
+          type === 'datepicker'
+            ? 'initial_date'
+            : type === 'timepicker'
+              ? 'initial_time'
+              : 'initial_date_time'
+        ];
+  if (type === 'datetimepicker' && initial !== undefined && initial !== null)
+    input.value = epochSecondsToWall(Number(initial), host.timeZone);
+  else if (typeof initial === 'string') input.value = initial;
+  const read = () => {
+    if (!input.value) return null;
+    return type === 'datetimepicker' ? wallToEpochSeconds(input.value, host.timeZone) : input.value;
+  };
+  input.addEventListener('change', () => changed(read(), input));
+  host.register?.(site.blockId, actionId, read);
+  const zone = type === 'datetimepicker' ? h('span', { class: 'picker-zone' }, host.timeZone) : null;
+  const tz =
+    type === 'timepicker' && str(el.timezone) ? h('span', { class: 'picker-zone' }, str(el.timezone)) : null;
+  return h('span', { class: 'picker-wrap' }, input, zone, tz);
 }
 
 function selectNode(
@@ -341,62 +376,24 @@ function typeaheadNode(
   const multi = el.type === 'multi_external_select';
   const minQuery = typeof el.min_query_length === 'number' ? el.min_query_length : 3;
   const max = typeof el.max_selected_items === 'number' ? el.max_selected_items : Infinity;
-  const t = typed(host, site.blockId, actionId);
-  const initial = t !== undefined ? t : multi ? el.initial_options : el.initial_option;
-  let chosen: Option[] = (multi ? arr<Option>(initial) : initial ? [initial as Option] : []).filter(
-    (o) => o && typeof o === 'object' && typeof o.value === 'string',
-  );
+  let chosen = initialPicks(el, host, site.blockId, actionId, multi);
   let offered: Option[] = [];
   let active = 0;
   let asked = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const input = h('input', {
-    type: 'text',
-    class: ['field', 'typeahead-input', site.invalid && 'invalid'],
-    placeholder: plainText(el.placeholder) || (multi ? 'Select options' : 'Select an option'),
-    'data-key': key,
-    autocomplete: 'off',
-    role: 'combobox',
-    'aria-expanded': 'false',
-  });
-  if (el.focus_on_load === true) input.autofocus = true;
-  const chips = h('div', { class: 'chips' });
-  const menu = h('ul', { class: 'typeahead-menu hidden', role: 'listbox' });
-  const note = h('div', { class: 'typeahead-note hidden' });
-  const box = h(
-    'div',
-    { class: ['typeahead', multi && 'multi'], 'data-typeahead': key },
-    chips,
-    input,
-    menu,
-    note,
-  );
+  const { input, chips, menu, note, box } = typeaheadParts(el, site, key, multi);
 
   const value = () => (multi ? chosen : (chosen[0] ?? null));
   const drawChips = () =>
     replaceChildren(
       chips,
       chosen.map((o) =>
-        h(
-          'span',
-          { class: 'chip', 'data-value': o.value ?? '' },
-          h('span', { class: 'chip-text' }, plainText(o.text)),
-          h(
-            'button',
-            {
-              type: 'button',
-              class: 'chip-x',
-              title: 'Remove',
-              onclick: () => {
-                chosen = chosen.filter((c) => c !== o);
-                drawChips();
-                changed(value(), box);
-              },
-            },
-            '×',
-          ),
-        ),
+        chipNode(o, () => {
+          chosen = chosen.filter((c) => c !== o);
+          drawChips();
+          changed(value(), box);
+        }),
       ),
     );
   const closeMenu = () => {
@@ -427,24 +424,7 @@ function typeaheadNode(
     input.setAttribute('aria-expanded', 'true');
     replaceChildren(
       menu,
-      offered.map((o, i) =>
-        h(
-          'li',
-          {
-            role: 'option',
-            class: ['typeahead-option', i === active && 'active'],
-            'data-value': o.value ?? '',
-            'aria-selected': String(i === active),
-            // mousedown, not click: the field's blur must not close the list first.
-            onmousedown: (e: Event) => {
-              e.preventDefault();
-              pick(o);
-            },
-          },
-          h('span', null, plainText(o.text)),
-          o.description ? h('span', { class: 'choice-desc' }, plainText(o.description)) : null,
-        ),
-      ),
+      offered.map((o, i) => optionItem(o, i === active, () => pick(o))),
     );
   };
   const ask = (query: string) => {
@@ -504,6 +484,77 @@ function typeaheadNode(
   drawChips();
   host.register?.(site.blockId, actionId, value);
   return box;
+}
+
+/** What the typeahead shows picked at first: what was typed there before a redraw, else the element's initial. */
+function initialPicks(
+  el: Json,
+  host: BlockHost,
+  blockId: string,
+  actionId: string,
+  multi: boolean,
+): Option[] {
+  const t = typed(host, blockId, actionId);
+  const initial = t !== undefined ? t : multi ? el.initial_options : el.initial_option;
+  return (multi ? arr<Option>(initial) : initial ? [initial as Option] : []).filter(
+    (o) => o && typeof o === 'object' && typeof o.value === 'string',
+  );
+}
+
+/** The typeahead's parts: the picked options as chips, the search field, the list and a note under it. */
+function typeaheadParts(el: Json, site: ElementSite, key: string, multi: boolean) {
+  const input = h('input', {
+    type: 'text',
+    class: ['field', 'typeahead-input', site.invalid && 'invalid'],
+    placeholder: plainText(el.placeholder) || (multi ? 'Select options' : 'Select an option'),
+    'data-key': key,
+    autocomplete: 'off',
+    role: 'combobox',
+    'aria-expanded': 'false',
+  });
+  if (el.focus_on_load === true) input.autofocus = true;
+  const chips = h('div', { class: 'chips' });
+  const menu = h('ul', { class: 'typeahead-menu hidden', role: 'listbox' });
+  const note = h('div', { class: 'typeahead-note hidden' });
+  const box = h(
+    'div',
+    { class: ['typeahead', multi && 'multi'], 'data-typeahead': key },
+    chips,
+    input,
+    menu,
+    note,
+  );
+  return { input, chips, menu, note, box };
+}
+
+/** A picked option, with its × to remove it. */
+function chipNode(o: Option, remove: () => void): HTMLElement {
+  return h(
+    'span',
+    { class: 'chip', 'data-value': o.value ?? '' },
+    h('span', { class: 'chip-text' }, plainText(o.text)),
+    h('button', { type: 'button', class: 'chip-x', title: 'Remove', onclick: remove }, '×'),
+  );
+}
+
+/** One offered option in the typeahead's list. */
+function optionItem(o: Option, active: boolean, pick: () => void): HTMLElement {
+  return h(
+    'li',
+    {
+      role: 'option',
+      class: ['typeahead-option', active && 'active'],
+      'data-value': o.value ?? '',
+      'aria-selected': String(active),
+      // mousedown, not click: the field's blur must not close the list first.
+      onmousedown: (e: Event) => {
+        e.preventDefault();
+        pick();
+      },
+    },
+    h('span', null, plainText(o.text)),
+    o.description ? h('span', { class: 'choice-desc' }, plainText(o.description)) : null,
+  );
 }
 
 function imageNode(el: Json, cls: string): HTMLElement {

@@ -48,3 +48,13 @@ export function replaceChildren(el: Element, ...children: Child[]): void {
   clear(el);
   append(el, ...children);
 }
+
+/** A side pane's header: its title, a note beside it and a ✕ that closes it. */
+export function paneHeader(title: string, sub: string, closeTitle: string, close: () => void): HTMLElement {
+  return h(
+    'header',
+    { class: 'thread-header' },
+    h('div', null, h('b', null, title), h('span', { class: 'pane-sub' }, sub)),
+    h('button', { type: 'button', class: 'icon-btn', title: closeTitle, onclick: close }, '✕'),
+  );
+}

@@ -1,5 +1,5 @@
 import { serviceRequests } from './api.js';
-import { h, replaceChildren } from './dom.js';
+import { h, paneHeader, replaceChildren } from './dom.js';
 
 /** "Service requests": what the embedded emulator received, newest first, each with its JSON body. */
 export class ServicePanel {
@@ -42,21 +42,7 @@ export class ServicePanel {
     const api = reqs.filter((r) => !r.path.startsWith('/_emulator'));
     replaceChildren(
       pane,
-      h(
-        'header',
-        { class: 'thread-header' },
-        h(
-          'div',
-          null,
-          h('b', null, 'Service requests'),
-          h('span', { class: 'pane-sub' }, ' what the emulator received'),
-        ),
-        h(
-          'button',
-          { type: 'button', class: 'icon-btn', title: 'Close', onclick: () => this.toggle(false) },
-          '✕',
-        ),
-      ),
+      paneHeader('Service requests', ' what the emulator received', 'Close', () => this.toggle(false)),
       h(
         'div',
         { class: 'service-list' },

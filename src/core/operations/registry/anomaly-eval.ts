@@ -1,13 +1,13 @@
-import { dataFrom, idFrom, missingOutcome, ok, outputFrom, text, tooMany } from '../../grammar/args.js';
+import { missingOutcome, ok, outputFrom, text } from '../../grammar/args.js';
 import type { DataArg, OutputArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData, ResolvedOutput } from '../requests.js';
-import { dataArgs } from './arguments.js';
+import { dataArgs, modelWorkspaceAndData } from './arguments.js';
 import { dataFacts, described, flowOf, outputFacts, toDataspec } from './describe.js';
 import type { OperationEntry } from './entry.js';
 import { MAX_RANGES } from './entry.js';
-import { isFailure, nameOr, resolveData } from './ranges.js';
+import { resolveNamedData } from './ranges.js';
 
 export interface ScoreCommand {
   kind: 'score';
@@ -91,13 +91,7 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
     maxRanges: MAX_RANGES,
   },
   parse(args, spec) {
-    const modelId = idFrom(args, 'model', 'model', true);
-    tooMany(args, 0, spec);
-    const missing: string[] = [];
-    if (!modelId) missing.push('model');
-    const workspaceId = idFrom(args, 'workspace', 'workspace', false);
-    if (!workspaceId) missing.push('workspace');
-    const data = dataFrom(args, missing);
+    const { modelId, workspaceId, data, missing } = modelWorkspaceAndData(args, spec);
     const output = outputFrom(args, missing);
     const name = text(args, 'name');
     const description = text(args, 'description');
@@ -106,12 +100,7 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
     }
     return ok({ kind: 'score', modelId, workspaceId, data, output, name, description }, spec);
   },
-  resolve(command, ctx) {
-    const name = nameOr(command.name, 'score', ctx);
-    const data = resolveData(command.data, ctx, name);
-    if (isFailure(data)) return data;
-    return { ok: true, operation: { ...command, name, data } };
-  },
+  resolve: resolveNamedData('score'),
   flowType: () => 'ANOMALYEVAL',
   async execute(req, service, echo) {
     try {

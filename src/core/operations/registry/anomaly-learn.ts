@@ -7,7 +7,7 @@ import { dataArgs } from './arguments.js';
 import { dataFacts, described, flowOf, toDataspec } from './describe.js';
 import type { OperationEntry } from './entry.js';
 import { MAX_RANGES } from './entry.js';
-import { isFailure, nameOr, resolveData } from './ranges.js';
+import { resolveNamedData } from './ranges.js';
 
 export interface LearnCommand {
   kind: 'learn';
@@ -82,12 +82,7 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest> = {
     if (!workspaceId || !data) return missingOutcome('learn', spec, missing, args, 'model', undefined);
     return ok({ kind: 'learn', workspaceId, data, modelName, name, description }, spec);
   },
-  resolve(command, ctx) {
-    const name = nameOr(command.name, 'learn', ctx);
-    const data = resolveData(command.data, ctx, name);
-    if (isFailure(data)) return data;
-    return { ok: true, operation: { ...command, name, data } };
-  },
+  resolve: resolveNamedData('learn'),
   flowType: () => 'ANOMALYLEARN',
   async execute(req, service, echo) {
     try {

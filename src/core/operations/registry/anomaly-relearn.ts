@@ -1,13 +1,13 @@
-import { dataFrom, idFrom, missingOutcome, ok, text, tooMany } from '../../grammar/args.js';
+import { missingOutcome, ok, text } from '../../grammar/args.js';
 import type { DataArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData } from '../requests.js';
-import { DATASPEC, dataArgs } from './arguments.js';
+import { DATASPEC, dataArgs, modelWorkspaceAndData } from './arguments.js';
 import { dataFacts, described, flowOf, toDataspec } from './describe.js';
 import type { OperationEntry } from './entry.js';
 import { MAX_RANGES } from './entry.js';
-import { isFailure, nameOr, resolveData } from './ranges.js';
+import { resolveNamedData } from './ranges.js';
 
 export interface RelearnCommand {
   kind: 'relearn';
@@ -64,25 +64,14 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest> = {
     maxRanges: MAX_RANGES,
   },
   parse(args, spec) {
-    const modelId = idFrom(args, 'model', 'model', true);
-    tooMany(args, 0, spec);
-    const missing: string[] = [];
-    if (!modelId) missing.push('model');
-    const workspaceId = idFrom(args, 'workspace', 'workspace', false);
-    if (!workspaceId) missing.push('workspace');
-    const data = dataFrom(args, missing);
+    const { modelId, workspaceId, data, missing } = modelWorkspaceAndData(args, spec);
     const name = text(args, 'name');
     const description = text(args, 'description');
     if (!modelId || !workspaceId || !data)
       return missingOutcome('relearn', spec, missing, args, 'model', modelId);
     return ok({ kind: 'relearn', modelId, workspaceId, data, name, description }, spec);
   },
-  resolve(command, ctx) {
-    const name = nameOr(command.name, 'relearn', ctx);
-    const data = resolveData(command.data, ctx, name);
-    if (isFailure(data)) return data;
-    return { ok: true, operation: { ...command, name, data } };
-  },
+  resolve: resolveNamedData('relearn'),
   flowType: () => 'ANOMALYLEARN',
   async execute(req, service, echo) {
     try {

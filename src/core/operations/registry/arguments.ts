@@ -1,3 +1,5 @@
+import { type Args, dataFrom, idFrom, tooMany } from '../../grammar/args.js';
+import type { CommandSpec } from '../../grammar/commands.js';
 import type { Argument } from './entry.js';
 
 /** Arguments several operations take, worded once. */
@@ -59,4 +61,16 @@ export function workspaceArg(help: string, channelDefault = true): Argument {
 /** The data of an anomaly flow: a workspace, then signals and ranges or a dataspec, its name and description. */
 export function dataArgs(workspaceHelp: string): Argument[] {
   return [workspaceArg(workspaceHelp), SIGNALS, RANGE, DATASPEC, NAME, DESCRIPTION];
+}
+
+/** The model, its workspace and the data, read in that order by the operations on an existing model. */
+export function modelWorkspaceAndData(args: Args, spec: CommandSpec) {
+  const modelId = idFrom(args, 'model', 'model', true);
+  tooMany(args, 0, spec);
+  const missing: string[] = [];
+  if (!modelId) missing.push('model');
+  const workspaceId = idFrom(args, 'workspace', 'workspace', false);
+  if (!workspaceId) missing.push('workspace');
+  const data = dataFrom(args, missing);
+  return { modelId, workspaceId, data, missing };
 }

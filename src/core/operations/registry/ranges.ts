@@ -43,6 +43,19 @@ export function nameOr(given: string | undefined, operation: string, ctx: Reques
   return given ?? defaultName(operation, ctx.userName, ctx.now);
 }
 
+/**
+ * How a command that reads data is resolved: its name (or a default one from `operation`), then its data's
+ * ranges named after it.
+ */
+export function resolveNamedData(operation: string) {
+  return <C extends { name?: string | undefined; data: DataArg }>(command: C, ctx: RequestContext) => {
+    const name = nameOr(command.name, operation, ctx);
+    const data = resolveData(command.data, ctx, name);
+    if (isFailure(data)) return data;
+    return { ok: true as const, operation: { ...command, name, data } };
+  };
+}
+
 export function isFailure(x: object): x is OpFailure {
   return 'ok' in x && x.ok === false;
 }
