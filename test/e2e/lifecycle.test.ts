@@ -109,7 +109,13 @@ describe('SIGTERM with work in flight (the bot in its own process, a SQLite stor
       // A client that sent half a request and went quiet.
       const stalled = connect(proc.port, '127.0.0.1');
       await new Promise<void>((ok) => stalled.once('connect', () => ok()));
-      stalled.write('POST /slack/events HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\npartial');
+      // Its headers pass the checks made before the body (a fresh timestamp, a well-formed signature), so the
+      // bot is reading its body, which never comes, when the stop begins.
+      const stamp = Math.floor(Date.now() / 1000);
+      stalled.write(
+        `POST /slack/events HTTP/1.1\r\nHost: x\r\nX-Slack-Request-Timestamp: ${stamp}\r\n` +
+          `X-Slack-Signature: v0=${'0'.repeat(64)}\r\nContent-Length: 1000\r\n\r\npartial`,
+      );
       const stalledClosed = new Promise<void>((ok) => stalled.once('close', () => ok()));
       stalled.on('error', () => {});
 
