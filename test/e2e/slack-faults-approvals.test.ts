@@ -139,7 +139,8 @@ describe('an approval request the approvals channel does not take', () => {
     const carols = await copyFor(CAROL, id);
     expect(buttonsOf(bobs)).toEqual(['approval_approve', 'approval_reject']);
     expect(textOf(bobs)).toContain('Sent to you directly');
-    expect(textOf(bobs)).toContain('not_in_channel');
+    expect(textOf(bobs)).toContain('invite it with `/invite @tsai`');
+    expect(textOf(bobs)).not.toContain('not_in_channel');
     expect(botDms(REQUESTER).some((m) => textOf(m).includes(`Request \`${id}\``))).toBe(false);
 
     expect((await clickIn(APPROVER, bobs, 'approval_approve')).status).toBe(200);
@@ -161,7 +162,8 @@ describe('an approval request the approvals channel does not take', () => {
   it('(archived) goes to the approvers; nobody decides, and it expires as any other: the copies and the requester say so', async () => {
     rig.slack.setChannelState(APPROVALS, { archived: true });
     const { note, id } = await file(`live stop ${SEED.models.pressureCommon}`);
-    expect(textOf(note)).toContain('is_archived');
+    expect(textOf(note)).toContain('that channel is archived: unarchive it, or choose another channel');
+    expect(textOf(note)).not.toContain('is_archived');
     const carols = await copyFor(CAROL, id);
     expect((await approvalOf(id)).status).toBe('pending');
 
