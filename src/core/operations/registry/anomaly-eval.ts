@@ -4,7 +4,7 @@ import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData, ResolvedOutput } from '../requests.js';
 import { dataArgs, modelWorkspaceAndData } from './arguments.js';
-import { dataFacts, described, flowOf, outputFacts, toDataspec } from './describe.js';
+import { dataFacts, described, flowOf, modelRunFacts, outputFacts, toDataspec } from './describe.js';
 import type { OperationEntry } from './entry.js';
 import { MAX_RANGES } from './entry.js';
 import { resolveNamedData } from './ranges.js';
@@ -123,9 +123,7 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
         title: 'started an ANOMALYEVAL flow (scoring)',
         flow: flowOf(flow),
         facts: [
-          { label: 'Name', value: req.name, code: true },
-          { label: 'Model', value: req.modelId, code: true },
-          { label: 'Workspace', value: req.workspaceId, code: true },
+          ...modelRunFacts(req),
           ...dataFacts(req.data, echo),
           ...outputFacts(req.output),
           ...described(req.description),

@@ -4,7 +4,7 @@ import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData } from '../requests.js';
 import { DATASPEC, dataArgs, modelWorkspaceAndData } from './arguments.js';
-import { dataFacts, described, flowOf, toDataspec } from './describe.js';
+import { dataFacts, described, flowOf, modelRunFacts, toDataspec } from './describe.js';
 import type { OperationEntry } from './entry.js';
 import { MAX_RANGES } from './entry.js';
 import { resolveNamedData } from './ranges.js';
@@ -86,13 +86,7 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest> = {
         visibility: 'channel',
         title: 'started an incremental ANOMALYLEARN flow (existing model)',
         flow: flowOf(flow),
-        facts: [
-          { label: 'Name', value: req.name, code: true },
-          { label: 'Model', value: req.modelId, code: true },
-          { label: 'Workspace', value: req.workspaceId, code: true },
-          ...dataFacts(req.data, echo),
-          ...described(req.description),
-        ],
+        facts: [...modelRunFacts(req), ...dataFacts(req.data, echo), ...described(req.description)],
       };
     } catch (e) {
       return serviceFailure(e, 'create the incremental ANOMALYLEARN flow', { what: 'flow', name: req.name });

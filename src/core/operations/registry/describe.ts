@@ -76,6 +76,15 @@ export function outputFacts(output: ResolvedOutput): Fact[] {
   ];
 }
 
+/** What a flow run on an existing model names first: the flow, the model and its workspace. */
+export function modelRunFacts(req: { name: string; modelId: string; workspaceId: string }): Fact[] {
+  return [
+    { label: 'Name', value: req.name, code: true },
+    { label: 'Model', value: req.modelId, code: true },
+    { label: 'Workspace', value: req.workspaceId, code: true },
+  ];
+}
+
 export function described(description: string | undefined): Fact[] {
   return description ? [{ label: 'Description', value: description }] : [];
 }
