@@ -17,8 +17,12 @@ export async function runEntry(
     const config = loadConfig(process.env);
     const logger = createLogger({ level: config.logLevel, secrets: config.secrets, human: o.humanLogs });
     for (const notice of config.notices) logger.warn({ variable: notice.variable }, notice.message);
-    const running = await start(config, logger);
-    exitOnSignals({ stop: running.stop, logger, timeoutMs: running.config.shutdownTimeoutMs });
+    // The signals are answered from before the start: a process manager may stop the bot while it is
+    // still starting, and the default answer (die at once) would skip the stop. A signal then stops the
+    // bot as soon as it is up.
+    const starting = start(config, logger);
+    exitOnSignals({ stop: async () => (await starting).stop(), logger, timeoutMs: config.shutdownTimeoutMs });
+    const running = await starting;
     logMemoryOnSignal(logger, () => running.followUps.memory?.());
   } catch (e) {
     if (e instanceof ConfigError) {

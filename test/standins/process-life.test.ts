@@ -109,6 +109,18 @@ describe('npm start and npm run start:bot as processes', { timeout: 120_000 }, (
     },
   );
 
+  it('npm start: SIGTERM while it is still starting stops it once it is up', async () => {
+    const run = npmRun('start', { PORT: '0', SANDBOX_PORT: '0', DATABASE_URL: tempDb(), LOG_LEVEL: 'info' });
+    leaveNothingBehind(run);
+    // The first notice is written before the local Slack, the bot and the sandbox have started.
+    await run.seen('stdout', 'BUILT-IN EMULATOR');
+    const pid = loggingPid(run.stdout());
+    run.npm.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(run.stdout()).toContain('"msg":"stopped"');
+    expect(alive(pid)).toBe(false);
+  });
+
   it('npm run start:bot: SIGTERM to npm stops the production bot gracefully', async () => {
     const emulator = await startEmulator({ host: '127.0.0.1', port: 0 });
     cleanups.push(() => emulator.close());
