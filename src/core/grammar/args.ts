@@ -87,6 +87,14 @@ export function idFrom(args: Args, key: string, what: string, positional: boolea
   return fromPos ? resourceId(args, key, what, fromPos.value, fromPos.quoted) : undefined;
 }
 
+/** The one ID a lookup takes (`flow <id>`, `workspace show <id>`), by position or by key, and nothing else. */
+export function soleIdFrom(args: Args, spec: CommandSpec, key: string, missing: string): string {
+  const id = idFrom(args, key, key, true);
+  tooMany(args, 0, spec);
+  if (!id) throw new Bad(missing);
+  return id;
+}
+
 /** The ID an option gives; a resolved name is written back, so that what a form is prefilled with is the ID. */
 export function optionId(args: Args, key: string, what: string): string {
   const id = resourceId(args, key, what, args.options[key]!, args.quotedOptions.has(key));

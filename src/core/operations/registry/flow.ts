@@ -1,4 +1,4 @@
-import { Bad, idFrom, ok, tooMany } from '../../grammar/args.js';
+import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
 import { ACTIVITY_VIEW_HINT, flowOf, str } from './describe.js';
@@ -22,12 +22,8 @@ export const flowShow: OperationEntry<FlowShow, FlowShow> = {
     mutating: false,
   },
   args: [{ key: 'flow', kind: 'id', required: true, help: 'The flow to show.' }],
-  parse(args, spec) {
-    const flowId = idFrom(args, 'flow', 'flow', true);
-    tooMany(args, 0, spec);
-    if (!flowId) throw new Bad('`flow` needs a flow ID.');
-    return ok({ kind: 'flow', flowId }, spec);
-  },
+  parse: (args, spec) =>
+    ok({ kind: 'flow', flowId: soleIdFrom(args, spec, 'flow', '`flow` needs a flow ID.') }, spec),
   resolve: (command) => ({ ok: true, operation: command }),
   async execute(req, service) {
     try {

@@ -1,4 +1,4 @@
-import { Bad, idFrom, ok, tooMany } from '../../grammar/args.js';
+import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
 import { modelSeen, str } from './describe.js';
@@ -30,12 +30,14 @@ export const modelCommon: OperationEntry<ModelCommon, ModelCommon> = {
       positional: true,
     },
   ],
-  parse(args, spec) {
-    const assessmentId = idFrom(args, 'assessment', 'assessment', true);
-    tooMany(args, 0, spec);
-    if (!assessmentId) throw new Bad('`model common` needs an assessment ID.');
-    return ok({ kind: 'model-common', assessmentId }, spec);
-  },
+  parse: (args, spec) =>
+    ok(
+      {
+        kind: 'model-common',
+        assessmentId: soleIdFrom(args, spec, 'assessment', '`model common` needs an assessment ID.'),
+      },
+      spec,
+    ),
   resolve: (command) => ({ ok: true, operation: command }),
   async execute(req, service) {
     try {

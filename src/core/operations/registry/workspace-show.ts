@@ -1,4 +1,4 @@
-import { Bad, idFrom, ok, tooMany } from '../../grammar/args.js';
+import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
 import { described, str } from './describe.js';
@@ -30,12 +30,14 @@ export const workspaceShow: OperationEntry<WorkspaceShow, WorkspaceShow> = {
       positional: true,
     },
   ],
-  parse(args, spec) {
-    const workspaceId = idFrom(args, 'workspace', 'workspace', true);
-    tooMany(args, 0, spec);
-    if (!workspaceId) throw new Bad('`workspace show` needs a workspace ID.');
-    return ok({ kind: 'workspace-show', workspaceId }, spec);
-  },
+  parse: (args, spec) =>
+    ok(
+      {
+        kind: 'workspace-show',
+        workspaceId: soleIdFrom(args, spec, 'workspace', '`workspace show` needs a workspace ID.'),
+      },
+      spec,
+    ),
   resolve: (command) => ({ ok: true, operation: command }),
   async execute(req, service) {
     try {
