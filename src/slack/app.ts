@@ -3,12 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { App, type AppOptions } from '@slack/bolt';
 import { boltLogger } from './bolt-logger.js';
 import type { Bot } from './bot.js';
-import { registerListeners, routesOf } from './feature.js';
+import { registerListeners } from './feature.js';
 import { FEATURES } from './features.js';
 import { boundedServerOptions, boundServer } from './http/limits.js';
 import { type Route, SlackHttpReceiver } from './http/receiver.js';
 import type { Readiness } from './readiness.js';
-import { answerUnrouted } from './routes.js';
 import type { FollowUps } from './runtime/jobs.js';
 import { webClientOptions } from './web-client.js';
 
@@ -49,7 +48,6 @@ export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readi
       ? new App({ ...common, socketMode: true, appToken: slack.appToken })
       : new App({ ...common, receiver: guardedReceiver(bot, slack.signingSecret, readiness) });
 
-  app.use(answerUnrouted(routesOf(FEATURES), bot.logger));
   registerListeners(app, FEATURES, { bot, followUps });
   app.error(async (error) => {
     bot.logger.error({ err: error.message, code: error.code }, 'unhandled error in a Slack listener');
