@@ -252,6 +252,9 @@ async function measureColdStarts(b: Bench, m: Measurements): Promise<void> {
         timeoutMs: 20_000,
         alive: p.alive,
       });
+      // CPU spent by then (the process, and its main thread): unlike the time, barely moved by other load.
+      const cpu = procCpuMs(p.pid);
+      const mainCpu = procCpuMs(p.pid, true);
       await p.stop();
       if (ms == null) {
         const why = p.alive() ? 'no ack within 20 s' : 'exited before acking';
@@ -259,7 +262,9 @@ async function measureColdStarts(b: Bench, m: Measurements): Promise<void> {
         continue;
       }
       m.coldStart[who].push(ms);
-      b.log(`cold start ${who} #${run + 1}: ${ms.toFixed(0)} ms`);
+      b.log(
+        `cold start ${who} #${run + 1}: ${ms.toFixed(0)} ms (CPU by then ${cpu} ms, main thread ${mainCpu} ms)`,
+      );
     }
   }
   await b.services.settle(1000, 10_000);
