@@ -50,7 +50,25 @@ export interface BenchOptions {
   floodRounds: number;
   floodRequests: number;
   floodConnections: number;
+  /** The phases to run (all by default); the time-range parse always runs. */
+  phases: ReadonlySet<Phase>;
   log(line: string): void;
+}
+
+export const PHASES = ['cold', 'acks', 'flood', 'views', 'sustained', 'tracking'] as const;
+export type Phase = (typeof PHASES)[number];
+
+/** `BENCH_PHASES=cold,acks`: the phases named, in their usual order; anything unknown is an error. */
+export function phasesFrom(list: string | undefined): ReadonlySet<Phase> {
+  if (!list) return new Set(PHASES);
+  const named = list
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const unknown = named.filter((p) => !(PHASES as readonly string[]).includes(p));
+  if (unknown.length)
+    throw new Error(`unknown bench phase(s) ${unknown.join(', ')}; known: ${PHASES.join(', ')}`);
+  return new Set(named as Phase[]);
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -68,6 +86,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   floodRounds: 3,
   floodRequests: 300,
   floodConnections: 8,
+  phases: new Set(PHASES),
   log: (line) => console.error(line),
 };
 
@@ -167,15 +186,17 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
 
   const b: Bench = { o, log, services, target, bodies, issue, settleBot, spawnWho };
   const running: AppProcess[] = [];
+  const phase = (p: Phase) => o.phases.has(p);
   try {
-    await measureColdStarts(b, m);
+    if (phase('cold')) await measureColdStarts(b, m);
+    if (!['acks', 'flood', 'views', 'sustained', 'tracking'].some((p) => phase(p as Phase))) return m;
     const { bare, bot } = await startApps(b, running);
     await warmUp(b, bare, bot);
-    await measureAcks(b, m, bare, bot);
+    if (phase('acks')) await measureAcks(b, m, bare, bot);
     // Signed acks while another process floods the app with unsigned and falsely signed nested bodies.
-    m.flood = {};
+    if (phase('flood')) m.flood = {};
     for (const p of [bot, bare]) {
-      if (!p) continue;
+      if (!p || !m.flood) continue;
       m.flood[p.name as Who] = await measureFlood({
         app: p,
         target,
@@ -189,9 +210,9 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
     }
 
     if (bot) {
-      m.viewsOpen = await measureViewsOpen(b, bot);
-      m.sustainedCommandsPerSecond = await measureSustained(b, bot);
-      m.tracking = await measureFollowing(b, running);
+      if (phase('views')) m.viewsOpen = await measureViewsOpen(b, bot);
+      if (phase('sustained')) m.sustainedCommandsPerSecond = await measureSustained(b, bot);
+      if (phase('tracking')) m.tracking = await measureFollowing(b, running);
     }
   } finally {
     log(
@@ -231,6 +252,9 @@ async function measureColdStarts(b: Bench, m: Measurements): Promise<void> {
         timeoutMs: 20_000,
         alive: p.alive,
       });
+      // CPU spent by then (the process, and its main thread): unlike the time, barely moved by other load.
+      const cpu = procCpuMs(p.pid);
+      const mainCpu = procCpuMs(p.pid, true);
       await p.stop();
       if (ms == null) {
         const why = p.alive() ? 'no ack within 20 s' : 'exited before acking';
@@ -238,7 +262,9 @@ async function measureColdStarts(b: Bench, m: Measurements): Promise<void> {
         continue;
       }
       m.coldStart[who].push(ms);
-      b.log(`cold start ${who} #${run + 1}: ${ms.toFixed(0)} ms`);
+      b.log(
+        `cold start ${who} #${run + 1}: ${ms.toFixed(0)} ms (CPU by then ${cpu} ms, main thread ${mainCpu} ms)`,
+      );
     }
   }
   await b.services.settle(1000, 10_000);
@@ -316,6 +342,7 @@ async function measureAcks(
     }
     for (const cmd of ['help', 'learn'] as const) {
       const row = { command: cmd, concurrency: c, bot: [] as number[], bare: [] as number[] };
+      const mainCpu = { bot: [] as number[], bare: [] as number[] };
       for (let round = 0; round < b.o.rounds; round++) {
         const order = round % 2 ? ([bare, bot] as const) : ([bot, bare] as const);
         for (const p of order) {
@@ -334,6 +361,7 @@ async function measureAcks(
           const cpu1 = procCpuMs(p.pid);
           const main1 = procCpuMs(p.pid, true);
           row[p.name as Who].push(...r.latencies);
+          if (main0 != null && main1 != null) mainCpu[p.name as Who].push((main1 - main0) / r.sent);
           if (p === bot) await b.settleBot(`${cmd} c=${c}`);
           const cpu2 = procCpuMs(p.pid);
           const per = (before: number | null, after: number | null) =>
@@ -347,6 +375,7 @@ async function measureAcks(
         }
       }
       m.ack.push(row);
+      logMainCpu(b.log, `${cmd} c=${c}`, mainCpu);
     }
     for (const s of samplers) {
       const sampled = s.sampler.stop();
@@ -455,6 +484,16 @@ async function measureSustained(b: Bench, bot: AppProcess): Promise<number | nul
     best = rate;
   }
   return best;
+}
+
+/** The acking thread's CPU per command, mean of the rounds, bot against bare: the figure least moved by other load. */
+function logMainCpu(log: (l: string) => void, label: string, cpu: Record<Who, number[]>): void {
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : Number.NaN);
+  const bot = mean(cpu.bot);
+  const bare = mean(cpu.bare);
+  log(
+    `${label} acking-thread CPU per command (mean of rounds): bot ${bot.toFixed(3)} ms, bare ${bare.toFixed(3)} ms, ratio ${(bot / bare).toFixed(2)}`,
+  );
 }
 
 function logRun(log: (l: string) => void, label: string, r: RunResult, extra = ''): void {

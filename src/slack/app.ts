@@ -1,14 +1,13 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, type AppOptions, type CustomRoute, HTTPReceiver } from '@slack/bolt';
+import { App, type AppOptions } from '@slack/bolt';
 import { boltLogger } from './bolt-logger.js';
 import type { Bot } from './bot.js';
-import { registerListeners, routesOf } from './feature.js';
+import { registerListeners } from './feature.js';
 import { FEATURES } from './features.js';
 import { boundedServerOptions, boundServer } from './http/limits.js';
-import { guardEvents } from './http-guard.js';
+import { type Route, SlackHttpReceiver } from './http/receiver.js';
 import type { Readiness } from './readiness.js';
-import { answerUnrouted } from './routes.js';
 import type { FollowUps } from './runtime/jobs.js';
 import { webClientOptions } from './web-client.js';
 
@@ -49,7 +48,6 @@ export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readi
       ? new App({ ...common, socketMode: true, appToken: slack.appToken })
       : new App({ ...common, receiver: guardedReceiver(bot, slack.signingSecret, readiness) });
 
-  app.use(answerUnrouted(routesOf(FEATURES), bot.logger));
   registerListeners(app, FEATURES, { bot, followUps });
   app.error(async (error) => {
     bot.logger.error({ err: error.message, code: error.code }, 'unhandled error in a Slack listener');
@@ -86,47 +84,37 @@ export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readi
 }
 
 /**
- * Bolt's HTTP receiver behind our guard (http-guard.ts), which checks each request's signature over its raw
- * bytes before anything parses them; Bolt is handed only verified bodies, so it does not check them again.
+ * Our receiver (http/receiver.ts): each request's signature is checked over its raw bytes before anything
+ * parses it, and the body is read and parsed once for both the guard and Bolt.
  */
-function guardedReceiver(bot: Bot, signingSecret: string, readiness: Readiness | undefined): HTTPReceiver {
-  const receiver = new HTTPReceiver({
-    signingSecret,
-    signatureVerification: false,
-    endpoints: EVENTS_PATH,
-    logger: boltLogger(bot.logger),
-    customRoutes: [
-      {
-        path: '/healthz',
-        method: ['GET'],
-        handler: (_req, res) => {
-          res.writeHead(200, { 'content-type': 'text/plain' });
-          res.end('ok');
-        },
-      },
-      ...(readiness ? [readinessRoute(readiness)] : []),
-    ],
-  });
-  receiver.requestListener = guardEvents(receiver.requestListener, {
+function guardedReceiver(
+  bot: Bot,
+  signingSecret: string,
+  readiness: Readiness | undefined,
+): SlackHttpReceiver {
+  const routes: Record<string, Route> = {
+    '/healthz': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+    },
+  };
+  if (readiness) routes['/readyz'] = readinessRoute(readiness);
+  return new SlackHttpReceiver({
     endpoint: EVENTS_PATH,
+    routes,
     signingSecret,
     markSeen: (keys, now, expiresAt) => bot.store.markRequestsSeen(keys, now, expiresAt),
     pruneSeen: (now) => bot.store.pruneRequestsSeen(now),
     logger: bot.logger,
   });
-  return receiver;
 }
 
 /** `GET /readyz`: 200 `{"ready":true}`, or 503 with what keeps the bot from its work (`/healthz` is liveness). */
-function readinessRoute(readiness: Readiness): CustomRoute {
-  return {
-    path: '/readyz',
-    method: ['GET'],
-    handler: (_req, res) => {
-      void readiness.report().then((r) => {
-        res.writeHead(r.ready ? 200 : 503, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(r));
-      });
-    },
+function readinessRoute(readiness: Readiness): Route {
+  return (_req, res) => {
+    void readiness.report().then((r) => {
+      res.writeHead(r.ready ? 200 : 503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(r));
+    });
   };
 }

@@ -10,7 +10,10 @@ export function boltLogger(log: Logger): SlackLogger {
       .map((m) => (typeof m === 'string' ? m : m instanceof Error ? m.message : JSON.stringify(m)))
       .join(' ');
   return {
-    debug: (...msg) => child.debug(text(msg)),
+    // Bolt logs at debug several times per request; the text is not even made unless it is written.
+    debug: (...msg) => {
+      if (child.isLevelEnabled('debug')) child.debug(text(msg));
+    },
     info: (...msg) => child.info(text(msg)),
     warn: (...msg) => child.warn(text(msg)),
     error: (...msg) => child.error(text(msg)),

@@ -11,7 +11,7 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import type { Bot } from './bot.js';
-import type { Route, Routes } from './routes.js';
+import { type Route, type RouteHandler, type Routes, routeRequests } from './routes.js';
 import type { FollowUps, Job, JobKind, JobOf, Notice } from './runtime/jobs.js';
 
 /** What a listener's acknowledgement gets from Bolt, per kind of request. */
@@ -73,7 +73,7 @@ export function listener<R extends Route>(l: Listener<R>): Listener {
   return l as unknown as Listener;
 }
 
-/** What every listener of these features matches, for `answerUnrouted`. */
+/** What every listener of these features matches: the patterns `registerListeners` routes by. */
 export function routesOf(features: readonly Feature[]): Routes[] {
   return features.flatMap((f) => f.listeners.map((l) => ({ [l.match.route]: l.match.ids })));
 }
@@ -91,31 +91,19 @@ export function followUpsOf(features: readonly Feature[]): ReadonlyMap<JobKind, 
 }
 
 /**
- * Registers every listener with Bolt, with the same patterns `routesOf` reports. One listener per kind of
- * request per feature: Bolt runs every listener's middleware for every incoming request
- * (docs/performance.md).
+ * Registers every listener with Bolt as one global middleware (routes.ts), which hands each request to the
+ * listener whose pattern matches it: Bolt would run every registered listener's middleware chain for every
+ * incoming request (docs/performance.md).
  */
 export function registerListeners(app: App, features: readonly Feature[], context: ListenerContext): void {
-  for (const f of features) for (const l of f.listeners) register(app, l, context);
-}
-
-function register(app: App, l: Listener, context: ListenerContext): void {
-  const ids = l.match.ids;
-  const ack = (args: unknown) => l.ack(args as ListenerArgs[Route], context);
-  switch (l.match.route) {
-    case 'commands':
-      return void app.command(ids, ack);
-    case 'actions':
-      return void app.action(ids, ack);
-    case 'shortcuts':
-      return void app.shortcut({ callback_id: ids, type: 'shortcut' }, ack);
-    case 'viewSubmissions':
-      return void app.view({ callback_id: ids, type: 'view_submission' }, ack);
-    case 'viewClosures':
-      return void app.view({ callback_id: ids, type: 'view_closed' }, ack);
-    case 'options':
-      return void app.options({ type: 'block_suggestion', action_id: ids }, ack);
-    case 'events':
-      return void app.event(ids, ack);
-  }
+  const handlers = features.flatMap((f) =>
+    f.listeners.map(
+      (l): RouteHandler => ({
+        route: l.match.route,
+        ids: l.match.ids,
+        handle: (args) => l.ack(args as unknown as ListenerArgs[Route], context),
+      }),
+    ),
+  );
+  app.use(routeRequests(handlers, context.bot.logger));
 }

@@ -1,8 +1,8 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { Logger } from '../log.js';
 import { BODIES_IN_FLIGHT_LIMIT_BYTES, BODY_LIMIT_BYTES } from './http/limits.js';
-import { readPayload, replayKey, routable, UNKEYED_RETRY } from './http/payload.js';
+import { type Payload, readPayload, replayKey, routable, UNKEYED_RETRY } from './http/payload.js';
 import { BodyBudget, readBody } from './http/read-body.js';
 import { batchedMarks } from './http/seen-marks.js';
 import {
@@ -13,7 +13,6 @@ import {
 } from './http/signature.js';
 
 export interface GuardOptions {
-  endpoint: string;
   signingSecret: string;
   /**
    * Marks distinct keys until `expiresAt`; answers those marked for the first time (or after their mark
@@ -32,18 +31,24 @@ const PRUNE_EVERY_MS = 60_000;
 /** Slack's ssl_check is a short unsigned form; nothing longer is read without a signature. */
 const SSL_CHECK_MAX_BYTES = 256;
 
+/** A request whose signature was checked, parsed once, and not seen before. */
+export type Verified = (req: IncomingMessage, res: ServerResponse, payload: Payload) => void;
+
 /**
- * Stands in front of Bolt's receiver on the Slack endpoint, so that nothing unsigned is parsed and nothing
- * signed is acted on twice:
+ * Takes every POST to the Slack endpoint, so that nothing unsigned is parsed and nothing signed is acted on
+ * twice:
  * - no signature, a malformed one, or a timestamp more than 5 minutes from now either way: 401 before a
  *   byte of the body is read;
  * - the body is counted as it streams in and fed to the HMAC; past the limit reading stops and the answer
  *   is 413 (503 when all the bodies in flight together reach their budget); a wrong HMAC: 401;
  * - a verified body Bolt would crash on or could not route: 400;
  * - an event Slack delivers again, or a command or interaction replayed: 200, empty, and nothing done.
- * Everything else goes to Bolt with its verified raw body (Bolt takes a body that was read as it is).
+ * Everything else goes to `verified` with the payload as read, so nothing checks or parses it again.
  */
-export function guardEvents(bolt: RequestListener, o: GuardOptions): RequestListener {
+export function guardEvents(
+  o: GuardOptions,
+  verified: Verified,
+): (req: IncomingMessage, res: ServerResponse) => void {
   const budget = new BodyBudget(BODIES_IN_FLIGHT_LIMIT_BYTES);
   const refused = refusalCounter(o.logger);
   let prunedAt = 0;
@@ -96,15 +101,12 @@ export function guardEvents(bolt: RequestListener, o: GuardOptions): RequestList
         );
         return void res.writeHead(200).end();
       }
-      (req as IncomingMessage & { rawBody: Buffer }).rawBody = read.raw;
-      bolt(req, res);
+      verified(req, res, payload);
     } finally {
       release();
     }
   };
   return (req, res) => {
-    const path = (req.url ?? '').split('?')[0];
-    if (req.method !== 'POST' || path !== o.endpoint) return bolt(req, res);
     guard(req, res).catch((err: unknown) => {
       o.logger.error({ err: (err as Error).message }, 'the request guard failed');
       if (!res.headersSent) refuse(req, res, 500);

@@ -3,7 +3,7 @@ import type { Logger } from '../log.js';
 
 /**
  * The IDs Slack routes a feature's requests by, as its listeners match them. Each feature registers its
- * listeners with these same patterns, so `answerUnrouted` knows every request some listener answers.
+ * listeners with these same patterns, so `routeRequests` knows every request some listener answers.
  */
 export interface Routes {
   /** Slash commands, by `command`. */
@@ -48,23 +48,36 @@ function routeOf(body: Record<string, unknown>): { route: Route; id: string } | 
   return undefined;
 }
 
+/** What answers the requests of one route whose ID its pattern matches. */
+export interface RouteHandler {
+  route: Route;
+  ids: RegExp;
+  handle(args: AnyMiddlewareArgs & AllMiddlewareArgs): Promise<void>;
+}
+
 /**
- * A global middleware that answers at once every request no listener would match (an unknown action_id,
- * shortcut, form, type-ahead or command: a stale message, another app version, a forged click): it is
- * acknowledged (a type-ahead with no options), logged at warn with what was unknown, and nothing else
- * happens. Without it Bolt would leave the request unanswered until its 3-second timeout gives a 404 and
- * Slack shows the person an error. Requests some listener matches go on untouched, so it never acks twice.
+ * The one global middleware that hands each request to the handler whose pattern matches it, so Bolt runs
+ * one middleware per request instead of every listener's chain (docs/performance.md). A request no handler
+ * matches (an unknown action_id, shortcut, form, type-ahead or command: a stale message, another app
+ * version, a forged click) is acknowledged at once (a type-ahead with no options), logged at warn with
+ * what was unknown, and nothing else happens; without that Bolt would leave it unanswered until its
+ * 3-second timeout gives a 404 and Slack shows the person an error.
  */
-export function answerUnrouted(routes: readonly Routes[], logger: Logger): Middleware<AnyMiddlewareArgs> {
-  const merged = new Map<Route, RegExp[]>();
-  for (const r of routes)
-    for (const [route, pattern] of Object.entries(r) as [Route, RegExp][])
-      merged.set(route, [...(merged.get(route) ?? []), pattern]);
+export function routeRequests(
+  handlers: readonly RouteHandler[],
+  logger: Logger,
+): Middleware<AnyMiddlewareArgs> {
+  const byRoute = new Map<Route, RouteHandler[]>();
+  for (const h of handlers) byRoute.set(h.route, [...(byRoute.get(h.route) ?? []), h]);
   const log = logger.child({ part: 'routing' });
   return async (args: AnyMiddlewareArgs & AllMiddlewareArgs) => {
     const body = args.body as unknown as Record<string, unknown>;
     const r = routeOf(body);
-    if (!r || (merged.get(r.route) ?? []).some((p) => p.test(r.id))) return args.next();
+    if (!r) return args.next();
+    // The shortcuts answered are global ones; a message shortcut is not one of them.
+    const typeOk = r.route !== 'shortcuts' || body.type === 'shortcut';
+    const handler = typeOk ? byRoute.get(r.route)?.find((h) => h.ids.test(r.id)) : undefined;
+    if (handler) return handler.handle(args);
     const user = (body.user as { id?: unknown } | undefined)?.id ?? body.user_id;
     log.warn(
       { route: r.route, id: r.id, type: body.type, user },
