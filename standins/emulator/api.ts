@@ -8,6 +8,7 @@ import {
   moveModelBody,
 } from '../../src/wire/index.js';
 import { checkReferences, type FlowBody, flowRecordFields, Refusal } from './flows.js';
+import type { Role } from './people.js';
 import type { Rec } from './seed.js';
 import type { Store } from './store.js';
 
@@ -33,7 +34,24 @@ interface Route {
   handle: Handler;
   /** An emulator extension that can be switched off (then the route does not exist). */
   feature?: 'flowReadBack';
+  /** The least role the request needs, and what a refusal calls it; any role (User) when absent. */
+  needs?: (body: unknown) => Need | undefined;
 }
+export interface Need {
+  role: Role;
+  doing: string;
+}
+
+const LIVE_FLOWS = new Map([
+  ['STARTLIVEMODEL', 'Starting a live model (a STARTLIVEMODEL flow)'],
+  ['STOPLIVEMODEL', 'Stopping a live model (a STOPLIVEMODEL flow)'],
+]);
+/** Live start and stop change what runs in production; every other flow only analyses. */
+const flowNeeds = (body: unknown): Need | undefined => {
+  const flowType = (body as { flowType?: unknown } | null)?.flowType;
+  const doing = typeof flowType === 'string' ? LIVE_FLOWS.get(flowType) : undefined;
+  return doing ? { role: 'Manager', doing } : undefined;
+};
 
 const msg = (status: number, message: string): ApiReply => ({ status, body: { message } });
 
@@ -95,6 +113,7 @@ export const ROUTES: Route[] = [
     version: '1.3',
     method: 'PUT',
     pattern: ['models', ':id'],
+    needs: () => ({ role: 'Manager', doing: 'Moving a model to another workspace' }),
     handle: (req, store) => {
       const id = req.rest[1]!;
       if (!store.get('models', id)) return msg(404, `model ${id} not found`);
@@ -133,8 +152,8 @@ export const ROUTES: Route[] = [
       };
     },
   },
-  { version: '1.2', method: 'POST', pattern: ['flows'], handle: createFlow('1.2') },
-  { version: '1.3', method: 'POST', pattern: ['flows'], handle: createFlow('1.3') },
+  { version: '1.2', method: 'POST', pattern: ['flows'], handle: createFlow('1.2'), needs: flowNeeds },
+  { version: '1.3', method: 'POST', pattern: ['flows'], handle: createFlow('1.3'), needs: flowNeeds },
   {
     // Emulator extension: the spec documents no way to read a flow back.
     version: '1.3',
