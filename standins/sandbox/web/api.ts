@@ -16,6 +16,14 @@ export interface SandboxConfig {
   usergroups: { id: string; handle: string }[];
   /** Whether the emulator's request log can be shown (`/_sandbox/service-requests`). */
   serviceLog: boolean;
+  /** Each person's own emulator token by Slack user ID (absent with a real service). */
+  serviceIdentities?: Record<string, ServiceIdentity>;
+}
+
+export interface ServiceIdentity {
+  name: string;
+  role: string;
+  token: string;
 }
 
 export interface ServiceRequest {
