@@ -66,6 +66,22 @@ const isReply = (v: unknown): v is ApiReply =>
   typeof (v as ApiReply).status === 'number' &&
   'body' in v;
 
+/** The `offset` and `limit` of a list request (default 0 and 100). */
+function pageOf(q: URLSearchParams): { offset: number; limit: number } | ApiReply {
+  const limitText = q.get('limit') ?? '100';
+  const offsetText = q.get('offset') ?? '0';
+  if (!/^[1-9]\d{0,3}$/.test(limitText)) return msg(400, 'limit: must be an integer from 1 to 9999');
+  if (!/^\d{1,6}$/.test(offsetText)) return msg(400, 'offset: must be a non-negative integer');
+  return { offset: Number(offsetText), limit: Number(limitText) };
+}
+
+const page = (all: Rec[], { offset, limit }: { offset: number; limit: number }) => ({
+  items: all.slice(offset, offset + limit),
+  offset,
+  limit,
+  total: all.length,
+});
+
 function createFlow(version: '1.2' | '1.3'): Handler {
   return (req, store, onFlow) => {
     const allowed: readonly string[] = FLOW_TYPES_BY_VERSION[version];
@@ -98,6 +114,17 @@ export const ROUTES: Route[] = [
       const body = parse(createWorkspaceBody, req.body);
       if (isReply(body)) return body;
       return { status: 201, body: store.create('workspaces', { type: 'entities.workspace', ...body }) };
+    },
+  },
+  {
+    // Emulator extension: the spec documents no list, but a list with `limit=1` is the cheap
+    // authenticated read that tells whether a token works.
+    version: '1.3',
+    method: 'GET',
+    pattern: ['workspace'],
+    handle: (req, store) => {
+      const range = pageOf(req.query);
+      return isReply(range) ? range : { status: 200, body: page(store.all('workspaces'), range) };
     },
   },
   {
@@ -134,22 +161,15 @@ export const ROUTES: Route[] = [
       const common = q.get('isCommonModel');
       if (common !== null && common !== 'true' && common !== 'false')
         return msg(400, 'isCommonModel: must be true or false');
-      const limitText = q.get('limit') ?? '100';
-      const offsetText = q.get('offset') ?? '0';
-      if (!/^[1-9]\d{0,3}$/.test(limitText)) return msg(400, 'limit: must be an integer from 1 to 9999');
-      if (!/^\d{1,6}$/.test(offsetText)) return msg(400, 'offset: must be a non-negative integer');
+      const range = pageOf(q);
+      if (isReply(range)) return range;
       if (!store.get('assessments', assessment)) return msg(404, `assessment ${assessment} not found`);
       const all = store
         .all('models')
         .filter(
           (m) => m.assessment === assessment && (common === null || m.isCommonModel === (common === 'true')),
         );
-      const offset = Number(offsetText);
-      const limit = Number(limitText);
-      return {
-        status: 200,
-        body: { items: all.slice(offset, offset + limit), offset, limit, total: all.length },
-      };
+      return { status: 200, body: page(all, range) };
     },
   },
   { version: '1.2', method: 'POST', pattern: ['flows'], handle: createFlow('1.2'), needs: flowNeeds },

@@ -208,6 +208,28 @@ describe('the emulator knows people, their tokens and their roles', () => {
     });
   });
 
+  it('the workspace list with limit=1 is the cheap read that tells whether a token works', async () => {
+    const token = await tokenFor(h.emu.url, 'kim', 'User');
+    const listed = await h.raw('GET', `${A}/workspace?limit=1`, undefined, token);
+    expect(listed).toEqual({
+      status: 200,
+      json: {
+        items: [expect.objectContaining({ id: SEED.workspaces.pumpStation })],
+        offset: 0,
+        limit: 1,
+        total: 2,
+      },
+    });
+    expect((await h.raw('GET', `${A}/workspace?offset=1`, undefined, token)).json).toMatchObject({
+      items: [{ id: SEED.workspaces.sandbox }],
+      offset: 1,
+      limit: 100,
+    });
+    expect((await h.raw('GET', `${A}/workspace?limit=0`, undefined, token)).status).toBe(400);
+    await fetch(`${h.emu.url}/_emulator/users/kim`, { method: 'DELETE' });
+    expect((await h.raw('GET', `${A}/workspace?limit=1`, undefined, token)).status).toBe(401);
+  });
+
   it('a reset brings the records back but keeps the people and their tokens', async () => {
     const token = await tokenFor(h.emu.url, 'gina', 'User');
     await h.reset();
