@@ -33,6 +33,8 @@ export interface ServiceRequest {
   path: string;
   query?: string;
   body?: unknown;
+  /** Whose token made the request; null for none the emulator knows. */
+  user?: string | null;
   status?: number;
   fault?: unknown;
 }

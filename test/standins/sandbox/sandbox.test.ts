@@ -349,6 +349,7 @@ describe.skipIf(!run)(
       await req.waitFor();
       await req.locator('summary').click();
       await expect(req.locator('.service-body').textContent()).resolves.toContain('"name": "Line 4"');
+      await expect(req.locator('.who').textContent()).resolves.toBe('as tsai-bot');
       await shot(page, 'service-requests');
       await page.locator('[data-role=service-toggle]').click();
       await actAs(page, 'U0ALICE');
