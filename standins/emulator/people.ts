@@ -36,6 +36,12 @@ export const mayAct = (role: Role, needed: Role): boolean => ROLES.indexOf(role)
 /** The roles that may do what needs `needed`, for a refusal: "Manager or Owner". */
 export const rolesFrom = (needed: Role): string => ROLES.slice(ROLES.indexOf(needed)).join(' or ');
 
+/**
+ * The newest tokens kept per person: the sandbox gives each persona a new one at every start, and the
+ * state file must not grow without end. An older token then gets 401, as an expired one would.
+ */
+export const MAX_TOKENS_PER_PERSON = 50;
+
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
@@ -78,6 +84,8 @@ export class People {
     const person = this.byName.get(name) ?? { name, role, tokenDigests: [] };
     person.role = role;
     person.tokenDigests.push(digest(token));
+    for (const old of person.tokenDigests.splice(0, person.tokenDigests.length - MAX_TOKENS_PER_PERSON))
+      this.byDigest.delete(old);
     this.byName.set(name, person);
     this.byDigest.set(digest(token), name);
     this.onChange();

@@ -230,6 +230,15 @@ describe('the emulator knows people, their tokens and their roles', () => {
     expect((await h.raw('GET', `${A}/workspace?limit=1`, undefined, token)).status).toBe(401);
   });
 
+  it('keeps the newest 50 tokens of a person: the oldest then gets 401, as an expired token would', async () => {
+    const first = await tokenFor(h.emu.url, 'lee', 'User');
+    const second = await tokenFor(h.emu.url, 'lee', 'User');
+    for (let i = 0; i < 49; i++) await tokenFor(h.emu.url, 'lee', 'User');
+    const read = (token: string) => h.raw('GET', `${A}/workspace?limit=1`, undefined, token);
+    expect((await read(first)).status).toBe(401);
+    expect((await read(second)).status).toBe(200);
+  });
+
   it('a reset brings the records back but keeps the people and their tokens', async () => {
     const token = await tokenFor(h.emu.url, 'gina', 'User');
     await h.reset();
