@@ -8,6 +8,7 @@ import {
   moveModelBody,
 } from '../../src/wire/index.js';
 import { checkReferences, type FlowBody, flowRecordFields, Refusal } from './flows.js';
+import type { Role } from './people.js';
 import type { Rec } from './seed.js';
 import type { Store } from './store.js';
 
@@ -33,7 +34,24 @@ interface Route {
   handle: Handler;
   /** An emulator extension that can be switched off (then the route does not exist). */
   feature?: 'flowReadBack';
+  /** The least role the request needs, and what a refusal calls it; any role (User) when absent. */
+  needs?: (body: unknown) => Need | undefined;
 }
+export interface Need {
+  role: Role;
+  doing: string;
+}
+
+const LIVE_FLOWS = new Map([
+  ['STARTLIVEMODEL', 'Starting a live model (a STARTLIVEMODEL flow)'],
+  ['STOPLIVEMODEL', 'Stopping a live model (a STOPLIVEMODEL flow)'],
+]);
+/** Live start and stop change what runs in production; every other flow only analyses. */
+const flowNeeds = (body: unknown): Need | undefined => {
+  const flowType = (body as { flowType?: unknown } | null)?.flowType;
+  const doing = typeof flowType === 'string' ? LIVE_FLOWS.get(flowType) : undefined;
+  return doing ? { role: 'Manager', doing } : undefined;
+};
 
 const msg = (status: number, message: string): ApiReply => ({ status, body: { message } });
 
@@ -47,6 +65,22 @@ const isReply = (v: unknown): v is ApiReply =>
   'status' in v &&
   typeof (v as ApiReply).status === 'number' &&
   'body' in v;
+
+/** The `offset` and `limit` of a list request (default 0 and 100). */
+function pageOf(q: URLSearchParams): { offset: number; limit: number } | ApiReply {
+  const limitText = q.get('limit') ?? '100';
+  const offsetText = q.get('offset') ?? '0';
+  if (!/^[1-9]\d{0,3}$/.test(limitText)) return msg(400, 'limit: must be an integer from 1 to 9999');
+  if (!/^\d{1,6}$/.test(offsetText)) return msg(400, 'offset: must be a non-negative integer');
+  return { offset: Number(offsetText), limit: Number(limitText) };
+}
+
+const page = (all: Rec[], { offset, limit }: { offset: number; limit: number }) => ({
+  items: all.slice(offset, offset + limit),
+  offset,
+  limit,
+  total: all.length,
+});
 
 function createFlow(version: '1.2' | '1.3'): Handler {
   return (req, store, onFlow) => {
@@ -83,6 +117,17 @@ export const ROUTES: Route[] = [
     },
   },
   {
+    // Emulator extension: the spec documents no list, but a list with `limit=1` is the cheap
+    // authenticated read that tells whether a token works.
+    version: '1.3',
+    method: 'GET',
+    pattern: ['workspace'],
+    handle: (req, store) => {
+      const range = pageOf(req.query);
+      return isReply(range) ? range : { status: 200, body: page(store.all('workspaces'), range) };
+    },
+  },
+  {
     version: '1.3',
     method: 'GET',
     pattern: ['workspace', ':id'],
@@ -95,6 +140,7 @@ export const ROUTES: Route[] = [
     version: '1.3',
     method: 'PUT',
     pattern: ['models', ':id'],
+    needs: () => ({ role: 'Manager', doing: 'Moving a model to another workspace' }),
     handle: (req, store) => {
       const id = req.rest[1]!;
       if (!store.get('models', id)) return msg(404, `model ${id} not found`);
@@ -115,26 +161,19 @@ export const ROUTES: Route[] = [
       const common = q.get('isCommonModel');
       if (common !== null && common !== 'true' && common !== 'false')
         return msg(400, 'isCommonModel: must be true or false');
-      const limitText = q.get('limit') ?? '100';
-      const offsetText = q.get('offset') ?? '0';
-      if (!/^[1-9]\d{0,3}$/.test(limitText)) return msg(400, 'limit: must be an integer from 1 to 9999');
-      if (!/^\d{1,6}$/.test(offsetText)) return msg(400, 'offset: must be a non-negative integer');
+      const range = pageOf(q);
+      if (isReply(range)) return range;
       if (!store.get('assessments', assessment)) return msg(404, `assessment ${assessment} not found`);
       const all = store
         .all('models')
         .filter(
           (m) => m.assessment === assessment && (common === null || m.isCommonModel === (common === 'true')),
         );
-      const offset = Number(offsetText);
-      const limit = Number(limitText);
-      return {
-        status: 200,
-        body: { items: all.slice(offset, offset + limit), offset, limit, total: all.length },
-      };
+      return { status: 200, body: page(all, range) };
     },
   },
-  { version: '1.2', method: 'POST', pattern: ['flows'], handle: createFlow('1.2') },
-  { version: '1.3', method: 'POST', pattern: ['flows'], handle: createFlow('1.3') },
+  { version: '1.2', method: 'POST', pattern: ['flows'], handle: createFlow('1.2'), needs: flowNeeds },
+  { version: '1.3', method: 'POST', pattern: ['flows'], handle: createFlow('1.3'), needs: flowNeeds },
   {
     // Emulator extension: the spec documents no way to read a flow back.
     version: '1.3',

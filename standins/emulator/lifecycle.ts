@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeIssues } from '../../src/wire/index.js';
 import { complete, type FlowDelays } from './flows.js';
-import type { Rec } from './seed.js';
+import { type Rec, SEED } from './seed.js';
 import type { Store } from './store.js';
 
 /** Statuses after which a flow never changes again. */
@@ -119,7 +119,7 @@ export class FlowLifecycle {
       return { ok: false, status: 409, message: `flow ${id} already ended as ${current}` };
     }
     this.cancel(id);
-    this.apply(id, ending.status ?? 'COMPLETED', ending.message);
+    this.asCreatorOf(id, () => this.apply(id, ending.status ?? 'COMPLETED', ending.message));
     return { ok: true, flow: this.store.get('flows', id)! };
   }
 
@@ -190,13 +190,19 @@ export class FlowLifecycle {
     this.store.update('flows', id, { status, ...(reason !== undefined ? { message: reason } : {}) });
   }
 
+  /** The service runs a flow on behalf of whoever created it: what the flow changes or makes is theirs. */
+  private asCreatorOf(id: string, fn: () => void): void {
+    const by = this.store.get('flows', id)?.createdBy;
+    this.store.actingAs(typeof by === 'string' ? by : SEED.principalId, fn);
+  }
+
   private later(id: string, ms: number, fn: () => void): void {
     const set = this.timers.get(id) ?? new Set();
     this.timers.set(id, set);
     const t = setTimeout(() => {
       set.delete(t);
       if (set.size === 0) this.timers.delete(id);
-      fn();
+      this.asCreatorOf(id, fn);
     }, ms);
     t.unref();
     set.add(t);

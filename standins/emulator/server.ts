@@ -7,6 +7,7 @@ import { type ApiReply, matchRoutes } from './api.js';
 import { type FaultSpec, Faults } from './faults.js';
 import type { FlowDelays } from './flows.js';
 import { FlowLifecycle, flowEnding } from './lifecycle.js';
+import { mayAct, People, type Person, peopleControl, rolesFrom, SHARED_IDENTITY } from './people.js';
 import { SEED } from './seed.js';
 import { Store } from './store.js';
 import { keepWorld } from './world-file.js';
@@ -42,6 +43,8 @@ export interface LoggedRequest {
   query: Record<string, string>;
   body: unknown;
   contentType: string | null;
+  /** The name of the person whose token made the request; null when it had no token the emulator knows. */
+  user: string | null;
   status?: number;
   fault?: FaultSpec;
 }
@@ -64,14 +67,17 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
   const store = new Store(accountId);
   const faults = new Faults();
   const flows = new FlowLifecycle(store, o.flowDelays ?? DEFAULT_DELAYS);
-  const kept = o.stateFile ? keepWorld(o.stateFile, store, flows, o.onStateProblem ?? (() => {})) : undefined;
+  const people = new People(token);
+  const kept = o.stateFile
+    ? keepWorld(o.stateFile, { store, flows, people }, o.onStateProblem ?? (() => {}))
+    : undefined;
   const initialFeatures: Features = { ...DEFAULT_FEATURES, ...o.features };
   const state: EmulatorState = {
     accountId,
-    token,
     store,
     faults,
     flows,
+    people,
     features: { ...initialFeatures },
     requests: [],
   };
@@ -105,6 +111,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
     if (!path.startsWith('/api/'))
       return send(res, { status: 404, body: { message: `no route ${req.method} ${path}` } });
 
+    const person = state.people.identify(req.headers.authorization);
     const entry: LoggedRequest = {
       seq: ++seq,
       receivedAt: Date.now(),
@@ -113,6 +120,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
       query: Object.fromEntries(url.searchParams),
       body: body === INVALID_JSON ? raw : body,
       contentType: req.headers['content-type'] ?? null,
+      user: person?.name ?? null,
     };
     state.requests.push(entry);
     if (state.requests.length > MAX_LOGGED) state.requests.splice(0, state.requests.length - MAX_LOGGED);
@@ -125,22 +133,10 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
     }
     if (fault?.reset === 'before') return void req.socket.destroy();
     if (fault?.status) {
-      const headers: Record<string, string> = {};
-      if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
       entry.status = fault.status;
-      if (fault.body !== undefined) {
-        res
-          .writeHead(fault.status, { ...headers, 'content-type': fault.contentType ?? 'text/plain' })
-          .end(fault.body);
-        return;
-      }
-      return send(res, {
-        status: fault.status,
-        body: { message: fault.message ?? `injected fault: HTTP ${fault.status}` },
-        headers,
-      });
+      return sendInjected(res, fault, fault.status);
     }
-    const reply = api(state, req, path, url, body, raw);
+    const reply = api(state, { req, person, path, url, body, raw });
     entry.status = reply.status;
     if (fault?.reset === 'after') return void req.socket.destroy();
     if (fault?.corrupt) return sendSpoilt(res, reply, fault.corrupt);
@@ -179,10 +175,10 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
 /** What the control and API routes read and change; reset replaces the features and the request log. */
 interface EmulatorState {
   readonly accountId: string;
-  readonly token: string;
   readonly store: Store;
   readonly faults: Faults;
   readonly flows: FlowLifecycle;
+  readonly people: People;
   features: Features;
   requests: LoggedRequest[];
 }
@@ -196,6 +192,8 @@ function control(
   reset: () => void,
 ): ApiReply {
   const route = `${req.method} ${path}`;
+  const forPeople = peopleControl(s.people, route, body);
+  if (forPeople) return forPeople;
   const finishing = /^POST \/_emulator\/flows\/([^/]+)\/finish$/.exec(route);
   if (finishing) {
     const ending = flowEnding.safeParse(body ?? {});
@@ -258,17 +256,22 @@ function control(
   }
 }
 
-/** The service's own API: the bearer token, the account in the path, the body's type, then the route. */
-function api(
-  s: EmulatorState,
-  req: IncomingMessage,
-  path: string,
-  url: URL,
-  body: unknown,
-  raw: string,
-): ApiReply {
-  if (req.headers.authorization !== `Bearer ${s.token}`)
-    return { status: 401, body: { message: 'access token missing, invalid or expired' } };
+/** One request to the service's API, read: who made it (undefined for no known token) and its body. */
+interface ApiCall {
+  req: IncomingMessage;
+  person: Person | undefined;
+  path: string;
+  url: URL;
+  body: unknown;
+  raw: string;
+}
+
+/**
+ * The service's own API: the bearer token, the account in the path, the body's type, the person's role,
+ * then the route, whose records are stamped as the person's.
+ */
+function api(s: EmulatorState, { req, person, path, url, body, raw }: ApiCall): ApiReply {
+  if (!person) return { status: 401, body: { message: 'access token missing, invalid or expired' } };
   const m = /^\/api\/([^/]+)\/accounts\/([^/]+)\/(.+)$/.exec(path);
   if (!m) return { status: 404, body: { message: `no route ${req.method} ${path}` } };
   const [, version, account, restText] = m as unknown as [string, string, string, string];
@@ -298,10 +301,20 @@ function api(
   } else if (req.method === 'POST' || req.method === 'PUT') {
     return { status: 400, body: { message: 'body: required' } };
   }
-  return route.handle(
-    { method: req.method!, version, rest, query: url.searchParams, body },
-    s.store,
-    (flow) => s.flows.created(flow),
+  const need = route.needs?.(body);
+  if (need && !mayAct(person.role, need.role))
+    return {
+      status: 403,
+      body: {
+        message: `${need.doing} needs the ${rolesFrom(need.role)} role; ${person.name} is a ${person.role}`,
+      },
+    };
+  // The shared identity made the demo data, so its records keep the demo principal as before.
+  const principal = person.name === SHARED_IDENTITY ? SEED.principalId : person.name;
+  return s.store.actingAs(principal, () =>
+    route.handle({ method: req.method!, version, rest, query: url.searchParams, body }, s.store, (flow) =>
+      s.flows.created(flow),
+    ),
   );
 }
 
@@ -330,6 +343,21 @@ function readBody(req: IncomingMessage): Promise<string | null> {
     });
     req.on('end', () => resolve(tooBig ? null : Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
+  });
+}
+
+/** The reply a fault with a status gives instead of handling the request. */
+function sendInjected(res: ServerResponse, fault: FaultSpec, status: number): void {
+  const headers: Record<string, string> = {};
+  if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+  if (fault.body !== undefined) {
+    res.writeHead(status, { ...headers, 'content-type': fault.contentType ?? 'text/plain' }).end(fault.body);
+    return;
+  }
+  send(res, {
+    status,
+    body: { message: fault.message ?? `injected fault: HTTP ${status}` },
+    headers,
   });
 }
 

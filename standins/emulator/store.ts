@@ -31,6 +31,8 @@ export class Store {
   private nextId = FIRST_RUNTIME_ID;
   /** Called after every change (a record created or updated, a reset, records loaded). */
   onChange: () => void = () => {};
+  /** Who records created or updated now are stamped as made by (`createdBy`/`updatedBy`). */
+  private actor: string = SEED.principalId;
 
   constructor(
     readonly accountId: string,
@@ -48,7 +50,7 @@ export class Store {
     const seed = seedRecords();
     const t = this.now();
     for (const [c, recs] of Object.entries(seed) as [Collection, Rec[]][])
-      for (const r of recs) this.put(c, this.stamp(c, r, t));
+      for (const r of recs) this.put(c, this.stamp(c, r, t, SEED.principalId));
     this.onChange();
   }
 
@@ -71,6 +73,17 @@ export class Store {
     return id;
   }
 
+  /** Runs `change` with every record it creates or updates stamped as made by `principal`. */
+  actingAs<T>(principal: string, change: () => T): T {
+    const before = this.actor;
+    this.actor = principal;
+    try {
+      return change();
+    } finally {
+      this.actor = before;
+    }
+  }
+
   get(c: Collection, id: string): Rec | undefined {
     return this.data.get(c)!.get(id);
   }
@@ -81,7 +94,7 @@ export class Store {
 
   /** Creates a record: assigns a fresh 19-digit ID and the common fields. */
   create(c: Collection, fields: Omit<Rec, 'id'>): Rec {
-    const rec = this.stamp(c, { ...fields, id: this.newId() } as Rec, this.now());
+    const rec = this.stamp(c, { ...fields, id: this.newId() } as Rec, this.now(), this.actor);
     this.put(c, rec);
     this.onChange();
     return rec;
@@ -90,7 +103,7 @@ export class Store {
   update(c: Collection, id: string, changes: Record<string, unknown>): Rec {
     const rec = this.get(c, id);
     if (!rec) throw new Error(`no ${c} ${id}`);
-    Object.assign(rec, changes, { updateTime: this.now(), updatedBy: SEED.principalId });
+    Object.assign(rec, changes, { updateTime: this.now(), updatedBy: this.actor });
     this.onChange();
     return rec;
   }
@@ -103,15 +116,15 @@ export class Store {
     this.data.get(c)!.set(rec.id, rec);
   }
 
-  private stamp(c: Collection, rec: Rec, t: number): Rec {
+  private stamp(c: Collection, rec: Rec, t: number, by: string): Rec {
     const self = SELF_PATH[c];
     return {
       ...rec,
       tenant: this.accountId,
       createTime: t,
       updateTime: t,
-      createdBy: SEED.principalId,
-      updatedBy: SEED.principalId,
+      createdBy: by,
+      updatedBy: by,
       archived: false,
       links: self ? [{ rel: 'self', href: self(this.accountId, rec.id) }] : [],
     };

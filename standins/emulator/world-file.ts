@@ -2,11 +2,16 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { FlowEnding, FlowLifecycle } from './lifecycle.js';
+import { type People, type StoredPerson, storedPerson } from './people.js';
 import { COLLECTIONS, type Store, type StoredRecords } from './store.js';
 
-/** What the emulator keeps across restarts: the service's records and where each unfinished flow is going. */
+/**
+ * What the emulator keeps across restarts: the service's records, where each unfinished flow is going,
+ * and the people with their tokens' digests.
+ */
 export interface World extends StoredRecords {
   endings: Record<string, FlowEnding>;
+  people: StoredPerson[];
 }
 
 const record = z.looseObject({ id: z.string(), type: z.string() });
@@ -15,6 +20,8 @@ const worldFile = z.object({
   nextId: z.string().regex(/^\d+$/),
   records: z.object(Object.fromEntries(COLLECTIONS.map((c) => [c, z.array(record)]))),
   endings: z.record(z.string(), z.object({ status: z.string().optional(), message: z.string().optional() })),
+  // Absent from files written before the emulator knew people.
+  people: z.array(storedPerson).default([]),
 });
 
 export type LoadedWorld = { world?: World; problem?: string };
@@ -52,8 +59,7 @@ function setAside(file: string, why: string): LoadedWorld {
  */
 export function keepWorld(
   file: string,
-  store: Store,
-  flows: FlowLifecycle,
+  { store, flows, people }: { store: Store; flows: FlowLifecycle; people: People },
   report: (problem: string) => void,
 ): { close(): void } {
   const loaded = loadWorld(file);
@@ -61,12 +67,19 @@ export function keepWorld(
   if (loaded.world) {
     store.load(loaded.world);
     flows.resume(loaded.world.endings);
+    people.load(loaded.world.people);
   }
-  const saver = new WorldSaver(file, () => ({ ...store.stored(), endings: flows.plannedEndings() }), report);
+  const saver = new WorldSaver(
+    file,
+    () => ({ ...store.stored(), endings: flows.plannedEndings(), people: people.stored() }),
+    report,
+  );
   store.onChange = () => saver.changed();
+  people.onChange = () => saver.changed();
   return {
     close() {
       store.onChange = () => {};
+      people.onChange = () => {};
       saver.flush();
     },
   };

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { handleControl } from '../localslack/control.js';
 import type { LocalSlack } from '../localslack/index.js';
 import type { ManifestSummary } from './manifest.js';
+import type { ServiceIdentity } from './personas.js';
 
 /**
  * The sandbox page's HTTP server: the page itself (HTML, CSS, and the browser script tsc compiles from
@@ -22,6 +23,8 @@ export interface SandboxServerOptions {
   manifest?: ManifestSummary;
   /** The emulator's base URL, when the bot uses the embedded emulator: enables the "Service requests" panel. */
   emulatorUrl?: () => string | undefined;
+  /** Each person's own emulator token by Slack user ID, shown to them for `/tsai connect`. */
+  serviceIdentities?: ReadonlyMap<string, ServiceIdentity>;
 }
 
 export interface SandboxServer {
@@ -120,6 +123,7 @@ export async function startSandboxServer(o: SandboxServerOptions): Promise<Sandb
         botUserId: slack.botUserId,
         usergroups: [...slack.state.usergroups.values()].map((g) => ({ id: g.id, handle: g.handle })),
         serviceLog: Boolean(o.emulatorUrl?.()),
+        serviceIdentities: Object.fromEntries(o.serviceIdentities ?? []),
       });
     }
     if (path === '/_sandbox/service-requests') {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Logger } from '../../src/log.js';
 import type { LocalSlack } from '../localslack/index.js';
 import { readManifest } from './manifest.js';
+import { issueServiceTokens } from './personas.js';
 import { PROJECT_ROOT, type SandboxServer, startSandboxServer } from './server.js';
 
 /**
@@ -25,8 +26,13 @@ export async function startSandbox(o: StartSandboxOptions): Promise<SandboxServe
   // lets the bot post in public channels it has not joined only with chat:write.public.
   if (manifest.appHome)
     o.slack.configureApp({ ...manifest.appHome, chatWritePublic: manifest.chatWritePublic === true });
+  const people = [...o.slack.state.users.values()];
+  const serviceIdentities = o.emulatorUrl
+    ? await issueServiceTokens(o.emulatorUrl, people, (problem) => o.logger?.warn(problem))
+    : undefined;
   const options = {
     slack: o.slack,
+    serviceIdentities,
     defaultUser: 'U0ALICE',
     defaultChannel: o.slack.state.channels.has(SANDBOX_CHANNEL) ? SANDBOX_CHANNEL : undefined,
     emulatorUrl: () => o.emulatorUrl,

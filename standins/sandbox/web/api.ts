@@ -16,6 +16,14 @@ export interface SandboxConfig {
   usergroups: { id: string; handle: string }[];
   /** Whether the emulator's request log can be shown (`/_sandbox/service-requests`). */
   serviceLog: boolean;
+  /** Each person's own emulator token by Slack user ID (absent with a real service). */
+  serviceIdentities?: Record<string, ServiceIdentity>;
+}
+
+export interface ServiceIdentity {
+  name: string;
+  role: string;
+  token: string;
 }
 
 export interface ServiceRequest {
@@ -25,6 +33,8 @@ export interface ServiceRequest {
   path: string;
   query?: string;
   body?: unknown;
+  /** Whose token made the request; null for none the emulator knows. */
+  user?: string | null;
   status?: number;
   fault?: unknown;
 }

@@ -166,6 +166,9 @@ function renderSidebar(): void {
       app: { id: APP, unread: dm ? unread(dm.id, topLevel(dm.messages).length) : 0 },
       botUserId: ui.cfg.botUserId,
       service: ui.cfg.serviceLog ? { open: service.isOpen } : undefined,
+      identity: ui.cfg.serviceIdentities?.[ui.viewer],
+      command: ui.cfg.command,
+      onCopy: copyToken,
       onUser: switchUser,
       onChannel: (id) => {
         const opening = id === APP && ui.channel !== APP;
@@ -175,6 +178,13 @@ function renderSidebar(): void {
       },
       onService: () => service.toggle(),
     }),
+  );
+}
+
+function copyToken(token: string): void {
+  navigator.clipboard.writeText(token).then(
+    () => toast(`Token copied. Paste it into the form ${ui.cfg.command} connect opens.`, 'info'),
+    () => toast('Could not copy: select the token and copy it by hand.'),
   );
 }
 

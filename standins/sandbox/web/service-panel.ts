@@ -59,6 +59,9 @@ export class ServicePanel {
                 null,
                 h('span', { class: ['method', r.method.toLowerCase()] }, r.method),
                 h('span', { class: 'path' }, r.path.replace(/^\/api\//, '')),
+                r.user === undefined
+                  ? null
+                  : h('span', { class: 'who', title: 'whose token' }, r.user ? `as ${r.user}` : 'no token'),
                 h('span', { class: ['status', (r.status ?? 0) >= 400 && 'bad'] }, String(r.status ?? '')),
               ),
               r.body !== undefined && r.body !== null

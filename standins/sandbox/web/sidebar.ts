@@ -1,4 +1,5 @@
 import type { LocalUser } from '../../localslack/types.js';
+import type { ServiceIdentity } from './api.js';
 import { type Child, h } from './dom.js';
 import { avatar } from './messages.js';
 import { clock, zoneAbbreviation } from './zones.js';
@@ -14,9 +15,13 @@ export interface SidebarModel {
   botUserId: string;
   /** Absent when the bot does not use the embedded emulator. */
   service?: { open: boolean };
+  /** The viewer's own emulator token, when they have one. */
+  identity?: ServiceIdentity;
+  command: string;
   onUser(id: string): void;
   onChannel(id: string): void;
   onService(): void;
+  onCopy(token: string): void;
 }
 
 export function sidebar(m: SidebarModel): Child[] {
@@ -65,6 +70,7 @@ export function sidebar(m: SidebarModel): Child[] {
         ),
       ),
     ),
+    m.identity ? identityBox(m.identity, m.command, m.onCopy) : null,
     h(
       'nav',
       { class: 'channels', 'aria-label': 'Channels' },
@@ -93,4 +99,32 @@ export function sidebar(m: SidebarModel): Child[] {
         : null,
     ),
   ];
+}
+
+const article = (role: string) => (/^[AEIOU]/i.test(role) ? 'an' : 'a');
+
+/** How the viewer acts as themselves in the service: their role there, and the token to connect with. */
+function identityBox(id: ServiceIdentity, command: string, onCopy: (token: string) => void): Child {
+  return h(
+    'section',
+    { class: 'identity', 'aria-label': 'Your service token', 'data-role': 'service-identity' },
+    h('div', { class: 'side-title' }, 'Act as yourself in the service'),
+    h(
+      'p',
+      { class: 'identity-text' },
+      `${id.name} is ${article(id.role)} ${id.role} in the emulator. Type `,
+      h('code', { class: 'identity-command' }, `${command} connect`),
+      ' and paste this token:',
+    ),
+    h(
+      'div',
+      { class: 'identity-token' },
+      h('code', { class: 'token', 'data-role': 'service-token' }, id.token),
+      h(
+        'button',
+        { type: 'button', class: 'copy', 'data-role': 'copy-token', onclick: () => onCopy(id.token) },
+        'Copy',
+      ),
+    ),
+  );
 }

@@ -285,6 +285,39 @@ describe.skipIf(!run)(
       ]);
     });
 
+    it('shows whoever is acted as their service role and a token for /tsai connect, which the emulator takes as them', async () => {
+      const box = page.locator('[data-role=service-identity]');
+      await expect(box.textContent()).resolves.toContain(
+        'alice is an Owner in the emulator. Type /tsai connect and paste this token:',
+      );
+      await actAs(page, 'U0CAROL');
+      await expect(box.textContent()).resolves.toContain('carol is a User in the emulator.');
+      const token = (await box.locator('[data-role=service-token]').textContent()) ?? '';
+      expect(token).toMatch(/^tsai-u-/);
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], {
+        origin: new URL(product.sandboxUrl).origin,
+      });
+      await box.locator('[data-role=copy-token]').click();
+      await page.locator('.toast', { hasText: 'Token copied' }).waitFor();
+      await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(token);
+      const live = await fetch(`${product.emulatorUrl}/api/1.2/accounts/1010000000000000001/flows`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          flowType: 'STARTLIVEMODEL',
+          name: 'carol tries',
+          spec: { model: '1070000000000000003' },
+        }),
+      });
+      expect(live.status).toBe(403);
+      const log = (await (await fetch(`${product.emulatorUrl}/_emulator/requests`)).json()) as {
+        user: string;
+        status: number;
+      }[];
+      expect(log.at(-1)).toMatchObject({ user: 'carol', status: 403 });
+      await actAs(page, 'U0ALICE');
+    });
+
     it('answers /tsai help with a reply only the user sees', async () => {
       await send(page, '/tsai help');
       const help = page.locator('.message.ephemeral', { hasText: 'tsai: commands' });
@@ -316,6 +349,7 @@ describe.skipIf(!run)(
       await req.waitFor();
       await req.locator('summary').click();
       await expect(req.locator('.service-body').textContent()).resolves.toContain('"name": "Line 4"');
+      await expect(req.locator('.who').textContent()).resolves.toBe('as tsai-bot');
       await shot(page, 'service-requests');
       await page.locator('[data-role=service-toggle]').click();
       await actAs(page, 'U0ALICE');

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEED, startEmulator } from '../../../standins/emulator/index.js';
 import { type LocalSlack, startLocalSlack } from '../../../standins/localslack/index.js';
 import { readManifest } from '../../../standins/sandbox/manifest.js';
 import { type SandboxServer, startSandboxServer } from '../../../standins/sandbox/server.js';
@@ -118,6 +119,43 @@ describe('sandbox server', () => {
       expect(own.snapshot().app).toEqual({ ...manifest.appHome, chatWritePublic: true });
     } finally {
       await own.close();
+    }
+  });
+
+  it('gives each persona an emulator token with their role, for the page to show them only; the tokens act as them', async () => {
+    const emu = await startEmulator({ port: 0 });
+    const sandbox = await startSandbox({ slack, emulatorUrl: emu.url });
+    try {
+      const cfg = (await (await fetch(new URL('/_sandbox/config', sandbox.url))).json()) as {
+        serviceIdentities: Record<string, { name: string; role: string; token: string }>;
+      };
+      const ids = cfg.serviceIdentities;
+      expect(Object.keys(ids).sort()).toEqual(['U0ALICE', 'U0BOB', 'U0CAROL']);
+      expect(Object.values(ids).map(({ name, role }) => [name, role])).toEqual([
+        ['alice', 'Owner'],
+        ['bob', 'Manager'],
+        ['carol', 'User'],
+      ]);
+      const startLive = (token: string) =>
+        fetch(`${emu.url}/api/1.2/accounts/${SEED.accountId}/flows`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            flowType: 'STARTLIVEMODEL',
+            name: 'night',
+            spec: { model: SEED.models.pressureCommon },
+          }),
+        });
+      expect((await startLive(ids.U0ALICE!.token)).status).toBe(201);
+      expect((await startLive(ids.U0BOB!.token)).status).toBe(201);
+      const refused = await startLive(ids.U0CAROL!.token);
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as { message: string }).message).toContain('Manager or Owner');
+      const log = (await (await fetch(`${emu.url}/_emulator/requests`)).json()) as { user: string }[];
+      expect(log.map((r) => r.user)).toEqual(['alice', 'bob', 'carol']);
+    } finally {
+      await sandbox.close();
+      await emu.close();
     }
   });
 

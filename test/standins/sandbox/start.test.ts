@@ -94,6 +94,10 @@ describe('sandbox at start-up', () => {
       text: `learn workspace=${SEED.workspaces.pumpStation} signals=${SEED.signals.temperature}:temp range="last week"`,
     });
     const [flow] = await eventually(async () => ((await flows(first)).length > 0 ? flows(first) : undefined));
+    const identities = (await (await fetch(new URL('/_sandbox/config', first.sandbox!.url))).json()) as {
+      serviceIdentities: Record<string, { token: string }>;
+    };
+    const carolsFirstToken = identities.serviceIdentities.U0CAROL!.token;
     await first.stop();
     expect(readdirSync(dirname(db))).toContain('bot.emulator-world.json');
 
@@ -109,6 +113,13 @@ describe('sandbox at start-up', () => {
       spec: { workspace: SEED.workspaces.pumpStation, dataspec: { id: SEED.dataspec } },
     });
     expect(BigInt(next.id)).toBeGreaterThan(BigInt(flow!.id));
+    // A token the page showed before the restart still acts as its person after it.
+    const read = await fetch(`${emu.url}/api/1.3/accounts/${emu.accountId}/workspace?limit=1`, {
+      headers: { authorization: `Bearer ${carolsFirstToken}` },
+    });
+    expect(read.status).toBe(200);
+    const log = (await emulatorControl(emu.url)('GET', 'requests')) as { user: string | null }[];
+    expect(log.at(-1)?.user).toBe('carol');
   });
 
   it('the world file sits beside a SQLite file; PostgreSQL and an in-memory store keep none', async () => {
