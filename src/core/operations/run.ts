@@ -193,7 +193,13 @@ export class Operations {
         })
         .catch((e: unknown) => {
           this.deps.log.error(
-            { ...where, op: op.kind, auditId: intent.id, err: errText(e) },
+            {
+              ...where,
+              op: op.kind,
+              auditId: intent.id,
+              flowId: result.ok && 'flow' in result ? result.flow?.id : undefined,
+              err: errText(e),
+            },
             'could not write the result into the audit entry',
           );
           noteUnrecorded(
