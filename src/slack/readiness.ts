@@ -131,8 +131,9 @@ export class Readiness {
     if (this.phase !== 'running') problems.push({ part: 'bot', problem: `the bot is ${this.phase}` });
     const store = await this.checkStore();
     if (store) problems.push(store);
+    // A store that does not answer at all says it already; its failing writes are the same problem.
     const [writes] = this.writeFailures.values();
-    if (writes) problems.push({ part: 'store', problem: `the store refuses writes: ${writes}` });
+    if (writes && !store) problems.push({ part: 'store', problem: `the store refuses writes: ${writes}` });
     if (!this.auth.ok)
       problems.push({ part: 'slack', problem: `Slack rejects the bot token (${this.auth.error})` });
     return problems.length ? { ready: false, problems } : { ready: true };

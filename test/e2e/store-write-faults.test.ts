@@ -57,8 +57,11 @@ async function refusedWhileFaulty(rig: Rig, bot: Running, problem: RegExp): Prom
 }
 
 /** Once the store takes writes again: ready (without traffic), and the same command and request work. */
-async function worksAgain(rig: Rig, bot: Running): Promise<void> {
+async function worksAgain(rig: Rig, bot: Running, engine: string): Promise<void> {
+  const fixedAt = Date.now();
   expect(await readyzBecomes(bot, 200)).toEqual({ ready: true });
+  // The figure docs/reliability.md quotes: how long /readyz stayed 503 after the fault ended.
+  console.log(`${engine}: /readyz ready again ${Date.now() - fixedAt} ms after the fault ended`);
   const reply = await rig.command(learn('after the fault'));
   expect(textOf(reply)).not.toContain(STORE_REFUSED_MESSAGE);
   expect(await flowsNamed(rig, 'after the fault')).toHaveLength(1);
@@ -89,7 +92,7 @@ describe.skipIf(!canMountSmallDisk)('SQLite on a disk that fills up (a real tmpf
     } finally {
       disk.free();
     }
-    await worksAgain(rig, bot);
+    await worksAgain(rig, bot, 'SQLite');
   });
 });
 
@@ -141,7 +144,7 @@ describeWithPgCluster('PostgreSQL made read-only, through the bot', () => {
     } finally {
       await readOnly(false);
     }
-    await worksAgain(rig, bot);
+    await worksAgain(rig, bot, 'PostgreSQL');
   });
 
   it('read-only after the service created the flow: the entry written before the call stays, outcome unknown, and the reply says so', async () => {
