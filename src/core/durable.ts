@@ -19,11 +19,18 @@ export const STORE_UNAVAILABLE_MESSAGE =
 export const STORE_REFUSED_MESSAGE =
   "The bot's database would not save this (its disk may be full, or it is read-only), so nothing was done. Ask whoever runs the bot to check its database, then run the same command again.";
 
+/** Whether `e` is the store failing: not answering, or refusing a write; undefined for anything else. */
+export function storeFaultOf(e: unknown): 'unavailable' | 'refused' | undefined {
+  if (isStoreUnavailable(e)) return 'unavailable';
+  if (isStoreWriteRefused(e)) return 'refused';
+  return undefined;
+}
+
 /** The sentence for a store fault met before anything was sent, or undefined when `e` is not one. */
 export function storeFaultMessage(e: unknown): string | undefined {
-  if (isStoreUnavailable(e)) return STORE_UNAVAILABLE_MESSAGE;
-  if (isStoreWriteRefused(e)) return STORE_REFUSED_MESSAGE;
-  return undefined;
+  const fault = storeFaultOf(e);
+  if (!fault) return undefined;
+  return fault === 'unavailable' ? STORE_UNAVAILABLE_MESSAGE : STORE_REFUSED_MESSAGE;
 }
 
 export { isStoreUnavailable };

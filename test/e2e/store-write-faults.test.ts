@@ -5,7 +5,7 @@ import { STORE_REFUSED_MESSAGE } from '../../src/core/durable.js';
 import { PostgresStore } from '../../src/store/postgres.js';
 import { SEED } from '../../standins/emulator/index.js';
 import type { Running } from '../../standins/start-all.js';
-import { type Rig, startRig, textOf } from '../support/approvals-rig.js';
+import { APPROVALS, APPROVER, type Rig, startRig, textOf } from '../support/approvals-rig.js';
 import { describeWithPgCluster, type PgCluster, startPgCluster } from '../support/pg-cluster.js';
 import { canMountSmallDisk, mountSmallDisk, type SmallDisk } from '../support/small-disk.js';
 
@@ -145,6 +145,43 @@ describeWithPgCluster('PostgreSQL made read-only, through the bot', () => {
       await readOnly(false);
     }
     await worksAgain(rig, bot, 'PostgreSQL');
+  });
+
+  it('an Approve while the database is read-only: the approver is told nothing was decided; clicked again once writable, it runs once', async () => {
+    await rig.command(`live start ${MODEL} reason="approve while refused"`);
+    const card = await vi.waitFor(
+      () => {
+        const m = rig.requestMessage();
+        expect(textOf(m)).toContain('approve while refused');
+        return m!;
+      },
+      { timeout: 5000 },
+    );
+    const liveBefore = (await rig.liveFlows()).length;
+    await readOnly(true);
+    try {
+      await rig.click(APPROVER, card, 'approve');
+      const told = await rig.slack.waitFor(
+        () =>
+          rig
+            .seen(APPROVER, APPROVALS)
+            .find(
+              (m) => m.ephemeralTo === APPROVER && textOf(m).includes("The bot's database would not save it"),
+            ),
+        10_000,
+        'the approver told the click was not saved',
+      );
+      expect(textOf(told)).toContain('nothing was decided: click again in a minute');
+      expect(textOf(told)).not.toMatch(/25006|read-only transaction|U0[A-Z]+/);
+    } finally {
+      await readOnly(false);
+    }
+    expect(await rig.liveFlows()).toHaveLength(liveBefore);
+    await readyzBecomes(bot, 200);
+    await rig.click(APPROVER, rig.requestMessage()!, 'approve');
+    await vi.waitFor(async () => expect(await rig.liveFlows()).toHaveLength(liveBefore + 1), {
+      timeout: 10_000,
+    });
   });
 
   it('read-only after the service created the flow: the entry written before the call stays, outcome unknown, and the reply says so', async () => {

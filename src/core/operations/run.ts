@@ -284,7 +284,15 @@ export class Operations {
             decision: op.decision,
             ...(op.reason ? { reason: op.reason } : {}),
           });
-    await this.auditLog.write(audit);
+    // The decision is stored: a lost line must not leave a won approval without its flow.
+    await this.auditLog
+      .write(audit)
+      .catch((e: unknown) =>
+        this.deps.log.error(
+          { user: actor.userId, requestId: op.requestId, err: errText(e) },
+          'could not write the audit entry of an approval decision',
+        ),
+      );
     if (step.kind !== 'approved') return step;
     try {
       await op.onExecuting?.(step.request);
