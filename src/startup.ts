@@ -1,6 +1,7 @@
 import type { ServiceClientOptions } from './api/index.js';
 import type { Config } from './config.js';
 import { type ClockSource, SYSTEM_CLOCK } from './core/clock.js';
+import type { WriteHealth } from './core/records.js';
 import type { Logger } from './log.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import { type Bot, type BotSetup, composeBot } from './slack/bot.js';
@@ -65,6 +66,10 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
     readiness?.slackAuthFailed(error);
     o.onSlackAuthError?.(error);
   };
+  const hooks = {
+    onSlackAuthError: slackAuthFailed,
+    onStoreWrites: (thread: string) => (health: WriteHealth) => readiness?.storeWrites(thread, health),
+  };
   const stop = async () => {
     readiness?.stopping();
     for (const s of stops.reverse()) {
@@ -93,7 +98,10 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
       clock: o.clock ?? SYSTEM_CLOCK,
       ...(o.sweepIntervalMs ? { sweepIntervalMs: o.sweepIntervalMs } : {}),
     };
-    const bot = await composeBot(setup, logger, { onSlackAuthError: slackAuthFailed });
+    const bot = await composeBot(setup, logger, {
+      onSlackAuthError: slackAuthFailed,
+      onStoreWrites: hooks.onStoreWrites('acking'),
+    });
     stops.push(() => bot.close());
     // The worker starts once the app listens: its start (a second isolate loading the bot's modules) would
     // share the CPU with everything the first ack waits for. Jobs handed on before then wait for it.
@@ -101,7 +109,13 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
     const listened = new Promise<void>((ok) => {
       listening = ok;
     });
-    const followUps = await startFollowUps(setup, bot, logger, slackAuthFailed, listened);
+    const followUps = await startFollowUps(
+      setup,
+      bot,
+      logger,
+      { onSlackAuthError: slackAuthFailed, onStoreWrites: hooks.onStoreWrites('follow-ups') },
+      listened,
+    );
     stops.push(() => followUps.stop());
     readiness = new Readiness({ store: bot.store, authTest: () => bot.slack.auth.test(), logger });
     const slack = createSlackApp(bot, followUps, readiness);

@@ -1,4 +1,5 @@
 import {
+  type AuditResult,
   type NewAuditEntry,
   retryWhileUnavailable,
   type Store,
@@ -6,7 +7,11 @@ import {
 } from '../store/index.js';
 
 /** What the audit writer needs of the store. */
-export type AuditStore = Pick<Store, 'appendAudit' | 'listAudit'>;
+export type AuditStore = Pick<Store, 'appendAudit' | 'listAudit' | 'completeAudit'>;
+
+/** What an entry written before its service call says until the answer is recorded over it. */
+export const ANSWER_NOT_RECORDED =
+  "The bot did not record the service's answer (it stopped, or its database failed first); check the service's Activity view.";
 
 /**
  * The one writer of the audit log: every line the bot records goes through here, handed on by the
@@ -30,6 +35,21 @@ export class AuditLog {
       if (attempt > 1 && (await this.alreadyWritten(entry))) return;
       await this.write([entry]);
     }, o);
+  }
+
+  /**
+   * Writes the entry of something about to be done, before it is done, as outcome unknown; returns its
+   * ID for `complete`. A failure is thrown: whoever asked must then not do it, so that nothing the
+   * service does on the bot's behalf is missing from the log.
+   */
+  async intend(entry: Omit<NewAuditEntry, 'outcome' | 'error'>): Promise<number> {
+    const row = await this.store.appendAudit({ ...entry, outcome: 'unknown', error: ANSWER_NOT_RECORDED });
+    return row.id;
+  }
+
+  /** Records the result over an intended entry, through a store outage (writing it twice is harmless). */
+  async complete(id: number, result: AuditResult, o: WriteRetryOptions = {}): Promise<void> {
+    await retryWhileUnavailable(() => this.store.completeAudit(id, result), o);
   }
 
   private async alreadyWritten(e: NewAuditEntry): Promise<boolean> {

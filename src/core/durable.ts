@@ -1,4 +1,9 @@
-import { isStoreUnavailable, retryWhileUnavailable, type WriteRetryOptions } from '../store/index.js';
+import {
+  isStoreUnavailable,
+  isStoreWriteRefused,
+  retryWhileUnavailable,
+  type WriteRetryOptions,
+} from '../store/index.js';
 
 /**
  * What a person is told when the bot's own database does not answer before anything was sent: the bot
@@ -6,6 +11,27 @@ import { isStoreUnavailable, retryWhileUnavailable, type WriteRetryOptions } fro
  */
 export const STORE_UNAVAILABLE_MESSAGE =
   "The bot's database is not answering right now, so nothing was done. Try again in a minute.";
+
+/**
+ * What a person is told when the bot's database refuses to save what they asked (a full disk, a database
+ * made read-only) before anything was sent. The surface quotes their command beside it.
+ */
+export const STORE_REFUSED_MESSAGE =
+  "The bot's database would not save this (its disk may be full, or it is read-only), so nothing was done. Ask whoever runs the bot to check its database, then run the same command again.";
+
+/** Whether `e` is the store failing: not answering, or refusing a write; undefined for anything else. */
+export function storeFaultOf(e: unknown): 'unavailable' | 'refused' | undefined {
+  if (isStoreUnavailable(e)) return 'unavailable';
+  if (isStoreWriteRefused(e)) return 'refused';
+  return undefined;
+}
+
+/** The sentence for a store fault met before anything was sent, or undefined when `e` is not one. */
+export function storeFaultMessage(e: unknown): string | undefined {
+  const fault = storeFaultOf(e);
+  if (!fault) return undefined;
+  return fault === 'unavailable' ? STORE_UNAVAILABLE_MESSAGE : STORE_REFUSED_MESSAGE;
+}
 
 export { isStoreUnavailable };
 

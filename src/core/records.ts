@@ -11,4 +11,5 @@ export type {
   CatalogKind,
   Store,
   TrackedFlow,
+  WriteHealth,
 } from '../store/index.js';

@@ -9,7 +9,7 @@ import type { Operations } from '../core/operations/run.js';
 import type { AccessPolicy } from '../core/policy.js';
 import type { FlowTracker } from '../core/tracking/tracker.js';
 import { errText, type Logger } from '../log.js';
-import { openStore, resolveStoreTarget, type Store } from '../store/index.js';
+import { openStore, resolveStoreTarget, type Store, type WriteHealth } from '../store/index.js';
 import { boltLogger } from './bolt-logger.js';
 import { watchingSlackAuth } from './readiness.js';
 import { createUserDirectory, type UserDirectory } from './users.js';
@@ -60,6 +60,8 @@ export interface Bot {
 export interface BotHooks {
   /** A Web API call was answered `invalid_auth`, `token_revoked` or `account_inactive` (readiness). */
   onSlackAuthError?(error: string): void;
+  /** This bot's writes to the store started failing, or work again (readiness). */
+  onStoreWrites?(health: WriteHealth): void;
 }
 
 export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHooks = {}): Promise<Bot> {
@@ -67,6 +69,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
   if (config.slack.mode === 'none') throw new Error('the bot needs Slack settings (a bot token)');
   const now = clockOf(setup.clock);
   const store = await openStore(config.databaseUrl);
+  if (hooks.onStoreWrites) store.watchWrites(hooks.onStoreWrites);
   // Loaded on first use: the acking thread rarely calls the service, and its start should not pay for it.
   const service = createLazyServiceClient(setup.service);
   const { WebClient: Client } = await import('@slack/web-api');

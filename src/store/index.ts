@@ -9,6 +9,12 @@ export {
   type WriteRetryOptions,
 } from './availability.js';
 export { CATALOG_LIMIT_MAX, catalogKey } from './catalog.js';
+export {
+  describeStoreFault,
+  isStoreFault,
+  isStoreWriteRefused,
+  type WriteHealth,
+} from './health.js';
 export { MIGRATIONS } from './migrations.js';
 // PostgresStore is imported from './postgres.js' directly: re-exporting it here would load `pg` on every
 // start, also when DATABASE_URL selects SQLite.

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { WriteHealthSignal, writesData } from './health.js';
 import { MIGRATIONS } from './migrations.js';
 import type { Dialect, Query, Row, RowsInsert, SqlEngine, Step, Steps } from './sql.js';
 import { SqlStore } from './sql-store.js';
@@ -36,20 +37,37 @@ export function numberPlaceholders(text: string): string {
 /** A pool, or one client of it inside a transaction. */
 type Queryable = Pick<pg.Pool, 'query'>;
 
+/** One query's run: whether it has written, or meant to, so that its end is reported as a write's. */
+type Run = { writing: boolean };
+
 class PostgresEngine implements SqlEngine {
   readonly kind = 'postgres' as const;
 
   /** Numbered statement texts by their `?` form. */
   private readonly numbered = new Map<string, string>();
 
+  readonly health = new WriteHealthSignal();
+
   constructor(private readonly pool: pg.Pool) {}
 
   async exec<T>(query: Query<T>): Promise<T> {
-    if (query.mode !== 'transaction') return this.drive(this.pool, query.body(POSTGRES_DIALECT));
+    const run = { writing: query.mode === 'transaction' };
+    try {
+      const result = await this.run(query, run);
+      if (run.writing) this.health.wrote();
+      return result;
+    } catch (err) {
+      if (run.writing) this.health.failed(err);
+      throw err;
+    }
+  }
+
+  private async run<T>(query: Query<T>, run: Run): Promise<T> {
+    if (query.mode !== 'transaction') return this.drive(this.pool, query.body(POSTGRES_DIALECT), run);
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const result = await this.drive(client, query.body(POSTGRES_DIALECT));
+      const result = await this.drive(client, query.body(POSTGRES_DIALECT), run);
       await client.query('COMMIT');
       return result;
     } catch (err) {
@@ -64,13 +82,14 @@ class PostgresEngine implements SqlEngine {
     await this.pool.end();
   }
 
-  private async drive<T>(db: Queryable, steps: Steps<T>): Promise<T> {
+  private async drive<T>(db: Queryable, steps: Steps<T>, run: Run): Promise<T> {
     let next = steps.next();
-    while (!next.done) next = steps.next(await this.step(db, next.value));
+    while (!next.done) next = steps.next(await this.step(db, next.value, run));
     return next.value;
   }
 
-  private async step(db: Queryable, s: Step): Promise<unknown> {
+  private async step(db: Queryable, s: Step, run: Run): Promise<unknown> {
+    if (s.kind === 'insert' || writesData(s.text)) run.writing = true;
     if (s.kind === 'insert') return this.insert(db, s.insert);
     const res = await db.query(this.number(s.text), s.params as unknown[]);
     if (s.kind === 'all') return res.rows as Row[];
@@ -120,7 +139,8 @@ export class PostgresStore extends SqlStore {
       await pool.end();
       throw err;
     }
-    return new PostgresStore(new PostgresEngine(pool));
+    const engine = new PostgresEngine(pool);
+    return new PostgresStore(engine, engine.health);
   }
 }
 

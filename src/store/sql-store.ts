@@ -1,3 +1,4 @@
+import type { WriteHealth, WriteHealthSignal } from './health.js';
 import * as approvals from './queries/approvals.js';
 import * as audit from './queries/audit.js';
 import * as catalog from './queries/catalog.js';
@@ -10,6 +11,7 @@ import type { SqlEngine } from './sql.js';
 import type {
   ApprovalQuery,
   AuditQuery,
+  AuditResult,
   CatalogKind,
   CatalogLinks,
   CatalogQuery,
@@ -36,8 +38,18 @@ import type {
 export class SqlStore implements Store {
   readonly kind: 'sqlite' | 'postgres';
 
-  protected constructor(private readonly engine: SqlEngine) {
+  protected constructor(
+    private readonly engine: SqlEngine,
+    private readonly health: WriteHealthSignal,
+  ) {
     this.kind = engine.kind;
+  }
+
+  get writeHealth(): WriteHealth {
+    return this.health.current;
+  }
+  watchWrites(listener: (h: WriteHealth) => void) {
+    return this.health.watch(listener);
   }
 
   createApproval(input: NewApprovalRequest) {
@@ -73,6 +85,9 @@ export class SqlStore implements Store {
 
   appendAudit(entry: NewAuditEntry) {
     return this.engine.exec(audit.appendAudit(entry));
+  }
+  completeAudit(id: number, result: AuditResult) {
+    return this.engine.exec(audit.completeAudit(id, result));
   }
   listAudit(query: AuditQuery = {}) {
     return this.engine.exec(audit.listAudit(query));

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { WriteHealthSignal } from './health.js';
 import { MIGRATIONS } from './migrations.js';
 import type { Dialect, Query, Row, SqlEngine, Step, Steps } from './sql.js';
 import { SqlStore } from './sql-store.js';
@@ -31,18 +32,24 @@ class SqliteEngine implements SqlEngine {
   /** Prepared statements by SQL text: preparing costs more than running these small queries. */
   private readonly statements = new Map<string, Database.Statement>();
   private readonly inTransaction: Database.Transaction<(steps: Steps<unknown>) => unknown>;
+  readonly health = new WriteHealthSignal();
+  /** Whether the query being run has written, or meant to (synchronous: one query at a time). */
+  private writing = false;
 
   constructor(private readonly db: Database.Database) {
     this.inTransaction = db.transaction((steps: Steps<unknown>) => this.drive(steps));
   }
 
   exec<T>(query: Query<T>): Promise<T> {
+    this.writing = query.mode !== 'statements';
     try {
       const steps = query.body(SQLITE_DIALECT);
       const result =
         query.mode === 'statements' ? this.drive(steps) : (this.inTransaction.immediate(steps) as T);
+      if (this.writing) this.health.wrote();
       return Promise.resolve(result);
     } catch (err) {
+      if (this.writing) this.health.failed(err);
       return Promise.reject(err);
     }
   }
@@ -59,14 +66,19 @@ class SqliteEngine implements SqlEngine {
 
   private step(s: Step): unknown {
     if (s.kind === 'insert') {
+      this.writing = true;
       const { into, tuple, onConflict, rows } = s.insert;
       const st = this.prepare(`${into} VALUES ${tuple} ${onConflict}`);
       for (const row of rows) st.run(...row);
       return undefined;
     }
     const st = this.prepare(s.text);
+    if (!st.readonly) this.writing = true;
     if (s.kind === 'all') return st.all(...s.params);
-    if (s.kind === 'one') return (st.get(...s.params) as Row | undefined) ?? null;
+    // A write's `RETURNING` row is read to the statement's end: `get` would stop at the row and leave the
+    // commit to a reset whose error is lost, so a full disk would look like a write that went through.
+    if (s.kind === 'one')
+      return ((st.readonly ? st.get(...s.params) : st.all(...s.params)[0]) as Row | undefined) ?? null;
     return st.run(...s.params).changes;
   }
 
@@ -96,7 +108,8 @@ export class SqliteStore extends SqlStore {
       db.close();
       throw lockedError(err, file, busyTimeoutMs);
     }
-    return new SqliteStore(new SqliteEngine(db));
+    const engine = new SqliteEngine(db);
+    return new SqliteStore(engine, engine.health);
   }
 }
 

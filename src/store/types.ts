@@ -1,3 +1,4 @@
+import type { WriteHealth } from './health.js';
 /** Live-model actions that need an approval. */
 export type ApprovalAction = 'start' | 'stop';
 
@@ -106,6 +107,14 @@ export interface NewAuditEntry {
   flowStatus?: string;
   error?: string;
   requestId?: string;
+}
+
+/** What an entry written before its service call says once the service answered. */
+export interface AuditResult {
+  outcome: AuditOutcome;
+  flowId?: string;
+  flowStatus?: string;
+  error?: string;
 }
 
 export interface AuditEntry {
@@ -286,6 +295,8 @@ export interface Store extends FlowTrackingStore, FollowUpHoldStore {
   pruneApprovals(before: number, limit: number): Promise<number>;
 
   appendAudit(entry: NewAuditEntry): Promise<AuditEntry>;
+  /** Sets the result of entry `id`; writing the same result again changes nothing. */
+  completeAudit(id: number, result: AuditResult): Promise<void>;
   /** Newest first. */
   listAudit(query?: AuditQuery): Promise<AuditEntry[]>;
   /** Deletes up to `limit` audit entries recorded before `before`, oldest first; returns how many. */
@@ -357,6 +368,10 @@ export interface Store extends FlowTrackingStore, FollowUpHoldStore {
 
   /** Versions of the migrations applied, ascending. */
   appliedMigrations(): Promise<number[]>;
+  /** Whether the last write through this handle went through (the engines report every write's end). */
+  readonly writeHealth: WriteHealth;
+  /** Calls `listener` whenever writes through this handle start failing or work again. */
+  watchWrites(listener: (health: WriteHealth) => void): () => void;
   close(): Promise<void>;
 }
 

@@ -20,6 +20,7 @@ import {
   REQUESTER,
   type Rig,
   startRig,
+  textOf,
 } from '../support/approvals-rig.js';
 import { type MainProcess, prepareBotProgram, startMainProcess } from '../support/bot-process.js';
 import { emulatorControl } from '../support/emulator.js';
@@ -596,6 +597,23 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
     }
     const toldAbandoned = survivor.logs().find((l) => String(l.msg).includes('follow-ups a stopped process'));
 
+    // Each request whose execution died with the replica: its card says so, on the survivor's word.
+    const doomedCards = await until(
+      () => {
+        const cards = [0, 1, 2, 3].map((k) => cardOf(`kill-doomed-req-${k}`));
+        return cards.every((c) => c && /Approved, outcome unknown/.test(textOf(c))) ? cards : undefined;
+      },
+      30_000,
+      'the cards of the requests cut off saying outcome unknown',
+    );
+    const doomedCardUpdates = rig.slack.calls.filter(
+      (c) =>
+        c.method === 'chat.update' &&
+        c.response.ok === true &&
+        doomedCards.some((card) => card?.ts === c.args.ts) &&
+        /outcome unknown/.test(JSON.stringify(c.args.blocks ?? c.args.text)),
+    );
+
     const figures = {
       run: new Date().toISOString(),
       setup: {
@@ -623,6 +641,7 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
       liveFlowsOfUnknownRequests: liveExtra,
       approvals: { filed: approvals.length, ...Object.fromEntries(statuses), reclicked: reclicks, lost: 0 },
       approvalsRecoveredAfterMs: recovered ? Number(recovered.time) - killedAt : null,
+      cardsOfCutOffRequestsUpdated: doomedCardUpdates.length,
       trackedFlows: {
         total: tracked.length,
         neverEnded: tracked.filter((f) => f.finished_at === null).length,
@@ -646,6 +665,7 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
     // Approvals: every request ends decided; the four whose execution the kill cut off end unknown.
     expect(approvals.filter((a) => a.status === 'pending' || a.status === 'executing')).toEqual([]);
     expect(doomedOutcome.sort()).toEqual(['unknown', 'unknown', 'unknown', 'unknown']);
+    expect(doomedCards).toHaveLength(4);
 
     // Followed flows: every flow the bot recorded is followed to its end and told at least once; a second
     // notice could only come from the dead replica's window between Slack taking a notice and the store

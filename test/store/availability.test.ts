@@ -121,6 +121,7 @@ describe('retrying a write while the store is unavailable', () => {
     // The first attempt commits, then its connection "breaks" before the answer (a real pg error class).
     const flaky = {
       listAudit: store.listAudit.bind(store),
+      completeAudit: store.completeAudit.bind(store),
       appendAudit: async (e: typeof entry) => {
         const row = await store.appendAudit(e);
         if (++calls === 1) throw Object.assign(new Error('Connection terminated unexpectedly'), {});

@@ -369,6 +369,40 @@ export function storeConformance(name: string, createLocation: () => Promise<Sto
       expect(decisions.map((e) => e.operation)).toEqual(['approval.approve', 'flow.STARTLIVEMODEL']);
     });
 
+    it('writes an audit result over its entry, once however often it is written', async () => {
+      const s = await open();
+      const intent = await s.appendAudit({
+        at: T0,
+        userId: 'U0A',
+        channelId: 'C1',
+        operation: 'flow.ANOMALYLEARN',
+        params: { name: 'L' },
+        outcome: 'unknown',
+        error: 'not recorded yet',
+      });
+      const other = await s.appendAudit({ at: T0 + 1, userId: 'U0B', operation: 'x', outcome: 'ok' });
+      const result = { outcome: 'ok' as const, flowId: '1400000000000000001', flowStatus: 'CREATED' };
+      await s.completeAudit(intent.id, result);
+      await s.completeAudit(intent.id, result);
+      const rows = await s.listAudit({ limit: 10 });
+      expect(rows).toHaveLength(2);
+      expect(rows.find((r) => r.id === intent.id)).toMatchObject({
+        at: T0,
+        operation: 'flow.ANOMALYLEARN',
+        params: { name: 'L' },
+        ...result,
+        error: null,
+      });
+      expect(rows.find((r) => r.id === other.id)).toMatchObject({ outcome: 'ok', flowId: null });
+      await s.completeAudit(intent.id, { outcome: 'error', error: 'HTTP 500' });
+      expect((await s.listAudit({ limit: 10 })).find((r) => r.id === intent.id)).toMatchObject({
+        outcome: 'error',
+        error: 'HTTP 500',
+        flowId: null,
+      });
+      expect(s.writeHealth).toEqual({ ok: true });
+    });
+
     it('lists the channels a user of a team acted in, from the audit log, latest first', async () => {
       const s = await open();
       const entry = (at: number, userId: string, channelId: string | undefined, teamId = 'T0') =>

@@ -1,6 +1,6 @@
 import type { ServiceClient } from '../../api/index.js';
 import { errText } from '../../log.js';
-import type { ApprovalRequest, NewAuditEntry, Store } from '../../store/index.js';
+import type { ApprovalRequest, AuditResult, NewAuditEntry, Store } from '../../store/index.js';
 import type { DecisionOutcome } from '../approvals/rules.js';
 import type {
   ApprovalWorkflow,
@@ -12,7 +12,7 @@ import type {
 import { AuditLog } from '../audit.js';
 import { forgetMissing, missingResource, recordOperation } from '../catalog/record.js';
 import { clearChannelDefaults, setChannelDefaults } from '../channel-defaults.js';
-import { isStoreUnavailable, recordSurely, STORE_UNAVAILABLE_MESSAGE } from '../durable.js';
+import { recordSurely, storeFaultMessage } from '../durable.js';
 import type { CommandSpec } from '../grammar/commands.js';
 import type { OpFailure, OpOutcome } from '../outcome.js';
 import type { AccessPolicy } from '../policy.js';
@@ -70,7 +70,16 @@ export class Operations {
   /** Files an approval request; the request exists once stored, so its entry waits out a store outage. */
   async fileRequest(input: FileRequestInput): Promise<FileRequestOutcome> {
     const filed = await this.deps.approvals.fileRequest(input);
-    if (filed.ok) await this.auditLog.writeSurely(filed.audit);
+    // Stored is filed: its card is posted whatever becomes of this line, and a lost line is logged.
+    if (filed.ok)
+      await this.auditLog
+        .writeSurely(filed.audit)
+        .catch((e: unknown) =>
+          this.deps.log.error(
+            { user: input.requesterId, requestId: filed.request.id, err: errText(e) },
+            'could not write the audit entry of a filed approval request',
+          ),
+        );
     return filed;
   }
 
@@ -156,14 +165,17 @@ export class Operations {
     if (op.kind !== 'live-model' && op.kind !== 'approval-decision') {
       const refused = await this.authorize(actor, spec, paramsOf(op)).catch((e: unknown) => {
         // A refusal is audited before it is told; without the store nothing was done, and saying so is safe.
-        if (isStoreUnavailable(e)) return { ok: false as const, message: STORE_UNAVAILABLE_MESSAGE };
+        const message = storeFaultMessage(e);
+        if (message) return { ok: false as const, message };
         throw e;
       });
       if (refused) return refused;
     }
+    const where = { user: actor.userId, channel: actor.channelId };
+    const intent = await this.intend(actor, op);
+    if (intent.kind === 'refused') return intent.failure;
     const started = Date.now();
     const result = await this.perform(actor, op);
-    const where = { user: actor.userId, channel: actor.channelId };
     this.deps.log.info(
       {
         ...where,
@@ -174,10 +186,27 @@ export class Operations {
       },
       'operation handled',
     );
-    await this.audit(actor, op, result).catch((e: unknown) => {
-      this.deps.log.error({ ...where, op: op.kind, err: errText(e) }, 'could not write the audit entry');
-      noteUnrecorded(result, "The bot's database did not answer, so this is missing from its audit log.");
-    });
+    if (intent.kind === 'written')
+      await this.auditLog
+        .complete(intent.id, auditResultOf(result as OpOutcome), {
+          onRetry: (attempt, e) => this.retrying('audit entry', attempt, e),
+        })
+        .catch((e: unknown) => {
+          this.deps.log.error(
+            {
+              ...where,
+              op: op.kind,
+              auditId: intent.id,
+              flowId: result.ok && 'flow' in result ? result.flow?.id : undefined,
+              err: errText(e),
+            },
+            'could not write the result into the audit entry',
+          );
+          noteUnrecorded(
+            result,
+            "The bot's database did not take the result, so its audit log shows this as outcome unknown.",
+          );
+        });
     await this.follow(actor, op, result);
     await this.learn(actor, op, result).catch((e: unknown) =>
       this.deps.log.error({ ...where, err: errText(e) }, 'could not record resources in the catalog'),
@@ -255,7 +284,15 @@ export class Operations {
             decision: op.decision,
             ...(op.reason ? { reason: op.reason } : {}),
           });
-    await this.auditLog.write(audit);
+    // The decision is stored: a lost line must not leave a won approval without its flow.
+    await this.auditLog
+      .write(audit)
+      .catch((e: unknown) =>
+        this.deps.log.error(
+          { user: actor.userId, requestId: op.requestId, err: errText(e) },
+          'could not write the audit entry of an approval decision',
+        ),
+      );
     if (step.kind !== 'approved') return step;
     try {
       await op.onExecuting?.(step.request);
@@ -399,12 +436,13 @@ export class Operations {
       }
     } catch (e) {
       // Only lookups and bot-side operations touch the store here, before any service call that creates.
-      if (isStoreUnavailable(e)) {
+      const message = storeFaultMessage(e);
+      if (message) {
         this.deps.log.error(
           { user: actor.userId, channel: actor.channelId, op: op.kind, err: errText(e) },
-          'the store did not answer; nothing was done',
+          'the store failed; nothing was done',
         );
-        return { ok: false, message: STORE_UNAVAILABLE_MESSAGE };
+        return { ok: false, message };
       }
       this.deps.log.error(
         { user: actor.userId, channel: actor.channelId, op: op.kind, err: errText(e, { stack: true }) },
@@ -423,13 +461,16 @@ export class Operations {
     this.deps.log.info({ what, attempt, err: errText(e) }, 'the store did not answer; writing again');
   }
 
-  private async audit(actor: Actor, op: Operation, result: OperationResult): Promise<void> {
+  /**
+   * The audit entry of an operation the service will act on is written before the service is asked, so
+   * that nothing the service does for the bot is missing from the log: a store that cannot write it stops
+   * the operation here, with nothing sent. The answer is written over it afterwards.
+   */
+  private async intend(actor: Actor, op: Operation): Promise<Intent> {
     const operation = auditNameOf(op);
-    if (!operation || !reachesService(op)) return;
-    const outcome = result as OpOutcome;
-    // What the service did is done: its entry waits out a store outage rather than being lost.
-    await this.auditLog.writeSurely(
-      {
+    if (!operation || !reachesService(op)) return { kind: 'none' };
+    try {
+      const id = await this.auditLog.intend({
         at: this.deps.now().getTime(),
         userId: actor.userId,
         ...(actor.teamId ? { teamId: actor.teamId } : {}),
@@ -437,19 +478,36 @@ export class Operations {
         operation,
         params: op.kind === 'live-model' ? { name: op.name, model: op.modelId } : requestParams(op),
         ...(op.kind === 'live-model' ? { requestId: op.approvalId } : {}),
-        ...(outcome.ok
-          ? {
-              outcome: 'ok' as const,
-              ...(outcome.flow ? { flowId: outcome.flow.id, flowStatus: outcome.flow.status } : {}),
-            }
-          : {
-              outcome: outcome.outcomeUnknown ? ('unknown' as const) : ('error' as const),
-              error: outcome.message,
-            }),
-      },
-      { onRetry: (attempt, e) => this.retrying('audit entry', attempt, e) },
-    );
+      });
+      return { kind: 'written', id };
+    } catch (e) {
+      const message = storeFaultMessage(e);
+      this.deps.log.error(
+        { user: actor.userId, channel: actor.channelId, op: op.kind, err: errText(e) },
+        'could not write the audit entry before the service call; nothing was sent',
+      );
+      return {
+        kind: 'refused',
+        failure: {
+          ok: false,
+          message:
+            message ?? 'Something went wrong inside the bot (the error is in its log), so nothing was sent.',
+        },
+      };
+    }
   }
+}
+
+type Intent = { kind: 'none' } | { kind: 'written'; id: number } | { kind: 'refused'; failure: OpFailure };
+
+/** What an operation's audit entry says once the service answered. */
+function auditResultOf(outcome: OpOutcome): AuditResult {
+  if (outcome.ok)
+    return {
+      outcome: 'ok',
+      ...(outcome.flow ? { flowId: outcome.flow.id, flowStatus: outcome.flow.status } : {}),
+    };
+  return { outcome: outcome.outcomeUnknown ? 'unknown' : 'error', error: outcome.message };
 }
 
 /** A successful result says what the bot could not record, so nobody relies on it. */

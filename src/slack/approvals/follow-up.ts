@@ -1,4 +1,5 @@
 import type { DecisionOutcome } from '../../core/approvals/index.js';
+import { storeFaultOf } from '../../core/durable.js';
 import type { ApprovalRequest } from '../../core/records.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
@@ -60,7 +61,10 @@ export async function decideClick(
       'approval click failed inside the bot',
     );
     const doing = { approve: 'approving', retry: 'retrying', reject: 'rejecting' }[click.action];
-    await tell(`Something went wrong inside the bot while ${doing} (the error is in its log).`);
+    await tell(
+      storeFaultText(e, doing, click.requestId) ??
+        `Something went wrong inside the bot while ${doing} (the error is in its log).`,
+    );
     return undefined;
   }
 }
@@ -119,6 +123,24 @@ export async function followRejectReason(
     await present(bot, outcome, tell);
   } catch (e) {
     bot.logger.error({ err: errText(e, { stack: true }) }, 'reject failed inside the bot');
-    await tell('Something went wrong inside the bot while rejecting (the error is in its log).');
+    await tell(
+      storeFaultText(e, 'rejecting', job.requestId) ??
+        'Something went wrong inside the bot while rejecting (the error is in its log).',
+    );
   }
+}
+
+/**
+ * A click the store failed under: whether the decision was stored before the failure cannot be told from
+ * here, so the card (updated from the store) is where to look, and clicking again is safe: a decision is a
+ * compare-and-set.
+ */
+function storeFaultText(e: unknown, doing: string, requestId: string): string | undefined {
+  const fault = storeFaultOf(e);
+  if (!fault) return undefined;
+  const what =
+    fault === 'unavailable'
+      ? 'did not answer'
+      : 'would not save it (its disk may be full, or it is read-only)';
+  return `The bot's database ${what} while ${doing} request ${code(requestId)}. If its card still shows Approve and Reject, nothing was decided: click again in a minute.`;
 }

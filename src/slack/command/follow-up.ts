@@ -1,5 +1,5 @@
 import type { SlashCommand } from '@slack/bolt';
-import { isStoreUnavailable, STORE_UNAVAILABLE_MESSAGE } from '../../core/durable.js';
+import { storeFaultMessage } from '../../core/durable.js';
 import { interpretCommand, withNotes } from '../../core/interpret.js';
 import type { Actor } from '../../core/operations/operation.js';
 import type { OpFailure } from '../../core/outcome.js';
@@ -81,12 +81,13 @@ export async function followCommand(command: SlashCommand, bot: Bot): Promise<vo
     if (unsaid) await say(bot, to, escapeMrkdwn(unsaid));
   } catch (e) {
     // Before the runner, nothing has been sent or written: trying again is safe, and the person is told so.
-    if (!ran && isStoreUnavailable(e)) {
+    const storeFault = ran ? undefined : storeFaultMessage(e);
+    if (storeFault) {
       bot.logger.error(
         { user: command.user_id, channel: command.channel_id, err: errText(e) },
-        'the store did not answer; the command was not run',
+        'the store failed; the command was not run',
       );
-      return void (await fail({ ok: false, message: STORE_UNAVAILABLE_MESSAGE }));
+      return void (await fail({ ok: false, message: storeFault }));
     }
     bot.logger.error(
       { user: command.user_id, channel: command.channel_id, err: errText(e, { stack: true }) },

@@ -1,3 +1,4 @@
+import type { WriteHealth } from '../../core/records.js';
 import type { BotSetup } from '../bot.js';
 import type { Job } from './jobs.js';
 
@@ -21,4 +22,6 @@ export type FromWorker =
   | { kind: 'logs'; lines: string[] }
   | { kind: 'drained' }
   /** One of the worker's Web API calls was answered with an auth error (the token no longer works). */
-  | { kind: 'slack-auth'; error: string };
+  | { kind: 'slack-auth'; error: string }
+  /** The worker's writes to the store started failing, or work again (readiness). */
+  | { kind: 'store-writes'; health: WriteHealth };

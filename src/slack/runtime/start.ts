@@ -1,5 +1,5 @@
 import { type Logger, rawLogWriter } from '../../log.js';
-import { type Bot, type BotSetup, storeSharedAcrossThreads } from '../bot.js';
+import { type Bot, type BotHooks, type BotSetup, storeSharedAcrossThreads } from '../bot.js';
 import { say } from '../reply.js';
 import { inThreadFollowUps } from './in-thread.js';
 import type { FollowUps } from './jobs.js';
@@ -13,7 +13,7 @@ export async function startFollowUps(
   setup: BotSetup,
   bot: Bot,
   logger: Logger,
-  onSlackAuthError: (error: string) => void,
+  hooks: Required<BotHooks>,
   startAfter?: Promise<unknown>,
 ): Promise<FollowUps> {
   if (!storeSharedAcrossThreads(setup)) {
@@ -29,7 +29,8 @@ export async function startFollowUps(
   return startWorkerHost({
     setup,
     logger,
-    onSlackAuthError,
+    onSlackAuthError: hooks.onSlackAuthError,
+    onStoreWrites: hooks.onStoreWrites,
     holds: startFollowUpHolds({ store: bot.store, logger }),
     // What is left of the shutdown bound goes to stopping HTTP, telling whom the drain left, and closing.
     drainTimeoutMs: Math.max(1_000, setup.config.shutdownTimeoutMs - 3_000),

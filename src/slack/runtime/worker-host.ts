@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { WriteHealth } from '../../core/records.js';
 import type { Logger } from '../../log.js';
 import { noticeOf } from './dispatch.js';
 import type { FollowUpHolds } from './holds.js';
@@ -20,6 +21,8 @@ export interface WorkerHostOptions {
   maxWaiting?: number;
   /** One of the worker's Web API calls was answered with an auth error. */
   onSlackAuthError?(error: string): void;
+  /** The worker's writes to the store started failing, or work again. */
+  onStoreWrites?(health: WriteHealth): void;
   /** Where the jobs in hand are kept, so that another replica can tell their people if this process dies. */
   holds?: FollowUpHolds;
   /** The worker starts once this settles (at once without it); jobs handed on before then wait for it. */
@@ -225,6 +228,9 @@ function onWorkerMessage(
       return;
     case 'slack-auth':
       o.onSlackAuthError?.(m.error);
+      return;
+    case 'store-writes':
+      o.onStoreWrites?.(m.health);
       return;
   }
 }

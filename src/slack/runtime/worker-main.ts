@@ -40,6 +40,7 @@ export async function runWorkerThread(): Promise<void> {
   try {
     const bot = await composeBot(setup, logger, {
       onSlackAuthError: (error) => post({ kind: 'slack-auth', error }),
+      onStoreWrites: (health) => post({ kind: 'store-writes', health }),
     });
     const background = await startBackgroundWork(bot);
 

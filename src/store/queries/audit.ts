@@ -1,6 +1,6 @@
 import { clampLimit, toAudit } from '../rows.js';
-import { all, one, pruneBatch, statements, whereAll } from '../sql.js';
-import type { AuditQuery, NewAuditEntry, UserChannel, UserChannelsQuery } from '../types.js';
+import { all, one, pruneBatch, run, statements, whereAll } from '../sql.js';
+import type { AuditQuery, AuditResult, NewAuditEntry, UserChannel, UserChannelsQuery } from '../types.js';
 
 export const appendAudit = (e: NewAuditEntry) =>
   statements(function* () {
@@ -23,6 +23,17 @@ export const appendAudit = (e: NewAuditEntry) =>
       ],
     );
     return toAudit(row!);
+  });
+
+export const completeAudit = (id: number, r: AuditResult) =>
+  statements(function* () {
+    yield* run('UPDATE audit_log SET outcome = ?, flow_id = ?, flow_status = ?, error = ? WHERE id = ?', [
+      r.outcome,
+      r.flowId ?? null,
+      r.flowStatus ?? null,
+      r.error ?? null,
+      id,
+    ]);
   });
 
 export const listAudit = (query: AuditQuery) =>
