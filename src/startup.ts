@@ -22,9 +22,13 @@ export interface RunningBot {
   stop(): Promise<void>;
 }
 
-/** A configuration with a service and a Slack to talk to: what the production bot needs. */
+/**
+ * A configuration with a service and a Slack to talk to: what the production bot needs. The shared token
+ * may be absent only when everyone acts with their own (TSAI_REQUIRE_USER_TOKEN), which needs the key
+ * their tokens are kept under.
+ */
 export type ConnectedConfig = Config & {
-  service: Config['service'] & { baseUrl: string; accountId: string; token: string };
+  service: Config['service'] & { baseUrl: string; accountId: string };
   slack: Exclude<Config['slack'], { mode: 'none' }>;
 };
 
@@ -43,7 +47,9 @@ export interface StartBotOptions {
 export function missingConnection(config: Config): string[] {
   const missing: string[] = [];
   if (!config.service.baseUrl) missing.push('TSAI_BASE_URL');
-  if (!config.service.token) missing.push('TSAI_TOKEN');
+  if (config.service.requireUserToken) {
+    if (!config.secretKeys) missing.push('TSAI_SECRET_KEY (TSAI_REQUIRE_USER_TOKEN=true)');
+  } else if (!config.service.token) missing.push('TSAI_TOKEN');
   if (!config.service.accountId) missing.push('TSAI_ACCOUNT_ID');
   if (config.slack.mode === 'none')
     missing.push('SLACK_BOT_TOKEN with SLACK_SIGNING_SECRET or SLACK_APP_TOKEN');
@@ -85,7 +91,8 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
     const service: ServiceClientOptions = {
       baseUrl: config.service.baseUrl,
       accountId: config.service.accountId,
-      token: config.service.token,
+      // Without a shared token (TSAI_REQUIRE_USER_TOKEN) every call is made with the person's own.
+      token: config.service.token ?? '',
       connectTimeoutMs: config.service.connectTimeoutMs,
       requestTimeoutMs: config.service.requestTimeoutMs,
       maxAttempts: config.service.maxAttempts,

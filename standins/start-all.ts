@@ -121,6 +121,18 @@ export async function startAll(o: StartOptions): Promise<Running> {
       }
     }
 
+    if (!config.secretKeys) {
+      // People can connect their own tokens in the sandbox too; the key is kept beside its data.
+      const { sandboxKey } = await import('./secret-key-file.js');
+      const key = sandboxKey(config.databaseUrl);
+      config.secrets.push(key.text);
+      config = { ...config, secretKeys: key.keys };
+      logger.info(
+        { file: key.file ?? 'none: this run only', made: key.made },
+        'TSAI_SECRET_KEY is not set: the sandbox keeps its own key for the tokens people connect',
+      );
+    }
+
     if (!isConnected(config))
       throw new Error('the service has no token or account ID (TSAI_TOKEN, TSAI_ACCOUNT_ID)');
     const running = await startBot({

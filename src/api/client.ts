@@ -39,6 +39,9 @@ export interface ServiceClientOptions {
   maxQueueWaitMs?: number;
 }
 
+/** Where the service is, for a call made with a token other than the client's. */
+export type ClientOptionsForCheck = Pick<ServiceClientOptions, 'baseUrl' | 'accountId' | 'connectTimeoutMs'>;
+
 export interface EvalFlowInput {
   name: string;
   datastream: string;

@@ -21,3 +21,4 @@ export {
   type FlowView,
   readFlow,
 } from './flow-view.js';
+export { checkServiceToken, type TokenCheck } from './token-check.js';

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { z } from 'zod';
 import { isValidTimeZone } from '../time/index.js';
 import { formatDuration, isBareNumber, parseDuration } from './duration.js';
@@ -172,3 +173,40 @@ export function duration(bounds: DurationBounds = {}): Field<number> {
 export function durationOrMilliseconds(bounds: DurationBounds = {}): z.ZodType<number> {
   return durationSchema(bounds, true);
 }
+
+const KEY_BYTES = 32;
+const KEY_MESSAGE = 'must be 32 bytes in base64, e.g. the output of `openssl rand -base64 32`';
+
+function decodeKey(text: string): Uint8Array | undefined {
+  const t = text.trim();
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(t) || t.length % 4 !== 0) return undefined;
+  const bytes = Buffer.from(t, 'base64');
+  return bytes.length === KEY_BYTES ? new Uint8Array(bytes) : undefined;
+}
+
+/** A 32-byte key written in base64 (AES-256). The message never contains the value. */
+export const secretKey: Field<Uint8Array> = {
+  schema: z.string().transform((v, ctx) => {
+    const key = decodeKey(v);
+    if (key) return key;
+    ctx.addIssue({ code: 'custom', message: KEY_MESSAGE });
+    return z.NEVER;
+  }),
+  format: 'base64 of 32 bytes',
+};
+
+/** Several such keys, comma-separated; one bad key fails the whole list, without saying which value. */
+export const secretKeyList: Field<Uint8Array[]> = {
+  schema: z.string().transform((v, ctx) => {
+    const parts = v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const keys = parts.map(decodeKey);
+    if (keys.every((k): k is Uint8Array => k !== undefined)) return keys;
+    const bad = keys.indexOf(undefined) + 1;
+    ctx.addIssue({ code: 'custom', message: `key ${bad} of ${parts.length} ${KEY_MESSAGE}` });
+    return z.NEVER;
+  }),
+  format: 'base64 keys, comma-separated',
+};

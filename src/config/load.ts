@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { formatDuration } from './duration.js';
 import { urlPassword, urlUserInfo } from './fields.js';
 import { type ConfigProblem, type Env, type ReadVariables, readVariables } from './read.js';
@@ -16,7 +17,8 @@ export function loadConfig(env: Env = process.env): Config {
   const { values: v, problems } = read;
   const slack = slackMode(read);
   if (read.isSet('TSAI_BASE_URL')) {
-    requireWith(read, 'TSAI_TOKEN', 'when TSAI_BASE_URL is set');
+    if (!v.TSAI_REQUIRE_USER_TOKEN)
+      requireWith(read, 'TSAI_TOKEN', 'when TSAI_BASE_URL is set (unless TSAI_REQUIRE_USER_TOKEN=true)');
     requireWith(read, 'TSAI_ACCOUNT_ID', 'when TSAI_BASE_URL is set');
   }
   checkBounds(read);
@@ -34,6 +36,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxAttempts: v.TSAI_MAX_ATTEMPTS,
       maxRetryTimeMs: v.TSAI_MAX_RETRY_TIME,
       maxQueued: v.TSAI_MAX_QUEUED,
+      requireUserToken: v.TSAI_REQUIRE_USER_TOKEN,
     },
     defaultTimeZone: v.TSAI_DEFAULT_TIMEZONE,
     databaseUrl: v.DATABASE_URL,
@@ -61,7 +64,10 @@ export function loadConfig(env: Env = process.env): Config {
     },
     shutdownTimeoutMs: v.TSAI_SHUTDOWN_TIMEOUT,
     sandboxPort: v.SANDBOX_PORT,
-    secrets: secretsOf(v),
+    ...(v.TSAI_SECRET_KEY
+      ? { secretKeys: { current: v.TSAI_SECRET_KEY, previous: v.TSAI_SECRET_KEYS_PREVIOUS } }
+      : {}),
+    secrets: secretsOf(v, env),
     notices: read.notices,
   };
 }
@@ -125,8 +131,11 @@ function seconds(ms: number): string {
  * Every secret value present, for the logger to scrub. A postgres URL's password is there as written, and
  * so is its whole `user:password@`, so that a logged URL loses it even when the password is short.
  */
-function secretsOf(v: Values): string[] {
+function secretsOf(v: Values, env: Env): string[] {
   const out: string[] = [];
+  // The keys are held decoded; what the logs could show is the text they were given as.
+  if (v.TSAI_SECRET_KEY) out.push(env.TSAI_SECRET_KEY?.trim() ?? '');
+  for (const key of v.TSAI_SECRET_KEYS_PREVIOUS) out.push(Buffer.from(key).toString('base64'));
   for (const [name, variable] of Object.entries(VARIABLES)) {
     const value = v[name as VariableName];
     if ('secret' in variable && typeof value === 'string') out.push(value);

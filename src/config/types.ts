@@ -18,6 +18,14 @@ export interface ServiceConfig {
   maxRetryTimeMs: number;
   /** Service requests that may wait for a free connection before new ones fail as 'busy'. */
   maxQueued: number;
+  /** Everyone acts with their own token; nobody with the shared one (TSAI_REQUIRE_USER_TOKEN). */
+  requireUserToken: boolean;
+}
+
+/** The keys that encrypt people's tokens: `current` encrypts, all of them decrypt. */
+export interface SecretKeyring {
+  current: Uint8Array;
+  previous: Uint8Array[];
 }
 
 export interface Config {
@@ -64,6 +72,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** The browser sandbox page's port, for `npm start` without Slack settings (SANDBOX_PORT). */
   sandboxPort: number;
+  /** TSAI_SECRET_KEY and TSAI_SECRET_KEYS_PREVIOUS; absent: connecting is unavailable. */
+  secretKeys?: SecretKeyring;
   /** Every secret value present, for log scrubbing. */
   secrets: string[];
   /** What the process tells at start-up: old variable names in use, variables no longer read. */

@@ -9,6 +9,8 @@ import {
   idList,
   oneOf,
   port,
+  secretKey,
+  secretKeyList,
   text,
   timeZone,
   token,
@@ -87,12 +89,30 @@ export const VARIABLES = {
   TSAI_TOKEN: variable({
     schema: z.string().min(1),
     format: 'secret',
-    does: 'Service access token (required with `TSAI_BASE_URL`).',
+    does: "The bot's shared service token: whoever has not connected acts with it (required with `TSAI_BASE_URL`, unless `TSAI_REQUIRE_USER_TOKEN=true`).",
     secret: true,
   }),
   TSAI_ACCOUNT_ID: variable({
     ...text('account ID', /^[A-Za-z0-9_-]{1,64}$/, 'must be the account ID (letters, digits, - or _)'),
     does: 'Service account ID (required with `TSAI_BASE_URL`).',
+  }),
+  TSAI_REQUIRE_USER_TOKEN: withDefault({
+    ...bool,
+    default: false,
+    does: 'Everyone acts with their own service token (`/tsai connect`); nobody acts with the shared one. The production bot then needs `TSAI_SECRET_KEY`, not `TSAI_TOKEN`.',
+  }),
+  TSAI_SECRET_KEY: variable({
+    ...secretKey,
+    shownDefault: '`npm start`: a key it makes and keeps beside the SQLite file',
+    does: 'Encrypts the tokens people connect with (AES-256-GCM). Unset: connecting is unavailable. Rotation: docs/security.md.',
+    secret: true,
+  }),
+  TSAI_SECRET_KEYS_PREVIOUS: withDefault({
+    ...secretKeyList,
+    default: [],
+    shownDefault: 'none',
+    does: 'Earlier values of `TSAI_SECRET_KEY`, still read; a token under one is encrypted again with the current key when next used.',
+    secret: true,
   }),
   TSAI_CONNECT_TIMEOUT: withDefault({
     ...duration({ max: SERVICE_TIMEOUT_MAX }),

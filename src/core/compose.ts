@@ -1,7 +1,14 @@
-import type { ServiceClient } from '../api/index.js';
+import type { ServiceClient, TokenCheck } from '../api/index.js';
 import type { Store } from '../store/index.js';
 import { Approvals, type ApprovalsConfig, createApprovalWorkflow } from './approvals/index.js';
 import { AuditLog } from './audit.js';
+import {
+  Connections,
+  createLockedVault,
+  createVault,
+  type IdentityVault,
+  type SecretKeys,
+} from './identity/index.js';
 import { type OperationLog, Operations } from './operations/run.js';
 import { type AccessPolicy, createPolicy, type PolicyConfig } from './policy.js';
 import type { ExpandGroup } from './principals.js';
@@ -23,6 +30,16 @@ export interface CoreOptions {
   timeZone: string;
   /** Follow created flows until they end, on this schedule; absent: not followed. */
   tracking?: { schedule: PollSchedule; log: TrackerLog; leaseMs?: number };
+  /**
+   * People's own service tokens: kept under `keys` (absent: nobody can connect), checked with
+   * `checkToken`. Absent altogether: nobody can connect and the shared token acts for everyone.
+   */
+  identity?: {
+    keys?: SecretKeys;
+    requireUserToken: boolean;
+    accountId: string;
+    checkToken(token: string): Promise<TokenCheck>;
+  };
 }
 
 export interface Core {
@@ -30,6 +47,10 @@ export interface Core {
   approvals: Approvals;
   operations: Operations;
   tracker?: FlowTracker;
+  /** Each person's own service token (encrypted in the store). */
+  identity: IdentityVault;
+  /** Connecting and disconnecting a person's token, and whom they act as. */
+  connections: Connections;
 }
 
 /**
@@ -40,6 +61,20 @@ export interface Core {
  */
 export function createCore(o: CoreOptions): Core {
   const audit = new AuditLog(o.store);
+  const keys = o.identity?.keys;
+  const identity = keys ? createVault(o.store, keys) : createLockedVault(o.store);
+  const connections = new Connections({
+    vault: identity,
+    canConnect: keys !== undefined,
+    requireUserToken: o.identity?.requireUserToken ?? false,
+    accountId: o.identity?.accountId ?? '',
+    checkToken: (token) =>
+      o.identity
+        ? o.identity.checkToken(token)
+        : Promise.resolve({ ok: false, reason: 'unanswered', message: 'No service to check it with.' }),
+    audit,
+    now: o.now,
+  });
   const policy = createPolicy({
     store: o.store,
     audit,
@@ -78,5 +113,5 @@ export function createCore(o: CoreOptions): Core {
     ...(tracker ? { tracker } : {}),
   });
   const approvals = new Approvals(workflow, operations, o.timeZone);
-  return { policy, approvals, operations, ...(tracker ? { tracker } : {}) };
+  return { policy, approvals, operations, identity, connections, ...(tracker ? { tracker } : {}) };
 }

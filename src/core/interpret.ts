@@ -5,6 +5,7 @@ import type { ModalFields, ModalKind, TextFieldName } from './forms/fields.js';
 import { defaultedFields, fieldsFromCommand } from './forms/prefill.js';
 import type { CommandSpec } from './grammar/commands.js';
 import { fillNames, parseCommand } from './grammar/parse.js';
+import type { IdentityAction } from './grammar/types.js';
 import type { Operation, OperationResult } from './operations/operation.js';
 import type { RequestContext } from './operations/requests.js';
 import { resolveCommand } from './operations/resolve.js';
@@ -25,6 +26,8 @@ export interface CommandText {
 /** What a command text comes to, before anything is authorised or run. */
 export type Interpretation =
   | { kind: 'help'; topic?: string }
+  /** Connect, disconnect or whoami: about whom the person acts as, handled by the identity surface. */
+  | { kind: 'identity'; action: IdentityAction }
   /** Bad input, with the command's usage and an example: nothing was run. */
   | { kind: 'refused'; failure: OpFailure }
   /** Required arguments are missing: the command's form, prefilled with what was given. */
@@ -74,6 +77,9 @@ export async function interpretCommand(store: Store, c: CommandText): Promise<In
   if (!parsed.ok && (parsed.kind === 'error' || parsed.kind === 'names'))
     return { kind: 'refused', failure: usageFailure(parsed.message, parsed.spec) };
   if (parsed.ok && parsed.command.kind === 'help') return { kind: 'help', topic: parsed.command.topic };
+  // Before the person is looked up: `connect` opens its form with a trigger that lasts 3 seconds.
+  if (parsed.ok && parsed.command.kind === 'identity')
+    return { kind: 'identity', action: parsed.command.action };
 
   const person = await c.person();
   if (!parsed.ok) {
@@ -88,6 +94,7 @@ export async function interpretCommand(store: Store, c: CommandText): Promise<In
   }
   const { command, spec, fromDefaults } = parsed;
   if (command.kind === 'help') return { kind: 'help', topic: command.topic };
+  if (command.kind === 'identity') return { kind: 'identity', action: command.action };
   const resolved = resolveCommand(command, { ...person, now: c.now() });
   if (!resolved.ok) {
     return {

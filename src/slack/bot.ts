@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Approvals } from '../core/approvals/index.js';
 import { type ClockSource, clockOf } from '../core/clock.js';
 import { createCore } from '../core/compose.js';
+import type { Connections, IdentityVault } from '../core/identity/index.js';
 import type { Operations } from '../core/operations/run.js';
 import type { AccessPolicy } from '../core/policy.js';
 import type { FlowTracker } from '../core/tracking/tracker.js';
@@ -49,6 +50,10 @@ export interface Bot {
   readonly operations: Operations;
   /** Follows every created flow until it ends; absent when TSAI_TRACK_FLOWS is off. */
   readonly tracker: FlowTracker | undefined;
+  /** Each person's own service token, encrypted in the store. */
+  readonly identity: IdentityVault;
+  /** Connecting and disconnecting a person's token; whom they act as. */
+  readonly connections: Connections;
   close(): Promise<void>;
 }
 
@@ -63,6 +68,9 @@ export interface BotHooks {
   /** This bot's writes to the store started failing, or work again (readiness). */
   onStoreWrites?(health: WriteHealth): void;
 }
+
+/** How long the check of a pasted token may take: it answers the Connect form's submission. */
+const TOKEN_CHECK_BUDGET_MS = 2_000;
 
 export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHooks = {}): Promise<Bot> {
   const { config } = setup;
@@ -87,7 +95,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
       'usergroups.users.list failed; treating the group as empty for now',
     );
 
-  const { policy, approvals, operations, tracker } = createCore({
+  const { policy, approvals, operations, tracker, identity, connections } = createCore({
     store,
     service,
     now,
@@ -103,6 +111,18 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
     },
     ...(config.approvals.channel ? { approvalsChannel: config.approvals.channel } : {}),
     timeZone: config.defaultTimeZone,
+    identity: {
+      ...(config.secretKeys ? { keys: config.secretKeys } : {}),
+      requireUserToken: config.service.requireUserToken,
+      accountId: setup.service.accountId,
+      // One attempt that fits in the form's acknowledgement (Slack waits 3 s for it).
+      checkToken: async (token) =>
+        (await import('../api/token-check.js')).checkServiceToken(
+          setup.service,
+          token,
+          TOKEN_CHECK_BUDGET_MS,
+        ),
+    },
     ...(config.tracking.enabled
       ? {
           tracking: {
@@ -132,6 +152,8 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
     approvals,
     operations,
     tracker,
+    identity,
+    connections,
     async close() {
       await Promise.allSettled([service.close(), store.close()]);
     },

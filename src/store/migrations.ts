@@ -162,6 +162,24 @@ CREATE TABLE requests_seen (
 CREATE INDEX requests_seen_expires ON requests_seen (expires_at);
 `;
 
+// Each person's own service token, encrypted by the bot (AES-256-GCM) before it reaches the store: the
+// ciphertext, its IV and tag (base64), and the ID of the key it is under; never the token itself.
+const personTokens = (ms: string) => `
+CREATE TABLE person_tokens (
+  team_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  ciphertext TEXT NOT NULL,
+  iv TEXT NOT NULL,
+  tag TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  role TEXT,
+  service_user TEXT,
+  connected_at ${ms} NOT NULL,
+  PRIMARY KEY (team_id, user_id)
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -204,5 +222,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'Slack requests seen',
     sqlite: requestsSeen('INTEGER'),
     postgres: requestsSeen('BIGINT'),
+  },
+  {
+    version: 8,
+    name: "people's own service tokens, encrypted",
+    sqlite: personTokens('INTEGER'),
+    postgres: personTokens('BIGINT'),
   },
 ];

@@ -4,6 +4,7 @@ import * as audit from './queries/audit.js';
 import * as catalog from './queries/catalog.js';
 import * as defaults from './queries/channel-defaults.js';
 import * as holds from './queries/follow-up-holds.js';
+import * as tokens from './queries/person-tokens.js';
 import * as seen from './queries/requests-seen.js';
 import * as state from './queries/state.js';
 import * as flows from './queries/tracked-flows.js';
@@ -24,6 +25,8 @@ import type {
   NewApprovalRequest,
   NewAuditEntry,
   NewTrackedFlow,
+  PersonToken,
+  SealedSecret,
   Store,
   TrackedFlowPatch,
   TrackedFlowQuery,
@@ -189,6 +192,22 @@ export class SqlStore implements Store {
   }
   pruneRequestsSeen(now: number) {
     return this.engine.exec(seen.pruneRequestsSeen(now));
+  }
+
+  getPersonToken(teamId: string, userId: string) {
+    return this.engine.exec(tokens.getPersonToken(teamId, userId));
+  }
+  savePersonToken(token: PersonToken) {
+    return this.engine.exec(tokens.savePersonToken(token));
+  }
+  deletePersonToken(teamId: string, userId: string) {
+    return this.engine.exec(tokens.deletePersonToken(teamId, userId));
+  }
+  resealPersonToken(
+    o: { teamId: string; userId: string; fromKeyId: string; connectedAt: number },
+    sealed: SealedSecret,
+  ) {
+    return this.engine.exec(tokens.resealPersonToken(o, sealed));
   }
 
   close() {

@@ -264,7 +264,7 @@ export interface FollowUpHoldStore {
   takeAbandonedFollowUps(now: number, limit: number): Promise<HeldFollowUp[]>;
 }
 
-export interface Store extends FlowTrackingStore, FollowUpHoldStore {
+export interface Store extends FlowTrackingStore, FollowUpHoldStore, PersonTokenStore {
   readonly kind: 'sqlite' | 'postgres';
 
   createApproval(input: NewApprovalRequest): Promise<ApprovalRequest>;
@@ -494,4 +494,44 @@ export interface FlowTrackingStore {
    * followed is never deleted. Returns how many.
    */
   pruneTrackedFlows(before: number, limit: number): Promise<number>;
+}
+
+/** A token as the store keeps it: encrypted by the caller, bound to its row; never in clear. */
+export interface SealedSecret {
+  /** base64 */
+  ciphertext: string;
+  /** base64, 12 bytes */
+  iv: string;
+  /** base64, the 16-byte GCM tag */
+  tag: string;
+  /** Which key it is under (hex of the first bytes of the key's SHA-256). */
+  keyId: string;
+}
+
+export interface PersonToken {
+  teamId: string;
+  userId: string;
+  sealed: SealedSecret;
+  accountId: string;
+  role: string | null;
+  serviceUser: string | null;
+  /** ms */
+  connectedAt: number;
+}
+
+/** The store's side of each person's own service token; see `Store`. */
+export interface PersonTokenStore {
+  getPersonToken(teamId: string, userId: string): Promise<PersonToken | null>;
+  /** Keeps the person's token, replacing the one they had. */
+  savePersonToken(token: PersonToken): Promise<void>;
+  /** Deletes it; true when there was one. */
+  deletePersonToken(teamId: string, userId: string): Promise<boolean>;
+  /**
+   * Puts the same token under another key: only while the row is still under `fromKeyId` and was
+   * connected at `connectedAt` (a reconnection in between wins). True when it was replaced.
+   */
+  resealPersonToken(
+    o: { teamId: string; userId: string; fromKeyId: string; connectedAt: number },
+    sealed: SealedSecret,
+  ): Promise<boolean>;
 }

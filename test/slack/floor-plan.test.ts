@@ -80,6 +80,7 @@ describe('the features', () => {
       'approvals',
       'flows',
       'home',
+      'identity',
     ]);
   });
 
@@ -95,6 +96,9 @@ describe('the features', () => {
       'form-submitted',
       'home-decision',
       'home-opened',
+      'identity-connected',
+      'identity-disconnect',
+      'identity-open',
     ]);
     expect(() => followUpsOf([...FEATURES, FEATURES[0]!])).toThrow(/two follow-ups for the job kind command/);
   });

@@ -47,6 +47,7 @@ describe('the Home publisher', () => {
       config: { approvals: { allowSelfApproval: false } },
       zoneOf: async () => 'UTC',
       approvals: { isApprover: async () => false, approverIds: { users: ['U0BOB'], groups: [] } },
+      connections: { standing: async () => ({ kind: 'shared' }), canConnect: true },
       slack: {
         views: {
           publish: async (args: Publish) => {

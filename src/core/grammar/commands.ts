@@ -101,6 +101,38 @@ const BOT_COMMANDS: CommandSpec[] = [
   },
 ];
 
+/** Acting as oneself at the service: each person's own service token. */
+const IDENTITY_COMMANDS: CommandSpec[] = [
+  {
+    id: 'connect',
+    words: ['connect'],
+    usage: '/tsai connect',
+    summary:
+      "Act as yourself at the service: a private form takes your own service token (made in the service's user interface), checks it and keeps it encrypted.",
+    examples: ['/tsai connect'],
+    mutating: false,
+    keys: [],
+  },
+  {
+    id: 'whoami',
+    words: ['whoami'],
+    usage: '/tsai whoami',
+    summary: 'Whom you act as at the service: your own token (since when, which account) or the bot’s.',
+    examples: ['/tsai whoami'],
+    mutating: false,
+    keys: [],
+  },
+  {
+    id: 'disconnect',
+    words: ['disconnect'],
+    usage: '/tsai disconnect',
+    summary: 'Delete the service token you connected; you act with the bot’s identity again.',
+    examples: ['/tsai disconnect'],
+    mutating: false,
+    keys: [],
+  },
+];
+
 const service = (id: string): CommandSpec => {
   const spec = registeredSpec(id);
   if (!spec) throw new Error(`no operation has the command ${id}`);
@@ -114,6 +146,7 @@ export const COMMANDS: CommandSpec[] = [
   ...BOT_COMMANDS.filter((c) => c.id !== 'flows'),
   service('flow'),
   ...BOT_COMMANDS.filter((c) => c.id === 'flows'),
+  ...IDENTITY_COMMANDS,
 ];
 
 export function findSpec(id: string): CommandSpec | undefined {

@@ -17,7 +17,7 @@ import { COMMANDS, type CommandSpec, KEY_ALIASES, specById } from './commands.js
 import { fillPlaceholders, repeatedSignal, withoutMarks } from './placeholders.js';
 import { didYouMean, suggest } from './suggest.js';
 import { type Token, tokenize } from './tokenize.js';
-import type { GovernanceCommand, NameRef, ParsedCommand, ParseOutcome } from './types.js';
+import type { GovernanceCommand, IdentityAction, NameRef, ParsedCommand, ParseOutcome } from './types.js';
 
 export type { NameRef, ResolvedNames };
 export { NAMEABLE_KEYS, nameKey, parseSignalList };
@@ -281,6 +281,10 @@ const PARSERS: Record<string, Parser> = {
     return ok({ kind: 'audit', limit: Number(n) }, spec);
   },
 
+  connect: identity('connect'),
+  disconnect: identity('disconnect'),
+  whoami: identity('whoami'),
+
   flows: (args, spec) => {
     const n = takePositional(args)?.value;
     tooMany(args, 0, spec);
@@ -291,6 +295,13 @@ const PARSERS: Record<string, Parser> = {
     return ok({ kind: 'flows', limit: Number(n) }, spec);
   },
 };
+
+function identity(action: IdentityAction): Parser {
+  return (args, spec) => {
+    tooMany(args, 0, spec);
+    return ok({ kind: 'identity', action }, spec);
+  };
+}
 
 function parserOf(id: string): Parser {
   const parser = PARSERS[id] ?? entryOfCommand(id)?.parse;

@@ -27,7 +27,12 @@ export type ParsedCommand =
   | { kind: 'help'; topic?: string }
   | ServiceCommand
   | { kind: 'flows'; limit?: number }
-  | GovernanceCommand;
+  | GovernanceCommand
+  | IdentityCommand;
+
+/** Whom the person acts as at the service: never an operation, never sent to the service as typed. */
+export type IdentityCommand = { kind: 'identity'; action: IdentityAction };
+export type IdentityAction = 'connect' | 'disconnect' | 'whoami';
 
 /** Commands about the bot's own state (channel defaults, approvals, audit log): never reach the service. */
 export type GovernanceCommand =

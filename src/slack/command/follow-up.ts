@@ -44,6 +44,10 @@ export async function followCommand(command: SlashCommand, bot: Bot): Promise<vo
     });
     if (read.kind === 'refused') return void (await fail(read.failure));
     if (read.kind === 'help') return void (await tellUser(bot, to, helpMessage(read.topic)));
+    if (read.kind === 'identity') {
+      const { followIdentityCommand } = await import('../identity/index.js');
+      return void (await followIdentityCommand(bot, read.action, command, to));
+    }
 
     const actor: Actor = {
       userId: command.user_id,

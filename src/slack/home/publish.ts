@@ -252,7 +252,11 @@ const keyOf = (v: HomeViewer) => `${v.teamId}:${v.userId}`;
 export async function loadHome(bot: Bot, viewer: HomeViewer): Promise<HomeData> {
   const { teamId, userId } = viewer;
   const now = bot.now().getTime();
-  const [isApprover, timeZone] = await Promise.all([bot.approvals.isApprover(userId), bot.zoneOf(userId)]);
+  const [isApprover, timeZone, standing] = await Promise.all([
+    bot.approvals.isApprover(userId),
+    bot.zoneOf(userId),
+    bot.connections.standing(viewer),
+  ]);
   // Flows are followed on the machine's clock (the tracker's), so "the last days" are counted on it too.
   const flowNow = Date.now();
   const r = await readHome(bot.store, {
@@ -280,6 +284,7 @@ export async function loadHome(bot: Bot, viewer: HomeViewer): Promise<HomeData> 
     names: r.names,
     now: flowNow,
     timeZone,
+    identity: { standing, canConnect: bot.connections.canConnect },
   };
 }
 

@@ -4,6 +4,7 @@ import type { ApprovalRequest, TrackedFlow } from '../../core/records.js';
 import { LIMITS } from '../../wire/block-kit.js';
 import { describeAction } from '../approvals/index.js';
 import { completionMessage, statusLine } from '../flows/index.js';
+import { type HomeIdentity, standingBlocks } from '../identity/index.js';
 import {
   code,
   context,
@@ -51,6 +52,8 @@ export interface HomeData {
   /** When it was built (ms), for how long flows have run. */
   now: number;
   timeZone: string;
+  /** Whom they act as at the service, and whether they can connect. */
+  identity?: HomeIdentity;
 }
 
 const header = (text: string): KnownBlock => ({
@@ -196,6 +199,12 @@ export function homeView(d: HomeData): types.HomeView {
       `What waits for you, what you asked for, and your flows. Updated ${slackTime(d.now, '{date_short_pretty} {time}')}. \`/tsai help\` in any channel lists the commands.`,
     ),
   ];
+  if (d.identity)
+    blocks.push(
+      divider,
+      header('Your service identity'),
+      ...standingBlocks(d.identity.standing, d.identity.canConnect),
+    );
   if (d.isApprover) blocks.push(divider, ...waitingBlocks(d));
   blocks.push(divider, ...mineBlocks(d), divider, ...flowBlocks(d), divider, ...channelBlocks(d));
   return {

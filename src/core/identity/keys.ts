@@ -1,0 +1,65 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import type { SealedSecret } from '../../store/index.js';
+
+/** The keys people's tokens are kept under (TSAI_SECRET_KEY, TSAI_SECRET_KEYS_PREVIOUS): 32 bytes each. */
+export interface SecretKeys {
+  /** Encrypts every token saved or re-encrypted. */
+  current: Uint8Array;
+  /** Still decrypt tokens saved under them; such a token moves to `current` when next read. */
+  previous: readonly Uint8Array[];
+}
+
+const ALGORITHM = 'aes-256-gcm';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/** A key's name beside each ciphertext: the first 8 bytes of its SHA-256, in hex. Not the key. */
+export function keyIdOf(key: Uint8Array): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 16);
+}
+
+/** What a ciphertext is bound to: copied to another person's row, it no longer decrypts. */
+export function rowBinding(teamId: string, userId: string): Buffer {
+  return Buffer.from(`tsai-person-token\u0000${teamId}\u0000${userId}`, 'utf8');
+}
+
+/** Encrypts with a fresh random IV every time; an IV is never used twice with the same key. */
+export function seal(key: Uint8Array, secret: string, binding: Buffer): SealedSecret {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(binding);
+  const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return {
+    ciphertext: ciphertext.toString('base64'),
+    iv: iv.toString('base64'),
+    tag: cipher.getAuthTag().toString('base64'),
+    keyId: keyIdOf(key),
+  };
+}
+
+/** The secret in clear, or undefined when this key cannot open it (another key, another row, tampered). */
+export function unseal(key: Uint8Array, sealed: SealedSecret, binding: Buffer): string | undefined {
+  try {
+    const iv = Buffer.from(sealed.iv, 'base64');
+    const tag = Buffer.from(sealed.tag, 'base64');
+    if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) return undefined;
+    const decipher = createDecipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
+    decipher.setAAD(binding);
+    decipher.setAuthTag(tag);
+    const clear = Buffer.concat([
+      decipher.update(Buffer.from(sealed.ciphertext, 'base64')),
+      decipher.final(),
+    ]);
+    return clear.toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Each key by its ID: the current one first. */
+export function keyring(keys: SecretKeys): Map<string, Uint8Array> {
+  const ring = new Map<string, Uint8Array>();
+  for (const key of [keys.current, ...keys.previous])
+    if (!ring.has(keyIdOf(key))) ring.set(keyIdOf(key), key);
+  return ring;
+}
