@@ -23,7 +23,7 @@ export interface RunningBot {
 
 /** A configuration with a service and a Slack to talk to: what the production bot needs. */
 export type ConnectedConfig = Config & {
-  service: Config['service'] & { baseUrl: string; accountId: string; token: string };
+  service: Config['service'] & { baseUrl: string; accountId: string };
   slack: Exclude<Config['slack'], { mode: 'none' }>;
 };
 
@@ -42,7 +42,7 @@ export interface StartBotOptions {
 export function missingConnection(config: Config): string[] {
   const missing: string[] = [];
   if (!config.service.baseUrl) missing.push('TSAI_BASE_URL');
-  if (!config.service.token) missing.push('TSAI_TOKEN');
+  if (!config.service.token && !config.service.requireUserToken) missing.push('TSAI_TOKEN');
   if (!config.service.accountId) missing.push('TSAI_ACCOUNT_ID');
   if (config.slack.mode === 'none')
     missing.push('SLACK_BOT_TOKEN with SLACK_SIGNING_SECRET or SLACK_APP_TOKEN');
@@ -80,7 +80,7 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
     const service: ServiceClientOptions = {
       baseUrl: config.service.baseUrl,
       accountId: config.service.accountId,
-      token: config.service.token,
+      ...(config.service.token ? { token: config.service.token } : {}),
       connectTimeoutMs: config.service.connectTimeoutMs,
       requestTimeoutMs: config.service.requestTimeoutMs,
       maxAttempts: config.service.maxAttempts,

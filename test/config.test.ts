@@ -391,6 +391,7 @@ describe('one table of variables: the code, docs/configuration.md and .env.examp
       baseUrl: undefined,
       token: undefined,
       accountId: undefined,
+      requireUserToken: false,
     });
     expect(c.tracking).toMatchObject({
       firstPollMs: DEFAULT_SCHEDULE.firstMs,

@@ -16,7 +16,7 @@ export function loadConfig(env: Env = process.env): Config {
   const { values: v, problems } = read;
   const slack = slackMode(read);
   if (read.isSet('TSAI_BASE_URL')) {
-    requireWith(read, 'TSAI_TOKEN', 'when TSAI_BASE_URL is set');
+    if (!v.TSAI_REQUIRE_USER_TOKEN) requireWith(read, 'TSAI_TOKEN', 'when TSAI_BASE_URL is set');
     requireWith(read, 'TSAI_ACCOUNT_ID', 'when TSAI_BASE_URL is set');
   }
   checkBounds(read);
@@ -29,6 +29,7 @@ export function loadConfig(env: Env = process.env): Config {
       baseUrl: v.TSAI_BASE_URL,
       token: v.TSAI_TOKEN,
       accountId: v.TSAI_ACCOUNT_ID,
+      requireUserToken: v.TSAI_REQUIRE_USER_TOKEN,
       connectTimeoutMs: v.TSAI_CONNECT_TIMEOUT,
       requestTimeoutMs: v.TSAI_REQUEST_TIMEOUT,
       maxAttempts: v.TSAI_MAX_ATTEMPTS,

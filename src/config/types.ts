@@ -12,6 +12,8 @@ export interface ServiceConfig {
   baseUrl?: string;
   token?: string;
   accountId?: string;
+  /** Operations run only with a person's own token (TSAI_REQUIRE_USER_TOKEN). */
+  requireUserToken: boolean;
   connectTimeoutMs: number;
   requestTimeoutMs: number;
   maxAttempts: number;

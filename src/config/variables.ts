@@ -87,12 +87,17 @@ export const VARIABLES = {
   TSAI_TOKEN: variable({
     schema: z.string().min(1),
     format: 'secret',
-    does: 'Service access token (required with `TSAI_BASE_URL`).',
+    does: "The bot's shared service token: for people who have not connected their own, and background work (required with `TSAI_BASE_URL` unless `TSAI_REQUIRE_USER_TOKEN`).",
     secret: true,
   }),
   TSAI_ACCOUNT_ID: variable({
     ...text('account ID', /^[A-Za-z0-9_-]{1,64}$/, 'must be the account ID (letters, digits, - or _)'),
     does: 'Service account ID (required with `TSAI_BASE_URL`).',
+  }),
+  TSAI_REQUIRE_USER_TOKEN: withDefault({
+    ...bool,
+    default: false,
+    does: "Every operation runs with the person's own service token (`/tsai connect`); nobody falls back to `TSAI_TOKEN`, which becomes optional.",
   }),
   TSAI_CONNECT_TIMEOUT: withDefault({
     ...duration({ max: SERVICE_TIMEOUT_MAX }),
