@@ -1,6 +1,7 @@
 import type { ServiceClientOptions } from './api/index.js';
 import type { Config } from './config.js';
 import { type ClockSource, SYSTEM_CLOCK } from './core/clock.js';
+import type { IdentityVault } from './core/identity/vault.js';
 import type { Logger } from './log.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import { type Bot, type BotSetup, composeBot } from './slack/bot.js';
@@ -36,6 +37,12 @@ export interface StartBotOptions {
   sweepIntervalMs?: number;
   /** Told when Slack refuses the bot's token; readiness is told anyway. */
   onSlackAuthError?: (error: string) => void;
+  /**
+   * Each person's own service token, for the bot on this thread: functions do not cross to the follow-up
+   * worker, so it reaches follow-ups only when they run here (an in-memory store). Absent: nobody is
+   * connected.
+   */
+  identity?: IdentityVault;
 }
 
 /** The variables the production bot cannot run without, missing from `config` (none: it can start). */
@@ -93,7 +100,10 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
       clock: o.clock ?? SYSTEM_CLOCK,
       ...(o.sweepIntervalMs ? { sweepIntervalMs: o.sweepIntervalMs } : {}),
     };
-    const bot = await composeBot(setup, logger, { onSlackAuthError: slackAuthFailed });
+    const bot = await composeBot(setup, logger, {
+      onSlackAuthError: slackAuthFailed,
+      ...(o.identity ? { identity: o.identity } : {}),
+    });
     stops.push(() => bot.close());
     const followUps = await startFollowUps(setup, bot, logger, slackAuthFailed);
     stops.push(() => followUps.stop());

@@ -2,6 +2,7 @@ import type { ServiceClient } from '../api/index.js';
 import type { Store } from '../store/index.js';
 import { Approvals, type ApprovalsConfig, createApprovalWorkflow } from './approvals/index.js';
 import { AuditLog } from './audit.js';
+import type { IdentityVault } from './identity/vault.js';
 import { type OperationLog, Operations } from './operations/run.js';
 import { type AccessPolicy, createPolicy, type PolicyConfig } from './policy.js';
 import type { ExpandGroup } from './principals.js';
@@ -21,6 +22,12 @@ export interface CoreOptions {
   approvalsChannel?: string;
   /** The zone in which an approved request's outcome is described. */
   timeZone: string;
+  /** Each person's own service token; absent: nobody is connected. */
+  identity?: IdentityVault;
+  /** Whether `service` has the bot's shared token (TSAI_TOKEN); default yes. */
+  sharedToken?: boolean;
+  /** Operations run only with a person's own token (TSAI_REQUIRE_USER_TOKEN). */
+  requireUserToken?: boolean;
   /** Follow created flows until they end, on this schedule; absent: not followed. */
   tracking?: { schedule: PollSchedule; log: TrackerLog; leaseMs?: number };
 }
@@ -48,10 +55,12 @@ export function createCore(o: CoreOptions): Core {
     ...(o.onGroupError ? { onGroupError: o.onGroupError } : {}),
     config: o.policy,
   });
-  const tracker = o.tracking
+  const tracker: FlowTracker | undefined = o.tracking
     ? new FlowTracker({
         store: o.store,
         service: o.service,
+        serviceFor: (flow) =>
+          operations.identity.forBackground({ teamId: flow.teamId ?? '', userId: flow.requesterId }),
         schedule: o.tracking.schedule,
         log: o.tracking.log,
         ...(o.tracking.leaseMs ? { leaseMs: o.tracking.leaseMs } : {}),
@@ -65,7 +74,7 @@ export function createCore(o: CoreOptions): Core {
     findCommonModel: (assessmentId) => o.service.findCommonModel(assessmentId),
     config: o.approvals,
   });
-  const operations = new Operations({
+  const operations: Operations = new Operations({
     service: o.service,
     store: o.store,
     policy,
@@ -74,6 +83,9 @@ export function createCore(o: CoreOptions): Core {
     log: o.log,
     timeZone: o.timeZone,
     audit,
+    ...(o.identity ? { identity: o.identity } : {}),
+    ...(o.sharedToken !== undefined ? { sharedToken: o.sharedToken } : {}),
+    ...(o.requireUserToken !== undefined ? { requireUserToken: o.requireUserToken } : {}),
     ...(o.approvalsChannel ? { approvalsChannel: o.approvalsChannel } : {}),
     ...(tracker ? { tracker } : {}),
   });

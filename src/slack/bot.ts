@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Approvals } from '../core/approvals/index.js';
 import { type ClockSource, clockOf } from '../core/clock.js';
 import { createCore } from '../core/compose.js';
+import type { IdentityVault } from '../core/identity/vault.js';
 import type { Operations } from '../core/operations/run.js';
 import type { AccessPolicy } from '../core/policy.js';
 import type { FlowTracker } from '../core/tracking/tracker.js';
@@ -60,6 +61,8 @@ export interface Bot {
 export interface BotHooks {
   /** A Web API call was answered `invalid_auth`, `token_revoked` or `account_inactive` (readiness). */
   onSlackAuthError?(error: string): void;
+  /** Each person's own service token, when this thread was handed a vault; absent: nobody is connected. */
+  identity?: IdentityVault;
 }
 
 export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHooks = {}): Promise<Bot> {
@@ -99,6 +102,9 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
       interruptedAfterMs: config.approvals.interruptedAfterMs,
     },
     ...(config.approvals.channel ? { approvalsChannel: config.approvals.channel } : {}),
+    ...(hooks.identity ? { identity: hooks.identity } : {}),
+    sharedToken: setup.service.token !== undefined,
+    requireUserToken: config.service.requireUserToken,
     timeZone: config.defaultTimeZone,
     ...(config.tracking.enabled
       ? {

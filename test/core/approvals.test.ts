@@ -224,7 +224,12 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
       ]);
       const flowEntry = (await r.stores[0]!.listAudit({ operationPrefixes: ['flow.'] }))[0];
       expect(flowEntry?.flowId).toBe(out.request.flowId);
-      expect(flowEntry?.params).toEqual({ name: (await liveFlows())[0]!.name, model: MODEL });
+      expect(flowEntry?.params).toEqual({
+        name: (await liveFlows())[0]!.name,
+        model: MODEL,
+        requestedBy: 'U0REQ',
+        actedAs: "the bot's shared identity",
+      });
     });
 
     it('shows the audit trail of decisions and flows to approvers only', async () => {

@@ -81,6 +81,8 @@ export interface FileRequestInput {
   channelId: string;
   /** Where the request is posted (TSAI_APPROVALS_CHANNEL); default: `channelId`. */
   approvalsChannelId?: string;
+  /** Looks up an assessment's common model with the requester's identity; default: the workflow's own. */
+  findCommonModel?: (assessmentId: string) => Promise<{ id: string } | null>;
 }
 
 export type FileRequestOutcome =
@@ -205,7 +207,7 @@ export class ApprovalWorkflow {
     if (assessment) {
       let common: { id: string } | null;
       try {
-        common = await this.deps.findCommonModel(assessment);
+        common = await (input.findCommonModel ?? this.deps.findCommonModel)(assessment);
       } catch (err) {
         return { ok: false, error: 'service-error', message: lookupFailure(err, assessment) };
       }

@@ -1,4 +1,4 @@
-import type { ServiceClient } from '../../api/index.js';
+import type { ServiceCalls, ServiceClient } from '../../api/index.js';
 import { errText } from '../../log.js';
 import type { ApprovalRequest, NewAuditEntry, Store } from '../../store/index.js';
 import type { DecisionOutcome } from '../approvals/rules.js';
@@ -14,10 +14,12 @@ import { forgetMissing, missingResource, recordOperation } from '../catalog/reco
 import { clearChannelDefaults, setChannelDefaults } from '../channel-defaults.js';
 import { isStoreUnavailable, recordSurely, STORE_UNAVAILABLE_MESSAGE } from '../durable.js';
 import type { CommandSpec } from '../grammar/commands.js';
+import type { IdentityVault } from '../identity/vault.js';
 import type { OpFailure, OpOutcome } from '../outcome.js';
 import type { AccessPolicy } from '../policy.js';
 import type { FlowTracker } from '../tracking/tracker.js';
 import { execute, type RangeEcho } from './execute.js';
+import { ACTED_AS_TEXT, type IdentityChoice, roleNeededFor, ServiceIdentity } from './identity.js';
 import {
   type Actor,
   auditNameOf,
@@ -50,6 +52,12 @@ export interface OperationsDeps {
   tracker?: FlowTracker;
   /** The one audit writer, shared with the policy; absent: one over `store`. */
   audit?: AuditLog;
+  /** Each person's own service token; absent: nobody is connected. */
+  identity?: IdentityVault;
+  /** Whether `service` has the bot's shared token (TSAI_TOKEN); default yes. */
+  sharedToken?: boolean;
+  /** Operations run only with a person's own token (TSAI_REQUIRE_USER_TOKEN). */
+  requireUserToken?: boolean;
 }
 
 const INSIDE_THE_BOT =
@@ -62,9 +70,17 @@ const INSIDE_THE_BOT =
  */
 export class Operations {
   private readonly auditLog: AuditLog;
+  /** Whose token each service call uses. */
+  readonly identity: ServiceIdentity;
 
   constructor(private readonly deps: OperationsDeps) {
     this.auditLog = deps.audit ?? new AuditLog(deps.store);
+    this.identity = new ServiceIdentity({
+      service: deps.service,
+      ...(deps.identity ? { vault: deps.identity } : {}),
+      sharedToken: deps.sharedToken ?? true,
+      requireUserToken: deps.requireUserToken ?? false,
+    });
   }
 
   /** Files an approval request; the request exists once stored, so its entry waits out a store outage. */
@@ -161,8 +177,12 @@ export class Operations {
       });
       if (refused) return refused;
     }
+    const identity = await this.identityFor(actor, op);
+    if (identity && !identity.ok) return identity.refusal;
     const started = Date.now();
-    const result = await this.perform(actor, op);
+    const performed = await this.perform(actor, op, identity);
+    const result =
+      identity && !performed.ok ? this.identity.explain(identity, performed, roleNeededFor(op)) : performed;
     const where = { user: actor.userId, channel: actor.channelId };
     this.deps.log.info(
       {
@@ -174,7 +194,7 @@ export class Operations {
       },
       'operation handled',
     );
-    await this.audit(actor, op, result).catch((e: unknown) => {
+    await this.audit(actor, op, result, identity).catch((e: unknown) => {
       this.deps.log.error({ ...where, op: op.kind, err: errText(e) }, 'could not write the audit entry');
       noteUnrecorded(result, "The bot's database did not answer, so this is missing from its audit log.");
     });
@@ -241,6 +261,10 @@ export class Operations {
     op: Extract<Operation, { kind: 'approval-decision' }>,
   ): Promise<DecisionOutcome> {
     const { approvals } = this.deps;
+    if (op.decision !== 'reject') {
+      const waiting = await this.connectBeforeDeciding(actor, op);
+      if (waiting) return waiting;
+    }
     const who = {
       requestId: op.requestId,
       userId: actor.userId,
@@ -293,6 +317,7 @@ export class Operations {
         modelId: request.modelId,
         name: this.deps.approvals.flowName(request, approver.userId),
         approvalId: request.id,
+        requesterId: request.requesterId,
       },
     );
     if (!result.ok)
@@ -306,23 +331,61 @@ export class Operations {
     };
   }
 
-  private async perform(actor: Actor, op: Operation): Promise<OperationResult> {
+  /**
+   * The identity an operation that reaches the service (or files a request that looks up a model) acts
+   * with; undefined for operations on the bot's own store. An approval decision chooses in `decide`.
+   */
+  private async identityFor(actor: Actor, op: Operation): Promise<IdentityChoice | undefined> {
+    const needs = reachesService(op) || (op.kind === 'live-request' && op.assessmentId !== undefined);
+    if (!needs) return undefined;
+    return this.identity.forPerson({ teamId: actor.teamId ?? '', userId: actor.userId });
+  }
+
+  /**
+   * An approver whose identity cannot act is asked to connect before anything is decided, so the request
+   * stays pending and their click after connecting works; the approval rules still come first, so someone
+   * who may not decide is told that instead.
+   */
+  private async connectBeforeDeciding(
+    actor: Actor,
+    op: Extract<Operation, { kind: 'approval-decision' }>,
+  ): Promise<DecisionOutcome | undefined> {
+    const identity = await this.identity.forPerson({ teamId: actor.teamId ?? '', userId: actor.userId });
+    if (identity.ok) return undefined;
+    const { verdict, audit } = await this.deps.approvals.check(op.requestId, actor.userId, 'approve');
+    await this.auditLog.write(audit);
+    const refusal = verdict.ok ? undefined : verdict.refusal;
+    const retryable =
+      op.decision === 'retry' && refusal?.kind === 'already-decided' && refusal.request.status === 'failed';
+    if (refusal && !retryable) return refusal;
+    const request = verdict.ok ? verdict.request : (refusal as { request: ApprovalRequest }).request;
+    return {
+      kind: 'connect-first',
+      request,
+      connect: identity.refusal.connect ?? 'reconnect',
+      message: identity.refusal.message,
+    };
+  }
+
+  private async perform(actor: Actor, op: Operation, identity?: IdentityChoice): Promise<OperationResult> {
     const { store, approvals } = this.deps;
     const now = this.deps.now;
     if (op.kind === 'approval-decision')
       return { ok: true, kind: 'approval-decision', outcome: await this.decide(actor, op) };
+    const service: ServiceCalls = identity?.ok ? identity.service : this.deps.service;
     try {
       if (op.kind === 'flow') {
         const [tracked, now] = await Promise.all([
           store.getTrackedFlow(op.flowId),
-          execute(op, this.deps.service, this.echoFor(actor)),
+          execute(op, service, this.echoFor(actor)),
         ]);
         return { ok: true, kind: 'flow-status', flowId: op.flowId, tracked, now };
       }
-      if (reachesService(op)) return await execute(op, this.deps.service, this.echoFor(actor));
+      if (reachesService(op)) return await execute(op, service, this.echoFor(actor));
       switch (op.kind) {
         case 'live-request': {
           const filed = await this.fileRequest({
+            findCommonModel: (assessmentId) => service.findCommonModel(assessmentId),
             action: op.action,
             ...(op.modelId ? { modelId: op.modelId } : {}),
             ...(op.assessmentId ? { assessmentId: op.assessmentId } : {}),
@@ -423,9 +486,15 @@ export class Operations {
     this.deps.log.info({ what, attempt, err: errText(e) }, 'the store did not answer; writing again');
   }
 
-  private async audit(actor: Actor, op: Operation, result: OperationResult): Promise<void> {
+  private async audit(
+    actor: Actor,
+    op: Operation,
+    result: OperationResult,
+    identity?: IdentityChoice,
+  ): Promise<void> {
     const operation = auditNameOf(op);
     if (!operation || !reachesService(op)) return;
+    const actedAs = identity?.ok ? { actedAs: ACTED_AS_TEXT[identity.actedAs] } : {};
     const outcome = result as OpOutcome;
     // What the service did is done: its entry waits out a store outage rather than being lost.
     await this.auditLog.writeSurely(
@@ -435,7 +504,16 @@ export class Operations {
         ...(actor.teamId ? { teamId: actor.teamId } : {}),
         channelId: actor.channelId,
         operation,
-        params: op.kind === 'live-model' ? { name: op.name, model: op.modelId } : requestParams(op),
+        params: {
+          ...(op.kind === 'live-model'
+            ? {
+                name: op.name,
+                model: op.modelId,
+                ...(op.requesterId ? { requestedBy: op.requesterId } : {}),
+              }
+            : requestParams(op)),
+          ...actedAs,
+        },
         ...(op.kind === 'live-model' ? { requestId: op.approvalId } : {}),
         ...(outcome.ok
           ? {
