@@ -24,6 +24,8 @@ export interface CoreOptions {
   timeZone: string;
   /** Each person's own service token; absent: nobody is connected. */
   identity?: IdentityVault;
+  /** A person's display name, for the names of the flows approvals create. */
+  displayName?: (userId: string) => Promise<string | undefined>;
   /** Whether `service` has the bot's shared token (TSAI_TOKEN); default yes. */
   sharedToken?: boolean;
   /** Operations run only with a person's own token (TSAI_REQUIRE_USER_TOKEN). */
@@ -84,6 +86,7 @@ export function createCore(o: CoreOptions): Core {
     timeZone: o.timeZone,
     audit,
     ...(o.identity ? { identity: o.identity } : {}),
+    ...(o.displayName ? { displayName: o.displayName } : {}),
     ...(o.sharedToken !== undefined ? { sharedToken: o.sharedToken } : {}),
     ...(o.requireUserToken !== undefined ? { requireUserToken: o.requireUserToken } : {}),
     ...(o.approvalsChannel ? { approvalsChannel: o.approvalsChannel } : {}),

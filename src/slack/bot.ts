@@ -103,6 +103,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
     },
     ...(config.approvals.channel ? { approvalsChannel: config.approvals.channel } : {}),
     ...(hooks.identity ? { identity: hooks.identity } : {}),
+    displayName: async (userId) => (await users.lookup(userId)).name,
     sharedToken: setup.service.token !== undefined,
     requireUserToken: config.service.requireUserToken,
     timeZone: config.defaultTimeZone,

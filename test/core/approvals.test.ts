@@ -198,7 +198,7 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
         {
           flowType: 'STARTLIVEMODEL',
           model: MODEL,
-          name: `live start ${MODEL} approved by U0BOB 2026-11-22 09:01Z`,
+          name: `live start ${MODEL} approved by an approver 2026-11-22 09:01Z`,
         },
       ]);
       if (out.kind !== 'executed') return;

@@ -66,7 +66,7 @@ export interface ApprovalsDeps {
   expandGroup: ExpandGroup;
   now?: Now;
   /** Flow name for the STARTLIVEMODEL/STOPLIVEMODEL flow. */
-  flowName?: (request: ApprovalRequest, approverId: string, atMs: number) => string;
+  flowName?: (request: ApprovalRequest, people: FlowPeople, atMs: number) => string;
   onGroupError?: (groupId: string, err: unknown) => void;
 }
 
@@ -134,9 +134,17 @@ export const FLOW_TYPE: Record<ApprovalAction, 'STARTLIVEMODEL' | 'STOPLIVEMODEL
   stop: 'STOPLIVEMODEL',
 };
 
-function defaultFlowName(request: ApprovalRequest, approverId: string, atMs: number): string {
+/** Who asked for a live start or stop and who approved it, by the names people know them by. */
+export interface FlowPeople {
+  requester?: string;
+  approver?: string;
+}
+
+/** The name the service shows for an approved flow: what, for whom, by whom, when; never a Slack ID. */
+function defaultFlowName(request: ApprovalRequest, people: FlowPeople, atMs: number): string {
   const at = new Date(atMs).toISOString().slice(0, 16).replace('T', ' ');
-  return `live ${request.action} ${request.modelId} approved by ${approverId} ${at}Z`;
+  const requester = people.requester ? ` requested by ${people.requester},` : '';
+  return `live ${request.action} ${request.modelId}${requester} approved by ${people.approver ?? 'an approver'} ${at}Z`;
 }
 
 /**
@@ -456,8 +464,8 @@ export class ApprovalWorkflow {
   }
 
   /** The name of an approved request's STARTLIVEMODEL/STOPLIVEMODEL flow. */
-  flowName(request: ApprovalRequest, approverId: string): string {
-    return (this.deps.flowName ?? defaultFlowName)(request, approverId, this.now());
+  flowName(request: ApprovalRequest, people: FlowPeople): string {
+    return (this.deps.flowName ?? defaultFlowName)(request, people, this.now());
   }
 
   /**

@@ -54,6 +54,8 @@ export interface OperationsDeps {
   audit?: AuditLog;
   /** Each person's own service token; absent: nobody is connected. */
   identity?: IdentityVault;
+  /** A person's display name as the surface knows it, for what the service shows (flow names). */
+  displayName?: (userId: string) => Promise<string | undefined>;
   /** Whether `service` has the bot's shared token (TSAI_TOKEN); default yes. */
   sharedToken?: boolean;
   /** Operations run only with a person's own token (TSAI_REQUIRE_USER_TOKEN). */
@@ -300,6 +302,15 @@ export class Operations {
     return approvals.recordExecution(step.request, result);
   }
 
+  /** The requester's and the approver's display names, for the flow's name (none when unknown). */
+  private async flowPeople(request: ApprovalRequest, approver: Actor) {
+    const nameOf = this.deps.displayName;
+    if (!nameOf) return {};
+    const known = (id: string) => nameOf(id).catch(() => undefined);
+    const [requester, approverName] = await Promise.all([known(request.requesterId), known(approver.userId)]);
+    return { ...(requester ? { requester } : {}), ...(approverName ? { approver: approverName } : {}) };
+  }
+
   /** The flow of a request an approver approved. */
   private async runApproved(request: ApprovalRequest, approver: Actor): Promise<LiveFlowResult> {
     const result = await this.run(
@@ -315,7 +326,7 @@ export class Operations {
         kind: 'live-model',
         action: request.action,
         modelId: request.modelId,
-        name: this.deps.approvals.flowName(request, approver.userId),
+        name: this.deps.approvals.flowName(request, await this.flowPeople(request, approver)),
         approvalId: request.id,
         requesterId: request.requesterId,
       },
