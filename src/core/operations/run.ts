@@ -179,7 +179,12 @@ export class Operations {
       });
       if (refused) return refused;
     }
-    const identity = await this.identityFor(actor, op);
+    const identity = await this.identityFor(actor, op).catch((e: unknown) => {
+      // The vault is in the store: without it nothing was sent, and saying so is safe.
+      if (isStoreUnavailable(e))
+        return { ok: false as const, refusal: { ok: false as const, message: STORE_UNAVAILABLE_MESSAGE } };
+      throw e;
+    });
     if (identity && !identity.ok) return identity.refusal;
     const started = Date.now();
     const performed = await this.perform(actor, op, identity);
