@@ -91,8 +91,7 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
     const service: ServiceClientOptions = {
       baseUrl: config.service.baseUrl,
       accountId: config.service.accountId,
-      // Without a shared token (TSAI_REQUIRE_USER_TOKEN) every call is made with the person's own.
-      token: config.service.token ?? '',
+      ...(config.service.token ? { token: config.service.token } : {}),
       connectTimeoutMs: config.service.connectTimeoutMs,
       requestTimeoutMs: config.service.requestTimeoutMs,
       maxAttempts: config.service.maxAttempts,

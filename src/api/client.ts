@@ -24,7 +24,8 @@ import { type Call, type Reply, Transport } from './transport.js';
 export interface ServiceClientOptions {
   baseUrl: string;
   accountId: string;
-  token: string;
+  /** The bot's shared token (TSAI_TOKEN); absent: calls are made only through `as(token)`. */
+  token?: string;
   connectTimeoutMs?: number;
   requestTimeoutMs?: number;
   maxAttempts?: number;
@@ -82,7 +83,8 @@ export interface AnomalyEvalInput {
  */
 export type GetFlowResult = { supported: true; flow: FlowRecord; view: FlowView } | { supported: false };
 
-export interface ServiceClient {
+/** The service's calls, made with one identity. */
+export interface ServiceCalls {
   createWorkspace(input: { name: string; description?: string }): Promise<WorkspaceRecord>;
   getWorkspace(workspaceId: string): Promise<WorkspaceRecord>;
   moveModel(modelId: string, workspaceId: string): Promise<ModelRecord>;
@@ -94,6 +96,14 @@ export interface ServiceClient {
   anomalyLearnIncremental(input: AnomalyLearnIncrementalInput): Promise<FlowRecord>;
   anomalyEval(input: AnomalyEvalInput): Promise<FlowRecord>;
   getFlow(flowId: string): Promise<GetFlowResult>;
+}
+
+/**
+ * The client: its calls use the shared token; `as(token)` makes the same calls with a person's own token,
+ * over the same connections, limiter and retry policy.
+ */
+export interface ServiceClient extends ServiceCalls {
+  as(token: string): ServiceCalls;
   close(): Promise<void>;
 }
 
@@ -112,7 +122,7 @@ export function createServiceClient(o: ServiceClientOptions): ServiceClient {
   const account = checkId(o.accountId, 'account');
   const transport = new Transport({
     baseUrl: o.baseUrl,
-    token: o.token,
+    ...(o.token !== undefined ? { token: o.token } : {}),
     connectTimeoutMs: o.connectTimeoutMs ?? CLIENT_DEFAULTS.connectTimeoutMs,
     requestTimeoutMs: o.requestTimeoutMs ?? CLIENT_DEFAULTS.requestTimeoutMs,
     maxAttempts: o.maxAttempts ?? CLIENT_DEFAULTS.maxAttempts,
@@ -123,9 +133,30 @@ export function createServiceClient(o: ServiceClientOptions): ServiceClient {
     maxQueueWaitMs: o.maxQueueWaitMs ?? 5_000,
   });
   const base = (version: '1.2' | '1.3') => `/api/${version}/accounts/${encodeURIComponent(account)}`;
+  const readBack = { unsupported: false };
+  const callsWith = (token: string | undefined) =>
+    serviceCalls({ transport, base, readBack, ...(token !== undefined ? { token } : {}) });
+  return {
+    ...callsWith(o.token),
+    as: (token) => callsWith(token),
+    close: () => transport.close(),
+  };
+}
+
+interface CallsContext {
+  transport: Transport;
+  base: (version: '1.2' | '1.3') => string;
+  /** Shared by every identity: whether the service showed it has no flow read-back route. */
+  readBack: { unsupported: boolean };
+  token?: string;
+}
+
+/** Every call, each request carrying `token` (the shared one when absent). */
+function serviceCalls({ transport, base, readBack, token }: CallsContext): ServiceCalls {
+  const withToken = (c: Call): Call => (token !== undefined ? { ...c, token } : c);
 
   async function call<T>(c: Call, schema: z.ZodType<T>): Promise<T> {
-    const reply = await transport.send(c);
+    const reply = await transport.send(withToken(c));
     return parseRecord(reply, schema, c);
   }
 
@@ -177,14 +208,13 @@ export function createServiceClient(o: ServiceClientOptions): ServiceClient {
         query: { assessment: id, isCommonModel: 'true', limit: '1' },
         what: `assessment ${id}`,
       };
-      const reply = await transport.send(c);
+      const reply = await transport.send(withToken(c));
       const items = reply.unreadable === undefined ? listElements(reply.body) : null;
       if (items === null) throw unreadable(reply, c, reply.unreadable ?? 'not a list of models');
       return items.length === 0 ? null : parseRecord({ ...reply, body: items[0] }, modelRecord, c);
     },
     ...flowCreators(postFlow),
-    getFlow: flowReader(transport, base('1.3'), o.token),
-    close: () => transport.close(),
+    getFlow: flowReader((c) => transport.send(withToken(c)), base('1.3'), readBack, token ?? ''),
   };
 }
 
@@ -199,7 +229,7 @@ type PostFlow = (
 function flowCreators(
   postFlow: PostFlow,
 ): Pick<
-  ServiceClient,
+  ServiceCalls,
   | 'createEvalFlow'
   | 'startLiveModel'
   | 'stopLiveModel'
@@ -245,11 +275,15 @@ function flowCreators(
  * Reads a flow back; once the service shows it has no read-back route, later reads answer unsupported
  * without asking again.
  */
-function flowReader(transport: Transport, accountPath: string, token: string): ServiceClient['getFlow'] {
-  let getFlowUnsupported = false;
+function flowReader(
+  send: (c: Call) => Promise<Reply>,
+  accountPath: string,
+  readBack: { unsupported: boolean },
+  token: string,
+): ServiceCalls['getFlow'] {
   return async (flowId) => {
     const id = checkId(flowId, 'flow');
-    if (getFlowUnsupported) return { supported: false };
+    if (readBack.unsupported) return { supported: false };
     const c: Call = {
       method: 'GET',
       path: `${accountPath}/flows/${encodeURIComponent(id)}`,
@@ -257,10 +291,10 @@ function flowReader(transport: Transport, accountPath: string, token: string): S
     };
     let reply: Reply;
     try {
-      reply = await transport.send(c);
+      reply = await send(c);
     } catch (err) {
       if (isMissingRoute(err, id)) {
-        getFlowUnsupported = true;
+        readBack.unsupported = true;
         return { supported: false };
       }
       throw err;

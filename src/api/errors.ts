@@ -68,8 +68,7 @@ export function httpUserMessage(
       : '';
   if (status === 401)
     return "The service rejected the bot's access token (invalid or expired); generate a new token in the service's user interface and update the bot's configuration.";
-  if (status === 403)
-    return `Your role in the service (Owner / Manager / User) lacks permission for this operation${said}.`;
+  if (status === 403) return `Your role in the service lacks permission for this operation${said}.`;
   if (status === 404) return `The service could not find ${what}${said}.`;
   if (status === 400) return `The service rejected the request${said}.`;
   // 429 and 503 mean the request was not processed (RFC 9110), so a refused POST created nothing.

@@ -5,6 +5,7 @@ export type {
   AnomalyLearnInput,
   EvalFlowInput,
   GetFlowResult,
+  ServiceCalls,
   ServiceClient,
   ServiceClientOptions,
 } from './client.js';

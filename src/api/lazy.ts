@@ -1,4 +1,4 @@
-import type { ServiceClient, ServiceClientOptions } from './client.js';
+import type { ServiceCalls, ServiceClient, ServiceClientOptions } from './client.js';
 
 /**
  * A service client that loads the real one (`createServiceClient`: undici, the wire schemas) on its first
@@ -9,19 +9,26 @@ export function createLazyServiceClient(o: ServiceClientOptions): ServiceClient 
   let real: Promise<ServiceClient> | undefined;
   const client = () => (real ??= import('./client.js').then((m) => m.createServiceClient(o)));
   return {
-    createWorkspace: async (input) => (await client()).createWorkspace(input),
-    getWorkspace: async (id) => (await client()).getWorkspace(id),
-    moveModel: async (modelId, workspaceId) => (await client()).moveModel(modelId, workspaceId),
-    findCommonModel: async (id) => (await client()).findCommonModel(id),
-    createEvalFlow: async (input) => (await client()).createEvalFlow(input),
-    startLiveModel: async (input) => (await client()).startLiveModel(input),
-    stopLiveModel: async (input) => (await client()).stopLiveModel(input),
-    anomalyLearn: async (input) => (await client()).anomalyLearn(input),
-    anomalyLearnIncremental: async (input) => (await client()).anomalyLearnIncremental(input),
-    anomalyEval: async (input) => (await client()).anomalyEval(input),
-    getFlow: async (id) => (await client()).getFlow(id),
+    ...lazyCalls(client),
+    as: (token) => lazyCalls(async () => (await client()).as(token)),
     close: async () => {
       if (real) await (await real).close();
     },
+  };
+}
+
+function lazyCalls(calls: () => Promise<ServiceCalls>): ServiceCalls {
+  return {
+    createWorkspace: async (input) => (await calls()).createWorkspace(input),
+    getWorkspace: async (id) => (await calls()).getWorkspace(id),
+    moveModel: async (modelId, workspaceId) => (await calls()).moveModel(modelId, workspaceId),
+    findCommonModel: async (id) => (await calls()).findCommonModel(id),
+    createEvalFlow: async (input) => (await calls()).createEvalFlow(input),
+    startLiveModel: async (input) => (await calls()).startLiveModel(input),
+    stopLiveModel: async (input) => (await calls()).stopLiveModel(input),
+    anomalyLearn: async (input) => (await calls()).anomalyLearn(input),
+    anomalyLearnIncremental: async (input) => (await calls()).anomalyLearnIncremental(input),
+    anomalyEval: async (input) => (await calls()).anomalyEval(input),
+    getFlow: async (id) => (await calls()).getFlow(id),
   };
 }

@@ -13,7 +13,8 @@ import { Limiter, LimiterBusy } from './limiter.js';
 
 export interface TransportOptions {
   baseUrl: string;
-  token: string;
+  /** The bot's shared token; absent: every call names its own. */
+  token?: string;
   connectTimeoutMs: number;
   requestTimeoutMs: number;
   maxAttempts: number;
@@ -34,6 +35,8 @@ export interface Call {
   body?: unknown;
   /** Names the target for a 404 sentence, e.g. "workspace 123". */
   what: string;
+  /** A person's own token, instead of the shared one. */
+  token?: string;
 }
 
 export interface Reply {
@@ -138,11 +141,20 @@ export class Transport {
         retryable: false,
         error: new ServiceError('network', 'The service client is closed; nothing was sent to the service.'),
       };
+    const token = call.token ?? this.o.token;
+    if (token === undefined)
+      return {
+        retryable: false,
+        error: new ServiceError(
+          'invalid-request',
+          'The bot has no service token to call the service with, so nothing was sent.',
+        ),
+      };
     const { agent, request } = await this.client();
     const url = new URL(this.origin + this.prefix + call.path);
     for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v);
     const headers: Record<string, string> = {
-      authorization: `Bearer ${this.o.token}`,
+      authorization: `Bearer ${token}`,
       accept: 'application/json',
     };
     let payload: string | undefined;
@@ -182,7 +194,7 @@ export class Transport {
         return { status, body: undefined, unreadable: html ? 'an HTML page, not JSON' : 'not valid JSON' };
       }
     }
-    const serviceMessage = this.scrub(extractMessage(text, contentType));
+    const serviceMessage = this.scrub(extractMessage(text, contentType), token);
     const retryAfterMs = parseRetryAfter(retryAfter);
     const extra = {
       status,
@@ -201,7 +213,10 @@ export class Transport {
       };
     const error = new ServiceError(
       'http',
-      this.scrub(httpUserMessage(status, call.what, serviceMessage, { method: call.method, retryAfterMs })),
+      this.scrub(
+        httpUserMessage(status, call.what, serviceMessage, { method: call.method, retryAfterMs }),
+        token,
+      ),
       extra,
     );
     const retryable = call.method !== 'POST' && RETRY_STATUSES.has(status);
@@ -246,8 +261,10 @@ export class Transport {
     return { retryable: true, error };
   }
 
-  private scrub<T extends string | undefined>(text: T): T {
-    return (text === undefined ? text : redact(text, this.o.token)) as T;
+  /** Neither the token the call used nor the shared one is ever repeated. */
+  private scrub<T extends string | undefined>(text: T, token: string): T {
+    if (text === undefined) return text;
+    return redact(redact(text, token), this.o.token ?? '') as T;
   }
 }
 

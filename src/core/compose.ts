@@ -28,6 +28,10 @@ export interface CoreOptions {
   approvalsChannel?: string;
   /** The zone in which an approved request's outcome is described. */
   timeZone: string;
+  /** A person's display name, for the names of the flows approvals create. */
+  displayName?: (userId: string) => Promise<string | undefined>;
+  /** Whether `service` has the bot's shared token (TSAI_TOKEN); default yes. */
+  sharedToken?: boolean;
   /** Follow created flows until they end, on this schedule; absent: not followed. */
   tracking?: { schedule: PollSchedule; log: TrackerLog; leaseMs?: number };
   /**
@@ -83,10 +87,12 @@ export function createCore(o: CoreOptions): Core {
     ...(o.onGroupError ? { onGroupError: o.onGroupError } : {}),
     config: o.policy,
   });
-  const tracker = o.tracking
+  const tracker: FlowTracker | undefined = o.tracking
     ? new FlowTracker({
         store: o.store,
         service: o.service,
+        serviceFor: (flow) =>
+          operations.identity.forBackground({ teamId: flow.teamId ?? '', userId: flow.requesterId }),
         schedule: o.tracking.schedule,
         log: o.tracking.log,
         ...(o.tracking.leaseMs ? { leaseMs: o.tracking.leaseMs } : {}),
@@ -100,7 +106,7 @@ export function createCore(o: CoreOptions): Core {
     findCommonModel: (assessmentId) => o.service.findCommonModel(assessmentId),
     config: o.approvals,
   });
-  const operations = new Operations({
+  const operations: Operations = new Operations({
     service: o.service,
     store: o.store,
     policy,
@@ -109,6 +115,10 @@ export function createCore(o: CoreOptions): Core {
     log: o.log,
     timeZone: o.timeZone,
     audit,
+    identity,
+    ...(o.displayName ? { displayName: o.displayName } : {}),
+    ...(o.sharedToken !== undefined ? { sharedToken: o.sharedToken } : {}),
+    requireUserToken: o.identity?.requireUserToken ?? false,
     ...(o.approvalsChannel ? { approvalsChannel: o.approvalsChannel } : {}),
     ...(tracker ? { tracker } : {}),
   });

@@ -36,6 +36,11 @@ export interface OpFailure {
   outcomeUnknown?: boolean;
   /** The service's HTTP status, when it answered: a 404 says an ID does not exist. */
   status?: number;
+  /**
+   * Refused for want of the person's own service identity: the surface offers to connect (or reconnect)
+   * and keeps the command so it can be run again.
+   */
+  connect?: 'connect' | 'reconnect';
   /** Refused by the access policy: whom to ask, or where the bot acts (the surface renders the mentions). */
   refusal?: {
     reason: 'channel-not-allowed' | 'not-operator' | 'not-approver';

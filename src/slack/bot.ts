@@ -110,6 +110,8 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
       interruptedAfterMs: config.approvals.interruptedAfterMs,
     },
     ...(config.approvals.channel ? { approvalsChannel: config.approvals.channel } : {}),
+    displayName: async (userId) => (await users.lookup(userId)).name,
+    sharedToken: setup.service.token !== undefined,
     timeZone: config.defaultTimeZone,
     identity: {
       ...(config.secretKeys ? { keys: config.secretKeys } : {}),

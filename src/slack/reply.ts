@@ -3,6 +3,7 @@ import { errText, type Logger } from '../log.js';
 import { postToResponseUrl } from './respond.js';
 import { slackFailure } from './slack-errors.js';
 import { type MessageBody, plainMessage } from './views/messages.js';
+import type { KnownBlock } from './views/mrkdwn.js';
 
 /** Who an outcome is for, and the ways to reach them in the conversation they asked from. */
 export interface Audience {
@@ -103,10 +104,10 @@ export async function tellUser(r: Replier, to: Audience, body: MessageBody): Pro
   }
 }
 
-/** A plain sentence to the person, through `tellUser`. */
-export function say(r: Replier, to: Audience, text: string): Promise<boolean> {
+/** A plain sentence to the person, through `tellUser`; `more`: blocks under it (a button). */
+export function say(r: Replier, to: Audience, text: string, more: KnownBlock[] = []): Promise<boolean> {
   return tellUser(r, to, {
     text,
-    blocks: [{ type: 'section', text: { type: 'mrkdwn', text, verbatim: true } }],
+    blocks: [{ type: 'section', text: { type: 'mrkdwn', text, verbatim: true } }, ...more],
   });
 }

@@ -198,7 +198,7 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
         {
           flowType: 'STARTLIVEMODEL',
           model: MODEL,
-          name: `live start ${MODEL} approved by U0BOB 2026-11-22 09:01Z`,
+          name: `live start ${MODEL} approved by an approver 2026-11-22 09:01Z`,
         },
       ]);
       if (out.kind !== 'executed') return;
@@ -224,7 +224,12 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
       ]);
       const flowEntry = (await r.stores[0]!.listAudit({ operationPrefixes: ['flow.'] }))[0];
       expect(flowEntry?.flowId).toBe(out.request.flowId);
-      expect(flowEntry?.params).toEqual({ name: (await liveFlows())[0]!.name, model: MODEL });
+      expect(flowEntry?.params).toEqual({
+        name: (await liveFlows())[0]!.name,
+        model: MODEL,
+        requestedBy: 'U0REQ',
+        actedAs: "the bot's shared identity",
+      });
     });
 
     it('shows the audit trail of decisions and flows to approvers only', async () => {

@@ -94,3 +94,27 @@ describe('the audit log, as sentences', () => {
     expect(JSON.stringify(auditMessage([base, base]))).not.toContain('(s)');
   });
 });
+
+describe('whose service identity acted', () => {
+  it("names a person's own token, the bot's shared identity, and who asked for an approved flow; never a token", () => {
+    expect(line({ operation: 'workspace.create', params: { name: 'Pumps', actedAs: 'own token' } })).toBe(
+      `${stamp}: <@U0ALICE> (as themselves, with their own token) created a workspace. Name "Pumps".`,
+    );
+    expect(
+      line({
+        userId: 'U0BOB',
+        operation: 'flow.STARTLIVEMODEL',
+        flowId: '1400000000000000009',
+        flowStatus: 'CREATED',
+        requestId: 'r7',
+        params: {
+          model: '1070000000000000003',
+          actedAs: "the bot's shared identity",
+          requestedBy: 'U0ALICE',
+        },
+      }),
+    ).toBe(
+      `${stamp}: <@U0BOB> (as the bot's shared identity) started a STARTLIVEMODEL flow \`1400000000000000009\` (CREATED). Model \`1070000000000000003\`, requested by <@U0ALICE>, request \`r7\`.`,
+    );
+  });
+});

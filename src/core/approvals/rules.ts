@@ -10,7 +10,9 @@ export interface Approvers {
 export type Refusal =
   | { kind: 'not-found' }
   | { kind: 'not-approver'; request: ApprovalRequest; approvers: Approvers }
-  | { kind: 'self-approval'; request: ApprovalRequest };
+  | { kind: 'self-approval'; request: ApprovalRequest }
+  /** Approving runs the flow with the approver's own identity, which they have not connected (or was turned down). */
+  | { kind: 'connect-first'; request: ApprovalRequest; connect: 'connect' | 'reconnect'; message: string };
 
 export type DecisionOutcome =
   | Refusal
@@ -59,6 +61,10 @@ export function refusalText(outcome: DecisionOutcome, approvers: Approvers): Ref
         message: 'You filed this request, so you cannot approve it yourself; nothing changed.',
         askLead: 'Ask another approver:',
         ask: approvers,
+      };
+    case 'connect-first':
+      return {
+        message: `${outcome.message} The request stays pending: once you are connected, click the same button again.`,
       };
     case 'not-retryable':
       return {

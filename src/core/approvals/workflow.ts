@@ -66,7 +66,7 @@ export interface ApprovalsDeps {
   expandGroup: ExpandGroup;
   now?: Now;
   /** Flow name for the STARTLIVEMODEL/STOPLIVEMODEL flow. */
-  flowName?: (request: ApprovalRequest, approverId: string, atMs: number) => string;
+  flowName?: (request: ApprovalRequest, people: FlowPeople, atMs: number) => string;
   onGroupError?: (groupId: string, err: unknown) => void;
 }
 
@@ -81,6 +81,8 @@ export interface FileRequestInput {
   channelId: string;
   /** Where the request is posted (TSAI_APPROVALS_CHANNEL); default: `channelId`. */
   approvalsChannelId?: string;
+  /** Looks up an assessment's common model with the requester's identity; default: the workflow's own. */
+  findCommonModel?: (assessmentId: string) => Promise<{ id: string } | null>;
 }
 
 export type FileRequestOutcome =
@@ -132,9 +134,17 @@ export const FLOW_TYPE: Record<ApprovalAction, 'STARTLIVEMODEL' | 'STOPLIVEMODEL
   stop: 'STOPLIVEMODEL',
 };
 
-function defaultFlowName(request: ApprovalRequest, approverId: string, atMs: number): string {
+/** Who asked for a live start or stop and who approved it, by the names people know them by. */
+export interface FlowPeople {
+  requester?: string;
+  approver?: string;
+}
+
+/** The name the service shows for an approved flow: what, for whom, by whom, when; never a Slack ID. */
+function defaultFlowName(request: ApprovalRequest, people: FlowPeople, atMs: number): string {
   const at = new Date(atMs).toISOString().slice(0, 16).replace('T', ' ');
-  return `live ${request.action} ${request.modelId} approved by ${approverId} ${at}Z`;
+  const requester = people.requester ? ` requested by ${people.requester},` : '';
+  return `live ${request.action} ${request.modelId}${requester} approved by ${people.approver ?? 'an approver'} ${at}Z`;
 }
 
 /**
@@ -205,7 +215,7 @@ export class ApprovalWorkflow {
     if (assessment) {
       let common: { id: string } | null;
       try {
-        common = await this.deps.findCommonModel(assessment);
+        common = await (input.findCommonModel ?? this.deps.findCommonModel)(assessment);
       } catch (err) {
         return { ok: false, error: 'service-error', message: lookupFailure(err, assessment) };
       }
@@ -454,8 +464,8 @@ export class ApprovalWorkflow {
   }
 
   /** The name of an approved request's STARTLIVEMODEL/STOPLIVEMODEL flow. */
-  flowName(request: ApprovalRequest, approverId: string): string {
-    return (this.deps.flowName ?? defaultFlowName)(request, approverId, this.now());
+  flowName(request: ApprovalRequest, people: FlowPeople): string {
+    return (this.deps.flowName ?? defaultFlowName)(request, people, this.now());
   }
 
   /**

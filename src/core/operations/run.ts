@@ -1,4 +1,4 @@
-import type { ServiceClient } from '../../api/index.js';
+import type { ServiceCalls, ServiceClient } from '../../api/index.js';
 import { errText } from '../../log.js';
 import type { ApprovalRequest, AuditResult, NewAuditEntry, Store } from '../../store/index.js';
 import type { DecisionOutcome } from '../approvals/rules.js';
@@ -14,10 +14,12 @@ import { forgetMissing, missingResource, recordOperation } from '../catalog/reco
 import { clearChannelDefaults, setChannelDefaults } from '../channel-defaults.js';
 import { recordSurely, storeFaultMessage } from '../durable.js';
 import type { CommandSpec } from '../grammar/commands.js';
+import type { IdentityVault } from '../identity/vault.js';
 import type { OpFailure, OpOutcome } from '../outcome.js';
 import type { AccessPolicy } from '../policy.js';
 import type { FlowTracker } from '../tracking/tracker.js';
 import { execute, type RangeEcho } from './execute.js';
+import { ACTED_AS_TEXT, type IdentityChoice, roleNeededFor, ServiceIdentity } from './identity.js';
 import {
   type Actor,
   auditNameOf,
@@ -50,6 +52,14 @@ export interface OperationsDeps {
   tracker?: FlowTracker;
   /** The one audit writer, shared with the policy; absent: one over `store`. */
   audit?: AuditLog;
+  /** Each person's own service token; absent: nobody is connected. */
+  identity?: IdentityVault;
+  /** A person's display name as the surface knows it, for what the service shows (flow names). */
+  displayName?: (userId: string) => Promise<string | undefined>;
+  /** Whether `service` has the bot's shared token (TSAI_TOKEN); default yes. */
+  sharedToken?: boolean;
+  /** Operations run only with a person's own token (TSAI_REQUIRE_USER_TOKEN). */
+  requireUserToken?: boolean;
 }
 
 const INSIDE_THE_BOT =
@@ -62,9 +72,17 @@ const INSIDE_THE_BOT =
  */
 export class Operations {
   private readonly auditLog: AuditLog;
+  /** Whose token each service call uses. */
+  readonly identity: ServiceIdentity;
 
   constructor(private readonly deps: OperationsDeps) {
     this.auditLog = deps.audit ?? new AuditLog(deps.store);
+    this.identity = new ServiceIdentity({
+      service: deps.service,
+      ...(deps.identity ? { vault: deps.identity } : {}),
+      sharedToken: deps.sharedToken ?? true,
+      requireUserToken: deps.requireUserToken ?? false,
+    });
   }
 
   /** Files an approval request; the request exists once stored, so its entry waits out a store outage. */
@@ -171,11 +189,20 @@ export class Operations {
       });
       if (refused) return refused;
     }
+    const identity = await this.identityFor(actor, op).catch((e: unknown) => {
+      // The vault is in the store: without it nothing was sent, and saying so is safe.
+      const message = storeFaultMessage(e);
+      if (message) return { ok: false as const, refusal: { ok: false as const, message } };
+      throw e;
+    });
+    if (identity && !identity.ok) return identity.refusal;
     const where = { user: actor.userId, channel: actor.channelId };
-    const intent = await this.intend(actor, op);
+    const intent = await this.intend(actor, op, identity);
     if (intent.kind === 'refused') return intent.failure;
     const started = Date.now();
-    const result = await this.perform(actor, op);
+    const performed = await this.perform(actor, op, identity);
+    const result =
+      identity && !performed.ok ? this.identity.explain(identity, performed, roleNeededFor(op)) : performed;
     this.deps.log.info(
       {
         ...where,
@@ -270,6 +297,10 @@ export class Operations {
     op: Extract<Operation, { kind: 'approval-decision' }>,
   ): Promise<DecisionOutcome> {
     const { approvals } = this.deps;
+    if (op.decision !== 'reject') {
+      const waiting = await this.connectBeforeDeciding(actor, op);
+      if (waiting) return waiting;
+    }
     const who = {
       requestId: op.requestId,
       userId: actor.userId,
@@ -313,6 +344,15 @@ export class Operations {
     return approvals.recordExecution(step.request, result);
   }
 
+  /** The requester's and the approver's display names, for the flow's name (none when unknown). */
+  private async flowPeople(request: ApprovalRequest, approver: Actor) {
+    const nameOf = this.deps.displayName;
+    if (!nameOf) return {};
+    const known = (id: string) => nameOf(id).catch(() => undefined);
+    const [requester, approverName] = await Promise.all([known(request.requesterId), known(approver.userId)]);
+    return { ...(requester ? { requester } : {}), ...(approverName ? { approver: approverName } : {}) };
+  }
+
   /** The flow of a request an approver approved. */
   private async runApproved(request: ApprovalRequest, approver: Actor): Promise<LiveFlowResult> {
     const result = await this.run(
@@ -328,8 +368,9 @@ export class Operations {
         kind: 'live-model',
         action: request.action,
         modelId: request.modelId,
-        name: this.deps.approvals.flowName(request, approver.userId),
+        name: this.deps.approvals.flowName(request, await this.flowPeople(request, approver)),
         approvalId: request.id,
+        requesterId: request.requesterId,
       },
     );
     if (!result.ok)
@@ -343,23 +384,61 @@ export class Operations {
     };
   }
 
-  private async perform(actor: Actor, op: Operation): Promise<OperationResult> {
+  /**
+   * The identity an operation that reaches the service (or files a request that looks up a model) acts
+   * with; undefined for operations on the bot's own store. An approval decision chooses in `decide`.
+   */
+  private async identityFor(actor: Actor, op: Operation): Promise<IdentityChoice | undefined> {
+    const needs = reachesService(op) || (op.kind === 'live-request' && op.assessmentId !== undefined);
+    if (!needs) return undefined;
+    return this.identity.forPerson({ teamId: actor.teamId ?? '', userId: actor.userId });
+  }
+
+  /**
+   * An approver whose identity cannot act is asked to connect before anything is decided, so the request
+   * stays pending and their click after connecting works; the approval rules still come first, so someone
+   * who may not decide is told that instead.
+   */
+  private async connectBeforeDeciding(
+    actor: Actor,
+    op: Extract<Operation, { kind: 'approval-decision' }>,
+  ): Promise<DecisionOutcome | undefined> {
+    const identity = await this.identity.forPerson({ teamId: actor.teamId ?? '', userId: actor.userId });
+    if (identity.ok) return undefined;
+    const { verdict, audit } = await this.deps.approvals.check(op.requestId, actor.userId, 'approve');
+    await this.auditLog.write(audit);
+    const refusal = verdict.ok ? undefined : verdict.refusal;
+    const retryable =
+      op.decision === 'retry' && refusal?.kind === 'already-decided' && refusal.request.status === 'failed';
+    if (refusal && !retryable) return refusal;
+    const request = verdict.ok ? verdict.request : (refusal as { request: ApprovalRequest }).request;
+    return {
+      kind: 'connect-first',
+      request,
+      connect: identity.refusal.connect ?? 'reconnect',
+      message: identity.refusal.message,
+    };
+  }
+
+  private async perform(actor: Actor, op: Operation, identity?: IdentityChoice): Promise<OperationResult> {
     const { store, approvals } = this.deps;
     const now = this.deps.now;
     if (op.kind === 'approval-decision')
       return { ok: true, kind: 'approval-decision', outcome: await this.decide(actor, op) };
+    const service: ServiceCalls = identity?.ok ? identity.service : this.deps.service;
     try {
       if (op.kind === 'flow') {
         const [tracked, now] = await Promise.all([
           store.getTrackedFlow(op.flowId),
-          execute(op, this.deps.service, this.echoFor(actor)),
+          execute(op, service, this.echoFor(actor)),
         ]);
         return { ok: true, kind: 'flow-status', flowId: op.flowId, tracked, now };
       }
-      if (reachesService(op)) return await execute(op, this.deps.service, this.echoFor(actor));
+      if (reachesService(op)) return await execute(op, service, this.echoFor(actor));
       switch (op.kind) {
         case 'live-request': {
           const filed = await this.fileRequest({
+            findCommonModel: (assessmentId) => service.findCommonModel(assessmentId),
             action: op.action,
             ...(op.modelId ? { modelId: op.modelId } : {}),
             ...(op.assessmentId ? { assessmentId: op.assessmentId } : {}),
@@ -466,9 +545,10 @@ export class Operations {
    * that nothing the service does for the bot is missing from the log: a store that cannot write it stops
    * the operation here, with nothing sent. The answer is written over it afterwards.
    */
-  private async intend(actor: Actor, op: Operation): Promise<Intent> {
+  private async intend(actor: Actor, op: Operation, identity?: IdentityChoice): Promise<Intent> {
     const operation = auditNameOf(op);
     if (!operation || !reachesService(op)) return { kind: 'none' };
+    const actedAs = identity?.ok ? { actedAs: ACTED_AS_TEXT[identity.actedAs] } : {};
     try {
       const id = await this.auditLog.intend({
         at: this.deps.now().getTime(),
@@ -476,7 +556,16 @@ export class Operations {
         ...(actor.teamId ? { teamId: actor.teamId } : {}),
         channelId: actor.channelId,
         operation,
-        params: op.kind === 'live-model' ? { name: op.name, model: op.modelId } : requestParams(op),
+        params: {
+          ...(op.kind === 'live-model'
+            ? {
+                name: op.name,
+                model: op.modelId,
+                ...(op.requesterId ? { requestedBy: op.requesterId } : {}),
+              }
+            : requestParams(op)),
+          ...actedAs,
+        },
         ...(op.kind === 'live-model' ? { requestId: op.approvalId } : {}),
       });
       return { kind: 'written', id };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FlowResults, FlowView, ServiceClient, ServiceError } from '../../api/index.js';
+import { type FlowResults, type FlowView, type ServiceCalls, ServiceError } from '../../api/index.js';
 import type { FlowAnnouncement, Store, TrackedFlow, TrackedFlowPatch } from '../../store/index.js';
 import { recordFlowResult } from '../catalog/record.js';
 import type { Actor, Operation } from '../operations/operation.js';
@@ -35,7 +35,12 @@ export interface TrackerLog {
 
 export interface TrackerDeps {
   store: Store;
-  service: Pick<ServiceClient, 'getFlow'>;
+  service: Pick<ServiceCalls, 'getFlow'>;
+  /**
+   * Whose identity reads a flow back (the shared one, else the token of the person who started it);
+   * undefined: nobody's is available. Absent: always `service`.
+   */
+  serviceFor?: (flow: TrackedFlow) => Promise<Pick<ServiceCalls, 'getFlow'> | undefined>;
   schedule: PollSchedule;
   log: TrackerLog;
   /**
@@ -201,7 +206,7 @@ export class FlowTracker {
       else {
         apply({ polls: flow.polls + 1 });
         const from = this.clock();
-        const read = await this.read(flow.flowId);
+        const read = await this.read(flow);
         // Who read which flow when: the proof that replicas never read one flow at the same moment.
         this.deps.log.debug(
           { flowId: flow.flowId, owner: this.owner, from, to: this.clock() },
@@ -321,12 +326,14 @@ export class FlowTracker {
   }
 
   private async read(
-    flowId: string,
+    flow: TrackedFlow,
   ): Promise<
     { kind: 'view'; view: FlowView } | { kind: 'unsupported' } | { kind: 'error'; error: ServiceError }
   > {
+    const service = this.deps.serviceFor ? await this.deps.serviceFor(flow) : this.deps.service;
+    if (!service) return { kind: 'error', error: NO_IDENTITY };
     try {
-      const got = await this.deps.service.getFlow(flowId);
+      const got = await service.getFlow(flow.flowId);
       return got.supported ? { kind: 'view', view: got.view } : { kind: 'unsupported' };
     } catch (e) {
       if (isServiceError(e)) return { kind: 'error', error: e };
@@ -356,6 +363,13 @@ export class FlowTracker {
 export function shownKey(f: Pick<TrackedFlow, 'status' | 'endReason'>): string {
   return f.endReason ? `${f.status}|${f.endReason}` : f.status;
 }
+
+/** Nobody's identity can read the flow: no shared token, and its starter is no longer connected. */
+const NO_IDENTITY = new ServiceError(
+  'http',
+  "The bot can no longer read this flow: it has no shared service identity, and the person who started the flow is not connected any more. Follow it in the service's Activity view.",
+  { status: 401 },
+);
 
 function isServiceError(e: unknown): e is ServiceError {
   return e instanceof Error && e.name === 'ServiceError';

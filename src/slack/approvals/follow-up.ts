@@ -8,7 +8,7 @@ import type { Job } from '../runtime/jobs.js';
 import { slackFailure, slackFailureText } from '../slack-errors.js';
 import { code, escapeMrkdwn } from '../views/mrkdwn.js';
 import { rejectReasonModal } from './card.js';
-import { present, showRequest } from './present.js';
+import { present, showRequest, type Tell } from './present.js';
 
 type Click = Extract<Job, { kind: 'approval-click' }>;
 
@@ -32,7 +32,7 @@ export interface DecisionClick {
 export async function decideClick(
   bot: Bot,
   click: DecisionClick,
-  tell: (text: string) => Promise<unknown>,
+  tell: Tell,
 ): Promise<DecisionOutcome | undefined> {
   try {
     if (click.action === 'reject') {
@@ -96,7 +96,7 @@ export async function followApprovalClick(job: Click, bot: Bot): Promise<void> {
     ...(job.channelId ? { channelId: job.channelId } : {}),
     responseUrls: job.responseUrl ? [job.responseUrl] : [],
   };
-  await decideClick(bot, job, (text) => say(bot, to, text));
+  await decideClick(bot, job, (text, more) => say(bot, to, text, more));
 }
 
 /** After the reject-reason form: the rejection is decided like any other click. */
@@ -110,7 +110,7 @@ export async function followRejectReason(
     ...(request ? { channelId: request.approvalsChannelId } : {}),
     responseUrls: [],
   };
-  const tell = (text: string) => say(bot, to, text);
+  const tell: Tell = (text, more) => say(bot, to, text, more);
   try {
     const outcome = await bot.approvals.decide({
       requestId: job.requestId,

@@ -5,7 +5,8 @@ import type { Bot } from '../bot.js';
 import { refreshHomes, requestChange } from '../home/index.js';
 import { sendOrPlain } from '../reply.js';
 import { slackFailure } from '../slack-errors.js';
-import { askWhom, code, mention, section } from '../views/mrkdwn.js';
+import { connectActions } from '../views/connect.js';
+import { askWhom, code, escapeMrkdwn, type KnownBlock, mention, section } from '../views/mrkdwn.js';
 import {
   alreadyDecidedText,
   approvalMessage,
@@ -127,15 +128,15 @@ export async function announceDecided(bot: Bot, requests: ApprovalRequest[]): Pr
  * Shows a decision's result wherever the click came from: the winner's result on the request's message
  * and to its requester, and to the person who clicked (`tell`, privately) why nothing changed.
  */
-export async function present(
-  bot: Bot,
-  outcome: DecisionOutcome,
-  tell: (text: string) => Promise<unknown>,
-): Promise<void> {
+/** How the person who clicked is told (privately); `more`: blocks under the sentence (a button). */
+export type Tell = (text: string, more?: KnownBlock[]) => Promise<unknown>;
+
+export async function present(bot: Bot, outcome: DecisionOutcome, tell: Tell): Promise<void> {
   const refusal = refusalText(outcome, bot.approvals.approverIds);
   if (refusal) {
     const ask = refusal.ask ? ` ${refusal.askLead ?? 'Ask'} ${askWhom(refusal.ask)}.` : '';
-    return void (await tell(`${refusal.message}${ask}`));
+    const more = outcome.kind === 'connect-first' ? [connectActions(outcome.connect)] : [];
+    return void (await tell(`${escapeMrkdwn(refusal.message)}${ask}`, more));
   }
   switch (outcome.kind) {
     case 'expired':

@@ -24,7 +24,7 @@ export async function followHomeDecision(
   bot: Bot,
 ): Promise<void> {
   const to: Audience = { userId: job.userId, responseUrls: [] };
-  const tell = (text: string) => say(bot, to, text);
+  const tell = (text: string, more?: Parameters<typeof say>[3]) => say(bot, to, text, more);
   try {
     const outcome = await decideClick(bot, job, tell);
     if (outcome?.kind === 'executed' || outcome?.kind === 'failed' || outcome?.kind === 'outcome-unknown') {

@@ -93,12 +93,26 @@ function particulars(p: Record<string, unknown>): string[] {
   return out;
 }
 
-/** One audit entry as a sentence or two: when, who did what, how it ended, and what it concerned. */
+/** Whose service identity a service call used, as the runner recorded it (never the token). */
+function identity(p: Record<string, unknown>): string {
+  const actedAs = str(p.actedAs);
+  return actedAs
+    ? ` (as ${escapeMrkdwn(actedAs === 'own token' ? 'themselves, with their own token' : actedAs)})`
+    : '';
+}
+
+/**
+ * One audit entry as a sentence or two: when, who did what (and with whose service identity), how it
+ * ended, and what it concerned.
+ */
 export function auditLine(e: AuditEntry): string {
-  let line = `${slackTime(e.at)}: ${who(e.userId)} ${deed(e)}`;
+  const p = e.params ?? {};
+  let line = `${slackTime(e.at)}: ${who(e.userId)}${identity(p)} ${deed(e)}`;
   if (e.flowId) line += ` ${code(e.flowId)}${e.flowStatus ? ` (${escapeMrkdwn(e.flowStatus)})` : ''}`;
   line += `.${ending(e)}`;
-  const about = particulars(e.params ?? {});
+  const about = particulars(p);
+  const requester = str(p.requestedBy);
+  if (requester) about.push(`requested by ${mention(requester)}`);
   if (e.requestId) about.push(`request ${code(e.requestId)}`);
   if (about.length) line += ` ${capitalise(about.join(', '))}.`;
   return line;

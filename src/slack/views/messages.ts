@@ -1,6 +1,7 @@
 import { COMMANDS } from '../../core/grammar/commands.js';
 import { decodeSlackEntities } from '../../core/grammar/tokenize.js';
 import type { OpFailure, OpSuccess } from '../../core/outcome.js';
+import { connectActions } from './connect.js';
 import {
   askWhom,
   code,
@@ -109,7 +110,14 @@ export function errorMessage(failure: OpFailure, inv: Invocation): MessageBody {
   if (failure.usage) hints.push(`*Usage:* ${code(failure.usage)}`);
   if (failure.example) hints.push(`*Example:* ${code(failure.example)}`);
   if (hints.length) blocks.push(section(hints.join('\n')));
-  blocks.push(context(`You typed: ${code(inv.commandText)}`));
+  if (failure.connect) blocks.push(connectActions(failure.connect, inv.commandText));
+  blocks.push(
+    context(
+      failure.connect
+        ? `Once connected, run it again: ${code(inv.commandText)}`
+        : `You typed: ${code(inv.commandText)}`,
+    ),
+  );
   return {
     text: fallback(`${escapeMrkdwn(failure.message)}${detail ? ` ${detail}` : ''}`),
     blocks: limitBlocks(blocks),

@@ -1,4 +1,4 @@
-import type { ServiceClient } from '../../../api/index.js';
+import type { ServiceCalls } from '../../../api/index.js';
 import type { ModalKind, TextFieldName } from '../../forms/fields.js';
 import type { Args } from '../../grammar/args.js';
 import type { CommandSpec } from '../../grammar/commands.js';
@@ -65,7 +65,7 @@ export interface OperationEntry<Parsed = never, Request = never> {
   /** The service flow type it creates, if it creates one. */
   flowType?(request: Request): string;
   /** The service call, and the outcome described for a surface to show. */
-  execute(request: Request, service: ServiceClient, echo: RangeEcho): Promise<OpOutcome>;
+  execute(request: Request, service: ServiceCalls, echo: RangeEcho): Promise<OpOutcome>;
 }
 
 /** The command spec of an entry: its text, and its keys read from its arguments. */

@@ -20,6 +20,8 @@ export interface LiveModel {
   modelId: string;
   name: string;
   approvalId: string;
+  /** Who asked for it (the approver runs it). */
+  requesterId?: string;
 }
 
 /**

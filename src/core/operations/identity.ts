@@ -1,0 +1,125 @@
+import type { ServiceCalls, ServiceClient } from '../../api/index.js';
+import type { IdentityVault, PersonRef } from '../identity/vault.js';
+import type { OpFailure } from '../outcome.js';
+
+/** Whose identity a service call used: the person's own token, or the bot's shared one. */
+export type ActedAs = 'own' | 'shared';
+
+/** How the audit log and the surfaces name an identity (never the token). */
+export const ACTED_AS_TEXT: Record<ActedAs, string> = {
+  own: 'own token',
+  shared: "the bot's shared identity",
+};
+
+export type IdentityChoice =
+  | { ok: true; service: ServiceCalls; actedAs: ActedAs; person: PersonRef; since?: number }
+  | { ok: false; refusal: OpFailure };
+
+export interface ServiceIdentityDeps {
+  service: ServiceClient;
+  /** Each person's own token; absent: nobody is connected. */
+  vault?: IdentityVault;
+  /** Whether the bot has a shared token (TSAI_TOKEN). */
+  sharedToken: boolean;
+  /** Operations run only with a person's own token (TSAI_REQUIRE_USER_TOKEN). */
+  requireUserToken: boolean;
+}
+
+/**
+ * Which token a call on a person's behalf uses: theirs when they are connected; otherwise the bot's shared
+ * one when there is one and own tokens are not required; otherwise none, and the person is asked to
+ * connect. A token the service turned down (401) is not sent again: the person is told once, with a way to
+ * reconnect, and later attempts are refused before anything is sent until they connect again.
+ */
+export class ServiceIdentity {
+  /** `team:user` -> the connection (its `since`) whose token the service turned down. */
+  private readonly rejected = new Map<string, number>();
+
+  constructor(private readonly deps: ServiceIdentityDeps) {}
+
+  async forPerson(person: PersonRef): Promise<IdentityChoice> {
+    const { vault, service } = this.deps;
+    const [token, connection] = vault
+      ? await Promise.all([vault.tokenOf(person), vault.connection(person)])
+      : [undefined, undefined];
+    if (token !== undefined) {
+      const since = connection?.since ?? 0;
+      if (this.rejected.get(keyOf(person)) === since)
+        return { ok: false, refusal: connectFirst('still-rejected') };
+      return { ok: true, service: service.as(token), actedAs: 'own', person, since };
+    }
+    if (this.deps.sharedToken && !this.deps.requireUserToken)
+      return { ok: true, service, actedAs: 'shared', person };
+    return { ok: false, refusal: connectFirst('not-connected') };
+  }
+
+  /**
+   * For work nobody is waiting on (following a flow): the shared identity where there is one, else the
+   * token of the person who started it; undefined when there is neither.
+   */
+  async forBackground(starter: PersonRef | undefined): Promise<ServiceCalls | undefined> {
+    if (this.deps.sharedToken) return this.deps.service;
+    const token = starter && (await this.deps.vault?.tokenOf(starter));
+    return token === undefined ? undefined : this.deps.service.as(token);
+  }
+
+  /**
+   * What a failure means for whose token was used: a 401 on a person's own token asks them (once) to
+   * reconnect; a 403 names the role the operation needs. A 401 on the shared token is the operator's
+   * problem and stays as the client said it.
+   */
+  explain(choice: Extract<IdentityChoice, { ok: true }>, failure: OpFailure, roleNeeded?: string): OpFailure {
+    if (failure.status === 401 && choice.actedAs === 'own') {
+      const key = keyOf(choice.person);
+      const told = this.rejected.get(key) === choice.since;
+      this.rejected.set(key, choice.since ?? 0);
+      return told ? connectFirst('still-rejected') : { ...connectFirst('rejected'), status: 401 };
+    }
+    if (failure.status === 403) return { ...failure, message: roleMessage(failure.message, roleNeeded) };
+    return failure;
+  }
+}
+
+/** The role an operation needs in the service, as far as the bot knows it, for a 403's sentence. */
+export function roleNeededFor(op: { kind: string }): string | undefined {
+  return op.kind === 'live-model' || op.kind === 'model-move' ? 'Manager or Owner' : undefined;
+}
+
+function keyOf(p: PersonRef): string {
+  return `${p.teamId}:${p.userId}`;
+}
+
+type ConnectReason = 'not-connected' | 'rejected' | 'still-rejected';
+
+const CONNECT_MESSAGES: Record<ConnectReason, string> = {
+  'not-connected':
+    "Nothing was sent to the service: this bot acts with your own service identity, and you have not connected it yet. Connect (a token you create in the service's user interface), then run the same command again.",
+  rejected:
+    "The service no longer accepts your token (it expired or was revoked), so nothing was done. Create a new token in the service's user interface, reconnect, then run the same command again.",
+  'still-rejected':
+    'Nothing was sent to the service: it turned down your token earlier. Reconnect with a new token (`/tsai connect`), then run the same command again.',
+};
+
+function connectFirst(reason: ConnectReason): OpFailure {
+  return {
+    ok: false,
+    message: CONNECT_MESSAGES[reason],
+    ...(reason === 'still-rejected' ? {} : { connect: reason === 'rejected' ? 'reconnect' : 'connect' }),
+  };
+}
+
+/**
+ * The service's 403 sentence, with the role the operation needs: the one the service named, else the one
+ * the bot knows the operation needs, else the roles in general.
+ */
+function roleMessage(said: string, roleNeeded: string | undefined): string {
+  const named = /\b(owner|manager)\b/i.exec(said)?.[1];
+  const role = named ? capitalised(named) : roleNeeded;
+  if (!role)
+    return `${said} Ask an Owner of the service account for a role that allows it, then run the same command again.`;
+  return `${said} This needs the ${role} role in the service: ask an Owner of the service account for it, or ask someone who has it to run the command.`;
+}
+
+function capitalised(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1).toLowerCase();
+}
