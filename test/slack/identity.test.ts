@@ -234,8 +234,11 @@ describe('each person acts with their own service identity (own tokens required,
     expect((created.body as { name: string }).name).toMatch(
       /^live start \d+ requested by alice, approved by bob /,
     );
-    const entry = await eventually(
-      async () => (await rig.bot.bot.store.listAudit({ operationPrefixes: ['flow.STARTLIVEMODEL'] }))[0],
+    // The entry is written before the service call and completed with its answer: wait for the answer.
+    const entry = await eventually(async () =>
+      (await rig.bot.bot.store.listAudit({ operationPrefixes: ['flow.STARTLIVEMODEL'] })).find(
+        (e) => e.outcome !== 'unknown',
+      ),
     );
     expect(entry).toMatchObject({
       userId: BOB,
