@@ -109,26 +109,16 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
       onStoreWrites: hooks.onStoreWrites('acking'),
     });
     stops.push(() => bot.close());
-    // The worker starts once the app listens: its start (a second isolate loading the bot's modules) would
-    // share the CPU with everything the first ack waits for. Jobs handed on before then wait for it.
-    let listening!: () => void;
-    const listened = new Promise<void>((ok) => {
-      listening = ok;
+    const followUps = await startFollowUps(setup, bot, logger, {
+      onSlackAuthError: slackAuthFailed,
+      onStoreWrites: hooks.onStoreWrites('follow-ups'),
     });
-    const followUps = await startFollowUps(
-      setup,
-      bot,
-      logger,
-      { onSlackAuthError: slackAuthFailed, onStoreWrites: hooks.onStoreWrites('follow-ups') },
-      listened,
-    );
     stops.push(() => followUps.stop());
     readiness = new Readiness({ store: bot.store, authTest: () => bot.slack.auth.test(), logger });
     const slack = createSlackApp(bot, followUps, readiness);
-    await slack.start(config.port);
+    // Acks that need no follow-up (help) do not wait for the worker to be ready.
+    await Promise.all([slack.start(config.port), followUps.ready]);
     stops.push(() => slack.stop());
-    listening();
-    await followUps.ready;
     await readiness.start();
     logger.info(
       { mode: config.slack.mode, port: config.slack.mode === 'http' ? slack.port() : undefined },

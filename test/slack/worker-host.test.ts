@@ -121,23 +121,6 @@ describe('startWorkerHost (a real worker thread running a scripted worker)', () 
     expect(logs.join('')).toContain('the follow-up worker stopped; starting a new one');
   });
 
-  it('with `startAfter`, the worker starts when it settles; jobs handed on before then wait and then run', async () => {
-    const urls = await responseUrls();
-    cleanups.push(urls.close);
-    let go!: () => void;
-    let started = false;
-    const w = start({ startAfter: new Promise<void>((ok) => (go = ok)) });
-    void w.ready.then(() => (started = true));
-    w.run(command('early', urls.url('e')));
-    // Long enough for a worker to start: one started meanwhile without `startAfter` is ready.
-    await start().ready;
-    expect(started).toBe(false);
-    expect(urls.got('e')).toEqual([]);
-    go();
-    await w.ready;
-    expect(await until(() => urls.got('e')[0])).toBe('ran early');
-  });
-
   it('a worker that cannot start makes `ready` reject with its reason', async () => {
     const w = host({ setup: setup({ failStart: true }) });
     await expect(w.ready).rejects.toThrow('scripted start failure');

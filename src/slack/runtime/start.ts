@@ -14,7 +14,6 @@ export async function startFollowUps(
   bot: Bot,
   logger: Logger,
   hooks: Required<BotHooks>,
-  startAfter?: Promise<unknown>,
 ): Promise<FollowUps> {
   if (!storeSharedAcrossThreads(setup)) {
     logger.warn(
@@ -36,6 +35,5 @@ export async function startFollowUps(
     drainTimeoutMs: Math.max(1_000, setup.config.shutdownTimeoutMs - 3_000),
     writeLog: rawLogWriter(logger),
     tell: (n, text) => say(bot, audienceOf(n), text),
-    ...(startAfter ? { startAfter } : {}),
   });
 }

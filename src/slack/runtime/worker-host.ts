@@ -25,8 +25,6 @@ export interface WorkerHostOptions {
   onStoreWrites?(health: WriteHealth): void;
   /** Where the jobs in hand are kept, so that another replica can tell their people if this process dies. */
   holds?: FollowUpHolds;
-  /** The worker starts once this settles (at once without it); jobs handed on before then wait for it. */
-  startAfter?: Promise<unknown>;
 }
 
 /**
@@ -134,8 +132,7 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
     restartTimer = setTimeout(spawn, delay);
   };
 
-  if (o.startAfter) void o.startAfter.finally(() => stopping || spawn());
-  else spawn();
+  spawn();
 
   return {
     ready,
