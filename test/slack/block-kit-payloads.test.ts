@@ -483,4 +483,111 @@ describe('every payload the bot produces is valid Block Kit within Slack limits'
     expect(kinds['views.publish'] ?? 0).toBeGreaterThan(0);
     expect(kinds['chat.update'] ?? 0).toBeGreaterThan(0);
   });
+
+  it('failures: a service refusal with a long reason and its Reopen button, a failed approval and its Retry', {
+    timeout: 60_000,
+  }, async () => {
+    const m = mark();
+    const refusal = `The service refused it: ${LONG_WORDS}`;
+    await h.addFault({ method: 'POST', path: '/flows$', status: 400, message: refusal, count: 1 });
+    const before = h.slack.topView(ALICE)?.hash;
+    await h.slack.sendShortcut({ user: ALICE, callbackId: SHORTCUT_CALLBACK.learn, channel: OPS });
+    const form = await modal(ALICE, MODAL_CALLBACK.learn, before);
+    for (const [blockId, typed] of [
+      ['workspace', W],
+      ['signals', `${T}:temperature`],
+    ] as const)
+      await h.slack.sendOptionsRequest({
+        user: ALICE,
+        viewId: form.id,
+        blockId,
+        actionId: fieldActionId(blockId),
+        value: typed,
+      });
+    ackOf(
+      'a learn the service refuses',
+      await h.slack.submitView({
+        user: ALICE,
+        viewId: form.id,
+        values: {
+          channel: { [fieldActionId('channel')]: OPS },
+          name: { [fieldActionId('name')]: 'refused' },
+          workspace: { [fieldActionId('workspace')]: W },
+          signals: { [fieldActionId('signals')]: [`${T}:temperature`] },
+          range_1: { [MODAL_ACTION.range]: '2026-11-20 to 2026-11-21' },
+        },
+      }),
+    );
+    const refused = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(OPS, { user: ALICE })
+          .find((x) => JSON.stringify(x.blocks ?? []).includes(MODAL_ACTION.reopen)),
+      10_000,
+      'the refusal with its Reopen button',
+    );
+    const reopenedFrom = h.slack.topView(ALICE)?.hash;
+    ackOf(
+      'reopen',
+      await h.slack.clickButton({
+        user: ALICE,
+        channel: OPS,
+        messageTs: refused.ts,
+        actionId: MODAL_ACTION.reopen,
+      }),
+    );
+    await h.slack.closeView({
+      user: ALICE,
+      viewId: (await modal(ALICE, MODAL_CALLBACK.learn, reopenedFrom)).id,
+    });
+
+    const filed = h.slack.messages(APPROVALS).length;
+    await command(`live stop ${MODEL} reason="maintenance"`, OPS);
+    const card = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(APPROVALS)
+          .slice(filed)
+          .find((x) => x.user === h.slack.botUserId),
+      10_000,
+      'the request card',
+    );
+    await h.addFault({ method: 'POST', path: '/flows$', status: 400, message: refusal, count: 1 });
+    ackOf(
+      'approve',
+      await h.slack.clickButton({
+        user: BOB,
+        channel: APPROVALS,
+        messageTs: card.ts,
+        actionId: APPROVAL_ACTION.approve,
+      }),
+    );
+    await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(APPROVALS)
+          .find((x) => x.ts === card.ts && JSON.stringify(x.blocks ?? []).includes(APPROVAL_ACTION.retry)),
+      10_000,
+      'the failed request with its Retry button',
+    );
+    ackOf(
+      'retry',
+      await h.slack.clickButton({
+        user: BOB,
+        channel: APPROVALS,
+        messageTs: card.ts,
+        actionId: APPROVAL_ACTION.retry,
+      }),
+    );
+    await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(APPROVALS)
+          .find((x) => x.ts === card.ts && !JSON.stringify(x.blocks ?? []).includes(APPROVAL_ACTION.retry)),
+      10_000,
+      'the retried request',
+    );
+    const kinds = expectValidSince(m);
+    expect(kinds['chat.update'] ?? 0).toBeGreaterThan(0);
+  });
 });
