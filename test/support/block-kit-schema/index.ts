@@ -76,8 +76,11 @@ const validators = {
 /** The deepest errors only: a failed `oneOf` of element kinds otherwise lists every kind it was not. */
 function describe(errors: ErrorObject[] | null | undefined, at: string): string[] {
   if (!errors?.length) return [];
-  const depth = Math.max(...errors.map((e) => e.instancePath.split('/').length));
-  const deepest = errors.filter((e) => e.instancePath.split('/').length === depth);
+  // A branch of a union that was not meant (`type` is not this kind) says nothing when another did fail.
+  const telling = errors.filter((e) => !['const', 'oneOf', 'anyOf', 'if'].includes(e.keyword));
+  const pool = telling.length > 0 ? telling : errors;
+  const depth = Math.max(...pool.map((e) => e.instancePath.split('/').length));
+  const deepest = pool.filter((e) => e.instancePath.split('/').length === depth);
   const lines = deepest.map((e) => {
     const extra = e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : '';
     return `${at}${e.instancePath}: ${e.message ?? e.keyword}${extra}`;
