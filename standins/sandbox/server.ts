@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +57,15 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 
+/**
+ * The page's emoji font (Noto Color Emoji, SIL Open Font License, from @fontsource/noto-color-emoji), served
+ * from the installed package: emoji look the same on every machine, with nothing fetched from elsewhere.
+ */
+export const EMOJI_FONT_PATH = '/fonts/noto-color-emoji.woff2';
+const emojiFontFile = createRequire(import.meta.url).resolve(
+  '@fontsource/noto-color-emoji/files/noto-color-emoji-emoji-400-normal.woff2',
+);
+
 export function findAsset(name: string): string | undefined {
   if (!/^[\w-]+(\.[\w-]+)*$/.test(name)) return undefined;
   return ASSET_DIRS.map((d) => join(d, name)).find((p) => existsSync(p));
@@ -108,6 +118,7 @@ export async function startSandboxServer(o: SandboxServerOptions): Promise<Sandb
     if (req.method !== 'GET') return json(res, 405, { error: 'method not allowed' });
     if (path === '/' || path === '/index.html') return asset(res, 'index.html');
     if (path === '/sandbox.css') return asset(res, 'sandbox.css');
+    if (path === EMOJI_FONT_PATH) return send(res, 200, 'font/woff2', readFileSync(emojiFontFile));
     const web = /^\/web\/([\w.-]+\.(?:js|js\.map))$/.exec(path);
     if (web) return asset(res, web[1]!);
     if (path === '/_sandbox/config') {

@@ -11,6 +11,7 @@ import {
   limitBlocks,
   mention,
   section,
+  shorten,
   slackTime,
 } from '../views/mrkdwn.js';
 
@@ -97,8 +98,7 @@ export function approvalMessage(r: ApprovalRequest, flow?: FollowedFlow): Messag
 
 /** A service error, escaped and short enough that the guidance after it is never truncated away. */
 function errorText(error: string | null): string {
-  const e = error ?? '';
-  return escapeMrkdwn(e.length > 1000 ? `${e.slice(0, 1000)}…` : e);
+  return escapeMrkdwn(shorten(error ?? '', 1000));
 }
 
 /** The state line under the facts: who decided when, and the flow or the error. */

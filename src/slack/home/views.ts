@@ -13,6 +13,7 @@ import {
   limitBlocks,
   mention,
   section,
+  shorten,
   slackTime,
 } from '../views/mrkdwn.js';
 import { HOME_ACTION, HOME_CALLBACK } from './ids.js';
@@ -58,7 +59,7 @@ export interface HomeData {
 
 const header = (text: string): KnownBlock => ({
   type: 'header',
-  text: { type: 'plain_text', text: text.slice(0, LIMITS.headerText), emoji: true },
+  text: { type: 'plain_text', text: shorten(text, LIMITS.headerText), emoji: true },
 });
 
 const divider: KnownBlock = { type: 'divider' };

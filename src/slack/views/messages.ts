@@ -13,6 +13,7 @@ import {
   limitBlocks,
   mention,
   section,
+  shorten,
   truncate,
 } from './mrkdwn.js';
 
@@ -69,7 +70,7 @@ export function invocationOf(command: { user_id: string; command: string; text: 
 const MAX_VALUE = 500;
 
 function fact(label: string, value: string, asCode: boolean | undefined): string {
-  const v = value.length > MAX_VALUE ? `${value.slice(0, MAX_VALUE)}…` : value;
+  const v = shorten(value, MAX_VALUE);
   return `*${escapeMrkdwn(label)}*\n${asCode ? code(v) : escapeMrkdwn(v)}`;
 }
 

@@ -18,15 +18,26 @@ export function code(text: string): string {
 }
 
 /**
- * Cuts already-escaped mrkdwn to `max` characters with a visible marker, without splitting an
- * entity (`&amp;`) or a surrogate pair.
+ * `text` in at most `max` characters, ending with `marker` when shortened. It ends at the last space or
+ * line break that fits, so no word is cut in two; only a single word longer than all the room (a pasted
+ * token) is cut inside, and then never through an escaped entity (`&amp;`) or a surrogate pair.
  */
-export function truncate(text: string, max: number): string {
+export function shorten(text: string, max: number, marker = '…'): string {
   if (text.length <= max) return text;
-  let cut = text.slice(0, Math.max(0, max - TRUNCATED.length));
-  cut = cut.replace(/&[a-z]{0,4}$/, '');
-  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
-  return cut + TRUNCATED;
+  const room = Math.max(0, max - marker.length);
+  let cut = text.slice(0, room);
+  const boundary = /\s/.test(text[room] ?? '') ? room : cut.search(/\s\S*$/);
+  if (boundary > 0) cut = cut.slice(0, boundary).trimEnd();
+  else {
+    cut = cut.replace(/&[a-z]{0,4}$/, '');
+    if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  }
+  return cut + marker;
+}
+
+/** Already-escaped mrkdwn in at most `max` characters, with a visible marker when shortened. */
+export function truncate(text: string, max: number): string {
+  return shorten(text, max, TRUNCATED);
 }
 
 export function section(mrkdwn: string): KnownBlock {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalSlack, startLocalSlack } from '../../../standins/localslack/index.js';
-import { type SandboxServer, startSandboxServer } from '../../../standins/sandbox/server.js';
+import { EMOJI_FONT_PATH, type SandboxServer, startSandboxServer } from '../../../standins/sandbox/server.js';
 import { SECRET, startTestBot, type TestBot, TOKEN } from '../localslack/bolt-app.js';
 import { buildProduct, chromiumAvailable, launchChromium, ROOT } from './browser.js';
 import { galleryBlocks } from './gallery.js';
@@ -135,6 +135,38 @@ describe.skipIf(!run)('sandbox page with a bare Bolt app', { timeout: 60_000 }, 
     await msg.waitFor();
     await expect(page.locator('.message', { hasText: 'a secret for' }).count()).resolves.toBe(0);
     await expect(expiry.textContent()).resolves.toBe('2026-11-22 16:12');
+  });
+
+  it('draws emoji with the colour font the sandbox serves itself', async () => {
+    const served = await fetch(new URL(EMOJI_FONT_PATH, server.url));
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('font/woff2');
+    await api('chat.postMessage', { channel: 'C0GENERAL', text: 'emoji check :inbox_tray: 🔥 done' });
+    await page.goto(`${server.url}#user=U0ALICE&channel=C0GENERAL`);
+    await page.locator('.message', { hasText: 'emoji check' }).waitFor();
+    // The element whose own text holds the emoji, marked so the browser can be asked how it drew it.
+    await page.evaluate(`(() => {
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode())
+        if (n.textContent.includes('📥')) n.parentElement.setAttribute('data-emoji-check', '');
+    })()`);
+    await page.waitForFunction(
+      `[...document.fonts].some((f) => f.family.includes('Noto Color Emoji') && f.status === 'loaded')`,
+    );
+    const cdp = await browser.context.newCDPSession(page);
+    await cdp.send('DOM.enable');
+    await cdp.send('CSS.enable');
+    const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
+    const { nodeId } = await cdp.send('DOM.querySelector', {
+      nodeId: root.nodeId,
+      selector: '[data-emoji-check]',
+    });
+    const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+    // Chromium drew the emoji with the web font from the page's server, not a system font.
+    expect(fonts).toContainEqual(
+      expect.objectContaining({ familyName: 'Noto Color Emoji', isCustomFont: true }),
+    );
+    await cdp.detach();
   });
 
   it('sends a slash command from the composer and shows the in-channel and ephemeral replies', async () => {

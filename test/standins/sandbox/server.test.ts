@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED, startEmulator } from '../../../standins/emulator/index.js';
 import { type LocalSlack, startLocalSlack } from '../../../standins/localslack/index.js';
 import { readManifest } from '../../../standins/sandbox/manifest.js';
-import { type SandboxServer, startSandboxServer } from '../../../standins/sandbox/server.js';
+import { EMOJI_FONT_PATH, type SandboxServer, startSandboxServer } from '../../../standins/sandbox/server.js';
 import { startSandbox } from '../../../standins/sandbox/start.js';
 
 /** The sandbox page's server over HTTP, without a browser. */
@@ -34,6 +34,20 @@ describe('sandbox server', () => {
     expect(csp).not.toContain('unsafe-inline');
     expect(await r.text()).toContain('<script type="module" src="/web/app.js">');
     expect((await get('/sandbox.css')).headers.get('content-type')).toContain('text/css');
+  });
+
+  it('serves its own emoji font, and the stylesheet draws emoji with it', async () => {
+    const font = await get(EMOJI_FONT_PATH);
+    expect(font.status).toBe(200);
+    expect(font.headers.get('content-type')).toBe('font/woff2');
+    expect(
+      Buffer.from(await font.arrayBuffer())
+        .subarray(0, 4)
+        .toString('latin1'),
+    ).toBe('wOF2');
+    const css = await (await get('/sandbox.css')).text();
+    expect(css).toContain(`url("${EMOJI_FONT_PATH}")`);
+    expect(css).toMatch(/font-family: "Lato"[^;]*"Noto Color Emoji", sans-serif;/);
   });
 
   it('serves only its own asset names', async () => {

@@ -1,10 +1,11 @@
 import type { types } from '@slack/bolt';
 import { LIMITS } from '../../../wire/block-kit.js';
+import { shorten } from '../../views/mrkdwn.js';
 import { fieldActionId } from './ids.js';
 
-/** Cuts text to at most `max` characters, marking the cut so it is visible. */
+/** Text in at most `max` characters, shortened at a word boundary with a visible mark. */
 export function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return shorten(text, max);
 }
 
 export function plain(text: string, max: number = LIMITS.text): types.PlainTextElement {

@@ -1,0 +1,593 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/core/grammar/commands.js';
+import {
+  APPROVAL_ACTION,
+  REJECT_REASON_ACTION,
+  REJECT_REASON_BLOCK,
+} from '../../src/slack/approvals/card.js';
+import { FLOW_ACTION } from '../../src/slack/flows/views.js';
+import {
+  fieldActionId,
+  MODAL_ACTION,
+  MODAL_CALLBACK,
+  SHORTCUT_CALLBACK,
+} from '../../src/slack/forms/views/ids.js';
+import { HOME_ACTION } from '../../src/slack/home/ids.js';
+import { SEED } from '../../standins/emulator/index.js';
+import {
+  DEFAULT_CHANNELS,
+  DEFAULT_USERS,
+  type Delivery,
+  type LocalMessage,
+  type OpenView,
+} from '../../standins/localslack/index.js';
+import { messageProblems, optionsProblems, viewProblems } from '../support/block-kit-schema/index.js';
+import { type Harness, startHarness } from '../support/harness.js';
+
+/**
+ * Every payload the bot can produce, gathered by driving the real bot (HTTP, real signatures) through
+ * every command, form, button, Home and type-ahead request, with ordinary, long and odd input, and checked
+ * against the Block Kit JSON Schema (test/support/block-kit-schema) and the payload limits Slack states.
+ * The store is in memory, so the follow-ups run on the acking thread and this stays in the fast tier;
+ * what they send is built by the same code either way.
+ */
+
+const ALICE = 'U0ALICE';
+const BOB = 'U0BOB';
+const OPS = 'C0OPS';
+const APPROVALS = 'C0APPROVALS';
+const W = SEED.workspaces.pumpStation;
+const T = SEED.signals.temperature;
+const MODEL = SEED.models.temperatureCommon;
+const RANGE = 'range="2026-11-20 to 2026-11-21"';
+
+/** Long, odd and hostile input: what people paste. */
+const LONG_WORDS = Array.from({ length: 700 }, (_, i) => `word${i}`).join(' ');
+const EDGE_INPUT = [
+  '',
+  'frobnicate',
+  `learn workspace=${W} signals=${T} ${RANGE} name="${LONG_WORDS.slice(0, 3500)}"`,
+  `workspace show "${'Ä'.repeat(300)}"`,
+  `workspace create "${'🔥 '.repeat(200)}" description="${LONG_WORDS}"`,
+  `learn ${'x'.repeat(3900)}`,
+  `learn workspace=${'9'.repeat(400)} signals=${T} range="${LONG_WORDS.slice(0, 2000)}"`,
+  `use workspace=${W} entities=${Array.from({ length: 200 }, (_, i) => `pump-${i}`).join(',')}`,
+  'use',
+  'use clear',
+  `eval ${SEED.assessments.temperature} range="${Array.from({ length: 40 }, () => 'yesterday').join(' and ')}"`,
+  'flows 100',
+  'audit 100',
+  'approvals',
+  '<!channel> <@U0BOB> *bold* `tick` &amp; <http://evil|click>',
+];
+const HELP = ['help', ...COMMANDS.map((c) => `help ${c.words.join(' ')}`)];
+const EXAMPLES = COMMANDS.flatMap((c) => c.examples.map((e) => e.replace(/^\/tsai\s+/, '')));
+const COMMAND_TEXTS = [...new Set([...HELP, ...EXAMPLES, ...EDGE_INPUT])];
+const channelOf = (i: number) => `C0PAYLOAD${i}`;
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({
+    flowDelays: { runningAfterMs: 300, completedAfterMs: 1_200 },
+    env: {
+      DATABASE_URL: ':memory:',
+      TSAI_APPROVERS: `${BOB},S0APPROVERS`,
+      TSAI_APPROVALS_CHANNEL: APPROVALS,
+      TSAI_TRACK_FIRST_POLL: '100ms',
+      TSAI_TRACK_MAX_INTERVAL: '400ms',
+    },
+    users: DEFAULT_USERS,
+    channels: [
+      ...DEFAULT_CHANNELS,
+      { id: APPROVALS, name: 'approvals' },
+      ...COMMAND_TEXTS.map((_, i) => ({ id: channelOf(i), name: `payload-${i}` })),
+    ],
+  });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** One payload the bot produced and where it went. */
+interface Produced {
+  where: string;
+  problems: string[];
+}
+
+/** The bot's own acks (help, form errors, options), kept as they were answered. */
+const acks: Produced[] = [];
+
+function ackOf(where: string, d: Delivery): Delivery {
+  const body = d.json as Record<string, unknown> | undefined;
+  if (body && typeof body === 'object') {
+    if ('options' in body || 'option_groups' in body) acks.push({ where, problems: optionsProblems(body) });
+    else if (body.response_action === 'errors') acks.push({ where, problems: errorsProblems(body.errors) });
+    else if (body.view) acks.push({ where, problems: viewProblems(body.view as Record<string, unknown>) });
+    else if ('text' in body || 'blocks' in body) acks.push({ where, problems: messageProblems(body) });
+  }
+  return d;
+}
+
+/** `response_action: errors`: one plain sentence per input block (docs.slack.dev/surfaces/modals). */
+function errorsProblems(errors: unknown): string[] {
+  if (!errors || typeof errors !== 'object') return ['errors: not an object'];
+  return Object.entries(errors).flatMap(([blockId, msg]) =>
+    typeof msg === 'string' && msg.length > 0 ? [] : [`errors.${blockId}: not a sentence`],
+  );
+}
+
+const MESSAGE_METHODS = new Set(['chat.postMessage', 'chat.postEphemeral', 'chat.update']);
+const VIEW_METHODS = new Set(['views.open', 'views.push', 'views.update', 'views.publish']);
+
+/** What the bot sent Slack since `mark`: Web API calls and response_url posts, each checked. */
+function producedSince(mark: Mark): Produced[] {
+  const out: Produced[] = acks.slice(mark.acks);
+  for (const [i, c] of h.slack.calls.slice(mark.calls).entries()) {
+    const where = `${c.method} #${mark.calls + i}`;
+    if (MESSAGE_METHODS.has(c.method))
+      out.push({
+        where,
+        problems: messageProblems(c.args, c.method === 'chat.update' ? 'updated' : 'posted'),
+      });
+    else if (VIEW_METHODS.has(c.method))
+      out.push({ where, problems: viewProblems(c.args.view as Record<string, unknown>) });
+  }
+  for (const [i, r] of h.slack.responses.slice(mark.responses).entries()) {
+    const body = r.body as Record<string, unknown>;
+    if ('text' in body || 'blocks' in body)
+      out.push({
+        where: `response_url #${mark.responses + i}`,
+        problems: messageProblems(body, body.replace_original === true ? 'updated' : 'posted'),
+      });
+  }
+  return out;
+}
+
+interface Mark {
+  calls: number;
+  responses: number;
+  acks: number;
+}
+const mark = (): Mark => ({
+  calls: h.slack.calls.length,
+  responses: h.slack.responses.length,
+  acks: acks.length,
+});
+
+/** Every payload since `m` is valid; returns how many there were by kind, so a phase shows it covered. */
+function expectValidSince(m: Mark): Record<string, number> {
+  const produced = producedSince(m);
+  const bad = produced
+    .filter((p) => p.problems.length > 0)
+    .map((p) => `${p.where}: ${p.problems.join('; ')}`);
+  expect(bad).toEqual([]);
+  const kinds: Record<string, number> = {};
+  for (const p of produced) {
+    const kind = p.where.split(' ')[0]!;
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
+  }
+  return kinds;
+}
+
+const isReply = (m: LocalMessage, user: string) => m.kind !== 'command' && m.user !== user;
+
+/** A command and what it led to: a reply `user` sees in `channel`, or a new modal. */
+async function command(text: string, channel: string, user = ALICE): Promise<void> {
+  const before = new Set(h.slack.messages(channel, { user }).map((m) => m.ts));
+  const view = h.slack.topView(user)?.hash;
+  const d = ackOf(`ack of /tsai ${text.slice(0, 40)}`, await h.command(text, { user, channel }));
+  expect(d.status).toBe(200);
+  await h.slack.waitFor(
+    () =>
+      h.slack.messages(channel, { user }).some((m) => !before.has(m.ts) && isReply(m, user)) ||
+      (h.slack.topView(user)?.hash ?? view) !== view,
+    20_000,
+    `what /tsai ${text.slice(0, 40)} led to`,
+  );
+}
+
+/** The user's top modal with `callbackId`, once it differs from `notHash` (opened or updated). */
+function modal(user: string, callbackId: string, notHash?: string): Promise<OpenView> {
+  return h.slack.waitFor(
+    () => {
+      const v = h.slack.topView(user);
+      return v && v.view.callback_id === callbackId && v.hash !== notHash ? v : undefined;
+    },
+    10_000,
+    `modal ${callbackId}`,
+  );
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the test reads Block Kit JSON by path
+type Block = Record<string, any>;
+const blocksOf = (v: OpenView) => v.view.blocks as Block[];
+
+/** The user does what a form offers: types into each type-ahead, presses Enter in ranges, clicks buttons. */
+async function exploreForm(user: string, v: OpenView): Promise<OpenView> {
+  const callbackId = v.view.callback_id as string;
+  for (const b of blocksOf(v)) {
+    const el = b.element as Block | undefined;
+    if (b.type !== 'input' || !el) continue;
+    if (el.type === 'external_select' || el.type === 'multi_external_select') {
+      for (const typed of ['pump', W, 'temp', '🔥🔥🔥', `${T}:${'label'.repeat(40)}`, 'x'.repeat(400)]) {
+        const d = await h.slack.sendOptionsRequest({
+          user,
+          viewId: v.id,
+          blockId: b.block_id,
+          actionId: el.action_id,
+          value: typed,
+        });
+        if (d.delivered) ackOf(`options for ${b.block_id} "${typed.slice(0, 20)}"`, d);
+      }
+    }
+  }
+  let current = v;
+  const ranges = blocksOf(current).filter((b) => b.element?.action_id === MODAL_ACTION.range);
+  for (const typed of ['last 3 days', 'blorp', LONG_WORDS.slice(0, 2900)]) {
+    const range = ranges[0];
+    if (!range) break;
+    const hash = current.hash;
+    await h.slack.sendViewAction({
+      user,
+      viewId: current.id,
+      blockId: range.block_id,
+      actionId: MODAL_ACTION.range,
+      value: typed,
+    });
+    current = await modal(user, callbackId, hash);
+  }
+  for (let round = 0; round < 12; round++) {
+    const add = blocksOf(current)
+      .filter((b) => b.type === 'actions')
+      .flatMap((b) => (b.elements as Block[]).map((e) => ({ block: b.block_id as string, e })))
+      .find(({ e }) => e.action_id === MODAL_ACTION.addRange);
+    if (!add) break;
+    const hash = current.hash;
+    await h.slack.sendViewAction({
+      user,
+      viewId: current.id,
+      blockId: add.block,
+      actionId: MODAL_ACTION.addRange,
+    });
+    current = await modal(user, callbackId, hash);
+  }
+  const remove = blocksOf(current)
+    .filter((b) => b.type === 'actions')
+    .flatMap((b) => (b.elements as Block[]).map((e) => ({ block: b.block_id as string, e })))
+    .find(({ e }) => String(e.action_id).startsWith(MODAL_ACTION.removeRange));
+  if (remove) {
+    const hash = current.hash;
+    await h.slack.sendViewAction({
+      user,
+      viewId: current.id,
+      blockId: remove.block,
+      actionId: remove.e.action_id as string,
+    });
+    current = await modal(user, callbackId, hash);
+  }
+  ackOf(
+    `empty submission of ${callbackId}`,
+    await h.slack.submitView({ user, viewId: current.id, values: {} }),
+  );
+  return current;
+}
+
+describe('every payload the bot produces is valid Block Kit within Slack limits', () => {
+  it('commands: help, every example, usage errors, huge and hostile input', {
+    timeout: 240_000,
+  }, async () => {
+    const m = mark();
+    for (const [i, text] of COMMAND_TEXTS.entries()) {
+      await command(text, channelOf(i));
+      await h.slack
+        .closeView({ user: ALICE, viewId: h.slack.topView(ALICE)?.id ?? '' })
+        .catch(() => undefined);
+    }
+    const kinds = expectValidSince(m);
+    expect(kinds['chat.postMessage'] ?? 0).toBeGreaterThan(0);
+    expect(kinds.response_url ?? 0).toBeGreaterThan(0);
+  });
+
+  it('forms: opened by command and shortcut, typed into, previewed, extended, submitted', {
+    timeout: 120_000,
+  }, async () => {
+    const m = mark();
+    const openers: [string, () => Promise<unknown>][] = [
+      [MODAL_CALLBACK.learn, () => h.command(`learn workspace=${W}`, { channel: OPS })],
+      [
+        MODAL_CALLBACK.relearn,
+        () => h.command(`relearn ${SEED.models.temperatureAnomaly}`, { channel: OPS }),
+      ],
+      [MODAL_CALLBACK.score, () => h.command(`score ${SEED.models.temperatureAnomaly}`, { channel: OPS })],
+      [MODAL_CALLBACK.eval, () => h.command(`eval ${SEED.assessments.temperature}`, { channel: OPS })],
+      ...Object.entries(SHORTCUT_CALLBACK).map(
+        ([kind, callbackId]) =>
+          [
+            MODAL_CALLBACK[kind as keyof typeof MODAL_CALLBACK],
+            () => h.slack.sendShortcut({ user: ALICE, callbackId, channel: OPS }),
+          ] as [string, () => Promise<unknown>],
+      ),
+    ];
+    for (const [callbackId, open] of openers) {
+      const before = h.slack.topView(ALICE)?.hash;
+      await open();
+      const v = await modal(ALICE, callbackId, before);
+      const explored = await exploreForm(ALICE, v);
+      await h.slack.closeView({ user: ALICE, viewId: explored.id });
+    }
+    // One submitted with every field at its longest, so the announcement carries it all.
+    const before = h.slack.topView(ALICE)?.hash;
+    await h.slack.sendShortcut({ user: ALICE, callbackId: SHORTCUT_CALLBACK.learn, channel: OPS });
+    const form = await modal(ALICE, MODAL_CALLBACK.learn, before);
+    for (const [blockId, typed] of [
+      ['workspace', W],
+      ['signals', `${T}:temperature`],
+    ] as const)
+      ackOf(
+        `options for ${blockId}`,
+        await h.slack.sendOptionsRequest({
+          user: ALICE,
+          viewId: form.id,
+          blockId,
+          actionId: fieldActionId(blockId),
+          value: typed,
+        }),
+      );
+    const seen = new Set(h.slack.messages(OPS, { user: ALICE }).map((x) => x.ts));
+    ackOf(
+      'a learn submitted',
+      await h.slack.submitView({
+        user: ALICE,
+        viewId: form.id,
+        values: {
+          channel: { [fieldActionId('channel')]: OPS },
+          name: { [fieldActionId('name')]: `${'learn '.repeat(32)}end` },
+          workspace: { [fieldActionId('workspace')]: W },
+          signals: { [fieldActionId('signals')]: [`${T}:temperature`] },
+          range_1: { [MODAL_ACTION.range]: '2026-11-20 to 2026-11-21' },
+        },
+      }),
+    );
+    await h.slack.waitFor(
+      () => h.slack.messages(OPS, { user: ALICE }).find((x) => !seen.has(x.ts) && isReply(x, ALICE)),
+      10_000,
+      'what the submission led to',
+    );
+    const kinds = expectValidSince(m);
+    expect(kinds['views.open'] ?? 0).toBeGreaterThanOrEqual(openers.length);
+    expect(kinds['views.update'] ?? 0).toBeGreaterThan(0);
+    expect(acks.slice(m.acks).some((a) => a.where.startsWith('options'))).toBe(true);
+    expect(acks.slice(m.acks).some((a) => a.where.startsWith('empty submission'))).toBe(true);
+  });
+
+  it('a followed flow: its status in place, its end in the thread, its next-step buttons', {
+    timeout: 60_000,
+  }, async () => {
+    const m = mark();
+    const name = `followed-${'flow-'.repeat(30)}end`;
+    const seen = new Set(h.slack.messages(OPS).map((x) => x.ts));
+    await h.command(`learn workspace=${W} signals=${T}:temperature ${RANGE} name="${name}"`, {
+      channel: OPS,
+    });
+    const ann = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(OPS)
+          .find((x) => !seen.has(x.ts) && x.user === h.slack.botUserId && x.text.includes('ANOMALYLEARN')),
+      10_000,
+      'the announcement',
+    );
+    const end = await h.slack.waitFor(
+      () => h.slack.messages(OPS, { threadTs: ann.ts }).find((x) => x.ts !== ann.ts),
+      20_000,
+      'the end notice in the thread',
+    );
+    for (const actionId of [FLOW_ACTION.score, FLOW_ACTION.relearn]) {
+      const before = h.slack.topView(ALICE)?.hash;
+      ackOf(actionId, await h.slack.clickButton({ user: ALICE, channel: OPS, messageTs: end.ts, actionId }));
+      const v = await modal(
+        ALICE,
+        actionId === FLOW_ACTION.score ? MODAL_CALLBACK.score : MODAL_CALLBACK.relearn,
+        before,
+      );
+      await h.slack.closeView({ user: ALICE, viewId: v.id });
+    }
+    const kinds = expectValidSince(m);
+    expect(kinds['chat.update'] ?? 0).toBeGreaterThan(0);
+  });
+
+  it('approvals: the request card, its buttons, the reason form and the Home of each side', {
+    timeout: 60_000,
+  }, async () => {
+    const m = mark();
+    const requests: LocalMessage[] = [];
+    // 200 characters is the most a reason may have.
+    for (const reason of ['new baseline', LONG_WORDS.slice(0, 200)]) {
+      const before = h.slack.messages(APPROVALS).length;
+      await command(`live start ${MODEL} reason="${reason}"`, OPS);
+      requests.push(
+        await h.slack.waitFor(
+          () =>
+            h.slack
+              .messages(APPROVALS)
+              .slice(before)
+              .find((x) => x.user === h.slack.botUserId),
+          10_000,
+          'the request card',
+        ),
+      );
+    }
+    for (const user of [ALICE, BOB]) ackOf(`Home of ${user}`, await h.slack.openHome({ user }));
+    const home = await h.slack.waitFor(
+      () => {
+        const v = h.slack.state.home.get(BOB);
+        return JSON.stringify(v?.view.blocks ?? []).includes(HOME_ACTION.approve) ? v : undefined;
+      },
+      10_000,
+      'Bob’s Home with the requests',
+    );
+    const homeButton = (home.view.blocks as Block[])
+      .filter((b) => b.type === 'actions')
+      .flatMap((b) => (b.elements as Block[]).map((e) => ({ block: b.block_id as string, e })))
+      .find(({ e }) => e.action_id === HOME_ACTION.approve);
+    expect(homeButton).toBeDefined();
+    ackOf(
+      'Home approve',
+      await h.slack.sendViewAction({
+        user: BOB,
+        viewId: home.id,
+        blockId: homeButton!.block,
+        actionId: HOME_ACTION.approve,
+        value: homeButton!.e.value,
+      }),
+    );
+    const card = requests[1]!;
+    const before = h.slack.topView(BOB)?.hash;
+    const buttons = ((card.blocks ?? []) as Block[]).filter((b) => b.type === 'actions');
+    const reject = buttons
+      .flatMap((b) => b.elements as Block[])
+      .find((e) => e.action_id === APPROVAL_ACTION.reject);
+    ackOf(
+      'reject',
+      await h.slack.clickButton({
+        user: BOB,
+        channel: APPROVALS,
+        messageTs: card.ts,
+        actionId: APPROVAL_ACTION.reject,
+        value: reject?.value,
+      }),
+    );
+    const reasonForm = await h.slack.waitFor(
+      () => {
+        const v = h.slack.topView(BOB);
+        return v && v.hash !== before ? v : undefined;
+      },
+      10_000,
+      'the reason form',
+    );
+    ackOf(
+      'reason submitted',
+      await h.slack.submitView({
+        user: BOB,
+        viewId: reasonForm.id,
+        // The reason field takes 500 characters at most.
+        values: { [REJECT_REASON_BLOCK]: { [REJECT_REASON_ACTION]: LONG_WORDS.slice(0, 500) } },
+      }),
+    );
+    await h.slack.waitFor(
+      () => h.slack.messages(APPROVALS).find((x) => x.ts === card.ts && x.edits > 0),
+      10_000,
+      'the card updated',
+    );
+    const kinds = expectValidSince(m);
+    expect(kinds['views.publish'] ?? 0).toBeGreaterThan(0);
+    expect(kinds['chat.update'] ?? 0).toBeGreaterThan(0);
+  });
+
+  it('failures: a service refusal with a long reason and its Reopen button, a failed approval and its Retry', {
+    timeout: 60_000,
+  }, async () => {
+    const m = mark();
+    const refusal = `The service refused it: ${LONG_WORDS}`;
+    await h.addFault({ method: 'POST', path: '/flows$', status: 400, message: refusal, count: 1 });
+    const before = h.slack.topView(ALICE)?.hash;
+    await h.slack.sendShortcut({ user: ALICE, callbackId: SHORTCUT_CALLBACK.learn, channel: OPS });
+    const form = await modal(ALICE, MODAL_CALLBACK.learn, before);
+    for (const [blockId, typed] of [
+      ['workspace', W],
+      ['signals', `${T}:temperature`],
+    ] as const)
+      await h.slack.sendOptionsRequest({
+        user: ALICE,
+        viewId: form.id,
+        blockId,
+        actionId: fieldActionId(blockId),
+        value: typed,
+      });
+    ackOf(
+      'a learn the service refuses',
+      await h.slack.submitView({
+        user: ALICE,
+        viewId: form.id,
+        values: {
+          channel: { [fieldActionId('channel')]: OPS },
+          name: { [fieldActionId('name')]: 'refused' },
+          workspace: { [fieldActionId('workspace')]: W },
+          signals: { [fieldActionId('signals')]: [`${T}:temperature`] },
+          range_1: { [MODAL_ACTION.range]: '2026-11-20 to 2026-11-21' },
+        },
+      }),
+    );
+    const refused = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(OPS, { user: ALICE })
+          .find((x) => JSON.stringify(x.blocks ?? []).includes(MODAL_ACTION.reopen)),
+      10_000,
+      'the refusal with its Reopen button',
+    );
+    const reopenedFrom = h.slack.topView(ALICE)?.hash;
+    ackOf(
+      'reopen',
+      await h.slack.clickButton({
+        user: ALICE,
+        channel: OPS,
+        messageTs: refused.ts,
+        actionId: MODAL_ACTION.reopen,
+      }),
+    );
+    await h.slack.closeView({
+      user: ALICE,
+      viewId: (await modal(ALICE, MODAL_CALLBACK.learn, reopenedFrom)).id,
+    });
+
+    const filed = h.slack.messages(APPROVALS).length;
+    await command(`live stop ${MODEL} reason="maintenance"`, OPS);
+    const card = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(APPROVALS)
+          .slice(filed)
+          .find((x) => x.user === h.slack.botUserId),
+      10_000,
+      'the request card',
+    );
+    await h.addFault({ method: 'POST', path: '/flows$', status: 400, message: refusal, count: 1 });
+    ackOf(
+      'approve',
+      await h.slack.clickButton({
+        user: BOB,
+        channel: APPROVALS,
+        messageTs: card.ts,
+        actionId: APPROVAL_ACTION.approve,
+      }),
+    );
+    await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(APPROVALS)
+          .find((x) => x.ts === card.ts && JSON.stringify(x.blocks ?? []).includes(APPROVAL_ACTION.retry)),
+      10_000,
+      'the failed request with its Retry button',
+    );
+    ackOf(
+      'retry',
+      await h.slack.clickButton({
+        user: BOB,
+        channel: APPROVALS,
+        messageTs: card.ts,
+        actionId: APPROVAL_ACTION.retry,
+      }),
+    );
+    await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(APPROVALS)
+          .find((x) => x.ts === card.ts && !JSON.stringify(x.blocks ?? []).includes(APPROVAL_ACTION.retry)),
+      10_000,
+      'the retried request',
+    );
+    const kinds = expectValidSince(m);
+    expect(kinds['chat.update'] ?? 0).toBeGreaterThan(0);
+  });
+});
