@@ -10,6 +10,7 @@ import {
   type KnownBlock,
   limitBlocks,
   mention,
+  plural,
   section,
   slackTime,
 } from '../views/mrkdwn.js';
@@ -213,7 +214,8 @@ export function rejectReasonModal(r: ApprovalRequest): types.ModalView {
 export function pendingListMessage(requests: ApprovalRequest[]): MessageBody {
   if (requests.length === 0)
     return { text: 'No pending approval requests.', blocks: [section('No pending approval requests.')] };
-  const blocks: KnownBlock[] = [section(`*${requests.length} pending approval request(s)*`)];
+  const count = plural(requests.length, 'pending approval request');
+  const blocks: KnownBlock[] = [section(`*${count}*`)];
   for (const r of requests) {
     blocks.push(
       section(
@@ -222,7 +224,7 @@ export function pendingListMessage(requests: ApprovalRequest[]): MessageBody {
       ),
     );
   }
-  return { text: `${requests.length} pending approval request(s)`, blocks: limitBlocks(blocks) };
+  return { text: count, blocks: limitBlocks(blocks) };
 }
 
 /** The plain version of a card, which has no buttons: it says where they are. */
