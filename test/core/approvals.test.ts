@@ -192,13 +192,19 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
       const a = r.approvals[0]!;
       const req = await filed(a);
       r.clock.t += 60_000;
-      const out = await a.decide({ requestId: req.id, userId: 'U0BOB', teamId: 'T0', decision: 'approve' });
+      const out = await a.decide({
+        requestId: req.id,
+        userId: 'U0BOB',
+        userName: 'Bob Approver',
+        teamId: 'T0',
+        decision: 'approve',
+      });
       expect(out.kind).toBe('executed');
       expect(await liveFlows()).toEqual([
         {
           flowType: 'STARTLIVEMODEL',
           model: MODEL,
-          name: `live start ${MODEL} approved by U0BOB 2026-11-22 09:01Z`,
+          name: `live start ${MODEL} approved by @Bob Approver 2026-11-22 09:01Z`,
         },
       ]);
       if (out.kind !== 'executed') return;

@@ -540,8 +540,11 @@ interface Approved {
 }
 
 const LIVE_MODEL = S.models.pressureCommon;
-/** The flow's name as the bot sends it: the model, the approver, the bot's clock (the harness's, fixed). */
-const LIVE_FLOW_NAME = `live start ${LIVE_MODEL} approved by ${BOB} 2026-11-22 10:00Z`;
+/**
+ * The flow's name as the bot sends it: the model, the approver's display name (never their ID), the bot's
+ * clock (the harness's, fixed).
+ */
+const LIVE_FLOW_NAME = `live start ${LIVE_MODEL} approved by @bob 2026-11-22 10:00Z`;
 const liveStarts = async () =>
   (await state()).flows.filter((f) => f.flowType === 'STARTLIVEMODEL' && f.spec?.model === LIVE_MODEL).length;
 

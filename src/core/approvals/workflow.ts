@@ -9,6 +9,7 @@ import type {
 } from '../../store/index.js';
 import { type Now, nowMs } from '../clock.js';
 import { recordSurely } from '../durable.js';
+import { personName } from '../names.js';
 import { type ExpandGroup, Membership } from '../principals.js';
 import { serviceFailure } from '../service-errors.js';
 import { type DecisionOutcome, lost, type Refusal } from './rules.js';
@@ -65,8 +66,8 @@ export interface ApprovalsDeps {
   config: ApprovalsConfig;
   expandGroup: ExpandGroup;
   now?: Now;
-  /** Flow name for the STARTLIVEMODEL/STOPLIVEMODEL flow. */
-  flowName?: (request: ApprovalRequest, approverId: string, atMs: number) => string;
+  /** Flow name for the STARTLIVEMODEL/STOPLIVEMODEL flow (`approverName`: the name they go by, if known). */
+  flowName?: (request: ApprovalRequest, approverName: string | undefined, atMs: number) => string;
   onGroupError?: (groupId: string, err: unknown) => void;
 }
 
@@ -105,6 +106,8 @@ export interface DecideInput {
   channelId?: string;
   decision: 'approve' | 'reject';
   reason?: string;
+  /** The name the decider goes by, for the name of the flow an approval creates. */
+  userName?: string;
   /** Called once this decision has won and before the flow is created (e.g. to take the buttons away). */
   onExecuting?: OnExecuting;
 }
@@ -118,6 +121,7 @@ export type OnExecuting = (request: ApprovalRequest) => Promise<void> | void;
 export interface RetryInput {
   requestId: string;
   userId: string;
+  userName?: string;
   teamId?: string;
   channelId?: string;
   onExecuting?: OnExecuting;
@@ -132,9 +136,9 @@ export const FLOW_TYPE: Record<ApprovalAction, 'STARTLIVEMODEL' | 'STOPLIVEMODEL
   stop: 'STOPLIVEMODEL',
 };
 
-function defaultFlowName(request: ApprovalRequest, approverId: string, atMs: number): string {
+function defaultFlowName(request: ApprovalRequest, approverName: string | undefined, atMs: number): string {
   const at = new Date(atMs).toISOString().slice(0, 16).replace('T', ' ');
-  return `live ${request.action} ${request.modelId} approved by ${approverId} ${at}Z`;
+  return `live ${request.action} ${request.modelId} approved by ${personName(approverName)} ${at}Z`;
 }
 
 /**
@@ -454,8 +458,8 @@ export class ApprovalWorkflow {
   }
 
   /** The name of an approved request's STARTLIVEMODEL/STOPLIVEMODEL flow. */
-  flowName(request: ApprovalRequest, approverId: string): string {
-    return (this.deps.flowName ?? defaultFlowName)(request, approverId, this.now());
+  flowName(request: ApprovalRequest, approverName: string | undefined): string {
+    return (this.deps.flowName ?? defaultFlowName)(request, approverName, this.now());
   }
 
   /**

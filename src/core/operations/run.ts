@@ -281,6 +281,7 @@ export class Operations {
     const result = await this.run(
       {
         userId: approver.userId,
+        ...(approver.userName ? { userName: approver.userName } : {}),
         ...(approver.teamId ? { teamId: approver.teamId } : {}),
         channelId: request.approvalsChannelId,
         asked: `approve request ${request.id}`,
@@ -291,7 +292,7 @@ export class Operations {
         kind: 'live-model',
         action: request.action,
         modelId: request.modelId,
-        name: this.deps.approvals.flowName(request, approver.userId),
+        name: this.deps.approvals.flowName(request, approver.userName),
         approvalId: request.id,
       },
     );
