@@ -149,7 +149,9 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
     it('resolves M[0] from an assessment, and refuses bad input before anything reaches the service', async () => {
       r = await rig(location, { ttlMs: 60_000 });
       const a = r.approvals[0]!;
+      // M[0] of this assessment is live, so it is asked to stop.
       const byAssessment = await file(a, {
+        action: 'stop',
         modelId: undefined,
         assessmentId: ASSESSMENT,
         approvalsChannelId: '',

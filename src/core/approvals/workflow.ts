@@ -12,6 +12,7 @@ import { recordSurely } from '../durable.js';
 import { personName } from '../names.js';
 import { type ExpandGroup, Membership } from '../principals.js';
 import { serviceFailure } from '../service-errors.js';
+import { liveRequestRefusal, type ModelSeen } from './live-prechecks.js';
 import { type DecisionOutcome, lost, type Refusal } from './rules.js';
 
 export type { DecisionOutcome };
@@ -61,8 +62,8 @@ export interface Decided {
 
 export interface ApprovalsDeps {
   store: Store;
-  /** M[0] of an assessment, for requests filed by assessment. */
-  findCommonModel(assessmentId: string): Promise<{ id: string } | null>;
+  /** M[0] of an assessment, for requests filed by assessment (and whether it is live, when the service says). */
+  findCommonModel(assessmentId: string): Promise<ModelSeen | null>;
   config: ApprovalsConfig;
   expandGroup: ExpandGroup;
   now?: Now;
@@ -94,7 +95,8 @@ export type FileRequestOutcome =
     }
   | {
       ok: false;
-      error: 'invalid-input' | 'no-common-model' | 'no-approvers' | 'service-error';
+      /** `pointless`: the model does not exist, or is already in the state asked for. */
+      error: 'invalid-input' | 'no-common-model' | 'no-approvers' | 'service-error' | 'pointless';
       message: string;
       example?: string;
     };
@@ -206,8 +208,9 @@ export class ApprovalWorkflow {
 
     let modelId = modelArg;
     let modelFrom: 'argument' | 'assessment' = 'argument';
+    let record: ModelSeen | undefined;
     if (assessment) {
-      let common: { id: string } | null;
+      let common: ModelSeen | null;
       try {
         common = await this.deps.findCommonModel(assessment);
       } catch (err) {
@@ -228,7 +231,15 @@ export class ApprovalWorkflow {
       }
       modelId = common.id;
       modelFrom = modelArg ? 'argument' : 'assessment';
+      record = common;
     }
+    const pointless = await liveRequestRefusal(this.deps, {
+      action: input.action,
+      modelId: modelId!,
+      ...(input.teamId ? { teamId: input.teamId } : {}),
+      ...(record ? { record } : {}),
+    });
+    if (pointless) return { ok: false, error: 'pointless', message: pointless };
 
     const at = this.now();
     const request = await this.deps.store.createApproval({
