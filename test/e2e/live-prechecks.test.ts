@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SEED } from '../../standins/emulator/index.js';
 import { DEFAULT_CHANNELS, DEFAULT_USERS, type LocalMessage } from '../../standins/localslack/index.js';
+import { emulatorControl } from '../support/emulator.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 /**
@@ -16,6 +17,7 @@ const A = SEED.assessments;
 const M = SEED.models;
 
 let h: Harness;
+let control: ReturnType<typeof emulatorControl>;
 beforeAll(async () => {
   h = await startHarness({
     flowDelays: { runningAfterMs: 200, completedAfterMs: 600 },
@@ -28,6 +30,7 @@ beforeAll(async () => {
     users: DEFAULT_USERS,
     channels: [...DEFAULT_CHANNELS, { id: APPROVALS, name: 'approvals' }],
   });
+  control = emulatorControl(h.emulator.url);
 });
 afterAll(async () => {
   await h?.close();
@@ -104,5 +107,74 @@ describe('pre-checks before approvers are asked', () => {
       'the stop request card',
     );
     expect(cards().length).toBe(before + 1);
+  });
+});
+
+type Block = { type?: string; elements?: { action_id?: string }[] };
+const buttonsOf = (m: LocalMessage) =>
+  ((m.blocks ?? []) as Block[])
+    .filter((b) => b.type === 'actions')
+    .flatMap((b) => (b.elements ?? []).map((e) => e.action_id));
+
+/** Alice asks to stop the temperature M[0]; Bob approves while the service answers the flow's POST `status`. */
+async function approvedThrough(
+  status: number,
+  tag: string,
+): Promise<{ card: LocalMessage; notice: LocalMessage }> {
+  await h.command(`live stop ${M.temperatureCommon} reason=${tag}`, { user: ALICE, channel: OPS });
+  const card = await h.slack.waitFor(
+    () => cards().find((m) => seen(m).includes(tag) && seen(m).includes('approval_approve')),
+    5_000,
+    `the request card ${tag}`,
+  );
+  await control('POST', 'faults', {
+    method: 'POST',
+    path: '/flows$',
+    status,
+    message: 'model is locked by a running evaluation',
+    count: 1,
+  });
+  try {
+    await h.slack.clickButton({
+      user: BOB,
+      channel: APPROVALS,
+      messageTs: card.ts,
+      actionId: 'approval_approve',
+    });
+    const decided = await h.slack.waitFor(
+      () => {
+        const m = cards().find((x) => x.ts === card.ts);
+        return m && /could not be created|turned the flow down/.test(seen(m)) ? m : undefined;
+      },
+      10_000,
+      `the decided card ${tag}`,
+    );
+    const notice = await h.slack.waitFor(
+      () => h.slack.messages(APPROVALS, { threadTs: card.ts }).find((m) => m.user === h.slack.botUserId),
+      5_000,
+      'the note to the requester',
+    );
+    return { card: decided, notice };
+  } finally {
+    await control('DELETE', 'faults');
+  }
+}
+
+describe('Retry is offered only where retrying can help', () => {
+  it('a flow the service turns down (4xx) closes the request: no Retry, and what to do instead', async () => {
+    const { card, notice } = await approvedThrough(400, 'turned-down');
+    expect(seen(card)).toContain('Approved, but the service turned the flow down');
+    expect(seen(card)).toContain('model is locked by a running evaluation');
+    expect(seen(card)).toContain(`/tsai live stop ${M.temperatureCommon}`);
+    expect(buttonsOf(card)).toEqual([]);
+    expect(notice.text).toContain(`<@${ALICE}>`);
+    expect(notice.text).toContain('file a new request');
+  });
+
+  it('a flow the service could not create for now (5xx) offers Retry', async () => {
+    const { card } = await approvedThrough(503, 'gateway-down');
+    expect(seen(card)).toContain('Approved, but the flow could not be created');
+    expect(seen(card)).toContain('An approver may press Retry');
+    expect(buttonsOf(card)).toEqual(['approval_retry']);
   });
 });

@@ -175,6 +175,9 @@ beforeAll(async () => {
     channels: [...DEFAULT_CHANNELS, ...TRACK_CHANNELS],
   });
   control = emulatorControl(h.emulator.url);
+  // Live starts stay RUNNING, so the pressure M[0] never becomes live: every cell's start is one the bot's
+  // pre-checks pass on to the approvers.
+  await control('POST', 'flow-rules', { flowType: 'STARTLIVEMODEL', status: 'RUNNING' });
   unfollowed = (await h.service.startLiveModel({ name: 'not followed', model: S.models.pressureCommon })).id;
 });
 afterAll(async () => {

@@ -43,7 +43,13 @@ export interface ApprovalsConfig {
 export type LiveFlowResult =
   | { ok: true; flowId: string; flowStatus?: string }
   /** `outcomeUnknown`: the service may have created the flow; never retried automatically. */
-  | { ok: false; outcomeUnknown: boolean; message: string };
+  | {
+      ok: false;
+      outcomeUnknown: boolean;
+      message: string;
+      /** false: the service turned it down (4xx); the same flow would be turned down again. */
+      retryable?: boolean;
+    };
 
 /** A decision as the workflow takes it: told, or won and waiting for the runner to create its flow. */
 export type DecisionStep = DecisionOutcome | { kind: 'approved'; request: ApprovalRequest };
@@ -485,7 +491,10 @@ export class ApprovalWorkflow {
           flowId: result.flowId,
           ...(result.flowStatus ? { flowStatus: result.flowStatus } : {}),
         }
-      : { status: result.outcomeUnknown ? 'unknown' : 'failed', error: result.message };
+      : {
+          status: result.outcomeUnknown ? 'unknown' : result.retryable === false ? 'refused' : 'failed',
+          error: result.message,
+        };
     const at = this.now();
     const recorded = await recordSurely(() => this.deps.store.recordExecution(request.id, execution, at));
     const final = recorded.ok ? recorded.request : (recorded.current ?? request);
@@ -494,6 +503,7 @@ export class ApprovalWorkflow {
       case 'executed':
         return { kind: 'executed', request: final };
       case 'failed':
+      case 'refused':
         return { kind: 'failed', request: final, error: final.error ?? error };
       default:
         return { kind: 'outcome-unknown', request: final, error: final.error ?? error };

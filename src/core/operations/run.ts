@@ -297,7 +297,12 @@ export class Operations {
       },
     );
     if (!result.ok)
-      return { ok: false, outcomeUnknown: result.outcomeUnknown === true, message: result.message };
+      return {
+        ok: false,
+        outcomeUnknown: result.outcomeUnknown === true,
+        message: result.message,
+        retryable: !turnedDown(result.status),
+      };
     if (result.kind === 'service' && result.flow)
       return { ok: true, flowId: result.flow.id, flowStatus: result.flow.status };
     return {
@@ -460,4 +465,9 @@ function noteUnrecorded(result: OperationResult, note: string): void {
 
 function paramsOf(op: Operation): Record<string, unknown> {
   return reachesService(op) && op.kind !== 'live-model' ? requestParams(op) : { ...op };
+}
+
+/** The service turned the request down for a cause of its own (4xx): asking again would meet it again. */
+function turnedDown(status: number | undefined): boolean {
+  return status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
