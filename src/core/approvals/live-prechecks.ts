@@ -8,14 +8,17 @@ export interface ModelSeen {
 
 export interface PrecheckDeps {
   store: Pick<Store, 'getCatalogEntry' | 'listApprovals' | 'getTrackedFlow'>;
-  findCommonModel(assessmentId: string): Promise<ModelSeen | null>;
 }
 
 export interface PrecheckInput {
   action: ApprovalAction;
   modelId: string;
   teamId?: string;
-  /** The model's record, when the request named its assessment and the service was just asked. */
+  /**
+   * The model's record, when the request named its assessment and the service was just asked. A model
+   * named by ID is not looked up again: the service has no read of one model, and a pre-check never
+   * costs a call the request itself would not make.
+   */
   record?: ModelSeen;
 }
 
@@ -35,7 +38,7 @@ export async function liveRequestRefusal(deps: PrecheckDeps, q: PrecheckInput): 
     return `The service said model ${q.modelId} does not exist, so nothing was asked of the approvers. \`/tsai model common <assessment_id>\` finds an assessment's common model.`;
 
   const team = q.teamId ? { teamId: q.teamId } : {};
-  const record = q.record ?? (await recordByAssessment(deps, q.modelId, entry?.assessmentId ?? null));
+  const record = q.record;
   const state =
     typeof record?.live === 'boolean'
       ? { live: record.live, known: "the service's record of the model says so" }
@@ -45,17 +48,6 @@ export async function liveRequestRefusal(deps: PrecheckDeps, q: PrecheckInput): 
   return q.action === 'start'
     ? `Model ${q.modelId} is already live (${state.known}), so nothing was asked of the approvers. To stop it: \`/tsai live ${other} ${q.modelId}\`.`
     : `Model ${q.modelId} is not live (${state.known}), so there is nothing to stop and nothing was asked of the approvers. To start it: \`/tsai live ${other} ${q.modelId}\`.`;
-}
-
-/** The model's record through its assessment's common model, when the catalog knows the assessment. */
-async function recordByAssessment(
-  deps: PrecheckDeps,
-  modelId: string,
-  assessmentId: string | null,
-): Promise<ModelSeen | undefined> {
-  if (!assessmentId) return undefined;
-  const common = await deps.findCommonModel(assessmentId).catch(() => null);
-  return common?.id === modelId ? common : undefined;
 }
 
 /** The model's state after the last live flow for it that the bot followed to COMPLETED. */
