@@ -358,7 +358,7 @@ function parseBaseUrl(text: string): URL {
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password)
     throw new ServiceError(
       'invalid-request',
-      'The service base URL is not a valid http(s) URL without credentials, e.g. "https://tsai.example.com".',
+      'The service base URL is not a valid http or https URL without credentials, e.g. "https://tsai.example.com".',
     );
   return url;
 }

@@ -24,7 +24,7 @@ export function text(format: string, pattern: RegExp, message: string): Field<st
 }
 
 /**
- * An http(s) URL without `user:password@`: credentials belong in the token variable, which is kept out of
+ * An http or https URL without `user:password@`: credentials belong in the token variable, which is kept out of
  * logs and error messages, not in a URL that gets logged as a whole.
  */
 export function httpUrl(tokenVariable: string): Field<string> {
@@ -34,18 +34,18 @@ export function httpUrl(tokenVariable: string): Field<string> {
       try {
         u = new URL(v);
       } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL' });
+        ctx.addIssue({ code: 'custom', message: 'must be an http or https URL' });
         return;
       }
       if (u.protocol !== 'http:' && u.protocol !== 'https:')
-        ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL' });
+        ctx.addIssue({ code: 'custom', message: 'must be an http or https URL' });
       else if (u.username !== '' || u.password !== '')
         ctx.addIssue({
           code: 'custom',
           message: `must not carry credentials (user:password@); put the token in ${tokenVariable} instead`,
         });
     }),
-    format: 'http(s) URL, no credentials',
+    format: 'http or https URL, no credentials',
   };
 }
 

@@ -8,6 +8,8 @@ export interface Fact {
   value: string;
   /** Render as code (IDs, names typed by users). */
   code?: boolean;
+  /** The value is an instant (epoch ms), shown in the reader's own zone. */
+  time?: boolean;
 }
 
 /** What a service operation produced (a created or looked-up resource), for the surface to show. */

@@ -13,7 +13,7 @@ import { errText, type Logger } from '../log.js';
 import { openStore, resolveStoreTarget, type Store, type WriteHealth } from '../store/index.js';
 import { boltLogger } from './bolt-logger.js';
 import { watchingSlackAuth } from './readiness.js';
-import { createUserDirectory, type UserDirectory } from './users.js';
+import { createUserDirectory, goesBy, type UserDirectory } from './users.js';
 import { webClientOptions } from './web-client.js';
 
 /**
@@ -110,7 +110,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
       interruptedAfterMs: config.approvals.interruptedAfterMs,
     },
     ...(config.approvals.channel ? { approvalsChannel: config.approvals.channel } : {}),
-    displayName: async (userId) => (await users.lookup(userId)).name,
+    displayName: async (userId) => goesBy(await users.lookup(userId)),
     sharedToken: setup.service.token !== undefined,
     timeZone: config.defaultTimeZone,
     identity: {

@@ -5,8 +5,10 @@ import type { Logger } from '../log.js';
 export interface UserInfo {
   /** IANA zone from `users.info` (`user.tz`), when Slack knows it. */
   tz?: string;
-  /** Handle (`user.name`), for default flow names. */
+  /** Handle (`user.name`). */
   name?: string;
+  /** The name Slack shows for them (`profile.display_name`, else their real name), for flow names. */
+  displayName?: string;
   /** Locale (`user.locale`, asked for with `include_locale`), e.g. "en-GB": how numeric dates are read. */
   locale?: string;
 }
@@ -42,7 +44,11 @@ export function createUserDirectory(client: webApi.WebClient, o: UserDirectoryOp
         .then((res) => {
           const tz = res.user?.tz;
           const locale = res.user?.locale;
+          const profile = res.user?.profile;
+          const displayName =
+            profile?.display_name?.trim() || profile?.real_name?.trim() || res.user?.real_name?.trim();
           return {
+            ...(displayName ? { displayName } : {}),
             ...(tz && isValidTimeZone(tz) ? { tz } : {}),
             ...(res.user?.name ? { name: res.user.name } : {}),
             ...(isLocaleTag(locale) ? { locale } : {}),
@@ -57,4 +63,9 @@ export function createUserDirectory(client: webApi.WebClient, o: UserDirectoryOp
       return entry.value;
     },
   };
+}
+
+/** The name a person goes by, for the names of what they create: never their ID (undefined: unknown). */
+export function goesBy(info: UserInfo, ...others: (string | undefined)[]): string | undefined {
+  return [info.displayName, info.name, ...others].find((n) => n !== undefined && n.trim() !== '');
 }

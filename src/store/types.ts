@@ -3,8 +3,9 @@ import type { WriteHealth } from './health.js';
 export type ApprovalAction = 'start' | 'stop';
 
 /**
- * pending -> executing (approved, flow being created) -> executed | failed | unknown
- * pending -> rejected | expired;  failed -> executing (Retry by an approver).
+ * pending -> executing (approved, flow being created) -> executed | failed | refused | unknown
+ * pending -> rejected | expired;  failed -> executing (Retry by an approver). `refused`: the service
+ * turned the flow down (a 4xx) for a cause a retry would meet again, so it is final too.
  * `unknown` (outcome unknown) is final: it is never retried automatically.
  */
 export type ApprovalStatus =
@@ -12,6 +13,7 @@ export type ApprovalStatus =
   | 'executing'
   | 'executed'
   | 'failed'
+  | 'refused'
   | 'unknown'
   | 'rejected'
   | 'expired';
@@ -79,7 +81,7 @@ export type TransitionResult =
 
 export type ExecutionOutcome =
   | { status: 'executed'; flowId: string; flowStatus?: string }
-  | { status: 'failed'; error: string }
+  | { status: 'failed' | 'refused'; error: string }
   | { status: 'unknown'; error: string };
 
 export interface ApprovalQuery {

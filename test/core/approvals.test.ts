@@ -149,7 +149,9 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
     it('resolves M[0] from an assessment, and refuses bad input before anything reaches the service', async () => {
       r = await rig(location, { ttlMs: 60_000 });
       const a = r.approvals[0]!;
+      // M[0] of this assessment is live, so it is asked to stop.
       const byAssessment = await file(a, {
+        action: 'stop',
         modelId: undefined,
         assessmentId: ASSESSMENT,
         approvalsChannelId: '',
@@ -192,13 +194,19 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
       const a = r.approvals[0]!;
       const req = await filed(a);
       r.clock.t += 60_000;
-      const out = await a.decide({ requestId: req.id, userId: 'U0BOB', teamId: 'T0', decision: 'approve' });
+      const out = await a.decide({
+        requestId: req.id,
+        userId: 'U0BOB',
+        userName: 'Bob Approver',
+        teamId: 'T0',
+        decision: 'approve',
+      });
       expect(out.kind).toBe('executed');
       expect(await liveFlows()).toEqual([
         {
           flowType: 'STARTLIVEMODEL',
           model: MODEL,
-          name: `live start ${MODEL} approved by an approver 2026-11-22 09:01Z`,
+          name: `live start ${MODEL} approved by @Bob Approver 2026-11-22 09:01Z`,
         },
       ]);
       if (out.kind !== 'executed') return;

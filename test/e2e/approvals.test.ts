@@ -208,7 +208,8 @@ describe('live start/stop approvals through Slack', () => {
     expect(await flowsFor(model)).toEqual([]);
   });
 
-  it('a definitive failure shows Retry; a retry by an approver creates the flow', async () => {
+  // A flow the service turns down (4xx) offers no Retry: test/e2e/live-prechecks.test.ts.
+  it('a failure a retry can get past (503) shows Retry; a retry by an approver creates the flow', async () => {
     const model = SEED.models.temperatureCommon;
     const before = (await flowsFor(model)).length;
     await fetch(`${rig.emulator.url}/_emulator/faults`, {
@@ -217,7 +218,7 @@ describe('live start/stop approvals through Slack', () => {
       body: JSON.stringify({
         method: 'POST',
         path: '/flows$',
-        status: 400,
+        status: 503,
         message: 'model is busy',
         count: 1,
       }),

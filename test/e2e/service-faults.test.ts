@@ -175,6 +175,9 @@ beforeAll(async () => {
     channels: [...DEFAULT_CHANNELS, ...TRACK_CHANNELS],
   });
   control = emulatorControl(h.emulator.url);
+  // Live starts stay RUNNING, so the pressure M[0] never becomes live: every cell's start is one the bot's
+  // pre-checks pass on to the approvers.
+  await control('POST', 'flow-rules', { flowType: 'STARTLIVEMODEL', status: 'RUNNING' });
   unfollowed = (await h.service.startLiveModel({ name: 'not followed', model: S.models.pressureCommon })).id;
 });
 afterAll(async () => {
@@ -544,7 +547,7 @@ const LIVE_MODEL = S.models.pressureCommon;
  * The flow's name as the bot sends it: the model, the requester and the approver by name, the bot's clock
  * (the harness's, fixed).
  */
-const LIVE_FLOW_NAME = `live start ${LIVE_MODEL} requested by alice, approved by bob 2026-11-22 10:00Z`;
+const LIVE_FLOW_NAME = `live start ${LIVE_MODEL} requested by @alice, approved by @bob 2026-11-22 10:00Z`;
 const liveStarts = async () =>
   (await state()).flows.filter((f) => f.flowType === 'STARTLIVEMODEL' && f.spec?.model === LIVE_MODEL).length;
 

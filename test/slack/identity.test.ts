@@ -232,7 +232,7 @@ describe('each person acts with their own service identity (own tokens required,
       (await rig.serviceRequests()).find((r) => startsLive(r) && r.status === 201),
     );
     expect((created.body as { name: string }).name).toMatch(
-      /^live start \d+ requested by alice, approved by bob /,
+      /^live start \d+ requested by @alice, approved by @bob /,
     );
     // The entry is written before the service call and completed with its answer: wait for the answer.
     const entry = await eventually(async () =>

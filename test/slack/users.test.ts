@@ -36,7 +36,7 @@ describe('user directory (users.info, cached with expiry)', () => {
   it('caches per user until the TTL passes, then asks again', async () => {
     let t = 1_000;
     const users = createUserDirectory(app.client, { ttlMs: 60_000, now: () => t });
-    expect(await users.lookup('U1')).toEqual({ tz: 'Asia/Kolkata', name: 'ann' });
+    expect(await users.lookup('U1')).toEqual({ tz: 'Asia/Kolkata', name: 'ann', displayName: 'ann' });
     await users.lookup('U1');
     expect(infoCalls('U1')).toBe(1);
     t += 60_001;
@@ -46,11 +46,16 @@ describe('user directory (users.info, cached with expiry)', () => {
 
   it('asks for the locale and keeps it with the zone; a locale that is not a tag is dropped', async () => {
     const users = createUserDirectory(app.client);
-    expect(await users.lookup('U2')).toEqual({ tz: 'Europe/Berlin', name: 'dirk', locale: 'de-DE' });
+    expect(await users.lookup('U2')).toEqual({
+      tz: 'Europe/Berlin',
+      name: 'dirk',
+      displayName: 'dirk',
+      locale: 'de-DE',
+    });
     expect(slack.calls.find((c) => c.method === 'users.info' && c.args.user === 'U2')?.args).toMatchObject({
       include_locale: 'true',
     });
-    expect(await users.lookup('U3')).toEqual({ tz: 'Europe/Berlin', name: 'odd' });
+    expect(await users.lookup('U3')).toEqual({ tz: 'Europe/Berlin', name: 'odd', displayName: 'odd' });
   });
 
   it('remembers a failure only briefly', async () => {

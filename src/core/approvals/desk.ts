@@ -116,12 +116,13 @@ export class Approvals {
   }
 
   private async decision(
-    who: { userId: string; teamId?: string; channelId?: string },
+    who: { userId: string; userName?: string; teamId?: string; channelId?: string },
     op: Extract<Operation, { kind: 'approval-decision' }>,
   ): Promise<DecisionOutcome> {
     const result = await this.runner.run(
       {
         userId: who.userId,
+        ...(who.userName ? { userName: who.userName } : {}),
         ...(who.teamId ? { teamId: who.teamId } : {}),
         channelId: who.channelId ?? '',
         asked: `${op.decision} request ${op.requestId}`,

@@ -9,8 +9,10 @@ import type {
 } from '../../store/index.js';
 import { type Now, nowMs } from '../clock.js';
 import { recordSurely } from '../durable.js';
+import { personName } from '../names.js';
 import { type ExpandGroup, Membership } from '../principals.js';
 import { serviceFailure } from '../service-errors.js';
+import { liveRequestRefusal, type ModelSeen } from './live-prechecks.js';
 import { type DecisionOutcome, lost, type Refusal } from './rules.js';
 
 export type { DecisionOutcome };
@@ -41,7 +43,13 @@ export interface ApprovalsConfig {
 export type LiveFlowResult =
   | { ok: true; flowId: string; flowStatus?: string }
   /** `outcomeUnknown`: the service may have created the flow; never retried automatically. */
-  | { ok: false; outcomeUnknown: boolean; message: string };
+  | {
+      ok: false;
+      outcomeUnknown: boolean;
+      message: string;
+      /** false: the service turned it down (4xx); the same flow would be turned down again. */
+      retryable?: boolean;
+    };
 
 /** A decision as the workflow takes it: told, or won and waiting for the runner to create its flow. */
 export type DecisionStep = DecisionOutcome | { kind: 'approved'; request: ApprovalRequest };
@@ -60,8 +68,8 @@ export interface Decided {
 
 export interface ApprovalsDeps {
   store: Store;
-  /** M[0] of an assessment, for requests filed by assessment. */
-  findCommonModel(assessmentId: string): Promise<{ id: string } | null>;
+  /** M[0] of an assessment, for requests filed by assessment (and whether it is live, when the service says). */
+  findCommonModel(assessmentId: string): Promise<ModelSeen | null>;
   config: ApprovalsConfig;
   expandGroup: ExpandGroup;
   now?: Now;
@@ -95,7 +103,8 @@ export type FileRequestOutcome =
     }
   | {
       ok: false;
-      error: 'invalid-input' | 'no-common-model' | 'no-approvers' | 'service-error';
+      /** `pointless`: the model does not exist, or is already in the state asked for. */
+      error: 'invalid-input' | 'no-common-model' | 'no-approvers' | 'service-error' | 'pointless';
       message: string;
       example?: string;
     };
@@ -107,6 +116,8 @@ export interface DecideInput {
   channelId?: string;
   decision: 'approve' | 'reject';
   reason?: string;
+  /** The name the decider goes by, for the name of the flow an approval creates. */
+  userName?: string;
   /** Called once this decision has won and before the flow is created (e.g. to take the buttons away). */
   onExecuting?: OnExecuting;
 }
@@ -120,6 +131,7 @@ export type OnExecuting = (request: ApprovalRequest) => Promise<void> | void;
 export interface RetryInput {
   requestId: string;
   userId: string;
+  userName?: string;
   teamId?: string;
   channelId?: string;
   onExecuting?: OnExecuting;
@@ -143,8 +155,8 @@ export interface FlowPeople {
 /** The name the service shows for an approved flow: what, for whom, by whom, when; never a Slack ID. */
 function defaultFlowName(request: ApprovalRequest, people: FlowPeople, atMs: number): string {
   const at = new Date(atMs).toISOString().slice(0, 16).replace('T', ' ');
-  const requester = people.requester ? ` requested by ${people.requester},` : '';
-  return `live ${request.action} ${request.modelId}${requester} approved by ${people.approver ?? 'an approver'} ${at}Z`;
+  const requester = people.requester ? ` requested by ${personName(people.requester)},` : '';
+  return `live ${request.action} ${request.modelId}${requester} approved by ${personName(people.approver)} ${at}Z`;
 }
 
 /**
@@ -212,8 +224,9 @@ export class ApprovalWorkflow {
 
     let modelId = modelArg;
     let modelFrom: 'argument' | 'assessment' = 'argument';
+    let record: ModelSeen | undefined;
     if (assessment) {
-      let common: { id: string } | null;
+      let common: ModelSeen | null;
       try {
         common = await (input.findCommonModel ?? this.deps.findCommonModel)(assessment);
       } catch (err) {
@@ -234,7 +247,15 @@ export class ApprovalWorkflow {
       }
       modelId = common.id;
       modelFrom = modelArg ? 'argument' : 'assessment';
+      record = common;
     }
+    const pointless = await liveRequestRefusal(this.deps, {
+      action: input.action,
+      modelId: modelId!,
+      ...(input.teamId ? { teamId: input.teamId } : {}),
+      ...(record ? { record } : {}),
+    });
+    if (pointless) return { ok: false, error: 'pointless', message: pointless };
 
     const at = this.now();
     const request = await this.deps.store.createApproval({
@@ -480,7 +501,10 @@ export class ApprovalWorkflow {
           flowId: result.flowId,
           ...(result.flowStatus ? { flowStatus: result.flowStatus } : {}),
         }
-      : { status: result.outcomeUnknown ? 'unknown' : 'failed', error: result.message };
+      : {
+          status: result.outcomeUnknown ? 'unknown' : result.retryable === false ? 'refused' : 'failed',
+          error: result.message,
+        };
     const at = this.now();
     const recorded = await recordSurely(() => this.deps.store.recordExecution(request.id, execution, at));
     const final = recorded.ok ? recorded.request : (recorded.current ?? request);
@@ -489,6 +513,7 @@ export class ApprovalWorkflow {
       case 'executed':
         return { kind: 'executed', request: final };
       case 'failed':
+      case 'refused':
         return { kind: 'failed', request: final, error: final.error ?? error };
       default:
         return { kind: 'outcome-unknown', request: final, error: final.error ?? error };

@@ -49,6 +49,8 @@ export type OperationKind = Operation['kind'];
 /** Who asked, where, and how they asked: what every operation is authorised and audited against. */
 export interface Actor {
   userId: string;
+  /** The name they go by (never their ID), for the names of what they create; absent: unknown. */
+  userName?: string;
   teamId?: string;
   channelId: string;
   /** What was asked as the person would recognise it: the command as typed, or a form's summary. */

@@ -18,8 +18,8 @@ export type OpRequest = Exclude<ServiceOperation, { kind: 'live-model' }>;
 
 /** Who asks, where and when: what resolving a command needs besides its text. */
 export interface RequestContext {
-  /** Slack handle without `@`, for default names. */
-  userName: string;
+  /** The person's display name, for default names (absent: unknown; a neutral word stands in). */
+  userName?: string;
   /** IANA zone in which the user's time ranges are read and echoed. */
   timeZone: string;
   now: Date;

@@ -347,9 +347,11 @@ export class Operations {
   /** The requester's and the approver's display names, for the flow's name (none when unknown). */
   private async flowPeople(request: ApprovalRequest, approver: Actor) {
     const nameOf = this.deps.displayName;
-    if (!nameOf) return {};
-    const known = (id: string) => nameOf(id).catch(() => undefined);
-    const [requester, approverName] = await Promise.all([known(request.requesterId), known(approver.userId)]);
+    const known = async (id: string) => (nameOf ? nameOf(id).catch(() => undefined) : undefined);
+    const [requester, approverName] = await Promise.all([
+      known(request.requesterId),
+      approver.userName ?? known(approver.userId),
+    ]);
     return { ...(requester ? { requester } : {}), ...(approverName ? { approver: approverName } : {}) };
   }
 
@@ -358,6 +360,7 @@ export class Operations {
     const result = await this.run(
       {
         userId: approver.userId,
+        ...(approver.userName ? { userName: approver.userName } : {}),
         ...(approver.teamId ? { teamId: approver.teamId } : {}),
         channelId: request.approvalsChannelId,
         asked: `approve request ${request.id}`,
@@ -374,7 +377,12 @@ export class Operations {
       },
     );
     if (!result.ok)
-      return { ok: false, outcomeUnknown: result.outcomeUnknown === true, message: result.message };
+      return {
+        ok: false,
+        outcomeUnknown: result.outcomeUnknown === true,
+        message: result.message,
+        retryable: !turnedDown(result.status),
+      };
     if (result.kind === 'service' && result.flow)
       return { ok: true, flowId: result.flow.id, flowStatus: result.flow.status };
     return {
@@ -606,4 +614,9 @@ function noteUnrecorded(result: OperationResult, note: string): void {
 
 function paramsOf(op: Operation): Record<string, unknown> {
   return reachesService(op) && op.kind !== 'live-model' ? requestParams(op) : { ...op };
+}
+
+/** The service turned the request down for a cause of its own (4xx): asking again would meet it again. */
+function turnedDown(status: number | undefined): boolean {
+  return status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
 }

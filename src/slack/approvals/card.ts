@@ -10,6 +10,7 @@ import {
   type KnownBlock,
   limitBlocks,
   mention,
+  plural,
   section,
   shorten,
   slackTime,
@@ -34,6 +35,7 @@ const STATUS_LINE: Record<ApprovalStatus, string> = {
   executing: ':gear: Approved, creating the flow…',
   executed: ':white_check_mark: Approved and executed',
   failed: ':x: Approved, but the flow could not be created',
+  refused: ':x: Approved, but the service turned the flow down',
   unknown: ':grey_question: Approved, outcome unknown',
   rejected: ':no_entry_sign: Rejected',
   expired: ':hourglass: Expired',
@@ -115,6 +117,8 @@ export function statusText(r: ApprovalRequest, flow?: FollowedFlow): string {
       return `${line}${by}${when}.\n*Flow* ${code(r.flowId ?? '?')} · *Status* ${escapeMrkdwn(flow?.status ?? r.flowStatus ?? 'unknown')}${flowEnd(r, flow)}`;
     case 'failed':
       return `${line}${by}${when}.\n${errorText(r.error)}\nAn approver may press Retry.`;
+    case 'refused':
+      return `${line}${by}${when}.\n${errorText(r.error)}\nRetrying would be turned down the same way, so this request is closed: once the cause is fixed, file a new one with \`/tsai live ${r.action} ${r.modelId}\`.`;
     case 'unknown':
       return `${line}${by}${when}.\n${errorText(r.error)}\nThe flow may or may not exist: check the service's Activity view before filing a new request. This request is not retried.`;
     case 'rejected':
@@ -149,6 +153,8 @@ export function requesterNotice(r: ApprovalRequest): string {
       return `${who} ${what} was approved${by}: flow ${code(r.flowId ?? '?')} (${escapeMrkdwn(r.flowStatus ?? 'unknown')}).`;
     case 'failed':
       return `${who} ${what} was approved${by}, but the flow could not be created: ${errorText(r.error)}`;
+    case 'refused':
+      return `${who} ${what} was approved${by}, but the service turned the flow down: ${errorText(r.error)} Once the cause is fixed, file a new request.`;
     case 'unknown':
       return `${who} ${what} was approved${by}; the outcome is unknown: ${errorText(r.error)}`;
     case 'rejected':
@@ -170,6 +176,8 @@ export function alreadyDecidedText(r: ApprovalRequest): string {
       return `This request was already rejected by ${mention(r.decidedBy ?? '?')}${at(r.decidedAt)}.`;
     case 'failed':
       return `This request was already approved by ${mention(r.decidedBy ?? '?')}${at(r.decidedAt)}; creating the flow failed (an approver may Retry).`;
+    case 'refused':
+      return `This request was already approved by ${mention(r.decidedBy ?? '?')}${at(r.decidedAt)}; the service turned the flow down, so it is not retried. File a new request once the cause is fixed.`;
     case 'executing':
       if (r.attempts > 1 && r.lastAttemptBy)
         return `${mention(r.lastAttemptBy)} is already retrying this request (since ${slackTime(r.lastAttemptAt ?? r.decidedAt ?? 0, '{time}')}).`;
@@ -213,7 +221,8 @@ export function rejectReasonModal(r: ApprovalRequest): types.ModalView {
 export function pendingListMessage(requests: ApprovalRequest[]): MessageBody {
   if (requests.length === 0)
     return { text: 'No pending approval requests.', blocks: [section('No pending approval requests.')] };
-  const blocks: KnownBlock[] = [section(`*${requests.length} pending approval request(s)*`)];
+  const count = plural(requests.length, 'pending approval request');
+  const blocks: KnownBlock[] = [section(`*${count}*`)];
   for (const r of requests) {
     blocks.push(
       section(
@@ -222,7 +231,7 @@ export function pendingListMessage(requests: ApprovalRequest[]): MessageBody {
       ),
     );
   }
-  return { text: `${requests.length} pending approval request(s)`, blocks: limitBlocks(blocks) };
+  return { text: count, blocks: limitBlocks(blocks) };
 }
 
 /** The plain version of a card, which has no buttons: it says where they are. */

@@ -6,6 +6,7 @@ import type { Bot } from '../bot.js';
 import { type Audience, say } from '../reply.js';
 import type { Job } from '../runtime/jobs.js';
 import { slackFailure, slackFailureText } from '../slack-errors.js';
+import { goesBy } from '../users.js';
 import { code, escapeMrkdwn } from '../views/mrkdwn.js';
 import { rejectReasonModal } from './card.js';
 import { present, showRequest, type Tell } from './present.js';
@@ -40,9 +41,11 @@ export async function decideClick(
       if (!check.ok) return void (await present(bot, check.refusal, tell));
       return void (await openRejectForm(bot, click.triggerId, check.request, tell));
     }
+    const userName = goesBy(await bot.users.lookup(click.userId));
     const who = {
       requestId: click.requestId,
       userId: click.userId,
+      ...(userName ? { userName } : {}),
       ...(click.teamId ? { teamId: click.teamId } : {}),
       ...(click.channelId ? { channelId: click.channelId } : {}),
       onExecuting: async (r: Parameters<typeof showRequest>[1]) => {

@@ -6,6 +6,7 @@ import type { OpFailure } from '../../core/outcome.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import { type Audience, say, tellUser } from '../reply.js';
+import { goesBy } from '../users.js';
 import { errorMessage, helpMessage, invocationOf } from '../views/messages.js';
 import { escapeMrkdwn } from '../views/mrkdwn.js';
 import { showResult } from './show.js';
@@ -35,8 +36,9 @@ export async function followCommand(command: SlashCommand, bot: Bot): Promise<vo
           bot.users.lookup(command.user_id),
           bot.zoneOf(command.user_id),
         ]);
+        const userName = goesBy(info, command.user_name);
         return {
-          userName: info.name ?? command.user_name ?? command.user_id,
+          ...(userName ? { userName } : {}),
           timeZone,
           ...(info.locale ? { locale: info.locale } : {}),
         };

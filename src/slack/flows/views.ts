@@ -66,6 +66,12 @@ const ICON: Record<string, string> = {
   CANCELLED: ':no_entry_sign:',
 };
 
+/** Why a flow that ended other than COMPLETED ended, as the service said it, wherever the flow is shown. */
+function failureReason(f: TrackedFlow): string {
+  if (f.status.toUpperCase() === 'COMPLETED') return '';
+  return ` The service said: ${escapeMrkdwn(f.failure ?? 'no reason given')}`;
+}
+
 /**
  * The line that moves as the flow goes on: its status as the service wrote it (an unknown one shown as
  * is) and how long it has run; or, once the bot stopped following it, why and where to look instead.
@@ -78,7 +84,7 @@ export function statusLine(f: TrackedFlow, now: number): string {
     case null:
       return `${icon} *${status}* for ${ran}`;
     case 'ended':
-      return `${icon} *${status}* after ${ran}.`;
+      return `${icon} *${status}* after ${ran}.${failureReason(f)}`;
     case 'max-age':
       return `:hourglass: *${status}* when the bot stopped following this flow after ${elapsed(now - f.createdAt)}: ${ACTIVITY}.`;
     case 'unsupported':

@@ -20,6 +20,7 @@ import type { Bot } from '../bot.js';
 import { say, tellUser } from '../reply.js';
 import type { Job } from '../runtime/jobs.js';
 import { slackFailure, slackFailureText } from '../slack-errors.js';
+import { goesBy } from '../users.js';
 import { code, escapeMrkdwn, type KnownBlock, section } from '../views/mrkdwn.js';
 import { loadDraft, saveDraft } from './drafts.js';
 import { buildModalView } from './views/build.js';
@@ -158,10 +159,11 @@ export async function openForm(bot: Bot, req: OpenFormRequest): Promise<boolean>
 
   try {
     const [info, timeZone] = await Promise.all([bot.users.lookup(req.userId), bot.zoneOf(req.userId)]);
+    const userName = goesBy(info);
     const enriched: ModalMeta = {
       ...meta,
       timeZone,
-      userName: info.name ?? req.userId,
+      ...(userName ? { userName } : {}),
       ...(info.locale ? { locale: info.locale } : {}),
     };
     await bot.slack.views.update({

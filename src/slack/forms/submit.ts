@@ -8,6 +8,7 @@ import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import { announceFlow } from '../flows/index.js';
 import { type Audience, postInChannel, tellUser } from '../reply.js';
+import { goesBy } from '../users.js';
 import { errorMessage, type Invocation, resultMessage } from '../views/messages.js';
 import { saveDraft } from './drafts.js';
 import type { Submission } from './jobs.js';
@@ -59,7 +60,7 @@ export async function checkSubmission(
   // Looked up with the zone: a meta that has the zone but no locale means Slack gave none.
   const locale = meta.timeZone ? meta.locale : (await bot.users.lookup(userId)).locale;
   const userName =
-    meta.userName ?? (await bot.users.lookup(userId)).name ?? body.user.username ?? body.user.name ?? userId;
+    meta.userName ?? goesBy(await bot.users.lookup(userId), body.user.username, body.user.name);
   const outcome = validateModal(meta.kind, form, {
     now,
     timeZone,

@@ -14,6 +14,7 @@ import {
   mention,
   section,
   shorten,
+  slackTime,
   truncate,
 } from './mrkdwn.js';
 
@@ -69,9 +70,10 @@ export function invocationOf(command: { user_id: string; command: string; text: 
 
 const MAX_VALUE = 500;
 
-function fact(label: string, value: string, asCode: boolean | undefined): string {
+function fact(label: string, value: string, as?: { code?: boolean; time?: boolean }): string {
+  if (as?.time && /^\d+$/.test(value)) return `*${escapeMrkdwn(label)}*\n${slackTime(Number(value))}`;
   const v = shorten(value, MAX_VALUE);
-  return `*${escapeMrkdwn(label)}*\n${asCode ? code(v) : escapeMrkdwn(v)}`;
+  return `*${escapeMrkdwn(label)}*\n${as?.code ? code(v) : escapeMrkdwn(v)}`;
 }
 
 function fallback(text: string): string {
@@ -83,9 +85,9 @@ export function resultMessage(outcome: OpSuccess, inv: Invocation): MessageBody 
   const who = mention(inv.userId);
   const headline =
     outcome.visibility === 'channel' ? `${who} ${escapeMrkdwn(outcome.title)}` : escapeMrkdwn(outcome.title);
-  const fields = outcome.facts.map((f) => fact(f.label, f.value, f.code));
+  const fields = outcome.facts.map((f) => fact(f.label, f.value, f));
   if (outcome.flow) {
-    fields.unshift(fact('Flow ID', outcome.flow.id, true), fact('Status', outcome.flow.status, false));
+    fields.unshift(fact('Flow ID', outcome.flow.id, { code: true }), fact('Status', outcome.flow.status));
   }
   const blocks: KnownBlock[] = [section(headline), ...fieldsSection(fields)];
   for (const note of outcome.notes ?? []) blocks.push(section(escapeMrkdwn(note)));

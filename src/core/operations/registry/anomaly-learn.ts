@@ -35,7 +35,7 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest> = {
     id: 'learn',
     words: ['learn'],
     usage:
-      '/tsai learn workspace=<id> signals=<id[:label],…> range=<time range(s)> [model-name=…] [name=…] [description=…]  or  /tsai learn workspace=<id> dataspec=<id> …',
+      '/tsai learn workspace=<id> signals=<id[:label],…> range=<time range;…> [model-name=…] [name=…] [description=…]  or  /tsai learn workspace=<id> dataspec=<id> …',
     summary: 'Train a new anomaly model (ANOMALYLEARN). Several ranges: separate them with `;`.',
     examples: [
       `/tsai learn workspace=${X.workspace} signals=${X.signal}:temperature,${X.signal2}:pressure range="last week"`,

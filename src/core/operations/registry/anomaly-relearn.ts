@@ -35,7 +35,7 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest> = {
     id: 'relearn',
     words: ['relearn'],
     usage:
-      '/tsai relearn <model_id> workspace=<id> (signals=<id[:label],…> range=<time range(s)> | dataspec=<id>)',
+      '/tsai relearn <model_id> workspace=<id> (signals=<id[:label],…> range=<time range;…> | dataspec=<id>)',
     summary:
       'Teach an existing anomaly model new data (incremental ANOMALYLEARN); earlier ranges need not be repeated.',
     examples: [

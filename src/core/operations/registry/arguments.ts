@@ -34,7 +34,7 @@ export const RANGE: Argument = {
   key: 'range',
   kind: 'range',
   required: true,
-  help: 'The time range(s) of the data, read in your zone; separate several with `;`.',
+  help: 'The time range of the data, read in your zone; separate several ranges with `;`.',
   freeText: true,
   fields: ['ranges'],
 };

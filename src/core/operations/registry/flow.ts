@@ -39,6 +39,7 @@ export const flowShow: OperationEntry<FlowShow, FlowShow> = {
         };
       }
       const f = found.flow;
+      const failed = found.view.ended && found.view.phase !== 'completed';
       return {
         ok: true,
         kind: 'service',
@@ -48,9 +49,10 @@ export const flowShow: OperationEntry<FlowShow, FlowShow> = {
         facts: [
           ...(str(f.flowType) ? [{ label: 'Type', value: str(f.flowType)! }] : []),
           ...(str(f.name) ? [{ label: 'Name', value: str(f.name)!, code: true }] : []),
-          ...(typeof f.updateTime === 'number'
-            ? [{ label: 'Updated', value: new Date(f.updateTime).toISOString() }]
+          ...(found.view.updateTime !== undefined
+            ? [{ label: 'Updated', value: String(found.view.updateTime), time: true }]
             : []),
+          ...(failed ? [{ label: 'The service said', value: found.view.message ?? 'no reason given' }] : []),
         ],
       };
     } catch (e) {

@@ -1,0 +1,69 @@
+import type { ApprovalAction, ApprovalRequest, Store } from '../../store/index.js';
+
+/** A model's record as the service answered it; `live` only when the service says it. */
+export interface ModelSeen {
+  id: string;
+  live?: unknown;
+}
+
+export interface PrecheckDeps {
+  store: Pick<Store, 'getCatalogEntry' | 'listApprovals' | 'getTrackedFlow'>;
+}
+
+export interface PrecheckInput {
+  action: ApprovalAction;
+  modelId: string;
+  teamId?: string;
+  /**
+   * The model's record, when the request named its assessment and the service was just asked. A model
+   * named by ID is not looked up again: the service has no read of one model, and a pre-check never
+   * costs a call the request itself would not make.
+   */
+  record?: ModelSeen;
+}
+
+/** How many of a team's requests are read to find what the bot knows of a model. */
+const LOOK_BACK = 100;
+
+/**
+ * What makes a live start or stop pointless before any approver is asked, when the bot can tell: the
+ * service said the model does not exist, or the model is already in the state asked for, by the
+ * service's model record or by the last live flow the bot followed to its end. Undefined when nothing
+ * stands in the way (or the bot cannot tell).
+ */
+export async function liveRequestRefusal(deps: PrecheckDeps, q: PrecheckInput): Promise<string | undefined> {
+  const { store } = deps;
+  const entry = q.teamId ? await store.getCatalogEntry(q.teamId, 'model', q.modelId) : null;
+  if (entry?.missingAt != null)
+    return `The service said model ${q.modelId} does not exist, so nothing was asked of the approvers. \`/tsai model common <assessment_id>\` finds an assessment's common model.`;
+
+  const team = q.teamId ? { teamId: q.teamId } : {};
+  const record = q.record;
+  const state =
+    typeof record?.live === 'boolean'
+      ? { live: record.live, known: "the service's record of the model says so" }
+      : await stateFromFlows(store, q.modelId, team);
+  if (!state || state.live !== (q.action === 'start')) return undefined;
+  const other = q.action === 'start' ? 'stop' : 'start';
+  return q.action === 'start'
+    ? `Model ${q.modelId} is already live (${state.known}), so nothing was asked of the approvers. To stop it: \`/tsai live ${other} ${q.modelId}\`.`
+    : `Model ${q.modelId} is not live (${state.known}), so there is nothing to stop and nothing was asked of the approvers. To start it: \`/tsai live ${other} ${q.modelId}\`.`;
+}
+
+/** The model's state after the last live flow for it that the bot followed to COMPLETED. */
+async function stateFromFlows(
+  store: PrecheckDeps['store'],
+  modelId: string,
+  team: { teamId?: string },
+): Promise<{ live: boolean; known: string } | undefined> {
+  const executed = (await store.listApprovals({ statuses: ['executed'], ...team, limit: LOOK_BACK }))
+    .filter((r): r is ApprovalRequest & { flowId: string } => r.modelId === modelId && r.flowId !== null)
+    .sort((a, b) => (b.finishedAt ?? 0) - (a.finishedAt ?? 0));
+  for (const r of executed) {
+    const flow = await store.getTrackedFlow(r.flowId);
+    if (flow?.endReason !== 'ended' || flow.status.toUpperCase() !== 'COMPLETED') continue;
+    const verb = r.action === 'start' ? 'started' : 'stopped';
+    return { live: r.action === 'start', known: `flow ${r.flowId}, which the bot followed, ${verb} it` };
+  }
+  return undefined;
+}
