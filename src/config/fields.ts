@@ -120,6 +120,19 @@ export function port(variable: string, example: number): Field<number> {
   };
 }
 
+/** A port, or `off` for a server the bot can do without. */
+export function portOrOff(variable: string, example: number): Field<number | 'off'> {
+  const message = `must be a port number between 0 and 65535, or off (e.g. ${variable}=${example})`;
+  return {
+    schema: z
+      .string()
+      .transform((v) => v.trim().toLowerCase())
+      .refine((v) => v === 'off' || (/^\d+$/.test(v) && Number(v) <= 65535), message)
+      .transform((v) => (v === 'off' ? ('off' as const) : Number(v))),
+    format: 'port, 0–65535 (0: any free port), or `off`',
+  };
+}
+
 export const bool: Field<boolean> = {
   schema: z
     .string()

@@ -25,6 +25,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     slack,
     port: v.PORT,
+    metrics: { port: v.TSAI_METRICS_PORT, host: v.TSAI_METRICS_HOST },
     service: {
       baseUrl: v.TSAI_BASE_URL,
       token: v.TSAI_TOKEN,

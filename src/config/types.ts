@@ -62,6 +62,8 @@ export interface Config {
    * it; past it the process exits anyway, saying so in the log.
    */
   shutdownTimeoutMs: number;
+  /** Prometheus's `GET /metrics` (TSAI_METRICS_PORT, TSAI_METRICS_HOST); port `off`: not served. */
+  metrics: { port: number | 'off'; host: string };
   /** The browser sandbox page's port, for `npm start` without Slack settings (SANDBOX_PORT). */
   sandboxPort: number;
   /** Every secret value present, for log scrubbing. */

@@ -9,6 +9,7 @@ import {
   idList,
   oneOf,
   port,
+  portOrOff,
   text,
   timeZone,
   token,
@@ -78,6 +79,20 @@ export const VARIABLES = {
     ...port('PORT', 3000),
     default: 3000,
     does: 'HTTP port of the bot. `GET /healthz` answers `ok`; `GET /readyz` 200, or 503 with the reasons.',
+  }),
+  TSAI_METRICS_PORT: withDefault<number | 'off'>({
+    ...portOrOff('TSAI_METRICS_PORT', 9464),
+    default: 9464,
+    does: "Prometheus metrics at `GET /metrics` on this port, apart from Slack's request URL (docs/operations.md). A busy port is logged and the bot runs without them.",
+  }),
+  TSAI_METRICS_HOST: withDefault({
+    ...text(
+      'host name or IP address',
+      /^[A-Za-z0-9.:_-]{1,253}$/,
+      'must be a host name or IP address, e.g. 0.0.0.0',
+    ),
+    default: '127.0.0.1',
+    does: 'The address the metrics port listens on; `0.0.0.0` lets a Prometheus on another machine scrape it.',
   }),
   TSAI_BASE_URL: variable({
     ...httpUrl('TSAI_TOKEN'),

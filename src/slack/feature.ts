@@ -10,6 +10,7 @@ import type {
   ViewClosedAction,
   ViewSubmitAction,
 } from '@slack/bolt';
+import { ackTimer, type SurfaceKind } from '../metrics/metrics.js';
 import type { Bot } from './bot.js';
 import type { Route, Routes } from './routes.js';
 import type { FollowUps, Job, JobKind, JobOf, Notice } from './runtime/jobs.js';
@@ -99,9 +100,28 @@ export function registerListeners(app: App, features: readonly Feature[], contex
   for (const f of features) for (const l of f.listeners) register(app, l, context);
 }
 
+/** The `surface` label of each kind of request's acknowledgement time. */
+const SURFACE: Record<Route, SurfaceKind> = {
+  commands: 'command',
+  actions: 'action',
+  shortcuts: 'shortcut',
+  viewSubmissions: 'view_submission',
+  viewClosures: 'view_closed',
+  options: 'options',
+  events: 'event',
+};
+
 function register(app: App, l: Listener, context: ListenerContext): void {
   const ids = l.match.ids;
-  const ack = (args: unknown) => l.ack(args as ListenerArgs[Route], context);
+  const timer = ackTimer(SURFACE[l.match.route]);
+  const ack = async (args: unknown) => {
+    const started = performance.now();
+    try {
+      await l.ack(args as ListenerArgs[Route], context);
+    } finally {
+      timer.observe((performance.now() - started) / 1000);
+    }
+  };
   switch (l.match.route) {
     case 'commands':
       return void app.command(ids, ack);

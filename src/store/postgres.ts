@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { noteStoreError } from './availability.js';
 import { MIGRATIONS } from './migrations.js';
 import type { Dialect, Query, Row, RowsInsert, SqlEngine, Step, Steps } from './sql.js';
 import { SqlStore } from './sql-store.js';
@@ -45,6 +46,15 @@ class PostgresEngine implements SqlEngine {
   constructor(private readonly pool: pg.Pool) {}
 
   async exec<T>(query: Query<T>): Promise<T> {
+    try {
+      return await this.execOnce(query);
+    } catch (err) {
+      noteStoreError(err);
+      throw err;
+    }
+  }
+
+  private async execOnce<T>(query: Query<T>): Promise<T> {
     if (query.mode !== 'transaction') return this.drive(this.pool, query.body(POSTGRES_DIALECT));
     const client = await this.pool.connect();
     try {

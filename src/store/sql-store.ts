@@ -3,6 +3,7 @@ import * as audit from './queries/audit.js';
 import * as catalog from './queries/catalog.js';
 import * as defaults from './queries/channel-defaults.js';
 import * as holds from './queries/follow-up-holds.js';
+import * as gauges from './queries/gauges.js';
 import * as seen from './queries/requests-seen.js';
 import * as state from './queries/state.js';
 import * as flows from './queries/tracked-flows.js';
@@ -40,6 +41,9 @@ export class SqlStore implements Store {
     this.kind = engine.kind;
   }
 
+  operatorFigures() {
+    return this.engine.exec(gauges.operatorFigures());
+  }
   createApproval(input: NewApprovalRequest) {
     return this.engine.exec(approvals.createApproval(input));
   }

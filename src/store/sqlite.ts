@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { noteStoreError } from './availability.js';
 import { MIGRATIONS } from './migrations.js';
 import type { Dialect, Query, Row, SqlEngine, Step, Steps } from './sql.js';
 import { SqlStore } from './sql-store.js';
@@ -43,6 +44,7 @@ class SqliteEngine implements SqlEngine {
         query.mode === 'statements' ? this.drive(steps) : (this.inTransaction.immediate(steps) as T);
       return Promise.resolve(result);
     } catch (err) {
+      noteStoreError(err);
       return Promise.reject(err);
     }
   }

@@ -255,8 +255,16 @@ export interface FollowUpHoldStore {
   takeAbandonedFollowUps(now: number, limit: number): Promise<HeldFollowUp[]>;
 }
 
+export interface OperatorFigures {
+  flows: { status: string; count: number }[];
+  approvalsPending: number;
+}
+
 export interface Store extends FlowTrackingStore, FollowUpHoldStore {
   readonly kind: 'sqlite' | 'postgres';
+
+  /** Followed flows by status and pending approval requests, for the metrics every replica reports alike. */
+  operatorFigures(): Promise<OperatorFigures>;
 
   createApproval(input: NewApprovalRequest): Promise<ApprovalRequest>;
   getApproval(id: string): Promise<ApprovalRequest | null>;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FlowResults, FlowView, ServiceClient, ServiceError } from '../../api/index.js';
+import { observeServiceCall } from '../../metrics/metrics.js';
 import type { FlowAnnouncement, Store, TrackedFlow, TrackedFlowPatch } from '../../store/index.js';
 import { recordFlowResult } from '../catalog/record.js';
 import type { Actor, Operation } from '../operations/operation.js';
@@ -325,10 +326,14 @@ export class FlowTracker {
   ): Promise<
     { kind: 'view'; view: FlowView } | { kind: 'unsupported' } | { kind: 'error'; error: ServiceError }
   > {
+    const started = performance.now();
+    const took = () => (performance.now() - started) / 1000;
     try {
       const got = await this.deps.service.getFlow(flowId);
+      observeServiceCall('flow-read', 'ok', took());
       return got.supported ? { kind: 'view', view: got.view } : { kind: 'unsupported' };
     } catch (e) {
+      observeServiceCall('flow-read', 'error', took());
       if (isServiceError(e)) return { kind: 'error', error: e };
       throw e;
     }

@@ -1,3 +1,4 @@
+import type { ThreadMetrics } from '../../metrics/metrics.js';
 import type { BotSetup } from '../bot.js';
 import type { Job } from './jobs.js';
 
@@ -10,7 +11,9 @@ export type ToWorker =
   /** Shutting down: finish the jobs in hand, stop the background work, close, answer `drained`. */
   | { kind: 'drain' }
   /** Log this thread's memory use (the bench reads it). */
-  | { kind: 'memory' };
+  | { kind: 'memory' }
+  /** Send this thread's metrics (a scrape of /metrics asks). */
+  | { kind: 'metrics'; id: number };
 
 export type FromWorker =
   | { kind: 'ready' }
@@ -20,5 +23,6 @@ export type FromWorker =
   /** Log lines, already formatted and scrubbed, for the process's one log stream. */
   | { kind: 'logs'; lines: string[] }
   | { kind: 'drained' }
+  | { kind: 'metrics'; id: number; metrics: ThreadMetrics }
   /** One of the worker's Web API calls was answered with an auth error (the token no longer works). */
   | { kind: 'slack-auth'; error: string };
