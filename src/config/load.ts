@@ -42,6 +42,7 @@ export function loadConfig(env: Env = process.env): Config {
     approvals: {
       channel: v.TSAI_APPROVALS_CHANNEL,
       approvers: v.TSAI_APPROVERS,
+      byWorkspace: v.TSAI_WORKSPACE_APPROVERS,
       allowSelfApproval: v.TSAI_ALLOW_SELF_APPROVAL,
       ttlMs: v.TSAI_APPROVAL_TTL,
       interruptedAfterMs: v.TSAI_APPROVAL_INTERRUPTED_AFTER,

@@ -32,6 +32,8 @@ export interface Config {
     channel?: string;
     /** Slack user IDs (U…/W…) and user-group IDs (S…). */
     approvers: string[];
+    /** Approvers of the requests acting on a service workspace, by its ID; other workspaces: `approvers`. */
+    byWorkspace: Record<string, string[]>;
     allowSelfApproval: boolean;
     ttlMs: number;
     /**

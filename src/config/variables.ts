@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  approversByWorkspace,
   bool,
   databaseUrl,
   duration,
@@ -220,6 +221,12 @@ export const VARIABLES = {
     default: [],
     shownDefault: 'nobody',
     does: 'Who may approve live starts (user groups are expanded).',
+  }),
+  TSAI_WORKSPACE_APPROVERS: withDefault({
+    ...approversByWorkspace,
+    default: {},
+    shownDefault: 'none: `TSAI_APPROVERS` for every workspace',
+    does: 'Who approves live starts and stops of models in a given service workspace, instead of `TSAI_APPROVERS` (which still decides for every other workspace, and reads the audit log), e.g. `1353853719423311872=S0LEADS U0BOB; 1353853719423311999=U0CAROL`.',
   }),
   TSAI_ALLOW_SELF_APPROVAL: withDefault({
     ...bool,

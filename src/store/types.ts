@@ -28,6 +28,8 @@ export interface NewApprovalRequest {
   approvalsChannelId: string;
   createdAt: number;
   expiresAt: number;
+  /** The service workspace whose approvers decide it; absent: the bot's approvers. */
+  approversWorkspace?: { id: string; name?: string };
 }
 
 export interface ApprovalRequest {
@@ -58,6 +60,8 @@ export interface ApprovalRequest {
   flowStatus: string | null;
   error: string | null;
   finishedAt: number | null;
+  /** The service workspace whose approvers decide it (its name when filed); null: the bot's approvers. */
+  approversWorkspace: { id: string; name: string | null } | null;
 }
 
 export type Decision = 'approve' | 'reject';

@@ -132,7 +132,7 @@ export async function present(
   outcome: DecisionOutcome,
   tell: (text: string) => Promise<unknown>,
 ): Promise<void> {
-  const refusal = refusalText(outcome, bot.approvals.approverIds);
+  const refusal = refusalText(outcome);
   if (refusal) {
     const ask = refusal.ask ? ` ${refusal.askLead ?? 'Ask'} ${askWhom(refusal.ask)}.` : '';
     return void (await tell(`${refusal.message}${ask}`));
