@@ -3,6 +3,8 @@ import type { Config } from './config.js';
 import { type ClockSource, SYSTEM_CLOCK } from './core/clock.js';
 import type { WriteHealth } from './core/records.js';
 import type { Logger } from './log.js';
+import type { MetricsExposure } from './metrics/exposure.js';
+import { startMetrics } from './metrics/start.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import { type Bot, type BotSetup, composeBot } from './slack/bot.js';
 import { Readiness } from './slack/readiness.js';
@@ -19,6 +21,8 @@ export interface RunningBot {
   followUps: FollowUps;
   /** What `GET /readyz` answers. */
   readiness: Readiness;
+  /** `GET /metrics` on its own port; absent when TSAI_METRICS_PORT is off or was taken. */
+  metrics?: MetricsExposure;
   stop(): Promise<void>;
 }
 
@@ -120,11 +124,18 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
     await Promise.all([slack.start(config.port), followUps.ready]);
     stops.push(() => slack.stop());
     await readiness.start();
+    const metrics = await startMetrics({
+      settings: config.metrics,
+      readStore: () => bot.store.operatorFigures(),
+      otherThreads: () => followUps.metrics?.() ?? Promise.resolve([]),
+      logger,
+    });
+    if (metrics) stops.push(() => metrics.stop());
     logger.info(
       { mode: config.slack.mode, port: config.slack.mode === 'http' ? slack.port() : undefined },
       'tsai-chatops bot is running',
     );
-    return { config, bot, slack, followUps, readiness, stop };
+    return { config, bot, slack, followUps, readiness, ...(metrics ? { metrics } : {}), stop };
   } catch (e) {
     await stop();
     throw e;

@@ -45,6 +45,7 @@ describe('loadConfig', () => {
     expect(c.approvals).toEqual({
       channel: undefined,
       approvers: [],
+      byWorkspace: {},
       allowSelfApproval: false,
       ttlMs: 4 * 3600_000,
       interruptedAfterMs: 5 * 60_000,
@@ -134,6 +135,7 @@ describe('loadConfig', () => {
       TSAI_ACCOUNT_ID: '1234567890123456789',
       TSAI_DEFAULT_TIMEZONE: 'Asia/Kolkata',
       TSAI_APPROVERS: 'U0123ABC, S0456DEF',
+      TSAI_WORKSPACE_APPROVERS: ' 1353853719423311872=S0LEADS U0BOB; 1353853719423311999 = U0CAROL,W0DAN ;',
       TSAI_OPERATORS: 'U1AAA W2BBB',
       TSAI_ALLOWED_CHANNELS: 'C01,G02',
       TSAI_ALLOW_SELF_APPROVAL: 'TRUE',
@@ -155,6 +157,10 @@ describe('loadConfig', () => {
     expect(c.approvals).toEqual({
       channel: 'C0APPROVALS',
       approvers: ['U0123ABC', 'S0456DEF'],
+      byWorkspace: {
+        '1353853719423311872': ['S0LEADS', 'U0BOB'],
+        '1353853719423311999': ['U0CAROL', 'W0DAN'],
+      },
       allowSelfApproval: true,
       ttlMs: 90 * 60_000,
       interruptedAfterMs: 5 * 60_000,
@@ -357,6 +363,32 @@ describe('SANDBOX_PORT', () => {
     expect(loadConfig({ SANDBOX_PORT: '8080' }).sandboxPort).toBe(8080);
     expect(() => loadConfig({ SANDBOX_PORT: 'abc' })).toThrow(/SANDBOX_PORT=3030/);
     expect(() => loadConfig({ SANDBOX_PORT: '70000' })).toThrow(/between 0 and 65535/);
+  });
+});
+
+describe('TSAI_WORKSPACE_APPROVERS', () => {
+  it.each([
+    ['U0BOB', 'entry 1 must be <workspace ID>=<user or group IDs>'],
+    ['1353853719423311872=', 'entry 1 must be'],
+    ['1353853719423311872=U0BOB; pumps=U0BOB', 'entry 2 must be'],
+    ['1353853719423311872=U0BOB x', 'entry 1 must be'],
+    [
+      '1353853719423311872=U0BOB; 1353853719423311872=U0CAROL',
+      'entry 2 names workspace 1353853719423311872 again',
+    ],
+  ])('%s is refused with one message naming the variable and an example', (value, problem) => {
+    let error: unknown;
+    try {
+      loadConfig({ TSAI_WORKSPACE_APPROVERS: value });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.variable).toBe('TSAI_WORKSPACE_APPROVERS');
+    expect(problems[0]!.problem).toContain(problem);
+    expect(problems[0]!.problem).toContain('e.g. 1353853719423311872=S0LEADS U0BOB');
   });
 });
 

@@ -78,6 +78,7 @@ describe('plurals', () => {
       flowStatus: null,
       error: null,
       finishedAt: null,
+      approversWorkspace: null,
     });
     expect(pendingListMessage([request('1')]).text).toBe('1 pending approval request');
     expect(pendingListMessage([request('1'), request('2')]).text).toBe('2 pending approval requests');

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Agent } from 'undici';
+import { countRetry } from '../metrics/metrics.js';
 import { parseJsonLossless } from '../wire/index.js';
 import {
   CHECK_ACTIVITY_VIEW,
@@ -104,6 +105,7 @@ export class Transport {
       const delay = Math.max(outcome.retryAfterMs ?? 0, backoff);
       if (!outcome.retryable || attempt >= this.o.maxAttempts || elapsed + delay > this.o.maxRetryTimeMs)
         throw outcome.error;
+      countRetry('service');
       await sleep(delay);
     }
   }

@@ -98,6 +98,42 @@ export function idList(pattern: RegExp, what: string, format: string): Field<str
   };
 }
 
+const WORKSPACE_ID = /^\d{1,30}$/;
+const USER_OR_GROUP = /^[UWS][A-Z0-9]{2,}$/;
+
+/**
+ * Approvers per service workspace: `<workspace ID>=<user or group IDs>` entries separated by `;`, e.g.
+ * `1353853719423311872=S0LEADS U0BOB; 1353853719423311999=U0CAROL`. A bad entry is named with an example.
+ */
+export const approversByWorkspace: Field<Record<string, string[]>> = {
+  schema: z.string().transform((v, ctx) => {
+    const out: Record<string, string[]> = {};
+    const entries = v
+      .split(';')
+      .map((e) => e.trim())
+      .filter(Boolean);
+    for (const [i, entry] of entries.entries()) {
+      const [workspace = '', ids = '', ...rest] = entry.split('=').map((p) => p.trim());
+      const list = ids.split(/[\s,]+/).filter(Boolean);
+      const bad =
+        rest.length > 0 ||
+        !WORKSPACE_ID.test(workspace) ||
+        list.length === 0 ||
+        !list.every((id) => USER_OR_GROUP.test(id));
+      if (bad || out[workspace]) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `entry ${i + 1} ${bad ? 'must be <workspace ID>=<user or group IDs>' : `names workspace ${workspace} again`}; write e.g. 1353853719423311872=S0LEADS U0BOB; 1353853719423311999=U0CAROL`,
+        });
+        return z.NEVER;
+      }
+      out[workspace] = list;
+    }
+    return out;
+  }),
+  format: '`<workspace ID>=<user/group IDs>`, entries separated by `;`',
+};
+
 export function wholeNumber(min: number, max: number): Field<number> {
   return {
     schema: z
@@ -118,6 +154,19 @@ export function port(variable: string, example: number): Field<number> {
       .transform(Number)
       .refine((n) => n <= 65535, message),
     format: 'port, 0–65535 (0: any free port)',
+  };
+}
+
+/** A port, or `off` for a server the bot can do without. */
+export function portOrOff(variable: string, example: number): Field<number | 'off'> {
+  const message = `must be a port number between 0 and 65535, or off (e.g. ${variable}=${example})`;
+  return {
+    schema: z
+      .string()
+      .transform((v) => v.trim().toLowerCase())
+      .refine((v) => v === 'off' || (/^\d+$/.test(v) && Number(v) <= 65535), message)
+      .transform((v) => (v === 'off' ? ('off' as const) : Number(v))),
+    format: 'port, 0–65535 (0: any free port), or `off`',
   };
 }
 

@@ -27,6 +27,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     slack,
     port: v.PORT,
+    metrics: { port: v.TSAI_METRICS_PORT, host: v.TSAI_METRICS_HOST },
     service: {
       baseUrl: v.TSAI_BASE_URL,
       token: v.TSAI_TOKEN,
@@ -44,6 +45,7 @@ export function loadConfig(env: Env = process.env): Config {
     approvals: {
       channel: v.TSAI_APPROVALS_CHANNEL,
       approvers: v.TSAI_APPROVERS,
+      byWorkspace: v.TSAI_WORKSPACE_APPROVERS,
       allowSelfApproval: v.TSAI_ALLOW_SELF_APPROVAL,
       ttlMs: v.TSAI_APPROVAL_TTL,
       interruptedAfterMs: v.TSAI_APPROVAL_INTERRUPTED_AFTER,

@@ -40,6 +40,8 @@ export interface Config {
     channel?: string;
     /** Slack user IDs (U…/W…) and user-group IDs (S…). */
     approvers: string[];
+    /** Approvers of the requests acting on a service workspace, by its ID; other workspaces: `approvers`. */
+    byWorkspace: Record<string, string[]>;
     allowSelfApproval: boolean;
     ttlMs: number;
     /**
@@ -70,6 +72,8 @@ export interface Config {
    * it; past it the process exits anyway, saying so in the log.
    */
   shutdownTimeoutMs: number;
+  /** Prometheus's `GET /metrics` (TSAI_METRICS_PORT, TSAI_METRICS_HOST); port `off`: not served. */
+  metrics: { port: number | 'off'; host: string };
   /** The browser sandbox page's port, for `npm start` without Slack settings (SANDBOX_PORT). */
   sandboxPort: number;
   /** TSAI_SECRET_KEY and TSAI_SECRET_KEYS_PREVIOUS; absent: connecting is unavailable. */

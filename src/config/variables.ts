@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  approversByWorkspace,
   bool,
   databaseUrl,
   duration,
@@ -9,6 +10,7 @@ import {
   idList,
   oneOf,
   port,
+  portOrOff,
   secretKey,
   secretKeyList,
   text,
@@ -80,6 +82,20 @@ export const VARIABLES = {
     ...port('PORT', 3000),
     default: 3000,
     does: 'HTTP port of the bot. `GET /healthz` answers `ok`; `GET /readyz` 200, or 503 with the reasons.',
+  }),
+  TSAI_METRICS_PORT: withDefault<number | 'off'>({
+    ...portOrOff('TSAI_METRICS_PORT', 9464),
+    default: 9464,
+    does: "Prometheus metrics at `GET /metrics` on this port, apart from Slack's request URL (docs/operations.md). A busy port is logged and the bot runs without them.",
+  }),
+  TSAI_METRICS_HOST: withDefault({
+    ...text(
+      'host name or IP address',
+      /^[A-Za-z0-9.:_-]{1,253}$/,
+      'must be a host name or IP address, e.g. 0.0.0.0',
+    ),
+    default: '127.0.0.1',
+    does: 'The address the metrics port listens on; `0.0.0.0` lets a Prometheus on another machine scrape it.',
   }),
   TSAI_BASE_URL: variable({
     ...httpUrl('TSAI_TOKEN'),
@@ -225,6 +241,12 @@ export const VARIABLES = {
     default: [],
     shownDefault: 'nobody',
     does: 'Who may approve live starts (user groups are expanded).',
+  }),
+  TSAI_WORKSPACE_APPROVERS: withDefault({
+    ...approversByWorkspace,
+    default: {},
+    shownDefault: 'none: `TSAI_APPROVERS` for every workspace',
+    does: 'Who approves live starts and stops of models in a given service workspace, instead of `TSAI_APPROVERS` (which still decides for every other workspace, and reads the audit log), e.g. `1353853719423311872=S0LEADS U0BOB; 1353853719423311999=U0CAROL`.',
   }),
   TSAI_ALLOW_SELF_APPROVAL: withDefault({
     ...bool,

@@ -28,7 +28,8 @@ export type Shown =
   | { kind: 'channel-defaults-set'; defaults: StoredChannelDefaults | null }
   | { kind: 'channel-defaults-cleared' }
   | { kind: 'nothing-to-clear' }
-  | { kind: 'pending-approvals'; requests: ApprovalRequest[] }
+  /** `everyone`: the asker sees every request of their team; else only theirs and those they may decide. */
+  | { kind: 'pending-approvals'; requests: ApprovalRequest[]; everyone: boolean }
   | { kind: 'audit-trail'; entries: AuditEntry[] };
 
 export interface Presentation {
@@ -71,7 +72,7 @@ export function present(result: OperationResult, o: { followsFlows: boolean }): 
     case 'pending-approvals':
       return {
         to: 'person',
-        shown: { kind: 'pending-approvals', requests: result.requests },
+        shown: { kind: 'pending-approvals', requests: result.requests, everyone: result.everyone },
         redraw: result.expired,
       };
     case 'audit-trail':

@@ -105,6 +105,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
     policy: { operators: config.policy.operators, allowedChannels: config.policy.allowedChannels },
     approvals: {
       approvers: config.approvals.approvers,
+      byWorkspace: config.approvals.byWorkspace,
       allowSelfApproval: config.approvals.allowSelfApproval,
       ttlMs: config.approvals.ttlMs,
       interruptedAfterMs: config.approvals.interruptedAfterMs,

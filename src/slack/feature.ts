@@ -10,6 +10,7 @@ import type {
   ViewClosedAction,
   ViewSubmitAction,
 } from '@slack/bolt';
+import { ackTimer, type SurfaceKind } from '../metrics/metrics.js';
 import type { Bot } from './bot.js';
 import { type Route, type RouteHandler, type Routes, routeRequests } from './routes.js';
 import type { FollowUps, Job, JobKind, JobOf, Notice } from './runtime/jobs.js';
@@ -97,13 +98,32 @@ export function followUpsOf(features: readonly Feature[]): ReadonlyMap<JobKind, 
  */
 export function registerListeners(app: App, features: readonly Feature[], context: ListenerContext): void {
   const handlers = features.flatMap((f) =>
-    f.listeners.map(
-      (l): RouteHandler => ({
+    f.listeners.map((l): RouteHandler => {
+      const timer = ackTimer(SURFACE[l.match.route]);
+      return {
         route: l.match.route,
         ids: l.match.ids,
-        handle: (args) => l.ack(args as unknown as ListenerArgs[Route], context),
-      }),
-    ),
+        handle: async (args) => {
+          const started = performance.now();
+          try {
+            await l.ack(args as unknown as ListenerArgs[Route], context);
+          } finally {
+            timer.observe((performance.now() - started) / 1000);
+          }
+        },
+      };
+    }),
   );
   app.use(routeRequests(handlers, context.bot.logger));
 }
+
+/** The `surface` label of each kind of request's acknowledgement time. */
+const SURFACE: Record<Route, SurfaceKind> = {
+  commands: 'command',
+  actions: 'action',
+  shortcuts: 'shortcut',
+  viewSubmissions: 'view_submission',
+  viewClosures: 'view_closed',
+  options: 'options',
+  events: 'event',
+};

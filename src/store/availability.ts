@@ -4,6 +4,8 @@
  * lost.
  */
 
+import { countRetry, countStoreError } from '../metrics/metrics.js';
+
 /** SQLSTATE classes and codes that say the server or the connection, not the statement, failed. */
 const PG_UNAVAILABLE = /^(08|57P0[1-3]|53300|53400)/;
 const NET_CODES = new Set([
@@ -37,6 +39,11 @@ export function isStoreUnavailable(e: unknown): boolean {
   return Array.isArray(inner) && inner.length > 0 && inner.every(isStoreUnavailable);
 }
 
+/** Counts a failed query for operators (`tsai_store_errors_total`), as an outage or as an error. */
+export function noteStoreError(e: unknown): void {
+  countStoreError(isStoreUnavailable(e) ? 'unavailable' : 'error');
+}
+
 export interface WriteRetryOptions {
   /** Give up this long after the first attempt (default 15 s). */
   deadlineMs?: number;
@@ -67,6 +74,7 @@ export async function retryWhileUnavailable<T>(
     } catch (e) {
       if (!isStoreUnavailable(e) || Date.now() + delay > deadline) throw e;
       o.onRetry?.(attempt, e);
+      countRetry('store');
       await new Promise((r) => setTimeout(r, delay));
       delay = Math.min(delay * 2, o.maxDelayMs ?? 2_000);
     }

@@ -152,6 +152,13 @@ CREATE INDEX follow_ups_held_lease ON follow_ups_held (lease_until);
 // The App Home lists the channels a person uses, read from the audit log by user.
 const auditByUser = `CREATE INDEX audit_log_user ON audit_log (team_id, user_id, at);`;
 
+// Whose approvers decide a request: those of the service workspace it acts on (and the workspace's name
+// when filed, for the card), or the bot's own when this is empty.
+const approversWorkspace = `
+ALTER TABLE approvals ADD COLUMN approvers_workspace_id TEXT;
+ALTER TABLE approvals ADD COLUMN approvers_workspace_name TEXT;
+`;
+
 // Slack requests already acted on (an event's ID, a digest of a command or an interaction), kept until a
 // retry or a replay could no longer arrive, so that every replica acts on each request once.
 const requestsSeen = (ms: string) => `
@@ -228,5 +235,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "people's own service tokens, encrypted",
     sqlite: personTokens('INTEGER'),
     postgres: personTokens('BIGINT'),
+  },
+  {
+    version: 9,
+    name: 'approvers per workspace',
+    sqlite: approversWorkspace,
+    postgres: approversWorkspace,
   },
 ];

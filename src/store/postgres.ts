@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { noteStoreError } from './availability.js';
 import { WriteHealthSignal, writesData } from './health.js';
 import { MIGRATIONS } from './migrations.js';
 import type { Dialect, Query, Row, RowsInsert, SqlEngine, Step, Steps } from './sql.js';
@@ -58,6 +59,7 @@ class PostgresEngine implements SqlEngine {
       return result;
     } catch (err) {
       if (run.writing) this.health.failed(err);
+      noteStoreError(err);
       throw err;
     }
   }

@@ -44,6 +44,9 @@ export function toApproval(r: Row): ApprovalRequest {
     flowStatus: str(r.flow_status),
     error: str(r.error),
     finishedAt: num(r.finished_at),
+    approversWorkspace: r.approvers_workspace_id
+      ? { id: String(r.approvers_workspace_id), name: str(r.approvers_workspace_name) }
+      : null,
   };
 }
 

@@ -4,6 +4,7 @@ import * as audit from './queries/audit.js';
 import * as catalog from './queries/catalog.js';
 import * as defaults from './queries/channel-defaults.js';
 import * as holds from './queries/follow-up-holds.js';
+import * as gauges from './queries/gauges.js';
 import * as tokens from './queries/person-tokens.js';
 import * as seen from './queries/requests-seen.js';
 import * as state from './queries/state.js';
@@ -55,6 +56,9 @@ export class SqlStore implements Store {
     return this.health.watch(listener);
   }
 
+  operatorFigures() {
+    return this.engine.exec(gauges.operatorFigures());
+  }
   createApproval(input: NewApprovalRequest) {
     return this.engine.exec(approvals.createApproval(input));
   }

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { noteStoreError } from './availability.js';
 import { WriteHealthSignal } from './health.js';
 import { MIGRATIONS } from './migrations.js';
 import type { Dialect, Query, Row, SqlEngine, Step, Steps } from './sql.js';
@@ -50,6 +51,7 @@ class SqliteEngine implements SqlEngine {
       return Promise.resolve(result);
     } catch (err) {
       if (this.writing) this.health.failed(err);
+      noteStoreError(err);
       return Promise.reject(err);
     }
   }

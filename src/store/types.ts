@@ -31,6 +31,8 @@ export interface NewApprovalRequest {
   approvalsChannelId: string;
   createdAt: number;
   expiresAt: number;
+  /** The service workspace whose approvers decide it; absent: the bot's approvers. */
+  approversWorkspace?: { id: string; name?: string };
 }
 
 export interface ApprovalRequest {
@@ -61,6 +63,8 @@ export interface ApprovalRequest {
   flowStatus: string | null;
   error: string | null;
   finishedAt: number | null;
+  /** The service workspace whose approvers decide it (its name when filed); null: the bot's approvers. */
+  approversWorkspace: { id: string; name: string | null } | null;
 }
 
 export type Decision = 'approve' | 'reject';
@@ -266,8 +270,16 @@ export interface FollowUpHoldStore {
   takeAbandonedFollowUps(now: number, limit: number): Promise<HeldFollowUp[]>;
 }
 
+export interface OperatorFigures {
+  flows: { status: string; count: number }[];
+  approvalsPending: number;
+}
+
 export interface Store extends FlowTrackingStore, FollowUpHoldStore, PersonTokenStore {
   readonly kind: 'sqlite' | 'postgres';
+
+  /** Followed flows by status and pending approval requests, for the metrics every replica reports alike. */
+  operatorFigures(): Promise<OperatorFigures>;
 
   createApproval(input: NewApprovalRequest): Promise<ApprovalRequest>;
   getApproval(id: string): Promise<ApprovalRequest | null>;

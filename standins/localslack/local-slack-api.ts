@@ -89,6 +89,8 @@ export interface LocalSlack {
     command?: string;
     shouldEscape?: boolean;
     rawText?: boolean;
+    /** The Slack workspace the command comes from, as an app installed in several would see it. */
+    teamId?: string;
   }): Promise<Delivery>;
   clickButton(o: {
     user: string;

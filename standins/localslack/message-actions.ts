@@ -24,6 +24,7 @@ export async function sendCommand(
     command = '/tsai',
     shouldEscape,
     rawText,
+    teamId = TEAM_ID,
   }: Parameters<LocalSlack['sendCommand']>[0],
 ): Promise<Delivery> {
   const { state } = ctx;
@@ -45,7 +46,7 @@ export async function sendCommand(
   const rUrl = responseUrl(ctx, state.issueResponseUrl({ user: u.id, channel: ch.id, commandTs: cmd.ts }));
   const body = new URLSearchParams({
     token: 'local-verification-token',
-    team_id: TEAM_ID,
+    team_id: teamId,
     team_domain: TEAM_DOMAIN,
     channel_id: ch.id,
     channel_name: ch.isIm ? 'directmessage' : ch.name,

@@ -111,8 +111,17 @@ describe('the operation runner: authorise, execute, audit', () => {
       modelId: SEED.models.pressureCommon,
     });
     if (!filed.ok || filed.kind !== 'approval-filed') throw new Error('not filed');
-    const list = await operations.run(ALICE, { kind: 'approvals-list' });
-    expect(list).toMatchObject({ ok: true, kind: 'pending-approvals', requests: [{ id: filed.request.id }] });
+    // The requester and the approvers see it; anyone else does not (core/read-scope.ts).
+    for (const who of [asRequester, { ...ALICE, userId: 'U0BOB' }]) {
+      const list = await operations.run(who, { kind: 'approvals-list' });
+      expect(list).toMatchObject({
+        ok: true,
+        kind: 'pending-approvals',
+        requests: [{ id: filed.request.id }],
+      });
+    }
+    const others = await operations.run(ALICE, { kind: 'approvals-list' });
+    expect(others).toMatchObject({ ok: true, kind: 'pending-approvals', requests: [], everyone: false });
     // Bob is an approver but not an operator: an approved request is authorised by its approval.
     const decided = await approvals.decide({
       requestId: filed.request.id,

@@ -59,9 +59,13 @@ describe('how an outcome is presented', () => {
 
   it('lists pending requests privately and redraws the ones it found expired', () => {
     const p = present(
-      { ok: true, kind: 'pending-approvals', requests: [], expired: [] },
+      { ok: true, kind: 'pending-approvals', requests: [], expired: [], everyone: true },
       { followsFlows: false },
     );
-    expect(p).toEqual({ to: 'person', shown: { kind: 'pending-approvals', requests: [] }, redraw: [] });
+    expect(p).toEqual({
+      to: 'person',
+      shown: { kind: 'pending-approvals', requests: [], everyone: true },
+      redraw: [],
+    });
   });
 });

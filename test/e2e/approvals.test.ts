@@ -289,13 +289,18 @@ describe('live start/stop approvals through Slack', () => {
     }
   });
 
-  it('/tsai approvals lists pending requests; /tsai audit is for approvers', async () => {
+  it('/tsai approvals lists pending requests to whom they concern; /tsai audit is for approvers', async () => {
     const { message } = await file(`live start ${SEED.models.temperatureCommon} reason="for the list"`);
     const id = requestIdOf(message);
-    const list = await rig.command('approvals', { user: OUTSIDER });
-    expect(list.ephemeralTo).toBe(OUTSIDER);
+    const list = await rig.command('approvals', { user: APPROVER });
+    expect(list.ephemeralTo).toBe(APPROVER);
     expect(textOf(list)).toContain(id);
     expect(textOf(list)).toContain('for the list');
+    // Someone who neither filed it nor decides it does not see it, and is told why (docs/security.md).
+    const outsider = await rig.command('approvals', { user: OUTSIDER });
+    expect(outsider.ephemeralTo).toBe(OUTSIDER);
+    expect(textOf(outsider)).not.toContain(id);
+    expect(textOf(outsider)).toContain("Only the bot's approvers see everyone's requests");
 
     const refused = await rig.command('audit', { user: OUTSIDER });
     expect(refused.ephemeralTo).toBe(OUTSIDER);

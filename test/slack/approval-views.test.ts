@@ -39,6 +39,7 @@ function request(status: ApprovalStatus, over: Partial<ApprovalRequest> = {}): A
     flowStatus: status === 'executed' ? 'SCHEDULED' : null,
     error: status === 'failed' || status === 'unknown' ? `${EVIL} ${'x'.repeat(5000)}` : null,
     finishedAt: null,
+    approversWorkspace: null,
     ...over,
   };
 }

@@ -46,7 +46,12 @@ describe('the Home publisher', () => {
       logger: { warn() {}, info() {}, error() {} },
       config: { approvals: { allowSelfApproval: false } },
       zoneOf: async () => 'UTC',
-      approvals: { isApprover: async () => false, approverIds: { users: ['U0BOB'], groups: [] } },
+      approvals: {
+        isApprover: async () => false,
+        mayDecide: async () => false,
+        approverIds: { users: ['U0BOB'], groups: [] },
+        approverIdsOf: () => ({ users: ['U0BOB'], groups: [] }),
+      },
       connections: { standing: async () => ({ kind: 'shared' }), canConnect: true },
       slack: {
         views: {
@@ -117,7 +122,7 @@ describe('the Home publisher', () => {
     // Once published, she is marked as having a Home.
     while ((await store.getState('home-viewer:T0:U0ALICE')) === null) await new Promise(setImmediate);
     // Bob (an approver) never opened his Home: a change concerning him publishes nothing for him.
-    await publisher.changed({ teamId: 'T0', userIds: ['U0ALICE'], approvers: true });
+    await publisher.changed({ teamId: 'T0', userIds: ['U0ALICE'], approvers: { approversWorkspace: null } });
     await published(2);
     await publisher.stop();
     expect(publishes.map((p) => p.user_id)).toEqual(['U0ALICE', 'U0ALICE']);

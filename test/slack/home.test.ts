@@ -35,6 +35,7 @@ function request(n: number, requesterId: string): ApprovalRequest {
     flowStatus: null,
     error: null,
     finishedAt: null,
+    approversWorkspace: null,
   };
 }
 

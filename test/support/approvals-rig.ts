@@ -165,6 +165,7 @@ export async function startRig(o: RigOptions = {}): Promise<Rig> {
       DATABASE_URL: databaseUrl,
       PORT: '0',
       LOG_LEVEL: 'info',
+      TSAI_METRICS_PORT: 'off',
       ...BASE_ENV,
       ...o.env,
     }),

@@ -152,6 +152,8 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
       TSAI_MAX_RETRY_TIME_MS: '2000',
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: 'debug',
+      // Many bots run at once in a test run: each test that scrapes metrics asks for a free port.
+      TSAI_METRICS_PORT: 'off',
       ...o.env,
     });
     registerSecrets(...config.secrets);

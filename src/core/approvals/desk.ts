@@ -50,8 +50,18 @@ export class Approvals {
     return this.workflow.approverIds;
   }
 
+  /** The approvers who decide this request: its workspace's, or the bot's. */
+  approverIdsOf(request: Pick<ApprovalRequest, 'approversWorkspace'>): { users: string[]; groups: string[] } {
+    return this.workflow.approverIdsOf(request);
+  }
+
   isApprover(userId: string): Promise<boolean> {
     return this.workflow.isApprover(userId);
+  }
+
+  /** Whether `userId` is one of the approvers who decide this request. */
+  mayDecide(request: ApprovalRequest, userId: string): Promise<boolean> {
+    return this.workflow.mayDecide(request, userId);
   }
 
   fileRequest(input: FileRequestInput): Promise<FileRequestOutcome> {

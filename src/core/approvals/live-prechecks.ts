@@ -4,6 +4,8 @@ import type { ApprovalAction, ApprovalRequest, Store } from '../../store/index.j
 export interface ModelSeen {
   id: string;
   live?: unknown;
+  /** The workspace the model is in, when the service says. */
+  workspace?: string;
 }
 
 export interface PrecheckDeps {

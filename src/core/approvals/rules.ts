@@ -10,7 +10,7 @@ export interface Approvers {
 export type Refusal =
   | { kind: 'not-found' }
   | { kind: 'not-approver'; request: ApprovalRequest; approvers: Approvers }
-  | { kind: 'self-approval'; request: ApprovalRequest }
+  | { kind: 'self-approval'; request: ApprovalRequest; approvers: Approvers }
   /** Approving runs the flow with the approver's own identity, which they have not connected (or was turned down). */
   | { kind: 'connect-first'; request: ApprovalRequest; connect: 'connect' | 'reconnect'; message: string };
 
@@ -46,13 +46,27 @@ export interface RefusalText {
   ask?: Approvers;
 }
 
-export function refusalText(outcome: DecisionOutcome, approvers: Approvers): RefusalText | undefined {
+/** A workspace as a card or a refusal names it: its name when known, else its ID. */
+export function workspaceLabel(w: { id: string; name: string | null }): string {
+  return w.name ? `"${w.name}" (${w.id})` : w.id;
+}
+
+/** Who decides a request, as its card says: the rule that applied when it was filed. */
+export function approversRuleText(request: Pick<ApprovalRequest, 'approversWorkspace'>): string {
+  return request.approversWorkspace
+    ? `approvers for workspace ${workspaceLabel(request.approversWorkspace)}`
+    : "the bot's approvers";
+}
+
+export function refusalText(outcome: DecisionOutcome): RefusalText | undefined {
   switch (outcome.kind) {
     case 'not-found':
       return { message: 'This request is not known to this bot; nothing changed.' };
     case 'not-approver':
       return {
-        message: 'You are not an approver for starting or stopping live models, so nothing changed.',
+        message: outcome.request.approversWorkspace
+          ? `You are not one of the approvers for workspace ${workspaceLabel(outcome.request.approversWorkspace)}, who decide this request, so nothing changed.`
+          : 'You are not an approver for starting or stopping live models, so nothing changed.',
         askLead: 'Ask',
         ask: outcome.approvers,
       };
@@ -60,7 +74,7 @@ export function refusalText(outcome: DecisionOutcome, approvers: Approvers): Ref
       return {
         message: 'You filed this request, so you cannot approve it yourself; nothing changed.',
         askLead: 'Ask another approver:',
-        ask: approvers,
+        ask: outcome.approvers,
       };
     case 'connect-first':
       return {

@@ -28,8 +28,10 @@ export const MAX_REASON_LENGTH = 500;
 export const SYSTEM_USER = 'system';
 
 export interface ApprovalsConfig {
-  /** Slack user IDs (U…/W…) and user-group IDs (S…) allowed to decide. */
+  /** Slack user IDs (U…/W…) and user-group IDs (S…) allowed to decide: the bot's approvers. */
   approvers: readonly string[];
+  /** Approvers of the requests acting on a service workspace, by its ID, instead of `approvers`. */
+  byWorkspace?: Readonly<Record<string, readonly string[]>>;
   /** Let a requester approve their own request; off by default. */
   allowSelfApproval?: boolean;
   ttlMs?: number;
@@ -68,7 +70,7 @@ export interface Decided {
 
 export interface ApprovalsDeps {
   store: Store;
-  /** M[0] of an assessment, for requests filed by assessment (and whether it is live, when the service says). */
+  /** M[0] of an assessment, for requests filed by assessment (whether it is live and its workspace, when the service says). */
   findCommonModel(assessmentId: string): Promise<ModelSeen | null>;
   config: ApprovalsConfig;
   expandGroup: ExpandGroup;
@@ -166,13 +168,55 @@ function defaultFlowName(request: ApprovalRequest, people: FlowPeople, atMs: num
  */
 export class ApprovalWorkflow {
   private readonly approvers: Membership;
+  private readonly byWorkspace: ReadonlyMap<string, Membership>;
 
   constructor(private readonly deps: ApprovalsDeps) {
-    this.approvers = new Membership(deps.config.approvers, deps.expandGroup, {
-      cacheMs: deps.config.groupCacheMs,
-      now: deps.now,
-      onGroupError: deps.onGroupError,
-    });
+    const members = (ids: readonly string[]) =>
+      new Membership(ids, deps.expandGroup, {
+        cacheMs: deps.config.groupCacheMs,
+        now: deps.now,
+        onGroupError: deps.onGroupError,
+      });
+    this.approvers = members(deps.config.approvers);
+    this.byWorkspace = new Map(
+      Object.entries(deps.config.byWorkspace ?? {}).map(([workspace, ids]) => [workspace, members(ids)]),
+    );
+  }
+
+  /**
+   * The approvers who decide a request: those of the workspace it was filed under (see `approversRule`),
+   * or the bot's. A workspace whose rule was removed since falls back to the bot's approvers.
+   */
+  private approversOf(request: Pick<ApprovalRequest, 'approversWorkspace'>): Membership {
+    const workspace = request.approversWorkspace?.id;
+    return (workspace && this.byWorkspace.get(workspace)) || this.approvers;
+  }
+
+  /** The IDs of the approvers who decide this request, for "ask one of …". */
+  approverIdsOf(request: Pick<ApprovalRequest, 'approversWorkspace'>): { users: string[]; groups: string[] } {
+    const m = this.approversOf(request);
+    return { users: [...m.users], groups: [...m.groups] };
+  }
+
+  /**
+   * The rule a new request falls under: the workspace of its model, when approvers are configured for it
+   * (TSAI_WORKSPACE_APPROVERS), with the workspace's name as the team's catalog knows it. The workspace is
+   * the one the service gave for the model (the common-model lookup), else the one the catalog recorded
+   * from the service's answers; unknown: the bot's approvers.
+   */
+  private async approversRule(
+    modelId: string,
+    teamId: string | undefined,
+    serviceSaid: string | undefined,
+  ): Promise<{ id: string; name?: string } | undefined> {
+    if (this.byWorkspace.size === 0) return undefined;
+    const store = this.deps.store;
+    const fromCatalog = async () =>
+      teamId ? (await store.getCatalogEntry(teamId, 'model', modelId))?.workspaceId : undefined;
+    const workspace = serviceSaid ?? (await fromCatalog());
+    if (!workspace || !this.byWorkspace.has(workspace)) return undefined;
+    const name = teamId ? (await store.getCatalogEntry(teamId, 'workspace', workspace))?.name : undefined;
+    return { id: workspace, ...(name ? { name } : {}) };
   }
 
   get ttlMs(): number {
@@ -186,6 +230,11 @@ export class ApprovalWorkflow {
 
   isApprover(userId: string): Promise<boolean> {
     return this.approvers.has(userId);
+  }
+
+  /** Whether `userId` is one of the approvers who decide this request (the self-approval rule aside). */
+  mayDecide(request: ApprovalRequest, userId: string): Promise<boolean> {
+    return this.approversOf(request).has(userId);
   }
 
   private now(): number {
@@ -214,7 +263,7 @@ export class ApprovalWorkflow {
     if (reason && reason.length > MAX_REASON_LENGTH) {
       return invalid(`The reason is ${reason.length} characters long; keep it under ${MAX_REASON_LENGTH}.`);
     }
-    if (this.approvers.isEmpty) {
+    if (this.approvers.isEmpty && this.byWorkspace.size === 0) {
       return {
         ok: false,
         error: 'no-approvers',
@@ -225,6 +274,7 @@ export class ApprovalWorkflow {
     let modelId = modelArg;
     let modelFrom: 'argument' | 'assessment' = 'argument';
     let record: ModelSeen | undefined;
+    let serviceWorkspace: string | undefined;
     if (assessment) {
       let common: ModelSeen | null;
       try {
@@ -246,6 +296,7 @@ export class ApprovalWorkflow {
         );
       }
       modelId = common.id;
+      serviceWorkspace = common.workspace;
       modelFrom = modelArg ? 'argument' : 'assessment';
       record = common;
     }
@@ -256,6 +307,14 @@ export class ApprovalWorkflow {
       ...(record ? { record } : {}),
     });
     if (pointless) return { ok: false, error: 'pointless', message: pointless };
+    const rule = await this.approversRule(modelId!, input.teamId, serviceWorkspace);
+    if (!rule && this.approvers.isEmpty) {
+      return {
+        ok: false,
+        error: 'no-approvers',
+        message: `Nobody could approve this request: model ${modelId} is not in a workspace with its own approvers (TSAI_WORKSPACE_APPROVERS), and the bot has none (TSAI_APPROVERS). Nothing was ${input.action === 'start' ? 'started' : 'stopped'}.`,
+      };
+    }
 
     const at = this.now();
     const request = await this.deps.store.createApproval({
@@ -269,6 +328,7 @@ export class ApprovalWorkflow {
       approvalsChannelId: input.approvalsChannelId || input.channelId,
       createdAt: at,
       expiresAt: at + this.ttlMs,
+      ...(rule ? { approversWorkspace: rule } : {}),
     });
     const audit: NewAuditEntry = {
       at,
@@ -276,7 +336,13 @@ export class ApprovalWorkflow {
       teamId: input.teamId,
       channelId: input.channelId,
       operation: 'approval.request',
-      params: { action: request.action, model: request.modelId, assessment, reason },
+      params: {
+        action: request.action,
+        model: request.modelId,
+        assessment,
+        reason,
+        ...(rule ? { approversWorkspace: rule.id } : {}),
+      },
       outcome: 'ok',
       requestId: request.id,
     };
@@ -456,10 +522,10 @@ export class ApprovalWorkflow {
 
   /** The two rules about people: only approvers decide, and nobody approves their own request. */
   private async rule(request: ApprovalRequest, userId: string, approving: boolean): Promise<Refusal | null> {
-    if (!(await this.approvers.has(userId)))
-      return { kind: 'not-approver', request, approvers: this.approverIds };
+    if (!(await this.mayDecide(request, userId)))
+      return { kind: 'not-approver', request, approvers: this.approverIdsOf(request) };
     if (approving && userId === request.requesterId && !this.deps.config.allowSelfApproval)
-      return { kind: 'self-approval', request };
+      return { kind: 'self-approval', request, approvers: this.approverIdsOf(request) };
     return null;
   }
 

@@ -10,7 +10,8 @@ export interface HomeQuery {
   now: number;
   /** The machine's clock (ms), on which flows are followed: "the last days" of flows. */
   flowNow: number;
-  isApprover: boolean;
+  /** Whether this person is one of the approvers who decide a request (core/read-scope.ts). */
+  mayDecide(request: ApprovalRequest): Promise<boolean>;
   allowSelfApproval: boolean;
   /** How many days of flows are listed. */
   flowDays: number;
@@ -42,7 +43,9 @@ export async function readHome(store: Store, q: HomeQuery): Promise<HomeRecords>
   const pending = (await store.listApprovals({ statuses: ['pending'], teamId, limit: 100 })).filter(
     (r) => r.expiresAt > now,
   );
-  const waiting = q.isApprover ? pending.filter((r) => r.requesterId !== userId || q.allowSelfApproval) : [];
+  const waiting: ApprovalRequest[] = [];
+  for (const r of pending)
+    if ((r.requesterId !== userId || q.allowSelfApproval) && (await q.mayDecide(r))) waiting.push(r);
   const mine = pending.filter((r) => r.requesterId === userId);
   const flows = await store.listTrackedFlows({
     teamId,

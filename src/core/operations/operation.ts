@@ -75,7 +75,15 @@ export type OperationResult =
       cleared?: boolean;
     }
   /** `expired`: requests this listing found past their expiry and expired (their messages need updating). */
-  | { ok: true; kind: 'pending-approvals'; requests: ApprovalRequest[]; expired: ApprovalRequest[] }
+  | {
+      ok: true;
+      kind: 'pending-approvals';
+      /** What the asker may see (core/read-scope.ts). */
+      requests: ApprovalRequest[];
+      expired: ApprovalRequest[];
+      /** The asker is one of the bot's approvers, who see every request of their team. */
+      everyone: boolean;
+    }
   | { ok: true; kind: 'audit-trail'; entries: AuditEntry[] }
   | { ok: true; kind: 'tracked-flows'; flows: TrackedFlow[] }
   /** `/tsai flow <id>`: what following it found, and the service's answer now. */

@@ -17,6 +17,7 @@ import type { CommandSpec } from '../grammar/commands.js';
 import type { IdentityVault } from '../identity/vault.js';
 import type { OpFailure, OpOutcome } from '../outcome.js';
 import type { AccessPolicy } from '../policy.js';
+import { requestsVisibleTo, withinTeam } from '../read-scope.js';
 import type { FlowTracker } from '../tracking/tracker.js';
 import { execute, type RangeEcho } from './execute.js';
 import { ACTED_AS_TEXT, type IdentityChoice, roleNeededFor, ServiceIdentity } from './identity.js';
@@ -30,6 +31,7 @@ import {
   specOf,
 } from './operation.js';
 import { requestParams } from './params.js';
+import { flowNotFound } from './registry/flow.js';
 
 /** The few log lines the runner writes; the bot's pino logger fits. */
 export interface OperationLog {
@@ -436,10 +438,16 @@ export class Operations {
     const service: ServiceCalls = identity?.ok ? identity.service : this.deps.service;
     try {
       if (op.kind === 'flow') {
-        const [tracked, now] = await Promise.all([
-          store.getTrackedFlow(op.flowId),
-          execute(op, service, this.echoFor(actor)),
-        ]);
+        const tracked = await store.getTrackedFlow(op.flowId);
+        if (tracked && !withinTeam(tracked.teamId, actor))
+          return {
+            ok: true,
+            kind: 'flow-status',
+            flowId: op.flowId,
+            tracked: null,
+            now: flowNotFound(op.flowId),
+          };
+        const now = await execute(op, service, this.echoFor(actor));
         return { ok: true, kind: 'flow-status', flowId: op.flowId, tracked, now };
       }
       if (reachesService(op)) return await execute(op, service, this.echoFor(actor));
@@ -493,8 +501,12 @@ export class Operations {
             defaults: await store.getChannelDefaults(actor.channelId),
           };
         case 'approvals-list': {
-          const { pending, expired } = await this.listPending(40);
-          return { ok: true, kind: 'pending-approvals', requests: pending, expired };
+          const { pending, expired } = await this.listPending(100);
+          const requests = await requestsVisibleTo(pending, actor, (r) =>
+            approvals.mayDecide(r, actor.userId),
+          );
+          const everyone = await approvals.isApprover(actor.userId);
+          return { ok: true, kind: 'pending-approvals', requests: requests.slice(0, 40), expired, everyone };
         }
         case 'flows-list':
           return {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type FlowResults, type FlowView, type ServiceCalls, ServiceError } from '../../api/index.js';
+import { observeServiceCall } from '../../metrics/metrics.js';
 import type { FlowAnnouncement, Store, TrackedFlow, TrackedFlowPatch } from '../../store/index.js';
 import { recordFlowResult } from '../catalog/record.js';
 import type { Actor, Operation } from '../operations/operation.js';
@@ -332,10 +333,14 @@ export class FlowTracker {
   > {
     const service = this.deps.serviceFor ? await this.deps.serviceFor(flow) : this.deps.service;
     if (!service) return { kind: 'error', error: NO_IDENTITY };
+    const started = performance.now();
+    const took = () => (performance.now() - started) / 1000;
     try {
       const got = await service.getFlow(flow.flowId);
+      observeServiceCall('flow-read', 'ok', took());
       return got.supported ? { kind: 'view', view: got.view } : { kind: 'unsupported' };
     } catch (e) {
+      observeServiceCall('flow-read', 'error', took());
       if (isServiceError(e)) return { kind: 'error', error: e };
       throw e;
     }

@@ -104,7 +104,7 @@ async function sendToApprovers(
 ): Promise<void> {
   const where = `<#${request.approvalsChannelId}>`;
   const why = escapeMrkdwn(failure ? slackFailureText(failure) : 'Slack gave no message');
-  const deciders = (await approverUsers(bot)).filter(
+  const deciders = (await approverUsers(bot, request)).filter(
     (u) => u !== request.requesterId || bot.config.approvals.allowSelfApproval,
   );
   const card = approvalMessage(request);

@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import { FLOW_TYPE } from '../../core/approvals/index.js';
+import { approversRuleText, FLOW_TYPE } from '../../core/approvals/index.js';
 import type { ApprovalRequest, ApprovalStatus } from '../../core/records.js';
 import { type MessageBody, plainMessage } from '../views/messages.js';
 import {
@@ -70,6 +70,7 @@ export function approvalMessage(r: ApprovalRequest, flow?: FollowedFlow): Messag
   ];
   if (r.assessmentId) fields.push(`*Assessment*\n${code(r.assessmentId)}`);
   if (r.reason) fields.push(`*Reason*\n${escapeMrkdwn(r.reason)}`);
+  fields.push(`*Approvers*\n${escapeMrkdwn(approversRuleText(r))}`);
   if (r.status === 'pending') fields.push(`*Expires*\n${slackTime(r.expiresAt)}`);
 
   const blocks: KnownBlock[] = [section(headline), ...fieldsSection(fields)];
@@ -217,12 +218,20 @@ export function rejectReasonModal(r: ApprovalRequest): types.ModalView {
   };
 }
 
-/** `/tsai approvals`: pending requests, ephemeral. */
-export function pendingListMessage(requests: ApprovalRequest[]): MessageBody {
-  if (requests.length === 0)
-    return { text: 'No pending approval requests.', blocks: [section('No pending approval requests.')] };
+/**
+ * `/tsai approvals`: pending requests, ephemeral. `everyone`: the asker is one of the bot's approvers and
+ * sees all of them; anyone else sees the requests they filed or may decide.
+ */
+export function pendingListMessage(requests: ApprovalRequest[], everyone = true): MessageBody {
+  if (requests.length === 0) {
+    const none = everyone
+      ? 'No pending approval requests.'
+      : "You have no pending approval requests, and none waits for your decision. Only the bot's approvers see everyone's requests.";
+    return { text: none, blocks: [section(none)] };
+  }
+  const whose = everyone ? '' : ' that you filed or may decide';
   const count = plural(requests.length, 'pending approval request');
-  const blocks: KnownBlock[] = [section(`*${count}*`)];
+  const blocks: KnownBlock[] = [section(`*${count}${whose}*`)];
   for (const r of requests) {
     blocks.push(
       section(

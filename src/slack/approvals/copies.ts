@@ -1,4 +1,5 @@
 import { copiesOf, type RequestCopy, recordCopies } from '../../core/approvals/copies.js';
+import type { ApprovalRequest } from '../../core/records.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 
@@ -13,11 +14,14 @@ export type CardCopy = RequestCopy;
 export { copiesOf, recordCopies };
 
 /**
- * The configured approvers as people: the user IDs, and the members of the user groups (a group that
- * cannot be read is logged and left out).
+ * The approvers who decide a request as people: the user IDs, and the members of the user groups (a group
+ * that cannot be read is logged and left out).
  */
-export async function approverUsers(bot: Pick<Bot, 'approvals' | 'slack' | 'logger'>): Promise<string[]> {
-  const { users, groups } = bot.approvals.approverIds;
+export async function approverUsers(
+  bot: Pick<Bot, 'approvals' | 'slack' | 'logger'>,
+  request: Pick<ApprovalRequest, 'approversWorkspace'>,
+): Promise<string[]> {
+  const { users, groups } = bot.approvals.approverIdsOf(request);
   return [...new Set([...users, ...(await groupMembers(bot, groups))])];
 }
 

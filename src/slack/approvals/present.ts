@@ -132,7 +132,7 @@ export async function announceDecided(bot: Bot, requests: ApprovalRequest[]): Pr
 export type Tell = (text: string, more?: KnownBlock[]) => Promise<unknown>;
 
 export async function present(bot: Bot, outcome: DecisionOutcome, tell: Tell): Promise<void> {
-  const refusal = refusalText(outcome, bot.approvals.approverIds);
+  const refusal = refusalText(outcome);
   if (refusal) {
     const ask = refusal.ask ? ` ${refusal.askLead ?? 'Ask'} ${askWhom(refusal.ask)}.` : '';
     const more = outcome.kind === 'connect-first' ? [connectActions(outcome.connect)] : [];

@@ -72,7 +72,7 @@ async function render(
       return { text: `${text} ${body.text}`, blocks: [section(text), ...body.blocks] };
     }
     case 'pending-approvals':
-      return pendingListMessage(shown.requests);
+      return pendingListMessage(shown.requests, shown.everyone);
     case 'audit-trail':
       return auditMessage(shown.entries);
   }

@@ -1,5 +1,5 @@
 import { flowStillRunning, hasHome, markHome, readHome } from '../../core/home/read.js';
-import type { TrackedFlow } from '../../core/records.js';
+import type { ApprovalRequest, TrackedFlow } from '../../core/records.js';
 import { errText } from '../../log.js';
 import { groupMembers } from '../approvals/index.js';
 import type { Bot } from '../bot.js';
@@ -17,8 +17,8 @@ export interface HomeChange {
   teamId: string | null | undefined;
   /** People concerned: a requester, a flow's starter. */
   userIds?: readonly (string | null | undefined)[];
-  /** The configured approvers, whose Homes list what waits for approval. */
-  approvers?: boolean;
+  /** A request whose approvers' Homes list what waits for approval. */
+  approvers?: Pick<ApprovalRequest, 'approversWorkspace'>;
   /** A flow whose end prompted this: its Home waits until the store shows it ended. */
   flowEnded?: string;
 }
@@ -63,7 +63,8 @@ export class HomePublisher {
   /** The last hash Slack gave each Home, so that a publish built from older data cannot win a race. */
   private readonly hashes = new Map<string, string>();
   private readonly knownViewers = new Set<string>();
-  private groupCache: { at: number; users: string[] } | undefined;
+  /** Members of the approver groups, by the groups of one rule. */
+  private readonly groupCache = new Map<string, { at: number; users: string[] }>();
   private pausedUntil = 0;
   private stopped = false;
 
@@ -95,7 +96,7 @@ export class HomePublisher {
     const teamId = c.teamId;
     const users = new Set<string>();
     for (const u of c.userIds ?? []) if (u) users.add(u);
-    if (c.approvers) for (const u of await this.approverUsers()) users.add(u);
+    if (c.approvers) for (const u of await this.approverUsers(c.approvers)) users.add(u);
     for (const userId of users) {
       const viewer = { teamId, userId };
       if (await this.hasHome(viewer)) this.request(viewer, c.flowEnded ? { flowEnded: c.flowEnded } : {});
@@ -233,13 +234,16 @@ export class HomePublisher {
     this.knownViewers.add(key);
   }
 
-  /** The configured approvers as people: user IDs, and the members of the user groups. */
-  private async approverUsers(): Promise<string[]> {
-    const { users, groups } = this.bot.approvals.approverIds;
+  /** The approvers who decide a request as people: user IDs, and the members of the user groups. */
+  private async approverUsers(request: Pick<ApprovalRequest, 'approversWorkspace'>): Promise<string[]> {
+    const { users, groups } = this.bot.approvals.approverIdsOf(request);
     if (groups.length === 0) return users;
-    if (!this.groupCache || Date.now() - this.groupCache.at > GROUP_CACHE_MS)
-      this.groupCache = { at: Date.now(), users: await groupMembers(this.bot, groups) };
-    return [...new Set([...users, ...this.groupCache.users])];
+    const key = groups.join(' ');
+    const hit = this.groupCache.get(key);
+    const members =
+      hit && Date.now() - hit.at <= GROUP_CACHE_MS ? hit.users : await groupMembers(this.bot, groups);
+    if (members !== hit?.users) this.groupCache.set(key, { at: Date.now(), users: members });
+    return [...new Set([...users, ...members])];
   }
 }
 
@@ -264,7 +268,7 @@ export async function loadHome(bot: Bot, viewer: HomeViewer): Promise<HomeData> 
     userId,
     now,
     flowNow,
-    isApprover,
+    mayDecide: (request) => bot.approvals.mayDecide(request, userId),
     allowSelfApproval: bot.config.approvals.allowSelfApproval,
     flowDays: HOME_FLOW_DAYS,
     shown: HOME_SHOWN,
@@ -276,7 +280,8 @@ export async function loadHome(bot: Bot, viewer: HomeViewer): Promise<HomeData> 
   });
   return {
     userId,
-    isApprover,
+    // Approvers of one workspace see the requests waiting for them too.
+    isApprover: isApprover || r.waiting.length > 0,
     waiting: listed(r.waiting, HOME_SHOWN.waiting),
     mine: listed(r.mine, HOME_SHOWN.mine),
     flows: listed<TrackedFlow>(r.flows, HOME_SHOWN.flows, 100),

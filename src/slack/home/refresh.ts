@@ -25,7 +25,7 @@ export function refreshHomes(bot: Bot, change: HomeChange): void {
 
 /** Homes concerned by an approval request: its requester's and the approvers'. */
 export function requestChange(r: ApprovalRequest): HomeChange {
-  return { teamId: r.teamId, userIds: [r.requesterId], approvers: true };
+  return { teamId: r.teamId, userIds: [r.requesterId], approvers: r };
 }
 
 /** Homes concerned by a flow's end: its requester's. */

@@ -1,3 +1,4 @@
+import type { ThreadMetrics } from '../../metrics/metrics.js';
 import type { ApprovalJob } from '../approvals/jobs.js';
 import type { CommandJob } from '../command/jobs.js';
 import type { FlowJob } from '../flows/jobs.js';
@@ -36,4 +37,6 @@ export interface FollowUps {
   stop(): Promise<void>;
   /** Has the thread that runs them log its memory use, when that is another thread. */
   memory?(): void;
+  /** That thread's metrics, when it is another thread (empty when it does not answer in time). */
+  metrics?(): Promise<ThreadMetrics[]>;
 }

@@ -1,4 +1,5 @@
 import type { WriteHealth } from '../../core/records.js';
+import type { ThreadMetrics } from '../../metrics/metrics.js';
 import type { BotSetup } from '../bot.js';
 import type { Job } from './jobs.js';
 
@@ -11,7 +12,9 @@ export type ToWorker =
   /** Shutting down: finish the jobs in hand, stop the background work, close, answer `drained`. */
   | { kind: 'drain' }
   /** Log this thread's memory use (the bench reads it). */
-  | { kind: 'memory' };
+  | { kind: 'memory' }
+  /** Send this thread's metrics (a scrape of /metrics asks). */
+  | { kind: 'metrics'; id: number };
 
 export type FromWorker =
   | { kind: 'ready' }
@@ -21,6 +24,7 @@ export type FromWorker =
   /** Log lines, already formatted and scrubbed, for the process's one log stream. */
   | { kind: 'logs'; lines: string[] }
   | { kind: 'drained' }
+  | { kind: 'metrics'; id: number; metrics: ThreadMetrics }
   /** One of the worker's Web API calls was answered with an auth error (the token no longer works). */
   | { kind: 'slack-auth'; error: string }
   /** The worker's writes to the store started failing, or work again (readiness). */

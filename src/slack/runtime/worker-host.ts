@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { WriteHealth } from '../../core/records.js';
 import type { Logger } from '../../log.js';
+import type { ThreadMetrics } from '../../metrics/metrics.js';
 import { noticeOf } from './dispatch.js';
 import type { FollowUpHolds } from './holds.js';
 import type { FollowUps, Job, Notice } from './jobs.js';
@@ -82,6 +83,7 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
   let isReady = false;
 
   const send = (w: Worker, m: ToWorker) => w.postMessage(m);
+  const scrapes = workerScrapes();
 
   const tell = (job: Job, text: (n: Notice) => string) => tellAboutJob(o, log, job, text);
 
@@ -102,6 +104,7 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
           if (!isReady) settleReady(new Error(`the follow-up worker could not start: ${message}`));
         },
         drained: () => drained?.(),
+        metrics: (id, metrics) => scrapes.answered(id, metrics),
       }),
     );
     w.on('error', (e) => log.error({ err: e.stack ?? e.message }, 'the follow-up worker failed'));
@@ -174,6 +177,9 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
     memory() {
       if (worker) send(worker, { kind: 'memory' });
     },
+    metrics() {
+      return worker && !stopping ? scrapes.ask(worker) : Promise.resolve([]);
+    },
   };
 }
 
@@ -197,6 +203,36 @@ interface WorkerLifecycle {
   started(): void;
   startFailed(message: string): void;
   drained(): void;
+  metrics(id: number, metrics: ThreadMetrics): void;
+}
+
+/** How long a scrape waits for the worker's metrics before it answers with this thread's alone. */
+const SCRAPE_WAIT_MS = 2_000;
+
+/** The scrapes of /metrics waiting for the worker's answer, by the ID of their question. */
+function workerScrapes() {
+  const waiting = new Map<number, (m: ThreadMetrics[]) => void>();
+  let nextId = 1;
+  return {
+    ask(w: Worker): Promise<ThreadMetrics[]> {
+      const id = nextId++;
+      return new Promise<ThreadMetrics[]>((ok) => {
+        const timer = setTimeout(() => {
+          waiting.delete(id);
+          ok([]);
+        }, SCRAPE_WAIT_MS).unref();
+        waiting.set(id, (m) => {
+          clearTimeout(timer);
+          waiting.delete(id);
+          ok(m);
+        });
+        w.postMessage({ kind: 'metrics', id } satisfies ToWorker);
+      });
+    },
+    answered(id: number, metrics: ThreadMetrics): void {
+      waiting.get(id)?.([metrics]);
+    },
+  };
 }
 
 /** What the host does with each message its worker sends. */
@@ -228,6 +264,9 @@ function onWorkerMessage(
       return;
     case 'store-writes':
       o.onStoreWrites?.(m.health);
+      return;
+    case 'metrics':
+      life.metrics(m.id, m.metrics);
       return;
   }
 }

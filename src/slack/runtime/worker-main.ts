@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '../../log.js';
+import { threadMetrics } from '../../metrics/metrics.js';
 import { composeBot } from '../bot.js';
 import { startBackgroundWork } from './background.js';
 import { runFollowUp } from './dispatch.js';
@@ -69,6 +70,10 @@ export async function runWorkerThread(): Promise<void> {
       }
       if (m.kind === 'memory') {
         logger.info({ memory: process.memoryUsage() }, 'memory usage');
+        return;
+      }
+      if (m.kind === 'metrics') {
+        void threadMetrics().then((metrics) => post({ kind: 'metrics', id: m.id, metrics }));
         return;
       }
       void (async () => {

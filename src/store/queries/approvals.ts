@@ -17,8 +17,9 @@ export const createApproval = (input: NewApprovalRequest) =>
   statements(function* () {
     const row = yield* one(
       `INSERT INTO approvals (id, action, model_id, assessment_id, reason, requester_id, team_id,
-         origin_channel_id, approvals_channel_id, status, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?) RETURNING *`,
+         origin_channel_id, approvals_channel_id, status, created_at, expires_at,
+         approvers_workspace_id, approvers_workspace_name)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?) RETURNING *`,
       [
         randomUUID(),
         input.action,
@@ -31,6 +32,8 @@ export const createApproval = (input: NewApprovalRequest) =>
         input.approvalsChannelId,
         input.createdAt,
         input.expiresAt,
+        input.approversWorkspace?.id ?? null,
+        input.approversWorkspace?.name ?? null,
       ],
     );
     return toApproval(row!);

@@ -1,5 +1,7 @@
+import { ServiceError } from '../../../api/errors.js';
 import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
+import type { OpFailure } from '../../outcome.js';
 import { serviceFailure } from '../../service-errors.js';
 import { ACTIVITY_VIEW_HINT, flowOf, str } from './describe.js';
 import type { OperationEntry } from './entry.js';
@@ -7,6 +9,18 @@ import type { OperationEntry } from './entry.js';
 export interface FlowShow {
   kind: 'flow';
   flowId: string;
+}
+
+/**
+ * What `/tsai flow` says of a flow it cannot show: one the service does not know, and one started from
+ * another Slack workspace, alike, so that the answer tells nothing of the other workspace's flows.
+ */
+export function flowNotFound(flowId: string): OpFailure {
+  return {
+    ok: false,
+    status: 404,
+    message: `There is no flow ${flowId} to show here: the service does not know it, or it was started from another Slack workspace. Check the ID; \`/tsai flows\` lists the flows started in this channel.`,
+  };
 }
 
 /** One flow read back: the runner adds what following it found. */
@@ -56,6 +70,7 @@ export const flowShow: OperationEntry<FlowShow, FlowShow> = {
         ],
       };
     } catch (e) {
+      if (e instanceof ServiceError && e.status === 404) return flowNotFound(req.flowId);
       return serviceFailure(e, `get flow ${req.flowId}`);
     }
   },
