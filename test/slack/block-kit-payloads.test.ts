@@ -552,7 +552,8 @@ describe('every payload the bot produces is valid Block Kit within Slack limits'
       10_000,
       'the request card',
     );
-    await h.addFault({ method: 'POST', path: '/flows$', status: 400, message: refusal, count: 1 });
+    // A 503 is worth retrying, so the failed card offers Retry (a 4xx closes the request without it).
+    await h.addFault({ method: 'POST', path: '/flows$', status: 503, message: refusal, count: 1 });
     ackOf(
       'approve',
       await h.slack.clickButton({
