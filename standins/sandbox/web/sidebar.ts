@@ -101,7 +101,8 @@ export function sidebar(m: SidebarModel): Child[] {
   ];
 }
 
-const article = (role: string) => (/^[AEIOU]/i.test(role) ? 'an' : 'a');
+/** "an Owner", "a Manager", "a User": the article goes by the sound, not the letter. */
+const article = (role: string) => (role === 'Owner' ? 'an' : 'a');
 
 /** How the viewer acts as themselves in the service: their role there, and the token to connect with. */
 function identityBox(id: ServiceIdentity, command: string, onCopy: (token: string) => void): Child {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -273,6 +273,32 @@ describe('people survive a restart with the state file', () => {
   const cleanups: (() => Promise<void> | void)[] = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  it('a state file written before the emulator knew people loads as it is, with nobody but the shared identity', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tsai-emulator-people-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'world.json');
+    const records = { workspaces: [{ id: '1400000000000000001', type: 'entities.workspace', name: 'Kept' }] };
+    const empty = Object.fromEntries(
+      ['datastreams', 'signals', 'assessments', 'models', 'dataspecs', 'flows', 'evals'].map((c) => [c, []]),
+    );
+    writeFileSync(
+      file,
+      JSON.stringify({
+        world: 1,
+        nextId: '1400000000000000002',
+        records: { ...empty, ...records },
+        endings: {},
+      }),
+    );
+    const problems: string[] = [];
+    const emu = await startEmulator({ port: 0, stateFile: file, onStateProblem: (p) => problems.push(p) });
+    cleanups.push(() => emu.close());
+    expect(problems).toEqual([]);
+    expect(await emulatorControl(emu.url)('GET', 'users')).toEqual([{ name: 'tsai-bot', role: 'Owner' }]);
+    const state = (await emulatorControl(emu.url)('GET', 'state')) as Record<string, Rec[]>;
+    expect(state.workspaces!.map((w) => w.name)).toEqual(['Kept']);
   });
 
   it('tokens issued before a restart work after it, a revoked one stays revoked, and the file holds no token', async () => {
