@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ServiceCalls, ServiceClient } from '../../api/index.js';
 import type { IdentityVault, PersonRef } from '../identity/vault.js';
 import type { OpFailure } from '../outcome.js';
@@ -12,7 +13,7 @@ export const ACTED_AS_TEXT: Record<ActedAs, string> = {
 };
 
 export type IdentityChoice =
-  | { ok: true; service: ServiceCalls; actedAs: ActedAs; person: PersonRef; since?: number }
+  | { ok: true; service: ServiceCalls; actedAs: ActedAs; person: PersonRef; tokenId?: string }
   | { ok: false; refusal: OpFailure };
 
 export interface ServiceIdentityDeps {
@@ -32,21 +33,22 @@ export interface ServiceIdentityDeps {
  * reconnect, and later attempts are refused before anything is sent until they connect again.
  */
 export class ServiceIdentity {
-  /** `team:user` -> the connection (its `since`) whose token the service turned down. */
-  private readonly rejected = new Map<string, number>();
+  /**
+   * `team:user` -> the token the service turned down, by a digest of it (never the token): a new token,
+   * however soon after, is tried again.
+   */
+  private readonly rejected = new Map<string, string>();
 
   constructor(private readonly deps: ServiceIdentityDeps) {}
 
   async forPerson(person: PersonRef): Promise<IdentityChoice> {
     const { vault, service } = this.deps;
-    const [token, connection] = vault
-      ? await Promise.all([vault.tokenOf(person), vault.connection(person)])
-      : [undefined, undefined];
+    const token = vault ? await vault.tokenOf(person) : undefined;
     if (token !== undefined) {
-      const since = connection?.since ?? 0;
-      if (this.rejected.get(keyOf(person)) === since)
+      const tokenId = digestOf(token);
+      if (this.rejected.get(keyOf(person)) === tokenId)
         return { ok: false, refusal: connectFirst('still-rejected') };
-      return { ok: true, service: service.as(token), actedAs: 'own', person, since };
+      return { ok: true, service: service.as(token), actedAs: 'own', person, tokenId };
     }
     if (this.deps.sharedToken && !this.deps.requireUserToken)
       return { ok: true, service, actedAs: 'shared', person };
@@ -71,8 +73,8 @@ export class ServiceIdentity {
   explain(choice: Extract<IdentityChoice, { ok: true }>, failure: OpFailure, roleNeeded?: string): OpFailure {
     if (failure.status === 401 && choice.actedAs === 'own') {
       const key = keyOf(choice.person);
-      const told = this.rejected.get(key) === choice.since;
-      this.rejected.set(key, choice.since ?? 0);
+      const told = this.rejected.get(key) === choice.tokenId;
+      this.rejected.set(key, choice.tokenId ?? '');
       return told ? connectFirst('still-rejected') : { ...connectFirst('rejected'), status: 401 };
     }
     if (failure.status === 403) return { ...failure, message: roleMessage(failure.message, roleNeeded) };
@@ -83,6 +85,10 @@ export class ServiceIdentity {
 /** The role an operation needs in the service, as far as the bot knows it, for a 403's sentence. */
 export function roleNeededFor(op: { kind: string }): string | undefined {
   return op.kind === 'live-model' || op.kind === 'model-move' ? 'Manager or Owner' : undefined;
+}
+
+function digestOf(token: string): string {
+  return createHash('sha256').update(token).digest('hex').slice(0, 16);
 }
 
 function keyOf(p: PersonRef): string {
