@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { flowStatusLabel, type MetricsExposure, startMetricsExposure } from '../src/metrics/exposure.js';
+import { countStoreEvents } from '../src/metrics/metrics.js';
 import { openStore, type Store } from '../src/store/index.js';
 
 let dir: string;
@@ -12,6 +13,8 @@ let exposure: MetricsExposure;
 let storeReadFails = false;
 
 beforeAll(async () => {
+  // What composeBot does on each thread: this thread's store failures are counted.
+  countStoreEvents();
   dir = mkdtempSync(join(tmpdir(), 'tsai-metrics-'));
   store = await openStore(join(dir, 'bot.sqlite'));
   exposure = await startMetricsExposure({

@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { observeStore } from '../store/observers.js';
 
 /**
  * What operators watch, counted where the work happens. Every thread has its own registry of these (a
@@ -88,4 +89,13 @@ export type ThreadMetrics = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
 /** This thread's metrics as plain data, for the thread that exposes them (see exposure.ts). */
 export function threadMetrics(): Promise<ThreadMetrics> {
   return registry.getMetricsAsJSON();
+}
+
+let watchingStore = false;
+
+/** This thread's store failures and retries counted here (once per thread, however many bots it composes). */
+export function countStoreEvents(): void {
+  if (watchingStore) return;
+  watchingStore = true;
+  observeStore({ failed: countStoreError, retried: () => countRetry('store') });
 }

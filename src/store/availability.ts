@@ -4,7 +4,7 @@
  * lost.
  */
 
-import { countRetry, countStoreError } from '../metrics/metrics.js';
+import { tellFailed, tellRetried } from './observers.js';
 
 /** SQLSTATE classes and codes that say the server or the connection, not the statement, failed. */
 const PG_UNAVAILABLE = /^(08|57P0[1-3]|53300|53400)/;
@@ -41,7 +41,7 @@ export function isStoreUnavailable(e: unknown): boolean {
 
 /** Counts a failed query for operators (`tsai_store_errors_total`), as an outage or as an error. */
 export function noteStoreError(e: unknown): void {
-  countStoreError(isStoreUnavailable(e) ? 'unavailable' : 'error');
+  tellFailed(isStoreUnavailable(e) ? 'unavailable' : 'error');
 }
 
 export interface WriteRetryOptions {
@@ -74,7 +74,7 @@ export async function retryWhileUnavailable<T>(
     } catch (e) {
       if (!isStoreUnavailable(e) || Date.now() + delay > deadline) throw e;
       o.onRetry?.(attempt, e);
-      countRetry('store');
+      tellRetried();
       await new Promise((r) => setTimeout(r, delay));
       delay = Math.min(delay * 2, o.maxDelayMs ?? 2_000);
     }

@@ -86,7 +86,9 @@ describe('flow names', () => {
 
   it("an approved live start is named for the approver's display name, not their ID", async () => {
     const name = await approvedLiveFlowName(`start ${SEED.models.pressureCommon}`, 'named-by-bob', BOB);
-    expect(name).toBe(`live start ${SEED.models.pressureCommon} approved by @bob 2026-11-22 10:00Z`);
+    expect(name).toBe(
+      `live start ${SEED.models.pressureCommon} requested by @alice, approved by @bob 2026-11-22 10:00Z`,
+    );
   });
 
   it('when Slack cannot say who approved, a neutral word stands in, never the ID', async () => {
@@ -97,7 +99,9 @@ describe('flow names', () => {
         'named-by-nobody',
         CAROL,
       );
-      expect(name).toBe(`live stop ${SEED.models.temperatureCommon} approved by someone 2026-11-22 10:00Z`);
+      expect(name).toBe(
+        `live stop ${SEED.models.temperatureCommon} requested by @alice, approved by someone 2026-11-22 10:00Z`,
+      );
       expect(name).not.toContain(CAROL);
     } finally {
       h.slack.clearFaults();

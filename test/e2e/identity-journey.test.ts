@@ -45,7 +45,10 @@ async function connect(user: string, token: string): Promise<void> {
   const earlier = told(user).length;
   expect((await h.command('connect', { user })).status).toBe(200);
   await h.slack.waitFor(
-    () => told(user).slice(earlier).find((m) => m.text.includes('The Connect form is open')),
+    () =>
+      told(user)
+        .slice(earlier)
+        .find((m) => m.text.includes('The Connect form is open')),
     8000,
     'the word that the Connect form is open',
   );
@@ -64,7 +67,10 @@ async function connect(user: string, token: string): Promise<void> {
   });
   expect(answer.errors).toBeUndefined();
   await h.slack.waitFor(
-    () => told(user).slice(earlier + 1).find((m) => /You are connected/.test(m.text)),
+    () =>
+      told(user)
+        .slice(earlier + 1)
+        .find((m) => /You are connected/.test(m.text)),
     8000,
     'the word that the token was kept',
   );

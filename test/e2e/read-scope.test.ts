@@ -98,7 +98,8 @@ describe('pending requests are shown to their requester and to whoever decides t
 describe('approvers per service workspace', () => {
   it('a request on a model of a workspace with its own approvers is decided by them, and its card says so', async () => {
     await ask(`workspace show ${W}`);
-    await ask(`live start assessment=${SEED.assessments.temperature} reason="workspace rule"`);
+    // Its common model is live, so stopping it is what can be asked.
+    await ask(`live stop assessment=${SEED.assessments.temperature} reason="workspace rule"`);
     const request = await card(SEED.models.temperatureCommon);
     expect(textOf(request)).toContain('approvers for workspace "Pump station A"');
 

@@ -484,6 +484,7 @@ describe.skipIf(!run)(
         (await product.serviceRequests()).filter(
           (r) =>
             r.method === 'POST' &&
+            r.status === 201 &&
             (r.body as { flowType?: string } | undefined)?.flowType === 'STARTLIVEMODEL',
         );
       await send(page, `/tsai live start ${model} reason="night shift check"`);
@@ -527,8 +528,8 @@ describe.skipIf(!run)(
           (r) => r.method === 'POST' && (r.body as { flowType?: string } | undefined)?.flowType === flowType,
         );
       const learnsBefore = (await posts('ANOMALYLEARN')).length;
-      // Alice files a request for an approver.
-      await send(page, '/tsai live start 1070000000000000003 reason="pressure check"');
+      // Alice files a request for an approver: a stop, as the earlier test started this model.
+      await send(page, '/tsai live stop 1070000000000000003 reason="pressure check"');
       await page
         .locator('.message:not(.ephemeral)', { hasText: 'pressure check' })
         .locator('[data-action$="/approval_approve"]')
@@ -593,10 +594,10 @@ describe.skipIf(!run)(
       await flow.locator('text=Model created').waitFor({ timeout: 45_000 });
       await expect(flow.textContent()).resolves.toContain('COMPLETED');
       await shot(page, 'home-tab');
-      const starts = (await posts('STARTLIVEMODEL')).length;
+      const stops = (await posts('STOPLIVEMODEL')).length;
       await home.locator('[data-action$="/home_approve"]').first().click();
       await home.locator('h3.block.header', { hasText: 'Waiting for your approval (0)' }).waitFor();
-      expect(await posts('STARTLIVEMODEL')).toHaveLength(starts + 1);
+      expect(await posts('STOPLIVEMODEL')).toHaveLength(stops + 1);
       await home.locator('.block', { hasText: 'ANOMALYLEARN' }).locator('text=Model created').waitFor();
       // The request's card says who approved it.
       await page.locator('[data-channel="C0OPS"]').click();
