@@ -15,3 +15,10 @@ export function defaultName(operation: string, userName: string | undefined, now
   const iso = now.toISOString(); // 2026-11-22T09:14:05.123Z
   return `${operation} by ${personName(userName)} ${iso.slice(0, 10)} ${iso.slice(11, 16)}Z`;
 }
+
+/**
+ * How the service names a new anomaly model when no name is given, in words: its own pattern
+ * (`{{workspaceName}}/{{modelType}}/M[{{index}}]`) is template text, which nobody should have to read.
+ */
+export const SERVICE_MODEL_NAMING =
+  "the workspace's name, then anomaly, then the next model number, as in Pump station A/anomaly/M[2]";

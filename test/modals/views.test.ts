@@ -169,9 +169,10 @@ describe('modal builders', () => {
     const relearn = buildModalView({ meta: { ...meta, kind: 'relearn' }, fields: {} });
     expect(block(relearn, 'relearn_note')?.text.text).toMatch(/need not be repeated/);
     const learn = buildModalView({ meta: { ...meta, kind: 'learn' }, fields: {} });
-    expect(block(learn, FIELD.modelName)?.hint.text).toContain(
-      '{{workspaceName}}/{{modelType}}/M[{{index}}]',
-    );
+    // The service's naming pattern in words, never its template text.
+    const hint = block(learn, FIELD.modelName)?.hint.text;
+    expect(hint).toContain('Pump station A/anomaly/M[2]');
+    expect(hint).not.toContain('{{');
   });
 
   it('range inputs dispatch on enter, keep stable ids, show previews, and offer add/remove up to 10', () => {

@@ -161,6 +161,12 @@ function expectValidSince(m: Mark): Record<string, number> {
     .filter((p) => p.problems.length > 0)
     .map((p) => `${p.where}: ${p.problems.join('; ')}`);
   expect(bad).toEqual([]);
+  // Nothing the bot wrote carries template text (the service's naming pattern is said in words).
+  const written = [
+    ...h.slack.calls.slice(m.calls).map((c) => JSON.stringify(c.args)),
+    ...h.slack.responses.slice(m.responses).map((r) => JSON.stringify(r.body)),
+  ];
+  expect(written.filter((t) => t.includes('{{'))).toEqual([]);
   const kinds: Record<string, number> = {};
   for (const p of produced) {
     const kind = p.where.split(' ')[0]!;

@@ -1,6 +1,7 @@
 import { dataFrom, idFrom, missingOutcome, ok, text, tooMany } from '../../grammar/args.js';
 import type { DataArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
+import { SERVICE_MODEL_NAMING } from '../../names.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData } from '../requests.js';
 import { dataArgs } from './arguments.js';
@@ -106,7 +107,7 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest> = {
           { label: 'Workspace', value: req.workspaceId, code: true },
           {
             label: 'Model name',
-            value: req.modelName ?? 'service default ({{workspaceName}}/{{modelType}}/M[{{index}}])',
+            value: req.modelName ?? `named by the service: ${SERVICE_MODEL_NAMING}`,
             code: req.modelName !== undefined,
           },
           ...dataFacts(req.data, echo),

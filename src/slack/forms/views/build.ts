@@ -15,6 +15,7 @@ import {
   isResourceField,
   type ResourceField,
 } from '../../../core/forms/options.js';
+import { SERVICE_MODEL_NAMING } from '../../../core/names.js';
 import { LIMITS } from '../../../wire/block-kit.js';
 import {
   button,
@@ -333,7 +334,7 @@ function fieldBlock(
       return textInput({
         blockId,
         label: 'Model name',
-        hint: "Leave empty for the service's default: {{workspaceName}}/{{modelType}}/M[{{index}}]",
+        hint: `Leave empty and the service names it: ${SERVICE_MODEL_NAMING}.`,
         initial,
         optional: true,
       });
