@@ -32,3 +32,39 @@ describe('the production entry', () => {
     expect(files).toContain('src/startup.ts');
   });
 });
+
+/** The project files `entry` loads before it runs: its static imports of values, transitively. */
+function loadedAtStart(entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?\bfrom\s+['"]([^'"]+)['"]/gm)) {
+      const spec = m[1]!;
+      if (!spec.startsWith('.')) {
+        packages.add(spec);
+        continue;
+      }
+      const target = resolve(dirname(file), spec).replace(/\.js$/, '.ts');
+      if (existsSync(target)) visit(target);
+    }
+  };
+  visit(resolve(ROOT, entry));
+  return { files, packages };
+}
+
+describe('what the acking thread loads before its first acknowledgement', () => {
+  // Each of these is loaded on first use instead: the service client with the wire format's schemas,
+  // the metrics library (once the metrics are served).
+  it('is not the service client, the wire schemas or prom-client', () => {
+    const { files, packages } = loadedAtStart('src/main.ts');
+    const loaded = [...files].map((f) => relative(ROOT, f));
+    expect(loaded).toContain('src/slack/app.ts');
+    expect(loaded.filter((f) => /^src\/(api\/client|wire\/index|metrics\/instruments)/.test(f))).toEqual([]);
+    expect([...packages].filter((p) => ['prom-client', 'chrono-node', 'undici', 'pg'].includes(p))).toEqual(
+      [],
+    );
+  });
+});

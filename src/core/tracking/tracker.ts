@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type FlowResults, type FlowView, type ServiceCalls, ServiceError } from '../../api/index.js';
+import { ServiceError } from '../../api/errors.js';
+import type { FlowResults, FlowView, ServiceCalls } from '../../api/index.js';
 import { observeServiceCall } from '../../metrics/metrics.js';
 import type { FlowAnnouncement, Store, TrackedFlow, TrackedFlowPatch } from '../../store/index.js';
 import { recordFlowResult } from '../catalog/record.js';
