@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AggregatorRegistry, Gauge, Registry } from 'prom-client';
-import { collectProcessMetrics, registry, type ThreadMetrics } from './metrics.js';
+import { AggregatorRegistry, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { enableMetrics, type ThreadMetrics } from './metrics.js';
 
 export type { ThreadMetrics };
 
@@ -84,13 +84,26 @@ function storeGauges(o: ExposureOptions): Registry {
   return own;
 }
 
+let processMetrics = false;
+
+/**
+ * Process CPU, memory, event-loop lag and GC, once per process and only on the thread that exposes the
+ * metrics: the figures are the process's, so the worker thread does not report them again.
+ */
+function collectProcessMetrics(registry: Registry): void {
+  if (processMetrics) return;
+  processMetrics = true;
+  collectDefaultMetrics({ register: registry });
+}
+
 /**
  * `GET /metrics` on its own port, apart from Slack's request URL, in Prometheus's text format: this
  * thread's metrics and the other threads' added up, and the store's gauges. Nothing is collected until
  * Prometheus asks.
  */
 export async function startMetricsExposure(o: ExposureOptions): Promise<MetricsExposure> {
-  collectProcessMetrics();
+  const { registry } = await enableMetrics();
+  collectProcessMetrics(registry);
   const gauges = storeGauges(o);
   const scrape = async (): Promise<string> => {
     const parts = await Promise.all([registry.getMetricsAsJSON(), gauges.getMetricsAsJSON()]);

@@ -1,13 +1,18 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import { observeStore } from '../store/observers.js';
+import type { Instruments } from './instruments.js';
 
 /**
- * What operators watch, counted where the work happens. Every thread has its own registry of these (a
- * module is loaded once per thread); the acking thread's exposure adds the follow-up worker's counts to
- * its own at each scrape (exposure.ts), so one scrape shows the whole process. Labels take only a few
- * fixed values: never a user, a flow ID or free text.
+ * What operators watch, counted where the work happens. Every thread has its own registry (a module is
+ * loaded once per thread); the acking thread's exposure adds the follow-up worker's counts to its own at
+ * each scrape (exposure.ts), so one scrape shows the whole process. Labels take only a few fixed values:
+ * never a user, a flow ID or free text.
+ *
+ * prom-client itself is loaded only once the metrics are exposed (`enableMetrics`), after the bot
+ * listens: it is about a tenth of a bare Bolt app's start-up, and the first acknowledgement does not wait
+ * for it. What is counted before is kept (bounded) and counted then; with the metrics off
+ * (`disableMetrics`), nothing is kept and prom-client is never loaded.
  */
-export const registry = new Registry();
 
 /** The kinds of Slack request an acknowledgement answers: the label of `tsai_ack_duration_seconds`. */
 export type SurfaceKind =
@@ -19,76 +24,82 @@ export type SurfaceKind =
   | 'options'
   | 'event';
 
-const ackDuration = new Histogram({
-  name: 'tsai_ack_duration_seconds',
-  help: "Time from a listener receiving a Slack request to its acknowledgement being done (Slack's limit is 3 s).",
-  labelNames: ['surface'] as const,
-  buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5],
-  registers: [registry],
-});
+type Count = (i: Instruments) => void;
 
-const serviceDuration = new Histogram({
-  name: 'tsai_service_request_duration_seconds',
-  help: 'Time one operation spent with the service, retries included, by operation and outcome (ok, error, unknown).',
-  labelNames: ['operation', 'outcome'] as const,
-  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40],
-  registers: [registry],
-});
+/** Enough for the first seconds of a busy start; beyond it, the earliest counts are what is kept. */
+const MAX_WAITING = 10_000;
 
-const storeErrors = new Counter({
-  name: 'tsai_store_errors_total',
-  help: 'Store queries that failed: `unavailable` (the database did not answer or was locked) or `error`.',
-  labelNames: ['reason'] as const,
-  registers: [registry],
-});
+let instruments: Instruments | undefined;
+let loading: Promise<Instruments> | undefined;
+/** Counts made before prom-client is loaded; undefined once the metrics are off on this thread. */
+let waiting: Count[] | undefined = [];
 
-const retries = new Counter({
-  name: 'tsai_retries_total',
-  help: 'Calls tried again: `service` (a safe service call), `slack` (a Web API call), `store` (a write waiting out an outage).',
-  labelNames: ['target'] as const,
-  registers: [registry],
-});
+function count(c: Count): void {
+  if (instruments) c(instruments);
+  else if (waiting && waiting.length < MAX_WAITING) waiting.push(c);
+}
+
+/** Loads prom-client and this thread's instruments (once), and counts what was waiting. */
+export function enableMetrics(): Promise<Instruments> {
+  loading ??= import('./instruments.js').then(({ createInstruments }) => {
+    const made = createInstruments();
+    for (const c of waiting ?? []) c(made);
+    waiting = undefined;
+    instruments = made;
+    return made;
+  });
+  return loading;
+}
+
+/** The metrics are off on this thread: nothing is counted or kept. */
+export function disableMetrics(): void {
+  if (!loading) waiting = undefined;
+}
 
 /**
- * The acknowledgement timer of one kind of request, made once per listener: observing it allocates
- * nothing, so the acking thread pays only the observation.
+ * The acknowledgement timer of one kind of request, made once per listener: once the metrics are loaded,
+ * observing it allocates nothing, so the acking thread pays only the observation.
  */
 export function ackTimer(surface: SurfaceKind): { observe(seconds: number): void } {
-  return ackDuration.labels(surface);
+  let child: { observe(seconds: number): void } | undefined;
+  return {
+    observe(seconds) {
+      if (!instruments) return count((i) => i.ackDuration.labels(surface).observe(seconds));
+      child ??= instruments.ackDuration.labels(surface);
+      child.observe(seconds);
+    },
+  };
 }
 
 export type ServiceOutcome = 'ok' | 'error' | 'unknown';
 
 export function observeServiceCall(operation: string, outcome: ServiceOutcome, seconds: number): void {
-  serviceDuration.labels(operation, outcome).observe(seconds);
+  count((i) => i.serviceDuration.labels(operation, outcome).observe(seconds));
 }
 
 export function countStoreError(reason: 'unavailable' | 'error'): void {
-  storeErrors.labels(reason).inc();
+  count((i) => i.storeErrors.labels(reason).inc());
 }
 
 export function countRetry(target: 'service' | 'slack' | 'store'): void {
-  retries.labels(target).inc();
-}
-
-let processMetrics = false;
-
-/**
- * Process CPU, memory, event-loop lag and GC, once per process and only on the thread that exposes the
- * metrics: the figures are the process's, so the worker thread does not report them again.
- */
-export function collectProcessMetrics(): void {
-  if (processMetrics) return;
-  processMetrics = true;
-  collectDefaultMetrics({ register: registry });
+  count((i) => i.retries.labels(target).inc());
 }
 
 /** One thread's registry as prom-client writes it out: plain data, to cross threads. */
-export type ThreadMetrics = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
+export type ThreadMetrics = MetricObjectWithValues<MetricValue<string>>[];
 
 /** This thread's metrics as plain data, for the thread that exposes them (see exposure.ts). */
-export function threadMetrics(): Promise<ThreadMetrics> {
-  return registry.getMetricsAsJSON();
+export async function threadMetrics(): Promise<ThreadMetrics> {
+  return (await enableMetrics()).registry.getMetricsAsJSON();
+}
+
+/**
+ * What this thread counts under one configuration: with the metrics off, nothing; else everything, the
+ * store's failures and retries among it, kept until `enableMetrics` loads the instruments.
+ */
+export function countOnThisThread(settings: { port: number | 'off' }): void {
+  if (settings.port === 'off') disableMetrics();
+  else countStoreEvents();
 }
 
 let watchingStore = false;

@@ -10,7 +10,7 @@ import type { Operations } from '../core/operations/run.js';
 import type { AccessPolicy } from '../core/policy.js';
 import type { FlowTracker } from '../core/tracking/tracker.js';
 import { errText, type Logger } from '../log.js';
-import { countStoreEvents } from '../metrics/metrics.js';
+import { countOnThisThread } from '../metrics/metrics.js';
 import { openStore, resolveStoreTarget, type Store, type WriteHealth } from '../store/index.js';
 import { boltLogger } from './bolt-logger.js';
 import { watchingSlackAuth } from './readiness.js';
@@ -77,7 +77,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
   const { config } = setup;
   if (config.slack.mode === 'none') throw new Error('the bot needs Slack settings (a bot token)');
   const now = clockOf(setup.clock);
-  countStoreEvents();
+  countOnThisThread(config.metrics);
   const store = await openStore(config.databaseUrl);
   if (hooks.onStoreWrites) store.watchWrites(hooks.onStoreWrites);
   // Loaded on first use: the acking thread rarely calls the service, and its start should not pay for it.
