@@ -33,8 +33,20 @@ function partsFormatter(timeZone: string): Intl.DateTimeFormat {
 
 const validity = new Map<string, boolean>();
 
+/**
+ * Zones known without building a formatter: the first `Intl.DateTimeFormat` of a process loads ICU's
+ * locale data (~30 ms), which the configuration's check would otherwise put before the first
+ * acknowledgement. ICU's list holds canonical IDs only; UTC (which ECMA-402 requires) and aliases such as
+ * `US/Pacific` are checked the slow way.
+ */
+let canonicalZones: Set<string> | undefined;
+const ALWAYS_KNOWN = new Set(['UTC', 'Etc/UTC', 'GMT', 'Etc/GMT']);
+
 export function isValidTimeZone(tz: string): boolean {
   if (typeof tz !== 'string' || tz.length === 0 || tz.length > 64) return false;
+  if (ALWAYS_KNOWN.has(tz)) return true;
+  canonicalZones ??= new Set(Intl.supportedValuesOf('timeZone'));
+  if (canonicalZones.has(tz)) return true;
   let ok = validity.get(tz);
   if (ok === undefined) {
     try {
