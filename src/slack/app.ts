@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, type AppOptions } from '@slack/bolt';
+import { App, type AppOptions, type AuthorizeResult } from '@slack/bolt';
 import { boltLogger } from './bolt-logger.js';
 import type { Bot } from './bot.js';
 import { registerListeners } from './feature.js';
@@ -33,10 +33,13 @@ export interface SlackApp {
 export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readiness): SlackApp {
   const slack = bot.config.slack;
   if (slack.mode === 'none') throw new Error('the Slack app needs Slack settings (a bot token)');
+  // Who the bot is, asked of Slack at once, while the rest starts: Bolt's own check (app.init) would hold
+  // the port closed for a round trip to Slack. Requests wait for the answer; start() fails on a refused
+  // token, as loudly as before.
+  const identity = whoTheBotIs(bot, slack.botToken);
   const common: AppOptions = {
-    token: slack.botToken,
+    authorize: () => identity,
     logger: boltLogger(bot.logger),
-    // auth.test runs in start() (app.init), so a wrong token fails loudly there instead of in the constructor.
     deferInitialization: true,
     // Bolt's conversation store keeps per-conversation state we never use; its middleware cost every
     // incoming request ~15 % of a bare app's ack CPU (docs/performance.md).
@@ -63,6 +66,12 @@ export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readi
         server = started as Server;
         boundServer(server);
       }
+      try {
+        await identity;
+      } catch (e) {
+        await this.stop();
+        throw e;
+      }
     },
     async stop() {
       // No new connections from here; requests in flight (acks, within Slack's 3 s) get a grace, then any
@@ -81,6 +90,19 @@ export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readi
       return address && typeof address === 'object' ? (address as AddressInfo).port : undefined;
     },
   };
+}
+
+/** The bot's token with its user and bot IDs (`auth.test`), as Bolt's listeners are given them. */
+function whoTheBotIs(bot: Bot, botToken: string): Promise<AuthorizeResult> {
+  const asked = bot.slack.auth.test().then((r) => ({
+    botToken,
+    ...(r.user_id ? { botUserId: r.user_id } : {}),
+    ...(r.bot_id ? { botId: r.bot_id } : {}),
+    ...(r.team_id ? { teamId: r.team_id } : {}),
+  }));
+  // Told by start(); a request before then waits for it, or fails with it.
+  asked.catch(() => {});
+  return asked;
 }
 
 /**
