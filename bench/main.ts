@@ -3,7 +3,7 @@
 // 10 minutes; soak-phase.ts has its settings, BENCH_SOAK_MINUTES=0 skips it).
 // Prints a table and writes bench/results.json. Options (environment): BENCH_QUICK=1 for a short run,
 // BENCH_OUT=<file> for another output file, BENCH_KEEP_TMP=1 to keep the children's logs and databases,
-// BENCH_BOT_NODE_ARGS="--cpu-prof --cpu-prof-dir=$PWD/prof" to profile the bot (absolute dir: the
+// BENCH_BOT_NODE_ARGS="--cpu-prof --cpu-prof-dir=$PWD/prof" to profile the bot (BENCH_BARE_NODE_ARGS: the bare app; absolute dir: the
 // children run in a temp dir), BENCH_PHASES=cold,acks,flood,views,sustained,tracking for only some phases
 // (their figures only; write them elsewhere with BENCH_OUT, as the others are left out).
 import { resolve } from 'node:path';
@@ -28,6 +28,7 @@ async function main(): Promise<void> {
   const env = process.env;
   const opts: Partial<BenchOptions> = env.BENCH_QUICK ? { ...QUICK } : {};
   if (env.BENCH_BOT_NODE_ARGS) opts.botNodeArgs = env.BENCH_BOT_NODE_ARGS.split(/\s+/).filter(Boolean);
+  if (env.BENCH_BARE_NODE_ARGS) opts.bareNodeArgs = env.BENCH_BARE_NODE_ARGS.split(/\s+/).filter(Boolean);
   if (env.BENCH_BOT_LOG_LEVEL) opts.botLogLevel = env.BENCH_BOT_LOG_LEVEL;
   opts.phases = phasesFrom(env.BENCH_PHASES);
   const results = buildResults(await runBench(opts));

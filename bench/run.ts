@@ -43,6 +43,8 @@ export interface BenchOptions {
   botLogLevel: string;
   /** Extra node flags for the bot (e.g. `--cpu-prof`). */
   botNodeArgs: string[];
+  /** Extra node flags for the bare app, to profile it the same way. */
+  bareNodeArgs: string[];
   /** Flows followed at once in the flow-following phase, and how long it measures. */
   trackedFlows: number;
   trackingWindowMs: number;
@@ -81,6 +83,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   serviceLatencyMs: 2000,
   botLogLevel: 'info',
   botNodeArgs: [],
+  bareNodeArgs: [],
   trackedFlows: 1_000,
   trackingWindowMs: 60_000,
   floodRounds: 3,
@@ -160,10 +163,10 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
   const spawnWho = (who: Who, tag: string) =>
     spawnApp({
       name: who,
-      entry: who === 'bot' ? join(distDir, 'src', 'main.js') : join(distDir, 'bench', 'bare-bolt.js'),
+      entry: who === 'bot' ? join(distDir, 'bot', 'main.js') : join(distDir, 'bench', 'bare-bolt.js'),
       env: envFor(who),
       logFile: join(tmp, `${who}-${tag}.log`),
-      nodeArgs: who === 'bot' ? o.botNodeArgs : [],
+      nodeArgs: who === 'bot' ? o.botNodeArgs : o.bareNodeArgs,
       // Not the checkout: a developer's .env there would change the bot under test.
       cwd: tmp,
     });

@@ -120,7 +120,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResults> {
   try {
     bot = await spawnApp({
       name: 'bot',
-      entry: join(distDir, 'src', 'main.js'),
+      entry: join(distDir, 'bot', 'main.js'),
       env: {
         SLACK_BOT_TOKEN: botToken,
         SLACK_SIGNING_SECRET: signingSecret,

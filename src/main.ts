@@ -12,5 +12,6 @@ void runEntry(async (config, logger) => {
         problem: 'is required by the production bot (without it, `npm start` runs the local sandbox)',
       })),
     );
-  return startBot({ config, logger });
+  // The worker's program is this entry's sibling, in the bundle that production runs as in dist/src.
+  return startBot({ config, logger, workerScript: new URL('./worker.js', import.meta.url) });
 });

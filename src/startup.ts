@@ -45,6 +45,8 @@ export interface StartBotOptions {
   sweepIntervalMs?: number;
   /** Told when Slack refuses the bot's token; readiness is told anyway. */
   onSlackAuthError?: (error: string) => void;
+  /** The follow-up worker's program, beside the entry that starts the bot (default: the one in dist/src). */
+  workerScript?: URL;
 }
 
 /** The variables the production bot cannot run without, missing from `config` (none: it can start). */
@@ -113,15 +115,24 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
       onStoreWrites: hooks.onStoreWrites('acking'),
     });
     stops.push(() => bot.close());
-    const followUps = await startFollowUps(setup, bot, logger, {
-      onSlackAuthError: slackAuthFailed,
-      onStoreWrites: hooks.onStoreWrites('follow-ups'),
+    let listened!: () => void;
+    const listening = new Promise<void>((ok) => {
+      listened = ok;
     });
+    const followUps = await startFollowUps(
+      setup,
+      bot,
+      logger,
+      { onSlackAuthError: slackAuthFailed, onStoreWrites: hooks.onStoreWrites('follow-ups') },
+      { ...(o.workerScript ? { script: o.workerScript } : {}), startAfter: listening },
+    );
     stops.push(() => followUps.stop());
     readiness = new Readiness({ store: bot.store, authTest: () => bot.slack.auth.test(), logger });
     const slack = createSlackApp(bot, followUps, readiness);
     // Acks that need no follow-up (help) do not wait for the worker to be ready.
-    await Promise.all([slack.start(config.port), followUps.ready]);
+    await slack.start(config.port);
+    listened();
+    await followUps.ready;
     stops.push(() => slack.stop());
     await readiness.start();
     const metrics = await startMetrics({

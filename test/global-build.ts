@@ -3,16 +3,13 @@ import { resolve } from 'node:path';
 
 /**
  * The bot's follow-up worker thread runs JavaScript, so the end-to-end tests, which run the bot from its
- * TypeScript sources, need the build of those same sources: it is made once per test run (incrementally).
+ * TypeScript sources, need the build of those same sources; the tests that run the production bot as a
+ * process run its bundle. Both are made once per test run, as `npm run build` makes them.
  */
 export default function setup(): void {
   const root = resolve(import.meta.dirname, '..');
-  execFileSync(
-    process.execPath,
-    [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: root,
-      stdio: 'inherit',
-    },
-  );
+  const run = (script: string, args: string[]) =>
+    execFileSync(process.execPath, [resolve(root, script), ...args], { cwd: root, stdio: 'inherit' });
+  run('node_modules/typescript/bin/tsc', ['-p', 'tsconfig.build.json']);
+  run('node_modules/rolldown/bin/cli.mjs', ['-c', 'rolldown.config.mjs', '--logLevel', 'warn']);
 }

@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// The built production bot as a child process: the notice for an old variable name reaches its log.
+// The built production bot (its bundle) as a child process: the notice for an old variable name reaches its log.
 describe('an old variable name', () => {
   it('the process logs the notice once, as a warning, before anything else can fail', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tsai-notice-'));
     // The production bot without Slack refuses to start (exit 2), after the configuration was read.
     const run = spawnSync(
       process.execPath,
-      [join(import.meta.dirname, '..', '..', 'dist', 'src', 'main.js')],
+      [join(import.meta.dirname, '..', '..', 'dist', 'bot', 'main.js')],
       {
         cwd: dir,
         env: { PATH: process.env.PATH ?? '', TSAI_REQUEST_TIMEOUT_MS: '4321' },

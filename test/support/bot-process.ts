@@ -116,12 +116,15 @@ export interface MainProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** The production bot as it is deployed: the bundle `npm run build` makes (rolldown.config.mjs). */
+const PRODUCTION_BOT = resolve(import.meta.dirname, '../../dist/bot/main.js');
+
 /**
- * Starts the bot exactly as `npm start` does (`src/main.js`: configuration from `env`, signal handling,
- * logs on stdout) in `dir`, where no `.env` can change it; resolves once it listens.
+ * Starts the production bot exactly as `npm run start:bot` does (configuration from `env`, signal
+ * handling, logs on stdout) in `dir`, where no `.env` can change it; resolves once it listens.
  */
 export function startMainProcess(dir: string, env: Record<string, string>): Promise<MainProcess> {
-  const child = spawn(process.execPath, [join(dir, 'src', 'main.js')], {
+  const child = spawn(process.execPath, [PRODUCTION_BOT], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

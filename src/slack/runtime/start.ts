@@ -14,6 +14,7 @@ export async function startFollowUps(
   bot: Bot,
   logger: Logger,
   hooks: Required<BotHooks>,
+  worker: { script?: URL; startAfter?: Promise<unknown> } = {},
 ): Promise<FollowUps> {
   if (!storeSharedAcrossThreads(setup)) {
     logger.warn(
@@ -27,6 +28,7 @@ export async function startFollowUps(
   ]);
   return startWorkerHost({
     setup,
+    ...worker,
     logger,
     onSlackAuthError: hooks.onSlackAuthError,
     onStoreWrites: hooks.onStoreWrites,

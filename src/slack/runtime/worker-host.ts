@@ -15,7 +15,7 @@ export interface WorkerHostOptions {
   tell(notice: Notice, text: string): Promise<unknown>;
   /** Writes a log line the worker formatted into the process's log stream. */
   writeLog(line: string): void;
-  /** The worker program; default `worker.js` at the top of the build (tests pass their own). */
+  /** The worker program; default `worker.js` at the top of dist/src (the production entry passes its own). */
   script?: URL;
   drainTimeoutMs?: number;
   /** Jobs kept while the worker restarts; more are told to try again. */
@@ -26,6 +26,8 @@ export interface WorkerHostOptions {
   onStoreWrites?(health: WriteHealth): void;
   /** Where the jobs in hand are kept, so that another replica can tell their people if this process dies. */
   holds?: FollowUpHolds;
+  /** The worker starts once this settles (the app listening); jobs before then wait for it. */
+  startAfter?: Promise<unknown>;
 }
 
 /**
@@ -135,7 +137,7 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
     restartTimer = setTimeout(spawn, delay);
   };
 
-  spawn();
+  void (o.startAfter ?? Promise.resolve()).then(() => stopping || spawn());
 
   return {
     ready,
