@@ -37,6 +37,7 @@ export function commandLineOf(kind: ModalKind, f: ModalFields): string {
   else {
     add('signals', list(f.signals));
     add('range', ranges);
+    add('dataspec-name', f.dataspecName);
   }
   if (kind === 'learn') add('model-name', f.modelName);
   if (kind === 'score') {

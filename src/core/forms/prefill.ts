@@ -15,6 +15,7 @@ export function fieldsFromCommand(kind: ModalKind, given: Record<string, string>
   set('model', given.model);
   set('assessment', given.assessment);
   set('datastream', given.datastream);
+  set('dataspecName', given['dataspec-name']);
   if (kind === 'learn') set('modelName', given['model-name']);
   if (given.signals) f.signals = oneper(given.signals);
   if (given.entities)

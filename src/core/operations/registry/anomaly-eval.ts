@@ -3,7 +3,7 @@ import type { DataArg, OutputArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData, ResolvedOutput } from '../requests.js';
-import { dataArgs, modelWorkspaceAndData } from './arguments.js';
+import { DESCRIPTION, dataArgs, modelWorkspaceAndData } from './arguments.js';
 import { dataFacts, described, flowOf, modelRunFacts, outputFacts, toDataspec } from './describe.js';
 import type { OperationEntry } from './entry.js';
 import { MAX_RANGES } from './entry.js';
@@ -37,7 +37,7 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
     id: 'score',
     words: ['score'],
     usage:
-      '/tsai score <model_id> workspace=<id> (signals=… range=… | dataspec=<id>) (prefix=<p> | outputs=<signal[:name],…>)',
+      '/tsai score <model_id> workspace=<id> (signals=… range=… [dataspec-name=…] | dataspec=<id>) (prefix=<p> | outputs=<signal[:name],…>)',
     summary: 'Score data with an anomaly model (ANOMALYEVAL), into new output signals or existing ones.',
     examples: [
       `/tsai score ${X.model} workspace=${X.workspace} signals=${X.signal}:temperature range="yesterday" prefix=pump3-scores`,
@@ -51,6 +51,7 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
       kind: 'id',
       required: true,
       help: 'The anomaly model to apply.',
+      noun: 'anomaly model',
       channelDefault: true,
       positional: true,
       fields: ['model'],
@@ -61,14 +62,21 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
       kind: 'word',
       required: false,
       help: 'Outputs go to new signals named `<prefix>/<output name>` (or `outputs=`).',
-      fields: ['outputMode', 'prefix'],
+      noun: 'prefix for the new output signals',
+      example: 'pump-7/anomaly',
+      maxLength: 100,
+      fields: ['prefix'],
+      side: { choice: 'outputs', option: 'prefix' },
     },
     {
       key: 'outputs',
       kind: 'signals',
       required: false,
       help: 'Outputs go to these existing signals, `signal[:output name]`, comma-separated.',
-      fields: ['outputMode', 'outputs'],
+      noun: 'output signal',
+      labelNoun: 'output name',
+      fields: ['outputs'],
+      side: { choice: 'outputs', option: 'map' },
     },
   ],
   form: {
@@ -94,7 +102,7 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
     const { modelId, workspaceId, data, missing } = modelWorkspaceAndData(args, spec);
     const output = outputFrom(args, missing);
     const name = text(args, 'name');
-    const description = text(args, 'description');
+    const description = text(args, 'description', DESCRIPTION.maxLength);
     if (!modelId || !workspaceId || !data || !output) {
       return missingOutcome('score', spec, missing, args, 'model', modelId);
     }

@@ -1,4 +1,5 @@
 import type { ServiceCalls } from '../../../api/index.js';
+import type { ChoiceSide } from '../../forms/choices.js';
 import type { ModalKind, TextFieldName } from '../../forms/fields.js';
 import type { Args } from '../../grammar/args.js';
 import type { CommandSpec } from '../../grammar/commands.js';
@@ -11,7 +12,13 @@ import type { RangeEcho } from './describe.js';
 /** How many time ranges an anomaly flow's form takes. */
 export const MAX_RANGES = 10;
 
-/** One argument of an operation, as both the command line and the form take it. */
+/** A form field that takes an argument: one of the form's text fields, or its time-range inputs. */
+export type FormField = TextFieldName | 'ranges';
+
+/**
+ * One argument of an operation, as both the command line and the form take it. A form reads it from its
+ * field by its `kind` (core/forms/readers.ts), into the text its command would hold.
+ */
 export interface Argument {
   /** The command's canonical option key (`workspace=`, `range=`). */
   key: string;
@@ -26,8 +33,20 @@ export interface Argument {
   channelDefault?: boolean;
   /** The first positional argument stands for it. */
   positional?: boolean;
-  /** The form fields that take it (absent: the form does not ask for it). */
-  fields?: readonly (TextFieldName | 'ranges')[];
+  /** What a person is told it is, when it differs from its key: `anomaly model`, `output signal`. */
+  noun?: string;
+  /** What a list's `:label` is called, when not `label`: `output name`. */
+  labelNoun?: string;
+  /** A value that works, for what a person is told when it is missing or bad. */
+  example?: string;
+  /** The most characters a text or a word takes (a text: 200 unless said). */
+  maxLength?: number;
+  /** A range argument that takes one range only: what a person who gives more is told. */
+  oneRange?: string;
+  /** The form field that takes it (absent: the form does not ask for it). */
+  fields?: readonly [FormField];
+  /** The side of one of the form's either/or choices it belongs to (core/forms/choices.ts). */
+  side?: ChoiceSide;
 }
 
 /** An operation's form: how it is titled, and which fields it shows in which order (ranges aside). */
