@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHOICES } from '../../src/core/forms/choices.js';
+import { commandLineOf } from '../../src/core/forms/command-line.js';
 import { FIELD, type FormInput, type ModalKind, rangeBlockId } from '../../src/core/forms/fields.js';
 import { fieldsFromCommand } from '../../src/core/forms/prefill.js';
 import { validateModal } from '../../src/core/forms/validate.js';
@@ -116,6 +117,9 @@ describe('a form and the equivalent command produce identical requests', () => {
     const out = submit(kind, formOf(kind, command));
     if (!out.ok) throw new Error(`${command}: ${JSON.stringify(out.errors)}`);
     expect(out.request).toStrictEqual(fromCommand(command));
+    // The command line shown under the form's result runs the same operation again.
+    const shown = commandLineOf(kind, fieldsFromCommand(kind, commandArguments(command)!.given));
+    expect(fromCommand(shown), shown).toStrictEqual(out.request);
   });
 });
 

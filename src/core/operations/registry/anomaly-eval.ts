@@ -3,7 +3,7 @@ import type { DataArg, OutputArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData, ResolvedOutput } from '../requests.js';
-import { DESCRIPTION, dataArgs, modelWorkspaceAndData } from './arguments.js';
+import { DESCRIPTION, dataArgs, modelWorkspaceAndData, NAMING } from './arguments.js';
 import { dataFacts, described, flowOf, modelRunFacts, outputFacts, toDataspec } from './describe.js';
 import type { OperationEntry } from './entry.js';
 import { MAX_RANGES } from './entry.js';
@@ -78,6 +78,7 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
       fields: ['outputs'],
       side: { choice: 'outputs', option: 'map' },
     },
+    ...NAMING,
   ],
   form: {
     kind: 'score',

@@ -4,7 +4,7 @@ import { EXAMPLE_IDS as X } from '../../ids.js';
 import { SERVICE_MODEL_NAMING } from '../../names.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData } from '../requests.js';
-import { DESCRIPTION, dataArgs } from './arguments.js';
+import { DESCRIPTION, dataArgs, NAMING } from './arguments.js';
 import { dataFacts, described, flowOf, toDataspec } from './describe.js';
 import type { OperationEntry } from './entry.js';
 import { MAX_RANGES } from './entry.js';
@@ -54,6 +54,7 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest> = {
       freeText: true,
       fields: ['modelName'],
     },
+    ...NAMING,
   ],
   form: {
     kind: 'learn',

@@ -3,7 +3,7 @@ import type { DataArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData } from '../requests.js';
-import { commandOnly, DATASPEC, DESCRIPTION, dataArgs, modelWorkspaceAndData } from './arguments.js';
+import { commandOnly, DATASPEC, DESCRIPTION, dataArgs, modelWorkspaceAndData, NAMING } from './arguments.js';
 import { dataFacts, described, flowOf, modelRunFacts, toDataspec } from './describe.js';
 import type { OperationEntry } from './entry.js';
 import { MAX_RANGES } from './entry.js';
@@ -55,6 +55,7 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest> = {
     },
     // The form takes new data only: a dataspec is for the command line.
     ...dataArgs("The model's workspace.").map((a) => (a === DATASPEC ? commandOnly(DATASPEC) : a)),
+    ...NAMING,
   ],
   form: {
     kind: 'relearn',

@@ -73,13 +73,13 @@ export function workspaceArg(help: string, channelDefault = true): Argument {
   };
 }
 
-/**
- * The data of an anomaly flow: a workspace, then signals and ranges (and the new dataspec's name) or a
- * dataspec, the flow's name and description.
- */
+/** The data of an anomaly flow: a workspace, then signals and ranges (and the new dataspec's name) or a dataspec. */
 export function dataArgs(workspaceHelp: string): Argument[] {
-  return [workspaceArg(workspaceHelp), SIGNALS, RANGE, DATASPEC_NAME, DATASPEC, NAME, DESCRIPTION];
+  return [workspaceArg(workspaceHelp), SIGNALS, RANGE, DATASPEC_NAME, DATASPEC];
 }
+
+/** What an anomaly flow is called at the service: its name and description, after its other arguments. */
+export const NAMING: readonly Argument[] = [NAME, DESCRIPTION];
 
 /** The model, its workspace and the data, read in that order by the operations on an existing model. */
 export function modelWorkspaceAndData(args: Args, spec: CommandSpec) {
