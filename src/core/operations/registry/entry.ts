@@ -69,6 +69,16 @@ export type ResolveOutcome = { ok: true; operation: Operation } | OpFailure;
  * command line is read and resolved (names to IDs, ranges to instants), the service call that executes it,
  * and how its result is described. The grammar's help, the forms' fields, the executor and the audit name
  * are all read from here.
+ *
+ * A new operation with a form is this entry, its line in index.ts and its tests; its form is checked
+ * by no code of its own. Its `form` lists the fields shown; each argument the form asks for names its
+ * field (and the side of a choice it is on); the form's values are checked by their arguments' kinds,
+ * then parsed and resolved by this entry's `parse` and `resolve`, as its command is. Its form's name
+ * joins the kinds in core/forms/fields.ts (`ModalKind`) and requests.ts, and its labels and hints are
+ * the Slack view's. Its tests: its command (test/core/registry.test.ts runs every example, and checks
+ * that the form and the command resolve alike) and test/core/form-arguments.test.ts, which fails for a
+ * form field no argument reads, a needed argument not asked for under its own field, or a form that
+ * builds another request than its command; add command lines there for what its examples leave out.
  */
 export interface OperationEntry<Parsed = never, Request = never> {
   /** The kinds it handles: its parsed command's, and the operation's it executes. */
