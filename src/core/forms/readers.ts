@@ -23,6 +23,7 @@ type Reader = (arg: Argument, field: FormField, reading: Reading) => string | un
 const TEXT_MAX = 200;
 
 const nounOf = (arg: Argument) => arg.noun ?? arg.key.replace(/-/g, ' ');
+const eg = (arg: Argument) => (arg.example ? `, e.g. ${arg.example}` : '');
 
 /** The one reader of each kind of argument. */
 export const READERS: Record<Argument['kind'], Reader> = {
@@ -55,12 +56,11 @@ export const READERS: Record<Argument['kind'], Reader> = {
   }),
 
   word: byText((arg, value, required) => {
-    if (!value)
-      return required ? { error: `Give a ${nounOf(arg)}, e.g. ${arg.example}` } : { value: undefined };
+    if (!value) return required ? { error: `Give a ${nounOf(arg)}${eg(arg)}` } : { value: undefined };
     const max = arg.maxLength ?? TEXT_MAX;
     if (/\s/.test(value) || value.length > max) {
       return {
-        error: `"${clipForMessage(value)}" cannot be a ${arg.key}: one word of at most ${max} characters, e.g. ${arg.example}`,
+        error: `"${clipForMessage(value)}" cannot be a ${arg.key}: one word of at most ${max} characters${eg(arg)}`,
       };
     }
     return { value };
