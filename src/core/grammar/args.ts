@@ -255,14 +255,17 @@ export function dataFrom(args: Args, missing: string[]): DataArg | undefined {
   return { kind: 'inline', signals: list, rangeText: range, ...(dataspecName ? { dataspecName } : {}) };
 }
 
-export function outputFrom(args: Args, missing: string[]): OutputArg | undefined {
+/** Where ANOMALYEVAL's outputs go: new signals under a prefix of at most `prefixMax` characters, or existing ones. */
+export function outputFrom(args: Args, missing: string[], prefixMax: number): OutputArg | undefined {
   const { prefix, outputs } = args.options;
   if (prefix !== undefined && outputs !== undefined) {
     throw new Bad('Give either `prefix=` (new output signals) or `outputs=` (existing signals), not both.');
   }
   if (prefix !== undefined) {
-    if (/\s/.test(prefix) || [...prefix].length > 100) {
-      throw new Bad('`prefix=` must be one word of at most 100 characters, e.g. `prefix=pump3-scores`.');
+    if (/\s/.test(prefix) || [...prefix].length > prefixMax) {
+      throw new Bad(
+        `\`prefix=\` must be one word of at most ${prefixMax} characters, e.g. \`prefix=pump3-scores\`.`,
+      );
     }
     return { kind: 'prefix', prefix };
   }

@@ -5,7 +5,7 @@ import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData, ResolvedOutput } from '../requests.js';
 import { DESCRIPTION, dataArgs, modelWorkspaceAndData, NAMING } from './arguments.js';
 import { dataFacts, described, flowOf, modelRunFacts, outputFacts, toDataspec } from './describe.js';
-import type { OperationEntry } from './entry.js';
+import type { Argument, OperationEntry } from './entry.js';
 import { MAX_RANGES } from './entry.js';
 import { resolveNamedData } from './ranges.js';
 
@@ -28,6 +28,18 @@ export interface ScoreRequest {
   data: ResolvedData;
   output: ResolvedOutput;
 }
+
+const PREFIX: Argument = {
+  key: 'prefix',
+  kind: 'word',
+  required: false,
+  help: 'Outputs go to new signals named `<prefix>/<output name>` (or `outputs=`).',
+  noun: 'prefix for the new output signals',
+  example: 'pump-7/anomaly',
+  maxLength: 100,
+  fields: ['prefix'],
+  side: { choice: 'outputs', option: 'prefix' },
+};
 
 /** ANOMALYEVAL: data scored with an anomaly model, into new output signals or existing ones. */
 export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
@@ -57,17 +69,7 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
       fields: ['model'],
     },
     ...dataArgs("The model's workspace."),
-    {
-      key: 'prefix',
-      kind: 'word',
-      required: false,
-      help: 'Outputs go to new signals named `<prefix>/<output name>` (or `outputs=`).',
-      noun: 'prefix for the new output signals',
-      example: 'pump-7/anomaly',
-      maxLength: 100,
-      fields: ['prefix'],
-      side: { choice: 'outputs', option: 'prefix' },
-    },
+    PREFIX,
     {
       key: 'outputs',
       kind: 'signals',
@@ -101,7 +103,7 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
   },
   parse(args, spec) {
     const { modelId, workspaceId, data, missing } = modelWorkspaceAndData(args, spec);
-    const output = outputFrom(args, missing);
+    const output = outputFrom(args, missing, PREFIX.maxLength!);
     const name = text(args, 'name');
     const description = text(args, 'description', DESCRIPTION.maxLength);
     if (!modelId || !workspaceId || !data || !output) {
