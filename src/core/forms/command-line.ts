@@ -1,52 +1,50 @@
-import type { ModalFields, ModalKind } from './fields.js';
+import type { Argument } from '../operations/registry/entry.js';
+import { entryOfForm } from '../operations/registry/index.js';
+import { choose, takes } from './choices.js';
+import { type FormInput, type ModalFields, type ModalKind, rangeBlockId } from './fields.js';
+import { textOf } from './input.js';
 
 /**
  * The `/tsai` command equivalent to a modal's fields, shown under results ("Run by @alice: …") as the
- * command path quotes the typed command; it also teaches the one-line form.
+ * command path quotes the typed command; it also teaches the one-line form. Each argument the form
+ * shows and takes (its side of a choice chosen as the submission's is) is written as its command gives it.
  */
 export function commandLineOf(kind: ModalKind, f: ModalFields): string {
-  const parts: string[] = ['/tsai', kind];
-  const add = (key: string, value: string | undefined) => {
-    const v = value?.trim();
-    if (v) parts.push(`${key}=${quote(v)}`);
+  const entry = entryOfForm(kind);
+  if (!entry) throw new Error(`no operation has the form ${kind}`);
+  const form: FormInput = {
+    ...f,
+    ranges: (f.ranges ?? []).map((text, i) => ({ blockId: rangeBlockId(i + 1), text })),
   };
-  const list = (value: string | undefined) =>
-    value
-      ?.split(/[\n,]/)
+  const shown = entry.args.filter((a) => a.fields);
+  const chosen = choose(shown, form, {});
+  const parts: string[] = ['/tsai', ...entry.command.words];
+  for (const arg of shown) {
+    if (!takes(arg, form, chosen, {})) continue;
+    const value = asCommand(arg, form);
+    if (value) parts.push(arg.positional ? value : `${arg.key}=${quote(value)}`);
+  }
+  return parts.join(' ');
+}
+
+/** A field's value as the command takes it: lists comma-separated, ranges `;`-separated, texts on one line. */
+function asCommand(arg: Argument, form: FormInput): string {
+  const field = arg.fields![0];
+  if (field === 'ranges') {
+    return form.ranges
+      .map((r) => r.text.trim())
+      .filter(Boolean)
+      .join('; ');
+  }
+  const value = textOf(form, field);
+  if (arg.kind === 'signals' || arg.kind === 'entities') {
+    return value
+      .split(/[\n,]/)
       .map((s) => s.trim())
       .filter(Boolean)
       .join(',');
-  const ranges = f.ranges
-    ?.map((r) => r.trim())
-    .filter(Boolean)
-    .join('; ');
-  if (kind === 'eval') {
-    if (f.assessment?.trim()) parts.push(f.assessment.trim());
-    add('model', f.model);
-    add('datastream', f.datastream);
-    add('entities', list(f.entities));
-    add('range', ranges);
-    add('name', f.name);
-    return parts.join(' ');
   }
-  if (kind !== 'learn' && f.model?.trim()) parts.push(f.model.trim());
-  add('workspace', f.workspace);
-  const reuse =
-    kind !== 'relearn' && (f.dataMode === 'dataspec' || (!f.dataMode && f.dataspecId && !f.signals));
-  if (reuse) add('dataspec', f.dataspecId);
-  else {
-    add('signals', list(f.signals));
-    add('range', ranges);
-  }
-  if (kind === 'learn') add('model-name', f.modelName);
-  if (kind === 'score') {
-    const prefix = f.outputMode === 'prefix' || (!f.outputMode && f.prefix && !f.outputs);
-    if (prefix) add('prefix', f.prefix);
-    else add('outputs', list(f.outputs));
-  }
-  add('name', f.name);
-  add('description', f.description?.replace(/\s*\n\s*/g, ' '));
-  return parts.join(' ');
+  return arg.kind === 'text' ? value.replace(/\s*\n\s*/g, ' ') : value;
 }
 
 function quote(v: string): string {

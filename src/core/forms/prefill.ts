@@ -1,59 +1,52 @@
+import { entryOfForm } from '../operations/registry/index.js';
+import { CHOICES } from './choices.js';
 import { MAX_RANGES, type ModalFields, type ModalKind, type TextFieldName } from './fields.js';
 
 /**
  * Turns what a `/tsai learn|relearn|score|eval` command gave (canonical keys, as the command parser
- * reports them for a command with arguments missing, channel defaults already applied) into modal fields.
+ * reports them for a command with arguments missing, channel defaults already applied) into modal fields:
+ * each argument its form shows into its field, the side of a choice it stands for into the choice's radio
+ * (else the choice's fallback, when the form offers both sides).
  */
 export function fieldsFromCommand(kind: ModalKind, given: Record<string, string>): ModalFields {
+  const entry = entryOfForm(kind);
+  if (!entry) throw new Error(`no operation has the form ${kind}`);
   const f: ModalFields = {};
-  const set = (field: Exclude<TextFieldName, 'dataMode' | 'outputMode'>, value: string | undefined) => {
-    if (value !== undefined && value.trim() !== '') f[field] = value.trim();
-  };
-  set('name', given.name);
-  set('description', given.description);
-  set('workspace', given.workspace);
-  set('model', given.model);
-  set('assessment', given.assessment);
-  set('datastream', given.datastream);
-  if (kind === 'learn') set('modelName', given['model-name']);
-  if (given.signals) f.signals = oneper(given.signals);
-  if (given.entities)
-    f.entities = given.entities
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean)
-      .join(', ');
-  if (given.range) {
-    const ranges = given.range
-      .split(/[;\n]/)
-      .map((s) => s.trim())
-      .filter(Boolean);
-    if (ranges.length > 0) f.ranges = ranges.length > MAX_RANGES ? [given.range.trim()] : ranges;
+  const shown = entry.args.filter((a) => a.fields);
+  const offered = (choice: keyof typeof CHOICES) =>
+    new Set(shown.filter((a) => a.side?.choice === choice).map((a) => a.side!.option)).size > 1;
+  for (const arg of shown) {
+    const value = given[arg.key]?.trim();
+    if (!value) continue;
+    const field = arg.fields![0];
+    if (field === 'ranges') {
+      const ranges = value
+        .split(/[;\n]/)
+        .map((s) => s.trim())
+        .filter(Boolean);
+      if (ranges.length > 0) f.ranges = ranges.length > MAX_RANGES ? [value] : ranges;
+    } else f[field as Exclude<TextFieldName, 'dataMode' | 'outputMode'>] = asTyped(arg.kind, value);
+    if (arg.side && !arg.side.detail && offered(arg.side.choice))
+      Object.assign(f, { [CHOICES[arg.side.choice].radio]: arg.side.option });
   }
-  if (given.dataspec) {
-    f.dataspecId = given.dataspec.trim();
-    f.dataMode = 'dataspec';
-  } else if (kind === 'learn' || kind === 'score') {
-    f.dataMode = 'new';
-  }
-  if (kind === 'score') {
-    if (given.prefix) {
-      f.prefix = given.prefix.trim();
-      f.outputMode = 'prefix';
-    } else if (given.outputs) {
-      f.outputs = oneper(given.outputs);
-      f.outputMode = 'map';
-    }
+  for (const [name, choice] of Object.entries(CHOICES)) {
+    const fallback = 'fallback' in choice ? choice.fallback : undefined;
+    if (fallback && !f[choice.radio] && offered(name as keyof typeof CHOICES))
+      Object.assign(f, { [choice.radio]: fallback });
   }
   return f;
 }
 
-function oneper(list: string): string {
-  return list
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .join('\n');
+/** A value as a person types it into the form: signals one per line, entities after commas. */
+function asTyped(kind: string, value: string): string {
+  const items = () =>
+    value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  if (kind === 'signals') return items().join('\n');
+  if (kind === 'entities') return items().join(', ');
+  return value;
 }
 
 const DEFAULTABLE: readonly TextFieldName[] = ['workspace', 'model', 'assessment', 'datastream', 'entities'];

@@ -140,10 +140,11 @@ function checkId(value: string, what: string, nameable?: string): void {
   }
 }
 
-export function text(args: Args, key: string): string | undefined {
+/** A free text, at most `max` characters. */
+export function text(args: Args, key: string, max = MAX_TEXT): string | undefined {
   const v = args.options[key];
-  if (v !== undefined && [...v].length > MAX_TEXT)
-    throw new Bad(`\`${key}=\` is too long (at most ${MAX_TEXT} characters).`);
+  if (v !== undefined && [...v].length > max)
+    throw new Bad(`\`${key}=\` is too long (at most ${max} characters).`);
   return v;
 }
 
@@ -235,26 +236,36 @@ export function parseEntities(value: string): string[] {
 /** Reads the data part of learn/relearn/score; returns undefined pieces as missing. */
 export function dataFrom(args: Args, missing: string[]): DataArg | undefined {
   const { signals, range, dataspec } = args.options;
+  const dataspecName = text(args, 'dataspec-name');
   if (dataspec !== undefined) {
     if (signals !== undefined || range !== undefined) {
       throw new Bad('Give either `signals=` with `range=`, or `dataspec=`, not both.');
+    }
+    if (dataspecName !== undefined) {
+      throw new Bad(
+        '`dataspec-name=` names a new dataspec made of `signals=` and `range=`; `dataspec=` reuses one.',
+      );
     }
     return { kind: 'dataspec', dataspecId: optionId(args, 'dataspec', 'dataspec') };
   }
   const list = signals !== undefined ? listOption(args, 'signals', 'signal') : undefined;
   if (list === undefined) missing.push('signals');
   if (range === undefined) missing.push('range');
-  return list && range !== undefined ? { kind: 'inline', signals: list, rangeText: range } : undefined;
+  if (!list || range === undefined) return undefined;
+  return { kind: 'inline', signals: list, rangeText: range, ...(dataspecName ? { dataspecName } : {}) };
 }
 
-export function outputFrom(args: Args, missing: string[]): OutputArg | undefined {
+/** Where ANOMALYEVAL's outputs go: new signals under a prefix of at most `prefixMax` characters, or existing ones. */
+export function outputFrom(args: Args, missing: string[], prefixMax: number): OutputArg | undefined {
   const { prefix, outputs } = args.options;
   if (prefix !== undefined && outputs !== undefined) {
     throw new Bad('Give either `prefix=` (new output signals) or `outputs=` (existing signals), not both.');
   }
   if (prefix !== undefined) {
-    if (/\s/.test(prefix) || [...prefix].length > 100) {
-      throw new Bad('`prefix=` must be one word of at most 100 characters, e.g. `prefix=pump3-scores`.');
+    if (/\s/.test(prefix) || [...prefix].length > prefixMax) {
+      throw new Bad(
+        `\`prefix=\` must be one word of at most ${prefixMax} characters, e.g. \`prefix=pump3-scores\`.`,
+      );
     }
     return { kind: 'prefix', prefix };
   }

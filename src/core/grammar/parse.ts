@@ -83,6 +83,30 @@ export function parseCommand(text: string, options: ParseOptions = {}): ParseOut
 }
 
 /**
+ * A command given as its arguments by canonical key, as a form gives them: nothing positional and nothing
+ * quoted (so nothing stands for a name), no channel defaults. The command's own parser reads them, as it
+ * reads the typed command.
+ */
+export function parseKeyed(id: string, options: Readonly<Record<string, string>>): ParseOutcome {
+  const spec = specById(id);
+  const args: Args = {
+    positionals: [],
+    quotedPositionals: [],
+    options: { ...options },
+    quotedOptions: new Set(),
+    found: [],
+    lists: [],
+    ids: {},
+  };
+  try {
+    return parserOf(id)(args, spec);
+  } catch (e) {
+    if (e instanceof Bad) return { ok: false, kind: 'error', message: e.message, spec };
+    throw e;
+  }
+}
+
+/**
  * A command that named resources, with the names filled in from what the catalog says they stand for:
  * the parse the grammar made with placeholders, completed without reading the text again.
  */

@@ -15,9 +15,12 @@ export interface SignalRef {
   name: string;
 }
 
-/** Data for anomaly flows: signals + time-range text (parsed later, in the user's zone), or a dataspec ID. */
+/**
+ * Data for anomaly flows: signals + time-range text (parsed later, in the user's zone), and the new
+ * dataspec's name when one is given; or a dataspec ID.
+ */
 export type DataArg =
-  | { kind: 'inline'; signals: SignalRef[]; rangeText: string }
+  | { kind: 'inline'; signals: SignalRef[]; rangeText: string; dataspecName?: string }
   | { kind: 'dataspec'; dataspecId: string };
 
 export type OutputArg = { kind: 'prefix'; prefix: string } | { kind: 'signals'; signals: SignalRef[] };

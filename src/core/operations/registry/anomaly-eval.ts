@@ -3,9 +3,9 @@ import type { DataArg, OutputArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData, ResolvedOutput } from '../requests.js';
-import { dataArgs, modelWorkspaceAndData } from './arguments.js';
+import { DESCRIPTION, dataArgs, modelWorkspaceAndData, NAMING } from './arguments.js';
 import { dataFacts, described, flowOf, modelRunFacts, outputFacts, toDataspec } from './describe.js';
-import type { OperationEntry } from './entry.js';
+import type { Argument, OperationEntry } from './entry.js';
 import { MAX_RANGES } from './entry.js';
 import { resolveNamedData } from './ranges.js';
 
@@ -29,6 +29,18 @@ export interface ScoreRequest {
   output: ResolvedOutput;
 }
 
+const PREFIX: Argument = {
+  key: 'prefix',
+  kind: 'word',
+  required: false,
+  help: 'Outputs go to new signals named `<prefix>/<output name>` (or `outputs=`).',
+  noun: 'prefix for the new output signals',
+  example: 'pump-7/anomaly',
+  maxLength: 100,
+  fields: ['prefix'],
+  side: { choice: 'outputs', option: 'prefix' },
+};
+
 /** ANOMALYEVAL: data scored with an anomaly model, into new output signals or existing ones. */
 export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
   parsedKind: 'score',
@@ -37,7 +49,7 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
     id: 'score',
     words: ['score'],
     usage:
-      '/tsai score <model_id> workspace=<id> (signals=… range=… | dataspec=<id>) (prefix=<p> | outputs=<signal[:name],…>)',
+      '/tsai score <model_id> workspace=<id> (signals=… range=… [dataspec-name=…] | dataspec=<id>) (prefix=<p> | outputs=<signal[:name],…>)',
     summary: 'Score data with an anomaly model (ANOMALYEVAL), into new output signals or existing ones.',
     examples: [
       `/tsai score ${X.model} workspace=${X.workspace} signals=${X.signal}:temperature range="yesterday" prefix=pump3-scores`,
@@ -51,25 +63,24 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
       kind: 'id',
       required: true,
       help: 'The anomaly model to apply.',
+      noun: 'anomaly model',
       channelDefault: true,
       positional: true,
       fields: ['model'],
     },
     ...dataArgs("The model's workspace."),
-    {
-      key: 'prefix',
-      kind: 'word',
-      required: false,
-      help: 'Outputs go to new signals named `<prefix>/<output name>` (or `outputs=`).',
-      fields: ['outputMode', 'prefix'],
-    },
+    PREFIX,
     {
       key: 'outputs',
       kind: 'signals',
       required: false,
       help: 'Outputs go to these existing signals, `signal[:output name]`, comma-separated.',
-      fields: ['outputMode', 'outputs'],
+      noun: 'output signal',
+      labelNoun: 'output name',
+      fields: ['outputs'],
+      side: { choice: 'outputs', option: 'map' },
     },
+    ...NAMING,
   ],
   form: {
     kind: 'score',
@@ -92,9 +103,9 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
   },
   parse(args, spec) {
     const { modelId, workspaceId, data, missing } = modelWorkspaceAndData(args, spec);
-    const output = outputFrom(args, missing);
+    const output = outputFrom(args, missing, PREFIX.maxLength!);
     const name = text(args, 'name');
-    const description = text(args, 'description');
+    const description = text(args, 'description', DESCRIPTION.maxLength);
     if (!modelId || !workspaceId || !data || !output) {
       return missingOutcome('score', spec, missing, args, 'model', modelId);
     }

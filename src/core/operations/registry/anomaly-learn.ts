@@ -4,7 +4,7 @@ import { EXAMPLE_IDS as X } from '../../ids.js';
 import { SERVICE_MODEL_NAMING } from '../../names.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData } from '../requests.js';
-import { dataArgs } from './arguments.js';
+import { DESCRIPTION, dataArgs, NAMING } from './arguments.js';
 import { dataFacts, described, flowOf, toDataspec } from './describe.js';
 import type { OperationEntry } from './entry.js';
 import { MAX_RANGES } from './entry.js';
@@ -36,7 +36,7 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest> = {
     id: 'learn',
     words: ['learn'],
     usage:
-      '/tsai learn workspace=<id> signals=<id[:label],…> range=<time range;…> [model-name=…] [name=…] [description=…]  or  /tsai learn workspace=<id> dataspec=<id> …',
+      '/tsai learn workspace=<id> signals=<id[:label],…> range=<time range;…> [dataspec-name=…] [model-name=…] [name=…] [description=…]  or  /tsai learn workspace=<id> dataspec=<id> …',
     summary: 'Train a new anomaly model (ANOMALYLEARN). Several ranges: separate them with `;`.',
     examples: [
       `/tsai learn workspace=${X.workspace} signals=${X.signal}:temperature,${X.signal2}:pressure range="last week"`,
@@ -54,6 +54,7 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest> = {
       freeText: true,
       fields: ['modelName'],
     },
+    ...NAMING,
   ],
   form: {
     kind: 'learn',
@@ -78,7 +79,7 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest> = {
     if (!workspaceId) missing.push('workspace');
     const data = dataFrom(args, missing);
     const name = text(args, 'name');
-    const description = text(args, 'description');
+    const description = text(args, 'description', DESCRIPTION.maxLength);
     const modelName = text(args, 'model-name');
     if (!workspaceId || !data) return missingOutcome('learn', spec, missing, args, 'model', undefined);
     return ok({ kind: 'learn', workspaceId, data, modelName, name, description }, spec);

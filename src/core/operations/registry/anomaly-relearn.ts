@@ -3,7 +3,7 @@ import type { DataArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData } from '../requests.js';
-import { DATASPEC, dataArgs, modelWorkspaceAndData } from './arguments.js';
+import { commandOnly, DATASPEC, DESCRIPTION, dataArgs, modelWorkspaceAndData, NAMING } from './arguments.js';
 import { dataFacts, described, flowOf, modelRunFacts, toDataspec } from './describe.js';
 import type { OperationEntry } from './entry.js';
 import { MAX_RANGES } from './entry.js';
@@ -35,7 +35,7 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest> = {
     id: 'relearn',
     words: ['relearn'],
     usage:
-      '/tsai relearn <model_id> workspace=<id> (signals=<id[:label],…> range=<time range;…> | dataspec=<id>)',
+      '/tsai relearn <model_id> workspace=<id> (signals=<id[:label],…> range=<time range;…> [dataspec-name=…] | dataspec=<id>)',
     summary:
       'Teach an existing anomaly model new data (incremental ANOMALYLEARN); earlier ranges need not be repeated.',
     examples: [
@@ -54,7 +54,8 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest> = {
       fields: ['model'],
     },
     // The form takes new data only: a dataspec is for the command line.
-    ...dataArgs("The model's workspace.").map((a) => (a === DATASPEC ? { ...DATASPEC, fields: [] } : a)),
+    ...dataArgs("The model's workspace.").map((a) => (a === DATASPEC ? commandOnly(DATASPEC) : a)),
+    ...NAMING,
   ],
   form: {
     kind: 'relearn',
@@ -66,7 +67,7 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest> = {
   parse(args, spec) {
     const { modelId, workspaceId, data, missing } = modelWorkspaceAndData(args, spec);
     const name = text(args, 'name');
-    const description = text(args, 'description');
+    const description = text(args, 'description', DESCRIPTION.maxLength);
     if (!modelId || !workspaceId || !data)
       return missingOutcome('relearn', spec, missing, args, 'model', modelId);
     return ok({ kind: 'relearn', modelId, workspaceId, data, name, description }, spec);

@@ -19,6 +19,7 @@ export const DESCRIPTION: Argument = {
   required: false,
   help: 'A description kept with it at the service.',
   freeText: true,
+  maxLength: 2000,
   fields: ['description'],
 };
 
@@ -27,7 +28,9 @@ export const SIGNALS: Argument = {
   kind: 'signals',
   required: true,
   help: 'The signals to learn from, `id[:label]`, comma-separated (or `dataspec=`).',
+  noun: 'signal',
   fields: ['signals'],
+  side: { choice: 'data', option: 'new' },
 };
 
 export const RANGE: Argument = {
@@ -37,6 +40,17 @@ export const RANGE: Argument = {
   help: 'The time range of the data, read in your zone; separate several ranges with `;`.',
   freeText: true,
   fields: ['ranges'],
+  side: { choice: 'data', option: 'new' },
+};
+
+export const DATASPEC_NAME: Argument = {
+  key: 'dataspec-name',
+  kind: 'text',
+  required: false,
+  help: 'The name of the new dataspec made of `signals=` and `range=` (default: the flow name).',
+  freeText: true,
+  fields: ['dataspecName'],
+  side: { choice: 'data', option: 'new', detail: true },
 };
 
 export const DATASPEC: Argument = {
@@ -44,7 +58,8 @@ export const DATASPEC: Argument = {
   kind: 'id',
   required: false,
   help: 'An existing dataspec to reuse instead of `signals=` and `range=`.',
-  fields: ['dataMode', 'dataspecId'],
+  fields: ['dataspecId'],
+  side: { choice: 'data', option: 'dataspec' },
 };
 
 export function workspaceArg(help: string, channelDefault = true): Argument {
@@ -58,10 +73,13 @@ export function workspaceArg(help: string, channelDefault = true): Argument {
   };
 }
 
-/** The data of an anomaly flow: a workspace, then signals and ranges or a dataspec, its name and description. */
+/** The data of an anomaly flow: a workspace, then signals and ranges (and the new dataspec's name) or a dataspec. */
 export function dataArgs(workspaceHelp: string): Argument[] {
-  return [workspaceArg(workspaceHelp), SIGNALS, RANGE, DATASPEC, NAME, DESCRIPTION];
+  return [workspaceArg(workspaceHelp), SIGNALS, RANGE, DATASPEC_NAME, DATASPEC];
 }
+
+/** What an anomaly flow is called at the service: its name and description, after its other arguments. */
+export const NAMING: readonly Argument[] = [NAME, DESCRIPTION];
 
 /** The model, its workspace and the data, read in that order by the operations on an existing model. */
 export function modelWorkspaceAndData(args: Args, spec: CommandSpec) {
@@ -73,4 +91,10 @@ export function modelWorkspaceAndData(args: Args, spec: CommandSpec) {
   if (!workspaceId) missing.push('workspace');
   const data = dataFrom(args, missing);
   return { modelId, workspaceId, data, missing };
+}
+
+/** The argument as the command takes it, which its form does not ask for. */
+export function commandOnly(arg: Argument): Argument {
+  const { fields: _, side: __, ...rest } = arg;
+  return rest;
 }

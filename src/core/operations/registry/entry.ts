@@ -1,4 +1,5 @@
 import type { ServiceCalls } from '../../../api/index.js';
+import type { ChoiceSide } from '../../forms/choices.js';
 import type { ModalKind, TextFieldName } from '../../forms/fields.js';
 import type { Args } from '../../grammar/args.js';
 import type { CommandSpec } from '../../grammar/commands.js';
@@ -11,7 +12,13 @@ import type { RangeEcho } from './describe.js';
 /** How many time ranges an anomaly flow's form takes. */
 export const MAX_RANGES = 10;
 
-/** One argument of an operation, as both the command line and the form take it. */
+/** A form field that takes an argument: one of the form's text fields, or its time-range inputs. */
+export type FormField = TextFieldName | 'ranges';
+
+/**
+ * One argument of an operation, as both the command line and the form take it. A form reads it from its
+ * field by its `kind` (core/forms/readers.ts), into the text its command would hold.
+ */
 export interface Argument {
   /** The command's canonical option key (`workspace=`, `range=`). */
   key: string;
@@ -26,8 +33,20 @@ export interface Argument {
   channelDefault?: boolean;
   /** The first positional argument stands for it. */
   positional?: boolean;
-  /** The form fields that take it (absent: the form does not ask for it). */
-  fields?: readonly (TextFieldName | 'ranges')[];
+  /** What a person is told it is, when it differs from its key: `anomaly model`, `output signal`. */
+  noun?: string;
+  /** What a list's `:label` is called, when not `label`: `output name`. */
+  labelNoun?: string;
+  /** A value that works, for what a person is told when it is missing or bad. */
+  example?: string;
+  /** The most characters a text or a word takes (a text: 200 unless said). */
+  maxLength?: number;
+  /** A range argument that takes one range only: what a person who gives more is told. */
+  oneRange?: string;
+  /** The form field that takes it (absent: the form does not ask for it). */
+  fields?: readonly [FormField];
+  /** The side of one of the form's either/or choices it belongs to (core/forms/choices.ts). */
+  side?: ChoiceSide;
 }
 
 /** An operation's form: how it is titled, and which fields it shows in which order (ranges aside). */
@@ -50,6 +69,16 @@ export type ResolveOutcome = { ok: true; operation: Operation } | OpFailure;
  * command line is read and resolved (names to IDs, ranges to instants), the service call that executes it,
  * and how its result is described. The grammar's help, the forms' fields, the executor and the audit name
  * are all read from here.
+ *
+ * A new operation with a form is this entry, its line in index.ts and its tests; its form is checked
+ * by no code of its own. Its `form` lists the fields shown; each argument the form asks for names its
+ * field (and the side of a choice it is on); the form's values are checked by their arguments' kinds,
+ * then parsed and resolved by this entry's `parse` and `resolve`, as its command is. Its form's name
+ * joins the kinds in core/forms/fields.ts (`ModalKind`) and requests.ts, and its labels and hints are
+ * the Slack view's. Its tests: its command (test/core/registry.test.ts runs every example, and checks
+ * that the form and the command resolve alike) and test/core/form-arguments.test.ts, which fails for a
+ * form field no argument reads, a needed argument not asked for under its own field, or a form that
+ * builds another request than its command; add command lines there for what its examples leave out.
  */
 export interface OperationEntry<Parsed = never, Request = never> {
   /** The kinds it handles: its parsed command's, and the operation's it executes. */

@@ -68,6 +68,11 @@ export function entryOfParsed(kind: string): OperationEntry<unknown, unknown> | 
   return REGISTRY.find((e) => e.parsedKind === kind);
 }
 
+/** The entry whose form is of this kind (`learn`, `eval`, …). */
+export function entryOfForm(kind: string): OperationEntry<unknown, unknown> | undefined {
+  return REGISTRY.find((e) => e.form?.kind === kind);
+}
+
 export function entryOfOperation(kind: string): OperationEntry<unknown, unknown> | undefined {
   return REGISTRY.find((e) => e.operationKind === kind);
 }

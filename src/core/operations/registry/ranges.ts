@@ -31,11 +31,17 @@ export function resolveRange(rangeText: string, ctx: RequestContext): TimeRange 
   return parsed.ok ? parsed.range : rangeFailure(parsed.error, parsed.examples, 'range');
 }
 
+/** The data made exact: its ranges read, the new dataspec named as given, else after the flow. */
 export function resolveData(data: DataArg, ctx: RequestContext, name: string): ResolvedData | OpFailure {
   if (data.kind === 'dataspec') return data;
   const parsed = parseTimeRanges(data.rangeText, rangeContext(ctx));
   if (!parsed.ok) return rangeFailure(parsed.error, parsed.examples, 'range');
-  return { kind: 'inline', signals: data.signals, ranges: parsed.ranges, dataspecName: name };
+  return {
+    kind: 'inline',
+    signals: data.signals,
+    ranges: parsed.ranges,
+    dataspecName: data.dataspecName ?? name,
+  };
 }
 
 /** The name given, or one a person recognises: `learn by @alice 2026-11-22 09:14Z`. */
