@@ -158,8 +158,8 @@ export function buildResults(m: Measurements): BenchResults {
 export const TARGETS = {
   ackRatio: 1.2,
   viewsOpenP99Ms: 500,
-  coldStartRatio: 1.5,
-  peakRssRatio: 1.5,
+  coldStartRatio: 1.3,
+  peakRssRatio: 1.3,
   parseMedianMs: 0.5,
 };
 
