@@ -8,8 +8,12 @@ import { resolve } from 'node:path';
  */
 export default function setup(): void {
   const root = resolve(import.meta.dirname, '..');
-  const run = (script: string, args: string[]) =>
-    execFileSync(process.execPath, [resolve(root, script), ...args], { cwd: root, stdio: 'inherit' });
-  run('node_modules/typescript/bin/tsc', ['-p', 'tsconfig.build.json']);
-  run('node_modules/rolldown/bin/cli.mjs', ['-c', 'rolldown.config.mjs', '--logLevel', 'warn']);
+  const run = (script: string, args: string[], stdout: 'inherit' | 'ignore') =>
+    execFileSync(process.execPath, [resolve(root, script), ...args], {
+      cwd: root,
+      stdio: ['ignore', stdout, 'inherit'],
+    });
+  run('node_modules/typescript/bin/tsc', ['-p', 'tsconfig.build.json'], 'inherit');
+  // The bundler lists every chunk it writes on stdout; its errors and warnings go to stderr.
+  run('node_modules/rolldown/bin/cli.mjs', ['-c', 'rolldown.config.mjs', '--logLevel', 'warn'], 'ignore');
 }
