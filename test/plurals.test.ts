@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRequest } from '../src/core/records.js';
 import { pendingListMessage } from '../src/slack/approvals/card.js';
 import { helpMessage } from '../src/slack/views/messages.js';
+import { approvalRecord } from './support/fixtures/records.js';
 
 const root = join(import.meta.dirname, '..');
 
@@ -54,32 +54,7 @@ describe('plurals', () => {
   });
 
   it('the pending list counts its requests in words that agree', () => {
-    const request = (id: string): ApprovalRequest => ({
-      id,
-      action: 'start',
-      modelId: '1070000000000000001',
-      assessmentId: null,
-      reason: null,
-      requesterId: 'U0ALICE',
-      teamId: 'T0LOCAL',
-      originChannelId: 'C0OPS',
-      approvalsChannelId: 'C0OPS',
-      messageTs: null,
-      status: 'pending',
-      createdAt: 0,
-      expiresAt: 3_600_000,
-      decidedBy: null,
-      decidedAt: null,
-      rejectReason: null,
-      attempts: 0,
-      lastAttemptBy: null,
-      lastAttemptAt: null,
-      flowId: null,
-      flowStatus: null,
-      error: null,
-      finishedAt: null,
-      approversWorkspace: null,
-    });
+    const request = (id: string) => approvalRecord({ id, approvalsChannelId: 'C0OPS', messageTs: null });
     expect(pendingListMessage([request('1')]).text).toBe('1 pending approval request');
     expect(pendingListMessage([request('1'), request('2')]).text).toBe('2 pending approval requests');
   });

@@ -10,38 +10,28 @@ import { auditMessage } from '../../src/slack/views/audit.js';
 import { askWhom, LIMITS } from '../../src/slack/views/mrkdwn.js';
 import type { ApprovalRequest, ApprovalStatus, AuditEntry } from '../../src/store/index.js';
 import { validateMessage, validateView } from '../../standins/localslack/index.js';
+import { approvalRecord } from '../support/fixtures/records.js';
 
 const EVIL = '<!channel> *bold* <http://evil|click> & more';
 const T = Date.UTC(2026, 10, 22, 10, 42);
 
 function request(status: ApprovalStatus, over: Partial<ApprovalRequest> = {}): ApprovalRequest {
-  return {
-    id: '6f1c1d9e-0000-4000-8000-000000000001',
-    action: 'start',
-    modelId: '1070000000000000001',
+  const decided = status !== 'pending' && status !== 'expired';
+  return approvalRecord({
     assessmentId: '1060000000000000001',
     reason: EVIL,
-    requesterId: 'U0ALICE',
-    teamId: 'T0LOCAL',
-    originChannelId: 'C0OPS',
-    approvalsChannelId: 'C0APPROVALS',
-    messageTs: '1.000001',
     status,
     createdAt: T - 60_000,
     expiresAt: T + 4 * 3_600_000,
-    decidedBy: status === 'pending' || status === 'expired' ? null : 'U0BOB',
-    decidedAt: status === 'pending' || status === 'expired' ? null : T,
+    decidedBy: decided ? 'U0BOB' : null,
+    decidedAt: decided ? T : null,
     rejectReason: status === 'rejected' ? EVIL : null,
     attempts: 1,
-    lastAttemptBy: null,
-    lastAttemptAt: null,
     flowId: status === 'executed' ? '1400000000000000001' : null,
     flowStatus: status === 'executed' ? 'SCHEDULED' : null,
     error: status === 'failed' || status === 'unknown' ? `${EVIL} ${'x'.repeat(5000)}` : null,
-    finishedAt: null,
-    approversWorkspace: null,
     ...over,
-  };
+  });
 }
 
 const buttons = (blocks: unknown[]) =>

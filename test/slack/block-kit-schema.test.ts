@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { errorMessage, helpMessage, resultMessage } from '../../src/slack/views/messages.js';
 import { shorten, truncate } from '../../src/slack/views/mrkdwn.js';
 import { messageProblems, optionsProblems, viewProblems } from '../support/block-kit-schema/index.js';
+import { hugeMessages } from '../support/fixtures/huge-messages.js';
 
 /**
  * The checker test/slack/block-kit-payloads.test.ts holds every payload to: it refuses what Slack refuses
@@ -171,29 +171,7 @@ describe('long text is shortened at a word boundary, visibly', () => {
 
   it('in every message a huge input can produce', () => {
     const huge = `${words} <&> ${words}`;
-    const bodies = [
-      resultMessage(
-        {
-          ok: true,
-          kind: 'service',
-          visibility: 'channel',
-          title: huge,
-          facts: Array.from({ length: 40 }, (_, i) => ({
-            label: `L${i} ${huge}`,
-            value: huge,
-            code: i % 2 === 0,
-          })),
-          notes: Array.from({ length: 60 }, () => huge),
-          flow: { id: '1400000000000000001', status: huge },
-        },
-        { userId: 'U0ALICE', commandText: huge },
-      ),
-      errorMessage(
-        { ok: false, message: huge, usage: huge, example: huge },
-        { userId: 'U0ALICE', commandText: huge },
-      ),
-      helpMessage(undefined),
-    ];
+    const bodies = hugeMessages(huge);
     for (const body of bodies) {
       expect(messageProblems(body as unknown as Record<string, unknown>)).toEqual([]);
       for (const cut of JSON.stringify(body).match(/[^\s"]*… \(truncated\)/g) ?? [])

@@ -5,38 +5,22 @@ import type { Job } from '../../src/slack/runtime/jobs.js';
 import type { ApprovalRequest, TrackedFlow } from '../../src/store/index.js';
 import { checkBlockKitLimits } from '../../src/wire/block-kit.js';
 import { validateView } from '../../standins/localslack/index.js';
+import { approvalRecord } from '../support/fixtures/records.js';
 
 const EVIL = '<!channel> *bold* <http://evil|click> & more';
 const T = Date.UTC(2026, 10, 22, 10, 42);
 const id = (n: number) => `14000000000000${String(n).padStart(5, '0')}`;
 
 function request(n: number, requesterId: string): ApprovalRequest {
-  return {
+  return approvalRecord({
     id: `6f1c1d9e-0000-4000-8000-${String(n).padStart(12, '0')}`,
     action: n % 2 ? 'start' : 'stop',
     modelId: id(n),
-    assessmentId: null,
     reason: `${EVIL} ${'r'.repeat(400)}`,
     requesterId,
-    teamId: 'T0LOCAL',
-    originChannelId: 'C0OPS',
-    approvalsChannelId: 'C0APPROVALS',
-    messageTs: '1.000001',
-    status: 'pending',
     createdAt: T,
     expiresAt: T + 4 * 3_600_000,
-    decidedBy: null,
-    decidedAt: null,
-    rejectReason: null,
-    attempts: 0,
-    lastAttemptBy: null,
-    lastAttemptAt: null,
-    flowId: null,
-    flowStatus: null,
-    error: null,
-    finishedAt: null,
-    approversWorkspace: null,
-  };
+  });
 }
 
 function flow(n: number): TrackedFlow {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/core/grammar/commands.js';
 import { errorMessage, helpMessage, resultMessage } from '../../src/slack/views/messages.js';
 import { code, escapeMrkdwn, LIMITS, limitBlocks, section, truncate } from '../../src/slack/views/mrkdwn.js';
+import { hugeMessages } from '../support/fixtures/huge-messages.js';
 
 const EVIL = '<!channel> *bold* <http://evil|click> & `tick`';
 
@@ -122,30 +123,7 @@ describe('messages stay within Block Kit limits with huge input (checked by the 
   const huge = `${'<&>'.repeat(3000)} ${'x'.repeat(20_000)}`;
   it('result, error and help messages', async () => {
     const { validateMessage } = await import('../../standins/localslack/index.js');
-    const bodies = [
-      resultMessage(
-        {
-          ok: true,
-          kind: 'service',
-          visibility: 'channel',
-          title: huge,
-          facts: Array.from({ length: 40 }, (_, i) => ({
-            label: `L${i} ${huge}`,
-            value: huge,
-            code: i % 2 === 0,
-          })),
-          notes: Array.from({ length: 60 }, () => huge),
-          flow: { id: '1400000000000000001', status: huge },
-        },
-        { userId: 'U0ALICE', commandText: huge },
-      ),
-      errorMessage(
-        { ok: false, message: huge, usage: huge, example: huge },
-        { userId: 'U0ALICE', commandText: huge },
-      ),
-      helpMessage(undefined),
-      helpMessage('score'),
-    ];
+    const bodies = [...hugeMessages(huge), helpMessage('score')];
     for (const body of bodies) {
       expect(validateMessage(body.text, body.blocks)).toBeNull();
       expect(body.blocks.length).toBeLessThanOrEqual(LIMITS.blocksPerMessage);
