@@ -52,8 +52,13 @@ export function enableMetrics(): Promise<Instruments> {
 }
 
 /** The metrics are off on this thread: nothing is counted or kept. */
-export function disableMetrics(): void {
+function disableMetrics(): void {
   if (!loading) waiting = undefined;
+}
+
+/** Once a thread has started: loads the instruments if it counts (its metrics are not off). */
+export function loadMetricsIfCounting(): void {
+  if (waiting) void enableMetrics();
 }
 
 /**

@@ -26,7 +26,10 @@ export interface WorkerHostOptions {
   onStoreWrites?(health: WriteHealth): void;
   /** Where the jobs in hand are kept, so that another replica can tell their people if this process dies. */
   holds?: FollowUpHolds;
-  /** The worker starts once this settles (the app listening); jobs before then wait for it. */
+  /**
+   * The worker starts once this resolves (the app listens), so that its isolate does not share the cores
+   * with the acking thread's own start; jobs before then wait for it.
+   */
   startAfter?: Promise<unknown>;
 }
 

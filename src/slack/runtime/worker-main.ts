@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '../../log.js';
-import { enableMetrics, threadMetrics } from '../../metrics/metrics.js';
+import { loadMetricsIfCounting, threadMetrics } from '../../metrics/metrics.js';
 import { composeBot } from '../bot.js';
 import { startBackgroundWork } from './background.js';
 import { runFollowUp } from './dispatch.js';
@@ -98,7 +98,7 @@ export async function runWorkerThread(): Promise<void> {
     });
     post({ kind: 'ready' });
     // Loaded once this thread is ready, so that it never delays the start (metrics.ts).
-    if (setup.config.metrics.port !== 'off') void enableMetrics();
+    loadMetricsIfCounting();
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     logger.error({ err: message }, 'the follow-up worker could not start');
