@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Agent } from 'undici';
+import { type PooledHttp, pooledHttp } from '../http.js';
 import { countRetry } from '../metrics/metrics.js';
 import { parseJsonLossless } from '../wire/index.js';
 import {
@@ -63,11 +63,9 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 
 type Failure = { error: ServiceError; retryable: boolean; retryAfterMs?: number };
 
-type Undici = typeof import('undici');
-
 export class Transport {
-  /** undici and its pool are loaded on the first request: they cost start-up time a bot that never calls the service should not pay. */
-  private http: Promise<{ agent: Agent; request: Undici['request'] }> | undefined;
+  /** Loaded on the first request: a bot that never calls the service does not pay for an HTTP client. */
+  private readonly http: PooledHttp;
   private closed = false;
   private readonly limiter: Limiter;
   private readonly origin: string;
@@ -78,21 +76,14 @@ export class Transport {
     this.origin = url.origin;
     this.prefix = url.pathname.replace(/\/+$/, '');
     this.limiter = new Limiter(o.maxConnections, o.maxQueued, o.maxQueueWaitMs);
-  }
-
-  private client() {
-    this.http ??= import('undici').then(({ Agent, request }) => ({
-      request,
-      agent: new Agent({
-        connect: { timeout: this.o.connectTimeoutMs },
-        // Shorter than common server idle timeouts, so a POST rarely meets a socket the server is closing.
-        keepAliveTimeout: 4_000,
-        keepAliveMaxTimeout: 60_000,
-        // The limiter keeps in-flight requests at this number, so none ever queues inside undici.
-        connections: this.o.maxConnections,
-      }),
-    }));
-    return this.http;
+    this.http = pooledHttp({
+      connect: { timeout: o.connectTimeoutMs },
+      // Shorter than common server idle timeouts, so a POST rarely meets a socket the server is closing.
+      keepAliveTimeout: 4_000,
+      keepAliveMaxTimeout: 60_000,
+      // The limiter keeps in-flight requests at this number, so none ever queues inside undici.
+      connections: o.maxConnections,
+    });
   }
 
   async send(call: Call): Promise<Reply> {
@@ -112,7 +103,7 @@ export class Transport {
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.http) await (await this.http).agent.close();
+    await this.http.close();
   }
 
   /** One attempt holding a connection slot; 'busy' (never sent, not retried here) when none is free in time. */
@@ -152,7 +143,6 @@ export class Transport {
           'The bot has no service token to call the service with, so nothing was sent.',
         ),
       };
-    const { agent, request } = await this.client();
     const url = new URL(this.origin + this.prefix + call.path);
     for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v);
     const headers: Record<string, string> = {
@@ -169,11 +159,10 @@ export class Transport {
     let retryAfter: string | undefined;
     let contentType: string | undefined;
     try {
-      const res = await request(url, {
+      const res = await this.http.request(url, {
         method: call.method,
         headers,
         body: payload,
-        dispatcher: agent,
         headersTimeout: this.o.requestTimeoutMs,
         bodyTimeout: this.o.requestTimeoutMs,
         signal: AbortSignal.timeout(this.o.requestTimeoutMs),

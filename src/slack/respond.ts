@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici';
+import { pooledHttp } from '../http.js';
 
 const TIMEOUT_MS = 10_000;
 /**
@@ -7,14 +7,8 @@ const TIMEOUT_MS = 10_000;
  */
 const CONNECTIONS = 16;
 
-type Undici = typeof import('undici');
-let http: Promise<{ request: Undici['request']; dispatcher: Dispatcher }> | undefined;
-// undici loads with the first reply: a bot that has not replied yet has not paid for it.
-const undici = () =>
-  (http ??= import('undici').then(({ Agent, request }) => ({
-    request,
-    dispatcher: new Agent({ connections: CONNECTIONS }),
-  })));
+// Loaded with the first reply: a bot that has not replied yet has not paid for an HTTP client.
+const http = pooledHttp({ connections: CONNECTIONS });
 
 /**
  * A response_url Slack refused: expired, used up (5 uses in 30 minutes) or unknown (404), the message
@@ -48,10 +42,8 @@ function errorCode(text: string): string | undefined {
  * `ResponseUrlError`. The URL is a capability: it is never logged.
  */
 export async function postToResponseUrl(url: string, body: Record<string, unknown>): Promise<void> {
-  const { request, dispatcher } = await undici();
-  const res = await request(url, {
+  const res = await http.request(new URL(url), {
     method: 'POST',
-    dispatcher,
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
     headersTimeout: TIMEOUT_MS,

@@ -33,13 +33,15 @@ const FIELDS: readonly Field[] = [
 const REFERENCE: Chrono.ParsingReference = { instant: new Date(Date.UTC(2000, 1, 29, 12)), timezone: 0 };
 
 // chrono-node costs ~120 ms of CPU to load, a quarter of the bot's start-up, and only commands with a
-// time range need it: it is loaded on the first read (synchronously, from its CommonJS build).
+// time range need it: it is loaded on the first read (synchronously, from its CommonJS build). Its English
+// entry only: the package's main one loads a dozen locales the grammar never asks for, three times the
+// heap (docs/performance.md).
 let parsers: Record<Reader, Chrono.Chrono> | undefined;
 
 function parser(reader: Reader): Chrono.Chrono {
   if (!parsers) {
-    const chrono = createRequire(import.meta.url)('chrono-node') as typeof Chrono;
-    parsers = { monthFirst: chrono.strict, dayFirst: chrono.en.GB, monthYear: chrono.casual };
+    const en = createRequire(import.meta.url)('chrono-node/en') as typeof Chrono.en;
+    parsers = { monthFirst: en.strict, dayFirst: en.GB, monthYear: en.casual };
   }
   return parsers[reader];
 }
