@@ -258,13 +258,14 @@ async function ask(text: string, marker = `/tsai ${text}`): Promise<LocalMessage
 
 /** A copy of the answer as it first came: an announcement changes later with its flow's status. */
 async function answerAfter(before: Set<string>, marker: string): Promise<LocalMessage> {
+  // The marker whole: `name=f8-learn` must not match the answer to another lane's `name=f8-learn-from-the-form`.
+  const whole = new RegExp(`${marker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`);
   const answer = await h.slack.waitFor(
     () =>
       h.slack
         .messages(OPS, { user: ALICE })
         .find(
-          (m) =>
-            !before.has(m.ts) && m.user === h.slack.botUserId && !m.threadTs && shown(m).includes(marker),
+          (m) => !before.has(m.ts) && m.user === h.slack.botUserId && !m.threadTs && whole.test(shown(m)),
         ),
     15_000,
     `the answer naming ${marker}`,
