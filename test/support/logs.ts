@@ -36,9 +36,11 @@ export function captureLogs(): { lines: string[]; destination: Writable } {
   const lines: string[] = [];
   const destination = new Writable({
     write(chunk, _enc, cb) {
-      const line = String(chunk);
-      lines.push(line);
-      keepForScan('in-process', line);
+      // A write may carry several lines (the worker's are written a batch at a time).
+      for (const line of String(chunk).match(/[^\n]*\n|[^\n]+$/g) ?? []) {
+        lines.push(line);
+        keepForScan('in-process', line);
+      }
       cb();
     },
   });

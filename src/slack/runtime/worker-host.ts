@@ -13,8 +13,8 @@ export interface WorkerHostOptions {
   logger: Logger;
   /** Tells a person about a job the worker lost (or could not take). */
   tell(notice: Notice, text: string): Promise<unknown>;
-  /** Writes a log line the worker formatted into the process's log stream. */
-  writeLog(line: string): void;
+  /** Writes log lines the worker formatted (each ending in a newline) into the process's log stream. */
+  writeLog(lines: string): void;
   /** The worker program; default `worker.js` at the top of dist/src (the production entry passes its own). */
   script?: URL;
   drainTimeoutMs?: number;
@@ -259,7 +259,10 @@ function onWorkerMessage(
       life.startFailed(m.message);
       return;
     case 'logs':
-      for (const line of m.lines) o.writeLog(line);
+      // One write for the batch: each write to an async log stream that is still busy is appended to its
+      // pending buffer, which is then measured again, so line by line a burst costs the acking thread
+      // far more allocation than the lines themselves.
+      o.writeLog(m.lines.join(''));
       return;
     case 'drained':
       life.drained();
