@@ -1,5 +1,6 @@
 import type { SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { parseCommand } from '../../core/grammar/parse.js';
+import { frozen } from '../http/ack.js';
 import { exactly, type Routes } from '../routes.js';
 import type { FollowUps } from '../runtime/jobs.js';
 import { helpMessage, type MessageBody } from '../views/messages.js';
@@ -34,7 +35,7 @@ export function immediateHelp(text: string): HelpAck | undefined {
   const topic = parsed.command.topic ?? '';
   let body = helpCache.get(topic);
   if (!body) {
-    body = { response_type: 'ephemeral', ...helpMessage(parsed.command.topic) };
+    body = frozen({ response_type: 'ephemeral', ...helpMessage(parsed.command.topic) });
     // The topic is user input: cache only a bounded number of them.
     if (helpCache.size < 64) helpCache.set(topic, body);
   }

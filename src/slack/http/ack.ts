@@ -24,6 +24,32 @@ export function httpAck(res: ServerResponse, logger: Logger): (body?: unknown) =
     if (res.headersSent) return;
     if (!body) res.writeHead(200).end();
     else if (typeof body === 'string') res.writeHead(200).end(body);
-    else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    else res.writeHead(200, { 'content-type': 'application/json' }).end(jsonOf(body as object));
   };
+}
+
+/**
+ * A frozen body cannot change, so its JSON is encoded once: help is the same text for every asker, and
+ * serializing it again for each `/tsai help` was over a quarter of what the acking thread allocated
+ * under a burst of commands (docs/performance.md).
+ */
+const encoded = new WeakMap<object, Buffer>();
+
+function jsonOf(body: object): string | Buffer {
+  if (!Object.isFrozen(body)) return JSON.stringify(body);
+  let bytes = encoded.get(body);
+  if (!bytes) {
+    bytes = Buffer.from(JSON.stringify(body));
+    encoded.set(body, bytes);
+  }
+  return bytes;
+}
+
+/** `value`, and everything in it, made immutable: an ack body that `httpAck` may encode once. */
+export function frozen<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) frozen(v);
+    Object.freeze(value);
+  }
+  return value;
 }
