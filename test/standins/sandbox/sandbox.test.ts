@@ -150,9 +150,17 @@ describe.skipIf(!run)('sandbox page with a bare Bolt app', { timeout: 60_000 }, 
       for (let n = walker.nextNode(); n; n = walker.nextNode())
         if (n.textContent.includes('📥')) n.parentElement.setAttribute('data-emoji-check', '');
     })()`);
-    await page.waitForFunction(
-      `[...document.fonts].some((f) => f.family.includes('Noto Color Emoji') && f.status === 'loaded')`,
-    );
+    // Polled from here: waitForFunction compiles its predicate inside the page, which the sandbox's
+    // Content-Security-Policy (no eval) refuses whenever the first check is not already true.
+    await expect
+      .poll(
+        () =>
+          page.evaluate(
+            `[...document.fonts].some((f) => f.family.includes('Noto Color Emoji') && f.status === 'loaded')`,
+          ),
+        { timeout: 10_000 },
+      )
+      .toBe(true);
     const cdp = await browser.context.newCDPSession(page);
     await cdp.send('DOM.enable');
     await cdp.send('CSS.enable');
@@ -611,9 +619,11 @@ describe.skipIf(!run)(
     it('an approver rejects a request with a reason typed into the small modal; nothing reaches the service', async () => {
       const before = (await product.serviceRequests()).length;
       await send(page, '/tsai live stop 1070000000000000001');
-      await page.locator('.message', { hasText: 'asks to stop live model' }).waitFor();
+      // This model's request: the card of the one approved before may still read "asks to" too.
+      const asks = 'asks to stop live model 1070000000000000001';
+      await page.locator('.message', { hasText: asks }).waitFor();
       await actAs(page, 'U0CAROL');
-      const card = page.locator('.message', { hasText: 'asks to stop live model' });
+      const card = page.locator('.message', { hasText: asks });
       await card.locator('[data-action$="/approval_reject"]').click();
       const modal = page.locator('.modal[data-callback-id="approval_reject_reason"]');
       await modal.waitFor();
