@@ -34,8 +34,8 @@ const REFERENCE: Chrono.ParsingReference = { instant: new Date(Date.UTC(2000, 1,
 
 // chrono-node costs ~120 ms of CPU to load, a quarter of the bot's start-up, and only commands with a
 // time range need it: it is loaded on the first read (synchronously, from its CommonJS build). Its English
-// entry only: the package's main one loads a dozen locales the grammar never asks for, three times the
-// heap (docs/performance.md).
+// entry only: the package's main one loads a dozen locales the grammar never asks for, over three times
+// the heap (docs/performance.md).
 let parsers: Record<Reader, Chrono.Chrono> | undefined;
 
 function parser(reader: Reader): Chrono.Chrono {
