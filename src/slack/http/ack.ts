@@ -30,9 +30,8 @@ export function httpAck(res: ServerResponse, logger: Logger): (body?: unknown) =
 
 /**
  * A frozen body cannot change (the bot freezes bodies only with `frozen`, all the way down), so its JSON
- * is encoded once: help is the same text for every asker, and
- * serializing it again for each `/tsai help` was over a quarter of what the acking thread allocated
- * under a burst of commands (docs/performance.md).
+ * is encoded once: help is the same text for every asker, and serializing it again for each `/tsai help`
+ * was over a quarter of what the acking thread allocated under a burst of commands (docs/performance.md).
  */
 const encoded = new WeakMap<object, Buffer>();
 
