@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { immediateHelp } from '../../src/slack/command/listener.js';
-import { frozen, httpAck } from '../../src/slack/http/ack.js';
+import { httpAck } from '../../src/slack/http/ack.js';
+import { frozen } from '../../src/slack/http/ack-body.js';
 
 // A real server: each request is acked with the body the test queued for it.
 const queued: unknown[] = [];

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, it } from 'vitest';
 
@@ -54,4 +55,25 @@ it("the service client and response_url replies load undici's Agent and request,
     web: 0,
     parts: true,
   });
+});
+
+it("the follow-up worker's program, as built for production, loads no Bolt, Express or all of undici", () => {
+  // The worker imports the list of features whole, listeners included; only the acking thread serves
+  // HTTP, and Bolt with its receivers (Express, Socket Mode with all of undici) would be ~2 MB of source
+  // compiled into the worker's heap for its life.
+  const bundle = resolve(import.meta.dirname, '../../dist/bot');
+  const entry = readFileSync(resolve(bundle, 'worker.js'), 'utf8');
+  const program = entry.match(/import\("(\.\/chunks\/worker-main-[^"]+\.js)"\)/)?.[1];
+  expect(program, 'dist/bot/worker.js imports its program from a worker-main chunk').toBeTruthy();
+  const result = inFreshNode(`
+    const before = Object.keys(require.cache).length;
+    const m = await import(${JSON.stringify(resolve(bundle, program ?? ''))});
+    return {
+      program: typeof m.runWorkerThread,
+      some: Object.keys(require.cache).length > before,
+      bolt: loaded('@slack/bolt'),
+      express: loaded('/express/'),
+      undici: loaded('undici/index.js'),
+    };`);
+  expect(result).toEqual({ program: 'function', some: true, bolt: [], express: [], undici: [] });
 });

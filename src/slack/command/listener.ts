@@ -1,6 +1,6 @@
 import type { SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { parseCommand } from '../../core/grammar/parse.js';
-import { frozen } from '../http/ack.js';
+import { frozen } from '../http/ack-body.js';
 import { exactly, type Routes } from '../routes.js';
 import type { FollowUps } from '../runtime/jobs.js';
 import { helpMessage, type MessageBody } from '../views/messages.js';

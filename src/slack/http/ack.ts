@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ReceiverMultipleAckError } from '@slack/bolt';
 import type { Logger } from '../../log.js';
+import { jsonOf } from './ack-body.js';
 
 /** Slack waits 3 seconds for an answer; a listener that has not acknowledged by then never will in time. */
 export const UNACKED_AFTER_MS = 3_001;
@@ -26,30 +27,4 @@ export function httpAck(res: ServerResponse, logger: Logger): (body?: unknown) =
     else if (typeof body === 'string') res.writeHead(200).end(body);
     else res.writeHead(200, { 'content-type': 'application/json' }).end(jsonOf(body as object));
   };
-}
-
-/**
- * A frozen body cannot change (the bot freezes bodies only with `frozen`, all the way down), so its JSON
- * is encoded once: help is the same text for every asker, and serializing it again for each `/tsai help`
- * was over a quarter of what the acking thread allocated under a burst of commands (docs/performance.md).
- */
-const encoded = new WeakMap<object, Buffer>();
-
-function jsonOf(body: object): string | Buffer {
-  if (!Object.isFrozen(body)) return JSON.stringify(body);
-  let bytes = encoded.get(body);
-  if (!bytes) {
-    bytes = Buffer.from(JSON.stringify(body));
-    encoded.set(body, bytes);
-  }
-  return bytes;
-}
-
-/** `value`, and everything in it, made immutable: an ack body that `httpAck` may encode once. */
-export function frozen<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) frozen(v);
-    Object.freeze(value);
-  }
-  return value;
 }
