@@ -1,4 +1,5 @@
 import type { Logger } from './log.js';
+import { memoryUse } from './memory.js';
 
 export interface ShutdownOptions {
   /** Stops everything: no new requests, replies in hand finished, leases released, stores closed. */
@@ -52,7 +53,7 @@ export function exitOnSignals(o: ShutdownOptions): void {
 /** On SIGUSR2, every thread logs its memory use ("memory usage"): how the bench reads the heap. */
 export function logMemoryOnSignal(logger: Logger, others: () => void): void {
   process.on('SIGUSR2', () => {
-    logger.info({ memory: process.memoryUsage() }, 'memory usage');
+    logger.info(memoryUse(), 'memory usage');
     others();
   });
 }

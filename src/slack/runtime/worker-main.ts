@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '../../log.js';
+import { memoryUse } from '../../memory.js';
 import { loadMetricsIfCounting, threadMetrics } from '../../metrics/metrics.js';
 import { composeBot } from '../bot.js';
 import { startBackgroundWork } from './background.js';
@@ -69,7 +70,7 @@ export async function runWorkerThread(): Promise<void> {
         return;
       }
       if (m.kind === 'memory') {
-        logger.info({ memory: process.memoryUsage() }, 'memory usage');
+        logger.info(memoryUse(), 'memory usage');
         return;
       }
       if (m.kind === 'metrics') {
