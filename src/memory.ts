@@ -5,9 +5,7 @@ import { getHeapSpaceStatistics } from 'node:v8';
  * space (the size V8 holds for each, in MB), which tells a young generation that grew from an old one.
  */
 export function memoryUse(): { memory: NodeJS.MemoryUsage; heapSpacesMb: Record<string, number> } {
-  const spaces = getHeapSpaceStatistics().map((s) => [
-    s.space_name,
-    Math.round(s.space_size / 104_857.6) / 10,
-  ]);
+  const tenthsOfMb = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
+  const spaces = getHeapSpaceStatistics().map((s) => [s.space_name, tenthsOfMb(s.space_size)]);
   return { memory: process.memoryUsage(), heapSpacesMb: Object.fromEntries(spaces) };
 }
