@@ -144,12 +144,6 @@ describe.skipIf(!run)('sandbox page with a bare Bolt app', { timeout: 60_000 }, 
     await api('chat.postMessage', { channel: 'C0GENERAL', text: 'emoji check :inbox_tray: 🔥 done' });
     await page.goto(`${server.url}#user=U0ALICE&channel=C0GENERAL`);
     await page.locator('.message', { hasText: 'emoji check' }).waitFor();
-    // The element whose own text holds the emoji, marked so the browser can be asked how it drew it.
-    await page.evaluate(`(() => {
-      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-      for (let n = walker.nextNode(); n; n = walker.nextNode())
-        if (n.textContent.includes('📥')) n.parentElement.setAttribute('data-emoji-check', '');
-    })()`);
     // Polled from here: waitForFunction compiles its predicate inside the page, which the sandbox's
     // Content-Security-Policy (no eval) refuses whenever the first check is not already true.
     await expect
@@ -164,16 +158,31 @@ describe.skipIf(!run)('sandbox page with a bare Bolt app', { timeout: 60_000 }, 
     const cdp = await browser.context.newCDPSession(page);
     await cdp.send('DOM.enable');
     await cdp.send('CSS.enable');
-    const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
-    const { nodeId } = await cdp.send('DOM.querySelector', {
-      nodeId: root.nodeId,
-      selector: '[data-emoji-check]',
-    });
-    const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+    // The fonts the browser drew the emoji's element with. The element is marked, then asked for, and the
+    // page may render the channel again in between (it does on every change it hears of), which replaces
+    // the element: then it is marked and asked for again.
+    const emojiFonts = async () => {
+      await page.evaluate(`(() => {
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode())
+          if (n.textContent.includes('📥')) n.parentElement.setAttribute('data-emoji-check', '');
+      })()`);
+      const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
+      const { nodeId } = await cdp.send('DOM.querySelector', {
+        nodeId: root.nodeId,
+        selector: '[data-emoji-check]',
+      });
+      try {
+        return (await cdp.send('CSS.getPlatformFontsForNode', { nodeId })).fonts;
+      } catch (e) {
+        if (String(e).includes('Could not find node')) return [];
+        throw e;
+      }
+    };
     // Chromium drew the emoji with the web font from the page's server, not a system font.
-    expect(fonts).toContainEqual(
-      expect.objectContaining({ familyName: 'Noto Color Emoji', isCustomFont: true }),
-    );
+    await expect
+      .poll(emojiFonts, { timeout: 10_000 })
+      .toContainEqual(expect.objectContaining({ familyName: 'Noto Color Emoji', isCustomFont: true }));
     await cdp.detach();
   });
 
