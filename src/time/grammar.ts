@@ -4,6 +4,7 @@
 // (chrono.ts); what those words mean in the phrase, and whether they are accepted at all, stays here.
 import { type Fields, recogniseAs } from './chrono.js';
 import type { DateOrder } from './locale.js';
+import { describeShifts, type ShiftSpan, shiftNote } from './shifts.js';
 import { addDays, addMonths, isoWeekday, type Wall } from './zone.js';
 
 export interface YMD {
@@ -51,10 +52,31 @@ export interface Clock {
   midnight?: boolean;
 }
 
+/** A day counted back from today ("3 days ago", "2 weeks ago"), as typed: some phrases with it are refused. */
+export interface AgoDay {
+  n: number;
+  unit: 'd' | 'w' | 'mo' | 'y';
+  text: string;
+}
+
 export type Endpoint =
   | { k: 'now' }
+  /** "2 hours ago": an exact duration before now. */
+  | { k: 'ago'; n: number; unit: 's' | 'm' | 'h' }
   | { k: 'point'; day: DayRef; clock: Clock; wd?: number; notes: string[] }
-  | { k: 'day'; day: DayRef; part?: Part; wd?: number; notes: string[]; zone?: Zone }
+  | {
+      k: 'day';
+      day: DayRef;
+      part?: Part;
+      /** One of the channel's shifts, on the day it starts. */
+      shift?: ShiftSpan;
+      ago?: AgoDay;
+      wd?: number;
+      notes: string[];
+      zone?: Zone;
+    }
+  /** The shift going on now, or the last one that is over (of one name, when `span` is given). */
+  | { k: 'shift'; which: 'last' | 'this'; span?: ShiftSpan; notes: string[] }
   | { k: 'span'; from: YMD; to: YMD; notes: string[]; zone?: Zone };
 
 export type Unit = 's' | 'm' | 'h' | 'd' | 'w' | 'mo' | 'y';
@@ -71,6 +93,8 @@ export interface GrammarCtx {
   today: YMD;
   order?: DateOrder;
   locale?: string;
+  /** The channel's shifts, by start; absent when it declared none. */
+  shifts?: ShiftSpan[];
 }
 
 interface Tok {
@@ -304,7 +328,37 @@ interface DayHit {
   wd?: number;
   notes: string[];
   refusal?: Refusal;
+  ago?: AgoDay;
 }
+
+const MAX_COUNT = 1_000_000;
+
+/** "3", "three", "a": how many of a unit. */
+function countAt(t: Tok[], i: number): R<{ n: number; text: string }> {
+  const x = t[i];
+  if (!x) return [];
+  if (x.num) return [[{ n: x.s.length > 7 ? Number.POSITIVE_INFINITY : Number(x.s), text: x.s }, i + 1]];
+  const n = NUMBER_WORDS[x.s];
+  return n === undefined ? [] : [[{ n, text: x.raw }, i + 1]];
+}
+
+/** "3 days ago", "90 minutes ago", "an hour ago", "2h ago": a count of a unit before now. */
+function agoAt(t: Tok[], i: number): R<{ n: number; unit: Unit; text: string; ok: boolean }> {
+  const out: R<{ n: number; unit: Unit; text: string; ok: boolean }> = [];
+  for (const [count, j] of countAt(t, i)) {
+    const u = t[j];
+    const unit = u && !u.num ? UNITS.get(u.s) : undefined;
+    if (!unit || !isWord(t, j + 1, 'ago')) continue;
+    const ok = Number.isInteger(count.n) && count.n >= 1 && count.n <= MAX_COUNT;
+    out.push([{ n: count.n, unit, text: textOf(t, i, j + 2), ok }, j + 2]);
+  }
+  return out;
+}
+
+const badCount = (text: string, example: string): Refusal =>
+  new Refusal(`“${text}” does not give a usable count: give a whole number from 1, like “${example}”.`, [
+    example,
+  ]);
 
 const refused = (error: string, examples: string[]): DayHit => ({
   ref: { k: 'none' },
@@ -463,6 +517,9 @@ function dayRef(t: Tok[], i0: number, g: GrammarCtx): R<DayHit> {
       out.push([{ ref: { k: 'date', date: plusDays(today, -1), rel: true }, notes: [] }, i + 1]);
     if (x.s === 'tomorrow')
       out.push([{ ref: { k: 'date', date: plusDays(today, 1), rel: true }, notes: [] }, i + 1]);
+    const d = isWord(t, i, 'the') ? i + 1 : i;
+    if (isWord(t, d, 'day') && isWord(t, d + 1, 'before') && isWord(t, d + 2, 'yesterday'))
+      out.push([{ ref: { k: 'date', date: plusDays(today, -2), rel: true }, notes: [] }, d + 3]);
     if (['last', 'previous', 'next', 'this'].includes(x.s)) {
       for (const [wd, j] of weekday(t, i + 1)) {
         const back = (weekdayOf(today) - wd + 7) % 7 || 7;
@@ -491,7 +548,34 @@ function dayRef(t: Tok[], i0: number, g: GrammarCtx): R<DayHit> {
     }
     for (const [wd, j] of weekday(t, i)) out.push([{ ref: { k: 'weekday', wd }, notes: [] }, j]);
   }
+  out.push(...daysAgo(t, i, today));
   out.push(...namedDate(t, i), ...isoLikeDate(t, i), ...numericDate(t, i, g));
+  return out;
+}
+
+/**
+ * "3 days ago", "2 weeks ago", "a month ago": the day that many calendar days, weeks or months before
+ * today in the user's zone (a month back keeps the day of the month, or the month's last day).
+ */
+function daysAgo(t: Tok[], i: number, today: YMD): R<DayHit> {
+  const out: R<DayHit> = [];
+  for (const [a, j] of agoAt(t, i)) {
+    if (a.unit === 's' || a.unit === 'm' || a.unit === 'h') continue;
+    if (!a.ok) {
+      out.push([{ ref: { k: 'none' }, notes: [], refusal: badCount(a.text, '3 days ago 9am to 5pm') }, j]);
+      continue;
+    }
+    const date =
+      a.unit === 'd'
+        ? plusDays(today, -a.n)
+        : a.unit === 'w'
+          ? plusDays(today, -7 * a.n)
+          : plusMonths(today, -a.n * (a.unit === 'y' ? 12 : 1));
+    out.push([
+      { ref: { k: 'date', date, rel: true }, notes: [], ago: { n: a.n, unit: a.unit, text: a.text } },
+      j,
+    ]);
+  }
   return out;
 }
 
@@ -776,7 +860,111 @@ function monthWithoutDay(t: Tok[], i: number, today: YMD): R<EndpointHit> {
 function dayHitToEndpoint(h: DayHit, extra: Partial<{ part: Part }> = {}): EndpointHit {
   if (h.refusal) return { refusal: h.refusal };
   const notes = [...h.notes, ...(extra.part ? [PART_NOTE[extra.part]] : [])];
-  return { ep: { k: 'day', day: h.ref, ...(h.wd ? { wd: h.wd } : {}), ...extra, notes } };
+  const ago = h.ago && !extra.part ? { ago: h.ago } : {};
+  return { ep: { k: 'day', day: h.ref, ...(h.wd ? { wd: h.wd } : {}), ...extra, ...ago, notes } };
+}
+
+// ------------------------------------------------------------------------------------------- shifts
+
+const SHIFT_WORD = new Set(['shift']);
+
+/**
+ * "<label> shift" at `i`: a shift named by its name ("night shift") or by its start ("22:00 shift").
+ * A word before "shift" that names none of the channel's shifts is refused with the ones it has.
+ */
+function labelledShift(t: Tok[], i: number, spans: ShiftSpan[]): R<ShiftSpan | Refusal> {
+  const x = t[i];
+  if (!x) return [];
+  const first = spans[0]!;
+  const unknown = (text: string) =>
+    new Refusal(
+      `“${text}” is not one of this channel's shifts (${describeShifts(spans)}): name one of them, like “the ${first.label} shift yesterday”, or write “last shift” or “this shift”.`,
+      [`the ${first.label} shift yesterday`, 'last shift'],
+    );
+  const [colon, mm] = [t[i + 1], t[i + 2]];
+  if (
+    x.num &&
+    x.s.length <= 2 &&
+    colon?.s === ':' &&
+    colon.glued &&
+    mm?.num &&
+    mm.glued &&
+    mm.s.length === 2
+  ) {
+    if (!isWord(t, i + 3, 'shift')) return [];
+    const start = `${x.s.padStart(2, '0')}:${mm.s}`;
+    const s = spans.find((sp) => sp.start === start);
+    return [[s ?? unknown(textOf(t, i, i + 4)), i + 4]];
+  }
+  if (x.num || !t[i + 1] || !SHIFT_WORD.has(t[i + 1]!.s) || t[i + 1]!.num) return [];
+  if (['last', 'previous', 'this', 'current', 'the'].includes(x.s)) return [];
+  if (x.s === 'next') {
+    return [
+      [
+        new Refusal(
+          '“next shift” has not started yet, so there is no data from it: write “this shift” for the one going on, or “last shift”.',
+          ['last shift', 'this shift'],
+        ),
+        i + 2,
+      ],
+    ];
+  }
+  const s = spans.find((sp) => sp.name === x.s);
+  return [[s ?? unknown(textOf(t, i, i + 2)), i + 2]];
+}
+
+function dayShift(d: DayHit, s: ShiftSpan | Refusal): EndpointHit {
+  if (s instanceof Refusal) return { refusal: s };
+  if (d.refusal) return { refusal: d.refusal };
+  return {
+    ep: { k: 'day', day: d.ref, ...(d.wd ? { wd: d.wd } : {}), shift: s, notes: [...d.notes, shiftNote(s)] },
+  };
+}
+
+/**
+ * "last shift", "this shift", "the previous shift", "last night shift", "the night shift yesterday",
+ * "the morning shift on Tuesday", "yesterday's night shift", "the 22:00 shift on Nov 3".
+ */
+function shiftEndpoints(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
+  const spans = g.shifts;
+  if (!spans || spans.length === 0) return [];
+  const out: R<EndpointHit> = [];
+  const j = isWord(t, i, 'the') ? i + 1 : i;
+  if (isWord(t, j, 'last', 'previous', 'this', 'current') && isWord(t, j + 1, 'shift')) {
+    const which = isWord(t, j, 'this', 'current') ? 'this' : 'last';
+    out.push([{ ep: { k: 'shift', which, notes: [] } }, j + 2]);
+  }
+  if (isWord(t, j, 'last', 'previous')) {
+    for (const [s, k] of labelledShift(t, j + 1, spans)) {
+      out.push([
+        s instanceof Refusal
+          ? { refusal: s }
+          : { ep: { k: 'shift', which: 'last', span: s, notes: [shiftNote(s)] } },
+        k,
+      ]);
+    }
+  }
+  for (const [s, k] of labelledShift(t, j, spans)) {
+    for (const [d, e] of dayRef(t, k, g)) out.push([dayShift(d, s), e]);
+    if (s instanceof Refusal) {
+      out.push([{ refusal: s }, k]);
+      continue;
+    }
+    out.push([
+      refuse(
+        `“${textOf(t, i, k)}” needs a day: write “the ${s.label} shift yesterday”, “the ${s.label} shift on Monday”, or “last ${s.label} shift” for the most recent one that is over.`,
+        [`last ${s.label} shift`, `the ${s.label} shift yesterday`],
+      ),
+      k,
+    ]);
+  }
+  for (const [d, k] of dayRef(t, i, g)) {
+    let m = k;
+    if ((t[m]?.s === "'" || t[m]?.s === '’') && t[m]!.glued && t[m + 1]?.s === 's' && t[m + 1]!.glued) m += 2;
+    else if (isWord(t, m, 'the')) m++;
+    for (const [s, e] of labelledShift(t, m, spans)) out.push([dayShift(d, s), e]);
+  }
+  return out;
 }
 
 function pointOf(d: DayHit, c: ClockHit, text: string): EndpointHit {
@@ -799,6 +987,14 @@ function endpoints(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
   if (isWord(t, i, 'now') || (isWord(t, i, 'right') && isWord(t, i + 1, 'now'))) {
     out.push([{ ep: { k: 'now' } }, isWord(t, i, 'now') ? i + 1 : i + 2]);
   }
+  for (const [a, j] of agoAt(t, i)) {
+    if (a.unit !== 's' && a.unit !== 'm' && a.unit !== 'h') continue;
+    out.push([
+      a.ok ? { ep: { k: 'ago', n: a.n, unit: a.unit } } : { refusal: badCount(a.text, '3 hours ago to now') },
+      j,
+    ]);
+  }
+  out.push(...shiftEndpoints(t, i, g));
   out.push(...namedPeriod(t, i, g));
   for (const [d, j] of dayRef(t, i, g)) {
     out.push([dayHitToEndpoint(d), j]);

@@ -40,6 +40,16 @@ export { describeRange, type EchoOptions } from './describe.js';
 export { toIso, toNanos } from './exact.js';
 export { type DateOrder, dateOrderFor, isLocaleTag } from './locale.js';
 export { EXAMPLES, MAX_NS, MIN_NS, parseTimeRange, parseTimeRanges } from './parse.js';
+export {
+  describeShifts,
+  formatShifts,
+  MAX_SHIFTS,
+  NAMED_SHIFTS_EXAMPLE,
+  parseShifts,
+  SHIFTS_EXAMPLE,
+  type Shift,
+  shiftSpans,
+} from './shifts.js';
 export { DEFAULT_ECHO_CHARS, describeRanges, type RangesEchoOptions } from './summary.js';
 export type { ParseContext, RangeOutcome, RangesOutcome, TimeRange } from './types.js';
 export { isValidTimeZone } from './zone.js';

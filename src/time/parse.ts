@@ -1,6 +1,7 @@
 import { describeInstant, zoneAbbreviation } from './describe.js';
 import { msToNs, nsSubMs, nsToMsFloor, parseExact, parseLocalIso } from './exact.js';
 import {
+  type AgoDay,
   type Clock,
   type DayRef,
   type Endpoint,
@@ -19,6 +20,7 @@ import {
   type Zone,
 } from './grammar.js';
 import { dateOrderFor } from './locale.js';
+import { NAMED_SHIFTS_EXAMPLE, SHIFTS_EXAMPLE, type ShiftSpan, shiftNote, shiftSpans } from './shifts.js';
 import type { ParseContext, RangeOutcome, RangesOutcome, TimeRange } from './types.js';
 import { addDays, addMonths, isValidTimeZone, type Wall, wallAt, wallToInstantMs } from './zone.js';
 
@@ -84,13 +86,19 @@ function makeCtx(ctx: ParseContext): Ctx | string {
   const nowWall = wallAt(ctx.timeZone, nowMs);
   const today = { year: nowWall.year, month: nowWall.month, day: nowWall.day };
   const order = dateOrderFor(ctx.locale);
+  const shifts = shiftSpans(ctx.shifts);
   return {
     nowNs,
     nowMs,
     tz: ctx.timeZone,
     today,
     nowWall,
-    g: { today, ...(order ? { order } : {}), ...(ctx.locale && order ? { locale: ctx.locale } : {}) },
+    g: {
+      today,
+      ...(order ? { order } : {}),
+      ...(ctx.locale && order ? { locale: ctx.locale } : {}),
+      ...(shifts ? { shifts } : {}),
+    },
   };
 }
 
@@ -201,17 +209,78 @@ function hourNs(c: Ctx, date: YMD, hour: number, zone: Zone | undefined): bigint
   return zonedNs(c, day, { hour: hour % 24, minute: 0, second: 0, millisecond: 0, subNs: 0n }, zone);
 }
 
+const SECONDS = { s: 1n, m: 60n, h: 3600n } as const;
+
+/** A wall-clock minute of `date` in the user's zone (1440 and later are on the days after). */
+function minuteNs(c: Ctx, date: YMD, minute: number): bigint {
+  return wallNs(c, plusDays(date, Math.floor(minute / 1440)), Math.floor((minute % 1440) / 60), minute % 60);
+}
+
+/** The shifts that start from three days before today to today, in time order. */
+function recentShifts(c: Ctx, only?: ShiftSpan): { span: ShiftSpan; day: YMD; start: bigint; end: bigint }[] {
+  const out: { span: ShiftSpan; day: YMD; start: bigint; end: bigint }[] = [];
+  for (let back = 3; back >= 0; back--) {
+    const day = plusDays(c.today, -back);
+    for (const span of c.g.shifts ?? []) {
+      if (only && span.start !== only.start) continue;
+      out.push({ span, day, start: minuteNs(c, day, span.from), end: minuteNs(c, day, span.to) });
+    }
+  }
+  return out;
+}
+
+/**
+ * "this shift": the one going on now; "last shift": the most recent one that is over. With a name ("last
+ * night shift"), the most recent one of that name that is over; read as "last night's shift" it would be
+ * the one that started yesterday, so when that one is still going on the phrase is refused with both.
+ */
+function currentShift(c: Ctx, ep: Extract<EP, { k: 'shift' }>): { start: bigint; end: bigint } {
+  const all = recentShifts(c, ep.span);
+  const found =
+    ep.which === 'this'
+      ? all.find((s) => s.start <= c.nowNs && c.nowNs < s.end)
+      : all.filter((s) => s.end <= c.nowNs).at(-1);
+  if (!found)
+    throw new ParseProblem('No shift of that name has ended in the last three days.', ['last shift']);
+  if (ep.which === 'this') ep.notes.splice(0, ep.notes.length, shiftNote(found.span));
+  else if (!ep.span) ep.notes.splice(0, ep.notes.length, shiftNote(found.span));
+  if (ep.span?.name === 'night') {
+    const yesterday = plusDays(c.today, -1);
+    const lastNight = all.find((s) => sameDay(s.day, yesterday));
+    if (lastNight && lastNight.end > c.nowNs) {
+      throw new ParseProblem(
+        `“last night shift” could be the night shift going on now (it started last night, ${describeInstant(lastNight.start, c.tz)}) or the last one that is over (from ${describeInstant(found.start, c.tz)}): write “this shift” for the one going on, or “the night shift on ${fmtDay(found.day)}” for the one that is over.`,
+        ['this shift', `the night shift on ${fmtDay(found.day)}`],
+      );
+    }
+  }
+  return found;
+}
+
+const fmtDay = (d: YMD): string => `${d.day} ${monthAbbr(d.month)} ${d.year}`;
+
 /** Where `ep` starts and ends when its day is `date` (ignored by endpoints that carry their own). */
 function interval(c: Ctx, ep: EP, date: YMD): Interval {
   switch (ep.k) {
     case 'now':
       return { start: c.nowNs, end: c.nowNs, period: false };
+    case 'ago': {
+      const ns = c.nowNs - BigInt(ep.n) * SECONDS[ep.unit] * 1_000_000_000n;
+      return { start: ns, end: ns, period: false };
+    }
+    case 'shift': {
+      const s = currentShift(c, ep);
+      return { start: s.start, end: s.end, period: true };
+    }
     case 'instant':
       return { start: ep.ns, end: ep.ns, period: false };
     case 'span':
       return { start: hourNs(c, ep.from, 0, ep.zone), end: hourNs(c, ep.to, 0, ep.zone), period: true };
     case 'day': {
       checkWeekday(ep, date);
+      if (ep.shift) {
+        return { start: minuteNs(c, date, ep.shift.from), end: minuteNs(c, date, ep.shift.to), period: true };
+      }
       const p = ep.part ? PARTS[ep.part] : { from: 0, to: 24 };
       return { start: hourNs(c, date, p.from, ep.zone), end: hourNs(c, date, p.to, ep.zone), period: true };
     }
@@ -358,7 +427,9 @@ function yearNote(c: Ctx, ref: DayRef | undefined, date: YMD): string[] {
 }
 
 function notesOf(...eps: EP[]): string[] {
-  return eps.flatMap((ep) => (ep.k === 'day' || ep.k === 'point' || ep.k === 'span' ? ep.notes : []));
+  return eps.flatMap((ep) =>
+    ep.k === 'day' || ep.k === 'point' || ep.k === 'span' || ep.k === 'shift' ? ep.notes : [],
+  );
 }
 
 function withNotes(r: { startNs: bigint; endNs: bigint }, notes: string[]): TimeRange {
@@ -405,6 +476,8 @@ function shareZone(S: EP, E: EP): [EP, EP] {
 
 /** A range from two endpoints: days and months carried over, floating days settled, notes kept. */
 function combine(c: Ctx, start: EP, end: EP, texts: [string, string]): TimeRange {
+  const startAgo = dayAgo(start);
+  if (startAgo && momentary(end)) dayOrInstantAgo(c, startAgo, texts[1]);
   const [S, E] = shareZone(start, end);
   const sRef = refOf(S);
   const eRef = refOf(E);
@@ -497,7 +570,7 @@ function combine(c: Ctx, start: EP, end: EP, texts: [string, string]): TimeRange
 
 /** One endpoint on its own: a day or period (a point in time is not a range). */
 function single(c: Ctx, ep: EP, text: string): TimeRange {
-  if (ep.k === 'instant' || ep.k === 'now' || ep.k === 'point') {
+  if (ep.k === 'instant' || ep.k === 'now' || ep.k === 'point' || ep.k === 'ago') {
     let past = false;
     try {
       const from = since(c, ep).startNs;
@@ -506,13 +579,14 @@ function single(c: Ctx, ep: EP, text: string): TimeRange {
       if (!(e instanceof ParseProblem)) throw e;
     }
     const what = ep.k === 'point' ? 'a single point in time' : 'a single instant';
-    const end = ep.k === 'point' ? '5pm' : '…';
+    const end = ep.k === 'point' ? '5pm' : ep.k === 'ago' ? 'now' : '…';
     throw new ParseProblem(
       `“${text}” is ${what}, not a range: add an end (“${text} to ${end}”) or write “since ${text}”.`,
       past ? [`since ${text}`] : [],
     );
   }
   bareDayNumber(ep);
+  if (ep.k === 'day' && ep.ago && ep.ago.unit !== 'd') wholePeriodAgo(c, ep.ago, fixedDate(c, ep.day));
   const ref = refOf(ep);
   const make = (d: YMD) => {
     const iv = interval(c, ep, d);
@@ -536,9 +610,64 @@ function recentZonedTime(c: Ctx, ep: EP): YMD | undefined {
   return days.find((d) => interval(c, ep, d).start <= c.nowNs) ?? c.today;
 }
 
+/**
+ * "2 weeks ago" on its own could be that day or that week (month, year): refused with both, each written
+ * so that it works as typed.
+ */
+function wholePeriodAgo(c: Ctx, ago: AgoDay, day: YMD): never {
+  const word = ago.unit === 'w' ? 'week' : ago.unit === 'mo' ? 'month' : 'year';
+  const date = `${WEEKDAY_NAMES[weekdayOf(day) - 1]!.slice(0, 3)} ${day.day} ${monthAbbr(day.month)} ${day.year}`;
+  let period: string;
+  if (ago.unit === 'w') {
+    const monday = plusDays(day, 1 - weekdayOf(day));
+    const sunday = plusDays(monday, 6);
+    period = `${monday.day} ${monthAbbr(monday.month)} ${monday.year} to ${sunday.day} ${monthAbbr(sunday.month)} ${sunday.year}`;
+  } else if (ago.unit === 'mo') period = `${monthAbbr(day.month)} ${day.year}`;
+  else period = `${day.year}-01-01 to ${day.year}-12-31`;
+  throw new ParseProblem(
+    `“${ago.text}” could be the day ${date} or the whole ${word} it falls in: write “${date}” for the day, or “${period}” for the ${word}.`,
+    [date, period],
+  );
+}
+
+/**
+ * "3 days ago" where a point in time would fit as well ("since 3 days ago", "3 days ago to now") could
+ * start at that day's midnight or at this time of day three days ago: refused with both.
+ */
+function dayOrInstantAgo(c: Ctx, ago: AgoDay, end?: string): never {
+  const day = fixedAgoDate(c, ago);
+  const unitWord = { d: 'day', w: 'week', mo: 'month', y: 'year' }[ago.unit];
+  const clock = `${String(c.nowWall.hour).padStart(2, '0')}:${String(c.nowWall.minute).padStart(2, '0')}`;
+  const phrase = end === undefined ? `since ${ago.text}` : `${ago.text} to ${end}`;
+  const midnight = end === undefined ? `since ${ago.text} 00:00` : `${ago.text} 00:00 to ${end}`;
+  const rolling =
+    end === undefined || /^(right )?now$/i.test(end)
+      ? `past ${ago.n} ${unitWord}${ago.n === 1 ? '' : 's'}`
+      : `${ago.text} ${clock} to ${end}`;
+  throw new ParseProblem(
+    `“${phrase}” could start at the beginning of that day (${describeInstant(wallNs(c, day), c.tz)}) or at this time of day ${ago.text} (${describeInstant(rollingRange(c, ago.n, ago.unit).startNs, c.tz)}): write “${midnight}” for the first, or “${rolling}” for the second.`,
+    [midnight, rolling],
+  );
+}
+
+function fixedAgoDate(c: Ctx, ago: AgoDay): YMD {
+  if (ago.unit === 'd') return plusDays(c.today, -ago.n);
+  if (ago.unit === 'w') return plusDays(c.today, -7 * ago.n);
+  const w = addMonths(c.nowWall, -ago.n * (ago.unit === 'y' ? 12 : 1));
+  return { year: w.year, month: w.month, day: w.day };
+}
+
+const dayAgo = (ep: EP): AgoDay | undefined => (ep.k === 'day' && !ep.part && !ep.shift ? ep.ago : undefined);
+
+/** An end that is a moment, not a stretch of time. */
+const momentary = (ep: EP): boolean =>
+  ep.k === 'now' || ep.k === 'ago' || ep.k === 'instant' || ep.k === 'point';
+
 /** "since X": from the start of the most recent X to now. */
 function since(c: Ctx, ep: EP): TimeRange {
   bareDayNumber(ep);
+  const ago = dayAgo(ep);
+  if (ago) dayOrInstantAgo(c, ago);
   const ref = refOf(ep);
   const d = recentZonedTime(c, ep) ?? (kindOf(ref) === 'fixed' ? fixedDate(c, ref) : startDate(c, ep, ref!));
   return withNotes({ startNs: interval(c, ep, d).start, endNs: c.nowNs }, [
@@ -604,8 +733,49 @@ function problem(r: Refusal): ParseProblem {
   return new ParseProblem(r.error, r.examples);
 }
 
+const SHIFT_WORDS = /(?:^|[^a-z])shifts?(?![a-z])/i;
+
+/** A phrase about shifts, in a channel that declared none: how to declare them. */
+function noShifts(t: string): ParseProblem {
+  return new ParseProblem(
+    `“${t}” needs this channel's shifts, and none are declared here. Declare them once in the channel with “/tsai use ${SHIFTS_EXAMPLE}” (or with names: “/tsai use ${NAMED_SHIFTS_EXAMPLE}”); until then, give the hours, like “yesterday 6am to 2pm”.`,
+    ['yesterday 6am to 2pm'],
+  );
+}
+
+/**
+ * "yesterday from 9am to 5pm", "2 weeks ago from 08:00 to 16:00", "Monday between 9am and 5pm": a day,
+ * then two times of day on it. Undefined when the text is not of that shape.
+ */
+function dayThenTimes(c: Ctx, t: string, a: Attempt): TimeRange | undefined {
+  const m = /^(.+?)\s+(from|between)\s+(.+)$/i.exec(t);
+  if (!m) return undefined;
+  const day = parseEndpoint(c, m[1]!);
+  if (!day.ok || day.ep.k !== 'day' || day.ep.part || day.ep.shift) return undefined;
+  const dayEp = day.ep;
+  const rest = m[3]!;
+  const re = m[2]!.toLowerCase() === 'between' ? / and /gi : new RegExp(SEPARATORS.source, 'gi');
+  for (let s = re.exec(rest); s; s = re.exec(rest)) {
+    const [left, right] = [rest.slice(0, s.index).trim(), rest.slice(s.index + s[0].length).trim()];
+    const l = parseEndpoint(c, left);
+    const r = parseEndpoint(c, right);
+    if (!l.ok || !r.ok || l.ep.k !== 'point' || r.ep.k !== 'point') continue;
+    if (l.ep.day.k !== 'none' || r.ep.day.k !== 'none') continue;
+    const start: EP = { ...l.ep, day: dayEp.day, ...(dayEp.wd ? { wd: dayEp.wd } : {}), notes: dayEp.notes };
+    try {
+      return combine(c, start, r.ep, [`${m[1]} ${left}`, right]);
+    } catch (e) {
+      if (!(e instanceof ParseProblem)) throw e;
+      a.refusal ??= new Refusal(e.message, e.examples);
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
 /** The whole text as one range, or the problem with it. */
 function interpret(c: Ctx, t: string, explain = true): TimeRange | ParseProblem {
+  if (!c.g.shifts && SHIFT_WORDS.test(t)) return noShifts(t);
   const roll = rolling(tokenize(t));
   if (roll) return 'refusal' in roll ? problem(roll.refusal) : rollingRange(c, roll.n, roll.unit);
   const a: Attempt = {};
@@ -636,6 +806,8 @@ function interpret(c: Ctx, t: string, explain = true): TimeRange | ParseProblem 
       ['between 9am and 5pm yesterday'],
     );
   }
+  const dayFirst = dayThenTimes(c, t, a);
+  if (dayFirst) return dayFirst;
   const from = /^from\s+(.+)$/i.exec(t);
   const body = from ? from[1]! : t;
   const separated = splitAt(c, body, SEPARATORS, a);

@@ -1,3 +1,5 @@
+import type { Shift } from './shifts.js';
+
 export interface TimeRange {
   startNs: bigint;
   endNs: bigint;
@@ -18,6 +20,12 @@ export interface ParseContext {
    * 01/11/2025 is 1 Nov or 11 Jan. Absent or unknown: such a date is refused with both readings.
    */
   locale?: string;
+  /**
+   * The shifts of the channel the text was typed in (`/tsai use shifts=06:00,14:00,22:00`), which "last
+   * shift", "this shift" and "the night shift yesterday" are read against. Absent: such phrases are
+   * refused with how to declare them.
+   */
+  shifts?: readonly Shift[];
 }
 
 export type RangeOutcome = { ok: true; range: TimeRange } | { ok: false; error: string; examples: string[] };
