@@ -953,7 +953,7 @@ function shiftEndpoints(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
     out.push([
       refuse(
         `“${textOf(t, i, k)}” needs a day: write “the ${s.label} shift yesterday”, “the ${s.label} shift on Monday”, or “last ${s.label} shift” for the most recent one that is over.`,
-        [`last ${s.label} shift`, `the ${s.label} shift yesterday`],
+        [`the ${s.label} shift yesterday`, `last ${s.label} shift`],
       ),
       k,
     ]);

@@ -586,7 +586,7 @@ function single(c: Ctx, ep: EP, text: string): TimeRange {
     );
   }
   bareDayNumber(ep);
-  if (ep.k === 'day' && ep.ago && ep.ago.unit !== 'd') wholePeriodAgo(c, ep.ago, fixedDate(c, ep.day));
+  if (ep.k === 'day' && ep.ago && ep.ago.unit !== 'd') wholePeriodAgo(ep.ago, fixedDate(c, ep.day));
   const ref = refOf(ep);
   const make = (d: YMD) => {
     const iv = interval(c, ep, d);
@@ -614,7 +614,7 @@ function recentZonedTime(c: Ctx, ep: EP): YMD | undefined {
  * "2 weeks ago" on its own could be that day or that week (month, year): refused with both, each written
  * so that it works as typed.
  */
-function wholePeriodAgo(c: Ctx, ago: AgoDay, day: YMD): never {
+function wholePeriodAgo(ago: AgoDay, day: YMD): never {
   const word = ago.unit === 'w' ? 'week' : ago.unit === 'mo' ? 'month' : 'year';
   const date = `${WEEKDAY_NAMES[weekdayOf(day) - 1]!.slice(0, 3)} ${day.day} ${monthAbbr(day.month)} ${day.year}`;
   let period: string;
