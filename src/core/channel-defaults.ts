@@ -1,4 +1,5 @@
 import type { ChannelDefaults, Store, StoredChannelDefaults } from '../store/index.js';
+import type { Shift } from '../time/index.js';
 import { AuditLog } from './audit.js';
 import { type Now, nowMs } from './clock.js';
 
@@ -53,6 +54,16 @@ export function validateChannelDefaults(
     values[key as Exclude<ChannelDefaultKey, 'entities'>] = v;
   }
   return { ok: true, values };
+}
+
+/** The channel's declared shifts, which its time ranges may name; undefined when it declared none. */
+export async function channelShifts(
+  store: Store,
+  channelId: string | undefined,
+): Promise<readonly Shift[] | undefined> {
+  if (!channelId) return undefined;
+  const shifts = (await store.getChannelDefaults(channelId))?.shifts;
+  return shifts && shifts.length > 0 ? shifts : undefined;
 }
 
 export function getChannelDefaults(store: Store, channelId: string): Promise<StoredChannelDefaults | null> {

@@ -61,7 +61,8 @@ export function usageFailure(message: string, spec: CommandSpec | undefined): Op
  * help, a usage error, a form to fill in, or an operation resolved in the person's zone.
  */
 export async function interpretCommand(store: Store, c: CommandText): Promise<Interpretation> {
-  const defaults = channelDefaultsAsArgs(await store.getChannelDefaults(c.channelId));
+  const stored = await store.getChannelDefaults(c.channelId);
+  const defaults = channelDefaultsAsArgs(stored);
   const options = defaults ? { defaults } : {};
   let parsed = parseCommand(c.text, options);
   let named: ResolvedName[] = [];
@@ -95,7 +96,8 @@ export async function interpretCommand(store: Store, c: CommandText): Promise<In
   const { command, spec, fromDefaults } = parsed;
   if (command.kind === 'help') return { kind: 'help', topic: command.topic };
   if (command.kind === 'identity') return { kind: 'identity', action: command.action };
-  const resolved = resolveCommand(command, { ...person, now: c.now() });
+  const shifts = stored?.shifts ? { shifts: stored.shifts } : {};
+  const resolved = resolveCommand(command, { ...person, now: c.now(), ...shifts });
   if (!resolved.ok) {
     return {
       kind: 'refused',

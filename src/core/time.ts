@@ -1,2 +1,10 @@
 /** How a surface reads and shows times: through core, which owns the meaning of a range. */
-export { describeRange, isLocaleTag, isValidTimeZone } from '../time/index.js';
+export {
+  describeRange,
+  describeShifts,
+  formatShifts,
+  isLocaleTag,
+  isValidTimeZone,
+  parseShifts,
+  shiftSpans,
+} from '../time/index.js';

@@ -187,6 +187,9 @@ CREATE TABLE person_tokens (
 );
 `;
 
+// A channel's shifts (JSON: [{ start: "06:00", name?: "morning" }, …]), which its time ranges can name.
+const channelShifts = `ALTER TABLE channel_defaults ADD COLUMN shifts TEXT;`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -241,5 +244,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'approvers per workspace',
     sqlite: approversWorkspace,
     postgres: approversWorkspace,
+  },
+  {
+    version: 10,
+    name: "channels' shifts",
+    sqlite: channelShifts,
+    postgres: channelShifts,
   },
 ];

@@ -79,6 +79,8 @@ export function toChannelDefaults(r: Row): StoredChannelDefaults {
   }
   if (r.entities !== null && r.entities !== undefined)
     out.entities = JSON.parse(String(r.entities)) as string[];
+  if (r.shifts !== null && r.shifts !== undefined)
+    out.shifts = JSON.parse(String(r.shifts)) as NonNullable<StoredChannelDefaults['shifts']>;
   return out;
 }
 
@@ -93,15 +95,17 @@ export function clampLimit(limit: number | undefined, fallback: number): number 
 export function mergeDefaults(
   current: StoredChannelDefaults | null,
   values: Partial<StoredChannelDefaults>,
-): Record<'workspace' | 'datastream' | 'model' | 'assessment' | 'entities', string | null> {
+): Record<'workspace' | 'datastream' | 'model' | 'assessment' | 'entities' | 'shifts', string | null> {
   const pick = (k: 'workspace' | 'datastream' | 'model' | 'assessment') => values[k] ?? current?.[k] ?? null;
   const entities = values.entities ?? current?.entities;
+  const shifts = values.shifts ?? current?.shifts;
   return {
     workspace: pick('workspace'),
     datastream: pick('datastream'),
     model: pick('model'),
     assessment: pick('assessment'),
     entities: entities === undefined ? null : JSON.stringify(entities),
+    shifts: shifts === undefined ? null : JSON.stringify(shifts),
   };
 }
 

@@ -166,6 +166,8 @@ export interface ChannelDefaults {
   model?: string;
   assessment?: string;
   entities?: string[];
+  /** The channel's shifts by start ("06:00", 24-hour), each with its name if it has one. */
+  shifts?: { start: string; name?: string }[];
 }
 
 export interface StoredChannelDefaults extends ChannelDefaults {

@@ -1,3 +1,4 @@
+import type { Shift } from '../../time/index.js';
 import { describeRanges, parseTimeRanges } from '../../time/index.js';
 import type { RangePreview } from './fields.js';
 
@@ -8,6 +9,8 @@ export interface PreviewContext {
   requirePast: boolean;
   /** The user's Slack locale ("en-GB"): the day/month order of numeric dates. Absent: unknown. */
   locale?: string;
+  /** The shifts of the channel the form runs in ("last shift"). Absent: none declared. */
+  shifts?: readonly Shift[];
 }
 
 /** The interpretation of one range input in the user's zone and UTC; undefined for an empty input. */

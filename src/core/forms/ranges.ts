@@ -1,3 +1,4 @@
+import type { Shift } from '../../time/index.js';
 import { parseTimeRanges, type TimeRange } from '../../time/index.js';
 import type { RangeInput } from './fields.js';
 
@@ -6,6 +7,7 @@ export interface RangeContext {
   now: Date;
   timeZone: string;
   locale?: string;
+  shifts?: readonly Shift[];
 }
 
 /**
@@ -30,6 +32,7 @@ export function readRanges(
       timeZone: ctx.timeZone,
       requirePast: true,
       ...(ctx.locale ? { locale: ctx.locale } : {}),
+      ...(ctx.shifts ? { shifts: ctx.shifts } : {}),
     });
     if (!outcome.ok) {
       failed = true;

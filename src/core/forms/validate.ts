@@ -1,3 +1,4 @@
+import type { Shift } from '../../time/index.js';
 import { parseKeyed } from '../grammar/parse.js';
 import type { Argument, OperationEntry } from '../operations/registry/entry.js';
 import { entryOfForm } from '../operations/registry/index.js';
@@ -15,6 +16,8 @@ export interface FormContext {
   timeZone: string;
   /** The user's Slack locale ("en-GB"): the day/month order of numeric dates. Absent: unknown. */
   locale?: string;
+  /** The shifts of the channel the form runs in, which its ranges may name ("last shift"). */
+  shifts?: readonly Shift[];
   /** Flow name used when the name field is empty, e.g. "learn by @alice 2026-11-22 09:14Z". */
   defaultName: string;
   /** True when the modal asked for the channel (opened from a global shortcut). */
@@ -75,6 +78,7 @@ function requestOf(
     now: ctx.now,
     timeZone: ctx.timeZone,
     ...(ctx.locale ? { locale: ctx.locale } : {}),
+    ...(ctx.shifts ? { shifts: ctx.shifts } : {}),
   });
   if (!resolved.ok) return { refused: resolved.message };
   return { request: resolved.operation as ModalRequest };

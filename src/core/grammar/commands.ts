@@ -59,16 +59,17 @@ const BOT_COMMANDS: CommandSpec[] = [
     id: 'use',
     words: ['use'],
     usage:
-      '/tsai use [workspace=<id>] [datastream=<id>] [model=<id>] [assessment=<id>] [entities=<a,b,…>]  or  /tsai use  or  /tsai use clear',
+      '/tsai use [workspace=<id>] [datastream=<id>] [model=<id>] [assessment=<id>] [entities=<a,b,…>] [shifts=<start,start,…>]  or  /tsai use  or  /tsai use clear',
     summary:
-      "Set this channel's defaults for omitted arguments (given keys replaced, others kept), show them (`/tsai use`), or remove them (`/tsai use clear`).",
+      "Set this channel's defaults for omitted arguments and its shifts (given keys replaced, others kept), show them (`/tsai use`), or remove them (`/tsai use clear`). With shifts declared, ranges such as `last shift` or `the night shift yesterday` read them.",
     examples: [
       `/tsai use workspace=${X.workspace} datastream=${X.datastream} entities=pump-1,pump-2`,
+      '/tsai use shifts=morning@06:00,late@14:00,night@22:00',
       '/tsai use',
       '/tsai use clear',
     ],
     mutating: false,
-    keys: ['workspace', 'datastream', 'model', 'assessment', 'entities'],
+    keys: ['workspace', 'datastream', 'model', 'assessment', 'entities', 'shifts'],
   },
   {
     id: 'approvals',

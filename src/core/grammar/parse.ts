@@ -1,3 +1,4 @@
+import { parseShifts } from '../../time/index.js';
 import { entryOfCommand } from '../operations/registry/index.js';
 import {
   type Args,
@@ -287,6 +288,11 @@ const PARSERS: Record<string, Parser> = {
       if (args.options[key] !== undefined) values[key] = optionId(args, key, key);
     }
     if (args.options.entities !== undefined) values.entities = parseEntities(args.options.entities);
+    if (args.options.shifts !== undefined) {
+      const shifts = parseShifts(args.options.shifts);
+      if (!shifts.ok) throw new Bad(shifts.error);
+      values.shifts = shifts.shifts;
+    }
     return ok({ kind: 'use', action: 'set', values }, spec);
   },
 

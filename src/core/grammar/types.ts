@@ -1,3 +1,4 @@
+import type { Shift } from '../../time/index.js';
 import type { ServiceCommand } from '../operations/registry/index.js';
 import type { CommandSpec } from './commands.js';
 
@@ -50,6 +51,8 @@ export type GovernanceCommand =
         model?: string;
         assessment?: string;
         entities?: string[];
+        /** The channel's shifts, by start (docs/time-ranges.md, Shifts). */
+        shifts?: Shift[];
       };
     }
   | { kind: 'approvals' }

@@ -1,4 +1,4 @@
-import type { TimeRange } from '../../time/index.js';
+import type { Shift, TimeRange } from '../../time/index.js';
 import type { OutputArg, SignalRef } from '../grammar/types.js';
 import type { ServiceOperation } from './registry/index.js';
 
@@ -25,4 +25,6 @@ export interface RequestContext {
   now: Date;
   /** The user's Slack locale ("en-GB"): the day/month order of numeric dates. Absent: unknown. */
   locale?: string;
+  /** The shifts of the channel the request came from, which its ranges may name ("last shift"). */
+  shifts?: readonly Shift[];
 }

@@ -1,4 +1,6 @@
+import { channelShifts } from '../../core/channel-defaults.js';
 import { maxRangesOf } from '../../core/forms/fields.js';
+import { formatShifts } from '../../core/time.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import type { Job } from '../runtime/jobs.js';
@@ -34,8 +36,17 @@ export async function followRangeChange(job: Extract<Job, { kind: 'form-range' }
     ranges.splice(at, 1);
   }
   if (!next.timeZone) {
-    const [timeZone, info] = await Promise.all([bot.zoneOf(job.userId), bot.users.lookup(job.userId)]);
-    next = { ...next, timeZone, ...(info.locale ? { locale: info.locale } : {}) };
+    const [timeZone, info, shifts] = await Promise.all([
+      bot.zoneOf(job.userId),
+      bot.users.lookup(job.userId),
+      channelShifts(bot.store, meta.channel),
+    ]);
+    next = {
+      ...next,
+      timeZone,
+      ...(info.locale ? { locale: info.locale } : {}),
+      ...(shifts ? { shifts: formatShifts(shifts) } : {}),
+    };
   }
   try {
     await bot.slack.views.update({

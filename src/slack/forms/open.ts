@@ -1,5 +1,6 @@
 import { knownName } from '../../core/catalog/known.js';
 import { resolveName } from '../../core/catalog/resolve.js';
+import { channelShifts } from '../../core/channel-defaults.js';
 import { commandLineOf } from '../../core/forms/command-line.js';
 import {
   isMultiField,
@@ -15,6 +16,7 @@ import {
 import { previewRange } from '../../core/forms/preview.js';
 import { isServiceId } from '../../core/ids.js';
 import { defaultName } from '../../core/names.js';
+import { formatShifts, parseShifts } from '../../core/time.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import { say, tellUser } from '../reply.js';
@@ -55,12 +57,14 @@ export interface OpenFormRequest {
 /** Previews for every non-empty range input, in the user's zone. */
 export function previewsFor(meta: ModalMeta, fields: ModalFields, now: Date, timeZone: string) {
   const previews: Record<string, RangePreview> = {};
+  const shifts = meta.shifts ? parseShifts(meta.shifts) : undefined;
   meta.ranges.forEach((key, i) => {
     const p = previewRange(fields.ranges?.[i] ?? '', {
       now,
       timeZone,
       requirePast: true,
       ...(meta.locale ? { locale: meta.locale } : {}),
+      ...(shifts?.ok ? { shifts: shifts.shifts } : {}),
     });
     if (p) previews[rangeBlockId(key)] = p;
   });
@@ -158,11 +162,16 @@ export async function openForm(bot: Bot, req: OpenFormRequest): Promise<boolean>
   }
 
   try {
-    const [info, timeZone] = await Promise.all([bot.users.lookup(req.userId), bot.zoneOf(req.userId)]);
+    const [info, timeZone, shifts] = await Promise.all([
+      bot.users.lookup(req.userId),
+      bot.zoneOf(req.userId),
+      channelShifts(bot.store, meta.channel),
+    ]);
     const userName = goesBy(info);
     const enriched: ModalMeta = {
       ...meta,
       timeZone,
+      ...(shifts ? { shifts: formatShifts(shifts) } : {}),
       ...(userName ? { userName } : {}),
       ...(info.locale ? { locale: info.locale } : {}),
     };

@@ -1,3 +1,4 @@
+import { channelShifts } from '../../core/channel-defaults.js';
 import { commandLineOf } from '../../core/forms/command-line.js';
 import { labelPickedSignals } from '../../core/forms/options.js';
 import { validateModal } from '../../core/forms/validate.js';
@@ -61,10 +62,13 @@ export async function checkSubmission(
   const locale = meta.timeZone ? meta.locale : (await bot.users.lookup(userId)).locale;
   const userName =
     meta.userName ?? goesBy(await bot.users.lookup(userId), body.user.username, body.user.name);
+  // Ranges may name the shifts of the channel the form runs in, read afresh (they may have changed).
+  const shifts = await channelShifts(bot.store, meta.channel ?? (form.channel as string | undefined));
   const outcome = validateModal(meta.kind, form, {
     now,
     timeZone,
     ...(locale ? { locale } : {}),
+    ...(shifts ? { shifts } : {}),
     defaultName: defaultName(OPERATION_WORD[meta.kind], userName, now),
     needsChannel: !meta.channel,
   });

@@ -1,6 +1,7 @@
 import type { types } from '@slack/bolt';
 import { CHANNEL_DEFAULT_KEYS, type StoredChannelDefaults } from '../../core/channel-defaults.js';
 import type { ApprovalRequest, TrackedFlow } from '../../core/records.js';
+import { formatShifts } from '../../core/time.js';
 import { LIMITS } from '../../wire/block-kit.js';
 import { describeAction } from '../approvals/index.js';
 import { completionMessage, statusLine } from '../flows/index.js';
@@ -174,6 +175,7 @@ function defaultsText(c: HomeChannel, names: Readonly<Record<string, string>>): 
         return [`${k} ${Array.isArray(v) ? code(v.join(', ')) : named(v, names)}`];
       })
     : [];
+  if (d?.shifts?.length) parts.push(`shifts ${code(formatShifts(d.shifts))}`);
   return parts.length ? parts.join(' · ') : '_no defaults_ (`/tsai use …` sets them)';
 }
 

@@ -1,13 +1,22 @@
 import { CHANNEL_DEFAULT_KEYS, type StoredChannelDefaults } from '../../core/channel-defaults.js';
+import { describeShifts, formatShifts, shiftSpans } from '../../core/time.js';
 import type { MessageBody } from './messages.js';
 import { code, context, section, slackTime } from './mrkdwn.js';
 
 function lines(d: StoredChannelDefaults): string[] {
-  return CHANNEL_DEFAULT_KEYS.flatMap((k) => {
+  const keys = CHANNEL_DEFAULT_KEYS.flatMap((k) => {
     const v = d[k];
     if (v === undefined) return [];
     return [`*${k}* ${code(Array.isArray(v) ? v.join(',') : v)}`];
   });
+  return [...keys, ...shiftsLine(d)];
+}
+
+/** The shifts as declared, and what each covers: ranges such as “last shift” read them. */
+function shiftsLine(d: StoredChannelDefaults): string[] {
+  const spans = shiftSpans(d.shifts);
+  if (!d.shifts || !spans) return [];
+  return [`*shifts* ${code(formatShifts(d.shifts))} (${describeShifts(spans)})`];
 }
 
 /** `/tsai use` (show) and the reply to `/tsai use key=value …`. */
@@ -22,7 +31,7 @@ export function channelDefaultsMessage(
       blocks: [
         section(`<#${channelId}> has no defaults.`),
         context(
-          `Set some with ${code('/tsai use workspace=<id> datastream=<id> model=<id> assessment=<id> entities=<a,b>')}.`,
+          `Set some with ${code('/tsai use workspace=<id> datastream=<id> model=<id> assessment=<id> entities=<a,b>')}, and the channel's shifts with ${code('/tsai use shifts=06:00,14:00,22:00')}.`,
         ),
       ],
     };
@@ -33,7 +42,7 @@ export function channelDefaultsMessage(
     blocks: [
       section(`${head}\n${lines(d).join('\n')}`),
       context(
-        `Commands use them when the argument is omitted. Last changed by <@${d.updatedBy}> ${slackTime(d.updatedAt)}. \`/tsai use clear\` removes them.`,
+        `Commands use them when the argument is omitted${d.shifts?.length ? ', and time ranges such as “last shift” or “the night shift yesterday” read the shifts' : ''}. Last changed by <@${d.updatedBy}> ${slackTime(d.updatedAt)}. \`/tsai use clear\` removes them.`,
       ),
     ],
   };

@@ -15,13 +15,14 @@ export const setChannelDefaults = (channelId: string, values: ChannelDefaults, b
     const m = mergeDefaults(yield* defaults(channelId, d.forUpdate), values);
     const row = yield* one(
       `INSERT INTO channel_defaults (channel_id, workspace, datastream, model, assessment, entities,
-         updated_by, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         shifts, updated_by, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (channel_id) DO UPDATE SET workspace = excluded.workspace,
          datastream = excluded.datastream, model = excluded.model, assessment = excluded.assessment,
-         entities = excluded.entities, updated_by = excluded.updated_by, updated_at = excluded.updated_at
+         entities = excluded.entities, shifts = excluded.shifts, updated_by = excluded.updated_by,
+         updated_at = excluded.updated_at
        RETURNING *`,
-      [channelId, m.workspace, m.datastream, m.model, m.assessment, m.entities, by, at],
+      [channelId, m.workspace, m.datastream, m.model, m.assessment, m.entities, m.shifts, by, at],
     );
     return toChannelDefaults(row!);
   });

@@ -22,6 +22,7 @@ function rangeContext(ctx: RequestContext) {
     timeZone: ctx.timeZone,
     requirePast: true,
     ...(ctx.locale ? { locale: ctx.locale } : {}),
+    ...(ctx.shifts ? { shifts: ctx.shifts } : {}),
   };
 }
 

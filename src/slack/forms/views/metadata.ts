@@ -28,6 +28,8 @@ export interface ModalMeta {
   userName?: string;
   /** The user's Slack locale, looked up with the zone: how numeric dates in ranges are read. */
   locale?: string;
+  /** The channel's shifts when it declared some (`morning@06:00,…`), for the range previews. */
+  shifts?: string;
 }
 
 /** Keys for 1..n ranges of a new modal (at least one input, at most `max`). */
@@ -49,6 +51,7 @@ export function encodeMeta(meta: ModalMeta): string {
     z: meta.timeZone,
     m: meta.userName ? meta.userName.slice(0, 100) : undefined,
     l: meta.locale ? meta.locale.slice(0, 35) : undefined,
+    h: meta.shifts ? meta.shifts.slice(0, 400) : undefined,
   };
   let text = JSON.stringify(compact);
   if (text.length > PRIVATE_METADATA_MAX && compact.u) {
@@ -83,5 +86,6 @@ export function decodeMeta(text: string | undefined): ModalMeta | undefined {
     timeZone: typeof o.z === 'string' ? o.z : undefined,
     userName: typeof o.m === 'string' ? o.m : undefined,
     locale: typeof o.l === 'string' ? o.l : undefined,
+    shifts: typeof o.h === 'string' ? o.h : undefined,
   };
 }
