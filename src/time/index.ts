@@ -8,6 +8,8 @@
  * - calendar periods: this/last/next week, weekend, month, year; "Nov 2025";
  * - times: "yesterday 9am to 5pm", "between 9am and 5pm yesterday", "Nov 1 9:00 - 17:00", "9am EST";
  * - rolling windows: "last 3 days", "(the) past 24 hours", "in the last 2 hours"; "since X"; "X to now";
+ * - counted back: "3 days ago 9am to 5pm", "the day before yesterday", "from 6 hours ago to now";
+ * - a channel's shifts (ParseContext.shifts): "last shift", "this shift", "the night shift yesterday";
  * - exact forms, never rounded: ISO 8601 with `Z` or an offset and up to 9 fraction digits, and epochs of
  *   19 digits (ns), 16 (µs), 13 (ms) or 10 (s);
  * - separators: to, until, till, through, thru, -, –, —, .., and "between X and Y";

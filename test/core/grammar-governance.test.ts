@@ -13,6 +13,27 @@ describe('parseCommand: use, approvals, audit', () => {
       `use workspace=${W} datastream=${D} entities="pump-1, pump-2,pump-1"`,
       { kind: 'use', action: 'set', values: { workspace: W, datastream: D, entities: ['pump-1', 'pump-2'] } },
     ],
+    [
+      'use shifts=06:00,14:00,22:00',
+      {
+        kind: 'use',
+        action: 'set',
+        values: { shifts: [{ start: '06:00' }, { start: '14:00' }, { start: '22:00' }] },
+      },
+    ],
+    [
+      'use shifts=Night@22:00,morning@6:00',
+      {
+        kind: 'use',
+        action: 'set',
+        values: {
+          shifts: [
+            { start: '06:00', name: 'morning' },
+            { start: '22:00', name: 'night' },
+          ],
+        },
+      },
+    ],
     ['approvals', { kind: 'approvals' }],
     ['audit', { kind: 'audit' }],
     ['audit 50', { kind: 'audit', limit: 50 }],
@@ -27,6 +48,8 @@ describe('parseCommand: use, approvals, audit', () => {
     ['use workspace=abc', 'not a valid workspace ID'],
     ['use colour=blue', 'is not an option of `use`'],
     ['use entities=a,,b', 'empty entry'],
+    ['use shifts=6am,2pm', 'shifts=06:00,14:00,22:00'],
+    ['use shifts=a@06:00,14:00', 'cannot name a shift'],
     ['approvals now', 'Unexpected'],
     ['audit 0', '1 to 100'],
     ['audit 101', '1 to 100'],

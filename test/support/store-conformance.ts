@@ -505,8 +505,17 @@ export function storeConformance(name: string, createLocation: () => Promise<Sto
         updatedBy: 'U0B',
         updatedAt: T0 + 1,
       });
+      const night = [
+        { start: '06:00', name: 'day' },
+        { start: '22:00', name: 'night' },
+      ];
+      await s.setChannelDefaults('C1', { shifts: night }, 'U0A', T0 + 2);
+      const withShifts = await s.setChannelDefaults('C1', { workspace: '444' }, 'U0A', T0 + 3);
+      expect(withShifts).toMatchObject({ workspace: '444', datastream: '222', shifts: night });
+      expect((await s.getChannelDefaults('C1'))?.shifts).toEqual(night);
       await s.setChannelDefaults('C2', { model: '333' }, 'U0A', T0);
       expect(await s.getChannelDefaults('C2')).toMatchObject({ model: '333' });
+      expect((await s.getChannelDefaults('C2'))?.shifts).toBeUndefined();
       expect((await s.getChannelDefaults('C2'))?.workspace).toBeUndefined();
       expect(await s.clearChannelDefaults('C1')).toBe(true);
       expect(await s.clearChannelDefaults('C1')).toBe(false);
