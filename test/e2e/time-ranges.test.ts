@@ -19,6 +19,7 @@ const USERS: LocalUser[] = [
   { id: 'U0CAROL', name: 'carol', tz: 'America/New_York', locale: 'en-US' },
   { id: 'U0DIRK', name: 'dirk', tz: 'Europe/Berlin', locale: 'de-DE' },
   { id: 'U0NOLOC', name: 'noloc', tz: 'Europe/Berlin' }, // Slack gives no locale
+  { id: 'U0NIRA', name: 'nira', tz: 'Asia/Kathmandu', locale: 'en-IN' }, // UTC+05:45
 ];
 
 let h: Harness;
@@ -58,6 +59,64 @@ async function refused(text: string, user: string, pattern: RegExp): Promise<str
 }
 
 describe('time ranges end to end', () => {
+  it('shifts: refused until the channel declares them, then "last shift" is sent exactly, in each zone', async () => {
+    const channel = 'C0GENERAL';
+    const learn = (range: string) => `learn workspace=${W} signals=${T} range="${range}"`;
+    const before = await h.commandAndReply(learn('last shift'), { user: 'U0NIRA', channel });
+    expect(seen(before)).toContain('/tsai use shifts=06:00,14:00,22:00');
+    expect(await h.serviceRequests()).toEqual([]);
+
+    const set = await h.commandAndReply('use shifts=morning@06:00,late@14:00,night@22:00', {
+      user: 'U0NIRA',
+      channel,
+    });
+    expect(seen(set)).toContain('morning 06:00–14:00, late 14:00–22:00, night 22:00–06:00');
+
+    // Sunday 15:45 in Kathmandu: the morning shift, 06:00–14:00 at +05:45, is the last one over.
+    const nira = await h.commandAndReply(learn('last shift'), { user: 'U0NIRA', channel });
+    expect(await sentRanges()).toEqual([
+      { startTime: '2026-11-22T00:15:00Z', endTime: '2026-11-22T08:15:00Z' },
+    ]);
+    expect(seen(nira)).toContain('[morning shift = 06:00–14:00]');
+
+    // Sunday 05:00 in New York: the night shift is going on, so the last one over is Saturday's late shift.
+    await h.clearServiceRequests();
+    await h.commandAndReply(learn('last shift'), { user: 'U0CAROL', channel });
+    expect(await sentRanges()).toEqual([
+      { startTime: '2026-11-21T19:00:00Z', endTime: '2026-11-22T03:00:00Z' },
+    ]);
+
+    // Another command, another zone: EVAL reads "the night shift on Friday" in Kolkata.
+    await h.clearServiceRequests();
+    await h.commandAndReply(`${EVAL} range="the night shift on Friday"`, { user: 'U0BOB', channel });
+    expect(await evalRange()).toEqual({
+      startTime: ns('2026-11-20T16:30:00Z'),
+      endTime: ns('2026-11-21T00:30:00Z'),
+    });
+
+    // The shifts are this channel's: elsewhere the phrase is still refused, with how to declare them.
+    await h.clearServiceRequests();
+    await refused(learn('last shift'), 'U0NIRA', /\/tsai use shifts=06:00,14:00,22:00/);
+  });
+
+  it('counted back from now: days ago with times and hours ago, in the person’s zone', async () => {
+    const learn = (range: string) => `learn workspace=${W} signals=${T} range="${range}"`;
+    // Sunday 22 Nov 15:45 in Kathmandu: 3 days ago is Thursday 19 Nov.
+    const reply = await h.commandAndReply(learn('3 days ago 9am to 5pm'), { user: 'U0NIRA' });
+    expect(await sentRanges()).toEqual([
+      { startTime: '2026-11-19T03:15:00Z', endTime: '2026-11-19T11:15:00Z' },
+    ]);
+    expect(seen(reply)).toContain('Thu 19 Nov 09:00 – 17:00');
+    await h.clearServiceRequests();
+    await h.commandAndReply(`${EVAL} range="from 6 hours ago to now"`, { user: 'U0CAROL' });
+    expect(await evalRange()).toEqual({
+      startTime: ns('2026-11-22T04:00:00Z'),
+      endTime: ns('2026-11-22T10:00:00Z'),
+    });
+    await h.clearServiceRequests();
+    await refused(learn('since 3 days ago'), 'U0NIRA', /since 3 days ago 00:00.*past 3 days/s);
+  });
+
   it('named parts of a day: "last night" is 22:00 to 06:00, and the echo says so', async () => {
     const reply = await h.commandAndReply(`learn workspace=${W} signals=${T} range="last night"`, {
       user: 'U0ALICE',
