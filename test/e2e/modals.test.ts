@@ -226,6 +226,32 @@ describe('time-range preview', () => {
     expect(blockOf(h.slack.topView(USER)!, 'range_3')).toBeDefined();
     expect(await h.serviceRequests()).toEqual([]);
   });
+
+  it("reads the channel's shifts as a command does: previewed, then sent exactly", async () => {
+    await h.commandAndReply('use shifts=06:00,14:00,22:00');
+    try {
+      const v = await openFromCommand(`learn workspace=${W}`, MODAL_CALLBACK.learn);
+      // Sunday 10:00 in London: the 06:00 shift is going on, the one over is Saturday's 22:00 shift.
+      await act(v, 'range_1', MODAL_ACTION.range, 'last shift');
+      const top = h.slack.topView(USER)!;
+      expect(blockOf(top, 'range_1')?.hint.text).toBe(
+        '✅ Sat 21 Nov 22:00 – Sun 22 Nov 06:00 GMT [22:00 shift = 22:00–06:00]',
+      );
+      const values = { ...(await pick(top, 'signals', T)), ...range(1, 'last shift') };
+      const before = tsSet();
+      const d = await h.slack.submitView({ user: USER, viewId: top.id, values });
+      expect(d.errors).toBeUndefined();
+      await nextMessage(before);
+      const body = (await h.serviceRequests()).at(-1)?.body as {
+        spec: { dataspec: { specs: { timeRanges: unknown }[] } };
+      };
+      expect(body.spec.dataspec.specs[0]!.timeRanges).toEqual([
+        { startTime: '2026-11-21T22:00:00Z', endTime: '2026-11-22T06:00:00Z' },
+      ]);
+    } finally {
+      await h.commandAndReply('use clear');
+    }
+  });
 });
 
 describe('submission', () => {
