@@ -144,7 +144,7 @@ export function helpMessage(topic: string | undefined): MessageBody {
   if (!topic) {
     blocks.push(
       section(
-        '*tsai: commands*\nArguments are positional or `key=value`; quote values with spaces (`name="Pump 3"`). Time ranges read like `yesterday 9am to 5pm` or `last 3 days`, in your Slack time zone.',
+        '*tsai: commands*\nArguments are positional or `key=value`; quote values with spaces (`name="Pump 3"`). Time ranges read like `yesterday 9am to 5pm`, `last 3 days` or `3 days ago 9am to 5pm`, in your Slack time zone; in a channel that declared its shifts (`/tsai use shifts=06:00,14:00,22:00`), `last shift` too.',
       ),
     );
   }
