@@ -76,7 +76,7 @@ export type Endpoint =
       zone?: Zone;
     }
   /** The shift going on now, or the last one that is over (of one name, when `span` is given). */
-  | { k: 'shift'; which: 'last' | 'this'; span?: ShiftSpan; notes: string[] }
+  | { k: 'shift'; which: 'last' | 'this'; span?: ShiftSpan; count?: number; notes: string[] }
   | { k: 'span'; from: YMD; to: YMD; notes: string[]; zone?: Zone };
 
 export type Unit = 's' | 'm' | 'h' | 'd' | 'w' | 'mo' | 'y';
@@ -867,6 +867,8 @@ function dayHitToEndpoint(h: DayHit, extra: Partial<{ part: Part }> = {}): Endpo
 // ------------------------------------------------------------------------------------------- shifts
 
 const SHIFT_WORD = new Set(['shift']);
+/** How many shifts "the last N shifts" may count back: a month of three shifts a day. */
+export const MAX_SHIFT_COUNT = 100;
 
 /**
  * "<label> shift" at `i`: a shift named by its name ("night shift") or by its start ("22:00 shift").
@@ -933,6 +935,22 @@ function shiftEndpoints(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
   if (isWord(t, j, 'last', 'previous', 'this', 'current') && isWord(t, j + 1, 'shift')) {
     const which = isWord(t, j, 'this', 'current') ? 'this' : 'last';
     out.push([{ ep: { k: 'shift', which, notes: [] } }, j + 2]);
+  }
+  // "the last 3 shifts": the three most recent shifts that are over, one after the other.
+  if (isWord(t, j, 'last', 'previous', 'past')) {
+    for (const [count, k] of countAt(t, j + 1)) {
+      if (!isWord(t, k, 'shifts')) continue;
+      const ok = Number.isInteger(count.n) && count.n >= 1 && count.n <= MAX_SHIFT_COUNT;
+      out.push([
+        ok
+          ? { ep: { k: 'shift', which: 'last', count: count.n, notes: [] } }
+          : refuse(
+              `“${textOf(t, i, k + 1)}” does not give a usable count of shifts: give a whole number from 1 to ${MAX_SHIFT_COUNT}, like “last 3 shifts”.`,
+              ['last 3 shifts'],
+            ),
+        k + 1,
+      ]);
+    }
   }
   if (isWord(t, j, 'last', 'previous')) {
     for (const [s, k] of labelledShift(t, j + 1, spans)) {

@@ -216,10 +216,14 @@ function minuteNs(c: Ctx, date: YMD, minute: number): bigint {
   return wallNs(c, plusDays(date, Math.floor(minute / 1440)), Math.floor((minute % 1440) / 60), minute % 60);
 }
 
-/** The shifts that start from three days before today to today, in time order. */
-function recentShifts(c: Ctx, only?: ShiftSpan): { span: ShiftSpan; day: YMD; start: bigint; end: bigint }[] {
+/** The shifts that start from `days` days before today to today, in time order. */
+function recentShifts(
+  c: Ctx,
+  only?: ShiftSpan,
+  days = 3,
+): { span: ShiftSpan; day: YMD; start: bigint; end: bigint }[] {
   const out: { span: ShiftSpan; day: YMD; start: bigint; end: bigint }[] = [];
-  for (let back = 3; back >= 0; back--) {
+  for (let back = days; back >= 0; back--) {
     const day = plusDays(c.today, -back);
     for (const span of c.g.shifts ?? []) {
       if (only && span.start !== only.start) continue;
@@ -235,6 +239,12 @@ function recentShifts(c: Ctx, only?: ShiftSpan): { span: ShiftSpan; day: YMD; st
  * the one that started yesterday, so when that one is still going on the phrase is refused with both.
  */
 function currentShift(c: Ctx, ep: Extract<EP, { k: 'shift' }>): { start: bigint; end: bigint } {
+  if (ep.count !== undefined) {
+    const perDay = c.g.shifts?.length ?? 1;
+    const over = recentShifts(c, undefined, Math.ceil(ep.count / perDay) + 2).filter((s) => s.end <= c.nowNs);
+    const first = over[over.length - ep.count]!;
+    return { start: first.start, end: over.at(-1)!.end };
+  }
   const all = recentShifts(c, ep.span);
   const found =
     ep.which === 'this'

@@ -78,4 +78,11 @@ export const SAMPLE_PHRASES: readonly string[] = [
   'Sun 1 Nov 09:00 – 17:00',
   'yesterday 9am EST to 5pm EST',
   'yesterday 9pm to midnight',
+  '3 days ago 9am to 5pm',
+  '2 weeks ago from 08:00 to 16:00',
+  'from 9am 2 days ago to 5pm yesterday',
+  'the day before yesterday 9am to 5pm',
+  'from 6 hours ago to now',
+  '3 hours ago to 1 hour ago',
+  'since 2 hours ago',
 ];

@@ -89,6 +89,14 @@ function lastOver(o: Oracle, name?: string): [bigint, bigint] {
   return [toNs(over.x.ms), toNs(over.end)];
 }
 
+/** The `n` shifts over most recently: from the start of the earliest to the end of the latest. */
+function lastN(o: Oracle, n: number): [bigint, bigint] {
+  const b = boundaries(o);
+  const over = b.filter((_, i) => i + 1 < b.length && b[i + 1]!.ms <= nowMs(o));
+  const last = b.indexOf(over.at(-1)!);
+  return [toNs(over[over.length - n]!.ms), toNs(b[last + 1]!.ms)];
+}
+
 function going(o: Oracle): [bigint, bigint] {
   const b = boundaries(o).filter((x) => x.ms <= nowMs(o));
   return [toNs(b.at(-1)!.ms), o.nowNs];
@@ -118,6 +126,8 @@ const EXPECTED: Record<string, (o: Oracle) => [bigint, bigint]> = {
   'the night shift the day before yesterday': (o) => onDay(o, -2, 'night'),
   'the 22:00 shift yesterday': (o) => onDay(o, -1, 'night'),
   'last late shift': (o) => lastOver(o, 'late'),
+  'last 3 shifts': (o) => lastN(o, 3),
+  'the last 2 shifts': (o) => lastN(o, 2),
   'the previous morning shift': (o) => lastOver(o, 'morning'),
   'since last shift': (o) => [lastOver(o)[0], o.nowNs],
   'since the morning shift yesterday': (o) => [onDay(o, -1, 'morning')[0], o.nowNs],
