@@ -34,6 +34,7 @@ describe('parseCommand: use, approvals, audit', () => {
         },
       },
     ],
+    ['use shifts=none', { kind: 'use', action: 'set', values: { shifts: [] } }],
     ['approvals', { kind: 'approvals' }],
     ['audit', { kind: 'audit' }],
     ['audit 50', { kind: 'audit', limit: 50 }],

@@ -59,7 +59,7 @@ const BOT_COMMANDS: CommandSpec[] = [
     id: 'use',
     words: ['use'],
     usage:
-      '/tsai use [workspace=<id>] [datastream=<id>] [model=<id>] [assessment=<id>] [entities=<a,b,…>] [shifts=<start,start,…>]  or  /tsai use  or  /tsai use clear',
+      '/tsai use [workspace=<id>] [datastream=<id>] [model=<id>] [assessment=<id>] [entities=<a,b,…>] [shifts=<start,start,…>|none]  or  /tsai use  or  /tsai use clear',
     summary:
       "Set this channel's defaults for omitted arguments and its shifts (given keys replaced, others kept), show them (`/tsai use`), or remove them (`/tsai use clear`). With shifts declared, ranges such as `last shift` or `the night shift yesterday` read them.",
     examples: [

@@ -288,7 +288,8 @@ const PARSERS: Record<string, Parser> = {
       if (args.options[key] !== undefined) values[key] = optionId(args, key, key);
     }
     if (args.options.entities !== undefined) values.entities = parseEntities(args.options.entities);
-    if (args.options.shifts !== undefined) {
+    if (args.options.shifts?.trim().toLowerCase() === 'none') values.shifts = [];
+    else if (args.options.shifts !== undefined) {
       const shifts = parseShifts(args.options.shifts);
       if (!shifts.ok) throw new Bad(shifts.error);
       values.shifts = shifts.shifts;
