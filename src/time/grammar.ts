@@ -76,7 +76,15 @@ export type Endpoint =
       zone?: Zone;
     }
   /** The shift going on now, or the last one that is over (of one name, when `span` is given). */
-  | { k: 'shift'; which: 'last' | 'this'; span?: ShiftSpan; count?: number; notes: string[] }
+  | {
+      k: 'shift';
+      which: 'last' | 'this';
+      span?: ShiftSpan;
+      count?: number;
+      /** Written with "last" (not "previous"): "last night shift" also reads as "last night's shift". */
+      saidLast?: true;
+      notes: string[];
+    }
   | { k: 'span'; from: YMD; to: YMD; notes: string[]; zone?: Zone };
 
 export type Unit = 's' | 'm' | 'h' | 'd' | 'w' | 'mo' | 'y';
@@ -957,7 +965,15 @@ function shiftEndpoints(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
       out.push([
         s instanceof Refusal
           ? { refusal: s }
-          : { ep: { k: 'shift', which: 'last', span: s, notes: [shiftNote(s)] } },
+          : {
+              ep: {
+                k: 'shift',
+                which: 'last',
+                span: s,
+                ...(isWord(t, j, 'last') ? { saidLast: true as const } : {}),
+                notes: [shiftNote(s)],
+              },
+            },
         k,
       ]);
     }

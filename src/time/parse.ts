@@ -254,7 +254,7 @@ function currentShift(c: Ctx, ep: Extract<EP, { k: 'shift' }>): { start: bigint;
     throw new ParseProblem('No shift of that name has ended in the last three days.', ['last shift']);
   if (ep.which === 'this') ep.notes.splice(0, ep.notes.length, shiftNote(found.span));
   else if (!ep.span) ep.notes.splice(0, ep.notes.length, shiftNote(found.span));
-  if (ep.span?.name === 'night') {
+  if (ep.span?.name === 'night' && ep.saidLast) {
     const yesterday = plusDays(c.today, -1);
     const lastNight = all.find((s) => sameDay(s.day, yesterday));
     if (lastNight && lastNight.end > c.nowNs) {

@@ -219,6 +219,14 @@ describe('shifts as the docs list them', () => {
     },
   );
 
+  it.each(nights)(
+    'in %s: “the previous night shift” is the last one over, with no second reading',
+    (zone, now) => {
+      const out = parseTimeRange('the previous night shift', { now, timeZone: zone, shifts: SHIFTS });
+      expect(out.ok && [out.range.startNs, out.range.endNs]).toEqual(lastOver(oracleAt(zone, now), 'night'));
+    },
+  );
+
   it('without shifts, a shift phrase says how to declare them', () => {
     const out = parseTimeRange('last shift', { now: ns('2026-11-25T08:00:00Z'), timeZone: 'Asia/Kathmandu' });
     expect(!out.ok && out.error).toContain('/tsai use shifts=06:00,14:00,22:00');
