@@ -1,7 +1,7 @@
 import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { type Feature, type Listener, listener } from '../feature.js';
 import { ackNextStep } from './listeners.js';
-import { FLOW_ACTION } from './views.js';
+import { FLOW_NEXT_ACTIONS } from './views.js';
 
 export { announceFlow } from './announce.js';
 export { completionMessage, flowStatusMessage, flowsListMessage, statusLine } from './views.js';
@@ -10,7 +10,7 @@ type Click = SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
 
 /** The next-step buttons under a finished flow: the form they name opens within the click's 3 seconds. */
 const nextStep: Listener = listener({
-  match: { route: 'actions', ids: new RegExp(`^(${Object.values(FLOW_ACTION).join('|')})$`) },
+  match: { route: 'actions', ids: FLOW_NEXT_ACTIONS },
   ack: (args, { followUps }) => ackNextStep(args as Click, followUps),
   followUps: {
     'flow-next': { run: async (job, bot) => (await import('./next-step.js')).followNextStep(job, bot) },

@@ -1,6 +1,6 @@
 import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { FollowUps } from '../runtime/jobs.js';
-import { FLOW_ACTION } from './views.js';
+import { formOfFlowNext } from './views.js';
 
 type Click = BlockAction<ButtonAction>;
 
@@ -12,7 +12,7 @@ export async function ackNextStep(
   await ack();
   followUps.run({
     kind: 'flow-next',
-    step: action.action_id === FLOW_ACTION.score ? 'score' : 'relearn',
+    step: formOfFlowNext(action.action_id),
     value: action.value ?? '',
     userId: body.user.id,
     ...((body.team?.id ?? body.user.team_id) ? { teamId: body.team?.id ?? body.user.team_id } : {}),
