@@ -10,6 +10,10 @@ import { filledBlocks } from './input.js';
  */
 interface Choice<Option extends string> {
   radio: 'dataMode' | 'outputMode';
+  /** How the form asks: the radio's label, hint and the words of each option, in order. */
+  label: string;
+  hint?: string;
+  options: Record<Option, string>;
   /** By the option chosen: what a person is told under a filled field of another option. */
   clearOthers: Record<Option, string>;
   /** The radio unset and both or neither sides filled in: the option taken. Absent: the person is asked. */
@@ -21,6 +25,8 @@ interface Choice<Option extends string> {
 export const CHOICES = {
   data: {
     radio: 'dataMode',
+    label: 'Data',
+    options: { new: 'New: signals and time ranges', dataspec: 'Reuse an existing dataspec ID' },
     clearOthers: {
       new: 'Data is set to "New: signals and time ranges": clear this field, or choose "Reuse".',
       dataspec: 'Data is set to "Reuse an existing dataspec ID": clear this field, or choose "New".',
@@ -29,6 +35,9 @@ export const CHOICES = {
   } satisfies Choice<DataMode>,
   outputs: {
     radio: 'outputMode',
+    label: 'Where outputs go',
+    hint: 'Choose exactly one, and fill in its field below.',
+    options: { prefix: 'New signals with a prefix', map: 'Map to existing signals' },
     clearOthers: {
       prefix:
         'Outputs go to new signals with a prefix: clear this mapping, or choose "Map to existing signals".',

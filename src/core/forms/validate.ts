@@ -1,11 +1,11 @@
 import { parseKeyed } from '../grammar/parse.js';
 import type { Argument, OperationEntry } from '../operations/registry/entry.js';
 import { entryOfForm } from '../operations/registry/index.js';
+import type { OpRequest } from '../operations/requests.js';
 import { choose, takes } from './choices.js';
 import { FIELD, type FormId, type FormInput } from './fields.js';
 import { blockOf, textOf } from './input.js';
 import { READERS } from './readers.js';
-import type { ModalRequest } from './requests.js';
 
 export type { FormInput };
 
@@ -22,7 +22,7 @@ export interface FormContext {
 }
 
 export type FormOutcome =
-  | { ok: true; request: ModalRequest; channel?: string }
+  | { ok: true; request: OpRequest; channel?: string }
   | { ok: false; errors: Record<string, string> };
 
 /**
@@ -68,7 +68,7 @@ function requestOf(
   entry: OperationEntry<unknown, unknown>,
   given: Record<string, string>,
   ctx: FormContext,
-): { request: ModalRequest } | { refused: string } {
+): { request: OpRequest } | { refused: string } {
   const parsed = parseKeyed(entry.command.id, given);
   if (!parsed.ok) return { refused: parsed.message };
   const resolved = entry.resolve(parsed.command, {
@@ -77,7 +77,7 @@ function requestOf(
     ...(ctx.locale ? { locale: ctx.locale } : {}),
   });
   if (!resolved.ok) return { refused: resolved.message };
-  return { request: resolved.operation as ModalRequest };
+  return { request: resolved.operation as OpRequest };
 }
 
 /**

@@ -55,9 +55,6 @@ export type GovernanceCommand =
   | { kind: 'approvals' }
   | { kind: 'audit'; limit?: number };
 
-/** Commands that open a form when required arguments are missing. */
-export type ModalCommand = 'learn' | 'relearn' | 'score' | 'eval';
-
 export type ParseOutcome =
   | {
       ok: true;
@@ -88,7 +85,8 @@ export type ParseOutcome =
   | {
       ok: false;
       kind: 'missing';
-      command: ModalCommand;
+      /** The form that asks for them: its registry entry's (`FormSpec.id`). */
+      command: string;
       spec: CommandSpec;
       /** Canonical keys of the required arguments not given, e.g. ['workspace', 'range']. */
       missing: string[];

@@ -11,10 +11,15 @@ import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import type { FollowUps, Job } from '../runtime/jobs.js';
 import type { SubmissionBody } from './submit.js';
-import { MODAL_ACTION, MODAL_CALLBACK, REMOVE_RANGE_PATTERN, SHORTCUT_CALLBACK } from './views/ids.js';
+import {
+  MODAL_ACTION,
+  MODAL_CALLBACK_PATTERN,
+  REMOVE_RANGE_PATTERN,
+  SHORTCUT_CALLBACK,
+} from './views/ids.js';
 
 /** The forms' submissions, by the view's `callback_id`. */
-export const FORM_CALLBACKS = new RegExp(`^(${Object.values(MODAL_CALLBACK).join('|')})$`);
+export const FORM_CALLBACKS = MODAL_CALLBACK_PATTERN;
 /** The global shortcuts that open the forms. */
 export const FORM_SHORTCUTS = new RegExp(`^(${Object.values(SHORTCUT_CALLBACK).join('|')})$`);
 /** The actions inside the forms (range preview, add and remove a range) and "Reopen with my inputs". */
@@ -22,7 +27,7 @@ export const FORM_ACTIONS = new RegExp(
   `^(${[MODAL_ACTION.range, MODAL_ACTION.addRange, MODAL_ACTION.reopen].join('|')}|${REMOVE_RANGE_PATTERN.source.slice(1, -1)})$`,
 );
 const SHORTCUT_KINDS = new Map<string, FormId>(
-  (Object.entries(SHORTCUT_CALLBACK) as [FormId, string][]).map(([kind, id]) => [id, kind]),
+  Object.entries(SHORTCUT_CALLBACK).map(([kind, id]) => [id, kind]),
 );
 
 export async function ackShortcut(

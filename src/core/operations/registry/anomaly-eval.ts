@@ -126,6 +126,7 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest, AnomalyEval
     ],
     maxRanges: MAX_RANGES,
     nextStep: { label: 'Score with this model', primary: true },
+    shortcut: true,
   },
   role: 'User',
   parse(args, spec) {

@@ -64,6 +64,7 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest, AnomalyLea
       ...DATA_FORM,
     ],
     maxRanges: MAX_RANGES,
+    shortcut: true,
   },
   role: 'User',
   parse(args, spec) {

@@ -96,6 +96,8 @@ export interface FormSpec {
    * workspace and its dataspec filled into the fields it has for them.
    */
   nextStep?: { label: string; primary?: true };
+  /** Opened empty from Slack's global shortcut `tsai_shortcut_<id>` (which manifest.yml declares). */
+  shortcut?: true;
 }
 
 /** What a command's words, summary and examples are; its keys and its usage come from its arguments. */

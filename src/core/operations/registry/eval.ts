@@ -130,6 +130,7 @@ export const evalFlow: OperationEntry<EvalCommand, EvalRequest, EvalFlowBody, Fl
       { arg: 'name' },
     ],
     maxRanges: 1,
+    shortcut: true,
   },
   role: 'User',
   parse(args, spec) {
