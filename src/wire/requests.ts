@@ -168,21 +168,6 @@ export const anomalyEvalBody = z.strictObject({
     }),
 });
 
-/** Flow types served at each API version (spec section 9). */
-export const FLOW_TYPES_BY_VERSION = {
-  '1.2': ['EVAL', 'STARTLIVEMODEL', 'STOPLIVEMODEL'],
-  '1.3': ['ANOMALYLEARN', 'ANOMALYEVAL'],
-} as const;
-
-export const flowBodyByType = {
-  EVAL: evalFlowBody,
-  STARTLIVEMODEL: liveModelFlowBody,
-  STOPLIVEMODEL: liveModelFlowBody,
-  ANOMALYLEARN: anomalyLearnBody,
-  ANOMALYEVAL: anomalyEvalBody,
-} as const;
-
-export type FlowType = keyof typeof flowBodyByType;
 export type CreateWorkspaceBody = z.infer<typeof createWorkspaceBody>;
 export type MoveModelBody = z.infer<typeof moveModelBody>;
 export type EvalFlowBody = z.infer<typeof evalFlowBody>;
