@@ -127,7 +127,7 @@ export interface FlowTypeOf<Request> {
 }
 
 /** A call that creates flows of one type. */
-export function flowTypeIs(type: string): FlowTypeOf<unknown> {
+export function flowTypeIs<const T extends string>(type: T): FlowTypeOf<unknown> & { all: readonly [T] } {
   return { all: [type], of: () => type };
 }
 
