@@ -1,7 +1,7 @@
 import { parseKeyed } from '../grammar/parse.js';
+import type { OpRequest } from '../operations/operation.js';
 import type { Argument, OperationEntry } from '../operations/registry/entry.js';
 import { entryOfForm } from '../operations/registry/index.js';
-import type { OpRequest } from '../operations/requests.js';
 import { choose, takes } from './choices.js';
 import { FIELD, type FormId, type FormInput } from './fields.js';
 import { blockOf, textOf } from './input.js';

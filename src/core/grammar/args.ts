@@ -1,6 +1,6 @@
 import { EXAMPLE_IDS, isServiceId } from '../ids.js';
-import type { CommandSpec } from './commands.js';
 import { entryPlaceholder, idPlaceholder, labelPlaceholder } from './placeholders.js';
+import type { CommandSpec } from './spec.js';
 import type { DataArg, NameRef, OutputArg, ParsedCommand, ParseOutcome, SignalRef } from './types.js';
 
 /**

@@ -16,6 +16,15 @@ export interface LiveCommand {
   reason?: string;
 }
 
+/** A request to start or stop a live model, filed for an approver: what the command resolves to. */
+export interface LiveRequest {
+  kind: 'live-request';
+  action: ApprovalAction;
+  modelId?: string;
+  assessmentId?: string;
+  reason?: string;
+}
+
 /** The STARTLIVEMODEL/STOPLIVEMODEL flow of a request an approver has approved. */
 export interface LiveModel {
   kind: 'live-model';
@@ -36,7 +45,13 @@ const BODY = flowBody([FLOW_TYPE.start, FLOW_TYPE.stop], liveModelFlowFields);
  * STARTLIVEMODEL/STOPLIVEMODEL: the command files a request (an approver decides it); the flow is created
  * when the request is approved.
  */
-export const liveModel: OperationEntry<LiveCommand, LiveModel, z.infer<typeof BODY>, FlowRecord> = {
+export const liveModel: OperationEntry<
+  LiveCommand,
+  LiveModel,
+  z.infer<typeof BODY>,
+  FlowRecord,
+  LiveRequest
+> = {
   parsedKind: 'live',
   operationKind: 'live-model',
   command: {
