@@ -3,9 +3,9 @@ import { parseJsonObject } from '../../core/forms/json-object.js';
 import { fieldsFromCommand } from '../../core/forms/prefill.js';
 import { isServiceId } from '../../core/ids.js';
 import type { Bot } from '../bot.js';
-import { openForm } from '../forms/index.js';
 import { say } from '../reply.js';
 import type { Job } from '../runtime/jobs.js';
+import { openForm } from './open.js';
 
 /**
  * A next-step button under a finished flow ("Score with this model", "Learn more data"): the form it names,
