@@ -1,17 +1,9 @@
 import { z } from 'zod';
 import { dataEntries, typed } from '../../src/core/catalog/upserts.js';
-import {
-  dataFrom,
-  idFrom,
-  missingOutcome,
-  ok,
-  soleIdFrom,
-  text,
-  tooMany,
-} from '../../src/core/grammar/args.js';
+import { missingOutcome, ok, soleIdFrom, text } from '../../src/core/grammar/args.js';
 import type { DataArg } from '../../src/core/grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../src/core/ids.js';
-import { dataArgs, NAMING } from '../../src/core/operations/registry/arguments.js';
+import { dataArgs, NAMING, workspaceAndData } from '../../src/core/operations/registry/arguments.js';
 import {
   DATA_FORM,
   dataFacts,
@@ -161,11 +153,7 @@ export const forecast: OperationEntry<
   },
   role: 'User',
   parse(args, spec) {
-    tooMany(args, 0, spec);
-    const missing: string[] = [];
-    const workspaceId = idFrom(args, 'workspace', 'workspace', false);
-    if (!workspaceId) missing.push('workspace');
-    const data = dataFrom(args, missing);
+    const { workspaceId, data, missing } = workspaceAndData(args, spec);
     const horizon = text(args, 'horizon');
     if (!horizon) missing.push('horizon');
     if (!workspaceId || !data || !horizon)

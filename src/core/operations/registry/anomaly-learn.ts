@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import { anomalyLearnFields, type FlowRecord, flowBody } from '../../../wire/index.js';
 import { dataEntries, typed } from '../../catalog/upserts.js';
-import { dataFrom, idFrom, missingOutcome, ok, text, tooMany } from '../../grammar/args.js';
+import { missingOutcome, ok, text } from '../../grammar/args.js';
 import type { DataArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { SERVICE_MODEL_NAMING } from '../../names.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData } from '../requests.js';
-import { DESCRIPTION, dataArgs, MODEL_NAME, NAMING } from './arguments.js';
+import { DESCRIPTION, dataArgs, MODEL_NAME, NAMING, workspaceAndData } from './arguments.js';
 import {
   DATA_FORM,
   dataFacts,
@@ -78,11 +78,7 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest, AnomalyLea
   },
   role: 'User',
   parse(args, spec) {
-    tooMany(args, 0, spec);
-    const missing: string[] = [];
-    const workspaceId = idFrom(args, 'workspace', 'workspace', false);
-    if (!workspaceId) missing.push('workspace');
-    const data = dataFrom(args, missing);
+    const { workspaceId, data, missing } = workspaceAndData(args, spec);
     const name = text(args, 'name');
     const description = text(args, 'description', DESCRIPTION.maxLength);
     const modelName = text(args, 'model-name');
