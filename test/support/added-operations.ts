@@ -16,7 +16,14 @@ import { flowTypeIs, MAX_RANGES, type OperationEntry } from '../../src/core/oper
 import { resolveNamedData } from '../../src/core/operations/registry/ranges.js';
 import type { ResolvedData } from '../../src/core/operations/requests.js';
 import { serviceFailure } from '../../src/core/service-errors.js';
-import { dataspec, type FlowRecord, flowBody, idString, nameString } from '../../src/wire/index.js';
+import {
+  dataspec,
+  type FlowRecord,
+  flowBody,
+  flowRecord,
+  idString,
+  nameString,
+} from '../../src/wire/index.js';
 
 /**
  * Two operations the bot does not ship, for a test that registers them and drives them through the real
@@ -83,7 +90,7 @@ export const workspaceDelete: OperationEntry<WorkspaceDelete, WorkspaceDelete, n
     path: '/workspace/{workspace}',
     label: 'workspace',
     what: 'workspace {workspace}',
-    answer: { record: z.unknown() },
+    schemas: async () => ({ answer: { record: z.unknown() } }),
   },
   async execute(req, { send }) {
     try {
@@ -163,7 +170,12 @@ export const forecast: OperationEntry<
     return ok({ kind: 'test-forecast', workspaceId, data, horizon, name, description }, spec);
   },
   resolve: resolveNamedData('forecast'),
-  wire: { ...FLOW_CALL, version: '1.3', body: forecastBody, flowType: FORECAST },
+  wire: {
+    ...FLOW_CALL,
+    version: '1.3',
+    flowType: FORECAST,
+    schemas: async () => ({ body: forecastBody, answer: { record: flowRecord } }),
+  },
   async execute(req, { send, echo }) {
     try {
       const flow = await send({

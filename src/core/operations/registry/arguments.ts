@@ -106,6 +106,7 @@ export const RANGE: Argument = {
   required: true,
   help: 'The time range of the data, read in your zone; separate several ranges with `;`.',
   freeText: true,
+  shape: 'range=<time range;…>',
   // A dataspec may be given instead of ranges.
   field: rangesField(true),
   side: { choice: 'data', option: 'new' },
