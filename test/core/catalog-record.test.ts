@@ -14,7 +14,7 @@ import {
   startCatalogPruner,
 } from '../../src/core/catalog/index.js';
 import { isGovernanceCommand, parseCommand } from '../../src/core/grammar/parse.js';
-import type { OpRequest } from '../../src/core/operations/requests.js';
+import type { OpRequest } from '../../src/core/operations/operation.js';
 import { resolveCommand } from '../../src/core/operations/resolve.js';
 import type { Store } from '../../src/store/index.js';
 import { SEED } from '../../standins/emulator/index.js';
@@ -136,7 +136,16 @@ describe('what an operation records', () => {
 
   it('live start/stop, flow lookups, and IDs that are not service IDs', () => {
     expect(
-      entriesFromOperation({ request: { kind: 'live', action: 'start', modelId: M, assessmentId: A } }),
+      entriesFromOperation({
+        request: {
+          kind: 'live-model',
+          action: 'start',
+          modelId: M,
+          assessmentId: A,
+          name: 'go',
+          approvalId: '1',
+        },
+      }),
     ).toEqual([
       { kind: 'model', id: M, source: 'command', links: { assessment: A } },
       { kind: 'assessment', id: A, source: 'command' },

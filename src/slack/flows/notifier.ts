@@ -1,16 +1,16 @@
-import { MODAL_KINDS, type ModalKind } from '../../core/forms/fields.js';
 import { fieldsFromCommand } from '../../core/forms/prefill.js';
 import { commandArguments } from '../../core/grammar/parse.js';
+import { entryOfCommand } from '../../core/operations/registry/index.js';
 import type { TrackedFlow } from '../../core/records.js';
 import type { FlowNotifier, NotifyResult } from '../../core/tracking/tracker.js';
 import { errText } from '../../log.js';
 import { approvalMessage, copiesOf } from '../approvals/index.js';
 import type { Bot } from '../bot.js';
-import { saveDraft } from '../forms/index.js';
-import { flowChange, refreshHomes } from '../home/index.js';
+import { announceChange, flowChange } from '../changes.js';
 import { sendOrPlain } from '../reply.js';
 import { postToResponseUrl } from '../respond.js';
 import { type SlackFailure, slackFailure } from '../slack-errors.js';
+import { saveDraft } from '../views/form-drafts.js';
 import type { MessageBody } from '../views/messages.js';
 import { announcementMessage, completionMessage } from './views.js';
 
@@ -117,7 +117,7 @@ export function createFlowNotifier(bot: Bot): FlowNotifier {
     },
 
     async notify(f, now) {
-      refreshHomes(bot, flowChange(f));
+      announceChange(bot, flowChange(f));
       if (f.endReason !== 'ended') return { kind: 'skipped' };
       const timeZone = await bot.zoneOf(f.requesterId);
       const reopen =
@@ -225,8 +225,8 @@ async function threadOf(bot: Bot, f: TrackedFlow): Promise<{ channel: string; ts
 /** "Reopen with my inputs" for a flow that did not complete: the form again, filled as it was asked. */
 async function reopenValue(bot: Bot, f: TrackedFlow): Promise<string | undefined> {
   const args = commandArguments(f.asked);
-  const kind = args?.spec.id as ModalKind | undefined;
-  if (!args || !kind || !MODAL_KINDS.includes(kind)) return undefined;
+  const kind = args && entryOfCommand(args.spec.id)?.form?.id;
+  if (!args || !kind) return undefined;
   return saveDraft(bot.store, bot.now(), {
     kind,
     userId: f.requesterId,

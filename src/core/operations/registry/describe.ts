@@ -1,15 +1,14 @@
-import type { Dataspec, FlowRecord } from '../../../api/index.js';
+import type { output, ZodObject, ZodRawShape } from 'zod';
+import type { Dataspec, FlowRecord, FlowResults } from '../../../api/index.js';
 import { describeRanges, toIso } from '../../../time/index.js';
+import { lazySchemas, type WireSchemas } from '../../../wire/call.js';
 import type { Fact, OpSuccess } from '../../outcome.js';
 import type { ResolvedData, ResolvedOutput } from '../requests.js';
+import type { CompletedFlow, FlowOutputs, FormItem, RangeEcho } from './entry.js';
+
+export type { RangeEcho } from './entry.js';
 
 /** What the entries share to describe a result: facts about data and outputs, and the service's records. */
-
-/** How a result's ranges are echoed: in the person's zone, the year rule following the bot's clock. */
-export interface RangeEcho {
-  timeZone: string;
-  now?: Date;
-}
 
 /** A Slack section field holds 2,000 characters; the ranges' echo stays under that. */
 const RANGES_FACT_CHARS = 1900;
@@ -87,4 +86,65 @@ export function modelRunFacts(req: { name: string; modelId: string; workspaceId:
 
 export function described(description: string | undefined): Fact[] {
   return description ? [{ label: 'Description', value: description }] : [];
+}
+
+/** The wire schemas, as a call's `schemas` loads them. */
+export type Wire = typeof import('../../../wire/index.js');
+
+/** A call's schemas, picked from the wire schemas when it is first made (never at start). */
+export function schemasOf<Body, Answer>(
+  pick: (wire: Wire) => WireSchemas<Body, Answer>,
+): () => Promise<WireSchemas<Body, Answer>> {
+  return lazySchemas(async () => pick(await import('../../../wire/index.js')));
+}
+
+/** Every flow is created by a POST to the account's flows, answered with the flow's record. */
+export const FLOW_CALL = {
+  method: 'POST',
+  path: '/flows',
+  label: '{flowType} flow',
+  what: 'an object the flow refers to',
+} as const;
+
+/** A flow body's type: its flow type, then the fields its schema in wire/ holds. */
+export type FlowBodyOf<F extends string, Fields extends ZodRawShape> = { flowType: F } & output<
+  ZodObject<Fields>
+>;
+
+/** The data of an anomaly flow in its form: new signals and ranges, or an existing dataspec. */
+export const DATA_FORM: readonly FormItem[] = [
+  { header: 'Data', id: 'data_header' },
+  { choice: 'data' },
+  { arg: 'signals' },
+  { arg: 'range' },
+  { arg: 'dataspec-name' },
+  { arg: 'dataspec' },
+];
+
+function named(x: { id: string; name?: string | undefined } | undefined) {
+  return x ? { id: x.id, ...(x.name ? { name: x.name } : {}) } : undefined;
+}
+
+/** What a flow's record names besides what it yields: its first model and dataspec, for the catalog. */
+export function usedBy(r: FlowResults): FlowOutputs['used'] {
+  const model = named(r.models[0]);
+  const dataspec = named(r.dataspecs[0]);
+  return model || dataspec ? { ...(model ? { model } : {}), ...(dataspec ? { dataspec } : {}) } : undefined;
+}
+
+/** The workspace a request ran in, as stored. */
+export function workspaceOf(request: { workspaceId?: unknown }): FlowOutputs['workspace'] {
+  return typeof request.workspaceId === 'string' ? { id: request.workspaceId } : undefined;
+}
+
+/** ANOMALYLEARN yields a model (created, or taught more) and the dataspec it learned from. */
+export function learnedOutputs({ results, request }: CompletedFlow<{ workspaceId: string }>): FlowOutputs {
+  const model = results.models[0];
+  const dataspec = named(results.dataspecs[0]);
+  const workspace = workspaceOf(request);
+  return {
+    ...(model ? { model: { ...named(model)!, created: model.created !== false } } : {}),
+    ...(dataspec ? { dataspec } : {}),
+    ...(workspace ? { workspace } : {}),
+  };
 }
