@@ -33,7 +33,17 @@ export interface NewApprovalRequest {
   expiresAt: number;
   /** The service workspace whose approvers decide it; absent: the bot's approvers. */
   approversWorkspace?: { id: string; name?: string };
+  /** What the bot could not vouch for in the model (see `ModelDoubt`); absent: the service said its workspace. */
+  modelDoubt?: ModelDoubt;
+  /** Decided by the strictest rule that could apply: the model's workspace is unknown and workspaces have approvers. */
+  approversStrictest?: boolean;
 }
+
+/**
+ * What the bot could not vouch for in a request's model when it was filed: `unseen`, no lookup, flow or
+ * catalog read ever named it; `no-workspace`, seen, but the service never said which workspace holds it.
+ */
+export type ModelDoubt = 'unseen' | 'no-workspace';
 
 export interface ApprovalRequest {
   id: string;
@@ -65,6 +75,10 @@ export interface ApprovalRequest {
   finishedAt: number | null;
   /** The service workspace whose approvers decide it (its name when filed); null: the bot's approvers. */
   approversWorkspace: { id: string; name: string | null } | null;
+  /** What the bot could not vouch for in the model when the request was filed; null: nothing. */
+  modelDoubt: ModelDoubt | null;
+  /** Decided by the strictest rule that could apply: only someone every approvers' rule allows. */
+  approversStrictest: boolean;
 }
 
 export type Decision = 'approve' | 'reject';

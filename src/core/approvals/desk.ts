@@ -51,7 +51,10 @@ export class Approvals {
   }
 
   /** The approvers who decide this request: its workspace's, or the bot's. */
-  approverIdsOf(request: Pick<ApprovalRequest, 'approversWorkspace'>): { users: string[]; groups: string[] } {
+  approverIdsOf(request: Pick<ApprovalRequest, 'approversWorkspace' | 'approversStrictest'>): {
+    users: string[];
+    groups: string[];
+  } {
     return this.workflow.approverIdsOf(request);
   }
 

@@ -34,8 +34,11 @@ export interface OperationSeen {
 export interface FlowResultSeen {
   /** The flow's workspace (`spec.workspace`). */
   workspaceId?: string;
-  /** The model an ANOMALYLEARN created or taught. */
-  model?: { id: string; name?: string; workspaceId?: string; assessmentId?: string };
+  /**
+   * The model an ANOMALYLEARN created or taught. `created`: this flow created it, in the flow's
+   * workspace; a model it only taught keeps whatever workspace the service said before.
+   */
+  model?: { id: string; name?: string; created?: boolean; assessmentId?: string };
   /** The dataspec a completed ANOMALYLEARN yields; `name` is the inline dataspec's name when known. */
   dataspec?: { id: string; name?: string; modelId?: string };
   /** The Eval object a completed ANOMALYEVAL creates. */
@@ -64,23 +67,44 @@ function dataEntries(data: ResolvedData): CatalogUpsert[] {
   return data.kind === 'dataspec' ? [typed('dataspec', data.dataspecId)] : signalEntries(data.signals);
 }
 
+/**
+ * A model's catalog entry, the only place one is made. Its workspace link decides whose approvers decide
+ * the model's live start or stop, so it is only ever the service's word: the workspace a lookup's record
+ * gives, the one a move the service accepted put it in, or the one a flow created it in. A workspace a
+ * request merely names (a relearn's or a score's `workspace=`, and the flow it starts) is never passed.
+ */
+function modelEntry(
+  id: string,
+  source: CatalogSource,
+  o: { name?: string; assessment?: string; workspaceFromService?: string | undefined },
+): CatalogUpsert {
+  const links: CatalogLinks = {
+    ...(o.assessment ? { assessment: o.assessment } : {}),
+    ...(o.workspaceFromService ? { workspace: o.workspaceFromService } : {}),
+  };
+  return {
+    kind: 'model',
+    id,
+    source,
+    ...(o.name ? { name: o.name } : {}),
+    ...(Object.keys(links).length ? { links } : {}),
+  };
+}
+
+/** The model a service record names, and its workspace when the record or the act (`movedTo`) says. */
 function returnedModel(
   r: ReturnedRecord | undefined,
-  source: CatalogSource,
-  links: CatalogLinks,
+  o: { assessment?: string; movedTo?: string },
 ): CatalogUpsert[] {
   if (!r) return [];
-  // The service's own word on the model's workspace wins over the request's.
-  const workspace = r.workspace ?? links.workspace;
+  const workspace = r.workspace ?? o.movedTo;
   return [
-    {
-      kind: 'model',
-      id: r.id,
-      name: r.name,
-      source,
-      links: { ...links, ...(workspace ? { workspace } : {}) },
-    },
-    ...(workspace ? [{ kind: 'workspace' as const, id: workspace, source }] : []),
+    modelEntry(r.id, 'service', {
+      ...(r.name ? { name: r.name } : {}),
+      ...(o.assessment ? { assessment: o.assessment } : {}),
+      workspaceFromService: workspace,
+    }),
+    ...(workspace ? [{ kind: 'workspace' as const, id: workspace, source: 'service' as const }] : []),
   ];
 }
 
@@ -101,39 +125,39 @@ export function entriesFromOperation(op: OperationSeen): CatalogUpsert[] {
       case 'workspace-show':
         return [{ kind: 'workspace', id: r?.id ?? req.workspaceId, name: r?.name, source: 'service' }];
       case 'model-move':
-        return returnedModel(r ?? { id: req.modelId }, 'service', { workspace: req.workspaceId });
+        return returnedModel(r ?? { id: req.modelId }, { movedTo: req.workspaceId });
       case 'model-common':
         return r
           ? [
               { kind: 'assessment', id: req.assessmentId, source: 'service' },
-              ...returnedModel(r, 'service', { assessment: req.assessmentId }),
+              ...returnedModel(r, { assessment: req.assessmentId }),
             ]
           : [];
       case 'eval':
         return [
           typed('assessment', req.assessmentId),
-          typed('model', req.modelId, { assessment: req.assessmentId }),
+          modelEntry(req.modelId, 'command', { assessment: req.assessmentId }),
           typed('datastream', req.datastreamId),
-          ...returnedModel(r, 'service', { assessment: req.assessmentId }),
+          ...returnedModel(r, { assessment: req.assessmentId }),
         ];
       case 'learn':
         return [typed('workspace', req.workspaceId), ...dataEntries(req.data)];
       case 'relearn':
         return [
           typed('workspace', req.workspaceId),
-          typed('model', req.modelId, { workspace: req.workspaceId }),
+          modelEntry(req.modelId, 'command', {}),
           ...dataEntries(req.data),
         ];
       case 'score':
         return [
           typed('workspace', req.workspaceId),
-          typed('model', req.modelId, { workspace: req.workspaceId }),
+          modelEntry(req.modelId, 'command', {}),
           ...dataEntries(req.data),
           ...(req.output.kind === 'signals' ? req.output.signals.map((s) => typed('signal', s.signal)) : []),
         ];
       case 'live':
         return [
-          typed('model', req.modelId, req.assessmentId ? { assessment: req.assessmentId } : undefined),
+          modelEntry(req.modelId, 'command', req.assessmentId ? { assessment: req.assessmentId } : {}),
           ...(req.assessmentId ? [typed('assessment', req.assessmentId)] : []),
         ];
       case 'flow':
@@ -150,13 +174,13 @@ export function entriesFromFlowResult(result: FlowResultSeen): CatalogUpsert[] {
   if (ws) out.push({ kind: 'workspace', id: ws, source: 'flow' });
   const m = result.model;
   if (m) {
-    out.push({
-      kind: 'model',
-      id: m.id,
-      name: m.name,
-      source: 'flow',
-      links: { workspace: m.workspaceId ?? ws, assessment: m.assessmentId },
-    });
+    out.push(
+      modelEntry(m.id, 'flow', {
+        ...(m.name ? { name: m.name } : {}),
+        ...(m.assessmentId ? { assessment: m.assessmentId } : {}),
+        workspaceFromService: m.created ? ws : undefined,
+      }),
+    );
   }
   const d = result.dataspec;
   if (d) {

@@ -313,7 +313,16 @@ export class FlowTracker {
         teamId: flow.teamId,
         now: this.clock,
         ...(workspaceId ? { workspaceId } : {}),
-        ...(model ? { model: { id: model.id, ...(model.name ? { name: model.name } : {}) } } : {}),
+        ...(model
+          ? {
+              model: {
+                id: model.id,
+                ...(model.name ? { name: model.name } : {}),
+                // Only a learn that was not handed a model creates one; a relearn's workspace is a claim.
+                created: op.kind === 'learn' && model.created !== false,
+              },
+            }
+          : {}),
         ...(dataspec
           ? { dataspec: { id: dataspec.id, ...(dataspec.name ? { name: dataspec.name } : {}) } }
           : {}),

@@ -18,7 +18,7 @@ export interface HomeChange {
   /** People concerned: a requester, a flow's starter. */
   userIds?: readonly (string | null | undefined)[];
   /** A request whose approvers' Homes list what waits for approval. */
-  approvers?: Pick<ApprovalRequest, 'approversWorkspace'>;
+  approvers?: Pick<ApprovalRequest, 'approversWorkspace' | 'approversStrictest'>;
   /** A flow whose end prompted this: its Home waits until the store shows it ended. */
   flowEnded?: string;
 }
@@ -235,7 +235,9 @@ export class HomePublisher {
   }
 
   /** The approvers who decide a request as people: user IDs, and the members of the user groups. */
-  private async approverUsers(request: Pick<ApprovalRequest, 'approversWorkspace'>): Promise<string[]> {
+  private async approverUsers(
+    request: Pick<ApprovalRequest, 'approversWorkspace' | 'approversStrictest'>,
+  ): Promise<string[]> {
     const { users, groups } = this.bot.approvals.approverIdsOf(request);
     if (groups.length === 0) return users;
     const key = groups.join(' ');
