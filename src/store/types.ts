@@ -545,21 +545,34 @@ export interface PersonToken {
   serviceUser: string | null;
   /** ms */
   connectedAt: number;
+  /** Which write of this person's token this is (inside the ciphertext's authenticated data); 0: from before versions. */
+  version: number;
+}
+
+/** A row as read: with the person's mark, the version of the last write or delete, which only grows. */
+export interface StoredPersonToken extends PersonToken {
+  /** A row whose `version` is below it was put back from an older copy. */
+  latestVersion: number;
 }
 
 /** The store's side of each person's own service token; see `Store`. */
 export interface PersonTokenStore {
-  getPersonToken(teamId: string, userId: string): Promise<PersonToken | null>;
-  /** Keeps the person's token, replacing the one they had. */
-  savePersonToken(token: PersonToken): Promise<void>;
-  /** Deletes it; true when there was one. */
+  getPersonToken(teamId: string, userId: string): Promise<StoredPersonToken | null>;
+  /** The person's mark: the version of their last token write or delete (0 when none). */
+  latestPersonTokenVersion(teamId: string, userId: string): Promise<number>;
+  /**
+   * Keeps the person's token, replacing the one they had, and moves their mark to its version: only when
+   * that version is above the mark (false: another write took it first).
+   */
+  savePersonToken(token: PersonToken): Promise<boolean>;
+  /** Deletes it and moves the mark past it; true when there was one. */
   deletePersonToken(teamId: string, userId: string): Promise<boolean>;
   /**
-   * Puts the same token under another key: only while the row is still under `fromKeyId` and was
-   * connected at `connectedAt` (a reconnection in between wins). True when it was replaced.
+   * Puts the same token under another key or binding, as `version`: only while the row is still at
+   * `fromVersion` (a reconnection in between wins). True when it was replaced.
    */
   resealPersonToken(
-    o: { teamId: string; userId: string; fromKeyId: string; connectedAt: number },
+    o: { teamId: string; userId: string; fromVersion: number; version: number },
     sealed: SealedSecret,
   ): Promise<boolean>;
 }
