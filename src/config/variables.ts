@@ -293,7 +293,7 @@ export const VARIABLES = {
   SANDBOX_WITH_SERVICE: withDefault({
     ...bool,
     default: false,
-    does: "`npm start` without Slack settings but with `TSAI_BASE_URL` set: start the sandbox page anyway, so that anyone who can open it acts on that real service as its personas. Off: `npm start` refuses, naming what to set.",
+    does: '`npm start` without Slack settings but with `TSAI_BASE_URL` set: start the sandbox page anyway, so that anyone who can open it acts on that real service as its personas. Off: `npm start` refuses, naming what to set.',
   }),
 } as const;
 

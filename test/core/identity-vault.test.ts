@@ -75,7 +75,11 @@ describe('the vault over a real SQLite store', () => {
     expect(await vault.tokenOf(ALICE)).toBeUndefined();
     await put({ sealed: { ...row.sealed, tag: Buffer.alloc(16).toString('base64') } });
     expect(await vault.tokenOf(ALICE)).toBeUndefined();
-    for (const fact of [{ role: 'Owner' }, { accountId: '1000000000000000009' }, { connectedAt: SINCE + 1 }]) {
+    for (const fact of [
+      { role: 'Owner' },
+      { accountId: '1000000000000000009' },
+      { connectedAt: SINCE + 1 },
+    ]) {
       await put(fact);
       expect(await vault.tokenOf(ALICE), JSON.stringify(fact)).toBeUndefined();
       expect(await vault.connection(ALICE), JSON.stringify(fact)).toBeUndefined();
@@ -108,7 +112,10 @@ describe('the vault over a real SQLite store', () => {
     });
     const vault = createVault(store, keys);
     expect(await vault.connection(ALICE)).toEqual(CONNECTION);
-    expect(await store.getPersonToken(ALICE.teamId, ALICE.userId)).toMatchObject({ version: 1, latestVersion: 1 });
+    expect(await store.getPersonToken(ALICE.teamId, ALICE.userId)).toMatchObject({
+      version: 1,
+      latestVersion: 1,
+    });
     expect(await vault.tokenOf(ALICE)).toBe('alice-first');
   });
 

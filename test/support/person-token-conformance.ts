@@ -69,7 +69,9 @@ export function personTokenConformance(name: string, createLocation: () => Promi
       await s.savePersonToken(personToken({ sealed: sealed(1, 'old0old0old0old0') }));
       const from = { teamId: 'T0TEAM', userId: 'U0ALICE', fromVersion: 1, version: 2 };
       // A reconnection in between (another version) wins over the re-encryption of the older token.
-      expect(await s.resealPersonToken({ ...from, fromVersion: 0 }, sealed(9, 'new0new0new0new0'))).toBe(false);
+      expect(await s.resealPersonToken({ ...from, fromVersion: 0 }, sealed(9, 'new0new0new0new0'))).toBe(
+        false,
+      );
       expect(await s.resealPersonToken(from, sealed(2, 'new0new0new0new0'))).toBe(true);
       expect(await s.resealPersonToken(from, sealed(3, 'new0new0new0new0'))).toBe(false);
       const row = await s.getPersonToken('T0TEAM', 'U0ALICE');
