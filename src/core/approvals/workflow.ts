@@ -12,6 +12,7 @@ import { type Now, nowMs } from '../clock.js';
 import { recordSurely } from '../durable.js';
 import { personName } from '../names.js';
 import { type ExpandGroup, Membership } from '../principals.js';
+import { withinTeam } from '../read-scope.js';
 import { serviceFailure } from '../service-errors.js';
 import { type Deciders, EveryRule } from './deciders.js';
 import { liveRequestRefusal, type ModelSeen } from './live-prechecks.js';
@@ -410,8 +411,9 @@ export class ApprovalWorkflow {
     requestId: string,
     userId: string,
     decision: 'approve' | 'reject',
+    teamId?: string,
   ): Promise<{ verdict: CheckVerdict; audit: NewAuditEntry[] }> {
-    const request = await this.deps.store.getApproval(requestId);
+    const request = await this.ofTeam(requestId, teamId);
     if (!request) return { verdict: { ok: false, refusal: { kind: 'not-found' } }, audit: [] };
     const refused = await this.rule(request, userId, decision === 'approve');
     if (refused) return { verdict: { ok: false, refusal: refused }, audit: [] };
@@ -432,7 +434,7 @@ export class ApprovalWorkflow {
    * operation runner to create its flow exactly once and record it (`recordExecution`).
    */
   async decide(input: DecideInput): Promise<Decided> {
-    const request = await this.deps.store.getApproval(input.requestId);
+    const request = await this.ofTeam(input.requestId, input.teamId);
     if (!request) return { step: { kind: 'not-found' }, audit: [] };
     const refused = await this.refuse(
       request,
@@ -473,7 +475,7 @@ export class ApprovalWorkflow {
 
   /** Retry a request whose flow creation failed definitively: won, it comes back `approved` again. */
   async retry(input: RetryInput): Promise<Decided> {
-    const request = await this.deps.store.getApproval(input.requestId);
+    const request = await this.ofTeam(input.requestId, input.teamId);
     if (!request) return { step: { kind: 'not-found' }, audit: [] };
     const refused = await this.refuse(request, input, true, 'approval.retry');
     if (refused) return refused;
@@ -550,6 +552,15 @@ export class ApprovalWorkflow {
   }
 
   /** The two rules about people: only approvers decide, and nobody approves their own request. */
+  /**
+   * The request, when the deciding click comes from its own Slack workspace: a request of another team is
+   * answered as one the bot does not know, whoever holds its ID (approvers are named per bot, not per team).
+   */
+  private async ofTeam(requestId: string, teamId: string | undefined): Promise<ApprovalRequest | null> {
+    const request = await this.deps.store.getApproval(requestId);
+    return request && withinTeam(request.teamId, { userId: '', teamId }) ? request : null;
+  }
+
   private async rule(request: ApprovalRequest, userId: string, approving: boolean): Promise<Refusal | null> {
     if (!(await this.mayDecide(request, userId)))
       return { kind: 'not-approver', request, approvers: this.approverIdsOf(request) };
