@@ -325,22 +325,9 @@ export class ApprovalWorkflow {
       seen: record !== undefined,
       serviceWorkspace,
     });
-    const done = input.action === 'start' ? 'started' : 'stopped';
     const strictest = !rule && doubt !== undefined && this.byWorkspace.size > 0;
-    const deciders = this.approversOf({
-      approversWorkspace: rule ? { id: rule.id, name: null } : null,
-      approversStrictest: strictest,
-    });
-    if (deciders.isEmpty) {
-      return {
-        ok: false,
-        error: 'no-approvers',
-        message:
-          deciders instanceof EveryRule
-            ? `Nobody could approve this request. ${modelDoubtText({ modelId: modelId!, modelDoubt: doubt! })} So it would need an approver who approves for the bot (TSAI_APPROVERS) and for every workspace with its own approvers (TSAI_WORKSPACE_APPROVERS), and nobody is named in all of them. Nothing was ${done}. Name the model's assessment instead, so that the service says where the model is: \`/tsai live ${input.action} assessment=<assessment ID>\`.`
-            : `Nobody could approve this request: model ${modelId} is not in a workspace with its own approvers (TSAI_WORKSPACE_APPROVERS), and the bot has none (TSAI_APPROVERS). Nothing was ${done}.`,
-      };
-    }
+    const nobody = this.nobodyCouldApprove(input.action, modelId!, { rule, doubt, strictest });
+    if (nobody) return nobody;
 
     const at = this.now();
     const request = await this.deps.store.createApproval({
@@ -377,6 +364,27 @@ export class ApprovalWorkflow {
       requestId: request.id,
     };
     return { ok: true, request, modelFrom, audit };
+  }
+
+  /** A request nobody could decide under the rule it would fall under: refused when filed, saying why. */
+  private nobodyCouldApprove(
+    action: ApprovalAction,
+    modelId: string,
+    r: { rule?: { id: string }; doubt?: ModelDoubt; strictest: boolean },
+  ): FileRequestOutcome | undefined {
+    const deciders = this.approversOf({
+      approversWorkspace: r.rule ? { id: r.rule.id, name: null } : null,
+      approversStrictest: r.strictest,
+    });
+    if (!deciders.isEmpty) return undefined;
+    const done = action === 'start' ? 'started' : 'stopped';
+    return {
+      ok: false,
+      error: 'no-approvers',
+      message: r.strictest
+        ? `Nobody could approve this request. ${modelDoubtText({ modelId, modelDoubt: r.doubt ?? null })} So it would need an approver who approves for the bot (TSAI_APPROVERS) and for every workspace with its own approvers (TSAI_WORKSPACE_APPROVERS), and nobody is named in all of them. Nothing was ${done}. Name the model's assessment instead, so that the service says where the model is: \`/tsai live ${action} assessment=<assessment ID>\`.`
+        : `Nobody could approve this request: model ${modelId} is not in a workspace with its own approvers (TSAI_WORKSPACE_APPROVERS), and the bot has none (TSAI_APPROVERS). Nothing was ${done}.`,
+    };
   }
 
   /** Records where the request message was posted, so it can be updated in place later. */
