@@ -100,6 +100,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
     }
 
     let localSlack: LocalSlack | undefined;
+    refuseSandboxBesideService(config, emulator !== undefined);
     if (config.slack.mode === 'none') {
       const signingSecret = randomBytes(16).toString('hex');
       const botToken = `xoxb-local-${randomBytes(12).toString('hex')}`;
@@ -170,4 +171,12 @@ export async function startAll(o: StartOptions): Promise<Running> {
     await stopAll();
     throw e;
   }
+}
+
+/** The page acts as any persona, with the service tokens it shows: beside a real service, only on purpose. */
+function refuseSandboxBesideService(config: Config, withEmulator: boolean): void {
+  if (config.slack.mode !== 'none' || withEmulator || config.sandboxWithService) return;
+  throw new Error(
+    'Slack is not configured (SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET, or SLACK_APP_TOKEN) while TSAI_BASE_URL points at a real service, so the sandbox page would let whoever opens it act on that service. Configure Slack, or set SANDBOX_WITH_SERVICE=true to try the sandbox against that service on purpose.',
+  );
 }

@@ -103,7 +103,8 @@ export function readFlow(record: Obj & { id: string }, scrub: (text: string) => 
         ? String(raw)
         : 'unknown';
   const phase = PHASES[status.toUpperCase()];
-  const message = firstMessage(record);
+  // Scrubbed before it is cut for display: a token cut in half would no longer be found.
+  const message = firstMessage(record, scrub);
   const flowType = text(record.flowType, 60);
   const name = text(record.name);
   const createTime = epochMs(record.createTime);
@@ -116,7 +117,7 @@ export function readFlow(record: Obj & { id: string }, scrub: (text: string) => 
     phase: phase ?? 'in-progress',
     ended: phase !== undefined && phase !== 'in-progress',
     knownStatus: phase !== undefined,
-    ...(message !== undefined ? { message: scrub(message) } : {}),
+    ...(message !== undefined ? { message } : {}),
     ...(createTime !== undefined ? { createTime } : {}),
     ...(updateTime !== undefined ? { updateTime } : {}),
     results: readResults(record),
@@ -229,11 +230,11 @@ function add<T extends { id: string }>(list: T[], item: T): void {
   if (list.length < MAX_ENTRIES && !list.some((x) => x.id === item.id)) list.push(item);
 }
 
-function firstMessage(record: Obj): string | undefined {
+function firstMessage(record: Obj, scrub: (text: string) => string): string | undefined {
   for (const key of MESSAGE_KEYS) {
     const v = record[key];
     const m = typeof v === 'string' ? v : isObj(v) && typeof v.message === 'string' ? v.message : undefined;
-    if (m !== undefined && m.trim() !== '') return trimForDisplay(m);
+    if (m !== undefined && m.trim() !== '') return trimForDisplay(scrub(m));
   }
   return undefined;
 }

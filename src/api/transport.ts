@@ -186,7 +186,8 @@ export class Transport {
         return { status, body: undefined, unreadable: html ? 'an HTML page, not JSON' : 'not valid JSON' };
       }
     }
-    const serviceMessage = this.scrub(extractMessage(text, contentType), token);
+    // Scrubbed whole, before any cut: a token cut in half by the cut would survive scrubbing.
+    const serviceMessage = extractMessage(this.scrub(text, token), contentType);
     const retryAfterMs = parseRetryAfter(retryAfter);
     const extra = {
       status,

@@ -66,6 +66,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     shutdownTimeoutMs: v.TSAI_SHUTDOWN_TIMEOUT,
     sandboxPort: v.SANDBOX_PORT,
+    sandboxWithService: v.SANDBOX_WITH_SERVICE,
     ...(v.TSAI_SECRET_KEY
       ? { secretKeys: { current: v.TSAI_SECRET_KEY, previous: v.TSAI_SECRET_KEYS_PREVIOUS } }
       : {}),

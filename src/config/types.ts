@@ -76,6 +76,8 @@ export interface Config {
   metrics: { port: number | 'off'; host: string };
   /** The browser sandbox page's port, for `npm start` without Slack settings (SANDBOX_PORT). */
   sandboxPort: number;
+  /** Start the sandbox page beside a real service (TSAI_BASE_URL set) all the same (SANDBOX_WITH_SERVICE). */
+  sandboxWithService: boolean;
   /** TSAI_SECRET_KEY and TSAI_SECRET_KEYS_PREVIOUS; absent: connecting is unavailable. */
   secretKeys?: SecretKeyring;
   /** Every secret value present, for log scrubbing. */

@@ -290,6 +290,11 @@ export const VARIABLES = {
     default: 3030,
     does: "`npm start` without Slack settings: the browser sandbox page's port (a busy port falls back to a free one).",
   }),
+  SANDBOX_WITH_SERVICE: withDefault({
+    ...bool,
+    default: false,
+    does: '`npm start` without Slack settings but with `TSAI_BASE_URL` set: start the sandbox page anyway, so that anyone who can open it acts on that real service as its personas. Off: `npm start` refuses, naming what to set.',
+  }),
 } as const;
 
 export type VariableName = keyof typeof VARIABLES;

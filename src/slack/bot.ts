@@ -14,6 +14,7 @@ import { countOnThisThread } from '../metrics/metrics.js';
 import { openStore, resolveStoreTarget, type Store, type WriteHealth } from '../store/index.js';
 import { boltLogger } from './bolt-logger.js';
 import { watchingSlackAuth } from './readiness.js';
+import { acceptResponseUrlsOf } from './respond.js';
 import { createUserDirectory, goesBy, type UserDirectory } from './users.js';
 import { webClientOptions } from './web-client.js';
 
@@ -88,6 +89,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
     ...webClientOptions(config.slack.apiUrl),
     logger: boltLogger(logger),
   });
+  acceptResponseUrlsOf(config.slack.apiUrl);
   const users = createUserDirectory(slack, { logger });
   const expandGroup = async (groupId: string): Promise<string[]> =>
     (await slack.usergroups.users.list({ usergroup: groupId })).users ?? [];

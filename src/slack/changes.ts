@@ -12,7 +12,7 @@ export interface Change {
   /** People concerned: a requester, a flow's starter. */
   userIds?: readonly (string | null | undefined)[];
   /** A request whose approvers see what waits for approval. */
-  approvers?: Pick<ApprovalRequest, 'approversWorkspace'>;
+  approvers?: Pick<ApprovalRequest, 'approversWorkspace' | 'approversStrictest'>;
   /** A flow whose end prompted this: what shows it waits until the store shows it ended. */
   flowEnded?: string;
 }

@@ -37,11 +37,39 @@ function errorCode(text: string): string | undefined {
   }
 }
 
+/** Where Slack's response_urls are: https://hooks.slack.com/… */
+const SLACK_HOOKS = 'https://hooks.slack.com';
+let standIn: string | undefined;
+
+/**
+ * The stand-in Slack's origin (from SLACK_API_URL, which only a local stand-in sets), whose response_urls
+ * count as Slack's in the sandbox and the tests. Set by the composition on each thread.
+ */
+export function acceptResponseUrlsOf(apiUrl: string | undefined): void {
+  standIn = apiUrl ? new URL(apiUrl).origin : undefined;
+}
+
+/**
+ * Whether a response_url is Slack's. Some are read back from the store (a flow's announcement): one a
+ * store's writer replaced would otherwise make the bot post a person's results wherever it points.
+ */
+export function isSlackResponseUrl(url: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  return u.origin === SLACK_HOOKS || (standIn !== undefined && u.origin === standIn);
+}
+
 /**
  * The bot's one way to post to a `response_url`: a JSON body, a non-2xx answer throws
- * `ResponseUrlError`. The URL is a capability: it is never logged.
+ * `ResponseUrlError`, and so does a URL that is not Slack's (nothing is sent). The URL is a capability:
+ * it is never logged.
  */
 export async function postToResponseUrl(url: string, body: Record<string, unknown>): Promise<void> {
+  if (!isSlackResponseUrl(url)) throw new ResponseUrlError(0, 'not_a_slack_response_url');
   const res = await http.request(new URL(url), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -190,6 +190,30 @@ CREATE TABLE person_tokens (
 // A channel's shifts (JSON: [{ start: "06:00", name?: "morning" }, …]), which its time ranges can name.
 const channelShifts = `ALTER TABLE channel_defaults ADD COLUMN shifts TEXT;`;
 
+// What the bot could not vouch for in a request's model when it was filed: 'unseen' (no lookup, flow or
+// catalog read ever named it) or 'no-workspace' (seen, but the service never said its workspace). Such a
+// request is decided by the strictest rule that could apply when workspaces have approvers of their own
+// (approvers_strictest; core/approvals/workflow.ts).
+const approvalModelDoubt = `
+ALTER TABLE approvals ADD COLUMN model_doubt TEXT;
+ALTER TABLE approvals ADD COLUMN approvers_strictest INTEGER;
+`;
+
+// Each person's token row carries the version it was sealed with (inside its authenticated data), and
+// person_token_versions the highest version ever given to that person, which only grows (a save, a
+// re-seal and a delete each take the next): an older row put back is below it and is not read. Rows
+// from before carry no version (0, sealed without their metadata) and are re-sealed when next read.
+const personTokenVersions = (ms: string) => `
+ALTER TABLE person_tokens ADD COLUMN version ${ms};
+CREATE TABLE person_token_versions (
+  team_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  version ${ms} NOT NULL,
+  PRIMARY KEY (team_id, user_id)
+);
+INSERT INTO person_token_versions (team_id, user_id, version) SELECT team_id, user_id, 0 FROM person_tokens;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -250,5 +274,17 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "channels' shifts",
     sqlite: channelShifts,
     postgres: channelShifts,
+  },
+  {
+    version: 11,
+    name: "what the bot could not vouch for in a request's model",
+    sqlite: approvalModelDoubt,
+    postgres: approvalModelDoubt,
+  },
+  {
+    version: 12,
+    name: "versions of people's tokens, which only grow",
+    sqlite: personTokenVersions('INTEGER'),
+    postgres: personTokenVersions('BIGINT'),
   },
 ];

@@ -47,6 +47,11 @@ export function toApproval(r: Row): ApprovalRequest {
     approversWorkspace: r.approvers_workspace_id
       ? { id: String(r.approvers_workspace_id), name: str(r.approvers_workspace_name) }
       : null,
+    approversStrictest:
+      r.approvers_strictest !== null &&
+      r.approvers_strictest !== undefined &&
+      Number(r.approvers_strictest) === 1,
+    modelDoubt: r.model_doubt === 'unseen' || r.model_doubt === 'no-workspace' ? r.model_doubt : null,
   };
 }
 

@@ -201,6 +201,9 @@ export class SqlStore implements Store {
   getPersonToken(teamId: string, userId: string) {
     return this.engine.exec(tokens.getPersonToken(teamId, userId));
   }
+  latestPersonTokenVersion(teamId: string, userId: string) {
+    return this.engine.exec(tokens.latestPersonTokenVersion(teamId, userId));
+  }
   savePersonToken(token: PersonToken) {
     return this.engine.exec(tokens.savePersonToken(token));
   }
@@ -208,7 +211,7 @@ export class SqlStore implements Store {
     return this.engine.exec(tokens.deletePersonToken(teamId, userId));
   }
   resealPersonToken(
-    o: { teamId: string; userId: string; fromKeyId: string; connectedAt: number },
+    o: { teamId: string; userId: string; fromVersion: number; version: number },
     sealed: SealedSecret,
   ) {
     return this.engine.exec(tokens.resealPersonToken(o, sealed));

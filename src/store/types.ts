@@ -33,7 +33,17 @@ export interface NewApprovalRequest {
   expiresAt: number;
   /** The service workspace whose approvers decide it; absent: the bot's approvers. */
   approversWorkspace?: { id: string; name?: string };
+  /** What the bot could not vouch for in the model (see `ModelDoubt`); absent: the service said its workspace. */
+  modelDoubt?: ModelDoubt;
+  /** Decided by the strictest rule that could apply: the model's workspace is unknown and workspaces have approvers. */
+  approversStrictest?: boolean;
 }
+
+/**
+ * What the bot could not vouch for in a request's model when it was filed: `unseen`, no lookup, flow or
+ * catalog read ever named it; `no-workspace`, seen, but the service never said which workspace holds it.
+ */
+export type ModelDoubt = 'unseen' | 'no-workspace';
 
 export interface ApprovalRequest {
   id: string;
@@ -65,6 +75,10 @@ export interface ApprovalRequest {
   finishedAt: number | null;
   /** The service workspace whose approvers decide it (its name when filed); null: the bot's approvers. */
   approversWorkspace: { id: string; name: string | null } | null;
+  /** What the bot could not vouch for in the model when the request was filed; null: nothing. */
+  modelDoubt: ModelDoubt | null;
+  /** Decided by the strictest rule that could apply: only someone every approvers' rule allows. */
+  approversStrictest: boolean;
 }
 
 export type Decision = 'approve' | 'reject';
@@ -533,21 +547,34 @@ export interface PersonToken {
   serviceUser: string | null;
   /** ms */
   connectedAt: number;
+  /** Which write of this person's token this is (inside the ciphertext's authenticated data); 0: from before versions. */
+  version: number;
+}
+
+/** A row as read: with the person's mark, the version of the last write or delete, which only grows. */
+export interface StoredPersonToken extends PersonToken {
+  /** A row whose `version` is below it was put back from an older copy. */
+  latestVersion: number;
 }
 
 /** The store's side of each person's own service token; see `Store`. */
 export interface PersonTokenStore {
-  getPersonToken(teamId: string, userId: string): Promise<PersonToken | null>;
-  /** Keeps the person's token, replacing the one they had. */
-  savePersonToken(token: PersonToken): Promise<void>;
-  /** Deletes it; true when there was one. */
+  getPersonToken(teamId: string, userId: string): Promise<StoredPersonToken | null>;
+  /** The person's mark: the version of their last token write or delete (0 when none). */
+  latestPersonTokenVersion(teamId: string, userId: string): Promise<number>;
+  /**
+   * Keeps the person's token, replacing the one they had, and moves their mark to its version: only when
+   * that version is above the mark (false: another write took it first).
+   */
+  savePersonToken(token: PersonToken): Promise<boolean>;
+  /** Deletes it and moves the mark past it; true when there was one. */
   deletePersonToken(teamId: string, userId: string): Promise<boolean>;
   /**
-   * Puts the same token under another key: only while the row is still under `fromKeyId` and was
-   * connected at `connectedAt` (a reconnection in between wins). True when it was replaced.
+   * Puts the same token under another key or binding, as `version`: only while the row is still at
+   * `fromVersion` (a reconnection in between wins). True when it was replaced.
    */
   resealPersonToken(
-    o: { teamId: string; userId: string; fromKeyId: string; connectedAt: number },
+    o: { teamId: string; userId: string; fromVersion: number; version: number },
     sealed: SealedSecret,
   ): Promise<boolean>;
 }

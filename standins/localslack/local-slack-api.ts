@@ -99,6 +99,8 @@ export interface LocalSlack {
     actionId: string;
     blockId?: string;
     value?: unknown;
+    /** The clicker's Slack workspace, when not the stand-in's own (a member of a shared channel's other team). */
+    teamId?: string;
   }): Promise<Delivery>;
   sendViewAction(o: {
     user: string;

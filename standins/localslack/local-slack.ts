@@ -7,6 +7,7 @@ import { DEFAULT_CHANNELS, DEFAULT_USERGROUPS, DEFAULT_USERS } from './defaults.
 import { openHome, sendEvent } from './event-delivery.js';
 import { Faults } from './faults.js';
 import { readBody, sendJson } from './http-io.js';
+import { refuseForeign, servedHosts } from './local-guard.js';
 import type { LocalSlack, LocalSlackOptions, TokenStatus } from './local-slack-api.js';
 import { clickButton, sendCommand, sendShortcut } from './message-actions.js';
 import { sendOptionsRequest } from './options-request.js';
@@ -49,7 +50,11 @@ async function route(ctx: LocalSlackContext, slack: LocalSlack, req: IncomingMes
   const raw = await readBody(req);
   const api = /^\/api\/([\w.]+)$/.exec(u.pathname);
   if (api) return handleApi(ctx, api[1]!, raw, req, u.searchParams, res);
-  if (u.pathname.startsWith('/_local/')) return handleControl(slack, req, u, raw, res);
+  if (u.pathname.startsWith('/_local/')) {
+    const refused = refuseForeign(req, servedHosts(new URL(ctx.url).hostname, Number(new URL(ctx.url).port)));
+    if (refused) return sendJson(res, refused.status, { error: refused.error });
+    return handleControl(slack, req, u, raw, res);
+  }
   const resp = /^\/response\/([\w-]+)$/.exec(u.pathname);
   if (resp && req.method === 'POST') return handleResponseUrl(ctx, resp[1]!, raw, res);
   sendJson(res, 404, { ok: false, error: 'not_found' });

@@ -86,7 +86,7 @@ export async function sendCommand(
 /** The user clicks an interactive element of a message. */
 export async function clickButton(
   ctx: LocalSlackContext,
-  { user, channel, messageTs, actionId, blockId, value }: Parameters<LocalSlack['clickButton']>[0],
+  { user, channel, messageTs, actionId, blockId, value, teamId }: Parameters<LocalSlack['clickButton']>[0],
 ): Promise<Delivery> {
   const { state } = ctx;
   const u = userRef(ctx, user);
@@ -101,6 +101,7 @@ export async function clickButton(
   const ephemeral = m.ephemeralTo !== undefined;
   const d = await ctx.bot.deliverPayload({
     ...interactionBase('block_actions', u),
+    ...(teamId ? { team: { id: teamId, domain: 'other' }, user: { ...u, team_id: teamId } } : {}),
     container: { type: 'message', message_ts: m.ts, channel_id: ch.id, is_ephemeral: ephemeral },
     trigger_id: triggerId,
     channel: { id: ch.id, name: ch.name },

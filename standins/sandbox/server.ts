@@ -6,13 +6,15 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { handleControl } from '../localslack/control.js';
 import type { LocalSlack } from '../localslack/index.js';
+import { refuseForeign, servedHosts } from '../localslack/local-guard.js';
 import type { ManifestSummary } from './manifest.js';
 import type { ServiceIdentity } from './personas.js';
 
 /**
  * The sandbox page's HTTP server: the page itself (HTML, CSS, and the browser script tsc compiles from
  * `standins/sandbox/web/`), the stand-in's `/_local` control API served in-process, the page's settings and a
- * read-only view of the emulator's request log. Loopback only.
+ * read-only view of the emulator's request log. Loopback only, and only for its own page
+ * (localslack/local-guard.ts).
  */
 export interface SandboxServerOptions {
   slack: LocalSlack;
@@ -111,9 +113,12 @@ export async function startSandboxServer(o: SandboxServerOptions): Promise<Sandb
     send(res, 200, TYPES[ext] ?? 'application/octet-stream', readFileSync(path));
   }
 
+  let hosts = new Set<string>();
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
+    const refused = refuseForeign(req, hosts);
+    if (refused) return json(res, refused.status, { error: refused.error });
     if (path.startsWith('/_local/')) return handleControl(slack, req, url, await readBody(req), res);
     if (req.method !== 'GET') return json(res, 405, { error: 'method not allowed' });
     if (path === '/' || path === '/index.html') return asset(res, 'index.html');
@@ -166,6 +171,7 @@ export async function startSandboxServer(o: SandboxServerOptions): Promise<Sandb
     server.listen(o.port ?? 0, host, () => ok());
   });
   const { port } = server.address() as AddressInfo;
+  hosts = servedHosts(host, port);
   return {
     url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/`,
     close: () =>

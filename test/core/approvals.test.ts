@@ -53,6 +53,7 @@ async function rig(
   o: {
     replicas?: number;
     approvers?: string[];
+    byWorkspace?: Record<string, string[]>;
     allowSelfApproval?: boolean;
     ttlMs?: number;
     interruptedAfterMs?: number;
@@ -77,6 +78,7 @@ async function rig(
       policy: {},
       approvals: {
         approvers: o.approvers ?? ['U0BOB', 'U0CAROL', 'U0REQ', 'S0OPS'],
+        ...(o.byWorkspace ? { byWorkspace: o.byWorkspace } : {}),
         ...(o.allowSelfApproval !== undefined ? { allowSelfApproval: o.allowSelfApproval } : {}),
         ...(o.ttlMs !== undefined ? { ttlMs: o.ttlMs } : {}),
         ...(o.interruptedAfterMs !== undefined ? { interruptedAfterMs: o.interruptedAfterMs } : {}),
@@ -182,6 +184,34 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
       }
       expect(await lookups()).toHaveLength(3);
       expect(await r.stores[0]!.listApprovals()).toHaveLength(1);
+    });
+
+    it('a model the bot cannot vouch for: the strictest rule, refused when nobody is in every list', async () => {
+      const W = SEED.workspaces.pumpStation;
+      r = await rig(location, { approvers: ['U0BOB'], byWorkspace: { [W]: ['U0CAROL'] } });
+      const refused = await file(r.approvals[0]!);
+      expect(refused).toMatchObject({ ok: false, error: 'no-approvers' });
+      if (refused.ok) return;
+      expect(refused.message).toContain(`The bot has never seen model ${MODEL}`);
+      expect(refused.message).toContain('assessment=');
+      // Named by its assessment, the service says where the model is: that workspace's approvers decide.
+      const byAssessment = await filed(r.approvals[0]!, {
+        action: 'stop',
+        modelId: undefined,
+        assessmentId: ASSESSMENT,
+      });
+      expect(byAssessment).toMatchObject({ approversWorkspace: { id: W }, modelDoubt: null });
+      await r.stores[0]!.close();
+      r = await rig(location, { approvers: ['U0BOB', 'U0CAROL'], byWorkspace: { [W]: ['U0CAROL'] } });
+      const strict = await filed(r.approvals[0]!);
+      expect(strict).toMatchObject({
+        modelDoubt: 'unseen',
+        approversStrictest: true,
+        approversWorkspace: null,
+      });
+      expect(r.approvals[0]!.approverIdsOf(strict)).toEqual({ users: ['U0CAROL'], groups: [] });
+      expect(await r.approvals[0]!.mayDecide(strict, 'U0BOB')).toBe(false);
+      expect(await r.approvals[0]!.mayDecide(strict, 'U0CAROL')).toBe(true);
     });
 
     it('refuses to file when no approvers are configured', async () => {

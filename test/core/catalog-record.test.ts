@@ -105,7 +105,7 @@ describe('what an operation records', () => {
     ]);
   });
 
-  it('learn, relearn, score: workspace, model in that workspace, labelled signals, dataspec', () => {
+  it('learn, relearn, score: workspace, the model without the workspace the request names, labelled signals, dataspec', () => {
     expect(
       entriesFromOperation({
         request: request(`learn workspace=${W} signals=${S1}:temperature,${S2} range="Nov 20 to Nov 21"`),
@@ -117,7 +117,8 @@ describe('what an operation records', () => {
     ]);
     expect(entriesFromOperation({ request: request(`relearn ${M} workspace=${W} dataspec=${DS}`) })).toEqual([
       { kind: 'workspace', id: W, source: 'command' },
-      { kind: 'model', id: M, source: 'command', links: { workspace: W } },
+      // The workspace a request names is a claim, never the model's workspace: approvers follow that.
+      { kind: 'model', id: M, source: 'command' },
       { kind: 'dataspec', id: DS, source: 'command' },
     ]);
     expect(
@@ -128,7 +129,7 @@ describe('what an operation records', () => {
       }),
     ).toEqual([
       { kind: 'workspace', id: W, source: 'command' },
-      { kind: 'model', id: M, source: 'command', links: { workspace: W } },
+      { kind: 'model', id: M, source: 'command' },
       { kind: 'signal', id: S1, name: 'inlet', source: 'command' },
       { kind: 'signal', id: S2, source: 'command' },
     ]);
@@ -165,11 +166,16 @@ describe('what an operation records', () => {
     ).toEqual([{ kind: 'workspace', id: W, source: 'service' }]);
   });
 
-  it('flow results: model with workspace, dataspec of that model, Eval object', () => {
+  it('flow results: a model the flow created in its workspace, dataspec of that model, Eval object', () => {
+    // A model the flow only taught (a relearn) is not put in the flow's workspace: that was the request's word.
+    expect(entriesFromFlowResult({ workspaceId: W, model: { id: M, created: false } })).toEqual([
+      { kind: 'workspace', id: W, source: 'flow' },
+      { kind: 'model', id: M, source: 'flow' },
+    ]);
     expect(
       entriesFromFlowResult({
         workspaceId: W,
-        model: { id: M, name: 'Line 3/anomaly/M[1]' },
+        model: { id: M, name: 'Line 3/anomaly/M[1]', created: true },
         dataspec: { id: DS, name: 'learn by @alice' },
       }),
     ).toEqual([

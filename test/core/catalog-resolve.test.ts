@@ -42,12 +42,14 @@ describe('names in commands', () => {
     await recordFlowResult(store, {
       teamId: TEAM,
       now: () => T0 + 4,
-      model: { id: id(11), name: 'Baseline', workspaceId: W1 },
+      workspaceId: W1,
+      model: { id: id(11), name: 'Baseline', created: true },
     });
     await recordFlowResult(store, {
       teamId: TEAM,
       now: () => T0 + 5,
-      model: { id: id(12), name: 'baseline', workspaceId: W2 },
+      workspaceId: W2,
+      model: { id: id(12), name: 'baseline', created: true },
     });
     await recordOperation(store, {
       teamId: TEAM,
@@ -186,7 +188,8 @@ describe('names in commands', () => {
       await recordFlowResult(store, {
         teamId: TEAM,
         now: () => T0 + 10 + n,
-        model: { id: id(40 + n), name: `Baseline ${n}`, workspaceId: W1 },
+        workspaceId: W1,
+        model: { id: id(40 + n), name: `Baseline ${n}`, created: true },
       });
     }
     const many = await resolveName(store, { teamId: TEAM, kind: 'model', text: 'Baselin' });
@@ -264,7 +267,8 @@ describe('names a command gives in quotes', () => {
       await recordFlowResult(store, {
         teamId: TEAM,
         now: () => at,
-        model: { id: model, name: 'Baseline', workspaceId: ws },
+        workspaceId: ws,
+        model: { id: model, name: 'Baseline', created: true },
       });
     await recordOperation(store, {
       teamId: TEAM,

@@ -44,20 +44,20 @@ describe('type-ahead options from the catalog', () => {
       teamId: TEAM,
       now: () => T0 + 4,
       workspaceId: W1,
-      model: { id: id(11), name: 'Pump A anomaly' },
+      model: { id: id(11), name: 'Pump A anomaly', created: true },
       dataspec: { id: id(21), name: 'learn by @alice 2026-11-20 10:00Z' },
     });
     await recordFlowResult(store, {
       teamId: TEAM,
       now: () => T0 + 5,
       workspaceId: W2,
-      model: { id: id(12), name: 'Pump B anomaly' },
+      model: { id: id(12), name: 'Pump B anomaly', created: true },
     });
     await recordFlowResult(store, {
       teamId: TEAM,
       now: () => T0 + 6,
       workspaceId: W1,
-      model: { id: id(13), name: 'Pump A retrained' },
+      model: { id: id(13), name: 'Pump A retrained', created: true },
     });
   });
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createLockedVault, createVault, keyIdOf, type SecretKeys } from '../../src/core/identity/index.js';
+import { rowBinding, seal } from '../../src/core/identity/keys.js';
 import type { Store } from '../../src/store/index.js';
 import { storeForEachTest } from '../support/fixtures/store.js';
 
@@ -52,37 +53,79 @@ describe('the vault over a real SQLite store', () => {
     const vault = createVault(store, { current: key(), previous: [] });
     await vault.save(ALICE, 'alice-secret', CONNECTION);
     const row = (await store.getPersonToken(ALICE.teamId, ALICE.userId))!;
-    await store.savePersonToken({ ...row, userId: BOB.userId });
+    await store.savePersonToken({ ...row, userId: BOB.userId, version: 1 });
     expect(await vault.tokenOf(BOB)).toBeUndefined();
     expect(await vault.tokenOf(ALICE)).toBe('alice-secret');
   });
 
-  it('a tampered ciphertext or tag does not decrypt', async () => {
+  it('a tampered ciphertext, tag or fact beside them does not decrypt, and the person is not connected', async () => {
     const vault = createVault(store, { current: key(), previous: [] });
     await vault.save(ALICE, 'alice-secret', CONNECTION);
     const row = (await store.getPersonToken(ALICE.teamId, ALICE.userId))!;
+    // Each tampered row is written as the next write, so only its contents can give it away.
+    const put = async (over: Partial<typeof row>) =>
+      store.savePersonToken({
+        ...row,
+        ...over,
+        version: (await store.latestPersonTokenVersion(ALICE.teamId, ALICE.userId)) + 1,
+      });
     const flipped = Buffer.from(row.sealed.ciphertext, 'base64');
     flipped[0] = flipped[0]! ^ 1;
-    await store.savePersonToken({
-      ...row,
-      sealed: { ...row.sealed, ciphertext: flipped.toString('base64') },
-    });
+    await put({ sealed: { ...row.sealed, ciphertext: flipped.toString('base64') } });
     expect(await vault.tokenOf(ALICE)).toBeUndefined();
-    await store.savePersonToken({
-      ...row,
-      sealed: { ...row.sealed, tag: Buffer.alloc(16).toString('base64') },
-    });
+    await put({ sealed: { ...row.sealed, tag: Buffer.alloc(16).toString('base64') } });
     expect(await vault.tokenOf(ALICE)).toBeUndefined();
-    await store.savePersonToken(row);
-    expect(await vault.tokenOf(ALICE)).toBe('alice-secret');
+    for (const fact of [
+      { role: 'Owner' },
+      { accountId: '1000000000000000009' },
+      { connectedAt: SINCE + 1 },
+    ]) {
+      await put(fact);
+      expect(await vault.tokenOf(ALICE), JSON.stringify(fact)).toBeUndefined();
+      expect(await vault.connection(ALICE), JSON.stringify(fact)).toBeUndefined();
+    }
+  });
+
+  it('an older copy of the same person put back is not read', async () => {
+    const vault = createVault(store, { current: key(), previous: [] });
+    await vault.save(ALICE, 'alice-old', CONNECTION);
+    const old = (await store.getPersonToken(ALICE.teamId, ALICE.userId))!;
+    await vault.save(ALICE, 'alice-new', { ...CONNECTION, since: SINCE + 1 });
+    expect(await vault.tokenOf(ALICE)).toBe('alice-new');
+    // The store takes no write below the mark, as the old row would be put back by hand.
+    expect(await store.savePersonToken(old)).toBe(false);
+    await vault.forget(ALICE);
+    expect(await store.savePersonToken(old)).toBe(false);
+    expect(await vault.tokenOf(ALICE)).toBeUndefined();
+  });
+
+  it('a row from before versions is read with its old binding, then sealed again with the next version', async () => {
+    const keys = { current: key(), previous: [] };
+    await store.savePersonToken({
+      ...ALICE,
+      sealed: seal(keys.current, 'alice-first', rowBinding(ALICE.teamId, ALICE.userId)),
+      accountId: CONNECTION.accountId,
+      role: null,
+      serviceUser: null,
+      connectedAt: SINCE,
+      version: 0,
+    });
+    const vault = createVault(store, keys);
+    expect(await vault.connection(ALICE)).toEqual(CONNECTION);
+    expect(await store.getPersonToken(ALICE.teamId, ALICE.userId)).toMatchObject({
+      version: 1,
+      latestVersion: 1,
+    });
+    expect(await vault.tokenOf(ALICE)).toBe('alice-first');
   });
 
   it('rotation: an old key still decrypts, and the token moves to the new key when read', async () => {
     const [oldKey, newKey] = [key(), key()];
     await createVault(store, { current: oldKey, previous: [] }).save(ALICE, 'alice-secret', CONNECTION);
     const rotated = createVault(store, { current: newKey, previous: [oldKey] });
-    expect(await rotated.connection(ALICE)).toEqual(CONNECTION);
     expect((await store.getPersonToken(ALICE.teamId, ALICE.userId))!.sealed.keyId).toBe(keyIdOf(oldKey));
+    // Whoami's question reads the row through the key too, and moves it on the way.
+    expect(await rotated.connection(ALICE)).toEqual(CONNECTION);
     expect(await rotated.tokenOf(ALICE)).toBe('alice-secret');
     const row = (await store.getPersonToken(ALICE.teamId, ALICE.userId))!;
     expect(row.sealed.keyId).toBe(keyIdOf(newKey));

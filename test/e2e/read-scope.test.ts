@@ -74,6 +74,8 @@ describe('flows are shown only within the Slack workspace that started them', ()
 
 describe('pending requests are shown to their requester and to whoever decides them', () => {
   it('lists a request to its requester and the approvers, and to nobody else', async () => {
+    // The service moves the model to a workspace without approvers of its own: the bot's approvers decide.
+    await ask(`model move ${SEED.models.pressureCommon} to ${SEED.workspaces.sandbox}`, 'U0CAROL');
     await ask(`live start ${SEED.models.pressureCommon} reason="scope test"`, 'U0CAROL');
     await card(SEED.models.pressureCommon);
     const requester = await ask('approvals', 'U0CAROL');
@@ -135,6 +137,8 @@ describe('approvers per service workspace', () => {
   });
 
   it("a model whose workspace has no approvers of its own falls to the bot's approvers", async () => {
+    // The service moves the model to the sandbox workspace, which has no approvers of its own.
+    await ask(`model move ${SEED.models.pressureCommon} to ${SEED.workspaces.sandbox}`);
     await ask(`live start ${SEED.models.pressureCommon} reason="bot rule"`);
     const request = await card(SEED.models.pressureCommon);
     expect(textOf(request)).toContain("the bot's approvers");

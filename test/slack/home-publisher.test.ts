@@ -122,7 +122,11 @@ describe('the Home publisher', () => {
     // Once published, she is marked as having a Home.
     while ((await store.getState('home-viewer:T0:U0ALICE')) === null) await new Promise(setImmediate);
     // Bob (an approver) never opened his Home: a change concerning him publishes nothing for him.
-    await publisher.changed({ teamId: 'T0', userIds: ['U0ALICE'], approvers: { approversWorkspace: null } });
+    await publisher.changed({
+      teamId: 'T0',
+      userIds: ['U0ALICE'],
+      approvers: { approversWorkspace: null, approversStrictest: false },
+    });
     await published(2);
     await publisher.stop();
     expect(publishes.map((p) => p.user_id)).toEqual(['U0ALICE', 'U0ALICE']);

@@ -19,53 +19,64 @@ export const personToken = (over: Partial<PersonToken> = {}): PersonToken => ({
   role: null,
   serviceUser: null,
   connectedAt: T0,
+  version: 1,
   ...over,
 });
+
+/** A row as read back: the person's mark is the row's own version when nothing came after it. */
+const stored = (t: PersonToken, latestVersion = t.version) => ({ ...t, latestVersion });
 
 /** What every Store keeps of people's own tokens (the vault encrypts them before they get here). */
 export function personTokenConformance(name: string, createLocation: () => Promise<StoreLocation>): void {
   describe(`Store conformance, people's own tokens: ${name}`, () => {
     const open = storesForEachTest(createLocation);
 
-    it('keeps one token per person and team, replaced on reconnecting, across handles', async () => {
+    it('keeps one token per person and team, replaced on reconnecting with a newer version, across handles', async () => {
       const [a, b] = [await open(), await open()];
       expect(await a.getPersonToken('T0TEAM', 'U0ALICE')).toBeNull();
-      await a.savePersonToken(personToken());
-      await a.savePersonToken(personToken({ teamId: 'T0OTHER', sealed: sealed(2) }));
-      expect(await b.getPersonToken('T0TEAM', 'U0ALICE')).toEqual(personToken());
+      expect(await a.latestPersonTokenVersion('T0TEAM', 'U0ALICE')).toBe(0);
+      expect(await a.savePersonToken(personToken())).toBe(true);
+      expect(await a.savePersonToken(personToken({ teamId: 'T0OTHER', sealed: sealed(2) }))).toBe(true);
+      expect(await b.getPersonToken('T0TEAM', 'U0ALICE')).toEqual(stored(personToken()));
       const again = personToken({
         sealed: sealed(3),
         role: 'Manager',
         serviceUser: 'alice',
         connectedAt: T0 + 5,
+        version: 2,
       });
-      await b.savePersonToken(again);
-      expect(await a.getPersonToken('T0TEAM', 'U0ALICE')).toEqual(again);
+      expect(await b.savePersonToken(again)).toBe(true);
+      expect(await a.getPersonToken('T0TEAM', 'U0ALICE')).toEqual(stored(again));
+      expect(await a.latestPersonTokenVersion('T0TEAM', 'U0ALICE')).toBe(2);
+      // A write of a version already taken changes nothing: another write won.
+      expect(await a.savePersonToken(personToken({ sealed: sealed(4), version: 2 }))).toBe(false);
+      expect(await a.getPersonToken('T0TEAM', 'U0ALICE')).toEqual(stored(again));
       expect((await a.getPersonToken('T0OTHER', 'U0ALICE'))?.sealed).toEqual(sealed(2));
       expect(await a.getPersonToken('T0TEAM', 'U0BOB')).toBeNull();
     });
 
-    it('deletes a token once: true when there was one', async () => {
+    it('deletes a token once, and moves the mark past it, so the row put back is seen as old', async () => {
       const s = await open();
       await s.savePersonToken(personToken());
       expect(await s.deletePersonToken('T0TEAM', 'U0ALICE')).toBe(true);
       expect(await s.deletePersonToken('T0TEAM', 'U0ALICE')).toBe(false);
       expect(await s.getPersonToken('T0TEAM', 'U0ALICE')).toBeNull();
+      expect(await s.latestPersonTokenVersion('T0TEAM', 'U0ALICE')).toBeGreaterThan(1);
     });
 
-    it('re-seals only the row still under the old key and connection', async () => {
+    it('re-seals only the row still at the version it was read at, and moves the mark with it', async () => {
       const s = await open();
       await s.savePersonToken(personToken({ sealed: sealed(1, 'old0old0old0old0') }));
-      const from = { teamId: 'T0TEAM', userId: 'U0ALICE', fromKeyId: 'old0old0old0old0', connectedAt: T0 };
-      // A reconnection in between (another connectedAt) wins over the re-encryption of the older token.
-      expect(await s.resealPersonToken({ ...from, connectedAt: T0 - 1 }, sealed(9, 'new0new0new0new0'))).toBe(
+      const from = { teamId: 'T0TEAM', userId: 'U0ALICE', fromVersion: 1, version: 2 };
+      // A reconnection in between (another version) wins over the re-encryption of the older token.
+      expect(await s.resealPersonToken({ ...from, fromVersion: 0 }, sealed(9, 'new0new0new0new0'))).toBe(
         false,
       );
       expect(await s.resealPersonToken(from, sealed(2, 'new0new0new0new0'))).toBe(true);
       expect(await s.resealPersonToken(from, sealed(3, 'new0new0new0new0'))).toBe(false);
       const row = await s.getPersonToken('T0TEAM', 'U0ALICE');
       expect(row?.sealed).toEqual(sealed(2, 'new0new0new0new0'));
-      expect(row?.connectedAt).toBe(T0);
+      expect(row).toMatchObject({ connectedAt: T0, version: 2, latestVersion: 2 });
     });
   });
 }

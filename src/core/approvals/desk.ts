@@ -21,7 +21,12 @@ export interface ApprovalRunner {
   run: RunOperation;
   fileRequest(input: FileRequestInput): Promise<FileRequestOutcome>;
   listPending(limit?: number): Promise<{ pending: ApprovalRequest[]; expired: ApprovalRequest[] }>;
-  checkDecision(requestId: string, userId: string, decision: 'approve' | 'reject'): Promise<CheckVerdict>;
+  checkDecision(
+    requestId: string,
+    userId: string,
+    decision: 'approve' | 'reject',
+    teamId?: string,
+  ): Promise<CheckVerdict>;
   expireDue(): Promise<ApprovalRequest[]>;
   recoverInterrupted(interruptedAfterMs?: number): Promise<ApprovalRequest[]>;
   recoverAfterRestart(
@@ -51,7 +56,10 @@ export class Approvals {
   }
 
   /** The approvers who decide this request: its workspace's, or the bot's. */
-  approverIdsOf(request: Pick<ApprovalRequest, 'approversWorkspace'>): { users: string[]; groups: string[] } {
+  approverIdsOf(request: Pick<ApprovalRequest, 'approversWorkspace' | 'approversStrictest'>): {
+    users: string[];
+    groups: string[];
+  } {
     return this.workflow.approverIdsOf(request);
   }
 
@@ -80,8 +88,13 @@ export class Approvals {
     return this.runner.listPending(limit);
   }
 
-  check(requestId: string, userId: string, decision: 'approve' | 'reject'): Promise<CheckVerdict> {
-    return this.runner.checkDecision(requestId, userId, decision);
+  check(
+    requestId: string,
+    userId: string,
+    decision: 'approve' | 'reject',
+    teamId?: string,
+  ): Promise<CheckVerdict> {
+    return this.runner.checkDecision(requestId, userId, decision, teamId);
   }
 
   expireDue(): Promise<ApprovalRequest[]> {

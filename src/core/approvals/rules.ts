@@ -52,11 +52,39 @@ export function workspaceLabel(w: { id: string; name: string | null }): string {
 }
 
 /** Who decides a request, as its card says: the rule that applied when it was filed. */
-export function approversRuleText(request: Pick<ApprovalRequest, 'approversWorkspace'>): string {
-  return request.approversWorkspace
-    ? `approvers for workspace ${workspaceLabel(request.approversWorkspace)}`
-    : "the bot's approvers";
+export function approversRuleText(
+  request: Pick<ApprovalRequest, 'approversWorkspace' | 'approversStrictest'>,
+): string {
+  if (request.approversWorkspace)
+    return `approvers for workspace ${workspaceLabel(request.approversWorkspace)}`;
+  if (request.approversStrictest)
+    return "only someone who approves for the bot and for every workspace with approvers of its own (the model's workspace is not known)";
+  return "the bot's approvers";
 }
+
+/** Where the bot looked for a model before saying it has never seen it. */
+const LOOKED_IN =
+  'the answers the service gave in this Slack workspace: common-model lookups, the flows the bot followed, workspace reads and moves';
+
+/**
+ * What the bot could not vouch for in a request's model, for the requester and the card alike; undefined
+ * when the service said where the model is.
+ */
+export function modelDoubtText(request: Pick<ApprovalRequest, 'modelId' | 'modelDoubt'>): string | undefined {
+  const m = request.modelId;
+  switch (request.modelDoubt) {
+    case 'unseen':
+      return `The bot has never seen model ${m}: it looked in ${LOOKED_IN}, and none named it.`;
+    case 'no-workspace':
+      return `The bot has seen model ${m}, but the service never said which workspace holds it (it looked in ${LOOKED_IN}).`;
+    default:
+      return undefined;
+  }
+}
+
+/** What approvers can check before deciding on a model the bot cannot vouch for. */
+export const MODEL_DOUBT_CHECK =
+  "Approvers can check in the service's user interface that the model exists, which workspace holds it and that it is the one meant, before approving.";
 
 export function refusalText(outcome: DecisionOutcome): RefusalText | undefined {
   switch (outcome.kind) {
@@ -66,7 +94,9 @@ export function refusalText(outcome: DecisionOutcome): RefusalText | undefined {
       return {
         message: outcome.request.approversWorkspace
           ? `You are not one of the approvers for workspace ${workspaceLabel(outcome.request.approversWorkspace)}, who decide this request, so nothing changed.`
-          : 'You are not an approver for starting or stopping live models, so nothing changed.',
+          : outcome.request.approversStrictest
+            ? "The bot does not know which workspace holds this request's model, so only someone who approves for the bot and for every workspace with approvers of its own decides it. You are not, so nothing changed."
+            : 'You are not an approver for starting or stopping live models, so nothing changed.',
         askLead: 'Ask',
         ask: outcome.approvers,
       };

@@ -4,6 +4,7 @@ import type {
   ApprovalRequest,
   AuditEntry,
   ExecutionOutcome,
+  ModelDoubt,
   NewAuditEntry,
   Store,
 } from '../../store/index.js';
@@ -11,9 +12,11 @@ import { type Now, nowMs } from '../clock.js';
 import { recordSurely } from '../durable.js';
 import { personName } from '../names.js';
 import { type ExpandGroup, Membership } from '../principals.js';
+import { withinTeam } from '../read-scope.js';
 import { serviceFailure } from '../service-errors.js';
+import { type Deciders, EveryRule } from './deciders.js';
 import { liveRequestRefusal, type ModelSeen } from './live-prechecks.js';
-import { type DecisionOutcome, lost, type Refusal } from './rules.js';
+import { type DecisionOutcome, lost, modelDoubtText, type Refusal } from './rules.js';
 
 export type { DecisionOutcome };
 
@@ -154,6 +157,9 @@ export interface FlowPeople {
   approver?: string;
 }
 
+/** What decides who approves a request: its workspace's rule, the strictest one, or else the bot's. */
+type RuleOf = Pick<ApprovalRequest, 'approversWorkspace' | 'approversStrictest'>;
+
 /** The name the service shows for an approved flow: what, for whom, by whom, when; never a Slack ID. */
 function defaultFlowName(request: ApprovalRequest, people: FlowPeople, atMs: number): string {
   const at = new Date(atMs).toISOString().slice(0, 16).replace('T', ' ');
@@ -184,39 +190,47 @@ export class ApprovalWorkflow {
   }
 
   /**
-   * The approvers who decide a request: those of the workspace it was filed under (see `approversRule`),
-   * or the bot's. A workspace whose rule was removed since falls back to the bot's approvers.
+   * The approvers who decide a request: those of the workspace it was filed under (see `routing`), or the
+   * bot's. A workspace whose rule was removed since falls back to the bot's approvers. A request on a model
+   * whose workspace the bot could not know is decided by the strictest rule that could apply: only someone
+   * every rule allows (the bot's approvers and every workspace's), as configured when they decide.
    */
-  private approversOf(request: Pick<ApprovalRequest, 'approversWorkspace'>): Membership {
+  private approversOf(request: RuleOf): Deciders {
     const workspace = request.approversWorkspace?.id;
-    return (workspace && this.byWorkspace.get(workspace)) || this.approvers;
+    if (workspace) return this.byWorkspace.get(workspace) ?? this.approvers;
+    if (request.approversStrictest) return new EveryRule([this.approvers, ...this.byWorkspace.values()]);
+    return this.approvers;
   }
 
   /** The IDs of the approvers who decide this request, for "ask one of …". */
-  approverIdsOf(request: Pick<ApprovalRequest, 'approversWorkspace'>): { users: string[]; groups: string[] } {
+  approverIdsOf(request: RuleOf): {
+    users: string[];
+    groups: string[];
+  } {
     const m = this.approversOf(request);
     return { users: [...m.users], groups: [...m.groups] };
   }
 
   /**
-   * The rule a new request falls under: the workspace of its model, when approvers are configured for it
-   * (TSAI_WORKSPACE_APPROVERS), with the workspace's name as the team's catalog knows it. The workspace is
-   * the one the service gave for the model (the common-model lookup), else the one the catalog recorded
-   * from the service's answers; unknown: the bot's approvers.
+   * Whose approvers decide a new request, from the service's word only: the workspace the service gave
+   * for the model (the common-model lookup of `assessment=`), else the one the team's catalog recorded
+   * from the service's answers (a lookup, a move, a flow that created the model). A workspace a request
+   * merely named never counts. `doubt` says what the bot could not vouch for; the workspace's name is
+   * the catalog's, for the card.
    */
-  private async approversRule(
+  private async routing(
     modelId: string,
     teamId: string | undefined,
-    serviceSaid: string | undefined,
-  ): Promise<{ id: string; name?: string } | undefined> {
-    if (this.byWorkspace.size === 0) return undefined;
+    lookup: { seen: boolean; serviceWorkspace: string | undefined },
+  ): Promise<{ rule?: { id: string; name?: string }; doubt?: ModelDoubt }> {
     const store = this.deps.store;
-    const fromCatalog = async () =>
-      teamId ? (await store.getCatalogEntry(teamId, 'model', modelId))?.workspaceId : undefined;
-    const workspace = serviceSaid ?? (await fromCatalog());
-    if (!workspace || !this.byWorkspace.has(workspace)) return undefined;
+    const entry = teamId ? await store.getCatalogEntry(teamId, 'model', modelId) : null;
+    const vouched = entry && entry.source !== 'command' ? entry : null;
+    const workspace = lookup.serviceWorkspace ?? vouched?.workspaceId ?? undefined;
+    if (!workspace) return { doubt: lookup.seen || vouched ? 'no-workspace' : 'unseen' };
+    if (!this.byWorkspace.has(workspace)) return {};
     const name = teamId ? (await store.getCatalogEntry(teamId, 'workspace', workspace))?.name : undefined;
-    return { id: workspace, ...(name ? { name } : {}) };
+    return { rule: { id: workspace, ...(name ? { name } : {}) } };
   }
 
   get ttlMs(): number {
@@ -307,14 +321,13 @@ export class ApprovalWorkflow {
       ...(record ? { record } : {}),
     });
     if (pointless) return { ok: false, error: 'pointless', message: pointless };
-    const rule = await this.approversRule(modelId!, input.teamId, serviceWorkspace);
-    if (!rule && this.approvers.isEmpty) {
-      return {
-        ok: false,
-        error: 'no-approvers',
-        message: `Nobody could approve this request: model ${modelId} is not in a workspace with its own approvers (TSAI_WORKSPACE_APPROVERS), and the bot has none (TSAI_APPROVERS). Nothing was ${input.action === 'start' ? 'started' : 'stopped'}.`,
-      };
-    }
+    const { rule, doubt } = await this.routing(modelId!, input.teamId, {
+      seen: record !== undefined,
+      serviceWorkspace,
+    });
+    const strictest = !rule && doubt !== undefined && this.byWorkspace.size > 0;
+    const nobody = this.nobodyCouldApprove(input.action, modelId!, { rule, doubt, strictest });
+    if (nobody) return nobody;
 
     const at = this.now();
     const request = await this.deps.store.createApproval({
@@ -329,6 +342,8 @@ export class ApprovalWorkflow {
       createdAt: at,
       expiresAt: at + this.ttlMs,
       ...(rule ? { approversWorkspace: rule } : {}),
+      ...(doubt ? { modelDoubt: doubt } : {}),
+      ...(strictest ? { approversStrictest: true } : {}),
     });
     const audit: NewAuditEntry = {
       at,
@@ -342,11 +357,34 @@ export class ApprovalWorkflow {
         assessment,
         reason,
         ...(rule ? { approversWorkspace: rule.id } : {}),
+        ...(doubt ? { modelDoubt: doubt } : {}),
+        ...(strictest ? { approversRule: 'strictest' } : {}),
       },
       outcome: 'ok',
       requestId: request.id,
     };
     return { ok: true, request, modelFrom, audit };
+  }
+
+  /** A request nobody could decide under the rule it would fall under: refused when filed, saying why. */
+  private nobodyCouldApprove(
+    action: ApprovalAction,
+    modelId: string,
+    r: { rule?: { id: string }; doubt?: ModelDoubt; strictest: boolean },
+  ): FileRequestOutcome | undefined {
+    const deciders = this.approversOf({
+      approversWorkspace: r.rule ? { id: r.rule.id, name: null } : null,
+      approversStrictest: r.strictest,
+    });
+    if (!deciders.isEmpty) return undefined;
+    const done = action === 'start' ? 'started' : 'stopped';
+    return {
+      ok: false,
+      error: 'no-approvers',
+      message: r.strictest
+        ? `Nobody could approve this request. ${modelDoubtText({ modelId, modelDoubt: r.doubt ?? null })} So it would need an approver who approves for the bot (TSAI_APPROVERS) and for every workspace with its own approvers (TSAI_WORKSPACE_APPROVERS), and nobody is named in all of them. Nothing was ${done}. Name the model's assessment instead, so that the service says where the model is: \`/tsai live ${action} assessment=<assessment ID>\`.`
+        : `Nobody could approve this request: model ${modelId} is not in a workspace with its own approvers (TSAI_WORKSPACE_APPROVERS), and the bot has none (TSAI_APPROVERS). Nothing was ${done}.`,
+    };
   }
 
   /** Records where the request message was posted, so it can be updated in place later. */
@@ -381,8 +419,9 @@ export class ApprovalWorkflow {
     requestId: string,
     userId: string,
     decision: 'approve' | 'reject',
+    teamId?: string,
   ): Promise<{ verdict: CheckVerdict; audit: NewAuditEntry[] }> {
-    const request = await this.deps.store.getApproval(requestId);
+    const request = await this.ofTeam(requestId, teamId);
     if (!request) return { verdict: { ok: false, refusal: { kind: 'not-found' } }, audit: [] };
     const refused = await this.rule(request, userId, decision === 'approve');
     if (refused) return { verdict: { ok: false, refusal: refused }, audit: [] };
@@ -403,7 +442,7 @@ export class ApprovalWorkflow {
    * operation runner to create its flow exactly once and record it (`recordExecution`).
    */
   async decide(input: DecideInput): Promise<Decided> {
-    const request = await this.deps.store.getApproval(input.requestId);
+    const request = await this.ofTeam(input.requestId, input.teamId);
     if (!request) return { step: { kind: 'not-found' }, audit: [] };
     const refused = await this.refuse(
       request,
@@ -444,7 +483,7 @@ export class ApprovalWorkflow {
 
   /** Retry a request whose flow creation failed definitively: won, it comes back `approved` again. */
   async retry(input: RetryInput): Promise<Decided> {
-    const request = await this.deps.store.getApproval(input.requestId);
+    const request = await this.ofTeam(input.requestId, input.teamId);
     if (!request) return { step: { kind: 'not-found' }, audit: [] };
     const refused = await this.refuse(request, input, true, 'approval.retry');
     if (refused) return refused;
@@ -521,6 +560,18 @@ export class ApprovalWorkflow {
   }
 
   /** The two rules about people: only approvers decide, and nobody approves their own request. */
+  /**
+   * The request, when the deciding click comes from its own Slack workspace: a request of another team is
+   * answered as one the bot does not know, whoever holds its ID (approvers are named per bot, not per team).
+   */
+  private async ofTeam(requestId: string, teamId: string | undefined): Promise<ApprovalRequest | null> {
+    const request = await this.deps.store.getApproval(requestId);
+    // A surface without teams (the core's own tests, a caller that names none) is not asked for one.
+    return request && (teamId === undefined || withinTeam(request.teamId, { userId: '', teamId }))
+      ? request
+      : null;
+  }
+
   private async rule(request: ApprovalRequest, userId: string, approving: boolean): Promise<Refusal | null> {
     if (!(await this.mayDecide(request, userId)))
       return { kind: 'not-approver', request, approvers: this.approverIdsOf(request) };

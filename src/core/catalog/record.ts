@@ -1,4 +1,4 @@
-import type { CatalogKind, CatalogLinks, CatalogUpsert, Store } from '../../store/index.js';
+import type { CatalogKind, CatalogLinks, CatalogSource, CatalogUpsert, Store } from '../../store/index.js';
 import { type Now, nowMs } from '../clock.js';
 import { isServiceId } from '../ids.js';
 import { entryOf, type ServiceOperation } from '../operations/registry/index.js';
@@ -19,12 +19,39 @@ export interface OperationSeen {
 export interface FlowResultSeen {
   /** The flow's workspace (`spec.workspace`). */
   workspaceId?: string;
-  /** The model an ANOMALYLEARN created or taught. */
-  model?: { id: string; name?: string; workspaceId?: string; assessmentId?: string };
+  /**
+   * The model an ANOMALYLEARN created or taught. `created`: this flow created it, in the flow's
+   * workspace; a model it only taught keeps whatever workspace the service said before.
+   */
+  model?: { id: string; name?: string; created?: boolean; assessmentId?: string };
   /** The dataspec a completed ANOMALYLEARN yields; `name` is the inline dataspec's name when known. */
   dataspec?: { id: string; name?: string; modelId?: string };
   /** The Eval object a completed ANOMALYEVAL creates. */
   eval?: { id: string; name?: string; modelId?: string; workspaceId?: string };
+}
+
+/**
+ * A model's catalog entry, the only place one is made. Its workspace link decides whose approvers decide
+ * the model's live start or stop, so it is only ever the service's word: the workspace a lookup's record
+ * gives, the one a move the service accepted put it in, or the one a flow created it in. A workspace a
+ * request merely names (a relearn's or a score's `workspace=`, and the flow it starts) is never passed.
+ */
+function modelEntry(
+  id: string,
+  source: CatalogSource,
+  o: { name?: string; assessment?: string; workspaceFromService?: string | undefined },
+): CatalogUpsert {
+  const links: CatalogLinks = {
+    ...(o.assessment ? { assessment: o.assessment } : {}),
+    ...(o.workspaceFromService ? { workspace: o.workspaceFromService } : {}),
+  };
+  return {
+    kind: 'model',
+    id,
+    source,
+    ...(o.name ? { name: o.name } : {}),
+    ...(Object.keys(links).length ? { links } : {}),
+  };
 }
 
 /**
@@ -45,13 +72,13 @@ export function entriesFromFlowResult(result: FlowResultSeen): CatalogUpsert[] {
   if (ws) out.push({ kind: 'workspace', id: ws, source: 'flow' });
   const m = result.model;
   if (m) {
-    out.push({
-      kind: 'model',
-      id: m.id,
-      name: m.name,
-      source: 'flow',
-      links: { workspace: m.workspaceId ?? ws, assessment: m.assessmentId },
-    });
+    out.push(
+      modelEntry(m.id, 'flow', {
+        ...(m.name ? { name: m.name } : {}),
+        ...(m.assessmentId ? { assessment: m.assessmentId } : {}),
+        workspaceFromService: m.created ? ws : undefined,
+      }),
+    );
   }
   const d = result.dataspec;
   if (d) {

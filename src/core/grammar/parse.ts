@@ -1,5 +1,6 @@
 import { parseShifts } from '../../time/index.js';
 import { entryOfCommand } from '../operations/registry/index.js';
+import { takesNothingAfter } from '../secret-text.js';
 import {
   type Args,
   Bad,
@@ -329,6 +330,9 @@ const PARSERS: Record<string, Parser> = {
 
 function identity(action: IdentityAction): Parser {
   return (args, spec) => {
+    // Whatever follows may be a token pasted in the wrong place: refused without repeating it.
+    if (args.positionals.length > 0 || Object.keys(args.options).length > 0)
+      throw new Bad(takesNothingAfter(action));
     tooMany(args, 0, spec);
     return ok({ kind: 'identity', action }, spec);
   };

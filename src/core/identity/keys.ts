@@ -18,9 +18,44 @@ export function keyIdOf(key: Uint8Array): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
-/** What a ciphertext is bound to: copied to another person's row, it no longer decrypts. */
+/**
+ * What a ciphertext of the first rows (version 0) is bound to: the person only. Such a row is read once,
+ * then sealed again with `sealedBinding`.
+ */
 export function rowBinding(teamId: string, userId: string): Buffer {
   return Buffer.from(`tsai-person-token\u0000${teamId}\u0000${userId}`, 'utf8');
+}
+
+/** What a row says beside its ciphertext, all of it under the ciphertext's integrity check. */
+export interface RowFacts {
+  teamId: string;
+  userId: string;
+  accountId: string;
+  role: string | null;
+  serviceUser: string | null;
+  connectedAt: number;
+  version: number;
+}
+
+/**
+ * What a ciphertext is bound to: the person, the account, role and service user the check found, when
+ * they connected, and which write of their token this is. Copied to another person's row, or with any of
+ * these changed beside it, it no longer decrypts; an older copy of the same person's row carries an older
+ * version, which the store's mark tells apart.
+ */
+export function sealedBinding(f: RowFacts): Buffer {
+  const fields = [
+    'tsai-person-token/v2',
+    f.teamId,
+    f.userId,
+    f.accountId,
+    f.role ?? '',
+    f.serviceUser ?? '',
+    String(f.connectedAt),
+    String(f.version),
+  ];
+  // Each field's length first, so that no two different rows join to the same bytes.
+  return Buffer.from(fields.map((x) => `${Buffer.byteLength(x, 'utf8')}:${x}`).join('\u0000'), 'utf8');
 }
 
 /** Encrypts with a fresh random IV every time; an IV is never used twice with the same key. */

@@ -116,8 +116,9 @@ export class Operations {
     requestId: string,
     userId: string,
     decision: 'approve' | 'reject',
+    teamId?: string,
   ): Promise<CheckVerdict> {
-    const { verdict, audit } = await this.deps.approvals.check(requestId, userId, decision);
+    const { verdict, audit } = await this.deps.approvals.check(requestId, userId, decision, teamId);
     await this.auditLog.write(audit);
     return verdict;
   }

@@ -48,7 +48,8 @@ export function catalogOfOutputs(
   });
   return {
     ...(o.workspace ? { workspaceId: o.workspace.id } : {}),
-    ...(model ? { model: named(model) } : {}),
+    // Only a model the flow created takes the flow's workspace; one it used or taught keeps the service's.
+    ...(model ? { model: { ...named(model), created: o.model?.created === true } } : {}),
     ...(dataspec ? { dataspec: named(dataspec) } : {}),
     ...(o.eval ? { eval: named(o.eval) } : {}),
     removed: o.removed ?? [],

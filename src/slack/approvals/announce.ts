@@ -1,3 +1,4 @@
+import { MODEL_DOUBT_CHECK, modelDoubtText } from '../../core/approvals/index.js';
 import type { ApprovalRequest } from '../../core/records.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
@@ -65,7 +66,8 @@ export async function announceRequest(
     `:inbox_tray: Your request to ${describeAction(request)} is waiting for approval: ${link}.` +
     `${model ? ` Model ${code(request.modelId)}${model}.` : ''}` +
     `${request.reason ? ` Reason: ${escapeMrkdwn(request.reason)}.` : ''}` +
-    ' Nothing starts or stops until another approver approves it.';
+    ' Nothing starts or stops until another approver approves it.' +
+    doubtNote(request);
   await tellUser(bot, o.to, {
     text,
     blocks: [{ type: 'section', text: { type: 'mrkdwn', text, verbatim: true } }],
@@ -143,9 +145,18 @@ async function sendToApprovers(
     copies.length > 0
       ? `Your request to ${describeAction(request)} (${code(request.id)}) is filed, but it could not be posted in ${where} (${why}), so it was sent to the approvers directly (${copies.length}). Nothing starts or stops until one of them approves it; if nobody decides, it expires ${expires}.`
       : `Your request to ${describeAction(request)} (${code(request.id)}) is filed, but it could not be posted in ${where} (${why}), and no approver could be sent it. Approvers can still decide it in the bot's Home tab; if nobody does, it expires ${expires}. Ask whoever runs the bot to invite it to ${where}.`;
+  const note = doubtNote(request);
   const icon = copies.length > 0 ? ':inbox_tray:' : ':warning:';
   await tellUser(bot, o.to, {
-    text: message,
-    blocks: [section(`${icon} ${message}`), context(`You typed: ${code(o.who.commandText)}`)],
+    text: message + note,
+    blocks: [section(`${icon} ${message}${note}`), context(`You typed: ${code(o.who.commandText)}`)],
   });
+}
+
+/** What the requester is told when the bot cannot vouch for the model, as the card tells the approvers. */
+function doubtNote(request: ApprovalRequest): string {
+  const doubt = modelDoubtText(request);
+  return doubt
+    ? ` :warning: ${escapeMrkdwn(doubt)} The card says so too. ${escapeMrkdwn(MODEL_DOUBT_CHECK)} If you know the model's assessment, naming it lets the service say: \`/tsai live ${request.action} assessment=<assessment ID>\`.`
+    : '';
 }

@@ -1,5 +1,10 @@
 import type { types } from '@slack/bolt';
-import { approversRuleText, FLOW_TYPE } from '../../core/approvals/index.js';
+import {
+  approversRuleText,
+  FLOW_TYPE,
+  MODEL_DOUBT_CHECK,
+  modelDoubtText,
+} from '../../core/approvals/index.js';
 import type { ApprovalRequest, ApprovalStatus } from '../../core/records.js';
 import { type MessageBody, plainMessage } from '../views/messages.js';
 import {
@@ -74,6 +79,8 @@ export function approvalMessage(r: ApprovalRequest, flow?: FollowedFlow): Messag
   if (r.status === 'pending') fields.push(`*Expires*\n${slackTime(r.expiresAt)}`);
 
   const blocks: KnownBlock[] = [section(headline), ...fieldsSection(fields)];
+  const doubt = modelDoubtText(r);
+  if (doubt) blocks.push(section(`:warning: ${escapeMrkdwn(doubt)} ${escapeMrkdwn(MODEL_DOUBT_CHECK)}`));
   const status = statusText(r, flow);
   blocks.push(section(status));
   if (r.status === 'pending') {

@@ -19,7 +19,7 @@ export { copiesOf, recordCopies };
  */
 export async function approverUsers(
   bot: Pick<Bot, 'approvals' | 'slack' | 'logger'>,
-  request: Pick<ApprovalRequest, 'approversWorkspace'>,
+  request: Pick<ApprovalRequest, 'approversWorkspace' | 'approversStrictest'>,
 ): Promise<string[]> {
   const { users, groups } = bot.approvals.approverIdsOf(request);
   return [...new Set([...users, ...(await groupMembers(bot, groups))])];

@@ -37,7 +37,7 @@ export async function decideClick(
 ): Promise<DecisionOutcome | undefined> {
   try {
     if (click.action === 'reject') {
-      const check = await bot.approvals.check(click.requestId, click.userId, 'reject');
+      const check = await bot.approvals.check(click.requestId, click.userId, 'reject', click.teamId);
       if (!check.ok) return void (await present(bot, check.refusal, tell));
       return void (await openRejectForm(bot, click.triggerId, check.request, tell));
     }

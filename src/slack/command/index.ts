@@ -13,10 +13,19 @@ const slashCommand: Listener = listener({
         userId: c.user_id,
         channelId: c.channel_id,
         responseUrl: c.response_url,
-        what: code(`${c.command} ${c.text}`.trim()),
+        what: code(commandWord(c)),
       }),
     },
   },
 });
 
 export const COMMAND: Feature = { name: 'command', listeners: [slashCommand] };
+
+/**
+ * A held command is named by its first word alone (`/tsai learn`): the notice is kept in the store until
+ * the command is done, and the rest of the text may carry what should never be kept (a pasted token).
+ */
+function commandWord(c: { command: string; text: string }): string {
+  const word = c.text.trim().split(/\s+/)[0] ?? '';
+  return /^[a-z][a-z-]{0,19}$/i.test(word) ? `${c.command} ${word}` : c.command;
+}

@@ -229,7 +229,9 @@ export class HomePublisher {
   }
 
   /** The approvers who decide a request as people: user IDs, and the members of the user groups. */
-  private async approverUsers(request: Pick<ApprovalRequest, 'approversWorkspace'>): Promise<string[]> {
+  private async approverUsers(
+    request: Pick<ApprovalRequest, 'approversWorkspace' | 'approversStrictest'>,
+  ): Promise<string[]> {
     const { users, groups } = this.bot.approvals.approverIdsOf(request);
     if (groups.length === 0) return users;
     const key = groups.join(' ');

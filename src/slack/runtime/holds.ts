@@ -45,6 +45,15 @@ export interface FollowUpHoldsOptions {
   clock?: () => number;
 }
 
+/**
+ * What of a notice the store keeps: whom to tell, where, and what about, never a response URL (anyone
+ * holding one can post as the bot to that person for half an hour). A dead process's people are told by
+ * an ephemeral message in the channel, else a direct message.
+ */
+function keptNotice(n: Notice): Record<string, unknown> {
+  return { userId: n.userId, ...(n.channelId ? { channelId: n.channelId } : {}), what: n.what };
+}
+
 export function startFollowUpHolds(o: FollowUpHoldsOptions): FollowUpHolds {
   const owner = `process-${randomUUID()}`;
   const log = o.logger.child({ part: 'follow-up-holds' });
@@ -73,7 +82,7 @@ export function startFollowUpHolds(o: FollowUpHoldsOptions): FollowUpHolds {
           .holdFollowUps(
             owner,
             clock() + leaseMs,
-            holds.map(([id, notice]) => ({ id: key(id), notice: { ...notice }, heldAt: clock() })),
+            holds.map(([id, notice]) => ({ id: key(id), notice: keptNotice(notice), heldAt: clock() })),
           )
           .catch(failed('record'));
       if (releases.length) await o.store.releaseFollowUps(owner, releases.map(key)).catch(failed('release'));

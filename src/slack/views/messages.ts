@@ -1,6 +1,7 @@
 import { COMMANDS } from '../../core/grammar/commands.js';
 import { decodeSlackEntities } from '../../core/grammar/tokenize.js';
 import type { OpFailure, OpSuccess } from '../../core/outcome.js';
+import { maskSecrets, secretSafe } from '../../core/secret-text.js';
 import { connectActions } from './connect.js';
 import {
   askWhom,
@@ -64,7 +65,7 @@ export interface Invocation {
 export function invocationOf(command: { user_id: string; command: string; text: string }): Invocation {
   return {
     userId: command.user_id,
-    commandText: decodeSlackEntities(`${command.command} ${command.text}`.trim()),
+    commandText: secretSafe(decodeSlackEntities(`${command.command} ${command.text}`.trim())),
   };
 }
 
@@ -106,7 +107,9 @@ export function resultMessage(outcome: OpSuccess, inv: Invocation): MessageBody 
 /** Ephemeral error: what was wrong, usage and a corrected example, and the command quoted back. */
 export function errorMessage(failure: OpFailure, inv: Invocation): MessageBody {
   const icon = failure.outcomeUnknown ? ':grey_question:' : ':warning:';
-  const blocks: KnownBlock[] = [section(`${icon} ${escapeMrkdwn(failure.message)}`)];
+  // A refusal may quote what was typed; a token-like value in it is never repeated.
+  const message = maskSecrets(failure.message);
+  const blocks: KnownBlock[] = [section(`${icon} ${escapeMrkdwn(message)}`)];
   const detail = refusalDetail(failure);
   if (detail) blocks.push(section(detail));
   const hints: string[] = [];
@@ -122,7 +125,7 @@ export function errorMessage(failure: OpFailure, inv: Invocation): MessageBody {
     ),
   );
   return {
-    text: fallback(`${escapeMrkdwn(failure.message)}${detail ? ` ${detail}` : ''}`),
+    text: fallback(`${escapeMrkdwn(message)}${detail ? ` ${detail}` : ''}`),
     blocks: limitBlocks(blocks),
   };
 }

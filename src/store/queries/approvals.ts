@@ -18,8 +18,8 @@ export const createApproval = (input: NewApprovalRequest) =>
     const row = yield* one(
       `INSERT INTO approvals (id, action, model_id, assessment_id, reason, requester_id, team_id,
          origin_channel_id, approvals_channel_id, status, created_at, expires_at,
-         approvers_workspace_id, approvers_workspace_name)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?) RETURNING *`,
+         approvers_workspace_id, approvers_workspace_name, model_doubt, approvers_strictest)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?) RETURNING *`,
       [
         randomUUID(),
         input.action,
@@ -34,6 +34,8 @@ export const createApproval = (input: NewApprovalRequest) =>
         input.expiresAt,
         input.approversWorkspace?.id ?? null,
         input.approversWorkspace?.name ?? null,
+        input.modelDoubt ?? null,
+        input.approversStrictest ? 1 : 0,
       ],
     );
     return toApproval(row!);

@@ -1,10 +1,10 @@
 import type { Row } from '../sql.js';
-import { one, run, statements } from '../sql.js';
-import type { PersonToken, SealedSecret } from '../types.js';
+import { one, run, statements, transaction } from '../sql.js';
+import type { PersonToken, SealedSecret, StoredPersonToken } from '../types.js';
 
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
 
-function toPersonToken(r: Row): PersonToken {
+function toPersonToken(r: Row): StoredPersonToken {
   return {
     teamId: String(r.team_id),
     userId: String(r.user_id),
@@ -18,25 +18,56 @@ function toPersonToken(r: Row): PersonToken {
     role: text(r.role),
     serviceUser: text(r.service_user),
     connectedAt: Number(r.connected_at),
+    // Rows from before versions were kept carry none: version 0, the mark the migration gave them.
+    version: r.version === null || r.version === undefined ? 0 : Number(r.version),
+    latestVersion: r.latest_version === null || r.latest_version === undefined ? 0 : Number(r.latest_version),
   };
 }
 
 export const getPersonToken = (teamId: string, userId: string) =>
   statements(function* () {
-    const row = yield* one('SELECT * FROM person_tokens WHERE team_id = ? AND user_id = ?', [teamId, userId]);
+    const row = yield* one(
+      `SELECT t.*, v.version AS latest_version FROM person_tokens t
+       LEFT JOIN person_token_versions v ON v.team_id = t.team_id AND v.user_id = t.user_id
+       WHERE t.team_id = ? AND t.user_id = ?`,
+      [teamId, userId],
+    );
     return row ? toPersonToken(row) : null;
   });
 
-export const savePersonToken = (t: PersonToken) =>
+export const latestPersonTokenVersion = (teamId: string, userId: string) =>
   statements(function* () {
+    const row = yield* one('SELECT version FROM person_token_versions WHERE team_id = ? AND user_id = ?', [
+      teamId,
+      userId,
+    ]);
+    return row ? Number(row.version) : 0;
+  });
+
+/** Moves the person's mark up to `version`; false when it is already there or past it (another write won). */
+function* raiseMark(teamId: string, userId: string, version: number) {
+  return (
+    (yield* run(
+      `INSERT INTO person_token_versions AS v (team_id, user_id, version) VALUES (?, ?, ?)
+       ON CONFLICT (team_id, user_id) DO UPDATE SET version = excluded.version
+       WHERE v.version < excluded.version`,
+      [teamId, userId, version],
+    )) > 0
+  );
+}
+
+export const savePersonToken = (t: PersonToken) =>
+  transaction(function* () {
+    if (!(yield* raiseMark(t.teamId, t.userId, t.version))) return false;
     const s = t.sealed;
     yield* run(
       `INSERT INTO person_tokens (team_id, user_id, ciphertext, iv, tag, key_id, account_id, role,
-         service_user, connected_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         service_user, connected_at, version)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (team_id, user_id) DO UPDATE SET ciphertext = excluded.ciphertext, iv = excluded.iv,
          tag = excluded.tag, key_id = excluded.key_id, account_id = excluded.account_id,
-         role = excluded.role, service_user = excluded.service_user, connected_at = excluded.connected_at`,
+         role = excluded.role, service_user = excluded.service_user, connected_at = excluded.connected_at,
+         version = excluded.version`,
       [
         t.teamId,
         t.userId,
@@ -48,24 +79,34 @@ export const savePersonToken = (t: PersonToken) =>
         t.role,
         t.serviceUser,
         t.connectedAt,
+        t.version,
       ],
     );
+    return true;
   });
 
+/** The mark moves past the deleted row's version, so that row put back later is seen as old. */
 export const deletePersonToken = (teamId: string, userId: string) =>
-  statements(function* () {
+  transaction(function* () {
+    const latest = yield* one('SELECT version FROM person_token_versions WHERE team_id = ? AND user_id = ?', [
+      teamId,
+      userId,
+    ]);
+    yield* raiseMark(teamId, userId, (latest ? Number(latest.version) : 0) + 1);
     return (yield* run('DELETE FROM person_tokens WHERE team_id = ? AND user_id = ?', [teamId, userId])) > 0;
   });
 
 export const resealPersonToken = (
-  o: { teamId: string; userId: string; fromKeyId: string; connectedAt: number },
+  o: { teamId: string; userId: string; fromVersion: number; version: number },
   s: SealedSecret,
 ) =>
-  statements(function* () {
+  transaction(function* () {
     const changed = yield* run(
-      `UPDATE person_tokens SET ciphertext = ?, iv = ?, tag = ?, key_id = ?
-       WHERE team_id = ? AND user_id = ? AND key_id = ? AND connected_at = ?`,
-      [s.ciphertext, s.iv, s.tag, s.keyId, o.teamId, o.userId, o.fromKeyId, o.connectedAt],
+      `UPDATE person_tokens SET ciphertext = ?, iv = ?, tag = ?, key_id = ?, version = ?
+       WHERE team_id = ? AND user_id = ? AND COALESCE(version, 0) = ?`,
+      [s.ciphertext, s.iv, s.tag, s.keyId, o.version, o.teamId, o.userId, o.fromVersion],
     );
-    return changed > 0;
+    if (changed === 0) return false;
+    yield* raiseMark(o.teamId, o.userId, o.version);
+    return true;
   });

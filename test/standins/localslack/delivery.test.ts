@@ -303,6 +303,7 @@ describe('control API for a browser UI', () => {
 
     const bad = await fetch(`${slack.url}/_local/command`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ user: 'U0NOBODY', channel: 'C0OPS', text: 'help' }),
     });
     expect([bad.status, await bad.json()]).toEqual([400, { error: 'local slack: unknown user "U0NOBODY"' }]);

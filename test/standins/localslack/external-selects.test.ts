@@ -197,7 +197,11 @@ describe('type-ahead selects (external_select, multi_external_select)', () => {
     await slack.openHome({ user: 'U0ALICE' });
     const home = await slack.waitFor((s) => s.state.home.get('U0ALICE'));
     const post = async (action: string, body: unknown) => {
-      const r = await fetch(`${slack.url}/_local/${action}`, { method: 'POST', body: JSON.stringify(body) });
+      const r = await fetch(`${slack.url}/_local/${action}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return (await r.json()) as Record<string, unknown>;
     };
     const offered = await post('options', {

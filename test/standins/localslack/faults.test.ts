@@ -135,7 +135,13 @@ describe('fault injection', () => {
     await post('C0GENERAL', 'in general');
     const reply = async (user: string) => {
       const d = await slack.sendCommand({ user, channel: 'C0GENERAL', text: 'x' });
-      return (await fetch(d.responseUrl!, { method: 'POST', body: JSON.stringify({ text: 'r' }) })).status;
+      return (
+        await fetch(d.responseUrl!, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ text: 'r' }),
+        })
+      ).status;
     };
     expect([await reply('U0BOB'), await reply('U0CAROL')]).toEqual([404, 200]);
     expect(slack.state.home.has('U0CAROL')).toBe(true);

@@ -107,8 +107,16 @@ describe('App Home through a real Bolt app', () => {
     expect(slack.snapshot('U0ALICE').app).toMatchObject({ homeTabEnabled: false, messagesTabEnabled: true });
     expect(() => slack.openHome({ user: 'U0ALICE' })).toThrow(/no Home tab/);
     await slack.openHome({ user: 'U0ALICE', tab: 'messages' });
-    await fetch(`${slack.url}/_local/app`, { method: 'POST', body: '{"homeTabEnabled":true}' });
-    const r = await fetch(`${slack.url}/_local/open-home`, { method: 'POST', body: '{"user":"U0ALICE"}' });
+    await fetch(`${slack.url}/_local/app`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"homeTabEnabled":true}',
+    });
+    const r = await fetch(`${slack.url}/_local/open-home`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"user":"U0ALICE"}',
+    });
     expect(await r.json()).toMatchObject({ status: 200, delivered: true });
     await slack.waitFor((s) => s.state.home.get('U0ALICE'));
     slack.configureApp({ homeTabEnabled: false });
@@ -200,6 +208,7 @@ describe('Events API envelope', () => {
     expect(JSON.parse(received[1]!.body).event_id).toBe(d.eventId);
     const over = await fetch(`${other.url}/_local/event`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ event: { type: 'app_mention', user: 'U0ALICE', text: 'hi' }, retryNum: 2 }),
     });
     expect(await over.json()).toMatchObject({ status: 200, eventId: expect.any(String) });

@@ -122,12 +122,14 @@ describe('channel membership', () => {
   it('is set over HTTP too', async () => {
     const r = await fetch(`${slack.url}/_local/channel-state`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ channel: 'C0OPS', botMember: false, archived: true }),
     });
     expect(await r.json()).toEqual({ id: 'C0OPS', name: 'plant-ops', botMember: false, archived: true });
     expect(await errorOf(client.chat.postMessage({ channel: 'C0OPS', text: 'x' }))).toBe('is_archived');
     const dm = await fetch(`${slack.url}/_local/channel-state`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ channel: 'C0NOPE', botMember: false }),
     });
     expect([dm.status, await dm.json()]).toEqual([400, { error: 'local slack: unknown channel "C0NOPE"' }]);
@@ -139,7 +141,11 @@ describe('the bot token', () => {
     slack.setTokenStatus('revoked');
     expect(await errorOf(client.auth.test())).toBe('token_revoked');
     expect(await errorOf(client.chat.postMessage({ channel: 'C0GENERAL', text: 'x' }))).toBe('token_revoked');
-    const r = await fetch(`${slack.url}/_local/token`, { method: 'POST', body: '{"status":"inactive"}' });
+    const r = await fetch(`${slack.url}/_local/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"status":"inactive"}',
+    });
     expect(await r.json()).toEqual({ status: 'inactive' });
     expect(await errorOf(client.users.info({ user: 'U0BOB' }))).toBe('account_inactive');
     slack.setTokenStatus('active');

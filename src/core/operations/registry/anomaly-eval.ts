@@ -194,7 +194,8 @@ export const anomalyEval: OperationEntry<
   catalog: (req) => ({
     add: [
       typed('workspace', req.workspaceId),
-      typed('model', req.modelId, { workspace: req.workspaceId }),
+      // The workspace a request names for a model is a claim; only the service's word links them.
+      typed('model', req.modelId),
       ...dataEntries(req.data),
       ...(req.output.kind === 'signals' ? req.output.signals.map((s) => typed('signal', s.signal)) : []),
     ],

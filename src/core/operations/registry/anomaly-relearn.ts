@@ -119,9 +119,14 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest, Anom
   catalog: (req) => ({
     add: [
       typed('workspace', req.workspaceId),
-      typed('model', req.modelId, { workspace: req.workspaceId }),
+      // The workspace a request names for a model is a claim; only the service's word links them.
+      typed('model', req.modelId),
       ...dataEntries(req.data),
     ],
   }),
-  outputs: learnedOutputs,
+  // A relearn teaches a model it did not create, so its flow's workspace is not the model's.
+  outputs: (flow) => {
+    const o = learnedOutputs(flow);
+    return o.model ? { ...o, model: { ...o.model, created: false } } : o;
+  },
 };
