@@ -6,7 +6,7 @@ export const SERVICE_ID = /^\d{18,19}$/;
 
 /**
  * The IDs every example in help and errors uses: the sandbox's demo data, so an example works as typed there
- * (`flow` is the ID the first thing a fresh sandbox creates gets: a flow, when someone starts one first).
+ * from a fresh start (`flow` is the finished learn that built the demo model M[1]).
  */
 export const EXAMPLE_IDS = {
   workspace: '1030000000000000001',
@@ -16,7 +16,7 @@ export const EXAMPLE_IDS = {
   signal: '1050000000000000001',
   signal2: '1050000000000000002',
   dataspec: '1080000000000000001',
-  flow: '1400000000000000001',
+  flow: '1090000000000000001',
 } as const;
 
 export function isServiceId(value: string): boolean {
