@@ -6,7 +6,7 @@ export function waitFor<T>(
   ctx: LocalSlackContext,
   slack: LocalSlack,
   predicate: WaitPredicate<T>,
-  timeoutMs = 5000,
+  timeoutMs = 30_000,
   label?: string,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {

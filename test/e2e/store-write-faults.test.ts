@@ -27,7 +27,7 @@ const readyzBecomes = (bot: Running, status: number) =>
       expect(r.status).toBe(status);
       return r.body;
     },
-    { timeout: 15_000, interval: 100 },
+    { timeout: 30_000, interval: 100 },
   );
 
 const flowsNamed = async (rig: Rig, name: string) =>
@@ -74,7 +74,7 @@ async function staysUnready(rig: Rig, bot: Running, probes: number): Promise<num
         answers.add((await readyz(bot)).status);
         expect(bot.readiness.refusedProbes).toBeGreaterThan(before);
       },
-      { timeout: 15_000, interval: 200 },
+      { timeout: 30_000, interval: 200 },
     );
   }
   answers.add((await readyz(bot)).status);
@@ -94,7 +94,7 @@ async function worksAgain(rig: Rig, bot: Running, engine: string): Promise<void>
   expect(await flowsNamed(rig, 'after the fault')).toHaveLength(1);
   const cardBefore = rig.requestMessage()?.ts;
   await rig.command(`live start ${MODEL} reason="after the fault"`);
-  await vi.waitFor(() => expect(rig.requestMessage()?.ts).not.toBe(cardBefore), { timeout: 5000 });
+  await vi.waitFor(() => expect(rig.requestMessage()?.ts).not.toBe(cardBefore), { timeout: 30_000 });
 }
 
 describe.skipIf(!canMountSmallDisk)('SQLite on a disk that fills up (a real tmpfs), through the bot', () => {
@@ -186,7 +186,7 @@ describeWithPgCluster('PostgreSQL made read-only, through the bot', () => {
         expect(textOf(m)).toContain('approve while refused');
         return m!;
       },
-      { timeout: 5000 },
+      { timeout: 30_000 },
     );
     const liveBefore = (await rig.liveFlows()).length;
     await readOnly(true);
@@ -199,7 +199,7 @@ describeWithPgCluster('PostgreSQL made read-only, through the bot', () => {
             .find(
               (m) => m.ephemeralTo === APPROVER && textOf(m).includes("The bot's database would not save it"),
             ),
-        10_000,
+        30_000,
         'the approver told the click was not saved',
       );
       expect(textOf(told)).toContain('nothing was decided: click again in a minute');
@@ -211,7 +211,7 @@ describeWithPgCluster('PostgreSQL made read-only, through the bot', () => {
     await readyzBecomes(bot, 200);
     await rig.click(APPROVER, rig.requestMessage()!, 'approve');
     await vi.waitFor(async () => expect(await rig.liveFlows()).toHaveLength(liveBefore + 1), {
-      timeout: 10_000,
+      timeout: 30_000,
     });
   });
 
@@ -223,7 +223,7 @@ describeWithPgCluster('PostgreSQL made read-only, through the bot', () => {
     });
     const answer = rig.command(learn('answer unrecorded'));
     await vi.waitFor(async () => expect(await flowsNamed(rig, 'answer unrecorded')).toHaveLength(1), {
-      timeout: 5000,
+      timeout: 30_000,
     });
     await readOnly(true);
     let text: string;

@@ -175,14 +175,14 @@ describe('time ranges end to end', () => {
     await h.command(`learn workspace=${W} range="last night"`, { user: 'U0ALICE' });
     await h.slack.waitFor(
       (s) => JSON.stringify(s.topView('U0ALICE')?.view ?? {}).includes(echo) || undefined,
-      5000,
+      30_000,
       'preview',
     );
 
     await h.command(`learn workspace=${W} range="tomorrow"`, { user: 'U0ALICE' });
     await h.slack.waitFor(
       (s) => JSON.stringify(s.topView('U0ALICE')?.view ?? {}).includes('ends in the future') || undefined,
-      5000,
+      30_000,
       'refusal in the preview',
     );
     // The flow the first learn created is being followed meanwhile: its reads are the tracker's, not the

@@ -222,6 +222,9 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
   }
 }
 
+/** How long a reply may take before a test calls it lost. */
+export const REPLY_BOUND_MS = 30_000;
+
 /** `/tsai <text>` from `user` in `channel`, and the bot's next message there that this user can see. */
 export async function commandAndReply(
   slack: LocalSlack,
@@ -237,7 +240,9 @@ export async function commandAndReply(
       slack
         .messages(channel, { user })
         .find((m) => !before.has(m.ts) && m.kind !== 'command' && m.user !== user),
-    5_000,
+    // A bound for a hang, not a measure: the follow-up worker runs at a lower priority, and on a machine
+    // whose cores are busy it can wait seconds for one.
+    REPLY_BOUND_MS,
     `a reply to /tsai ${text}`,
   );
 }
