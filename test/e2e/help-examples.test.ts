@@ -84,6 +84,8 @@ describe('every example in help works as typed against the sandbox demo data', (
     // A refusal of bad input carries the command's usage; nothing else does.
     expect(s).not.toContain('*Usage:*');
     expect(s).not.toMatch(/is not a command|is not an option|not a valid|could not read|not found/i);
+    // Every refusal or failure the bot shows starts with one of these.
+    expect(s).not.toMatch(/:warning:|:grey_question:/);
   });
 });
 
