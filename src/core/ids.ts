@@ -15,6 +15,8 @@ export const EXAMPLE_IDS = {
   datastream: '1040000000000000001',
   signal: '1050000000000000001',
   signal2: '1050000000000000002',
+  /** The demo anomaly score signal: an output the demo models' `anomaly_score` can be written into. */
+  scoreSignal: '1050000000000000005',
   dataspec: '1080000000000000001',
   flow: '1090000000000000001',
 } as const;

@@ -255,6 +255,7 @@ const TO_SEED: Record<string, string> = {
   [EXAMPLE_IDS.datastream]: SEED.datastream,
   [EXAMPLE_IDS.signal]: SEED.signals.temperature,
   [EXAMPLE_IDS.signal2]: SEED.signals.pressure,
+  [EXAMPLE_IDS.scoreSignal]: SEED.signals.anomalyScore,
   [EXAMPLE_IDS.dataspec]: SEED.dataspec,
   [EXAMPLE_IDS.flow]: SEED.flows.baselineLearn,
 };
