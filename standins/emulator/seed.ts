@@ -85,7 +85,13 @@ export function seedRecords(): SeedRecords {
     models: [
       model(S.models.temperatureCommon, 'Pump station A/anomaly/M[0]', S.assessments.temperature, 0, true),
       {
-        ...model(S.models.temperatureAnomaly, 'Pump station A/anomaly/M[1]', S.assessments.temperature, 1, false),
+        ...model(
+          S.models.temperatureAnomaly,
+          'Pump station A/anomaly/M[1]',
+          S.assessments.temperature,
+          1,
+          false,
+        ),
         history: [{ flow: S.flows.baselineLearn, dataspec: S.dataspec, specs: baselineSpecs() }],
       },
       model(
