@@ -97,7 +97,7 @@ describe('a misspelling is refused with what was probably meant, and an example 
       const s = seen(await replyIn(typoChannel(i), text));
       expect(s).toContain(offer);
       expect(s).toContain(`*Example:* \`${example}`);
-      expect(await h.serviceRequests()).toEqual([]);
+      expect(await h.askedOfService()).toEqual([]);
     },
   );
 });
