@@ -25,7 +25,8 @@ const machineZones = ['UTC', 'America/Los_Angeles', 'Pacific/Kiritimati'];
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
+    // Bounds for a hang, not measures: on a busy machine a test waits for its conditions longer.
+    testTimeout: 90_000,
     hookTimeout: 60_000,
     pool: 'forks',
     globalSetup: ['test/global-postgres.ts', 'test/global-log-scan.ts'],

@@ -337,7 +337,7 @@ describe('invalid flow bodies', () => {
       );
       expect(res.status).toBe(400);
       expect((res.json as { message: string }).message).toContain(field);
-      expect((await h.state()).flows).toHaveLength(0);
+      expect(await h.createdFlows()).toHaveLength(0);
     },
   );
 

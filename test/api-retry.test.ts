@@ -96,7 +96,7 @@ describe('flow creation is never duplicated', () => {
     expect(e.userMessage).toMatch(/Activity view/);
     const reqs = await h.requests();
     expect(reqs.map((r) => [r.method, r.path])).toEqual([['POST', FLOWS_12]]);
-    expect((await h.state()).flows).toHaveLength(1);
+    expect(await h.createdFlows()).toHaveLength(1);
   });
 
   it('a POST that timed out is not retried: outcome unknown', async () => {
@@ -112,7 +112,7 @@ describe('flow creation is never duplicated', () => {
     expect(await failure(h.client.startLiveModel(startLive))).toMatchObject({ kind: 'http', status: 503 });
     expect(await failure(h.client.startLiveModel(startLive))).toMatchObject({ kind: 'http', status: 429 });
     expect(await h.requests()).toHaveLength(2);
-    expect((await h.state()).flows).toHaveLength(0);
+    expect(await h.createdFlows()).toHaveLength(0);
   });
 
   it('a POST to a port nobody listens on is a network error (provably never sent), not outcome unknown', async () => {

@@ -2,6 +2,7 @@ import type { ChannelDefaults, Store, StoredChannelDefaults } from '../store/ind
 import type { Shift } from '../time/index.js';
 import { AuditLog } from './audit.js';
 import { type Now, nowMs } from './clock.js';
+import { EXAMPLE_IDS } from './ids.js';
 
 export type { ChannelDefaults, StoredChannelDefaults };
 
@@ -11,8 +12,7 @@ export type ChannelDefaultKey = (typeof CHANNEL_DEFAULT_KEYS)[number];
 const ID_RE = /^\d{1,30}$/;
 const MAX_ENTITIES = 100;
 const MAX_ENTITY_LENGTH = 200;
-export const CHANNEL_DEFAULTS_EXAMPLE =
-  '/tsai use workspace=1353853719423311872 datastream=1353853719423311873 entities=pump-1,pump-2';
+export const CHANNEL_DEFAULTS_EXAMPLE = `/tsai use workspace=${EXAMPLE_IDS.workspace} datastream=${EXAMPLE_IDS.datastream} entities=pump-1,pump-2`;
 
 export type ValidatedDefaults =
   | { ok: true; values: ChannelDefaults }

@@ -6,7 +6,7 @@ export const SERVICE_ID = /^\d{18,19}$/;
 
 /**
  * The IDs every example in help and errors uses: the sandbox's demo data, so an example works as typed there
- * (`flow` is the ID the first thing a fresh sandbox creates gets: a flow, when someone starts one first).
+ * from a fresh start (`flow` is the finished learn that built the demo model M[1]).
  */
 export const EXAMPLE_IDS = {
   workspace: '1030000000000000001',
@@ -15,8 +15,10 @@ export const EXAMPLE_IDS = {
   datastream: '1040000000000000001',
   signal: '1050000000000000001',
   signal2: '1050000000000000002',
+  /** The demo anomaly score signal: an output the demo models' `anomaly_score` can be written into. */
+  scoreSignal: '1050000000000000005',
   dataspec: '1080000000000000001',
-  flow: '1400000000000000001',
+  flow: '1090000000000000001',
 } as const;
 
 export function isServiceId(value: string): boolean {

@@ -59,15 +59,26 @@ const FAILING_RECHECK_MS = 2_000;
 const WRITE_PROBE_KEY = 'readiness.write-probe';
 
 /**
+ * The least a probe writes: a refused write's size is what its parameters carried, and the pages a real
+ * insert touches (its table's and its indexes') weigh more than that, so the probe writes more.
+ */
+const WRITE_PROBE_MIN_BYTES = 16 * 1024;
+
+/**
  * Whether the bot can do its work, for `GET /readyz`: it is running (not starting or stopping), its store
  * answers, and Slack accepts its token. The store is asked on every probe (one cheap read, bounded by a
  * timeout). Slack auth is learnt from `auth.test` at start, again every `recheckMs`, and at once whenever
  * a Web API call of either thread is answered `invalid_auth`, `token_revoked` or `account_inactive`;
  * while it fails, probes re-check it, so recovery shows without waiting for the next period.
  *
- * Store writes are learnt from the store itself: each thread's store reports when its writes start failing
- * (a full disk, a read-only database, a lost connection) and when one works again. While any fails, a
- * probe writes one row (at most every 2 s); when that works, the store takes writes again.
+ * Store writes are learnt from the store itself: each thread's store reports when its writes fail (a full
+ * disk, a read-only database, a lost connection) and when a write as large as the largest refused one
+ * works again; a small write that fits where the bot's real ones do not (a row updated in place) does not
+ * count. While any fails, a probe writes one row at least that large (at most every 2 s) and empties it
+ * again; only when that works does the store take writes again.
+ *
+ * What `/readyz` says is in words and names no host, port or database user; the store's own message goes
+ * to the log.
  */
 export class Readiness {
   private phase: 'starting' | 'running' | 'stopping' = 'starting';
@@ -76,9 +87,13 @@ export class Readiness {
   private authCheck: Promise<void> | undefined;
   private storeCheck: Promise<ReadinessProblem | undefined> | undefined;
   /** The write problem each thread's store reported last, while it lasts. */
-  private readonly writeFailures = new Map<string, string>();
+  private readonly writeFailures = new Map<string, { problem: string; detail: string; bytes: number }>();
   private writeProbe: Promise<void> | undefined;
   private writeProbedAt = 0;
+  /** How many probes found writes still refused since they started failing (the tests wait on it). */
+  refusedProbes = 0;
+  /** The store's own words for the last failure of the read on every probe, so the log says it once. */
+  private lastStoreDetail: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly log: Logger;
 
@@ -108,19 +123,26 @@ export class Readiness {
     this.authCheckedAt = Date.now();
   }
 
-  /** A thread's store says its writes started failing, or work again. */
+  /** A thread's store says a write failed, or that writes as large as the refused ones work again. */
   storeWrites(thread: string, health: WriteHealth): void {
     if (health.ok) {
-      if (this.writeFailures.delete(thread) && this.writeFailures.size === 0)
+      if (this.writeFailures.delete(thread) && this.writeFailures.size === 0) {
+        this.refusedProbes = 0;
         this.log.info({ thread }, 'the store takes writes again');
+      }
       return;
     }
-    if (this.writeFailures.get(thread) !== health.problem)
+    const before = this.writeFailures.get(thread);
+    if (before?.detail !== health.detail)
       this.log.error(
-        { thread, problem: health.problem },
-        'the store refuses writes; not ready until it takes one',
+        { thread, problem: health.detail },
+        'the store refuses writes; not ready until it takes one as large as those it refused',
       );
-    this.writeFailures.set(thread, health.problem);
+    this.writeFailures.set(thread, {
+      problem: health.problem,
+      detail: health.detail,
+      bytes: Math.max(health.bytes, before?.bytes ?? 0),
+    });
   }
 
   async report(): Promise<ReadinessReport> {
@@ -133,7 +155,8 @@ export class Readiness {
     if (store) problems.push(store);
     // A store that does not answer at all says it already; its failing writes are the same problem.
     const [writes] = this.writeFailures.values();
-    if (writes && !store) problems.push({ part: 'store', problem: `the store refuses writes: ${writes}` });
+    if (writes && !store)
+      problems.push({ part: 'store', problem: `the store refuses writes: ${writes.problem}` });
     if (!this.auth.ok)
       problems.push({ part: 'slack', problem: `Slack rejects the bot token (${this.auth.error})` });
     return problems.length ? { ready: false, problems } : { ready: true };
@@ -162,16 +185,26 @@ export class Readiness {
     return this.authCheck;
   }
 
-  /** One write; when it works the store takes writes again, whichever thread's writes failed. */
+  /**
+   * One write as large as any refused (and at least `WRITE_PROBE_MIN_BYTES`), then the row emptied so that
+   * real writes have its room; when both work the store takes writes again, whichever thread's failed.
+   */
   private probeWrites(): Promise<void> {
     this.writeProbe ??= (async () => {
       const startedAt = Date.now();
+      let bytes = WRITE_PROBE_MIN_BYTES;
+      for (const f of this.writeFailures.values()) bytes = Math.max(bytes, 2 * f.bytes);
       try {
-        await withinMs(this.o.store.setState(WRITE_PROBE_KEY, startedAt, startedAt), this.storeTimeoutMs);
+        const write = (value: unknown) =>
+          withinMs(this.o.store.setState(WRITE_PROBE_KEY, value, startedAt), this.storeTimeoutMs);
+        await write({ at: startedAt, room: 'x'.repeat(bytes) });
+        await write({ at: startedAt });
         if (this.writeFailures.size) this.log.info('the store takes writes again');
         this.writeFailures.clear();
+        this.refusedProbes = 0;
       } catch {
         // the store reports the failure itself, through storeWrites
+        this.refusedProbes++;
       } finally {
         this.writeProbedAt = Date.now();
         this.writeProbe = undefined;
@@ -184,9 +217,19 @@ export class Readiness {
     this.storeCheck ??= (async () => {
       try {
         await withinMs(this.o.store.appliedMigrations(), this.storeTimeoutMs);
+        if (this.lastStoreDetail) this.log.info('the store answers again');
+        this.lastStoreDetail = undefined;
         return undefined;
       } catch (e) {
-        return { part: 'store' as const, problem: `the store does not answer: ${errText(e)}` };
+        // The store's own message can name its host, port and user: the log has it, /readyz does not.
+        const detail = errText(e);
+        if (detail !== this.lastStoreDetail) this.log.error({ err: detail }, 'the store does not answer');
+        this.lastStoreDetail = detail;
+        const problem =
+          e instanceof NoAnswer
+            ? `the store did not answer within ${this.storeTimeoutMs / 1000} s`
+            : 'the store does not answer';
+        return { part: 'store' as const, problem };
       } finally {
         this.storeCheck = undefined;
       }
@@ -195,11 +238,13 @@ export class Readiness {
   }
 }
 
+class NoAnswer extends Error {}
+
 /** `p`, or a failure saying it did not answer within `ms`. */
 async function withinMs<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, fail) => {
-    timer = setTimeout(() => fail(new Error(`no answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => fail(new NoAnswer(`no answer within ${ms} ms`)), ms);
   });
   try {
     return await Promise.race([p, timeout]);

@@ -19,8 +19,14 @@ export function isStoreFault(e: unknown): boolean {
   return isStoreWriteRefused(e) || isStoreUnavailable(e);
 }
 
-/** Whether the store takes writes, as its last write (on this handle) found. */
-export type WriteHealth = { ok: true } | { ok: false; problem: string };
+/**
+ * Whether the store takes writes, as its writes (on this handle) found. While it refuses them, `bytes` is
+ * the size of the largest write it refused: a smaller write that fits says nothing of the ones the bot needs.
+ */
+export type WriteHealth =
+  | { ok: true }
+  /** `problem` in words for anyone (`its disk is full`); `detail` the store's own message, for the log. */
+  | { ok: false; problem: string; detail: string; bytes: number };
 
 /** A short reason an operator can act on, without the statement or its values. */
 export function describeStoreFault(e: unknown): string {
@@ -29,9 +35,36 @@ export function describeStoreFault(e: unknown): string {
   return typeof code === 'string' && !said.includes(code) ? `${said} (${code})` : said;
 }
 
+/** What a store's refusal means, in words that name no host, port, user or statement. */
+export function storeRefusalInWords(e: unknown): string {
+  const code = String((e as { code?: unknown } | null)?.code ?? '');
+  if (code === 'SQLITE_FULL' || code === '53100') return 'its disk is full';
+  if (/^SQLITE_READONLY/.test(code) || code === '25006') return 'it is read-only';
+  if (/^SQLITE_PERM/.test(code) || code === '42501') return 'the bot may not write to it';
+  if (code === '53200' || code === '54000') return 'it is out of memory or past one of its limits';
+  return 'it cannot be reached';
+}
+
+/** The bytes a write's parameters carry: how the engines weigh a write against the ones refused. */
+export function paramBytes(params: readonly unknown[]): number {
+  let n = 0;
+  for (const p of params) {
+    if (typeof p === 'string') n += Buffer.byteLength(p);
+    else if (p instanceof Uint8Array) n += p.byteLength;
+    else if (p !== null && p !== undefined) n += 8;
+  }
+  return n;
+}
+
 /**
- * What an engine reports into: every write's end. Listeners hear only the changes (failing with a new
- * problem, or working again), so a busy store costs nothing here.
+ * What an engine reports into: every write's end, with the bytes it carried. Listeners hear the changes
+ * and every refusal (refusals are rare, and the readiness on another thread must hear each), so a busy
+ * store that works costs nothing here.
+ *
+ * A store that refuses writes for want of room takes small ones still: an update of a row in place, or a
+ * write-ahead log reused from its start, fits where an insert that needs new pages does not. So after a
+ * refusal, only a write at least as large as the largest refused one says that writes work again; a
+ * store that was unreachable is back at its first write.
  */
 export class WriteHealthSignal {
   private state: WriteHealth = { ok: true };
@@ -41,16 +74,22 @@ export class WriteHealthSignal {
     return this.state;
   }
 
-  /** A write went through. */
-  wrote(): void {
-    if (!this.state.ok) this.change({ ok: true });
+  /** A write of `bytes` went through. */
+  wrote(bytes = Number.POSITIVE_INFINITY): void {
+    if (!this.state.ok && bytes >= this.state.bytes) this.change({ ok: true });
   }
 
-  /** A write failed: only the store's own faults count, a bad statement says nothing of the store. */
-  failed(e: unknown): void {
+  /** A write of `bytes` failed: only the store's own faults count, a bad statement says nothing of it. */
+  failed(e: unknown, bytes = 0): void {
     if (!isStoreFault(e)) return;
-    const problem = describeStoreFault(e);
-    if (this.state.ok || this.state.problem !== problem) this.change({ ok: false, problem });
+    const weight = isStoreWriteRefused(e) ? bytes : 0;
+    const before = this.state.ok ? 0 : this.state.bytes;
+    this.change({
+      ok: false,
+      problem: storeRefusalInWords(e),
+      detail: describeStoreFault(e),
+      bytes: Math.max(before, weight),
+    });
   }
 
   /** Calls `listener` on every change from now on; returns the function that stops it. */

@@ -169,6 +169,16 @@ CREATE TABLE requests_seen (
 CREATE INDEX requests_seen_expires ON requests_seen (expires_at);
 `;
 
+// A form submission's key (its view and values) while Slack may send it again, and what it came to.
+const formSubmissions = (ms: string) => `
+CREATE TABLE form_submissions (
+  key TEXT PRIMARY KEY,
+  expires_at ${ms} NOT NULL,
+  outcome TEXT
+);
+CREATE INDEX form_submissions_expires ON form_submissions (expires_at);
+`;
+
 // Each person's own service token, encrypted by the bot (AES-256-GCM) before it reaches the store: the
 // ciphertext, its IV and tag (base64), and the ID of the key it is under; never the token itself.
 const personTokens = (ms: string) => `
@@ -286,5 +296,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "versions of people's tokens, which only grow",
     sqlite: personTokenVersions('INTEGER'),
     postgres: personTokenVersions('BIGINT'),
+  },
+  {
+    version: 13,
+    name: 'form submissions answered once',
+    sqlite: formSubmissions('INTEGER'),
+    postgres: formSubmissions('BIGINT'),
   },
 ];

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { noteStoreError } from './availability.js';
-import { WriteHealthSignal, writesData } from './health.js';
+import { paramBytes, WriteHealthSignal, writesData } from './health.js';
 import { MIGRATIONS } from './migrations.js';
 import type { Dialect, Query, Row, RowsInsert, SqlEngine, Step, Steps } from './sql.js';
 import { SqlStore } from './sql-store.js';
@@ -39,7 +39,7 @@ export function numberPlaceholders(text: string): string {
 type Queryable = Pick<pg.Pool, 'query'>;
 
 /** One query's run: whether it has written, or meant to, so that its end is reported as a write's. */
-type Run = { writing: boolean };
+type Run = { writing: boolean; bytes: number };
 
 class PostgresEngine implements SqlEngine {
   readonly kind = 'postgres' as const;
@@ -52,13 +52,13 @@ class PostgresEngine implements SqlEngine {
   constructor(private readonly pool: pg.Pool) {}
 
   async exec<T>(query: Query<T>): Promise<T> {
-    const run = { writing: query.mode === 'transaction' };
+    const run = { writing: query.mode === 'transaction', bytes: 0 };
     try {
       const result = await this.run(query, run);
-      if (run.writing) this.health.wrote();
+      if (run.writing) this.health.wrote(run.bytes);
       return result;
     } catch (err) {
-      if (run.writing) this.health.failed(err);
+      if (run.writing) this.health.failed(err, run.bytes);
       noteStoreError(err);
       throw err;
     }
@@ -91,8 +91,15 @@ class PostgresEngine implements SqlEngine {
   }
 
   private async step(db: Queryable, s: Step, run: Run): Promise<unknown> {
-    if (s.kind === 'insert' || writesData(s.text)) run.writing = true;
-    if (s.kind === 'insert') return this.insert(db, s.insert);
+    if (s.kind === 'insert') {
+      run.writing = true;
+      for (const row of s.insert.rows) run.bytes += paramBytes(row);
+      return this.insert(db, s.insert);
+    }
+    if (writesData(s.text)) {
+      run.writing = true;
+      run.bytes += paramBytes(s.params);
+    }
     const res = await db.query(this.number(s.text), s.params as unknown[]);
     if (s.kind === 'all') return res.rows as Row[];
     if (s.kind === 'one') return (res.rows[0] as Row | undefined) ?? null;

@@ -4,6 +4,7 @@ import * as audit from './queries/audit.js';
 import * as catalog from './queries/catalog.js';
 import * as defaults from './queries/channel-defaults.js';
 import * as holds from './queries/follow-up-holds.js';
+import * as submissions from './queries/form-submissions.js';
 import * as gauges from './queries/gauges.js';
 import * as tokens from './queries/person-tokens.js';
 import * as seen from './queries/requests-seen.js';
@@ -196,6 +197,15 @@ export class SqlStore implements Store {
   }
   pruneRequestsSeen(now: number) {
     return this.engine.exec(seen.pruneRequestsSeen(now));
+  }
+  claimSubmission(key: string, now: number, expiresAt: number) {
+    return this.engine.exec(submissions.claimSubmission(key, now, expiresAt));
+  }
+  recordSubmissionOutcome(key: string, outcome: unknown) {
+    return this.engine.exec(submissions.recordSubmissionOutcome(key, outcome));
+  }
+  submissionOutcome<T = unknown>(key: string) {
+    return this.engine.exec(submissions.submissionOutcome<T>(key));
   }
 
   getPersonToken(teamId: string, userId: string) {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { noteStoreError } from './availability.js';
-import { WriteHealthSignal } from './health.js';
+import { paramBytes, WriteHealthSignal } from './health.js';
 import { MIGRATIONS } from './migrations.js';
 import type { Dialect, Query, Row, SqlEngine, Step, Steps } from './sql.js';
 import { SqlStore } from './sql-store.js';
@@ -36,6 +36,8 @@ class SqliteEngine implements SqlEngine {
   readonly health = new WriteHealthSignal();
   /** Whether the query being run has written, or meant to (synchronous: one query at a time). */
   private writing = false;
+  /** The bytes the query being run has written, to weigh it against writes the store refused. */
+  private bytes = 0;
 
   constructor(private readonly db: Database.Database) {
     this.inTransaction = db.transaction((steps: Steps<unknown>) => this.drive(steps));
@@ -43,14 +45,15 @@ class SqliteEngine implements SqlEngine {
 
   exec<T>(query: Query<T>): Promise<T> {
     this.writing = query.mode !== 'statements';
+    this.bytes = 0;
     try {
       const steps = query.body(SQLITE_DIALECT);
       const result =
         query.mode === 'statements' ? this.drive(steps) : (this.inTransaction.immediate(steps) as T);
-      if (this.writing) this.health.wrote();
+      if (this.writing) this.health.wrote(this.bytes);
       return Promise.resolve(result);
     } catch (err) {
-      if (this.writing) this.health.failed(err);
+      if (this.writing) this.health.failed(err, this.bytes);
       noteStoreError(err);
       return Promise.reject(err);
     }
@@ -71,11 +74,15 @@ class SqliteEngine implements SqlEngine {
       this.writing = true;
       const { into, tuple, onConflict, rows } = s.insert;
       const st = this.prepare(`${into} VALUES ${tuple} ${onConflict}`);
+      for (const row of rows) this.bytes += paramBytes(row);
       for (const row of rows) st.run(...row);
       return undefined;
     }
     const st = this.prepare(s.text);
-    if (!st.readonly) this.writing = true;
+    if (!st.readonly) {
+      this.writing = true;
+      this.bytes += paramBytes(s.params);
+    }
     if (s.kind === 'all') return st.all(...s.params);
     // A write's `RETURNING` row is read to the statement's end: `get` would stop at the row and leave the
     // commit to a reset whose error is lost, so a full disk would look like a write that went through.

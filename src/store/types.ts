@@ -393,8 +393,18 @@ export interface Store extends FlowTrackingStore, FollowUpHoldStore, PersonToken
   markRequestSeen(key: string, now: number, expiresAt: number): Promise<boolean>;
   /** `markRequestSeen` for distinct keys at once: the keys marked now (the others stand marked). */
   markRequestsSeen(keys: readonly string[], now: number, expiresAt: number): Promise<Set<string>>;
-  /** Forgets the marks expired by `now`. */
+  /** Forgets the marks expired by `now`, and the form submissions' keys expired by then. */
   pruneRequestsSeen(now: number): Promise<void>;
+
+  /**
+   * Claims a form submission's key until `expiresAt`: true the first time (or once an earlier claim has
+   * expired by `now`), false while another claim stands, whichever replica made it. One atomic upsert.
+   */
+  claimSubmission(key: string, now: number, expiresAt: number): Promise<boolean>;
+  /** Keeps what the submission claimed under `key` came to, for the same form sent again. */
+  recordSubmissionOutcome(key: string, outcome: unknown): Promise<void>;
+  /** What the submission claimed under `key` came to; null while it runs (or when the key is unknown). */
+  submissionOutcome<T = unknown>(key: string): Promise<T | null>;
 
   /** Versions of the migrations applied, ascending. */
   appliedMigrations(): Promise<number[]>;

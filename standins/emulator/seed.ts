@@ -29,6 +29,8 @@ export const SEED = {
     pressureCommon: '1070000000000000003',
   },
   dataspec: '1080000000000000001',
+  /** A finished flow, so that `/tsai flow <id>` has one to show from the first start: the learn that built M[1]. */
+  flows: { baselineLearn: '1090000000000000001' },
   /** Output schema of every anomaly model: `outputsignals` must map exactly these names. */
   anomalyOutputSchema: ['anomaly_score'],
 } as const;
@@ -45,6 +47,7 @@ export interface SeedRecords {
   assessments: Rec[];
   models: Rec[];
   dataspecs: Rec[];
+  flows: Rec[];
 }
 
 export function seedRecords(): SeedRecords {
@@ -81,7 +84,16 @@ export function seedRecords(): SeedRecords {
     ],
     models: [
       model(S.models.temperatureCommon, 'Pump station A/anomaly/M[0]', S.assessments.temperature, 0, true),
-      model(S.models.temperatureAnomaly, 'Pump station A/anomaly/M[1]', S.assessments.temperature, 1, false),
+      {
+        ...model(
+          S.models.temperatureAnomaly,
+          'Pump station A/anomaly/M[1]',
+          S.assessments.temperature,
+          1,
+          false,
+        ),
+        history: [{ flow: S.flows.baselineLearn, dataspec: S.dataspec, specs: baselineSpecs() }],
+      },
       model(
         S.models.pressureCommon,
         'Pump station A/anomaly/M[0] (pressure)',
@@ -95,15 +107,39 @@ export function seedRecords(): SeedRecords {
         id: S.dataspec,
         type: 'entities.dataspec',
         name: 'Baseline October',
-        specs: [
+        specs: baselineSpecs(),
+      },
+    ],
+    flows: [
+      {
+        id: S.flows.baselineLearn,
+        type: 'entities.flow',
+        flowType: 'ANOMALYLEARN',
+        name: 'Baseline October learn',
+        spec: { workspace: S.workspaces.pumpStation, dataspec: { id: S.dataspec } },
+        status: 'COMPLETED',
+        outputs: [
           {
-            timeRanges: [{ startTime: '2025-10-01T00:00:00Z', endTime: '2025-10-15T00:00:00Z' }],
-            signals: [{ signal: S.signals.temperature, name: 'temperature' }],
+            type: 'entities.model',
+            id: S.models.temperatureAnomaly,
+            name: 'Pump station A/anomaly/M[1]',
+            created: true,
+            live: false,
           },
+          { type: 'entities.dataspec', id: S.dataspec, name: 'Baseline October', created: false },
         ],
       },
     ],
   };
+}
+
+function baselineSpecs() {
+  return [
+    {
+      timeRanges: [{ startTime: '2025-10-01T00:00:00Z', endTime: '2025-10-15T00:00:00Z' }],
+      signals: [{ signal: SEED.signals.temperature, name: 'temperature' }],
+    },
+  ];
 }
 
 function signal(id: string, name: string, unit: string): Rec {

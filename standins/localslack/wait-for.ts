@@ -6,7 +6,7 @@ export function waitFor<T>(
   ctx: LocalSlackContext,
   slack: LocalSlack,
   predicate: WaitPredicate<T>,
-  timeoutMs = 5000,
+  timeoutMs = 30_000,
   label?: string,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -14,6 +14,11 @@ export function waitFor<T>(
       let v: T | undefined | null | false;
       try {
         v = predicate(slack);
+        // A promise is truthy: waiting on one would resolve at once, with whatever it comes to.
+        if (typeof (v as { then?: unknown } | null)?.then === 'function')
+          throw new Error(
+            'local slack waitFor: the predicate must answer at once; wait on a promise otherwise',
+          );
       } catch (err) {
         done();
         reject(err);

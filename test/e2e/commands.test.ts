@@ -48,7 +48,7 @@ describe('each subcommand end to end', () => {
     expect(seen(all)).toContain('/tsai workspace create &lt;name&gt;');
     const one = await h.commandAndReply('help eval');
     expect(seen(one)).toContain('Example:');
-    expect(await h.serviceRequests()).toEqual([]);
+    expect(await h.askedOfService()).toEqual([]);
   });
 
   it('workspace create posts in the channel with the new ID', async () => {
@@ -269,7 +269,7 @@ describe('each subcommand end to end', () => {
     expect(await h.store.listApprovals()).toEqual([]);
     const stop = await h.commandAndReply(`live stop assessment=${S.assessments.temperature}`);
     expect(seen(stop)).toContain('Nothing was stopped');
-    expect(await h.serviceRequests()).toEqual([]);
+    expect(await h.askedOfService()).toEqual([]);
   });
 });
 
@@ -308,7 +308,7 @@ describe('bad input never reaches the service', () => {
     expect(s).toMatch(pattern);
     expect(s).toContain('You typed:');
     expect(s).toMatch(/Example:|Usage:/);
-    expect(await h.serviceRequests()).toEqual([]);
+    expect(await h.askedOfService()).toEqual([]);
   });
 });
 
@@ -335,7 +335,7 @@ describe('request signing', () => {
     expect(missing.status).toBe(401);
     const noTimestamp = await h.slack.signedPost('/slack/events', body(), { timestamp: null });
     expect(noTimestamp.status).toBe(401);
-    expect(await h.serviceRequests()).toEqual([]);
+    expect(await h.askedOfService()).toEqual([]);
   });
 });
 

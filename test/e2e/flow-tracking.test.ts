@@ -366,6 +366,52 @@ describe('following flows through faults', () => {
     expect(h.slack.calls.filter((c) => c.method === 'chat.update' && c.args.channel === PRIVATE)).toEqual([]);
   });
 
+  it('in a private channel without the bot: the person is told once, in words, how to invite it and what they get meanwhile', async () => {
+    const hints = () =>
+      h.slack.messages(PRIVATE, { user: ALICE }).filter((m) => m.text.includes('/invite @tsai'));
+    const start = async (name: string) => {
+      await h.command(`learn workspace=${W} signals=${T}:temperature ${RANGE} name=${name}`, {
+        channel: PRIVATE,
+      });
+      await h.slack.waitFor(
+        () =>
+          h.slack
+            .messages(PRIVATE, { user: ALICE })
+            .find((m) => m.via === 'response_url' && seen(m).includes(name)),
+        10_000,
+        `the announcement of ${name}`,
+      );
+    };
+    await start('private-hinted');
+    const [hint] = await h.slack.waitFor(
+      () => (hints().length > 0 ? hints() : undefined),
+      10_000,
+      'the hint',
+    );
+    expect(hint!.ephemeralTo).toBe(ALICE);
+    expect(hint!.text).toContain("I'm not in this channel");
+    expect(hint!.text).toMatch(/status does not change in place/);
+    expect(hint!.text).toMatch(/when it ends, you get one new message here/);
+    expect(hint!.text).not.toMatch(/not_in_channel|channel_not_found|U0[A-Z]+/);
+    // Once: the next flow in the same channel is announced the same way, without telling it again.
+    await start('private-not-hinted-again');
+    expect(hints()).toHaveLength(1);
+    // The hint took one of the response_url's uses, and the end still comes through it.
+    await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(PRIVATE, { user: ALICE })
+          .find(
+            (m) =>
+              m.via === 'response_url' &&
+              /completed after/.test(m.text) &&
+              seen(m).includes('private-hinted'),
+          ),
+      15_000,
+      'the end of the hinted flow through the response_url',
+    );
+  });
+
   it('when the response_url is used up, the end goes to the requester by direct message', async () => {
     h.slack.injectFault({ method: 'response_url', status: 404, times: 'always' });
     try {

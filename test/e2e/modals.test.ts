@@ -152,7 +152,7 @@ describe('opening the modals', () => {
     );
     const update = h.slack.calls.find((c) => c.method === 'views.update' && c.args.view_id === v.id);
     expect(update?.args.hash).toBe((opened!.response.view as Block).hash);
-    expect(await h.serviceRequests()).toEqual([]);
+    expect(await h.askedOfService()).toEqual([]);
     // Nothing was posted: the modal is the answer.
     expect(
       h.slack.messages(CH, { user: USER }).filter((m) => m.kind !== 'command' && m.user !== USER),
@@ -224,7 +224,7 @@ describe('time-range preview', () => {
     // The removed key is never reused: the next range is range_3.
     await act(top, RANGE_ACTIONS_BLOCK, MODAL_ACTION.addRange);
     expect(blockOf(h.slack.topView(USER)!, 'range_3')).toBeDefined();
-    expect(await h.serviceRequests()).toEqual([]);
+    expect(await h.askedOfService()).toEqual([]);
   });
 
   it("reads the channel's shifts as a command does: previewed, then sent exactly", async () => {
@@ -317,7 +317,7 @@ describe('submission', () => {
     });
     expect(Object.keys(de.errors ?? {}).sort()).toEqual(['range_1']);
     expect(de.errors?.range_1).toMatch(/future/);
-    expect(await h.serviceRequests()).toEqual([]);
+    expect(await h.askedOfService()).toEqual([]);
   });
 
   it('a valid Learn form creates exactly the right flow and posts the command-path message in the channel', async () => {
@@ -620,7 +620,7 @@ describe('malformed payloads', () => {
     expect(acted.status).toBe(200);
     await until(() => h.logs.some((l) => l.includes('without readable private_metadata')));
     expect(h.slack.calls.filter((c) => c.args.view_id === view.id)).toEqual([]);
-    expect(await h.serviceRequests()).toEqual([]);
+    expect(await h.askedOfService()).toEqual([]);
   });
 });
 
@@ -736,7 +736,7 @@ describe('access policy and audit apply to form submissions (from a global short
     expect(note.ephemeralTo).toBe('U0CAROL');
     expect(seen(note)).toContain('You are not an operator');
     expect(seen(note)).toContain(MODAL_ACTION.reopen);
-    expect(await hh.serviceRequests()).toEqual([]);
+    expect(await hh.askedOfService()).toEqual([]);
     expect((await hh.store.listAudit()).map((e) => [e.operation, e.userId])).toEqual([
       ['policy.refused', 'U0CAROL'],
     ]);

@@ -90,7 +90,7 @@ describe('names in commands', () => {
 
     const unknown = await h.commandAndReply(`learn workspace="Line 9" signals=${T} range=yesterday`);
     expect(seen(unknown)).toMatch(/No workspace named \\"Line 9\\" is known\. Closest: \\"Line 4\\"/);
-    expect(await h.serviceRequests()).toEqual([]);
+    expect(await h.askedOfService()).toEqual([]);
   });
 
   it("another team's names are not this team's: the same name is unknown there", async () => {
@@ -120,6 +120,6 @@ describe('names in commands', () => {
       'the reply to the other team',
     );
     expect(seen(reply)).toContain('No workspace named \\"Pump station A\\" is known to the bot');
-    expect(await h.serviceRequests()).toEqual([]);
+    expect(await h.askedOfService()).toEqual([]);
   });
 });

@@ -96,7 +96,7 @@ describe('one path for every operation', () => {
     const form = await h.commandAndReply(`learn workspace=${W}`, { user: 'U0CAROL', channel: OPS });
     expect(seen(form)).toContain('You are not an operator');
     expect(h.slack.topView('U0CAROL')).toBeUndefined();
-    expect(await h.serviceRequests()).toEqual([]);
+    expect(await h.askedOfService()).toEqual([]);
     const refused = await h.store.listAudit({ operationPrefixes: ['policy.'] });
     expect(refused.map((e) => [e.userId, (e.params as { operation: string }).operation])).toEqual([
       ['U0CAROL', 'learn'],

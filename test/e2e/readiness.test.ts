@@ -102,7 +102,9 @@ describeWithPgCluster('/readyz and the store (a PostgreSQL cluster stopped and s
       expect(body.ready).toBe(false);
       expect(body.problems).toHaveLength(1);
       expect(body.problems[0]!.part).toBe('store');
-      expect(body.problems[0]!.problem).toMatch(/^the store does not answer: .*ECONNREFUSED/);
+      // In words: the store's own message (its host, port and user) goes to the log only.
+      expect(body.problems[0]!.problem).toBe('the store does not answer');
+      expect(JSON.stringify(body)).not.toMatch(/127\.0\.0\.1|localhost|ECONNREFUSED|postgres|:\d{2,5}\b/i);
       expect((await probe(h, '/healthz')).status).toBe(200);
     } finally {
       await pg.start();
@@ -115,7 +117,7 @@ describeWithPgCluster('/readyz and the store (a PostgreSQL cluster stopped and s
     try {
       const body = (await readyzBecomes(h, 503)) as { problems: { part: string; problem: string }[] };
       expect(body.problems[0]).toMatchObject({ part: 'store' });
-      expect(body.problems[0]!.problem).toMatch(/no answer within 2000 ms|timeout/);
+      expect(body.problems[0]!.problem).toMatch(/^the store (did not answer within 2 s|does not answer)$/);
     } finally {
       pg.thaw();
     }

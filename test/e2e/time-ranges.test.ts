@@ -36,15 +36,18 @@ beforeEach(async () => {
 const seen = (m: LocalMessage) => `${m.text}\n${JSON.stringify(m.blocks ?? [])}`;
 const ns = (iso: string) => (BigInt(Date.parse(iso)) * 1_000_000n).toString();
 
+/** What the commands asked of the service, less the flow tracker's reads. */
+const asked = () => h.askedOfService();
+
 /** The time ranges of the inline dataspec the last flow request carried. */
 async function sentRanges(): Promise<unknown> {
-  const last = (await h.serviceRequests()).at(-1);
+  const last = (await asked()).at(-1);
   const body = last?.body as { spec?: { dataspec?: { specs?: { timeRanges?: unknown }[] } } } | undefined;
   return body?.spec?.dataspec?.specs?.[0]?.timeRanges;
 }
 
 async function evalRange(): Promise<unknown> {
-  const last = (await h.serviceRequests()).at(-1);
+  const last = (await asked()).at(-1);
   const body = last?.body as { spec?: { segments?: { timeRange?: unknown }[] } } | undefined;
   return body?.spec?.segments?.[0]?.timeRange;
 }
@@ -54,7 +57,7 @@ async function refused(text: string, user: string, pattern: RegExp): Promise<str
   const s = seen(reply);
   expect(reply.ephemeralTo).toBe(user);
   expect(s).toMatch(pattern);
-  expect(await h.serviceRequests()).toEqual([]);
+  expect(await asked()).toEqual([]);
   return s;
 }
 
@@ -234,14 +237,14 @@ describe('time ranges end to end', () => {
     await h.command(`learn workspace=${W} range="last night"`, { user: 'U0ALICE' });
     await h.slack.waitFor(
       (s) => JSON.stringify(s.topView('U0ALICE')?.view ?? {}).includes(echo) || undefined,
-      5000,
+      30_000,
       'preview',
     );
 
     await h.command(`learn workspace=${W} range="tomorrow"`, { user: 'U0ALICE' });
     await h.slack.waitFor(
       (s) => JSON.stringify(s.topView('U0ALICE')?.view ?? {}).includes('ends in the future') || undefined,
-      5000,
+      30_000,
       'refusal in the preview',
     );
     // The flow the first learn created is being followed meanwhile: its reads are the tracker's, not the

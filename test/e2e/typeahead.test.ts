@@ -100,7 +100,7 @@ describe('type-ahead fields in the forms', () => {
       value: `${unseen}:Motor current`,
     });
     expect(await options(v, 'workspace', 'no such place')).toEqual([]);
-    expect(await h.serviceRequests()).toEqual([]);
+    expect(await h.askedOfService()).toEqual([]);
   });
 
   it("the channel's default comes first, then the most recent", async () => {

@@ -3,6 +3,7 @@ import {
   type FaultSpec,
   type LoggedRequest,
   type RunningEmulator,
+  SEED,
   startEmulator,
 } from '../../standins/emulator/index.js';
 import { type NamedClient, named } from './service-calls.js';
@@ -12,6 +13,8 @@ export interface Harness {
   client: NamedClient;
   requests(): Promise<LoggedRequest[]>;
   state(): Promise<Record<string, { id: string; [k: string]: unknown }[]>>;
+  /** The flows created since the emulator started: its state's, less the demo data's finished ones. */
+  createdFlows(): Promise<{ id: string; [k: string]: unknown }[]>;
   fault(spec: FaultSpec): Promise<void>;
   reset(): Promise<void>;
   /** Any `/_emulator/` control, e.g. `control('POST', 'flow-rules', {...})`; throws unless 2xx. */
@@ -46,6 +49,11 @@ export async function startHarness(
     client,
     requests: async () => (await control('GET', 'requests')) as LoggedRequest[],
     state: async () => (await control('GET', 'state')) as Record<string, { id: string }[]>,
+    createdFlows: async () => {
+      const seeded = new Set<string>(Object.values(SEED.flows));
+      const state = (await control('GET', 'state')) as Record<string, { id: string }[]>;
+      return (state.flows ?? []).filter((f) => !seeded.has(f.id));
+    },
     fault: async (spec) => void (await control('POST', 'faults', spec)),
     reset: async () => void (await control('POST', 'reset')),
     control,

@@ -249,8 +249,9 @@ const TO_SEED: Record<string, string> = {
   [EXAMPLE_IDS.datastream]: SEED.datastream,
   [EXAMPLE_IDS.signal]: SEED.signals.temperature,
   [EXAMPLE_IDS.signal2]: SEED.signals.pressure,
+  [EXAMPLE_IDS.scoreSignal]: SEED.signals.anomalyScore,
   [EXAMPLE_IDS.dataspec]: SEED.dataspec,
-  [EXAMPLE_IDS.flow]: '1400000000000000001',
+  [EXAMPLE_IDS.flow]: SEED.flows.baselineLearn,
 };
 
 /** Every documented example (without `/tsai `), with the placeholder IDs and with the demo data's. */

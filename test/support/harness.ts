@@ -106,6 +106,11 @@ export interface Harness {
   commandAndReply(text: string, o?: { user?: string; channel?: string }): Promise<LocalMessage>;
   /** Service API requests the emulator received (control requests excluded). */
   serviceRequests(): Promise<LoggedRequest[]>;
+  /**
+   * What was asked of the service for people's requests: its requests less the flow tracker's reads of
+   * flows created earlier, which come whenever the tracker's schedule (and a busy machine) lets them.
+   */
+  askedOfService(): Promise<LoggedRequest[]>;
   clearServiceRequests(): Promise<void>;
   addFault(spec: FaultSpec): Promise<void>;
   clearFaults(): Promise<void>;
@@ -208,6 +213,11 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
         const all = (await control('GET', 'requests')) as LoggedRequest[];
         return all.filter((r) => r.path.startsWith('/api/'));
       },
+      async askedOfService() {
+        return (await this.serviceRequests()).filter(
+          (r) => !(r.method === 'GET' && /\/flows\/\d+$/.test(r.path)),
+        );
+      },
       clearServiceRequests: async () => {
         await control('DELETE', 'requests');
       },
@@ -225,6 +235,9 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
   }
 }
 
+/** How long a reply may take before a test calls it lost. */
+export const REPLY_BOUND_MS = 60_000;
+
 /** `/tsai <text>` from `user` in `channel`, and the bot's next message there that this user can see. */
 export async function commandAndReply(
   slack: LocalSlack,
@@ -240,7 +253,9 @@ export async function commandAndReply(
       slack
         .messages(channel, { user })
         .find((m) => !before.has(m.ts) && m.kind !== 'command' && m.user !== user),
-    5_000,
+    // A bound for a hang, not a measure: the follow-up worker runs at a lower priority, and on a machine
+    // whose cores are busy it can wait seconds for one.
+    REPLY_BOUND_MS,
     `a reply to /tsai ${text}`,
   );
 }

@@ -67,6 +67,27 @@ export function storeConformance(name: string, createLocation: () => Promise<Sto
       expect(await b.markRequestSeen('event:Ev01', T0 + HOUR, T0 + 2 * HOUR)).toBe(false);
     });
 
+    it('claims a form submission once across handles, keeps what it came to for the same form sent again, and forgets it once expired', async () => {
+      const [a, b] = [await open(), await open()];
+      const key = 'form:T0TEAM:V0LEARN:3f2a';
+      const claims = await Promise.all([a, b, a, b].map((s) => s.claimSubmission(key, T0, T0 + HOUR)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      // While the first runs, the others learn nothing yet; then what it came to, on either handle.
+      expect(await b.submissionOutcome(key)).toBeNull();
+      const outcome = { text: 'created an ANOMALYLEARN flow', flow: '1400000000000000001' };
+      await a.recordSubmissionOutcome(key, outcome);
+      expect(await b.submissionOutcome(key)).toEqual(outcome);
+      expect(await b.claimSubmission(key, T0 + HOUR - 1, T0 + 2 * HOUR)).toBe(false);
+      expect(await a.submissionOutcome('form:T0TEAM:V0OTHER:3f2a')).toBeNull();
+      // Once expired, the key is claimed afresh and the old outcome is not handed out.
+      expect(await b.claimSubmission(key, T0 + HOUR, T0 + 2 * HOUR)).toBe(true);
+      expect(await a.submissionOutcome(key)).toBeNull();
+      expect(await a.claimSubmission('form:T0TEAM:V0OLD:1', T0, T0 + HOUR)).toBe(true);
+      await a.pruneRequestsSeen(T0 + HOUR);
+      expect(await b.claimSubmission('form:T0TEAM:V0OLD:1', T0, T0 + HOUR)).toBe(true);
+      expect(await b.claimSubmission(key, T0 + HOUR, T0 + 2 * HOUR)).toBe(false);
+    });
+
     it('marks a batch of requests at once: each key once across handles, whatever the batch size', async () => {
       const [a, b] = [await open(), await open()];
       // 87 keys: every statement size the batch is cut into (64, 16, 4 and 1) is used.

@@ -10,6 +10,7 @@ import type {
 } from '../../store/index.js';
 import { type Now, nowMs } from '../clock.js';
 import { recordSurely } from '../durable.js';
+import { EXAMPLE_IDS } from '../ids.js';
 import { personName } from '../names.js';
 import { type ExpandGroup, Membership } from '../principals.js';
 import { withinTeam } from '../read-scope.js';
@@ -143,8 +144,7 @@ export interface RetryInput {
 }
 
 const ID_RE = /^\d{1,30}$/;
-const EXAMPLE =
-  '/tsai live start 1353853719423311872 reason="commissioning"  or  /tsai live stop assessment=1353853719423311999';
+const EXAMPLE = `/tsai live start ${EXAMPLE_IDS.model} reason="commissioning"`;
 
 export const FLOW_TYPE: Record<ApprovalAction, 'STARTLIVEMODEL' | 'STOPLIVEMODEL'> = {
   start: 'STARTLIVEMODEL',

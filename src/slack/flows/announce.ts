@@ -3,13 +3,14 @@ import type { Bot } from '../bot.js';
 import { type Audience, sendOrPlain } from '../reply.js';
 import { postToResponseUrl } from '../respond.js';
 import type { MessageBody } from '../views/messages.js';
+import { isNotInChannel, tellInviteOnce } from './invite-hint.js';
 
 /**
  * Posts a created flow in the channel it was asked from, where its status can then be updated in place:
  * `chat.postMessage` first, because it gives the message's `ts`; when the bot may not post there (not a
  * member of a private channel, say), the response_url, which posts in the channel but gives no `ts` and
  * takes only 5 uses; else a direct message to the person. Tells the tracker where it went. False when
- * nothing worked.
+ * nothing worked. When the bot is not in the channel, the person also learns, once, how to invite it.
  */
 export async function announceFlow(
   bot: Bot,
@@ -28,11 +29,14 @@ export async function announceFlow(
     );
     if (r.ts && r.channel) await tell({ kind: 'message', channelId: r.channel, ts: r.ts });
   };
+  // Not a member: the person is told once that inviting the bot gives live status (invite-hint.ts).
+  let notIn: string | undefined;
   if (to.channelId) {
     try {
       await post(to.channelId);
       return true;
     } catch (e) {
+      if (isNotInChannel(e)) notIn = to.channelId;
       log.info(
         { channel: to.channelId, err: errText(e) },
         'could not post the flow in its channel; trying the response_url',
@@ -44,7 +48,10 @@ export async function announceFlow(
       await sendOrPlain(bot, body, (b) =>
         postToResponseUrl(url, { response_type: 'in_channel', replace_original: false, ...b }),
       );
-      await tell({ kind: 'response-url', url, issuedAt: Date.now(), uses: 1 });
+      const hinted =
+        notIn !== undefined &&
+        (await tellInviteOnce(bot, { userId: to.userId, channelId: notIn }, { kind: 'response-url', url }));
+      await tell({ kind: 'response-url', url, issuedAt: Date.now(), uses: hinted ? 2 : 1 });
       return true;
     } catch (e) {
       log.info({ err: errText(e) }, 'the response_url did not take the flow announcement');
@@ -52,6 +59,8 @@ export async function announceFlow(
   }
   try {
     await post(to.userId);
+    if (notIn)
+      await tellInviteOnce(bot, { userId: to.userId, channelId: notIn }, { kind: 'dm', channelId: notIn });
     return true;
   } catch (e) {
     log.warn({ err: errText(e) }, 'could not announce the flow anywhere');

@@ -32,5 +32,7 @@ export interface Submission {
   timeZone: string;
   /** Where the outcome goes. */
   channelId: string;
+  /** The view's and its values' key: the same form sent again runs once (`once.ts`). */
+  key?: string;
   responseUrls: string[];
 }

@@ -13,6 +13,7 @@ import { goesBy } from '../users.js';
 import { errorMessage, type Invocation, resultMessage } from '../views/messages.js';
 import { saveDraft } from './drafts.js';
 import type { Submission } from './jobs.js';
+import { recordOutcome, runsOnce, submissionKey } from './once.js';
 import { operationWordOf } from './open.js';
 import { MODAL_ACTION } from './views/ids.js';
 import { decodeMeta } from './views/metadata.js';
@@ -21,7 +22,7 @@ import { readModalState, type StateValues } from './views/state.js';
 export interface SubmissionBody {
   user: { id: string; name?: string; username?: string; team_id?: string };
   team?: { id: string } | null;
-  view: { private_metadata?: string; state?: { values: StateValues } };
+  view: { id?: string; private_metadata?: string; state?: { values: StateValues } };
   response_urls?: { response_url: string; channel_id: string }[];
 }
 
@@ -84,6 +85,7 @@ export async function checkSubmission(
       operation: outcome.request,
       timeZone,
       channelId,
+      ...withKey(submissionKey(teamId, body.view)),
       responseUrls: [
         ...(body.response_urls ?? []).filter((r) => r.channel_id === channelId).map((r) => r.response_url),
         ...(meta.responseUrl ? [meta.responseUrl] : []),
@@ -99,6 +101,7 @@ export async function checkSubmission(
 export async function followSubmission(s: Submission, bot: Bot): Promise<void> {
   const who: Invocation = { userId: s.userId, commandText: commandLineOf(s.meta.kind, s.fields) };
   const to: Audience = { userId: s.userId, channelId: s.channelId, responseUrls: s.responseUrls };
+  if (!(await runsOnce(bot, s.key, to))) return;
   const actor: Actor = {
     userId: s.userId,
     ...(s.teamId ? { teamId: s.teamId } : {}),
@@ -108,9 +111,13 @@ export async function followSubmission(s: Submission, bot: Bot): Promise<void> {
     via: 'form',
   };
   const result = await bot.operations.run(actor, s.operation);
-  if (!result.ok) return reportFailure(bot, s, to, result, who);
+  if (!result.ok) {
+    await recordOutcome(bot, s.key, errorMessage(result, who));
+    return reportFailure(bot, s, to, result, who);
+  }
   if (result.kind === 'service') {
     const body = resultMessage(result, who);
+    await recordOutcome(bot, s.key, body);
     // A followed flow is announced where its status can be updated in place.
     const posted =
       result.flow && bot.tracker
@@ -161,3 +168,5 @@ async function reportFailure(bot: Bot, s: Submission, to: Audience, failure: OpF
   }
   await tellUser(bot, to, message);
 }
+
+const withKey = (key: string | undefined) => (key ? { key } : {});

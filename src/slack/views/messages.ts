@@ -1,4 +1,5 @@
 import { COMMANDS } from '../../core/grammar/commands.js';
+import { correctedCommand } from '../../core/grammar/corrected.js';
 import { decodeSlackEntities } from '../../core/grammar/tokenize.js';
 import type { OpFailure, OpSuccess } from '../../core/outcome.js';
 import { maskSecrets, secretSafe } from '../../core/secret-text.js';
@@ -104,7 +105,11 @@ export function resultMessage(outcome: OpSuccess, inv: Invocation): MessageBody 
   };
 }
 
-/** Ephemeral error: what was wrong, usage and a corrected example, and the command quoted back. */
+/**
+ * Ephemeral error: what was wrong, the usage, the command quoted back, and last a whole command that works:
+ * the person's own with the refused value replaced when the refusal offers one `key=value`, else the
+ * command's example.
+ */
 export function errorMessage(failure: OpFailure, inv: Invocation): MessageBody {
   const icon = failure.outcomeUnknown ? ':grey_question:' : ':warning:';
   // A refusal may quote what was typed; a token-like value in it is never repeated.
@@ -112,10 +117,7 @@ export function errorMessage(failure: OpFailure, inv: Invocation): MessageBody {
   const blocks: KnownBlock[] = [section(`${icon} ${escapeMrkdwn(message)}`)];
   const detail = refusalDetail(failure);
   if (detail) blocks.push(section(detail));
-  const hints: string[] = [];
-  if (failure.usage) hints.push(`*Usage:* ${code(failure.usage)}`);
-  if (failure.example) hints.push(`*Example:* ${code(failure.example)}`);
-  if (hints.length) blocks.push(section(hints.join('\n')));
+  if (failure.usage) blocks.push(section(`*Usage:* ${code(failure.usage)}`));
   if (failure.connect) blocks.push(connectActions(failure.connect, inv.commandText));
   blocks.push(
     context(
@@ -124,6 +126,11 @@ export function errorMessage(failure: OpFailure, inv: Invocation): MessageBody {
         : `You typed: ${code(inv.commandText)}`,
     ),
   );
+  const example = failure.example;
+  if (example) {
+    const corrected = example.startsWith('/') ? undefined : correctedCommand(inv.commandText, example);
+    blocks.push(section(corrected ? `*Corrected:* ${code(corrected)}` : `*Example:* ${code(example)}`));
+  }
   return {
     text: fallback(`${escapeMrkdwn(message)}${detail ? ` ${detail}` : ''}`),
     blocks: limitBlocks(blocks),

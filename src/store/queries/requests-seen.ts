@@ -45,4 +45,6 @@ export const markRequestsSeen = (keys: readonly string[], now: number, expiresAt
 export const pruneRequestsSeen = (now: number) =>
   statements(function* () {
     yield* run('DELETE FROM requests_seen WHERE expires_at <= ?', [now]);
+    // Form submissions' keys are request marks too, kept longer (src/store/queries/form-submissions.ts).
+    yield* run('DELETE FROM form_submissions WHERE expires_at <= ?', [now]);
   });

@@ -121,7 +121,11 @@ describe('flow lifecycle and completion effects', () => {
     });
     expect((await h.state()).models).toHaveLength(before);
     const model = await byId('models', SEED.models.temperatureAnomaly);
-    expect(model?.history).toEqual([expect.objectContaining({ flow: flow.id, specs: inline.specs })]);
+    // After the demo data's own entry: the learn that built M[1].
+    expect(model?.history).toEqual([
+      expect.objectContaining({ flow: SEED.flows.baselineLearn }),
+      expect.objectContaining({ flow: flow.id, specs: inline.specs }),
+    ]);
   });
 
   it('ANOMALYEVAL creates an Eval object in the workspace referring to input, output and model', async () => {

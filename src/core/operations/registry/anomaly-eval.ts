@@ -90,7 +90,7 @@ export const anomalyEval: OperationEntry<
     summary: 'Score data with an anomaly model (ANOMALYEVAL), into new output signals or existing ones.',
     examples: [
       `/tsai score ${X.model} workspace=${X.workspace} signals=${X.signal}:temperature range="yesterday" prefix=pump3-scores`,
-      `/tsai score ${X.model} workspace=${X.workspace} dataspec=${X.dataspec} outputs=${X.signal2}:score`,
+      `/tsai score ${X.model} workspace=${X.workspace} dataspec=${X.dataspec} outputs=${X.scoreSignal}:anomaly_score`,
     ],
     mutating: true,
   },
