@@ -10,12 +10,16 @@ const TAKES_NOTHING = new Set(['connect', 'disconnect', 'whoami']);
 
 /** Words that look like a secret: Slack's token prefixes, or a long run of letters and digits. */
 const SECRET_PREFIX = /^(xox[abpre]|xapp|tsai)-/i;
-const TOKEN_LIKE = /^[A-Za-z0-9._~+/=-]{32,}$/;
+/** A random-looking run: 24 or more letters and digits without a separator, mixing both. */
+const RANDOM_RUN = /[A-Za-z0-9+/]{24,}/g;
 
-/** Whether one word of typed text looks like a token or a key (never true for a service ID). */
+/**
+ * Whether one word of typed text looks like a token or a key: a secret's prefix, or a long random-looking
+ * run. Never true for a service ID (digits only) or a hyphenated name.
+ */
 export function looksSecret(word: string): boolean {
   if (SECRET_PREFIX.test(word) && word.length >= 16) return true;
-  return TOKEN_LIKE.test(word) && /[A-Za-z]/.test(word) && /\d/.test(word);
+  return (word.match(RANDOM_RUN) ?? []).some((run) => /[A-Za-z]/.test(run) && /\d/.test(run));
 }
 
 /** A run of characters that could be one token, inside any text. */

@@ -1,3 +1,4 @@
+import { secretSafe } from '../../core/secret-text.js';
 import { type Feature, type Listener, listener } from '../feature.js';
 import { code } from '../views/mrkdwn.js';
 import { ackCommand, COMMAND_ROUTES } from './listener.js';
@@ -13,7 +14,9 @@ const slashCommand: Listener = listener({
         userId: c.user_id,
         channelId: c.channel_id,
         responseUrl: c.response_url,
-        what: code(commandWord(c)),
+        // Told by this process, the person sees their command (tokens masked); the store keeps its word.
+        what: code(secretSafe(`${c.command} ${c.text}`.trim())),
+        keptWhat: code(commandWord(c)),
       }),
     },
   },
@@ -22,8 +25,8 @@ const slashCommand: Listener = listener({
 export const COMMAND: Feature = { name: 'command', listeners: [slashCommand] };
 
 /**
- * A held command is named by its first word alone (`/tsai learn`): the notice is kept in the store until
- * the command is done, and the rest of the text may carry what should never be kept (a pasted token).
+ * A held command is named in the store by its first word alone (`/tsai learn`): the rest of the text may
+ * carry what should never be kept (a pasted token).
  */
 function commandWord(c: { command: string; text: string }): string {
   const word = c.text.trim().split(/\s+/)[0] ?? '';

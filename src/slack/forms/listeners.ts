@@ -15,6 +15,7 @@ import type { SubmissionBody } from './submit.js';
 import {
   MODAL_ACTION,
   MODAL_CALLBACK_PATTERN,
+  modalKindOfCallback,
   REMOVE_RANGE_PATTERN,
   SHORTCUT_CALLBACK,
 } from './views/ids.js';
@@ -96,6 +97,15 @@ export async function ackSubmission(
   bot: Bot,
   followUps: Pick<FollowUps, 'run'>,
 ): Promise<void> {
+  // The route takes every callback of a form's shape (forms may be registered after it is set up); one
+  // that names no form in the registry is dropped as a request no listener answers.
+  if (modalKindOfCallback(body.view.callback_id) === undefined) {
+    bot.logger.warn(
+      { route: 'viewSubmissions', id: body.view.callback_id, user: body.user.id },
+      'no listener answers this request; acknowledged, nothing done',
+    );
+    return void (await ack());
+  }
   let checked: Awaited<ReturnType<typeof import('./submit.js').checkSubmission>>;
   try {
     // The forms' code loads with the first submission, not at start-up (cold start).

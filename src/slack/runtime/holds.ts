@@ -46,12 +46,13 @@ export interface FollowUpHoldsOptions {
 }
 
 /**
- * What of a notice the store keeps: whom to tell, where, and what about, never a response URL (anyone
+ * What of a notice the store keeps: whom to tell, where, and what about (never text a person typed), never
+ * a response URL (anyone
  * holding one can post as the bot to that person for half an hour). A dead process's people are told by
  * an ephemeral message in the channel, else a direct message.
  */
 function keptNotice(n: Notice): Record<string, unknown> {
-  return { userId: n.userId, ...(n.channelId ? { channelId: n.channelId } : {}), what: n.what };
+  return { userId: n.userId, ...(n.channelId ? { channelId: n.channelId } : {}), what: n.keptWhat ?? n.what };
 }
 
 export function startFollowUpHolds(o: FollowUpHoldsOptions): FollowUpHolds {

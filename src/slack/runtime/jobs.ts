@@ -25,6 +25,11 @@ export interface Notice {
   responseUrl?: string;
   /** e.g. "`/tsai learn …`" or "your approval of request 1a2b…". */
   what: string;
+  /**
+   * What the store keeps instead of `what` when `what` quotes what a person typed, which may carry a token
+   * pasted in the wrong place (a command: its first word alone).
+   */
+  keptWhat?: string;
 }
 
 /** Where follow-ups run: the follow-up worker thread, or this thread when the store cannot be shared. */
