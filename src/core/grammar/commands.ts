@@ -1,5 +1,6 @@
 import { EXAMPLE_IDS as X } from '../ids.js';
 import { REGISTRY, registeredSpec } from '../operations/registry/index.js';
+import { SCHEDULE_COMMANDS } from '../schedules/commands.js';
 
 /**
  * The single source of truth for `/tsai help` and for every usage error: one entry per subcommand, the
@@ -24,6 +25,8 @@ export interface CommandSpec {
   defaults?: string[];
   /** The key the first positional argument stands for (a default never fills it when a positional is given). */
   positional?: string;
+  /** The text after the words is the command's own to read (a schedule carries a whole command). */
+  raw?: boolean;
 }
 
 /** Alternative spellings of option keys, normalised (lowercase, `_` as `-`). */
@@ -147,6 +150,7 @@ export const COMMANDS: CommandSpec[] = [
   service('flow'),
   ...BOT_COMMANDS.filter((c) => c.id === 'flows'),
   ...IDENTITY_COMMANDS,
+  ...SCHEDULE_COMMANDS,
 ];
 
 export function findSpec(id: string): CommandSpec | undefined {
