@@ -52,6 +52,11 @@ const PARALLEL = 25;
 export class ScheduleRunner {
   constructor(private readonly deps: ScheduleRunnerDeps) {}
 
+  /** Schedules leased per round: a few rounds' worth, so that replicas share a burst of due runs. */
+  get batch(): number {
+    return this.deps.batch ?? 2 * PARALLEL;
+  }
+
   get owner(): string {
     return this.deps.owner;
   }
@@ -64,8 +69,9 @@ export class ScheduleRunner {
       owner,
       now,
       leaseMs: this.deps.leaseMs ?? LEASE_MS,
-      limit: this.deps.batch ?? 1000,
+      limit: this.batch,
     });
+    if (due.length) this.deps.log.info({ schedules: due.length }, 'claimed due schedules');
     for (let i = 0; i < due.length; i += PARALLEL)
       await Promise.all(
         due

@@ -41,26 +41,36 @@ async function performRun(bot: Bot, s: Schedule, plannedAt: number): Promise<Run
 
 /** The runner of every replica: due runs claimed once in the store, run through the one path. */
 export async function startScheduleWork(bot: Bot): Promise<Running> {
-  const log = bot.logger.child({ part: 'schedules' });
+  const owner = `schedules-${randomUUID()}`;
+  const log = bot.logger.child({ part: 'schedules', owner });
   const runner = new ScheduleRunner({
     store: bot.store,
     now: bot.now,
-    owner: `schedules-${randomUUID()}`,
+    owner,
     catchUpMs: bot.config.schedules.catchUpMs,
     perform: (s, at) => performRun(bot, s, at),
     tell: async (e: ScheduleEvent) =>
       void (await tellUser(bot, { userId: e.schedule.ownerId, responseUrls: [] }, eventMessage(e))),
     log,
+    // A replica holds what it runs as long as it holds a flow it reads, and a run claimed by a process that
+    // died is given up as an approval's execution is: the same two settings, one meaning.
+    leaseMs: bot.config.tracking.leaseMs,
+    interruptedAfterMs: bot.config.approvals.interruptedAfterMs,
   });
   let stopped = false;
   let running: Promise<unknown> | undefined;
   let lastSweep = 0;
   const tick = () => {
     if (running || stopped) return;
+    let again = false;
     running = (async () => {
       try {
-        await runner.round();
-        if (Date.now() - lastSweep >= INTERRUPTED_EVERY_MS) {
+        // A full batch means more are due: the next round starts at once.
+        again = (await runner.round()) >= runner.batch;
+        if (
+          Date.now() - lastSweep >=
+          Math.min(INTERRUPTED_EVERY_MS, bot.config.approvals.interruptedAfterMs / 2)
+        ) {
           lastSweep = Date.now();
           await runner.sweepInterrupted();
         }
@@ -68,6 +78,7 @@ export async function startScheduleWork(bot: Bot): Promise<Running> {
         log.error({ err: errText(e) }, 'could not look for due schedules; trying again');
       } finally {
         running = undefined;
+        if (again) setImmediate(tick);
       }
     })();
   };
