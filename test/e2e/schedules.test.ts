@@ -1,9 +1,11 @@
 // Schedules through the real bot over signed HTTP: the clock is the test's, the runs are the bot's.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CONNECT_CALLBACK, TOKEN_BLOCK, TOKEN_INPUT } from '../../src/slack/identity/ids.js';
 import { SEED } from '../../standins/emulator/index.js';
 import { DEFAULT_CHANNELS, DEFAULT_USERS, type LocalMessage } from '../../standins/localslack/index.js';
-import { eventually } from '../support/emulator.js';
+import { emulatorControl, eventually } from '../support/emulator.js';
 import { type Harness, startHarness } from '../support/harness.js';
+import { registerSecrets } from '../support/logs.js';
 
 const W = SEED.workspaces.pumpStation;
 const T = SEED.signals.temperature;
@@ -288,12 +290,12 @@ describe('a schedule through the real bot', () => {
   });
 
   it('posts a digest of the channel now', async () => {
-    const before = botMessages(OPS).length;
+    const before = new Set(botMessages(OPS).map((m) => m.ts));
     await h.command('digest now');
     const digest = await h.slack.waitFor(
       () =>
         botMessages(OPS)
-          .slice(before)
+          .filter((m) => !before.has(m.ts))
           .find((m) => /Digest for/.test(seen(m))),
       5_000,
       'the digest',
@@ -302,5 +304,112 @@ describe('a schedule through the real bot', () => {
     expect(text).toMatch(/flows? started/);
     expect(text).toMatch(/Completed|Runs next|Schedule runs/);
     expect((digest.blocks ?? []).length).toBeLessThanOrEqual(50);
+  });
+
+  it('after downtime, runs the latest missed run once if less than an hour late, skips older ones and tells the owner once', async () => {
+    const start = Date.UTC(2026, 10, 27, 8, 30);
+    h.clock.set(start);
+    await h.commandAndReply(`schedule "every hour" name="hourly look" workspace show ${W}`);
+    const s = await scheduleNamed('hourly look');
+    expect(s.nextRunAt).toBe(Date.UTC(2026, 10, 27, 9));
+    const dmsBefore = new Set(h.slack.messages(`D${ALICE}`).map((m) => m.ts));
+    // The bot "was down" from 08:30 to 11:20: 09:00 and 10:00 are more than an hour late, 11:00 is not.
+    h.clock.set(Date.UTC(2026, 10, 27, 11, 20));
+    const after = await until(
+      async () => {
+        const x = await h.store.getSchedule(s.id);
+        return x?.lastRunAt === Date.UTC(2026, 10, 27, 11) ? x : undefined;
+      },
+      5_000,
+      'the latest missed run',
+    );
+    expect(after).toMatchObject({ lastOutcome: 'ok', nextRunAt: Date.UTC(2026, 10, 27, 12) });
+    const runs = await h.store.listScheduleRuns({ scheduleIds: [s.id] });
+    expect(runs.map((r) => [new Date(r.plannedAt).toISOString().slice(11, 16), r.state])).toEqual([
+      ['11:00', 'ok'],
+      ['10:00', 'skipped'],
+      ['09:00', 'skipped'],
+    ]);
+    const told = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(`D${ALICE}`)
+          .filter((m) => !dmsBefore.has(m.ts))
+          .find((m) => /missed 2 runs/.test(seen(m))),
+      5_000,
+      'the owner told of the skipped runs',
+    );
+    expect(seen(told)).toMatch(/skipped, not run late/);
+    expect(seen(told)).toMatch(/latest one.*ran now/);
+    await h.commandAndReply(`schedule delete "hourly look"`);
+  });
+});
+
+describe('a schedule whose owner’s token the service turns down', () => {
+  it('pauses once, and tells the owner once with Reconnect', async () => {
+    const control = emulatorControl(h.emulator.url);
+    const { token } = (await control('POST', 'users', { name: 'alice-own', role: 'Manager' })) as {
+      token: string;
+    };
+    registerSecrets(token);
+    const before = h.slack.topView(ALICE)?.id;
+    await h.command('connect');
+    const form = await h.slack.waitFor(
+      (x) => {
+        const v = x.topView(ALICE);
+        return v && v.view.callback_id === CONNECT_CALLBACK && v.id !== before ? v : undefined;
+      },
+      8_000,
+      'the Connect form',
+    );
+    await h.slack.submitView({
+      user: ALICE,
+      viewId: form.id,
+      values: { [TOKEN_BLOCK]: { [TOKEN_INPUT]: token } },
+    });
+    await until(async () => h.store.getPersonToken(h.slack.teamId, ALICE), 5_000, 'connected');
+
+    h.clock.set(Date.UTC(2026, 10, 27, 12, 10));
+    await h.commandAndReply(`schedule "every hour" name="own token" workspace show ${W}`);
+    const s = await scheduleNamed('own token');
+    await control('DELETE', 'users/alice-own');
+    const dmsBefore = new Set(h.slack.messages(`D${ALICE}`).map((m) => m.ts));
+    h.clock.set(Date.UTC(2026, 10, 27, 13, 0, 5));
+    const paused = await until(
+      async () => {
+        const x = await h.store.getSchedule(s.id);
+        return x?.status === 'paused' ? x : undefined;
+      },
+      5_000,
+      'paused',
+    );
+    expect(paused.statusReason).toMatch(/turned down its owner’s token/);
+    const pauseNotices = () =>
+      h.slack
+        .messages(`D${ALICE}`)
+        .filter((m) => !dmsBefore.has(m.ts))
+        .filter((m) => /is paused: the service turned down your token/.test(seen(m)));
+    const notice = await h.slack.waitFor(() => pauseNotices()[0], 5_000, 'the pause notice');
+    expect(seen(notice)).toContain('identity_connect');
+    // Later hours: nothing runs, nothing more is said.
+    const requests = (await h.serviceRequests()).length;
+    h.clock.set(Date.UTC(2026, 10, 27, 14, 0, 5));
+    // Alice cannot make another schedule until she reconnects; Carol's shows the runner went past 15:00.
+    expect(seen(await h.commandAndReply(`schedule "every hour" workspace show ${W}`))).toMatch(
+      /turned down your token/,
+    );
+    await h.commandAndReply(`schedule "every hour" name="witness 2" workspace show ${W}`, {
+      user: 'U0CAROL',
+    });
+    h.clock.set(Date.UTC(2026, 10, 27, 15, 0, 5));
+    const witness = await scheduleNamed('witness 2');
+    await until(
+      async () => (await h.store.getSchedule(witness.id))?.lastRunAt === Date.UTC(2026, 10, 27, 15),
+      5_000,
+      'witness ran',
+    );
+    expect((await h.store.listScheduleRuns({ scheduleIds: [s.id] })).length).toBe(1);
+    expect(pauseNotices()).toHaveLength(1);
+    expect((await h.serviceRequests()).length).toBeGreaterThan(requests);
   });
 });
