@@ -10,6 +10,7 @@ import type { OpFailure } from '../outcome.js';
 import { SCHEDULE_EXAMPLE } from './commands.js';
 import { type PlannedRun, previewRuns } from './preview.js';
 import { nextRunAfter, type Rule } from './rule.js';
+import { STATUS_WORDS } from './status.js';
 import { readWhen } from './when.js';
 
 /** What `/tsai schedule …`, `/tsai schedules` and `/tsai digest …` ask for. */
@@ -298,13 +299,6 @@ export async function changeSchedule(
   return { ok: true, schedule: done, action: req.action };
 }
 
-export const STATUS_WORDS: Record<ScheduleStatus, string> = {
-  active: 'active',
-  paused: 'paused',
-  'awaiting-approval': 'waiting for approval',
-  rejected: 'rejected',
-  deleted: 'deleted',
-};
 const PAST: Record<ScheduleChange, string> = { pause: 'paused', resume: 'resumed', delete: 'deleted' };
 
 async function audit(

@@ -52,10 +52,7 @@ export async function followScheduling(
   return (await import('./follow-up.js')).followScheduling(bot, read, command, to);
 }
 
-/** A person's schedules, for their Home. */
-export async function schedulesOfPerson(bot: Bot, teamId: string, userId: string) {
-  return bot.store.listSchedules({ teamId, ownerId: userId, limit: 20 });
-}
+export { scheduleLine } from './views.js';
 
 /**
  * Schedules and digests: recurring runs of any command, each planned run claimed once in the store and

@@ -1,7 +1,7 @@
 import type { Schedule, ScheduleRunOutcome } from '../../core/records.js';
-import { STATUS_WORDS } from '../../core/schedules/manage.js';
 import type { PlannedRun } from '../../core/schedules/preview.js';
 import type { ScheduleEvent } from '../../core/schedules/runner.js';
+import { STATUS_WORDS } from '../../core/schedules/status.js';
 import { connectActions } from '../views/connect.js';
 import type { MessageBody } from '../views/messages.js';
 import {
@@ -81,7 +81,8 @@ function statusLine(s: Schedule): string {
 export function scheduleLine(s: Schedule, n: number, o: { channel?: boolean } = {}): string {
   const what = s.kind === 'digest' ? 'the channel digest' : code(shorten(`/tsai ${s.command}`, 300));
   const where = o.channel ? ` in <#${s.channelId}>` : '';
-  return `*${n}.* ${what} — ${escapeMrkdwn(shorten(s.whenText, 120))} (${escapeMrkdwn(s.timeZone)})${where}, by ${mention(s.ownerId)}\n${statusLine(s)} · ${lastLine(s)}`;
+  // On the Home (every channel) numbers would not match any channel's `/tsai schedules`.
+  return `${o.channel ? '•' : `*${n}.*`} ${what} — ${escapeMrkdwn(shorten(s.whenText, 120))} (${escapeMrkdwn(s.timeZone)})${where}, by ${mention(s.ownerId)}\n${statusLine(s)} · ${lastLine(s)}`;
 }
 
 export function listMessage(list: readonly Schedule[]): MessageBody {
