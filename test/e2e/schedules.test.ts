@@ -306,6 +306,30 @@ describe('a schedule through the real bot', () => {
     expect((digest.blocks ?? []).length).toBeLessThanOrEqual(50);
   });
 
+  it('a digest on a schedule posts one message per period in the channel, within Block Kit limits', async () => {
+    h.clock.set(Date.UTC(2026, 10, 27, 6, 30));
+    const reply = seen(await h.commandAndReply('digest "every day at 07:00"'));
+    expect(reply).toContain('every day at 07:00');
+    const s = await scheduleNamed('digest every day at 07:00');
+    const before = new Set(botMessages(OPS).map((m) => m.ts));
+    h.clock.set(Date.UTC(2026, 10, 27, 7, 0, 3));
+    const digest = await h.slack.waitFor(
+      () =>
+        botMessages(OPS)
+          .filter((m) => !before.has(m.ts))
+          .find((m) => /Digest for/.test(seen(m))),
+      5_000,
+      'the scheduled digest',
+    );
+    // The period since the day before: the scheduled learn of 06:00 is in it, and what runs next.
+    const text = seen(digest);
+    expect(text).toMatch(/ANOMALYLEARN/);
+    expect(text).toMatch(/Runs next/);
+    expect((digest.blocks ?? []).length).toBeLessThanOrEqual(50);
+    await until(async () => (await h.store.getSchedule(s.id))?.lastOutcome === 'ok', 5_000, 'recorded');
+    await h.commandAndReply('schedule delete "digest every day at 07:00"');
+  });
+
   it('after downtime, runs the latest missed run once if less than an hour late, skips older ones and tells the owner once', async () => {
     const start = Date.UTC(2026, 10, 27, 8, 30);
     h.clock.set(start);

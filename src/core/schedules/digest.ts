@@ -35,7 +35,8 @@ export async function readDigest(
     store.listApprovals({ ...team, limit: 500 }),
     store.listSchedules({ channelId: o.channelId, ...team }),
   ]);
-  const inPeriod = flows.filter((f) => f.createdAt <= o.until);
+  // Flows are followed on the machine's clock (docs/flow-tracking.md): everything since the period began.
+  const inPeriod = flows;
   const ofChannel = approvals.filter((a) => a.originChannelId === o.channelId);
   const runs = await store.listScheduleRuns({
     scheduleIds: schedules.map((s) => s.id),
