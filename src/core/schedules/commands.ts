@@ -17,7 +17,10 @@ export const SCHEDULE_COMMANDS: CommandSpec[] = [
     usage: '/tsai schedule "<when>" <command…>  or  /tsai schedule pause|resume|delete <number or name>',
     summary:
       'Run a command again and again, in your zone ("every weekday at 06:00", "every 8 hours", cron); each run reads the command anew, so "last 8 hours" is the 8 hours before it. Pause, resume or delete one by its number in `/tsai schedules`.',
-    examples: [SCHEDULE_EXAMPLE, `/tsai schedule "every other week on Friday at 16:00" workspace show ${X.workspace}`],
+    examples: [
+      SCHEDULE_EXAMPLE,
+      `/tsai schedule "every other week on Friday at 16:00" workspace show ${X.workspace}`,
+    ],
     mutating: true,
     keys: [],
     raw: true,
