@@ -91,6 +91,8 @@ export interface SchedulingDeps {
   operations: Operations;
   now: () => Date;
   isApprover(userId: string): Promise<boolean>;
+  /** Whether anyone can approve a schedule (TSAI_APPROVERS is set). */
+  hasApprovers: boolean;
 }
 
 /** Who asks, and where: the schedule's owner-to-be, or someone changing one. */
@@ -176,6 +178,11 @@ export async function createSchedule(
   if (!identity.ok) return identity.refusal;
 
   const needsApproval = read.operation.kind === 'live-request';
+  if (needsApproval && !deps.hasApprovers)
+    return refusal(
+      'A live start or stop runs on a schedule only once an approver approves the schedule, and this bot has no approvers (TSAI_APPROVERS), so nothing was scheduled. Ask whoever runs the bot to name them, or start it yourself with `/tsai live start`, which files a request.',
+      `/tsai live start ${EXAMPLE_IDS.model} reason="new baseline"`,
+    );
   if (read.operation.kind === 'live-request' && !read.operation.modelId)
     return refusal(
       'A scheduled live start or stop names its model: the model an assessment points to may change between runs. Nothing was scheduled.',

@@ -21,6 +21,7 @@ export function schedulingDeps(bot: Bot): SchedulingDeps {
     operations: bot.operations,
     now: bot.now,
     isApprover: (userId) => bot.approvals.isApprover(userId),
+    hasApprovers: bot.config.approvals.approvers.length > 0,
   };
 }
 
