@@ -139,4 +139,31 @@ describe('schedules in core: created as a typed command is read, run once per pl
       ['schedule.create', first.ok ? 'schedule.approve' : 'schedule.reject'].sort(),
     );
   });
+
+  it('a run whose process died after claiming it is marked outcome unknown once, the owner told, never run again', async () => {
+    const { deps, runner, events } = setup();
+    const made = await createSchedule(deps, ALICE, {
+      kind: 'create',
+      whenText: 'every day at 06:00',
+      commandText: 'workspace create "cut off"',
+    });
+    if (!made.ok) throw new Error(made.message);
+    const at = Date.UTC(2026, 10, 27, 6);
+    // A replica claimed the 06:00 run and died before anything more.
+    expect(
+      await store.claimScheduleRun({ scheduleId: made.schedule.id, plannedAt: at, owner: 'dead', at }),
+    ).toBe(true);
+    now = at + 20 * 60_000;
+    const survivor = runner('alive');
+    await survivor.round();
+    expect(await posts()).toEqual([]);
+    expect(await survivor.sweepInterrupted()).toHaveLength(1);
+    expect(await survivor.sweepInterrupted()).toHaveLength(0);
+    expect(events.map((e) => e.kind)).toEqual(['interrupted']);
+    expect((await store.listScheduleRuns({ scheduleIds: [made.schedule.id] }))[0]).toMatchObject({
+      plannedAt: at,
+      state: 'unknown',
+    });
+    expect(await store.getSchedule(made.schedule.id)).toMatchObject({ nextRunAt: Date.UTC(2026, 10, 28, 6) });
+  });
 });
