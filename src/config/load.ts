@@ -58,6 +58,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxAgeMs: v.TSAI_TRACK_MAX_AGE,
       leaseMs: v.TSAI_TRACK_LEASE,
     },
+    schedules: { catchUpMs: v.TSAI_SCHEDULE_CATCH_UP },
     retention: {
       auditMs: v.TSAI_RETAIN_AUDIT,
       approvalsMs: v.TSAI_RETAIN_APPROVALS,

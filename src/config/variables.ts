@@ -196,6 +196,11 @@ export const VARIABLES = {
     default: 60_000,
     does: "How long a replica holds a flow it reads; a dead replica's flows are taken over after it. At least 5 s and one service call.",
   }),
+  TSAI_SCHEDULE_CATCH_UP: withDefault({
+    ...duration({ min: 0, max: 7 * DAY_MS }),
+    default: 3_600_000,
+    does: 'A scheduled run missed while the bot was down runs once when it is back, if it is less late than this (only the latest missed run of each schedule); older missed runs are skipped and the owner is told. `0s`: missed runs are always skipped (docs/schedules.md).',
+  }),
   TSAI_RETAIN_AUDIT: withDefault({
     ...duration({ min: DAY_MS }),
     default: 365 * DAY_MS,

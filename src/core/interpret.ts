@@ -28,6 +28,8 @@ export type Interpretation =
   | { kind: 'help'; topic?: string }
   /** Connect, disconnect or whoami: about whom the person acts as, handled by the identity surface. */
   | { kind: 'identity'; action: IdentityAction }
+  /** Schedules and digests, read by core/schedules: `id` the command, `text` what follows its word. */
+  | { kind: 'scheduling'; id: string; text: string }
   /** Bad input, with the command's usage and an example: nothing was run. */
   | { kind: 'refused'; failure: OpFailure }
   /** Required arguments are missing: the command's form, prefilled with what was given. */
@@ -81,6 +83,7 @@ export async function interpretCommand(store: Store, c: CommandText): Promise<In
   // Before the person is looked up: `connect` opens its form with a trigger that lasts 3 seconds.
   if (parsed.ok && parsed.command.kind === 'identity')
     return { kind: 'identity', action: parsed.command.action };
+  if (parsed.ok && parsed.command.kind === 'scheduling') return { ...parsed.command };
 
   const person = await c.person();
   if (!parsed.ok) {
@@ -96,6 +99,7 @@ export async function interpretCommand(store: Store, c: CommandText): Promise<In
   const { command, spec, fromDefaults } = parsed;
   if (command.kind === 'help') return { kind: 'help', topic: command.topic };
   if (command.kind === 'identity') return { kind: 'identity', action: command.action };
+  if (command.kind === 'scheduling') return { ...command };
   const shifts = stored?.shifts ? { shifts: stored.shifts } : {};
   const resolved = resolveCommand(command, { ...person, now: c.now(), ...shifts });
   if (!resolved.ok) {

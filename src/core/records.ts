@@ -9,6 +9,8 @@ export type {
   ApprovalStatus,
   AuditEntry,
   CatalogKind,
+  Schedule,
+  ScheduleRunOutcome,
   Store,
   TrackedFlow,
   WriteHealth,

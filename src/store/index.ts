@@ -19,6 +19,7 @@ export { MIGRATIONS } from './migrations.js';
 // PostgresStore is imported from './postgres.js' directly: re-exporting it here would load `pg` on every
 // start, also when DATABASE_URL selects SQLite.
 export type { PostgresStoreOptions } from './postgres.js';
+export * from './schedules.js';
 export { SqliteStore } from './sqlite.js';
 export * from './types.js';
 

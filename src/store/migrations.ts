@@ -224,6 +224,52 @@ CREATE TABLE person_token_versions (
 INSERT INTO person_token_versions (team_id, user_id, version) SELECT team_id, user_id, 0 FROM person_tokens;
 `;
 
+// Schedules, and one row per planned run keyed by (schedule, instant): inserting that row is the claim, so
+// each planned run is run by one replica once. The partial index keeps the due scan to active schedules.
+const schedules = (ms: string) => `
+CREATE TABLE schedules (
+  id TEXT PRIMARY KEY,
+  team_id TEXT,
+  channel_id TEXT NOT NULL,
+  owner_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  command TEXT NOT NULL,
+  when_text TEXT NOT NULL,
+  rule TEXT NOT NULL,
+  time_zone TEXT NOT NULL,
+  status TEXT NOT NULL,
+  status_reason TEXT,
+  status_by TEXT,
+  approval_id TEXT,
+  created_at ${ms} NOT NULL,
+  updated_at ${ms} NOT NULL,
+  next_run_at ${ms},
+  last_run_at ${ms},
+  last_outcome TEXT,
+  last_detail TEXT,
+  lease_owner TEXT,
+  lease_until ${ms}
+);
+CREATE INDEX schedules_due ON schedules (next_run_at) WHERE status = 'active';
+CREATE INDEX schedules_channel ON schedules (channel_id, created_at);
+CREATE INDEX schedules_owner ON schedules (team_id, owner_id, created_at);
+CREATE INDEX schedules_approval ON schedules (approval_id) WHERE approval_id IS NOT NULL;
+CREATE TABLE schedule_runs (
+  schedule_id TEXT NOT NULL,
+  planned_at ${ms} NOT NULL,
+  claimed_by TEXT NOT NULL,
+  claimed_at ${ms} NOT NULL,
+  state TEXT NOT NULL,
+  finished_at ${ms},
+  flow_id TEXT,
+  detail TEXT,
+  PRIMARY KEY (schedule_id, planned_at)
+);
+CREATE INDEX schedule_runs_claimed ON schedule_runs (claimed_at) WHERE state = 'claimed';
+CREATE INDEX schedule_runs_planned ON schedule_runs (planned_at);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -302,5 +348,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'form submissions answered once',
     sqlite: formSubmissions('INTEGER'),
     postgres: formSubmissions('BIGINT'),
+  },
+  {
+    version: 14,
+    name: 'schedules and their planned runs',
+    sqlite: schedules('INTEGER'),
+    postgres: schedules('BIGINT'),
   },
 ];

@@ -8,8 +8,16 @@ import * as submissions from './queries/form-submissions.js';
 import * as gauges from './queries/gauges.js';
 import * as tokens from './queries/person-tokens.js';
 import * as seen from './queries/requests-seen.js';
+import * as schedules from './queries/schedules.js';
 import * as state from './queries/state.js';
 import * as flows from './queries/tracked-flows.js';
+import type {
+  NewSchedule,
+  ScheduleQuery,
+  ScheduleRunQuery,
+  ScheduleStatusChange,
+  ScheduleStore,
+} from './schedules.js';
 import type { SqlEngine } from './sql.js';
 import type {
   ApprovalQuery,
@@ -225,6 +233,40 @@ export class SqlStore implements Store {
     sealed: SealedSecret,
   ) {
     return this.engine.exec(tokens.resealPersonToken(o, sealed));
+  }
+
+  createSchedule(s: NewSchedule) {
+    return this.engine.exec(schedules.createSchedule(s));
+  }
+  getSchedule(id: string) {
+    return this.engine.exec(schedules.getSchedule(id));
+  }
+  listSchedules(q: ScheduleQuery = {}) {
+    return this.engine.exec(schedules.listSchedules(q));
+  }
+  setScheduleStatus(id: string, change: ScheduleStatusChange) {
+    return this.engine.exec(schedules.setScheduleStatus(id, change));
+  }
+  claimDueSchedules(o: { owner: string; now: number; leaseMs: number; limit: number }) {
+    return this.engine.exec(schedules.claimDueSchedules(o));
+  }
+  claimScheduleRun(o: Parameters<ScheduleStore['claimScheduleRun']>[0]) {
+    return this.engine.exec(schedules.claimScheduleRun(o));
+  }
+  finishScheduleRun(o: Parameters<ScheduleStore['finishScheduleRun']>[0]) {
+    return this.engine.exec(schedules.finishScheduleRun(o));
+  }
+  advanceSchedule(o: Parameters<ScheduleStore['advanceSchedule']>[0]) {
+    return this.engine.exec(schedules.advanceSchedule(o));
+  }
+  releaseScheduleLeases(owner: string) {
+    return this.engine.exec(schedules.releaseScheduleLeases(owner));
+  }
+  listScheduleRuns(q: ScheduleRunQuery = {}) {
+    return this.engine.exec(schedules.listScheduleRuns(q));
+  }
+  markInterruptedRuns(claimedBefore: number, at: number) {
+    return this.engine.exec(schedules.markInterruptedRuns(claimedBefore, at));
   }
 
   close() {

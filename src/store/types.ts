@@ -1,4 +1,5 @@
 import type { WriteHealth } from './health.js';
+import type { ScheduleStore } from './schedules.js';
 /** Live-model actions that need an approval. */
 export type ApprovalAction = 'start' | 'stop';
 
@@ -291,7 +292,7 @@ export interface OperatorFigures {
   approvalsPending: number;
 }
 
-export interface Store extends FlowTrackingStore, FollowUpHoldStore, PersonTokenStore {
+export interface Store extends FlowTrackingStore, FollowUpHoldStore, PersonTokenStore, ScheduleStore {
   readonly kind: 'sqlite' | 'postgres';
 
   /** Followed flows by status and pending approval requests, for the metrics every replica reports alike. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ackHomeDecision, ackHomeOpened } from '../../src/slack/home/listeners.js';
 import { HOME_ACTION, type HomeData, homeView } from '../../src/slack/home/views.js';
 import type { Job } from '../../src/slack/runtime/jobs.js';
-import type { ApprovalRequest, TrackedFlow } from '../../src/store/index.js';
+import type { ApprovalRequest, Schedule, TrackedFlow } from '../../src/store/index.js';
 import { checkBlockKitLimits } from '../../src/wire/block-kit.js';
 import { validateView } from '../../standins/localslack/index.js';
 import { approvalRecord } from '../support/fixtures/records.js';
@@ -115,6 +115,54 @@ describe('the Home view', () => {
     // What users or the service wrote cannot ping or link.
     expect(text).not.toContain('<!channel>');
     expect(text).not.toContain('<http://evil');
+  });
+
+  it('lists the person’s schedules in every channel, with the next run as a Slack date and the last outcome', () => {
+    const schedule = (n: number, over: Partial<Schedule> = {}): Schedule => ({
+      id: `5c4ed01e${n}`,
+      teamId: 'T0TEAM',
+      channelId: `C0CH${n}`,
+      ownerId: 'U0BOB',
+      name: `score ${n}`,
+      kind: 'command',
+      command: `score ${id(2)} workspace=${id(1)} range="last 8 hours" ${EVIL}`,
+      whenText: 'every weekday at 06:00',
+      rule: { pattern: '0 6 * * 1-5' },
+      timeZone: 'Europe/London',
+      status: 'active',
+      statusReason: null,
+      statusBy: null,
+      approvalId: null,
+      createdAt: T,
+      updatedAt: T,
+      nextRunAt: T + 3_600_000,
+      lastRunAt: T - 86_400_000,
+      lastOutcome: 'failed',
+      lastDetail: EVIL,
+      leaseOwner: null,
+      leaseUntil: null,
+      ...over,
+    });
+    const view = homeView(
+      data({
+        schedules: {
+          items: [
+            schedule(1),
+            schedule(2, { status: 'paused', statusReason: 'paused by a person', nextRunAt: null }),
+          ],
+          total: 7,
+        },
+      }),
+    );
+    expect(checkBlockKitLimits(view, 'home')).toEqual([]);
+    const text = JSON.stringify(view);
+    expect(text).toContain('Your schedules');
+    expect(text).toContain(`<!date^${(T + 3_600_000) / 1000}^`);
+    expect(text).toContain('<#C0CH1>');
+    expect(text).toMatch(/:x: failed/);
+    expect(text).toContain('*paused* (paused by a person)');
+    expect(text).toContain('…and 5 more schedules');
+    expect(text).not.toContain('<!channel>');
   });
 
   it('shows the buttons only to approvers, and the model of a finished flow', () => {

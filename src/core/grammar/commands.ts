@@ -1,5 +1,6 @@
 import { EXAMPLE_IDS as X } from '../ids.js';
 import { onRegistered, REGISTRY, registeredSpec } from '../operations/registry/index.js';
+import { SCHEDULE_COMMANDS } from '../schedules/commands.js';
 import type { CommandSpec } from './spec.js';
 
 export type { CommandSpec } from './spec.js';
@@ -130,6 +131,7 @@ function listCommands(): CommandSpec[] {
     service('flow'),
     ...BOT_COMMANDS.filter((c) => c.id === 'flows'),
     ...IDENTITY_COMMANDS,
+    ...SCHEDULE_COMMANDS,
   ];
 }
 

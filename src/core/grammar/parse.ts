@@ -59,6 +59,15 @@ export function parseCommand(text: string, options: ParseOptions = {}): ParseOut
   }
   const spec = selectSpec(tokens);
   if ('error' in spec) return { ok: false, kind: 'error', message: spec.error, spec: spec.spec };
+  if (spec.spec.raw) {
+    const own = withoutMarks(text).trim().replace(/^\S+/, '').trim();
+    return {
+      ok: true,
+      command: { kind: 'scheduling', id: spec.spec.id, text: own },
+      spec: spec.spec,
+      fromDefaults: [],
+    };
+  }
   const rest = tokens.slice(spec.spec.words.length);
   try {
     const args = collect(rest, spec.spec, options.names);

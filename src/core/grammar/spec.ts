@@ -21,4 +21,6 @@ export interface CommandSpec {
   defaults?: string[];
   /** The key the first positional argument stands for (a default never fills it when a positional is given). */
   positional?: string;
+  /** The text after the words is the command's own to read (a schedule carries a whole command). */
+  raw?: boolean;
 }

@@ -38,7 +38,9 @@ export type ParsedCommand =
   | ServiceCommands[keyof ServiceCommands]
   | { kind: 'flows'; limit?: number }
   | GovernanceCommand
-  | IdentityCommand;
+  | IdentityCommand
+  /** Schedules and digests: `text` (after the command word) is read by core/schedules. */
+  | { kind: 'scheduling'; id: string; text: string };
 
 /** Whom the person acts as at the service: never an operation, never sent to the service as typed. */
 export type IdentityCommand = { kind: 'identity'; action: IdentityAction };

@@ -50,6 +50,10 @@ export async function followCommand(command: SlashCommand, bot: Bot): Promise<vo
       const { followIdentityCommand } = await import('../identity/index.js');
       return void (await followIdentityCommand(bot, read.action, command, to));
     }
+    if (read.kind === 'scheduling') {
+      const { followScheduling } = await import('../schedules/index.js');
+      return void (await followScheduling(bot, read, command, to));
+    }
 
     const actor: Actor = {
       userId: command.user_id,

@@ -286,6 +286,7 @@ export async function loadHome(bot: Bot, viewer: HomeViewer): Promise<HomeData> 
     now: flowNow,
     timeZone,
     identity: { standing, canConnect: bot.connections.canConnect },
+    schedules: listed(await bot.store.listSchedules({ teamId, ownerId: userId, limit: 51 }), 5, 51),
   };
 }
 

@@ -1,11 +1,12 @@
 import type { types } from '@slack/bolt';
 import { CHANNEL_DEFAULT_KEYS, type StoredChannelDefaults } from '../../core/channel-defaults.js';
-import type { ApprovalRequest, TrackedFlow } from '../../core/records.js';
+import type { ApprovalRequest, Schedule, TrackedFlow } from '../../core/records.js';
 import { formatShifts } from '../../core/time.js';
 import { LIMITS } from '../../wire/block-kit.js';
 import { describeAction } from '../approvals/index.js';
 import { completionMessage, statusLine } from '../flows/index.js';
 import { type HomeIdentity, standingBlocks } from '../identity/index.js';
+import { scheduleLine } from '../schedules/index.js';
 import {
   code,
   context,
@@ -56,6 +57,8 @@ export interface HomeData {
   timeZone: string;
   /** Whom they act as at the service, and whether they can connect. */
   identity?: HomeIdentity;
+  /** The schedules they own, in every channel. */
+  schedules?: Listed<Schedule>;
 }
 
 const header = (text: string): KnownBlock => ({
@@ -210,6 +213,13 @@ export function homeView(d: HomeData): types.HomeView {
     );
   if (d.isApprover) blocks.push(divider, ...waitingBlocks(d));
   blocks.push(divider, ...mineBlocks(d), divider, ...flowBlocks(d), divider, ...channelBlocks(d));
+  if (d.schedules?.items.length)
+    blocks.push(
+      divider,
+      header('Your schedules'),
+      ...d.schedules.items.map((s, i) => section(scheduleLine(s, i + 1, { channel: true }))),
+      ...more(d.schedules, d.schedules.items.length, 'schedule', ': `/tsai schedules` in their channels'),
+    );
   return {
     type: 'home',
     callback_id: HOME_CALLBACK,

@@ -426,6 +426,35 @@ describe.skipIf(!run)(
       await shot(page, 'flow-thread');
     });
 
+    it('a schedule "every minute" fires on the page: its learn is announced and followed like a typed one', {
+      timeout: 150_000,
+    }, async () => {
+      await send(
+        page,
+        '/tsai schedule "every minute" name="sandbox minute" learn workspace=1030000000000000001 signals=1050000000000000001:temperature range="last 8 hours" name="every minute here"',
+      );
+      const made = page.locator('.message', { hasText: 'every minute' }).filter({ hasText: 'Next runs' });
+      await made.waitFor();
+      await expect(made.textContent()).resolves.toContain('Europe/London');
+      // At the next minute the bot runs it by itself: the announcement appears, then moves on.
+      const announced = page.locator('.message:not(.ephemeral)', { hasText: 'every minute here' });
+      await announced.first().waitFor({ timeout: 75_000 });
+      await page
+        .locator('.message:not(.ephemeral)', { hasText: 'every minute here' })
+        .filter({ hasText: /RUNNING|COMPLETED/ })
+        .first()
+        .waitFor({ timeout: 40_000 });
+      await send(page, '/tsai schedule delete "sandbox minute"');
+      await page.locator('.message', { hasText: 'deleted the schedule' }).waitFor();
+    });
+
+    it('posts a digest of the channel when asked for now', async () => {
+      await send(page, '/tsai digest now');
+      const digest = page.locator('.message:not(.ephemeral)', { hasText: 'Digest for' });
+      await digest.first().waitFor();
+      await expect(digest.first().textContent()).resolves.toMatch(/flows? started/);
+    });
+
     it('opens the EVAL modal from a command, refuses a bad range under the field, previews and submits a good one', async () => {
       // Carol is in America/New_York: 09:00 on 5 March 2024 is 14:00 UTC there.
       await actAs(page, 'U0CAROL');

@@ -1,0 +1,176 @@
+import type { Schedule, ScheduleRun, ScheduleRunOutcome, Store } from '../../store/index.js';
+import { ruleOf } from './manage.js';
+import { nextRunAfter, runsBetween } from './rule.js';
+
+/** What came of one run, as the store keeps it and the owner may be told. */
+export interface RunReport {
+  outcome: ScheduleRunOutcome;
+  flowId?: string;
+  /** The service's (or the bot's) reason, in words for people. */
+  detail?: string;
+  /** The service turned down the owner's own token: the schedule pauses until they reconnect. */
+  reconnect?: boolean;
+}
+
+/** What the runner tells a surface, which tells the schedule's owner (once per event). */
+export type ScheduleEvent =
+  | { kind: 'skipped'; schedule: Schedule; missed: number[]; ranLatest: boolean }
+  | { kind: 'paused-token'; schedule: Schedule; plannedAt: number }
+  | { kind: 'interrupted'; schedule: Schedule; run: ScheduleRun };
+
+export interface ScheduleRunnerDeps {
+  store: Store;
+  /** The bot's clock: schedules run on business time, which tests move. */
+  now: () => Date;
+  /** This replica's name in leases and claims. */
+  owner: string;
+  /** How late a missed run may be and still run once (TSAI_SCHEDULE_CATCH_UP). */
+  catchUpMs: number;
+  /** Runs one planned run through the one path and shows it; never throws for the service's refusals. */
+  perform(schedule: Schedule, plannedAt: number): Promise<RunReport>;
+  tell(event: ScheduleEvent): Promise<void>;
+  log: { info(o: object, msg: string): void; error(o: object, msg: string): void };
+  leaseMs?: number;
+  /** Schedules claimed per round. */
+  batch?: number;
+  /** A claimed run not finished after this was cut off by its process's death. */
+  interruptedAfterMs?: number;
+}
+
+const LEASE_MS = 5 * 60_000;
+const INTERRUPTED_AFTER_MS = 15 * 60_000;
+/** Runs of one round under way at once: 1,000 due in the same minute start within seconds. */
+const PARALLEL = 25;
+
+/**
+ * Runs due schedules, each planned run at most once across replicas and restarts: a replica leases due
+ * schedules (passing over others' rows), then claims each planned run by inserting its row before anything
+ * is sent; a second claimant of the same (schedule, instant) inserts nothing and runs nothing. A process
+ * that dies after its claim leaves the run claimed, and it is marked outcome unknown later, never run
+ * again: a lost run is preferred to a second service call.
+ */
+export class ScheduleRunner {
+  constructor(private readonly deps: ScheduleRunnerDeps) {}
+
+  /** Schedules leased per round: a few rounds' worth, so that replicas share a burst of due runs. */
+  get batch(): number {
+    return this.deps.batch ?? 2 * PARALLEL;
+  }
+
+  get owner(): string {
+    return this.deps.owner;
+  }
+
+  /** One round: every due schedule this replica could lease. Returns how many schedules it handled. */
+  async round(): Promise<number> {
+    const { store, owner } = this.deps;
+    const now = this.deps.now().getTime();
+    const due = await store.claimDueSchedules({
+      owner,
+      now,
+      leaseMs: this.deps.leaseMs ?? LEASE_MS,
+      limit: this.batch,
+    });
+    if (due.length) this.deps.log.info({ schedules: due.length }, 'claimed due schedules');
+    for (let i = 0; i < due.length; i += PARALLEL)
+      await Promise.all(
+        due
+          .slice(i, i + PARALLEL)
+          .map((s) =>
+            this.handle(s, now).catch((e: unknown) =>
+              this.deps.log.error(
+                { schedule: s.id, err: String(e) },
+                'a scheduled run failed inside the bot',
+              ),
+            ),
+          ),
+      );
+    return due.length;
+  }
+
+  /** Claimed runs whose process died: outcome unknown, owner told once (whoever marks them tells). */
+  async sweepInterrupted(): Promise<ScheduleRun[]> {
+    const now = this.deps.now().getTime();
+    const cut = await this.deps.store.markInterruptedRuns(
+      now - (this.deps.interruptedAfterMs ?? INTERRUPTED_AFTER_MS),
+      now,
+    );
+    for (const run of cut) {
+      const schedule = await this.deps.store.getSchedule(run.scheduleId);
+      if (schedule) await this.deps.tell({ kind: 'interrupted', schedule, run });
+    }
+    return cut;
+  }
+
+  private async handle(s: Schedule, now: number): Promise<void> {
+    const { store, owner } = this.deps;
+    const rule = ruleOf(s);
+    const from = s.nextRunAt ?? now;
+    // Every planned instant from the one it was waiting for up to now (the newest 100 after a long outage).
+    const planned = runsBetween(rule, from - 1, now, 100);
+    const latest = planned.at(-1);
+    const runLatest = latest !== undefined && now - latest <= this.deps.catchUpMs;
+    const missed = runLatest ? planned.slice(0, -1) : planned;
+    const skipped: number[] = [];
+    for (const at of missed) {
+      const late = Math.round((now - at) / 60_000);
+      if (
+        await store.claimScheduleRun({
+          scheduleId: s.id,
+          plannedAt: at,
+          owner,
+          at: now,
+          state: 'skipped',
+          detail: `Missed while the bot was not running; ${late} min late when it was back.`,
+        })
+      )
+        skipped.push(at);
+    }
+    if (skipped.length)
+      await this.deps.tell({ kind: 'skipped', schedule: s, missed: skipped, ranLatest: runLatest });
+
+    let last: { at: number; outcome: ScheduleRunOutcome; detail?: string } | undefined = skipped.length
+      ? { at: skipped.at(-1)!, outcome: 'skipped' }
+      : undefined;
+    if (
+      runLatest &&
+      (await store.claimScheduleRun({ scheduleId: s.id, plannedAt: latest, owner, at: now }))
+    ) {
+      const report = await this.deps.perform(s, latest).catch((e: unknown): RunReport => {
+        this.deps.log.error({ schedule: s.id, err: String(e) }, 'a scheduled run failed inside the bot');
+        return {
+          outcome: 'unknown',
+          detail: "Something went wrong inside the bot; check the service's Activity view for this run.",
+        };
+      });
+      await store.finishScheduleRun({
+        scheduleId: s.id,
+        plannedAt: latest,
+        state: report.outcome,
+        at: this.deps.now().getTime(),
+        ...(report.flowId ? { flowId: report.flowId } : {}),
+        ...(report.detail ? { detail: report.detail } : {}),
+      });
+      last = { at: latest, outcome: report.outcome, ...(report.detail ? { detail: report.detail } : {}) };
+      this.deps.log.info({ schedule: s.id, plannedAt: latest, outcome: report.outcome }, 'scheduled run');
+      if (report.reconnect) {
+        const paused = await store.setScheduleStatus(s.id, {
+          status: 'paused',
+          from: ['active'],
+          reason: 'the service turned down its owner’s token',
+          by: 'system',
+          at: now,
+          nextRunAt: null,
+        });
+        if (paused) await this.deps.tell({ kind: 'paused-token', schedule: paused, plannedAt: latest });
+      }
+    }
+    await store.advanceSchedule({
+      id: s.id,
+      owner,
+      nextRunAt: nextRunAfter(rule, Math.max(now, latest ?? now)),
+      at: now,
+      ...(last ? { last } : {}),
+    });
+  }
+}

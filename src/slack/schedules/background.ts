@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import type { Schedule } from '../../core/records.js';
+import { type PerformDeps, performScheduled, reportOf } from '../../core/schedules/perform.js';
+import { type RunReport, type ScheduleEvent, ScheduleRunner } from '../../core/schedules/runner.js';
+import { errText } from '../../log.js';
+import type { Bot } from '../bot.js';
+import { showResult } from '../command/show.js';
+import type { Running } from '../feature.js';
+import { say, tellUser } from '../reply.js';
+import { goesBy } from '../users.js';
+import { escapeMrkdwn } from '../views/mrkdwn.js';
+import { postScheduledDigest } from './digest.js';
+import { eventMessage } from './views.js';
+
+/** How often due schedules are looked for: the query reads only due rows, so idle schedules cost nothing. */
+const ROUND_MS = 1_000;
+const INTERRUPTED_EVERY_MS = 60_000;
+
+/** One run, shown as a command's outcome is: a flow announced in the schedule's channel and followed. */
+async function performRun(bot: Bot, s: Schedule, plannedAt: number): Promise<RunReport> {
+  if (s.kind === 'digest') {
+    await postScheduledDigest(bot, s, plannedAt);
+    return { outcome: 'ok' };
+  }
+  const deps: PerformDeps = {
+    store: bot.store,
+    operations: bot.operations,
+    displayName: async (userId) => goesBy(await bot.users.lookup(userId)),
+  };
+  const { actor, result, unsaid } = await performScheduled(deps, s, plannedAt);
+  // Failures go to the owner alone (by direct message: nobody may be in the channel at that hour).
+  const to = result.ok
+    ? { userId: s.ownerId, channelId: s.channelId, responseUrls: [] }
+    : { userId: s.ownerId, responseUrls: [] };
+  await showResult(bot, result, { to, who: { userId: s.ownerId, commandText: actor.asked } }).catch(
+    (e: unknown) => bot.logger.warn({ schedule: s.id, err: errText(e) }, 'could not show a scheduled run'),
+  );
+  if (unsaid) await say(bot, to, escapeMrkdwn(unsaid));
+  return reportOf(result);
+}
+
+/** The runner of every replica: due runs claimed once in the store, run through the one path. */
+export async function startScheduleWork(bot: Bot): Promise<Running> {
+  const owner = `schedules-${randomUUID()}`;
+  const log = bot.logger.child({ part: 'schedules', owner });
+  const runner = new ScheduleRunner({
+    store: bot.store,
+    now: bot.now,
+    owner,
+    catchUpMs: bot.config.schedules.catchUpMs,
+    perform: (s, at) => performRun(bot, s, at),
+    tell: async (e: ScheduleEvent) =>
+      void (await tellUser(bot, { userId: e.schedule.ownerId, responseUrls: [] }, eventMessage(e))),
+    log,
+    // A replica holds what it runs as long as it holds a flow it reads, and a run claimed by a process that
+    // died is given up as an approval's execution is: the same two settings, one meaning.
+    leaseMs: bot.config.tracking.leaseMs,
+    interruptedAfterMs: bot.config.approvals.interruptedAfterMs,
+  });
+  let stopped = false;
+  let running: Promise<unknown> | undefined;
+  let lastSweep = 0;
+  const tick = () => {
+    if (running || stopped) return;
+    let again = false;
+    running = (async () => {
+      try {
+        // A full batch means more are due: the next round starts at once.
+        again = (await runner.round()) >= runner.batch;
+        if (
+          Date.now() - lastSweep >=
+          Math.min(INTERRUPTED_EVERY_MS, bot.config.approvals.interruptedAfterMs / 2)
+        ) {
+          lastSweep = Date.now();
+          await runner.sweepInterrupted();
+        }
+      } catch (e) {
+        log.error({ err: errText(e) }, 'could not look for due schedules; trying again');
+      } finally {
+        running = undefined;
+        if (again) setImmediate(tick);
+      }
+    })();
+  };
+  tick();
+  const timer = setInterval(tick, ROUND_MS);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+      await bot.store.releaseScheduleLeases(runner.owner).catch(() => 0);
+    },
+  };
+}

@@ -1,0 +1,239 @@
+import { randomBytes } from 'node:crypto';
+import { clampLimit } from '../rows.js';
+import type {
+  NewSchedule,
+  Schedule,
+  ScheduleQuery,
+  ScheduleRun,
+  ScheduleRunOutcome,
+  ScheduleRunQuery,
+  ScheduleRunState,
+  ScheduleStatus,
+  ScheduleStatusChange,
+} from '../schedules.js';
+import { all, one, oneWriter, run, type Steps, statements, whereAll } from '../sql.js';
+
+type Row = Record<string, unknown>;
+const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+export function toSchedule(r: Row): Schedule {
+  return {
+    id: String(r.id),
+    teamId: str(r.team_id),
+    channelId: String(r.channel_id),
+    ownerId: String(r.owner_id),
+    name: String(r.name),
+    kind: r.kind as Schedule['kind'],
+    command: String(r.command),
+    whenText: String(r.when_text),
+    rule: JSON.parse(String(r.rule)) as Record<string, unknown>,
+    timeZone: String(r.time_zone),
+    status: r.status as ScheduleStatus,
+    statusReason: str(r.status_reason),
+    statusBy: str(r.status_by),
+    approvalId: str(r.approval_id),
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+    nextRunAt: num(r.next_run_at),
+    lastRunAt: num(r.last_run_at),
+    lastOutcome: str(r.last_outcome) as ScheduleRunOutcome | null,
+    lastDetail: str(r.last_detail),
+    leaseOwner: str(r.lease_owner),
+    leaseUntil: num(r.lease_until),
+  };
+}
+
+export function toScheduleRun(r: Row): ScheduleRun {
+  return {
+    scheduleId: String(r.schedule_id),
+    plannedAt: Number(r.planned_at),
+    claimedBy: String(r.claimed_by),
+    claimedAt: Number(r.claimed_at),
+    state: r.state as ScheduleRunState,
+    finishedAt: num(r.finished_at),
+    flowId: str(r.flow_id),
+    detail: str(r.detail),
+  };
+}
+
+function* schedule(id: string): Steps<Schedule | null> {
+  const row = yield* one('SELECT * FROM schedules WHERE id = ?', [id]);
+  return row ? toSchedule(row) : null;
+}
+
+export const createSchedule = (s: NewSchedule) =>
+  statements(function* () {
+    const row = yield* one(
+      `INSERT INTO schedules (id, team_id, channel_id, owner_id, name, kind, command, when_text, rule, time_zone,
+         status, approval_id, created_at, updated_at, next_run_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      [
+        // Short enough to type: 48 random bits.
+        randomBytes(6).toString('hex'),
+        s.teamId ?? null,
+        s.channelId,
+        s.ownerId,
+        s.name,
+        s.kind,
+        s.command,
+        s.whenText,
+        JSON.stringify(s.rule),
+        s.timeZone,
+        s.status,
+        s.approvalId ?? null,
+        s.createdAt,
+        s.createdAt,
+        s.nextRunAt,
+      ],
+    );
+    return toSchedule(row!);
+  });
+
+export const getSchedule = (id: string) => statements(() => schedule(id));
+
+export const listSchedules = (q: ScheduleQuery) =>
+  statements(function* () {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (condition: string, v: unknown) => {
+      where.push(condition);
+      params.push(v);
+    };
+    if (q.teamId !== undefined) add('team_id = ?', q.teamId);
+    if (q.channelId !== undefined) add('channel_id = ?', q.channelId);
+    if (q.ownerId !== undefined) add('owner_id = ?', q.ownerId);
+    const statuses = q.statuses ?? ['active', 'paused', 'awaiting-approval', 'rejected'];
+    where.push(`status IN (${statuses.map(() => '?').join(', ')})`);
+    params.push(...statuses);
+    const rows = yield* all(`SELECT * FROM schedules${whereAll(where)} ORDER BY created_at, id LIMIT ?`, [
+      ...params,
+      clampLimit(q.limit, 100),
+    ]);
+    return rows.map(toSchedule);
+  });
+
+export const setScheduleStatus = (id: string, c: ScheduleStatusChange) =>
+  statements(function* () {
+    const from = c.from ?? ['active', 'paused', 'awaiting-approval', 'rejected'];
+    const row = yield* one(
+      `UPDATE schedules SET status = ?, status_reason = ?, status_by = ?, updated_at = ?, next_run_at = ?,
+         approval_id = COALESCE(?, approval_id)
+       WHERE id = ? AND status IN (${from.map(() => '?').join(', ')}) RETURNING *`,
+      [c.status, c.reason ?? null, c.by, c.at, c.nextRunAt, c.approvalId ?? null, id, ...from],
+    );
+    return row ? toSchedule(row) : null;
+  });
+
+/** As tracked flows are claimed: the select and the lease in one step, passing over rows others lock. */
+export const claimDueSchedules = (o: { owner: string; now: number; leaseMs: number; limit: number }) =>
+  oneWriter(function* (d) {
+    const rows = yield* all(
+      `UPDATE schedules SET lease_owner = ?, lease_until = ?
+       WHERE id IN (SELECT id FROM schedules
+         WHERE status = 'active' AND next_run_at <= ? AND (lease_until IS NULL OR lease_until < ?)
+         ORDER BY next_run_at LIMIT ?${d.skipLocked})
+       RETURNING *`,
+      [o.owner, o.now + o.leaseMs, o.now, o.now, Math.max(1, Math.floor(o.limit))],
+    );
+    return rows.map(toSchedule);
+  });
+
+export const claimScheduleRun = (o: {
+  scheduleId: string;
+  plannedAt: number;
+  owner: string;
+  at: number;
+  state?: ScheduleRunState;
+  detail?: string;
+}) =>
+  statements(function* () {
+    const state = o.state ?? 'claimed';
+    const changed = yield* run(
+      `INSERT INTO schedule_runs (schedule_id, planned_at, claimed_by, claimed_at, state, finished_at, detail)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (schedule_id, planned_at) DO NOTHING`,
+      [o.scheduleId, o.plannedAt, o.owner, o.at, state, state === 'claimed' ? null : o.at, o.detail ?? null],
+    );
+    return changed === 1;
+  });
+
+export const finishScheduleRun = (o: {
+  scheduleId: string;
+  plannedAt: number;
+  state: ScheduleRunOutcome;
+  at: number;
+  flowId?: string;
+  detail?: string;
+}) =>
+  statements(function* () {
+    const row = yield* one(
+      `UPDATE schedule_runs SET state = ?, finished_at = ?, flow_id = ?, detail = ?
+       WHERE schedule_id = ? AND planned_at = ? AND state = 'claimed' RETURNING *`,
+      [o.state, o.at, o.flowId ?? null, o.detail ?? null, o.scheduleId, o.plannedAt],
+    );
+    return row ? toScheduleRun(row) : null;
+  });
+
+export const advanceSchedule = (o: {
+  id: string;
+  owner: string;
+  nextRunAt: number | null;
+  at: number;
+  last?: { at: number; outcome: ScheduleRunOutcome; detail?: string };
+}) =>
+  statements(function* () {
+    const last = o.last ? ', last_run_at = ?, last_outcome = ?, last_detail = ?' : '';
+    const lastParams = o.last ? [o.last.at, o.last.outcome, o.last.detail ?? null] : [];
+    const row = yield* one(
+      `UPDATE schedules SET next_run_at = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL${last}
+       WHERE id = ? AND lease_owner = ? AND status = 'active' RETURNING *`,
+      [o.nextRunAt, o.at, ...lastParams, o.id, o.owner],
+    );
+    if (row) return toSchedule(row);
+    // Paused or deleted while its run was under way: the outcome is still kept, the lease given back.
+    if (o.last)
+      yield* run(
+        `UPDATE schedules SET last_run_at = ?, last_outcome = ?, last_detail = ?, lease_owner = NULL,
+           lease_until = NULL WHERE id = ? AND lease_owner = ?`,
+        [...lastParams, o.id, o.owner],
+      );
+    return null;
+  });
+
+export const releaseScheduleLeases = (owner: string) =>
+  statements(() =>
+    run('UPDATE schedules SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?', [owner]),
+  );
+
+export const listScheduleRuns = (q: ScheduleRunQuery) =>
+  statements(function* () {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (q.scheduleIds !== undefined) {
+      if (q.scheduleIds.length === 0) return [] as ScheduleRun[];
+      where.push(`schedule_id IN (${q.scheduleIds.map(() => '?').join(', ')})`);
+      params.push(...q.scheduleIds);
+    }
+    if (q.since !== undefined) {
+      where.push('planned_at >= ?');
+      params.push(q.since);
+    }
+    const rows = yield* all(
+      `SELECT * FROM schedule_runs${whereAll(where)} ORDER BY planned_at DESC, schedule_id LIMIT ?`,
+      [...params, clampLimit(q.limit, 100)],
+    );
+    return rows.map(toScheduleRun);
+  });
+
+export const markInterruptedRuns = (claimedBefore: number, at: number) =>
+  oneWriter(function* (d) {
+    const rows = yield* all(
+      `UPDATE schedule_runs SET state = 'unknown', finished_at = ?,
+         detail = 'The bot stopped while this run was under way; the service may or may not have acted.'
+       WHERE (schedule_id, planned_at) IN (SELECT schedule_id, planned_at FROM schedule_runs
+         WHERE state = 'claimed' AND claimed_at < ? ORDER BY claimed_at LIMIT 100${d.skipLocked})
+       RETURNING *`,
+      [at, claimedBefore],
+    );
+    return rows.map(toScheduleRun);
+  });

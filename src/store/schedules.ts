@@ -1,0 +1,161 @@
+/**
+ * The store's side of schedules: each schedule is a row, and each planned run is a row keyed by
+ * (schedule, planned instant). Whoever inserts that row runs it; nobody else can, on either engine, so a
+ * planned run happens at most once whatever the replicas and restarts.
+ */
+
+/** What a schedule repeats: a command, read again at each run, or a channel digest. */
+export type ScheduleKind = 'command' | 'digest';
+
+/**
+ * active: runs at `nextRunAt`; paused: by a person or because the owner's token was refused;
+ * awaiting-approval: a live start or stop waiting for its one approval; rejected: the approval was refused
+ * or revoked (never runs); deleted: kept for the digest's and the audit's sake, never listed.
+ */
+export type ScheduleStatus = 'active' | 'paused' | 'awaiting-approval' | 'rejected' | 'deleted';
+
+export interface NewSchedule {
+  teamId?: string;
+  channelId: string;
+  ownerId: string;
+  name: string;
+  kind: ScheduleKind;
+  /** The command as typed after `/tsai` (for a digest: empty). */
+  command: string;
+  /** The "when" as typed. */
+  whenText: string;
+  /** The rule as data (core/schedules reads it). */
+  rule: Record<string, unknown>;
+  timeZone: string;
+  status: ScheduleStatus;
+  approvalId?: string;
+  createdAt: number;
+  /** The first planned run; null while it may not run. */
+  nextRunAt: number | null;
+}
+
+export interface Schedule {
+  id: string;
+  teamId: string | null;
+  channelId: string;
+  ownerId: string;
+  name: string;
+  kind: ScheduleKind;
+  command: string;
+  whenText: string;
+  rule: Record<string, unknown>;
+  timeZone: string;
+  status: ScheduleStatus;
+  /** Why it is paused or rejected, in words for people. */
+  statusReason: string | null;
+  statusBy: string | null;
+  approvalId: string | null;
+  createdAt: number;
+  updatedAt: number;
+  nextRunAt: number | null;
+  lastRunAt: number | null;
+  lastOutcome: ScheduleRunOutcome | null;
+  lastDetail: string | null;
+  leaseOwner: string | null;
+  leaseUntil: number | null;
+}
+
+/**
+ * claimed: taken by a replica, its service call may be under way; then ok, failed (the service's reason in
+ * `detail`), refused (the bot's policy or identity refused it), skipped (missed while the bot was down),
+ * unknown (its process died after the claim: it is never run again).
+ */
+export type ScheduleRunState = 'claimed' | 'ok' | 'failed' | 'refused' | 'skipped' | 'unknown';
+export type ScheduleRunOutcome = Exclude<ScheduleRunState, 'claimed'>;
+
+export interface ScheduleRun {
+  scheduleId: string;
+  plannedAt: number;
+  claimedBy: string;
+  claimedAt: number;
+  state: ScheduleRunState;
+  finishedAt: number | null;
+  flowId: string | null;
+  detail: string | null;
+}
+
+export interface ScheduleQuery {
+  teamId?: string;
+  channelId?: string;
+  ownerId?: string;
+  /** Default: every status but deleted. */
+  statuses?: ScheduleStatus[];
+  limit?: number;
+}
+
+export interface ScheduleRunQuery {
+  scheduleIds?: readonly string[];
+  /** Planned at or after (ms). */
+  since?: number;
+  limit?: number;
+}
+
+/** A change of status by a person or the bot; `nextRunAt` set with it (null: none planned). */
+export interface ScheduleStatusChange {
+  status: ScheduleStatus;
+  reason?: string | null;
+  by: string;
+  at: number;
+  nextRunAt: number | null;
+  /** Only when the schedule is in one of these now (compare-and-set); absent: any but deleted. */
+  from?: ScheduleStatus[];
+  approvalId?: string;
+}
+
+export interface ScheduleStore {
+  createSchedule(s: NewSchedule): Promise<Schedule>;
+  getSchedule(id: string): Promise<Schedule | null>;
+  /** Oldest first (the order people number them in). */
+  listSchedules(q?: ScheduleQuery): Promise<Schedule[]>;
+  /** Compare-and-set of the status; null when the schedule is not in an expected status. */
+  setScheduleStatus(id: string, change: ScheduleStatusChange): Promise<Schedule | null>;
+  /**
+   * Leases up to `limit` active schedules whose next run is due at `now` and that nobody else holds, to
+   * `owner` until `now + leaseMs`; replicas claiming at once never get the same schedule.
+   */
+  claimDueSchedules(o: { owner: string; now: number; leaseMs: number; limit: number }): Promise<Schedule[]>;
+  /**
+   * Claims one planned run: true for the one caller that inserted its row, false for everyone after (the
+   * row is never deleted while its schedule lives).
+   */
+  claimScheduleRun(o: {
+    scheduleId: string;
+    plannedAt: number;
+    owner: string;
+    at: number;
+    /** Recorded at once as this (a skipped run), instead of claimed. */
+    state?: ScheduleRunState;
+    detail?: string;
+  }): Promise<boolean>;
+  /** What came of a claimed run (only from `claimed`). */
+  finishScheduleRun(o: {
+    scheduleId: string;
+    plannedAt: number;
+    state: ScheduleRunOutcome;
+    at: number;
+    flowId?: string;
+    detail?: string;
+  }): Promise<ScheduleRun | null>;
+  /**
+   * Moves the schedule to its next planned run, with its last outcome, and gives the lease back: only
+   * while `owner` holds it and the schedule is still active. Null when it does not.
+   */
+  advanceSchedule(o: {
+    id: string;
+    owner: string;
+    nextRunAt: number | null;
+    at: number;
+    last?: { at: number; outcome: ScheduleRunOutcome; detail?: string };
+  }): Promise<Schedule | null>;
+  /** Gives back every schedule lease `owner` holds. */
+  releaseScheduleLeases(owner: string): Promise<number>;
+  /** Newest planned first. */
+  listScheduleRuns(q?: ScheduleRunQuery): Promise<ScheduleRun[]>;
+  /** Runs claimed before `claimedBefore` and never finished (their process died) -> unknown; returns them. */
+  markInterruptedRuns(claimedBefore: number, at: number): Promise<ScheduleRun[]>;
+}

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src/core/compose.js';
+import { decideSchedule } from '../../src/core/schedules/approval.js';
+import {
+  type Asker,
+  changeSchedule,
+  createSchedule,
+  type SchedulingDeps,
+} from '../../src/core/schedules/manage.js';
+import { performScheduled, reportOf } from '../../src/core/schedules/perform.js';
+import { type ScheduleEvent, ScheduleRunner } from '../../src/core/schedules/runner.js';
+import type { Store } from '../../src/store/index.js';
+import { type Harness, startHarness } from '../support/emulator.js';
+import { storeForEachTest } from '../support/fixtures/store.js';
+
+const M = '1070000000000000002';
+// Friday 27 November 2026, 05:00 UTC.
+let now = Date.UTC(2026, 10, 27, 5);
+const ALICE: Asker = { userId: 'U0ALICE', teamId: 'T0', channelId: 'C0OPS', person: { timeZone: 'UTC' } };
+
+let emu: Harness;
+beforeAll(async () => {
+  emu = await startHarness({ maxAttempts: 1, retryBaseDelayMs: 1 });
+});
+afterAll(async () => {
+  await emu.close();
+});
+
+describe('schedules in core: created as a typed command is read, run once per planned instant', () => {
+  let store: Store;
+  storeForEachTest((s) => {
+    store = s;
+  });
+  beforeEach(async () => {
+    await emu.reset();
+    now = Date.UTC(2026, 10, 27, 5);
+  });
+  const setup = (o: { approvers?: string[]; operators?: string[] } = {}) => {
+    const core = createCore({
+      store,
+      service: emu.client,
+      now: () => new Date(now),
+      log: { info: () => {}, error: () => {} },
+      expandGroup: async () => [],
+      policy: { operators: o.operators ?? [] },
+      approvals: { approvers: o.approvers ?? ['U0BOB'] },
+      timeZone: 'UTC',
+    });
+    const deps: SchedulingDeps = {
+      store,
+      operations: core.operations,
+      now: () => new Date(now),
+      isApprover: async (u) => (o.approvers ?? ['U0BOB']).includes(u),
+      hasApprovers: (o.approvers ?? ['U0BOB']).length > 0,
+    };
+    const events: ScheduleEvent[] = [];
+    const runner = (owner: string) =>
+      new ScheduleRunner({
+        store,
+        now: () => new Date(now),
+        owner,
+        catchUpMs: 3_600_000,
+        perform: async (s, at) =>
+          reportOf((await performScheduled({ store, operations: core.operations }, s, at)).result),
+        tell: async (e) => void events.push(e),
+        log: { info: () => {}, error: () => {} },
+      });
+    return { deps, runner, events };
+  };
+  const posts = async () => (await emu.requests()).filter((r) => r.method === 'POST');
+
+  it('two runners racing over the same due schedule run its planned instant once', async () => {
+    const { deps, runner } = setup();
+    const made = await createSchedule(deps, ALICE, {
+      kind: 'create',
+      whenText: 'every day at 06:00',
+      commandText: `workspace create "made at six"`,
+    });
+    if (!made.ok) throw new Error(made.message);
+    now = Date.UTC(2026, 10, 27, 6, 0, 1);
+    await Promise.all([runner('A').round(), runner('B').round(), runner('C').round()]);
+    expect(await posts()).toHaveLength(1);
+    const s = await store.getSchedule(made.schedule.id);
+    expect(s).toMatchObject({ lastOutcome: 'ok', nextRunAt: Date.UTC(2026, 10, 28, 6), leaseOwner: null });
+    await runner('A').round();
+    expect(await posts()).toHaveLength(1);
+  });
+
+  it('refuses a person the access policy refuses, and a live schedule when nobody can approve it', async () => {
+    const notOperator = await createSchedule(setup({ operators: ['U0BOB'] }).deps, ALICE, {
+      kind: 'create',
+      whenText: 'every day at 06:00',
+      commandText: `workspace create "not mine to make"`,
+    });
+    expect(notOperator).toMatchObject({ ok: false, message: expect.stringMatching(/Nothing was scheduled/) });
+    const noApprovers = await createSchedule(setup({ approvers: [] }).deps, ALICE, {
+      kind: 'create',
+      whenText: 'every day at 06:00',
+      commandText: `live start ${M}`,
+    });
+    expect(noApprovers).toMatchObject({ ok: false, message: expect.stringMatching(/no approvers/) });
+    expect(await store.listSchedules()).toEqual([]);
+  });
+
+  it('only the owner or an approver changes a schedule; approving is once, and not by its owner', async () => {
+    // Alice is an approver too, but not of her own schedule.
+    const { deps } = setup({ approvers: ['U0BOB', 'U0ALICE'] });
+    const made = await createSchedule(deps, ALICE, {
+      kind: 'create',
+      whenText: 'every day at 07:00',
+      commandText: `live start ${M}`,
+    });
+    if (!made.ok) throw new Error(made.message);
+    expect(made).toMatchObject({
+      needsApproval: true,
+      schedule: { status: 'awaiting-approval', nextRunAt: null },
+    });
+    const carol = { ...ALICE, userId: 'U0CAROL' };
+    expect(await changeSchedule(deps, carol, { kind: 'change', action: 'delete', ref: '1' })).toMatchObject({
+      ok: false,
+    });
+    const decide = (userId: string, decision: 'approve' | 'reject') =>
+      decideSchedule(
+        { ...deps, allowSelfApproval: false },
+        { scheduleId: made.schedule.id, userId, decision },
+      );
+    expect(await decide('U0ALICE', 'approve')).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/someone else/),
+    });
+    expect(await decide('U0CAROL', 'approve')).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/Only approvers/),
+    });
+    const [first, second] = await Promise.all([decide('U0BOB', 'approve'), decide('U0BOB', 'reject')]);
+    expect([first.ok, second.ok].filter(Boolean)).toHaveLength(1);
+    const audit = await store.listAudit({ operationPrefixes: ['schedule.'] });
+    expect(audit.map((a) => a.operation).sort()).toEqual(
+      ['schedule.create', first.ok ? 'schedule.approve' : 'schedule.reject'].sort(),
+    );
+  });
+
+  it('a run whose process died after claiming it is marked outcome unknown once, the owner told, never run again', async () => {
+    const { deps, runner, events } = setup();
+    const made = await createSchedule(deps, ALICE, {
+      kind: 'create',
+      whenText: 'every day at 06:00',
+      commandText: 'workspace create "cut off"',
+    });
+    if (!made.ok) throw new Error(made.message);
+    const at = Date.UTC(2026, 10, 27, 6);
+    // A replica claimed the 06:00 run and died before anything more.
+    expect(
+      await store.claimScheduleRun({ scheduleId: made.schedule.id, plannedAt: at, owner: 'dead', at }),
+    ).toBe(true);
+    now = at + 20 * 60_000;
+    const survivor = runner('alive');
+    await survivor.round();
+    expect(await posts()).toEqual([]);
+    expect(await survivor.sweepInterrupted()).toHaveLength(1);
+    expect(await survivor.sweepInterrupted()).toHaveLength(0);
+    expect(events.map((e) => e.kind)).toEqual(['interrupted']);
+    expect((await store.listScheduleRuns({ scheduleIds: [made.schedule.id] }))[0]).toMatchObject({
+      plannedAt: at,
+      state: 'unknown',
+    });
+    expect(await store.getSchedule(made.schedule.id)).toMatchObject({ nextRunAt: Date.UTC(2026, 10, 28, 6) });
+  });
+});
