@@ -6,9 +6,19 @@ import { FORMS } from './forms/index.js';
 import { HOME } from './home/index.js';
 import { IDENTITY } from './identity/index.js';
 import { TYPEAHEAD } from './typeahead/index.js';
+import { WORKFLOWS } from './workflows/index.js';
 
 /**
  * Every Slack feature. The app's listeners and routes, the follow-up of each job kind, whom a lost job's
  * notice goes to, and the background work are all read from this list.
  */
-export const FEATURES: readonly Feature[] = [COMMAND, FORMS, TYPEAHEAD, APPROVALS, FLOWS, HOME, IDENTITY];
+export const FEATURES: readonly Feature[] = [
+  COMMAND,
+  FORMS,
+  TYPEAHEAD,
+  APPROVALS,
+  FLOWS,
+  HOME,
+  IDENTITY,
+  WORKFLOWS,
+];

@@ -84,6 +84,7 @@ describe('the features', () => {
       'flows',
       'home',
       'identity',
+      'workflows',
     ]);
   });
 
@@ -102,6 +103,7 @@ describe('the features', () => {
       'identity-connected',
       'identity-disconnect',
       'identity-open',
+      'step-executed',
     ]);
     expect(() => followUpsOf([...FEATURES, FEATURES[0]!])).toThrow(/two follow-ups for the job kind command/);
   });

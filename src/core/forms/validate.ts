@@ -1,4 +1,4 @@
-import { parseKeyed } from '../grammar/parse.js';
+import { operationFromArgs } from '../operations/from-args.js';
 import type { Argument, OperationEntry } from '../operations/registry/entry.js';
 import { entryOfForm } from '../operations/registry/index.js';
 import { choose, takes } from './choices.js';
@@ -69,15 +69,13 @@ function requestOf(
   given: Record<string, string>,
   ctx: FormContext,
 ): { request: ModalRequest } | { refused: string } {
-  const parsed = parseKeyed(entry.command.id, given);
-  if (!parsed.ok) return { refused: parsed.message };
-  const resolved = entry.resolve(parsed.command, {
+  const built = operationFromArgs(entry, given, {
     now: ctx.now,
     timeZone: ctx.timeZone,
     ...(ctx.locale ? { locale: ctx.locale } : {}),
   });
-  if (!resolved.ok) return { refused: resolved.message };
-  return { request: resolved.operation as ModalRequest };
+  if (!built.ok) return { refused: built.message };
+  return { request: built.operation as ModalRequest };
 }
 
 /**
