@@ -15,15 +15,12 @@ import { entryOfCommand } from '../operations/registry/index.js';
  */
 
 /** The input every step has: who runs the workflow (their identity, zone and access). */
-export const RUNNER_INPUT = 'user_context';
+export const RUNNER_INPUT = 'run_as';
 /** The optional input where the step announces its flow and its end, as a command would in a channel. */
 export const CHANNEL_INPUT = 'channel';
 
-export type StepParameterType =
-  | 'string'
-  | 'boolean'
-  | 'slack#/types/user_context'
-  | 'slack#/types/channel_id';
+/** What a parameter holds: text (IDs too), yes or no, a person (who runs the workflow), a channel. */
+export type StepParameterType = 'text' | 'flag' | 'person' | 'channel';
 
 export interface StepParameter {
   name: string;
@@ -72,42 +69,42 @@ const s = (v: unknown): string | undefined => (typeof v === 'string' && v !== ''
 
 /** Every output a step may have: its type, what a person reads in Workflow Builder, and where it comes from. */
 const OUTPUTS = {
-  flow_id: { type: 'string', title: 'Flow ID', read: (d: StepDone): Value => d.flow?.id },
+  flow_id: { type: 'text', title: 'Flow ID', read: (d: StepDone): Value => d.flow?.id },
   status: {
-    type: 'string',
+    type: 'text',
     title: 'Flow status',
     read: (d: StepDone): Value => d.flow?.status,
   },
   model_id: {
-    type: 'string',
+    type: 'text',
     title: 'Model ID',
     read: (d: StepDone): Value =>
       d.flow?.results?.models[0]?.id ?? s(d.request.modelId) ?? (isModel(d) ? d.seen?.id : undefined),
   },
   model_name: {
-    type: 'string',
+    type: 'text',
     title: 'Model name',
     read: (d: StepDone): Value => d.flow?.results?.models[0]?.name ?? (isModel(d) ? d.seen?.name : undefined),
   },
   dataspec_id: {
-    type: 'string',
+    type: 'text',
     title: 'Dataspec ID',
     read: (d: StepDone): Value =>
       d.flow?.results?.dataspecs[0]?.id ??
       s((d.request.data as { dataspecId?: unknown } | undefined)?.dataspecId),
   },
   eval_id: {
-    type: 'string',
+    type: 'text',
     title: 'Eval object ID',
     read: (d: StepDone): Value => d.flow?.results?.evals[0]?.id,
   },
   eval_name: {
-    type: 'string',
+    type: 'text',
     title: 'Eval object name',
     read: (d: StepDone): Value => d.flow?.results?.evals[0]?.name,
   },
   output_signals: {
-    type: 'string',
+    type: 'text',
     title: 'Output signal IDs',
     read: (d: StepDone): Value => {
       const signals = d.flow?.results?.evals[0]?.outputSignals ?? [];
@@ -115,18 +112,18 @@ const OUTPUTS = {
     },
   },
   workspace_id: {
-    type: 'string',
+    type: 'text',
     title: 'Workspace ID',
     read: (d: StepDone): Value => s(d.request.workspaceId) ?? (isModel(d) ? d.seen?.workspace : d.seen?.id),
   },
   workspace_name: {
-    type: 'string',
+    type: 'text',
     title: 'Workspace name',
     read: (d: StepDone): Value => (isModel(d) ? undefined : d.seen?.name),
   },
-  request_id: { type: 'string', title: 'Approval request ID', read: (d: StepDone): Value => d.approvalId },
+  request_id: { type: 'text', title: 'Approval request ID', read: (d: StepDone): Value => d.approvalId },
   live: {
-    type: 'boolean',
+    type: 'flag',
     title: 'Model is live',
     read: (d: StepDone): Value =>
       d.flow?.results?.models[0]?.live ??
@@ -204,13 +201,25 @@ const titled = (words: string) => words.charAt(0).toUpperCase() + words.slice(1)
 
 function argumentInput(arg: Argument): StepParameter {
   const noun = arg.noun ?? arg.key.replace(/-/g, ' ');
+  const title =
+    arg.kind === 'signals'
+      ? 'Signals'
+      : arg.kind === 'range'
+        ? arg.oneRange
+          ? 'Time range'
+          : 'Time ranges'
+        : arg.kind === 'id' && !/\bID\b/.test(noun)
+          ? `${noun} ID`
+          : noun;
   const range = arg.kind === 'range' ? ' Read in your own time zone, as the command reads it.' : '';
   return {
     name: inputName(arg.key),
-    type: 'string',
-    title: titled(arg.kind === 'id' && !/\bID\b/.test(noun) ? `${noun} ID` : noun),
-    description: `${arg.help}${range}`,
-    required: arg.required,
+    type: 'text',
+    title: titled(title),
+    // The command's wording names its keys in code (`dataspec=`); a step's inputs are fields.
+    description: `${arg.help.replace(/`([^`]*?)=?`/g, '$1')}${range}`,
+    // One side of an either/or (new signals and ranges, or an existing dataspec) is never required alone.
+    required: arg.required && arg.side === undefined,
     argKey: arg.key,
     ...(arg.example ? { hint: arg.example } : {}),
   };
@@ -243,7 +252,7 @@ function stepOf(
     inputs: [
       {
         name: RUNNER_INPUT,
-        type: 'slack#/types/user_context',
+        type: 'person',
         title: 'Run as',
         description: 'The person the step acts for: their own service token, time zone and access.',
         required: true,
@@ -251,7 +260,7 @@ function stepOf(
       ...entry.args.map(argumentInput),
       {
         name: CHANNEL_INPUT,
-        type: 'slack#/types/channel_id',
+        type: 'channel',
         title: 'Announce in channel',
         description: 'Where the step posts what it started and how it ended (optional).',
         required: false,

@@ -1,0 +1,55 @@
+import { STEPS, type StepParameter, type StepParameterType } from '../../core/workflows/steps.js';
+
+/** A parameter as Slack's manifest declares it. */
+export interface ManifestParameter {
+  type: string;
+  title: string;
+  description: string;
+  hint?: string;
+}
+
+/** A manifest function: one Workflow Builder step. */
+export interface ManifestFunction {
+  title: string;
+  description: string;
+  input_parameters: { properties: Record<string, ManifestParameter>; required: string[] };
+  output_parameters: { properties: Record<string, ManifestParameter>; required: string[] };
+}
+
+/** Slack's types for what a step's parameters hold. */
+const SLACK_TYPE: Record<StepParameterType, string> = {
+  text: 'string',
+  flag: 'boolean',
+  person: 'slack#/types/user_context',
+  channel: 'slack#/types/channel_id',
+};
+
+function parameters(list: readonly StepParameter[]): ManifestFunction['input_parameters'] {
+  const properties: Record<string, ManifestParameter> = {};
+  for (const p of list)
+    properties[p.name] = {
+      type: SLACK_TYPE[p.type],
+      title: p.title,
+      description: p.description,
+      ...(p.hint ? { hint: p.hint } : {}),
+    };
+  return { properties, required: list.filter((p) => p.required).map((p) => p.name) };
+}
+
+/**
+ * manifest.yml's `functions`, generated from the steps (themselves read from the registry): a test
+ * fails when the file says otherwise, and writes it anew when asked (docs/workflows.md).
+ */
+export function manifestFunctions(): Record<string, ManifestFunction> {
+  return Object.fromEntries(
+    STEPS.map((st) => [
+      st.callbackId,
+      {
+        title: st.title,
+        description: st.description,
+        input_parameters: parameters(st.inputs),
+        output_parameters: parameters(st.outputs),
+      },
+    ]),
+  );
+}
