@@ -3,6 +3,7 @@ import { createServiceClient, ServiceError } from '../src/api/index.js';
 import { parseJsonLossless } from '../src/wire/index.js';
 import { SEED } from '../standins/emulator/index.js';
 import { type Harness, startHarness } from './support/emulator.js';
+import { named } from './support/service-calls.js';
 
 async function failure(p: Promise<unknown>): Promise<ServiceError> {
   const e = await p.then(
@@ -23,7 +24,7 @@ afterAll(() => h.close());
 describe('authentication and routing', () => {
   it('a wrong token is a 401 with a sentence about the token, and the token appears nowhere', async () => {
     const token = 'wrong-but-secret-token-42';
-    const client = createServiceClient({ baseUrl: h.emu.url, accountId: SEED.accountId, token });
+    const client = named(createServiceClient({ baseUrl: h.emu.url, accountId: SEED.accountId, token }));
     const e = await failure(client.getWorkspace(SEED.workspaces.pumpStation));
     await client.close();
     expect(e).toMatchObject({ kind: 'http', status: 401 });
@@ -61,11 +62,13 @@ describe('authentication and routing', () => {
   });
 
   it('an unknown account is a 404 naming the account', async () => {
-    const client = createServiceClient({
-      baseUrl: h.emu.url,
-      accountId: '1999999999999999999',
-      token: h.emu.token,
-    });
+    const client = named(
+      createServiceClient({
+        baseUrl: h.emu.url,
+        accountId: '1999999999999999999',
+        token: h.emu.token,
+      }),
+    );
     const e = await failure(client.getWorkspace(SEED.workspaces.pumpStation));
     await client.close();
     expect(e).toMatchObject({ kind: 'http', status: 404 });
@@ -153,7 +156,9 @@ describe('getFlow feature detection', () => {
   });
 
   it('reports unsupported on 405', async () => {
-    const client = createServiceClient({ baseUrl: h.emu.url, accountId: SEED.accountId, token: h.emu.token });
+    const client = named(
+      createServiceClient({ baseUrl: h.emu.url, accountId: SEED.accountId, token: h.emu.token }),
+    );
     await h.fault({ method: 'GET', path: '/flows/', status: 405, count: 1 });
     expect(await client.getFlow('1400000000000000001')).toEqual({ supported: false });
     await client.close();
@@ -191,7 +196,7 @@ describe('client configuration', () => {
     for (const baseUrl of ['not a url', 'ftp://host', 'http://user:pw-secret-123@127.0.0.1:1']) {
       let err: unknown;
       try {
-        createServiceClient({ baseUrl, accountId: SEED.accountId, token: 't0ken-value' });
+        named(createServiceClient({ baseUrl, accountId: SEED.accountId, token: 't0ken-value' }));
       } catch (e) {
         err = e;
       }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServiceClient, type FlowView, readFlow, ServiceError } from '../src/api/index.js';
 import { SEED } from '../standins/emulator/index.js';
 import { type Harness, startHarness } from './support/emulator.js';
+import { named } from './support/service-calls.js';
 
 const S = SEED;
 const FLOWS_13 = `/api/1.3/accounts/${S.accountId}/flows`;
@@ -185,7 +186,9 @@ describe('getFlow reads what the bot shows for each ending', () => {
 describe('getFlow tells a missing route from a missing flow', () => {
   it('read-back switched off: unsupported, remembered, one request', async () => {
     await h.control('PUT', 'features', { flowReadBack: false });
-    const client = createServiceClient({ baseUrl: h.emu.url, accountId: S.accountId, token: h.emu.token });
+    const client = named(
+      createServiceClient({ baseUrl: h.emu.url, accountId: S.accountId, token: h.emu.token }),
+    );
     try {
       const flow = await client.startLiveModel({ name: 'go', model: S.models.pressureCommon });
       expect(await client.getFlow(flow.id)).toEqual({ supported: false });
@@ -211,7 +214,9 @@ describe('getFlow tells a missing route from a missing flow', () => {
     ['Cannot GET /api/1.3/accounts/x/flows/1400000000000000077', 'route'],
     ['Not Found', 'route'],
   ])('404 %j means a missing %s', async (body, missing) => {
-    const client = createServiceClient({ baseUrl: h.emu.url, accountId: S.accountId, token: h.emu.token });
+    const client = named(
+      createServiceClient({ baseUrl: h.emu.url, accountId: S.accountId, token: h.emu.token }),
+    );
     try {
       await h.fault({ method: 'GET', path: '/flows/', status: 404, body, count: 1 });
       const got = client.getFlow('1400000000000000077');

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServiceClient, type ServiceClient, ServiceError } from '../src/api/index.js';
+import { createServiceClient, ServiceError } from '../src/api/index.js';
 import { type RunningEmulator, startEmulator } from '../standins/emulator/index.js';
+import { type NamedClient, named } from './support/service-calls.js';
 
 describe('calls with a given token', () => {
   let emu: RunningEmulator;
-  let sharedless: ServiceClient;
+  let sharedless: NamedClient;
   beforeAll(async () => {
     emu = await startEmulator({ host: '127.0.0.1', port: 0 });
-    sharedless = createServiceClient({ baseUrl: emu.url, accountId: emu.accountId });
+    sharedless = named(createServiceClient({ baseUrl: emu.url, accountId: emu.accountId }));
   });
   afterAll(async () => {
     await sharedless.close();

@@ -1,8 +1,8 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: this file builds deliberately malformed bodies
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ServiceClient } from '../src/api/index.js';
 import { SEED } from '../standins/emulator/index.js';
 import { type Harness, startHarness } from './support/emulator.js';
+import type { NamedClient } from './support/service-calls.js';
 
 type Body = Record<string, unknown> & { flowType: string; spec?: Record<string, unknown> };
 
@@ -279,7 +279,7 @@ const VERSION: Record<string, string> = {
   ANOMALYEVAL: '1.3',
 };
 
-function sendWithClient(client: ServiceClient, body: Body): Promise<unknown> {
+function sendWithClient(client: NamedClient, body: Body): Promise<unknown> {
   const { flowType, ...input } = body as Record<string, any>;
   switch (flowType) {
     case 'EVAL':

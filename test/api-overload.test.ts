@@ -3,6 +3,7 @@ import { createServiceClient, type ServiceClientOptions, ServiceError } from '..
 import { serviceFailure } from '../src/core/service-errors.js';
 import { SEED } from '../standins/emulator/index.js';
 import { type Harness, startHarness } from './support/emulator.js';
+import { named } from './support/service-calls.js';
 
 const FLOWS_12 = `/api/1.2/accounts/${SEED.accountId}/flows`;
 const live = (name: string) => ({ name, model: SEED.models.pressureCommon });
@@ -127,7 +128,9 @@ describe('busy in the bot', () => {
 describe('client lifecycle', () => {
   it('closes cleanly when no request was ever made, and sends nothing afterwards', async () => {
     const t = await harness({});
-    const fresh = createServiceClient({ baseUrl: t.emu.url, accountId: t.emu.accountId, token: t.emu.token });
+    const fresh = named(
+      createServiceClient({ baseUrl: t.emu.url, accountId: t.emu.accountId, token: t.emu.token }),
+    );
     await fresh.close();
     const e = await fresh.getWorkspace(SEED.workspaces.pumpStation).then(
       () => undefined,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServiceClient, ServiceError } from '../src/api/index.js';
 import { SEED } from '../standins/emulator/index.js';
 import { type Harness, startHarness } from './support/emulator.js';
+import { named } from './support/service-calls.js';
 
 const WS_PATH = `/api/1.3/accounts/${SEED.accountId}/workspace/${SEED.workspaces.pumpStation}`;
 const FLOWS_12 = `/api/1.2/accounts/${SEED.accountId}/flows`;
@@ -119,12 +120,14 @@ describe('flow creation is never duplicated', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as AddressInfo;
     await new Promise<void>((r) => server.close(() => r()));
-    const client = createServiceClient({
-      baseUrl: `http://127.0.0.1:${port}`,
-      accountId: SEED.accountId,
-      token: 'some-secret-token-value',
-      retryBaseDelayMs: 5,
-    });
+    const client = named(
+      createServiceClient({
+        baseUrl: `http://127.0.0.1:${port}`,
+        accountId: SEED.accountId,
+        token: 'some-secret-token-value',
+        retryBaseDelayMs: 5,
+      }),
+    );
     const e = await failure(client.startLiveModel(startLive));
     await client.close();
     expect(e.kind).toBe('network');

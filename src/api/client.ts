@@ -1,23 +1,7 @@
 import type { z } from 'zod';
-import {
-  anomalyEvalBody,
-  anomalyLearnBody,
-  createWorkspaceBody,
-  type Dataspec,
-  describeIssues,
-  evalFlowBody,
-  type FlowRecord,
-  flowRecord,
-  ID_PATTERN,
-  listElements,
-  liveModelFlowBody,
-  type ModelRecord,
-  modelRecord,
-  moveModelBody,
-  type WorkspaceRecord,
-  workspaceRecord,
-} from '../wire/index.js';
-import { CHECK_ACTIVITY_VIEW, redact, ServiceError, trimForDisplay } from './errors.js';
+import type { AnswerSchema, CallInput, WireCall } from '../wire/call.js';
+import { describeIssues, type FlowRecord, flowRecord, ID_PATTERN, listElements } from '../wire/index.js';
+import { CHECK_ACTIVITY_VIEW, isIdempotentChange, redact, ServiceError, trimForDisplay } from './errors.js';
 import { type FlowView, readFlow } from './flow-view.js';
 import { type Call, type Reply, Transport } from './transport.js';
 
@@ -43,39 +27,6 @@ export interface ServiceClientOptions {
 /** Where the service is, for a call made with a token other than the client's. */
 export type ClientOptionsForCheck = Pick<ServiceClientOptions, 'baseUrl' | 'accountId' | 'connectTimeoutMs'>;
 
-export interface EvalFlowInput {
-  name: string;
-  datastream: string;
-  assessment: string;
-  model: string;
-  spec: {
-    commonModelId: string;
-    segments: { entities: string[]; timeRange: { startTime: string; endTime: string } }[];
-    forLive: boolean;
-    withEpisodes: boolean;
-  };
-}
-export interface AnomalyLearnInput {
-  name: string;
-  description?: string;
-  spec: { workspace: string; modelName?: string; dataspec: Dataspec };
-}
-export interface AnomalyLearnIncrementalInput {
-  name: string;
-  description?: string;
-  spec: { model: string; workspace: string; dataspec: Dataspec };
-}
-export interface AnomalyEvalInput {
-  name: string;
-  description?: string;
-  spec: {
-    model: string;
-    workspace: string;
-    dataspec: Dataspec;
-    outputsignalPrefix?: string;
-    outputsignals?: { signal: string; name: string }[];
-  };
-}
 /**
  * `supported: false`: the service has no flow read-back route (404 "no route" or 405), so the flow can only
  * be followed in the service's Activity view. Otherwise `flow` is the record as sent and `view` the client's
@@ -83,18 +34,13 @@ export interface AnomalyEvalInput {
  */
 export type GetFlowResult = { supported: true; flow: FlowRecord; view: FlowView } | { supported: false };
 
-/** The service's calls, made with one identity. */
+/**
+ * The service's calls, made with one identity: `call` sends any declared call (a registry entry's
+ * `wire`), checking its IDs and body before anything is sent and reading its answer by its schema;
+ * `getFlow` reads a flow back, for following it.
+ */
 export interface ServiceCalls {
-  createWorkspace(input: { name: string; description?: string }): Promise<WorkspaceRecord>;
-  getWorkspace(workspaceId: string): Promise<WorkspaceRecord>;
-  moveModel(modelId: string, workspaceId: string): Promise<ModelRecord>;
-  findCommonModel(assessmentId: string): Promise<ModelRecord | null>;
-  createEvalFlow(input: EvalFlowInput): Promise<FlowRecord>;
-  startLiveModel(input: { name: string; model: string }): Promise<FlowRecord>;
-  stopLiveModel(input: { name: string; model: string }): Promise<FlowRecord>;
-  anomalyLearn(input: AnomalyLearnInput): Promise<FlowRecord>;
-  anomalyLearnIncremental(input: AnomalyLearnIncrementalInput): Promise<FlowRecord>;
-  anomalyEval(input: AnomalyEvalInput): Promise<FlowRecord>;
+  call<Body, Answer>(wire: WireCall<Body, Answer>, input: CallInput<Body>): Promise<Answer>;
   getFlow(flowId: string): Promise<GetFlowResult>;
 }
 
@@ -106,8 +52,6 @@ export interface ServiceClient extends ServiceCalls {
   as(token: string): ServiceCalls;
   close(): Promise<void>;
 }
-
-const FLOW_REFS = 'an object the flow refers to';
 
 /** The client's defaults: the same as the bot's configuration (a config test keeps them so). */
 export const CLIENT_DEFAULTS = {
@@ -154,121 +98,52 @@ interface CallsContext {
 /** Every call, each request carrying `token` (the shared one when absent). */
 function serviceCalls({ transport, base, readBack, token }: CallsContext): ServiceCalls {
   const withToken = (c: Call): Call => (token !== undefined ? { ...c, token } : c);
-
-  async function call<T>(c: Call, schema: z.ZodType<T>): Promise<T> {
-    const reply = await transport.send(withToken(c));
-    return parseRecord(reply, schema, c);
-  }
-
-  async function postFlow(version: '1.2' | '1.3', schema: z.ZodType, body: unknown, label: string) {
-    const checked = validate(schema, body, label);
-    return call(
-      { method: 'POST', path: `${base(version)}/flows`, body: checked, what: FLOW_REFS },
-      flowRecord,
-    );
-  }
-
   return {
-    async createWorkspace(input) {
-      const body = validate(createWorkspaceBody, input, 'workspace');
-      return call(
-        { method: 'POST', path: `${base('1.3')}/workspace`, body, what: 'the account' },
-        workspaceRecord,
-      );
-    },
-    async getWorkspace(workspaceId) {
-      const id = checkId(workspaceId, 'workspace');
-      return call(
-        {
-          method: 'GET',
-          path: `${base('1.3')}/workspace/${encodeURIComponent(id)}`,
-          what: `workspace ${id}`,
-        },
-        workspaceRecord,
-      );
-    },
-    async moveModel(modelId, workspaceId) {
-      const id = checkId(modelId, 'model');
-      const body = validate(moveModelBody, { workspace: workspaceId }, 'model move');
-      return call(
-        {
-          method: 'PUT',
-          path: `${base('1.3')}/models/${encodeURIComponent(id)}`,
-          body,
-          what: `model ${id} or workspace ${workspaceId}`,
-        },
-        modelRecord,
-      );
-    },
-    async findCommonModel(assessmentId) {
-      const id = checkId(assessmentId, 'assessment');
-      const c: Call = {
-        method: 'GET',
-        path: `${base('1.2')}/models`,
-        query: { assessment: id, isCommonModel: 'true', limit: '1' },
-        what: `assessment ${id}`,
-      };
+    async call(wire, input) {
+      const c = callOf(wire, input, base(wire.version));
       const reply = await transport.send(withToken(c));
-      const items = reply.unreadable === undefined ? listElements(reply.body) : null;
-      if (items === null) throw unreadable(reply, c, reply.unreadable ?? 'not a list of models');
-      return items.length === 0 ? null : parseRecord({ ...reply, body: items[0] }, modelRecord, c);
+      return readAnswer(reply, wire.answer, c);
     },
-    ...flowCreators(postFlow),
     getFlow: flowReader((c) => transport.send(withToken(c)), base('1.3'), readBack, token ?? ''),
   };
 }
 
-type PostFlow = (
-  version: '1.2' | '1.3',
-  schema: z.ZodType,
-  body: unknown,
-  label: string,
-) => Promise<FlowRecord>;
-
-/** The calls that start a flow, each checking its body against the service's schema before sending. */
-function flowCreators(
-  postFlow: PostFlow,
-): Pick<
-  ServiceCalls,
-  | 'createEvalFlow'
-  | 'startLiveModel'
-  | 'stopLiveModel'
-  | 'anomalyLearn'
-  | 'anomalyLearnIncremental'
-  | 'anomalyEval'
-> {
+/** The request a declared call makes: its IDs checked and put in its path, its body checked. */
+function callOf<Body>(wire: WireCall<Body, unknown>, input: CallInput<Body>, accountPath: string): Call {
+  const ids: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input.ids ?? {})) ids[name] = checkId(value, name);
+  const given = input.body;
+  const fields = given && typeof given === 'object' ? (given as Record<string, unknown>) : {};
+  const fill = (template: string, encode: (v: string) => string) =>
+    template.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const v = ids[name] ?? fields[name];
+      return typeof v === 'string' ? encode(v) : `{${name}}`;
+    });
+  const body = wire.body
+    ? validate(
+        wire.body,
+        given,
+        fill(wire.label, (x) => x),
+      )
+    : undefined;
+  const query = wire.query
+    ? Object.fromEntries(Object.entries(wire.query).map(([k, v]) => [k, fill(v, (x) => x)]))
+    : undefined;
   return {
-    async createEvalFlow(input) {
-      return postFlow('1.2', evalFlowBody, { flowType: 'EVAL', ...input }, 'EVAL flow');
-    },
-    async startLiveModel(input) {
-      return postFlow('1.2', liveModelFlowBody, liveBody('STARTLIVEMODEL', input), 'STARTLIVEMODEL flow');
-    },
-    async stopLiveModel(input) {
-      return postFlow('1.2', liveModelFlowBody, liveBody('STOPLIVEMODEL', input), 'STOPLIVEMODEL flow');
-    },
-    async anomalyLearn(input) {
-      if (input.spec && 'model' in input.spec)
-        throw invalid(
-          'ANOMALYLEARN flow',
-          'spec.model: not allowed here; use anomalyLearnIncremental for an existing model',
-        );
-      return postFlow('1.3', anomalyLearnBody, { flowType: 'ANOMALYLEARN', ...input }, 'ANOMALYLEARN flow');
-    },
-    async anomalyLearnIncremental(input) {
-      if (!input.spec || typeof input.spec.model !== 'string')
-        throw invalid('incremental ANOMALYLEARN flow', 'spec.model: required');
-      return postFlow(
-        '1.3',
-        anomalyLearnBody,
-        { flowType: 'ANOMALYLEARN', ...input },
-        'incremental ANOMALYLEARN flow',
-      );
-    },
-    async anomalyEval(input) {
-      return postFlow('1.3', anomalyEvalBody, { flowType: 'ANOMALYEVAL', ...input }, 'ANOMALYEVAL flow');
-    },
+    method: wire.method,
+    path: `${accountPath}${fill(wire.path, encodeURIComponent)}`,
+    ...(query ? { query } : {}),
+    ...(body !== undefined ? { body } : {}),
+    what: fill(wire.what, (x) => x),
   };
+}
+
+/** A call's answer, read by its schema: one record, or the first of a list (`null` for none). */
+function readAnswer<Answer>(reply: Reply, answer: AnswerSchema<Answer>, c: Call): Answer {
+  if (!('firstOf' in answer)) return parseRecord(reply, answer.record, c);
+  const items = reply.unreadable === undefined ? listElements(reply.body) : null;
+  if (items === null) throw unreadable(reply, c, reply.unreadable ?? `not a list of ${answer.listOf}`);
+  return items.length === 0 ? (null as Answer) : parseRecord({ ...reply, body: items[0] }, answer.firstOf, c);
 }
 
 /**
@@ -305,10 +180,6 @@ function flowReader(
     const view = readFlow({ ...(raw as Record<string, unknown>), id: flow.id }, (t) => redact(t, token));
     return { supported: true, flow, view };
   };
-}
-
-function liveBody(flowType: string, input: { name: string; model: string }) {
-  return { flowType, name: input?.name, spec: { model: input?.model } };
 }
 
 function validate<T>(schema: z.ZodType<T>, body: unknown, label: string): T {
@@ -351,7 +222,7 @@ function unreadable(reply: Reply, c: Call, why: string): ServiceError {
     );
   return new ServiceError(
     'bad-response',
-    c.method === 'PUT'
+    isIdempotentChange(c.method)
       ? `The service answered (HTTP ${status}) but the bot cannot read its answer (${why}), so it cannot confirm the change; it has probably been made, and repeating it is safe.`
       : `The service answered (HTTP ${status}) but the bot cannot read its answer (${why}); nothing was changed, so trying again later is safe.`,
     { status },

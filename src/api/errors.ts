@@ -1,3 +1,4 @@
+import type { HttpMethod } from '../wire/call.js';
 export type ServiceErrorKind =
   | 'invalid-request'
   | 'bad-id'
@@ -39,7 +40,12 @@ export class ServiceError extends Error {
   }
 }
 
-export type Method = 'GET' | 'PUT' | 'POST';
+/** A PUT and a DELETE are idempotent changes: repeating one is safe. */
+export type Method = HttpMethod;
+
+export function isIdempotentChange(method: Method | undefined): boolean {
+  return method === 'PUT' || method === 'DELETE';
+}
 
 /**
  * Human sentence for an HTTP error status. `what` names the resource, e.g. "workspace 1353…". For a POST
@@ -53,7 +59,7 @@ export function httpUserMessage(
 ): string {
   const said = serviceMessage ? `: ${trimForDisplay(serviceMessage)}` : '';
   const creating = context.method === 'POST';
-  const changing = context.method === 'PUT';
+  const changing = isIdempotentChange(context.method);
   /** What a refusal that processed nothing means for a change. */
   const untouched = creating ? ', so nothing was created' : changing ? ', so nothing was changed' : '';
   /** What the service's own failure means for it, as far as its answer tells. */

@@ -1,9 +1,6 @@
+export type { AnswerSchema, CallInput, HttpMethod, WireCall } from '../wire/call.js';
 export type { Dataspec, FlowRecord, ModelRecord, WorkspaceRecord } from '../wire/index.js';
 export type {
-  AnomalyEvalInput,
-  AnomalyLearnIncrementalInput,
-  AnomalyLearnInput,
-  EvalFlowInput,
   GetFlowResult,
   ServiceCalls,
   ServiceClient,

@@ -19,16 +19,7 @@ export function createLazyServiceClient(o: ServiceClientOptions): ServiceClient 
 
 function lazyCalls(calls: () => Promise<ServiceCalls>): ServiceCalls {
   return {
-    createWorkspace: async (input) => (await calls()).createWorkspace(input),
-    getWorkspace: async (id) => (await calls()).getWorkspace(id),
-    moveModel: async (modelId, workspaceId) => (await calls()).moveModel(modelId, workspaceId),
-    findCommonModel: async (id) => (await calls()).findCommonModel(id),
-    createEvalFlow: async (input) => (await calls()).createEvalFlow(input),
-    startLiveModel: async (input) => (await calls()).startLiveModel(input),
-    stopLiveModel: async (input) => (await calls()).stopLiveModel(input),
-    anomalyLearn: async (input) => (await calls()).anomalyLearn(input),
-    anomalyLearnIncremental: async (input) => (await calls()).anomalyLearnIncremental(input),
-    anomalyEval: async (input) => (await calls()).anomalyEval(input),
+    call: async (wire, input) => (await calls()).call(wire, input),
     getFlow: async (id) => (await calls()).getFlow(id),
   };
 }

@@ -5,6 +5,7 @@ import { parseJsonLossless } from '../wire/index.js';
 import {
   CHECK_ACTIVITY_VIEW,
   httpUserMessage,
+  isIdempotentChange,
   type Method,
   redact,
   ServiceError,
@@ -227,9 +228,10 @@ export class Transport {
         ),
       };
     }
-    // A PUT here may have been applied; it is idempotent, so saying so and repeating it are both safe.
-    const maybeChanged =
-      call.method === 'PUT' ? ', so the change may or may not have been made; repeating it is safe' : '';
+    // A PUT or DELETE here may have been applied; it is idempotent, so saying so and repeating it are both safe.
+    const maybeChanged = isIdempotentChange(call.method)
+      ? ', so the change may or may not have been made; repeating it is safe'
+      : '';
     const ms = this.o.requestTimeoutMs;
     const within = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
     const shownCode = code ?? 'network error';

@@ -9,6 +9,7 @@ import {
   type IdentityVault,
   type SecretKeys,
 } from './identity/index.js';
+import { findCommonModel } from './operations/registry/model-common.js';
 import { type OperationLog, Operations } from './operations/run.js';
 import { type AccessPolicy, createPolicy, type PolicyConfig } from './policy.js';
 import type { ExpandGroup } from './principals.js';
@@ -103,7 +104,7 @@ export function createCore(o: CoreOptions): Core {
     now: o.now,
     expandGroup: o.expandGroup,
     ...(o.onGroupError ? { onGroupError: o.onGroupError } : {}),
-    findCommonModel: (assessmentId) => o.service.findCommonModel(assessmentId),
+    findCommonModel: (assessmentId) => findCommonModel(o.service, assessmentId),
     config: o.approvals,
   });
   const operations: Operations = new Operations({

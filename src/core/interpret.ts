@@ -1,7 +1,7 @@
 import type { Store } from '../store/index.js';
 import { describeResolved, type ResolvedName, resolveCommandNames } from './catalog/resolve.js';
 import { channelDefaultsAsArgs } from './channel-defaults.js';
-import type { ModalFields, ModalKind, TextFieldName } from './forms/fields.js';
+import type { FormId, ModalFields, TextFieldName } from './forms/fields.js';
 import { defaultedFields, fieldsFromCommand } from './forms/prefill.js';
 import type { CommandSpec } from './grammar/commands.js';
 import { fillNames, parseCommand } from './grammar/parse.js';
@@ -33,7 +33,7 @@ export type Interpretation =
   /** Required arguments are missing: the command's form, prefilled with what was given. */
   | {
       kind: 'form';
-      form: ModalKind;
+      form: FormId;
       spec: CommandSpec;
       fields: ModalFields;
       fromDefaults: TextFieldName[];

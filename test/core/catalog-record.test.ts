@@ -136,7 +136,16 @@ describe('what an operation records', () => {
 
   it('live start/stop, flow lookups, and IDs that are not service IDs', () => {
     expect(
-      entriesFromOperation({ request: { kind: 'live', action: 'start', modelId: M, assessmentId: A } }),
+      entriesFromOperation({
+        request: {
+          kind: 'live-model',
+          action: 'start',
+          modelId: M,
+          assessmentId: A,
+          name: 'go',
+          approvalId: '1',
+        },
+      }),
     ).toEqual([
       { kind: 'model', id: M, source: 'command', links: { assessment: A } },
       { kind: 'assessment', id: A, source: 'command' },

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CHOICES } from '../../src/core/forms/choices.js';
 import { commandLineOf } from '../../src/core/forms/command-line.js';
-import { FIELD, type FormInput, type ModalKind, rangeBlockId } from '../../src/core/forms/fields.js';
+import { FIELD, type FormId, type FormInput, fieldsOf, rangeBlockId } from '../../src/core/forms/fields.js';
 import { fieldsFromCommand } from '../../src/core/forms/prefill.js';
 import { validateModal } from '../../src/core/forms/validate.js';
 import { commandArguments, parseCommand } from '../../src/core/grammar/parse.js';
 import { EXAMPLE_IDS as X } from '../../src/core/ids.js';
 import { defaultName } from '../../src/core/names.js';
-import type { Argument, FormField } from '../../src/core/operations/registry/entry.js';
+import { type Argument, type FormField, usageOf } from '../../src/core/operations/registry/entry.js';
 import { REGISTRY } from '../../src/core/operations/registry/index.js';
 import { resolveCommand } from '../../src/core/operations/resolve.js';
 
@@ -16,7 +16,7 @@ const ctx = { userName: 'alice', timeZone: 'Europe/Berlin', now: NOW, locale: 'e
 const withForms = REGISTRY.filter((e) => e.form);
 
 /** The form a person would submit with what a command gives, as the form opened from it is prefilled. */
-function formOf(kind: ModalKind, command: string): FormInput {
+function formOf(kind: FormId, command: string): FormInput {
   const given = commandArguments(command)!.given;
   const fields = fieldsFromCommand(kind, given);
   return {
@@ -25,7 +25,7 @@ function formOf(kind: ModalKind, command: string): FormInput {
   };
 }
 
-function submit(kind: ModalKind, form: FormInput) {
+function submit(kind: FormId, form: FormInput) {
   return validateModal(kind, form, {
     now: NOW,
     timeZone: ctx.timeZone,
@@ -43,14 +43,14 @@ function fromCommand(command: string) {
   return resolved.operation;
 }
 
-const fieldOf = (arg: Argument): FormField => arg.fields![0];
+const fieldOf = (arg: Argument): FormField => arg.field!.name;
 const blockOf = (field: FormField) => (field === 'ranges' ? rangeBlockId(1) : FIELD[field]);
 
 describe('a form reads the arguments of its registry entry', () => {
-  it.each(withForms.map((e) => [e.form!.kind, e] as const))(
+  it.each(withForms.map((e) => [e.form!.id, e] as const))(
     'every field the %s form shows is read by one of its arguments, or is the radio of a choice it offers',
     (_kind, entry) => {
-      const shown = entry.args.filter((a) => a.fields);
+      const shown = entry.args.filter((a) => a.field);
       const read = shown.map(fieldOf);
       expect(new Set(read).size, 'no field is read by two arguments').toBe(read.length);
       const offered = (choice: keyof typeof CHOICES) =>
@@ -58,20 +58,21 @@ describe('a form reads the arguments of its registry entry', () => {
       const radios = (Object.keys(CHOICES) as (keyof typeof CHOICES)[])
         .filter((choice) => offered(choice).size > 1)
         .map((choice) => CHOICES[choice].radio);
-      for (const field of entry.form!.fields)
+      const fields = fieldsOf(entry.form!.id);
+      for (const field of fields)
         expect(read.includes(field) || radios.includes(field as never), field).toBe(true);
-      for (const radio of radios) expect(entry.form!.fields).toContain(radio);
+      for (const radio of radios) expect(fields).toContain(radio);
       expect(read.includes('ranges')).toBe(entry.form!.maxRanges > 0);
     },
   );
 
-  it.each(withForms.map((e) => [e.form!.kind, e] as const))(
+  it.each(withForms.map((e) => [e.form!.id, e] as const))(
     'the %s form asks for each argument it needs under that argument’s own field, and for nothing else',
     (kind, entry) => {
       const example = entry.command.examples[0]!;
       const valid = formOf(kind, example);
       expect(submit(kind, valid)).toMatchObject({ ok: true });
-      for (const arg of entry.args.filter((a) => a.fields)) {
+      for (const arg of entry.args.filter((a) => a.field)) {
         const field = fieldOf(arg);
         const cleared: FormInput =
           field === 'ranges'
@@ -96,8 +97,8 @@ describe('a form and the equivalent command produce identical requests', () => {
   const M = X.model;
   const S1 = X.signal;
   const S2 = X.signal2;
-  const cases: [ModalKind, string][] = [
-    ...withForms.flatMap((e) => e.command.examples.map((x) => [e.form!.kind, x] as [ModalKind, string])),
+  const cases: [FormId, string][] = [
+    ...withForms.flatMap((e) => e.command.examples.map((x) => [e.form!.id, x] as [FormId, string])),
     [
       'learn',
       `learn workspace=${W} signals=${S1}:temperature,${S2} range="Nov 1 to Nov 3; yesterday 9am to 5pm" dataspec-name="november baseline" model-name="pump A" name="Pump A baseline" description="Normal operation"`,
@@ -136,7 +137,7 @@ describe('the command takes what the form takes', () => {
     const both = parseCommand(`learn workspace=${X.workspace} dataspec=${X.dataspec} dataspec-name=base`);
     expect(both).toMatchObject({ ok: false, message: expect.stringMatching(/`dataspec=` reuses one/) });
     for (const id of ['learn', 'relearn', 'score'])
-      expect(REGISTRY.find((e) => e.command.id === id)!.command.usage).toContain('dataspec-name=');
+      expect(usageOf(REGISTRY.find((e) => e.command.id === id)!)).toContain('dataspec-name=');
   });
 
   it('a description is as long by command as by form, and one longer is refused by both', () => {

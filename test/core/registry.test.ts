@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { FIELDS_OF, maxRangesOf, rangeBlockId } from '../../src/core/forms/fields.js';
+import { fieldsOf, maxRangesOf, rangeBlockId } from '../../src/core/forms/fields.js';
 import { fieldsFromCommand } from '../../src/core/forms/prefill.js';
 import { validateModal } from '../../src/core/forms/validate.js';
 import { COMMANDS } from '../../src/core/grammar/commands.js';
 import { commandArguments, parseCommand } from '../../src/core/grammar/parse.js';
 import { defaultName } from '../../src/core/names.js';
 import { specOf } from '../../src/core/operations/operation.js';
-import { REGISTRY } from '../../src/core/operations/registry/index.js';
+import { usageOf } from '../../src/core/operations/registry/entry.js';
+import { formIds, REGISTRY } from '../../src/core/operations/registry/index.js';
 import { resolveCommand } from '../../src/core/operations/resolve.js';
 import { helpMessage } from '../../src/slack/views/messages.js';
 
@@ -19,7 +20,7 @@ describe('the registry of service operations', () => {
     expect(spec).toBeDefined();
     expect(spec!.keys).toEqual(entry.args.map((a) => a.key));
     expect(entry.command.summary.length).toBeGreaterThan(10);
-    expect(entry.command.usage).toMatch(new RegExp(`^/tsai ${entry.command.words.join(' ')}\\b`));
+    expect(usageOf(entry)).toMatch(new RegExp(`^/tsai ${entry.command.words.join(' ')}\\b`));
     for (const arg of entry.args) expect(arg.help.length, arg.key).toBeGreaterThan(5);
     const help = parseCommand(`help ${id}`);
     expect(help.ok && help.command).toEqual({ kind: 'help', topic: id });
@@ -46,19 +47,24 @@ describe('the registry of service operations', () => {
 
   const withForms = REGISTRY.filter((e) => e.form);
   it('the forms are the registry entries that have one', () => {
-    expect(withForms.map((e) => e.form!.kind).sort()).toEqual(Object.keys(FIELDS_OF).sort());
+    expect(withForms.map((e) => e.form!.id).sort()).toEqual(formIds().sort());
   });
 
-  it.each(withForms.map((e) => [e.form!.kind, e] as const))(
+  it.each(withForms.map((e) => [e.form!.id, e] as const))(
     'the %s form shows every argument it takes, and resolves what its command resolves',
     (kind, entry) => {
       const form = entry.form!;
-      expect(FIELDS_OF[kind]).toEqual(form.fields);
+      const shown = fieldsOf(kind);
       expect(maxRangesOf(kind)).toBe(form.maxRanges);
-      for (const arg of entry.args)
-        for (const field of arg.fields ?? [])
-          if (field === 'ranges') expect(form.maxRanges).toBeGreaterThan(0);
-          else expect(form.fields, `${arg.key} -> ${field}`).toContain(field);
+      for (const item of form.fields)
+        if ('arg' in item) expect(entry.args.find((a) => a.key === item.arg)?.field, item.arg).toBeDefined();
+      for (const arg of entry.args) {
+        const field = arg.field?.name;
+        if (!field) continue;
+        expect(form.fields, arg.key).toContainEqual({ arg: arg.key });
+        if (field === 'ranges') expect(form.maxRanges).toBeGreaterThan(0);
+        else expect(shown, `${arg.key} -> ${field}`).toContain(field);
+      }
 
       const example = entry.command.examples[0]!;
       const given = commandArguments(example)!.given;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FIELD, MAX_RANGES, MODAL_KINDS, type ModalKind, rangeBlockId } from '../../src/core/forms/fields.js';
+import { FIELD, type FormId, MAX_RANGES, rangeBlockId } from '../../src/core/forms/fields.js';
+import { formIds } from '../../src/core/operations/registry/index.js';
 import { buildModalView, type ModalViewInput } from '../../src/slack/forms/views/build.js';
 import { MODAL_ACTION, MODAL_CALLBACK, RANGE_ACTIONS_BLOCK } from '../../src/slack/forms/views/ids.js';
 import { decodeMeta, encodeMeta, initialRangeKeys } from '../../src/slack/forms/views/metadata.js';
@@ -17,7 +18,7 @@ function block(view: { blocks: unknown[] }, id: string): Block | undefined {
 
 const LONG = 'x'.repeat(5000);
 
-function worstCase(kind: ModalKind, shortcut: boolean): ModalViewInput {
+function worstCase(kind: FormId, shortcut: boolean): ModalViewInput {
   const { ranges, next } = initialRangeKeys(MAX_RANGES);
   return {
     meta: {
@@ -55,7 +56,7 @@ function worstCase(kind: ModalKind, shortcut: boolean): ModalViewInput {
 }
 
 describe('modal builders', () => {
-  it.each(MODAL_KINDS)('%s: every view stays within Block Kit limits, also in the worst case', (kind) => {
+  it.each(formIds())('%s: every view stays within Block Kit limits, also in the worst case', (kind) => {
     for (const shortcut of [false, true]) {
       const view = buildModalView(worstCase(kind, shortcut));
       expect(checkBlockKitLimits(view, 'modal')).toEqual([]);
@@ -116,7 +117,7 @@ describe('modal builders', () => {
   });
 
   it('each modal shows its own fields', () => {
-    const ids = (kind: ModalKind) =>
+    const ids = (kind: FormId) =>
       blocksOf(
         buildModalView({
           meta: { kind, origin: 'command', channel: 'C1', ...initialRangeKeys(1) },
@@ -337,7 +338,7 @@ describe('checkBlockKitLimits', () => {
 });
 
 describe('required time ranges', () => {
-  it.each(MODAL_KINDS)(
+  it.each(formIds())(
     '%s: the range input is required only where nothing else can stand in for it',
     (kind) => {
       const { ranges, next } = initialRangeKeys(1);

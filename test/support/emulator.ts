@@ -1,14 +1,15 @@
-import { createServiceClient, type ServiceClient, type ServiceClientOptions } from '../../src/api/index.js';
+import { createServiceClient, type ServiceClientOptions } from '../../src/api/index.js';
 import {
   type FaultSpec,
   type LoggedRequest,
   type RunningEmulator,
   startEmulator,
 } from '../../standins/emulator/index.js';
+import { type NamedClient, named } from './service-calls.js';
 
 export interface Harness {
   emu: RunningEmulator;
-  client: ServiceClient;
+  client: NamedClient;
   requests(): Promise<LoggedRequest[]>;
   state(): Promise<Record<string, { id: string; [k: string]: unknown }[]>>;
   fault(spec: FaultSpec): Promise<void>;
@@ -30,13 +31,15 @@ export async function startHarness(
   flowDelays = { runningAfterMs: 20, completedAfterMs: 60 },
 ): Promise<Harness> {
   const emu = await startEmulator({ port: 0, flowDelays });
-  const client = createServiceClient({
-    baseUrl: emu.url,
-    accountId: emu.accountId,
-    token: emu.token,
-    retryBaseDelayMs: 20,
-    ...clientOptions,
-  });
+  const client = named(
+    createServiceClient({
+      baseUrl: emu.url,
+      accountId: emu.accountId,
+      token: emu.token,
+      retryBaseDelayMs: 20,
+      ...clientOptions,
+    }),
+  );
   const control = emulatorControl(emu.url);
   return {
     emu,

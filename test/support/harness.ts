@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServiceClient, type ServiceClient } from '../../src/api/index.js';
+import { createServiceClient } from '../../src/api/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type SettableClock, settableClock } from '../../src/core/clock.js';
 import { createLogger, type Logger } from '../../src/log.js';
@@ -26,6 +26,7 @@ import { type Running, startAll } from '../../standins/start-all.js';
 import { emulatorControl } from './emulator.js';
 import { BOT_TOKEN, SIGNING_SECRET } from './harness-secrets.js';
 import { captureLogs, registerSecrets } from './logs.js';
+import { type NamedClient, named } from './service-calls.js';
 
 /** The fixed "now" of the harness: Sunday 22 Nov 2026, 10:00 UTC. Time ranges in tests are read against it. */
 export const HARNESS_NOW = new Date('2026-11-22T10:00:00.000Z');
@@ -89,7 +90,7 @@ export interface Harness {
   /** The bot's clock, shared with its follow-up worker: tests may move it. */
   clock: SettableClock;
   /** A second client onto the emulator, for tests to read or prepare state. */
-  service: ServiceClient;
+  service: NamedClient;
   config: Config;
   logger: Logger;
   /** Every log line the bot wrote (JSON strings). */
@@ -163,11 +164,13 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
       secrets: config.secrets,
       destination,
     });
-    const service = createServiceClient({
-      baseUrl: emulator.url,
-      accountId: emulator.accountId,
-      token: emulator.token,
-    });
+    const service = named(
+      createServiceClient({
+        baseUrl: emulator.url,
+        accountId: emulator.accountId,
+        token: emulator.token,
+      }),
+    );
     cleanups.push(() => service.close());
     const store = await openStore(databaseUrl);
     cleanups.push(() => store.close());

@@ -2,7 +2,7 @@
 // relearn, score) gets the same refusals, the user's locale decides numeric dates, and a form's preview
 // shows exactly what its submission would send.
 import { describe, expect, it } from 'vitest';
-import type { FormInput, ModalKind, RangeInput } from '../../src/core/forms/fields.js';
+import type { FormId, FormInput, RangeInput } from '../../src/core/forms/fields.js';
 import { previewRange } from '../../src/core/forms/preview.js';
 import { validateModal } from '../../src/core/forms/validate.js';
 import { isGovernanceCommand, parseCommand } from '../../src/core/grammar/parse.js';
@@ -27,14 +27,14 @@ function parsed(text: string): Resolvable {
   return out.command;
 }
 
-const COMMANDS: Record<ModalKind, (range: string) => string> = {
+const COMMANDS: Record<FormId, (range: string) => string> = {
   eval: (r) => `eval ${A} model=${M} datastream=${D} entities=e1 range="${r}"`,
   learn: (r) => `learn workspace=${W} signals=${S1} range="${r}"`,
   relearn: (r) => `relearn ${M} workspace=${W} signals=${S1} range="${r}"`,
   score: (r) => `score ${M} workspace=${W} signals=${S1} prefix=p range="${r}"`,
 };
 
-function commandRanges(kind: ModalKind, range: string, locale?: string): TimeRange[] | string {
+function commandRanges(kind: FormId, range: string, locale?: string): TimeRange[] | string {
   const r = resolveCommand(parsed(COMMANDS[kind](range)), {
     userName: 'alice',
     timeZone: 'Europe/Berlin',
@@ -48,7 +48,7 @@ function commandRanges(kind: ModalKind, range: string, locale?: string): TimeRan
   throw new Error('no ranges');
 }
 
-const FORMS: Record<ModalKind, (range: string) => FormInput> = {
+const FORMS: Record<FormId, (range: string) => FormInput> = {
   eval: (r) => ({ assessment: A, datastream: D, model: M, entities: 'e1', ranges: input(r) }),
   learn: (r) => ({ workspace: W, dataMode: 'new', signals: S1, ranges: input(r) }),
   relearn: (r) => ({ model: M, workspace: W, signals: S1, ranges: input(r) }),
@@ -66,7 +66,7 @@ function input(text: string): RangeInput[] {
   return [{ blockId: 'range_1', text }];
 }
 
-function formRanges(kind: ModalKind, range: string, locale?: string): TimeRange[] | string {
+function formRanges(kind: FormId, range: string, locale?: string): TimeRange[] | string {
   const out = validateModal(kind, FORMS[kind](range), {
     now: NOW,
     timeZone: 'Europe/Berlin',
@@ -81,7 +81,7 @@ function formRanges(kind: ModalKind, range: string, locale?: string): TimeRange[
   throw new Error('no ranges');
 }
 
-const KINDS: ModalKind[] = ['eval', 'learn', 'relearn', 'score'];
+const KINDS: FormId[] = ['eval', 'learn', 'relearn', 'score'];
 
 describe('every operation that reads data refuses a range that is not over', () => {
   it.each(KINDS)('%s, by command and by form', (kind) => {

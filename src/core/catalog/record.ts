@@ -1,32 +1,17 @@
-import type { CatalogKind, CatalogLinks, CatalogSource, CatalogUpsert, Store } from '../../store/index.js';
+import type { CatalogKind, CatalogLinks, CatalogUpsert, Store } from '../../store/index.js';
 import { type Now, nowMs } from '../clock.js';
-import type { SignalRef } from '../grammar/types.js';
 import { isServiceId } from '../ids.js';
-import type { OpRequest, ResolvedData } from '../operations/requests.js';
+import { entryOf, type ServiceOperation } from '../operations/registry/index.js';
+import type { ReturnedRecord } from './returned-model.js';
 
-/** A record the service returned that names a resource. */
-export interface ReturnedRecord {
-  id: string;
-  name?: string;
-  /** A model's workspace. */
-  workspace?: string;
-}
-
-/** A live start/stop whose flow was created (after its approval). */
-export interface LiveRequest {
-  kind: 'live';
-  action: 'start' | 'stop';
-  modelId: string;
-  assessmentId?: string;
-}
+export type { ReturnedRecord } from './returned-model.js';
 
 /**
  * What one successful operation saw. `returned` is the service's record, for the requests whose reply
- * names a resource: `workspace-create` and `workspace-show` (the workspace), `model-move` (the moved
- * model), `model-common` (the common model M[0]) and `eval` (the M[0] it looked up on the way).
+ * names a resource (the entry's outcome's `seen`).
  */
 export interface OperationSeen {
-  request: OpRequest | LiveRequest;
+  request: ServiceOperation;
   returned?: ReturnedRecord;
 }
 
@@ -42,48 +27,6 @@ export interface FlowResultSeen {
   eval?: { id: string; name?: string; modelId?: string; workspaceId?: string };
 }
 
-/** Resources a user names in a request are known by their IDs; only signal labels give them names. */
-const typed = (kind: CatalogKind, id: string, links?: CatalogLinks): CatalogUpsert => ({
-  kind,
-  id,
-  source: 'command',
-  ...(links ? { links } : {}),
-});
-
-/** A label equal to the ID is the grammar's default, not a name. */
-function signalEntries(signals: readonly SignalRef[]): CatalogUpsert[] {
-  return signals.map((s) => ({
-    kind: 'signal',
-    id: s.signal,
-    source: 'command',
-    ...(s.name !== s.signal ? { name: s.name } : {}),
-  }));
-}
-
-function dataEntries(data: ResolvedData): CatalogUpsert[] {
-  return data.kind === 'dataspec' ? [typed('dataspec', data.dataspecId)] : signalEntries(data.signals);
-}
-
-function returnedModel(
-  r: ReturnedRecord | undefined,
-  source: CatalogSource,
-  links: CatalogLinks,
-): CatalogUpsert[] {
-  if (!r) return [];
-  // The service's own word on the model's workspace wins over the request's.
-  const workspace = r.workspace ?? links.workspace;
-  return [
-    {
-      kind: 'model',
-      id: r.id,
-      name: r.name,
-      source,
-      links: { ...links, ...(workspace ? { workspace } : {}) },
-    },
-    ...(workspace ? [{ kind: 'workspace' as const, id: workspace, source }] : []),
-  ];
-}
-
 /**
  * The catalog entries one successful operation justifies. Names come from the service's record, and
  * from signal labels typed by users; every other ID is recorded by itself, with the links the request
@@ -92,55 +35,7 @@ function returnedModel(
  * dropped, links that are not are left out.
  */
 export function entriesFromOperation(op: OperationSeen): CatalogUpsert[] {
-  const req = op.request;
-  const r = op.returned;
-  const out: CatalogUpsert[] = (() => {
-    switch (req.kind) {
-      case 'workspace-create':
-        return r ? [{ kind: 'workspace', id: r.id, name: r.name ?? req.name, source: 'service' }] : [];
-      case 'workspace-show':
-        return [{ kind: 'workspace', id: r?.id ?? req.workspaceId, name: r?.name, source: 'service' }];
-      case 'model-move':
-        return returnedModel(r ?? { id: req.modelId }, 'service', { workspace: req.workspaceId });
-      case 'model-common':
-        return r
-          ? [
-              { kind: 'assessment', id: req.assessmentId, source: 'service' },
-              ...returnedModel(r, 'service', { assessment: req.assessmentId }),
-            ]
-          : [];
-      case 'eval':
-        return [
-          typed('assessment', req.assessmentId),
-          typed('model', req.modelId, { assessment: req.assessmentId }),
-          typed('datastream', req.datastreamId),
-          ...returnedModel(r, 'service', { assessment: req.assessmentId }),
-        ];
-      case 'learn':
-        return [typed('workspace', req.workspaceId), ...dataEntries(req.data)];
-      case 'relearn':
-        return [
-          typed('workspace', req.workspaceId),
-          typed('model', req.modelId, { workspace: req.workspaceId }),
-          ...dataEntries(req.data),
-        ];
-      case 'score':
-        return [
-          typed('workspace', req.workspaceId),
-          typed('model', req.modelId, { workspace: req.workspaceId }),
-          ...dataEntries(req.data),
-          ...(req.output.kind === 'signals' ? req.output.signals.map((s) => typed('signal', s.signal)) : []),
-        ];
-      case 'live':
-        return [
-          typed('model', req.modelId, req.assessmentId ? { assessment: req.assessmentId } : undefined),
-          ...(req.assessmentId ? [typed('assessment', req.assessmentId)] : []),
-        ];
-      case 'flow':
-        return [];
-    }
-  })();
-  return clean(out);
+  return clean(entryOf(op.request).catalog(op.request, op.returned).add);
 }
 
 /** The catalog entries a completed flow justifies, all with source `flow`. */
@@ -212,7 +107,10 @@ export interface Recording {
  * failure here should be logged, not shown: the operation itself succeeded.
  */
 export async function recordOperation(store: Store, op: OperationSeen & Recording): Promise<void> {
-  await store.upsertCatalog(op.teamId, entriesFromOperation(op), nowMs(op.now));
+  const change = entryOf(op.request).catalog(op.request, op.returned);
+  await store.upsertCatalog(op.teamId, clean(change.add), nowMs(op.now));
+  for (const gone of change.remove ?? [])
+    await forgetMissing(store, { teamId: op.teamId, ...gone, ...(op.now ? { now: op.now } : {}) });
 }
 
 /** Records what a completed flow produced (see `recordOperation` for failures). */
@@ -226,12 +124,11 @@ export async function recordFlowResult(store: Store, result: FlowResultSeen & Re
  * destination) and nothing may be concluded.
  */
 export function missingResource(
-  request: OpRequest,
+  request: ServiceOperation,
   status: number | undefined,
 ): { kind: CatalogKind; id: string } | null {
   if (status !== 404) return null;
-  if (request.kind === 'workspace-show') return { kind: 'workspace', id: request.workspaceId };
-  return null;
+  return entryOf(request).notFound?.(request) ?? null;
 }
 
 /** The service said the ID does not exist: it is no longer offered, and commands cannot add it back. */

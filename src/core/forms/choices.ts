@@ -64,14 +64,14 @@ export type Chosen = Partial<Record<ChoiceName, string>>;
  */
 export function choose(args: readonly Argument[], form: FormInput, errors: Record<string, string>): Chosen {
   const chosen: Chosen = {};
-  const sides = args.filter((a) => a.side && a.fields);
+  const sides = args.filter((a) => a.side && a.field);
   for (const name of new Set(sides.map((a) => a.side!.choice))) {
     const choice: Choice<string> = CHOICES[name];
     const onIt = sides.filter((a) => a.side!.choice === name);
     const offered = [...new Set(onIt.map((a) => a.side!.option as string))];
     const filled = offered.filter((option) =>
       onIt.some(
-        (a) => a.side!.option === option && !a.side!.detail && filledBlocks(form, a.fields![0]).length > 0,
+        (a) => a.side!.option === option && !a.side!.detail && filledBlocks(form, a.field!.name).length > 0,
       ),
     );
     const radio = form[choice.radio];
@@ -91,7 +91,7 @@ export function choose(args: readonly Argument[], form: FormInput, errors: Recor
     if (filled.length === 0) errors[FIELD[choice.radio]] = choice.ask.neither;
     else {
       for (const a of onIt)
-        for (const block of filledBlocks(form, a.fields![0])) errors[block] = choice.ask.both;
+        for (const block of filledBlocks(form, a.field!.name)) errors[block] = choice.ask.both;
       errors[FIELD[choice.radio]] = choice.ask.bothRadio;
     }
   }
@@ -113,6 +113,6 @@ export function takes(
   if (option === undefined) return false;
   if (option === arg.side.option) return true;
   const clear = (CHOICES[arg.side.choice].clearOthers as Record<string, string>)[option]!;
-  for (const block of filledBlocks(form, arg.fields![0])) errors[block] = clear;
+  for (const block of filledBlocks(form, arg.field!.name)) errors[block] = clear;
   return false;
 }

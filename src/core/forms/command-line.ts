@@ -1,7 +1,7 @@
 import type { Argument } from '../operations/registry/entry.js';
 import { entryOfForm } from '../operations/registry/index.js';
 import { choose, takes } from './choices.js';
-import { type FormInput, type ModalFields, type ModalKind, rangeBlockId } from './fields.js';
+import { type FormId, type FormInput, type ModalFields, rangeBlockId } from './fields.js';
 import { textOf } from './input.js';
 
 /**
@@ -9,14 +9,14 @@ import { textOf } from './input.js';
  * command path quotes the typed command; it also teaches the one-line form. Each argument the form
  * shows and takes (its side of a choice chosen as the submission's is) is written as its command gives it.
  */
-export function commandLineOf(kind: ModalKind, f: ModalFields): string {
+export function commandLineOf(kind: FormId, f: ModalFields): string {
   const entry = entryOfForm(kind);
   if (!entry) throw new Error(`no operation has the form ${kind}`);
   const form: FormInput = {
     ...f,
     ranges: (f.ranges ?? []).map((text, i) => ({ blockId: rangeBlockId(i + 1), text })),
   };
-  const shown = entry.args.filter((a) => a.fields);
+  const shown = entry.args.filter((a) => a.field);
   const chosen = choose(shown, form, {});
   const parts: string[] = ['/tsai', ...entry.command.words];
   for (const arg of shown) {
@@ -29,7 +29,7 @@ export function commandLineOf(kind: ModalKind, f: ModalFields): string {
 
 /** A field's value as the command takes it: lists comma-separated, ranges `;`-separated, texts on one line. */
 function asCommand(arg: Argument, form: FormInput): string {
-  const field = arg.fields![0];
+  const field = arg.field!.name;
   if (field === 'ranges') {
     return form.ranges
       .map((r) => r.text.trim())

@@ -1,9 +1,9 @@
-import { MODAL_KINDS, type ModalFields, type ModalKind } from './fields.js';
+import { type FormId, isFormId, type ModalFields } from './fields.js';
 import { parseJsonObject } from './json-object.js';
 
 /** Everything needed to reopen a modal as the user left it. */
 export interface Draft {
-  kind: ModalKind;
+  kind: FormId;
   /** Only this user may reopen it. */
   userId: string;
   /** The channel the modal was opened in (absent: it came from a shortcut; fields.channel holds the choice). */
@@ -42,7 +42,7 @@ export function encodeDraft(d: Draft): string {
 export function decodeDraft(text: string): Draft | undefined {
   const o = parseJsonObject(text);
   if (!o) return undefined;
-  if (!MODAL_KINDS.includes(o.k as ModalKind) || typeof o.u !== 'string') return undefined;
+  if (!isFormId(o.k) || typeof o.u !== 'string') return undefined;
   const src = (typeof o.f === 'object' && o.f !== null ? o.f : {}) as Record<string, unknown>;
   const fields: ModalFields = {};
   for (const k of TEXT_KEYS) if (typeof src[k] === 'string') fields[k] = src[k] as string;
@@ -50,7 +50,7 @@ export function decodeDraft(text: string): Draft | undefined {
   if (src.outputMode === 'prefix' || src.outputMode === 'map') fields.outputMode = src.outputMode;
   if (Array.isArray(src.ranges)) fields.ranges = src.ranges.filter((r): r is string => typeof r === 'string');
   return {
-    kind: o.k as ModalKind,
+    kind: o.k as FormId,
     userId: o.u,
     channel: typeof o.c === 'string' ? o.c : undefined,
     fields,

@@ -1,15 +1,21 @@
 import type { CatalogKind } from '../../store/index.js';
 import { type FormSpec, MAX_RANGES } from '../operations/registry/entry.js';
-import { REGISTRY } from '../operations/registry/index.js';
+import { entryOfForm } from '../operations/registry/index.js';
+import { CHOICES } from './choices.js';
+
+/** A form's name, as its registry entry declares it (`FormSpec.id`). */
+export type FormId = string;
+
+/** Whether a form of this name is in the registry (a stored or echoed name may be stale or forged). */
+export function isFormId(id: unknown): id is FormId {
+  return typeof id === 'string' && entryOfForm(id) !== undefined;
+}
 
 /**
- * What a user can type into the anomaly/EVAL modals, as text, independent of Slack.
+ * What a user can type into a form, as text, independent of Slack.
  * The same shape is used to prefill a modal (from command arguments and channel defaults)
  * and to reopen it with everything the user had typed.
  */
-export type ModalKind = 'learn' | 'relearn' | 'score' | 'eval';
-
-export const MODAL_KINDS: readonly ModalKind[] = ['learn', 'relearn', 'score', 'eval'];
 
 /** Where the data of an anomaly flow comes from: new signals and ranges, or an existing dataspec. */
 export type DataMode = 'new' | 'dataspec';
@@ -85,13 +91,13 @@ export function isMultiField(name: ResourceField): boolean {
 export { MAX_RANGES };
 
 /** How many time ranges a form takes, as its operation says (EVAL backfills one range per flow). */
-export function maxRangesOf(kind: ModalKind): number {
+export function maxRangesOf(kind: FormId): number {
   return formOf(kind).maxRanges;
 }
 
 /** The form of an operation, from the registry. */
-export function formOf(kind: ModalKind): FormSpec {
-  const form = REGISTRY.find((e) => e.form?.kind === kind)?.form;
+export function formOf(kind: FormId): FormSpec {
+  const form = entryOfForm(kind)?.form;
   if (!form) throw new Error(`no operation has the form ${kind}`);
   return form;
 }
@@ -119,10 +125,17 @@ export interface FormInput extends Omit<ModalFields, 'ranges'> {
   ranges: RangeInput[];
 }
 
-/** Which fields each modal shows (ranges aside), as its operation's form lists them. */
-export const FIELDS_OF: Record<ModalKind, readonly TextFieldName[]> = Object.fromEntries(
-  MODAL_KINDS.map((kind) => [kind, formOf(kind).fields]),
-) as Record<ModalKind, readonly TextFieldName[]>;
+/** Which text fields and choices a form shows (ranges aside), in the order its operation's form lists them. */
+export function fieldsOf(kind: FormId): TextFieldName[] {
+  const entry = entryOfForm(kind);
+  if (!entry?.form) throw new Error(`no operation has the form ${kind}`);
+  return entry.form.fields.flatMap((item): TextFieldName[] => {
+    if ('choice' in item) return [CHOICES[item.choice].radio];
+    if (!('arg' in item)) return [];
+    const name = entry.args.find((a) => a.key === item.arg)?.field?.name;
+    return name && name !== 'ranges' ? [name] : [];
+  });
+}
 
 /** How a time-range input was understood (shown under it), or why it was not. */
 export interface RangePreview {

@@ -9,7 +9,7 @@ import {
   searchCandidates,
 } from '../catalog/search.js';
 import { isServiceId } from '../ids.js';
-import { isMultiField, type ModalKind, RESOURCE_FIELDS, type ResourceField } from './fields.js';
+import { type FormId, isMultiField, RESOURCE_FIELDS, type ResourceField } from './fields.js';
 
 export { isMultiField, isResourceField, RESOURCE_FIELDS, type ResourceField } from './fields.js';
 
@@ -19,7 +19,7 @@ export type PickedResources = Partial<Record<'workspace' | 'model' | 'assessment
 export interface FieldOptionsQuery {
   teamId: string;
   /** Which form asks; unknown (an unreadable view) leaves the field un-narrowed. */
-  form?: ModalKind;
+  form?: FormId;
   field: ResourceField;
   /** What the user typed so far. */
   text: string;
@@ -37,7 +37,7 @@ const LINK_WORD: Record<keyof CatalogLinks, string> = {
 };
 
 /** Which picked resource narrows a field: a workspace's models, an assessment's live model, a model's dataspecs. */
-function linksFor(form: ModalKind | undefined, field: ResourceField, picked: PickedResources): CatalogLinks {
+function linksFor(form: FormId | undefined, field: ResourceField, picked: PickedResources): CatalogLinks {
   if (!form) return {};
   if (field === 'model') {
     if (form === 'eval') return picked.assessment ? { assessment: picked.assessment } : {};

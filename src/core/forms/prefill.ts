@@ -1,6 +1,6 @@
 import { entryOfForm } from '../operations/registry/index.js';
 import { CHOICES } from './choices.js';
-import { MAX_RANGES, type ModalFields, type ModalKind, type TextFieldName } from './fields.js';
+import { type FormId, MAX_RANGES, type ModalFields, type TextFieldName } from './fields.js';
 
 /**
  * Turns what a `/tsai learn|relearn|score|eval` command gave (canonical keys, as the command parser
@@ -8,17 +8,17 @@ import { MAX_RANGES, type ModalFields, type ModalKind, type TextFieldName } from
  * each argument its form shows into its field, the side of a choice it stands for into the choice's radio
  * (else the choice's fallback, when the form offers both sides).
  */
-export function fieldsFromCommand(kind: ModalKind, given: Record<string, string>): ModalFields {
+export function fieldsFromCommand(kind: FormId, given: Record<string, string>): ModalFields {
   const entry = entryOfForm(kind);
   if (!entry) throw new Error(`no operation has the form ${kind}`);
   const f: ModalFields = {};
-  const shown = entry.args.filter((a) => a.fields);
+  const shown = entry.args.filter((a) => a.field);
   const offered = (choice: keyof typeof CHOICES) =>
     new Set(shown.filter((a) => a.side?.choice === choice).map((a) => a.side!.option)).size > 1;
   for (const arg of shown) {
     const value = given[arg.key]?.trim();
     if (!value) continue;
-    const field = arg.fields![0];
+    const field = arg.field!.name;
     if (field === 'ranges') {
       const ranges = value
         .split(/[;\n]/)

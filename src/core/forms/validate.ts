@@ -2,7 +2,7 @@ import { operationFromArgs } from '../operations/from-args.js';
 import type { Argument, OperationEntry } from '../operations/registry/entry.js';
 import { entryOfForm } from '../operations/registry/index.js';
 import { choose, takes } from './choices.js';
-import { FIELD, type FormInput, type ModalKind } from './fields.js';
+import { FIELD, type FormId, type FormInput } from './fields.js';
 import { blockOf, textOf } from './input.js';
 import { READERS } from './readers.js';
 import type { ModalRequest } from './requests.js';
@@ -33,7 +33,7 @@ export type FormOutcome =
  * which its own parser and resolver turn into the request, as for the typed command, so that a form and
  * a command create identical flows. Nothing here talks to Slack or the service.
  */
-export function validateModal(kind: ModalKind, form: FormInput, ctx: FormContext): FormOutcome {
+export function validateModal(kind: FormId, form: FormInput, ctx: FormContext): FormOutcome {
   const entry = entryOfForm(kind);
   if (!entry) throw new Error(`no operation has the form ${kind}`);
   const errors: Record<string, string> = {};
@@ -46,13 +46,13 @@ export function validateModal(kind: ModalKind, form: FormInput, ctx: FormContext
 
   // An empty name is the form's default name, which names the new dataspec too, as a typed name would.
   const filled: FormInput = { ...form, name: textOf(form, 'name') || ctx.defaultName };
-  const shown = entry.args.filter((a) => a.fields);
+  const shown = entry.args.filter((a) => a.field);
   const chosen = choose(shown, filled, errors);
   const given: Record<string, string> = {};
   for (const arg of shown) {
     if (!takes(arg, filled, chosen, errors)) continue;
     const required = arg.required || (arg.side !== undefined && !arg.side.detail);
-    const value = READERS[arg.kind](arg, arg.fields![0], { form: filled, ctx, required, errors });
+    const value = READERS[arg.kind](arg, arg.field!.name, { form: filled, ctx, required, errors });
     if (value !== undefined) given[arg.key] = value;
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
@@ -84,5 +84,5 @@ function requestOf(
  */
 function blockFor(shown: readonly Argument[], message: string, form: FormInput): string {
   const named = shown.find((a) => message.includes(`\`${a.key}=\``)) ?? shown[0]!;
-  return blockOf(form, named.fields![0]) ?? FIELD.name;
+  return blockOf(form, named.field!.name) ?? FIELD.name;
 }

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { ServiceCalls, ServiceClient } from '../../api/index.js';
 import type { IdentityVault, PersonRef } from '../identity/vault.js';
 import type { OpFailure } from '../outcome.js';
+import { SERVICE_ROLES } from './registry/entry.js';
+import { entryOfOperation } from './registry/index.js';
 
 /** Whose identity a service call used: the person's own token, or the bot's shared one. */
 export type ActedAs = 'own' | 'shared';
@@ -82,9 +84,14 @@ export class ServiceIdentity {
   }
 }
 
-/** The role an operation needs in the service, as far as the bot knows it, for a 403's sentence. */
+/**
+ * The roles that may do an operation, as its entry declares the least of them, for a 403's sentence:
+ * `Manager or Owner`. None for what any role may do.
+ */
 export function roleNeededFor(op: { kind: string }): string | undefined {
-  return op.kind === 'live-model' || op.kind === 'model-move' ? 'Manager or Owner' : undefined;
+  const role = entryOfOperation(op.kind)?.role;
+  if (!role || role === SERVICE_ROLES[0]) return undefined;
+  return SERVICE_ROLES.slice(SERVICE_ROLES.indexOf(role)).join(' or ');
 }
 
 function digestOf(token: string): string {

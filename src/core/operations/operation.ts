@@ -111,7 +111,7 @@ export function specOf(op: Operation): CommandSpec {
 
 /** The service flow type an operation creates, if it creates one. */
 export function flowTypeOf(op: Operation): string | undefined {
-  return entryOfOperation(op.kind)?.flowType?.(op);
+  return entryOfOperation(op.kind)?.wire.flowType?.of(op);
 }
 
 /**

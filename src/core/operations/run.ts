@@ -32,6 +32,7 @@ import {
 } from './operation.js';
 import { requestParams } from './params.js';
 import { flowNotFound } from './registry/flow.js';
+import { findCommonModel } from './registry/model-common.js';
 
 /** The few log lines the runner writes; the bot's pino logger fits. */
 export interface OperationLog {
@@ -250,8 +251,7 @@ export class Operations {
   private async learn(actor: Actor, op: Operation, result: OperationResult): Promise<void> {
     const teamId = actor.teamId;
     if (!teamId || !reachesService(op)) return;
-    const request =
-      op.kind === 'live-model' ? ({ kind: 'live', action: op.action, modelId: op.modelId } as const) : op;
+    const request = op;
     if (result.ok && result.kind === 'service') {
       await recordOperation(this.deps.store, {
         teamId,
@@ -261,7 +261,7 @@ export class Operations {
       });
       return;
     }
-    if (!result.ok && request.kind !== 'live') {
+    if (!result.ok) {
       const missing = missingResource(request, result.status);
       if (missing) await forgetMissing(this.deps.store, { teamId, ...missing, now: this.deps.now });
     }
@@ -454,7 +454,7 @@ export class Operations {
       switch (op.kind) {
         case 'live-request': {
           const filed = await this.fileRequest({
-            findCommonModel: (assessmentId) => service.findCommonModel(assessmentId),
+            findCommonModel: (assessmentId) => findCommonModel(service, assessmentId),
             action: op.action,
             ...(op.modelId ? { modelId: op.modelId } : {}),
             ...(op.assessmentId ? { assessmentId: op.assessmentId } : {}),

@@ -1,6 +1,6 @@
-import { MODAL_KINDS, type ModalKind } from '../../core/forms/fields.js';
 import { fieldsFromCommand } from '../../core/forms/prefill.js';
 import { commandArguments } from '../../core/grammar/parse.js';
+import { entryOfCommand } from '../../core/operations/registry/index.js';
 import type { TrackedFlow } from '../../core/records.js';
 import type { FlowNotifier, NotifyResult } from '../../core/tracking/tracker.js';
 import { errText } from '../../log.js';
@@ -225,8 +225,8 @@ async function threadOf(bot: Bot, f: TrackedFlow): Promise<{ channel: string; ts
 /** "Reopen with my inputs" for a flow that did not complete: the form again, filled as it was asked. */
 async function reopenValue(bot: Bot, f: TrackedFlow): Promise<string | undefined> {
   const args = commandArguments(f.asked);
-  const kind = args?.spec.id as ModalKind | undefined;
-  if (!args || !kind || !MODAL_KINDS.includes(kind)) return undefined;
+  const kind = args && entryOfCommand(args.spec.id)?.form?.id;
+  if (!args || !kind) return undefined;
   return saveDraft(bot.store, bot.now(), {
     kind,
     userId: f.requesterId,

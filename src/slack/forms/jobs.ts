@@ -1,10 +1,10 @@
-import type { ModalFields, ModalKind } from '../../core/forms/fields.js';
+import type { FormId, ModalFields } from '../../core/forms/fields.js';
 import type { Operation } from '../../core/operations/operation.js';
 import type { ModalMeta } from './views/metadata.js';
 
 /** What the forms hand on after their acknowledgements. */
 export type FormJob =
-  | { kind: 'form-open'; userId: string; teamId?: string; triggerId: string; form: ModalKind }
+  | { kind: 'form-open'; userId: string; teamId?: string; triggerId: string; form: FormId }
   | {
       kind: 'form-range';
       userId: string;

@@ -6,7 +6,7 @@ import type {
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
 } from '@slack/bolt';
-import type { ModalKind } from '../../core/forms/fields.js';
+import type { FormId } from '../../core/forms/fields.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import type { FollowUps, Job } from '../runtime/jobs.js';
@@ -21,8 +21,8 @@ export const FORM_SHORTCUTS = new RegExp(`^(${Object.values(SHORTCUT_CALLBACK).j
 export const FORM_ACTIONS = new RegExp(
   `^(${[MODAL_ACTION.range, MODAL_ACTION.addRange, MODAL_ACTION.reopen].join('|')}|${REMOVE_RANGE_PATTERN.source.slice(1, -1)})$`,
 );
-const SHORTCUT_KINDS = new Map<string, ModalKind>(
-  (Object.entries(SHORTCUT_CALLBACK) as [ModalKind, string][]).map(([kind, id]) => [id, kind]),
+const SHORTCUT_KINDS = new Map<string, FormId>(
+  (Object.entries(SHORTCUT_CALLBACK) as [FormId, string][]).map(([kind, id]) => [id, kind]),
 );
 
 export async function ackShortcut(

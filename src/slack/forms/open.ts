@@ -2,9 +2,9 @@ import { knownName } from '../../core/catalog/known.js';
 import { resolveName } from '../../core/catalog/resolve.js';
 import { commandLineOf } from '../../core/forms/command-line.js';
 import {
+  type FormId,
   isMultiField,
   type ModalFields,
-  type ModalKind,
   maxRangesOf,
   type RangePreview,
   RESOURCE_FIELDS,
@@ -28,7 +28,7 @@ import { MODAL_ACTION } from './views/ids.js';
 import { initialRangeKeys, type ModalMeta } from './views/metadata.js';
 
 /** The operation word of each form, as the command path names flows (`learn by @alice …`). */
-export const OPERATION_WORD: Record<ModalKind, string> = {
+export const OPERATION_WORD: Record<FormId, string> = {
   learn: 'learn',
   relearn: 'relearn',
   score: 'score',
@@ -40,7 +40,7 @@ export interface OpenFormRequest {
   userId: string;
   /** The user's Slack team: whose catalog names the resources the form holds. */
   teamId?: string;
-  kind: ModalKind;
+  kind: FormId;
   fields: ModalFields;
   origin: ModalMeta['origin'];
   /** Known when opened from a command (or reopened from one); absent from a global shortcut. */

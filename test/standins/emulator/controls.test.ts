@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServiceClient } from '../../../src/api/index.js';
 import { SEED } from '../../../standins/emulator/index.js';
 import { type Harness, startHarness } from '../../support/emulator.js';
+import { named } from '../../support/service-calls.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -156,14 +157,16 @@ describe('emulator controls', () => {
   });
 
   it('a GET that times out on every attempt is a timeout error', async () => {
-    const client = createServiceClient({
-      baseUrl: h.emu.url,
-      accountId: h.emu.accountId,
-      token: h.emu.token,
-      maxAttempts: 2,
-      requestTimeoutMs: 200,
-      retryBaseDelayMs: 5,
-    });
+    const client = named(
+      createServiceClient({
+        baseUrl: h.emu.url,
+        accountId: h.emu.accountId,
+        token: h.emu.token,
+        maxAttempts: 2,
+        requestTimeoutMs: 200,
+        retryBaseDelayMs: 5,
+      }),
+    );
     await h.fault({ method: 'GET', latencyMs: 5_000 });
     await expect(client.getWorkspace(SEED.workspaces.sandbox)).rejects.toMatchObject({ kind: 'timeout' });
     await client.close();

@@ -2,9 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createServiceClient, type ServiceClient } from '../../../src/api/index.js';
+import { createServiceClient } from '../../../src/api/index.js';
 import { SEED, startEmulator } from '../../../standins/emulator/index.js';
 import { emulatorControl, eventually, type Harness, startHarness } from '../../support/emulator.js';
+import { type NamedClient, named } from '../../support/service-calls.js';
 
 const A = `/api/1.3/accounts/${SEED.accountId}`;
 const A12 = `/api/1.2/accounts/${SEED.accountId}`;
@@ -39,9 +40,11 @@ const inlineDataspec = {
 
 describe('the emulator knows people, their tokens and their roles', () => {
   let h: Harness;
-  const clients: ServiceClient[] = [];
+  const clients: NamedClient[] = [];
   const clientFor = (token: string) => {
-    const c = createServiceClient({ baseUrl: h.emu.url, accountId: h.emu.accountId, token, maxAttempts: 1 });
+    const c = named(
+      createServiceClient({ baseUrl: h.emu.url, accountId: h.emu.accountId, token, maxAttempts: 1 }),
+    );
     clients.push(c);
     return c;
   };

@@ -2,9 +2,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServiceClient, type ServiceClient } from '../../../src/api/index.js';
+import { createServiceClient } from '../../../src/api/index.js';
 import { type RunningEmulator, SEED, startEmulator } from '../../../standins/emulator/index.js';
 import { emulatorControl, eventually } from '../../support/emulator.js';
+import { type NamedClient, named } from '../../support/service-calls.js';
 
 const inline = {
   name: 'November baseline',
@@ -34,7 +35,9 @@ describe('the emulator keeps its world in a state file across restarts', () => {
   };
   const start = async (o: Parameters<typeof startEmulator>[0]) => {
     const emu = await startEmulator({ port: 0, ...o });
-    const client = createServiceClient({ baseUrl: emu.url, accountId: emu.accountId, token: emu.token });
+    const client = named(
+      createServiceClient({ baseUrl: emu.url, accountId: emu.accountId, token: emu.token }),
+    );
     let stopped: Promise<void> | undefined;
     const stop = () => {
       stopped ??= client.close().then(() => emu.close());
@@ -43,7 +46,7 @@ describe('the emulator keeps its world in a state file across restarts', () => {
     cleanups.push(stop);
     return { emu, client, control: emulatorControl(emu.url), stop };
   };
-  const learn = (client: ServiceClient, name: string) =>
+  const learn = (client: NamedClient, name: string) =>
     client.anomalyLearn({ name, spec: { workspace: SEED.workspaces.pumpStation, dataspec: inline } });
   const flowIn = async (emu: RunningEmulator, id: string): Promise<Rec | undefined> => {
     const state = (await emulatorControl(emu.url)('GET', 'state')) as Record<string, Rec[]>;

@@ -10,6 +10,7 @@ import { SEED } from '../../../standins/emulator/index.js';
 import { startLocalSlack } from '../../../standins/localslack/index.js';
 import { emulatorStateFile, type Running, startAll } from '../../../standins/start-all.js';
 import { emulatorControl, eventually } from '../../support/emulator.js';
+import { named } from '../../support/service-calls.js';
 
 /** `npm start` decides: the sandbox page only without Slack configuration. */
 describe('sandbox at start-up', () => {
@@ -106,7 +107,9 @@ describe('sandbox at start-up', () => {
       (await flows(second)).find((f) => f.id === flow!.id)?.status === 'COMPLETED' ? true : undefined,
     );
     const emu = second.emulator!;
-    const client = createServiceClient({ baseUrl: emu.url, accountId: emu.accountId, token: emu.token });
+    const client = named(
+      createServiceClient({ baseUrl: emu.url, accountId: emu.accountId, token: emu.token }),
+    );
     cleanups.push(() => client.close());
     const next = await client.anomalyLearn({
       name: 'after the restart',

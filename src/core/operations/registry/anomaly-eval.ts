@@ -1,12 +1,34 @@
+import { type AnomalyEvalBody, anomalyEvalBody, type FlowRecord } from '../../../wire/index.js';
+import { dataEntries, typed } from '../../catalog/upserts.js';
 import { missingOutcome, ok, outputFrom, text } from '../../grammar/args.js';
 import type { DataArg, OutputArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData, ResolvedOutput } from '../requests.js';
-import { DESCRIPTION, dataArgs, modelWorkspaceAndData, NAMING } from './arguments.js';
-import { dataFacts, described, flowOf, modelRunFacts, outputFacts, toDataspec } from './describe.js';
-import type { Argument, OperationEntry } from './entry.js';
-import { MAX_RANGES } from './entry.js';
+import {
+  DESCRIPTION,
+  dataArgs,
+  ID_EXAMPLE,
+  modelArg,
+  modelWorkspaceAndData,
+  NAME,
+  NAMING,
+  nameField,
+  pick,
+} from './arguments.js';
+import {
+  DATA_FORM,
+  dataFacts,
+  described,
+  FLOW_CALL,
+  flowOf,
+  modelRunFacts,
+  outputFacts,
+  toDataspec,
+  usedBy,
+  workspaceOf,
+} from './describe.js';
+import { type Argument, type FlowOutputs, flowTypeIs, MAX_RANGES, type OperationEntry } from './entry.js';
 import { resolveNamedData } from './ranges.js';
 
 export interface ScoreCommand {
@@ -37,19 +59,25 @@ const PREFIX: Argument = {
   noun: 'prefix for the new output signals',
   example: 'pump-7/anomaly',
   maxLength: 100,
-  fields: ['prefix'],
+  shape: 'prefix=<p>',
+  field: {
+    name: 'prefix',
+    kind: { input: 'text' },
+    label: 'Output prefix',
+    hint: 'New output signals are named prefix/<output name>. Only with "New signals with a prefix".',
+    placeholder: 'pump-7/anomaly',
+    optional: true,
+  },
   side: { choice: 'outputs', option: 'prefix' },
 };
 
 /** ANOMALYEVAL: data scored with an anomaly model, into new output signals or existing ones. */
-export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
+export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest, AnomalyEvalBody, FlowRecord> = {
   parsedKind: 'score',
   operationKind: 'score',
   command: {
     id: 'score',
     words: ['score'],
-    usage:
-      '/tsai score <model_id> workspace=<id> (signals=… range=… [dataspec-name=…] | dataspec=<id>) (prefix=<p> | outputs=<signal[:name],…>)',
     summary: 'Score data with an anomaly model (ANOMALYEVAL), into new output signals or existing ones.',
     examples: [
       `/tsai score ${X.model} workspace=${X.workspace} signals=${X.signal}:temperature range="yesterday" prefix=pump3-scores`,
@@ -58,16 +86,7 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
     mutating: true,
   },
   args: [
-    {
-      key: 'model',
-      kind: 'id',
-      required: true,
-      help: 'The anomaly model to apply.',
-      noun: 'anomaly model',
-      channelDefault: true,
-      positional: true,
-      fields: ['model'],
-    },
+    modelArg('The anomaly model to apply.', 'Anomaly model', 'anomaly model'),
     ...dataArgs("The model's workspace."),
     PREFIX,
     {
@@ -77,30 +96,38 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
       help: 'Outputs go to these existing signals, `signal[:output name]`, comma-separated.',
       noun: 'output signal',
       labelNoun: 'output name',
-      fields: ['outputs'],
+      shape: 'outputs=<signal[:name],…>',
+      field: pick(
+        'outputs',
+        'signal',
+        'Map outputs to existing signals',
+        `Only with "Map to existing signals": the signals the outputs go to, matching the model's output schema. Type id:output name to name an output, e.g. ${ID_EXAMPLE}:anomaly_score.`,
+        { optional: true, multi: true },
+      ),
       side: { choice: 'outputs', option: 'map' },
     },
-    ...NAMING,
+    // A scoring's name is its Eval object's.
+    ...NAMING.map((a) => (a === NAME ? { ...NAME, field: nameField('Evaluation name') } : a)),
   ],
   form: {
-    kind: 'score',
+    id: 'score',
     title: 'Score with anomaly model',
     submit: 'Start scoring',
     fields: [
-      'name',
-      'description',
-      'model',
-      'workspace',
-      'dataMode',
-      'signals',
-      'dataspecName',
-      'dataspecId',
-      'outputMode',
-      'prefix',
-      'outputs',
+      { arg: 'name' },
+      { arg: 'description' },
+      { arg: 'model' },
+      { arg: 'workspace' },
+      ...DATA_FORM,
+      { header: 'Outputs', id: 'outputs_header' },
+      { choice: 'outputs' },
+      { arg: 'prefix' },
+      { arg: 'outputs' },
     ],
     maxRanges: MAX_RANGES,
+    nextStep: { label: 'Score with this model', primary: true },
   },
+  role: 'User',
   parse(args, spec) {
     const { modelId, workspaceId, data, missing } = modelWorkspaceAndData(args, spec);
     const output = outputFrom(args, missing, PREFIX.maxLength!);
@@ -112,19 +139,21 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
     return ok({ kind: 'score', modelId, workspaceId, data, output, name, description }, spec);
   },
   resolve: resolveNamedData('score'),
-  flowType: () => 'ANOMALYEVAL',
-  async execute(req, service, echo) {
+  wire: { ...FLOW_CALL, version: '1.3', body: anomalyEvalBody, flowType: flowTypeIs('ANOMALYEVAL') },
+  async execute(req, { send, echo }) {
     try {
-      const flow = await service.anomalyEval({
-        name: req.name,
-        ...(req.description ? { description: req.description } : {}),
-        spec: {
-          model: req.modelId,
-          workspace: req.workspaceId,
-          dataspec: toDataspec(req.data),
-          ...(req.output.kind === 'prefix'
-            ? { outputsignalPrefix: req.output.prefix }
-            : { outputsignals: req.output.signals.map((s) => ({ signal: s.signal, name: s.name })) }),
+      const flow = await send({
+        body: {
+          name: req.name,
+          ...(req.description ? { description: req.description } : {}),
+          spec: {
+            model: req.modelId,
+            workspace: req.workspaceId,
+            dataspec: toDataspec(req.data),
+            ...(req.output.kind === 'prefix'
+              ? { outputsignalPrefix: req.output.prefix }
+              : { outputsignals: req.output.signals.map((s) => ({ signal: s.signal, name: s.name })) }),
+          },
         },
       });
       return {
@@ -143,5 +172,30 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest> = {
     } catch (e) {
       return serviceFailure(e, 'create the ANOMALYEVAL flow', { what: 'flow', name: req.name });
     }
+  },
+  catalog: (req) => ({
+    add: [
+      typed('workspace', req.workspaceId),
+      typed('model', req.modelId, { workspace: req.workspaceId }),
+      ...dataEntries(req.data),
+      ...(req.output.kind === 'signals' ? req.output.signals.map((s) => typed('signal', s.signal)) : []),
+    ],
+  }),
+  outputs({ results, request }): FlowOutputs {
+    const ev = results.evals[0];
+    const signals = ev?.outputSignals.length ? ev.outputSignals : results.signals;
+    const prefix = request.output && 'prefix' in request.output ? request.output.prefix : undefined;
+    const workspace = workspaceOf(request);
+    const used = usedBy(results);
+    return {
+      ...(ev ? { eval: { id: ev.id, ...(ev.name ? { name: ev.name } : {}) } } : {}),
+      ...(signals.length
+        ? { outputSignals: signals.map((s) => ({ id: s.id, ...(s.name ? { name: s.name } : {}) })) }
+        : typeof prefix === 'string'
+          ? { outputPrefix: prefix }
+          : {}),
+      ...(workspace ? { workspace } : {}),
+      ...(used ? { used } : {}),
+    };
   },
 };

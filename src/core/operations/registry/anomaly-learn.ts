@@ -1,13 +1,22 @@
+import { type AnomalyLearnBody, anomalyLearnBody, type FlowRecord } from '../../../wire/index.js';
+import { dataEntries, typed } from '../../catalog/upserts.js';
 import { dataFrom, idFrom, missingOutcome, ok, text, tooMany } from '../../grammar/args.js';
 import type { DataArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { SERVICE_MODEL_NAMING } from '../../names.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData } from '../requests.js';
-import { DESCRIPTION, dataArgs, NAMING } from './arguments.js';
-import { dataFacts, described, flowOf, toDataspec } from './describe.js';
-import type { OperationEntry } from './entry.js';
-import { MAX_RANGES } from './entry.js';
+import { DESCRIPTION, dataArgs, MODEL_NAME, NAMING } from './arguments.js';
+import {
+  DATA_FORM,
+  dataFacts,
+  described,
+  FLOW_CALL,
+  flowOf,
+  learnedOutputs,
+  toDataspec,
+} from './describe.js';
+import { flowTypeIs, MAX_RANGES, type OperationEntry } from './entry.js';
 import { resolveNamedData } from './ranges.js';
 
 export interface LearnCommand {
@@ -29,14 +38,12 @@ export interface LearnRequest {
 }
 
 /** ANOMALYLEARN: a new anomaly model, trained on new signals and ranges or on an existing dataspec. */
-export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest> = {
+export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest, AnomalyLearnBody, FlowRecord> = {
   parsedKind: 'learn',
   operationKind: 'learn',
   command: {
     id: 'learn',
     words: ['learn'],
-    usage:
-      '/tsai learn workspace=<id> signals=<id[:label],…> range=<time range;…> [dataspec-name=…] [model-name=…] [name=…] [description=…]  or  /tsai learn workspace=<id> dataspec=<id> …',
     summary: 'Train a new anomaly model (ANOMALYLEARN). Several ranges: separate them with `;`.',
     examples: [
       `/tsai learn workspace=${X.workspace} signals=${X.signal}:temperature,${X.signal2}:pressure range="last week"`,
@@ -44,34 +51,21 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest> = {
     ],
     mutating: true,
   },
-  args: [
-    ...dataArgs('The workspace in which the new model is created.'),
-    {
-      key: 'model-name',
-      kind: 'text',
-      required: false,
-      help: "The new model's name (default: the service's).",
-      freeText: true,
-      fields: ['modelName'],
-    },
-    ...NAMING,
-  ],
+  args: [...dataArgs('The workspace in which the new model is created.'), MODEL_NAME, ...NAMING],
   form: {
-    kind: 'learn',
+    id: 'learn',
     title: 'Learn an anomaly model',
     submit: 'Start learning',
     fields: [
-      'name',
-      'description',
-      'workspace',
-      'modelName',
-      'dataMode',
-      'signals',
-      'dataspecName',
-      'dataspecId',
+      { arg: 'name' },
+      { arg: 'description' },
+      { arg: 'workspace' },
+      { arg: 'model-name' },
+      ...DATA_FORM,
     ],
     maxRanges: MAX_RANGES,
   },
+  role: 'User',
   parse(args, spec) {
     tooMany(args, 0, spec);
     const missing: string[] = [];
@@ -85,16 +79,18 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest> = {
     return ok({ kind: 'learn', workspaceId, data, modelName, name, description }, spec);
   },
   resolve: resolveNamedData('learn'),
-  flowType: () => 'ANOMALYLEARN',
-  async execute(req, service, echo) {
+  wire: { ...FLOW_CALL, version: '1.3', body: anomalyLearnBody, flowType: flowTypeIs('ANOMALYLEARN') },
+  async execute(req, { send, echo }) {
     try {
-      const flow = await service.anomalyLearn({
-        name: req.name,
-        ...(req.description ? { description: req.description } : {}),
-        spec: {
-          workspace: req.workspaceId,
-          ...(req.modelName ? { modelName: req.modelName } : {}),
-          dataspec: toDataspec(req.data),
+      const flow = await send({
+        body: {
+          name: req.name,
+          ...(req.description ? { description: req.description } : {}),
+          spec: {
+            workspace: req.workspaceId,
+            ...(req.modelName ? { modelName: req.modelName } : {}),
+            dataspec: toDataspec(req.data),
+          },
         },
       });
       return {
@@ -119,4 +115,6 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest> = {
       return serviceFailure(e, 'create the ANOMALYLEARN flow', { what: 'flow', name: req.name });
     }
   },
+  catalog: (req) => ({ add: [typed('workspace', req.workspaceId), ...dataEntries(req.data)] }),
+  outputs: learnedOutputs,
 };

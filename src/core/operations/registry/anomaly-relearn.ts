@@ -1,12 +1,31 @@
+import { type AnomalyLearnBody, anomalyLearnBody, type FlowRecord } from '../../../wire/index.js';
+import { dataEntries, typed } from '../../catalog/upserts.js';
 import { missingOutcome, ok, text } from '../../grammar/args.js';
 import type { DataArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData } from '../requests.js';
-import { commandOnly, DATASPEC, DESCRIPTION, dataArgs, modelWorkspaceAndData, NAMING } from './arguments.js';
-import { dataFacts, described, flowOf, modelRunFacts, toDataspec } from './describe.js';
-import type { OperationEntry } from './entry.js';
-import { MAX_RANGES } from './entry.js';
+import {
+  commandOnly,
+  DATASPEC,
+  DESCRIPTION,
+  dataArgs,
+  modelArg,
+  modelWorkspaceAndData,
+  NAMING,
+  NEW_SIGNALS,
+  SIGNALS,
+} from './arguments.js';
+import {
+  dataFacts,
+  described,
+  FLOW_CALL,
+  flowOf,
+  learnedOutputs,
+  modelRunFacts,
+  toDataspec,
+} from './describe.js';
+import { flowTypeIs, MAX_RANGES, type OperationEntry } from './entry.js';
 import { resolveNamedData } from './ranges.js';
 
 export interface RelearnCommand {
@@ -28,14 +47,12 @@ export interface RelearnRequest {
 }
 
 /** Incremental ANOMALYLEARN: an existing anomaly model taught new data. */
-export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest> = {
+export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest, AnomalyLearnBody, FlowRecord> = {
   parsedKind: 'relearn',
   operationKind: 'relearn',
   command: {
     id: 'relearn',
     words: ['relearn'],
-    usage:
-      '/tsai relearn <model_id> workspace=<id> (signals=<id[:label],…> range=<time range;…> [dataspec-name=…] | dataspec=<id>)',
     summary:
       'Teach an existing anomaly model new data (incremental ANOMALYLEARN); earlier ranges need not be repeated.',
     examples: [
@@ -44,26 +61,36 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest> = {
     mutating: true,
   },
   args: [
-    {
-      key: 'model',
-      kind: 'id',
-      required: true,
-      help: 'The existing anomaly model to teach.',
-      channelDefault: true,
-      positional: true,
-      fields: ['model'],
-    },
-    // The form takes new data only: a dataspec is for the command line.
-    ...dataArgs("The model's workspace.").map((a) => (a === DATASPEC ? commandOnly(DATASPEC) : a)),
+    modelArg('The existing anomaly model to teach.', 'Model to train further'),
+    // The form takes new data only (so it needs the signals): a dataspec is for the command line.
+    ...dataArgs("The model's workspace.").map((a) =>
+      a === DATASPEC ? commandOnly(DATASPEC) : a === SIGNALS ? NEW_SIGNALS : a,
+    ),
     ...NAMING,
   ],
   form: {
-    kind: 'relearn',
+    id: 'relearn',
     title: 'Relearn anomaly model',
     submit: 'Start relearning',
-    fields: ['name', 'description', 'model', 'workspace', 'signals', 'dataspecName'],
+    notes: [
+      {
+        id: 'relearn_note',
+        text: 'Give only the *new* signals and time ranges: the original training ranges need not be repeated.',
+      },
+    ],
+    fields: [
+      { arg: 'model' },
+      { arg: 'workspace' },
+      { arg: 'name' },
+      { arg: 'description' },
+      { arg: 'signals' },
+      { arg: 'range' },
+      { arg: 'dataspec-name' },
+    ],
     maxRanges: MAX_RANGES,
+    nextStep: { label: 'Learn more data' },
   },
+  role: 'User',
   parse(args, spec) {
     const { modelId, workspaceId, data, missing } = modelWorkspaceAndData(args, spec);
     const name = text(args, 'name');
@@ -73,13 +100,21 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest> = {
     return ok({ kind: 'relearn', modelId, workspaceId, data, name, description }, spec);
   },
   resolve: resolveNamedData('relearn'),
-  flowType: () => 'ANOMALYLEARN',
-  async execute(req, service, echo) {
+  wire: {
+    ...FLOW_CALL,
+    version: '1.3',
+    body: anomalyLearnBody,
+    label: 'incremental ANOMALYLEARN flow',
+    flowType: flowTypeIs('ANOMALYLEARN'),
+  },
+  async execute(req, { send, echo }) {
     try {
-      const flow = await service.anomalyLearnIncremental({
-        name: req.name,
-        ...(req.description ? { description: req.description } : {}),
-        spec: { model: req.modelId, workspace: req.workspaceId, dataspec: toDataspec(req.data) },
+      const flow = await send({
+        body: {
+          name: req.name,
+          ...(req.description ? { description: req.description } : {}),
+          spec: { model: req.modelId, workspace: req.workspaceId, dataspec: toDataspec(req.data) },
+        },
       });
       return {
         ok: true,
@@ -93,4 +128,12 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest> = {
       return serviceFailure(e, 'create the incremental ANOMALYLEARN flow', { what: 'flow', name: req.name });
     }
   },
+  catalog: (req) => ({
+    add: [
+      typed('workspace', req.workspaceId),
+      typed('model', req.modelId, { workspace: req.workspaceId }),
+      ...dataEntries(req.data),
+    ],
+  }),
+  outputs: learnedOutputs,
 };

@@ -1,8 +1,47 @@
 import { type Args, dataFrom, idFrom, tooMany } from '../../grammar/args.js';
 import type { CommandSpec } from '../../grammar/commands.js';
-import type { Argument } from './entry.js';
+import { SERVICE_MODEL_NAMING } from '../../names.js';
+import type { Argument, FieldSpec } from './entry.js';
 
 /** Arguments several operations take, worded once. */
+
+/** The options say the rest: this channel's default first, and "use ID …" for an ID the bot has not seen. */
+export const PICK_HINT = "Type a name or an ID; this channel's default comes first.";
+const PICK = 'Type a name or an ID';
+export const ID_EXAMPLE = '1353853719423311872';
+
+/** A type-ahead select of the catalog's resources: its label and hint, one or several. */
+export function pick(
+  name: FieldSpec['name'],
+  catalog: Extract<FieldSpec['kind'], { input: 'select' }>['catalog'],
+  label: string,
+  hint: string,
+  o: { optional?: boolean; multi?: true } = {},
+): FieldSpec {
+  return {
+    name,
+    kind: { input: 'select', catalog, ...(o.multi ? { multi: o.multi } : {}) },
+    label,
+    hint,
+    placeholder: PICK,
+    optional: o.optional ?? false,
+  };
+}
+
+/** The flow name, shown empty with the default it gets as its placeholder. */
+export function nameField(label = 'Flow name'): FieldSpec {
+  return {
+    name: 'name',
+    kind: { input: 'text' },
+    label,
+    hint: 'Leave empty to use the default shown.',
+    placeholder: DEFAULT_NAME_PLACEHOLDER,
+    optional: true,
+  };
+}
+
+/** The placeholder that stands for the default name a flow gets when its name is left empty. */
+export const DEFAULT_NAME_PLACEHOLDER = '{default name}';
 
 export const NAME: Argument = {
   key: 'name',
@@ -10,7 +49,7 @@ export const NAME: Argument = {
   required: false,
   help: 'The flow name (default: the command, who ran it and when).',
   freeText: true,
-  fields: ['name'],
+  field: nameField(),
 };
 
 export const DESCRIPTION: Argument = {
@@ -20,7 +59,12 @@ export const DESCRIPTION: Argument = {
   help: 'A description kept with it at the service.',
   freeText: true,
   maxLength: 2000,
-  fields: ['description'],
+  field: {
+    name: 'description',
+    kind: { input: 'text', multiline: true },
+    label: 'Description',
+    optional: true,
+  },
 };
 
 export const SIGNALS: Argument = {
@@ -29,9 +73,32 @@ export const SIGNALS: Argument = {
   required: true,
   help: 'The signals to learn from, `id[:label]`, comma-separated (or `dataspec=`).',
   noun: 'signal',
-  fields: ['signals'],
+  field: pick(
+    'signals',
+    'signal',
+    'Signals',
+    `Pick as many as needed (new data only). Type id:label to give a signal a label of your own, e.g. ${ID_EXAMPLE}:Bearing temperature.`,
+    { optional: true, multi: true },
+  ),
   side: { choice: 'data', option: 'new' },
 };
+
+/** The signals of new data only (no dataspec to choose instead): the form needs them. */
+export const NEW_SIGNALS: Argument = {
+  ...SIGNALS,
+  field: pick(
+    'signals',
+    'signal',
+    'New signals',
+    `Pick as many as needed. Type id:label to give a signal a label of your own, e.g. ${ID_EXAMPLE}:Bearing temperature.`,
+    { multi: true },
+  ),
+};
+
+/** The time ranges a form takes, one input each. */
+export function rangesField(optional: boolean): FieldSpec {
+  return { name: 'ranges', kind: { input: 'ranges' }, label: 'Time range', optional };
+}
 
 export const RANGE: Argument = {
   key: 'range',
@@ -39,7 +106,8 @@ export const RANGE: Argument = {
   required: true,
   help: 'The time range of the data, read in your zone; separate several ranges with `;`.',
   freeText: true,
-  fields: ['ranges'],
+  // A dataspec may be given instead of ranges.
+  field: rangesField(true),
   side: { choice: 'data', option: 'new' },
 };
 
@@ -49,7 +117,13 @@ export const DATASPEC_NAME: Argument = {
   required: false,
   help: 'The name of the new dataspec made of `signals=` and `range=` (default: the flow name).',
   freeText: true,
-  fields: ['dataspecName'],
+  field: {
+    name: 'dataspecName',
+    kind: { input: 'text' },
+    label: 'Dataspec name',
+    hint: 'Optional name for the dataspec built from these signals and ranges.',
+    optional: true,
+  },
   side: { choice: 'data', option: 'new', detail: true },
 };
 
@@ -58,18 +132,25 @@ export const DATASPEC: Argument = {
   kind: 'id',
   required: false,
   help: 'An existing dataspec to reuse instead of `signals=` and `range=`.',
-  fields: ['dataspecId'],
+  field: pick(
+    'dataspecId',
+    'dataspec',
+    'Dataspec',
+    'Only with "Reuse an existing dataspec ID": the dataspec of an earlier flow. With a model chosen, its dataspecs are offered.',
+    { optional: true },
+  ),
   side: { choice: 'data', option: 'dataspec' },
 };
 
-export function workspaceArg(help: string, channelDefault = true): Argument {
+/** The workspace an anomaly flow runs in: `help` says which, in the command's help and the form's hint. */
+export function workspaceArg(help: string): Argument {
   return {
     key: 'workspace',
     kind: 'id',
     required: true,
     help,
-    ...(channelDefault ? { channelDefault } : {}),
-    fields: ['workspace'],
+    channelDefault: true,
+    field: pick('workspace', 'workspace', 'Workspace', `${help} ${PICK_HINT}`),
   };
 }
 
@@ -77,6 +158,41 @@ export function workspaceArg(help: string, channelDefault = true): Argument {
 export function dataArgs(workspaceHelp: string): Argument[] {
   return [workspaceArg(workspaceHelp), SIGNALS, RANGE, DATASPEC_NAME, DATASPEC];
 }
+
+/** The model a flow runs on: its label and what it is for, in the form. */
+export function modelArg(help: string, label: string, noun?: string): Argument {
+  return {
+    key: 'model',
+    kind: 'id',
+    required: true,
+    help,
+    ...(noun ? { noun } : {}),
+    channelDefault: true,
+    positional: true,
+    field: pick(
+      'model',
+      'model',
+      label,
+      `${help.replace(/\.$/, '')}; with a workspace chosen, its models are offered. ${PICK_HINT}`,
+    ),
+  };
+}
+
+/** The new model's name: left empty, the service names it. */
+export const MODEL_NAME: Argument = {
+  key: 'model-name',
+  kind: 'text',
+  required: false,
+  help: "The new model's name (default: the service's).",
+  freeText: true,
+  field: {
+    name: 'modelName',
+    kind: { input: 'text' },
+    label: 'Model name',
+    hint: `Leave empty and the service names it: ${SERVICE_MODEL_NAMING}.`,
+    optional: true,
+  },
+};
 
 /** What an anomaly flow is called at the service: its name and description, after its other arguments. */
 export const NAMING: readonly Argument[] = [NAME, DESCRIPTION];
@@ -95,6 +211,6 @@ export function modelWorkspaceAndData(args: Args, spec: CommandSpec) {
 
 /** The argument as the command takes it, which its form does not ask for. */
 export function commandOnly(arg: Argument): Argument {
-  const { fields: _, side: __, ...rest } = arg;
+  const { field: _, ...rest } = arg;
   return rest;
 }

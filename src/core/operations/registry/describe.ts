@@ -1,7 +1,9 @@
-import type { Dataspec, FlowRecord } from '../../../api/index.js';
+import type { Dataspec, FlowRecord, FlowResults } from '../../../api/index.js';
 import { describeRanges, toIso } from '../../../time/index.js';
+import { flowRecord } from '../../../wire/index.js';
 import type { Fact, OpSuccess } from '../../outcome.js';
 import type { ResolvedData, ResolvedOutput } from '../requests.js';
+import type { CompletedFlow, FlowOutputs, FormItem } from './entry.js';
 
 /** What the entries share to describe a result: facts about data and outputs, and the service's records. */
 
@@ -87,4 +89,51 @@ export function modelRunFacts(req: { name: string; modelId: string; workspaceId:
 
 export function described(description: string | undefined): Fact[] {
   return description ? [{ label: 'Description', value: description }] : [];
+}
+
+/** Every flow is created by a POST to the account's flows, answered with the flow's record. */
+export const FLOW_CALL = {
+  method: 'POST',
+  path: '/flows',
+  label: '{flowType} flow',
+  what: 'an object the flow refers to',
+  answer: { record: flowRecord },
+} as const;
+
+/** The data of an anomaly flow in its form: new signals and ranges, or an existing dataspec. */
+export const DATA_FORM: readonly FormItem[] = [
+  { header: 'Data', id: 'data_header' },
+  { choice: 'data' },
+  { arg: 'signals' },
+  { arg: 'range' },
+  { arg: 'dataspec-name' },
+  { arg: 'dataspec' },
+];
+
+function named(x: { id: string; name?: string | undefined } | undefined) {
+  return x ? { id: x.id, ...(x.name ? { name: x.name } : {}) } : undefined;
+}
+
+/** What a flow's record names besides what it yields: its first model and dataspec, for the catalog. */
+export function usedBy(r: FlowResults): FlowOutputs['used'] {
+  const model = named(r.models[0]);
+  const dataspec = named(r.dataspecs[0]);
+  return model || dataspec ? { ...(model ? { model } : {}), ...(dataspec ? { dataspec } : {}) } : undefined;
+}
+
+/** The workspace a request ran in, as stored. */
+export function workspaceOf(request: { workspaceId?: unknown }): FlowOutputs['workspace'] {
+  return typeof request.workspaceId === 'string' ? { id: request.workspaceId } : undefined;
+}
+
+/** ANOMALYLEARN yields a model (created, or taught more) and the dataspec it learned from. */
+export function learnedOutputs({ results, request }: CompletedFlow<{ workspaceId: string }>): FlowOutputs {
+  const model = results.models[0];
+  const dataspec = named(results.dataspecs[0]);
+  const workspace = workspaceOf(request);
+  return {
+    ...(model ? { model: { ...named(model)!, created: model.created !== false } } : {}),
+    ...(dataspec ? { dataspec } : {}),
+    ...(workspace ? { workspace } : {}),
+  };
 }

@@ -1,12 +1,16 @@
 import type { TimeRange } from '../../../time/index.js';
 import { describeRange, toNanos } from '../../../time/index.js';
+import { type EvalFlowBody, evalFlowBody, type FlowRecord } from '../../../wire/index.js';
+import { returnedModel } from '../../catalog/returned-model.js';
+import { typed } from '../../catalog/upserts.js';
 import { idFrom, missingOutcome, ok, parseEntities, text, tooMany } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import type { OpSuccess } from '../../outcome.js';
 import { serviceFailure } from '../../service-errors.js';
-import { NAME } from './arguments.js';
-import { ACTIVITY_VIEW_HINT, flowOf, modelSeen } from './describe.js';
-import type { OperationEntry } from './entry.js';
+import { NAME, PICK_HINT, pick, rangesField } from './arguments.js';
+import { ACTIVITY_VIEW_HINT, FLOW_CALL, flowOf, modelSeen, usedBy } from './describe.js';
+import { flowTypeIs, type OperationEntry } from './entry.js';
+import { findCommonModel } from './model-common.js';
 import { isFailure, nameOr, resolveRange } from './ranges.js';
 
 export interface EvalCommand {
@@ -30,14 +34,12 @@ export interface EvalRequest {
 }
 
 /** EVAL: a live model's output backfilled for a past range, the assessment's M[0] looked up first. */
-export const evalFlow: OperationEntry<EvalCommand, EvalRequest> = {
+export const evalFlow: OperationEntry<EvalCommand, EvalRequest, EvalFlowBody, FlowRecord> = {
   parsedKind: 'eval',
   operationKind: 'eval',
   command: {
     id: 'eval',
     words: ['eval'],
-    usage:
-      '/tsai eval <assessment_id> model=<live_model_id> datastream=<id> entities=<a,b,…> range=<time range> [name=…]',
     summary:
       "Backfill a live model's output for a past time range (EVAL flow; the common model M[0] is looked up for you).",
     examples: [
@@ -53,7 +55,12 @@ export const evalFlow: OperationEntry<EvalCommand, EvalRequest> = {
       help: 'The assessment whose live output is backfilled.',
       channelDefault: true,
       positional: true,
-      fields: ['assessment'],
+      field: pick(
+        'assessment',
+        'assessment',
+        'Assessment',
+        `For an anomaly model, the signal it assesses; its common model M[0] is looked up on submit. ${PICK_HINT}`,
+      ),
     },
     {
       key: 'model',
@@ -62,7 +69,12 @@ export const evalFlow: OperationEntry<EvalCommand, EvalRequest> = {
       help: "The assessment's live model.",
       noun: 'live model',
       channelDefault: true,
-      fields: ['model'],
+      field: pick(
+        'model',
+        'model',
+        'Live model',
+        `The assessment's live model; with an assessment chosen, its models are offered. ${PICK_HINT}`,
+      ),
     },
     {
       key: 'datastream',
@@ -70,7 +82,7 @@ export const evalFlow: OperationEntry<EvalCommand, EvalRequest> = {
       required: true,
       help: 'The datastream it reads.',
       channelDefault: true,
-      fields: ['datastream'],
+      field: pick('datastream', 'datastream', 'Datastream', PICK_HINT),
     },
     {
       key: 'entities',
@@ -78,7 +90,13 @@ export const evalFlow: OperationEntry<EvalCommand, EvalRequest> = {
       required: true,
       help: 'The entities to evaluate, comma-separated.',
       channelDefault: true,
-      fields: ['entities'],
+      field: {
+        name: 'entities',
+        kind: { input: 'text', multiline: true },
+        label: 'Entities',
+        hint: 'Entity names, separated by commas or one per line, e.g. pump-7, pump-8',
+        optional: false,
+      },
     },
     {
       key: 'range',
@@ -87,17 +105,33 @@ export const evalFlow: OperationEntry<EvalCommand, EvalRequest> = {
       help: 'One past time range, read in your zone.',
       freeText: true,
       oneRange: 'EVAL takes one time range; run one backfill per range.',
-      fields: ['ranges'],
+      field: rangesField(false),
     },
     NAME,
   ],
   form: {
-    kind: 'eval',
+    id: 'eval',
     title: 'Backfill model output',
     submit: 'Start backfill',
-    fields: ['name', 'assessment', 'datastream', 'model', 'entities'],
+    notes: [
+      {
+        id: 'overwrite_warning',
+        text:
+          ':warning: *Output for time ranges that live monitoring already evaluated is overwritten.* ' +
+          'Backfill only ranges the live model has not covered yet. Ranges must be in the past.',
+      },
+    ],
+    fields: [
+      { arg: 'assessment' },
+      { arg: 'datastream' },
+      { arg: 'model' },
+      { arg: 'entities' },
+      { arg: 'range' },
+      { arg: 'name' },
+    ],
     maxRanges: 1,
   },
+  role: 'User',
   parse(args, spec) {
     const assessmentId = idFrom(args, 'assessment', 'assessment', true);
     tooMany(args, 0, spec);
@@ -123,12 +157,12 @@ export const evalFlow: OperationEntry<EvalCommand, EvalRequest> = {
     const { rangeText: _, ...rest } = command;
     return { ok: true, operation: { ...rest, name: nameOr(command.name, 'eval', ctx), range } };
   },
-  flowType: () => 'EVAL',
-  async execute(req, service, echo) {
+  wire: { ...FLOW_CALL, version: '1.2', body: evalFlowBody, flowType: flowTypeIs('EVAL') },
+  async execute(req, { send, service, echo }) {
     let commonModelId: string;
     let m0Seen: OpSuccess['seen'];
     try {
-      const m0 = await service.findCommonModel(req.assessmentId);
+      const m0 = await findCommonModel(service, req.assessmentId);
       if (!m0) {
         return {
           ok: false,
@@ -141,21 +175,23 @@ export const evalFlow: OperationEntry<EvalCommand, EvalRequest> = {
       return serviceFailure(e, `look up the common model of assessment ${req.assessmentId}`);
     }
     try {
-      const flow = await service.createEvalFlow({
-        name: req.name,
-        datastream: req.datastreamId,
-        assessment: req.assessmentId,
-        model: req.modelId,
-        spec: {
-          commonModelId,
-          segments: [
-            {
-              entities: req.entities,
-              timeRange: { startTime: toNanos(req.range.startNs), endTime: toNanos(req.range.endNs) },
-            },
-          ],
-          forLive: true,
-          withEpisodes: true,
+      const flow = await send({
+        body: {
+          name: req.name,
+          datastream: req.datastreamId,
+          assessment: req.assessmentId,
+          model: req.modelId,
+          spec: {
+            commonModelId,
+            segments: [
+              {
+                entities: req.entities,
+                timeRange: { startTime: toNanos(req.range.startNs), endTime: toNanos(req.range.endNs) },
+              },
+            ],
+            forLive: true,
+            withEpisodes: true,
+          },
         },
       });
       return {
@@ -182,5 +218,26 @@ export const evalFlow: OperationEntry<EvalCommand, EvalRequest> = {
     } catch (e) {
       return serviceFailure(e, 'create the EVAL flow', { what: 'flow', name: req.name });
     }
+  },
+  catalog: (req, r) => ({
+    add: [
+      typed('assessment', req.assessmentId),
+      typed('model', req.modelId, { assessment: req.assessmentId }),
+      typed('datastream', req.datastreamId),
+      ...returnedModel(r, 'service', { assessment: req.assessmentId }),
+    ],
+  }),
+  outputs({ results, request }) {
+    const r = request.range;
+    const ns = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
+    const range = r?.startNs && r.endNs ? { startNs: ns(r.startNs), endNs: ns(r.endNs) } : undefined;
+    const modelId = typeof request.modelId === 'string' ? request.modelId : undefined;
+    const used = usedBy(results);
+    return {
+      ...(range || modelId
+        ? { backfill: { ...(range ? { range } : {}), ...(modelId ? { modelId } : {}) } }
+        : {}),
+      ...(used ? { used } : {}),
+    };
   },
 };

@@ -1,4 +1,5 @@
 import { ServiceError } from '../../../api/errors.js';
+import { type FlowRecord, flowRecord } from '../../../wire/index.js';
 import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import type { OpFailure } from '../../outcome.js';
@@ -24,22 +25,31 @@ export function flowNotFound(flowId: string): OpFailure {
 }
 
 /** One flow read back: the runner adds what following it found. */
-export const flowShow: OperationEntry<FlowShow, FlowShow> = {
+export const flowShow: OperationEntry<FlowShow, FlowShow, never, FlowRecord> = {
   parsedKind: 'flow',
   operationKind: 'flow',
   command: {
     id: 'flow',
     words: ['flow'],
-    usage: '/tsai flow <flow_id>',
     summary: "Show a flow: what the bot knows from following it, and the service's status now.",
     examples: [`/tsai flow ${X.flow}`],
     mutating: false,
   },
-  args: [{ key: 'flow', kind: 'id', required: true, help: 'The flow to show.' }],
+  args: [{ key: 'flow', kind: 'id', required: true, help: 'The flow to show.', shape: '<flow_id>' }],
+  role: 'User',
   parse: (args, spec) =>
     ok({ kind: 'flow', flowId: soleIdFrom(args, spec, 'flow', '`flow` needs a flow ID.') }, spec),
   resolve: (command) => ({ ok: true, operation: command }),
-  async execute(req, service) {
+  // The read-back the tracker makes too: the client reads the record tolerantly (`getFlow`).
+  wire: {
+    method: 'GET',
+    version: '1.3',
+    path: '/flows/{flow}',
+    label: 'flow',
+    what: 'flow {flow}',
+    answer: { record: flowRecord },
+  },
+  async execute(req, { service }) {
     try {
       const found = await service.getFlow(req.flowId);
       if (!found.supported) {
@@ -74,4 +84,5 @@ export const flowShow: OperationEntry<FlowShow, FlowShow> = {
       return serviceFailure(e, `get flow ${req.flowId}`);
     }
   },
+  catalog: () => ({ add: [] }),
 };

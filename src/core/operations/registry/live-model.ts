@@ -1,8 +1,10 @@
 import type { ApprovalAction } from '../../../store/index.js';
+import { type FlowRecord, type LiveModelFlowBody, liveModelFlowBody } from '../../../wire/index.js';
+import { typed } from '../../catalog/upserts.js';
 import { Bad, idFrom, ok, optionId, takePositional, text, tooMany } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
-import { flowOf } from './describe.js';
+import { FLOW_CALL, flowOf, usedBy } from './describe.js';
 import type { OperationEntry } from './entry.js';
 
 export interface LiveCommand {
@@ -22,21 +24,28 @@ export interface LiveModel {
   approvalId: string;
   /** Who asked for it (the approver runs it). */
   requesterId?: string;
+  /** The assessment whose M[0] it is, when the request named the model that way. */
+  assessmentId?: string;
 }
+
+const FLOW_TYPE = { start: 'STARTLIVEMODEL', stop: 'STOPLIVEMODEL' } as const;
 
 /**
  * STARTLIVEMODEL/STOPLIVEMODEL: the command files a request (an approver decides it); the flow is created
  * when the request is approved.
  */
-export const liveModel: OperationEntry<LiveCommand, LiveModel> = {
+export const liveModel: OperationEntry<LiveCommand, LiveModel, LiveModelFlowBody, FlowRecord> = {
   parsedKind: 'live',
   operationKind: 'live-model',
   command: {
     id: 'live',
     words: ['live'],
-    usage:
-      '/tsai live start|stop <model_id> [reason=…]  or  /tsai live start|stop assessment=<id> [reason=…]',
     summary: 'Ask for a live model to be started or stopped (needs approval).',
+    lead: 'start|stop',
+    forms: [
+      ['model', 'reason'],
+      ['assessment', 'reason'],
+    ],
     examples: [
       `/tsai live start ${X.model} reason="new baseline"`,
       `/tsai live stop assessment=${X.assessment}`,
@@ -44,7 +53,13 @@ export const liveModel: OperationEntry<LiveCommand, LiveModel> = {
     mutating: true,
   },
   args: [
-    { key: 'model', kind: 'id', required: false, help: 'The model to start or stop (or `assessment=`).' },
+    {
+      key: 'model',
+      kind: 'id',
+      required: false,
+      help: 'The model to start or stop (or `assessment=`).',
+      shape: '<model_id>',
+    },
     { key: 'assessment', kind: 'id', required: false, help: 'The assessment whose M[0] it is.' },
     { key: 'reason', kind: 'text', required: false, help: 'Why, for the approver.', freeText: true },
   ],
@@ -66,17 +81,21 @@ export const liveModel: OperationEntry<LiveCommand, LiveModel> = {
       throw new Bad(`\`live ${action}\` needs a model ID or \`assessment=<id>\`.`);
     return ok({ kind: 'live', action, modelId, assessmentId, reason: text(args, 'reason') }, spec);
   },
+  role: 'Manager',
   resolve(command) {
     const { kind: _, ...rest } = command;
     return { ok: true, operation: { kind: 'live-request', ...rest } };
   },
-  flowType: (req) => (req.action === 'start' ? 'STARTLIVEMODEL' : 'STOPLIVEMODEL'),
-  async execute(req, service) {
+  wire: {
+    ...FLOW_CALL,
+    version: '1.2',
+    body: liveModelFlowBody,
+    flowType: { all: Object.values(FLOW_TYPE), of: (req) => FLOW_TYPE[req.action] },
+  },
+  async execute(req, { send }) {
     const verb = req.action === 'start' ? 'start' : 'stop';
     try {
-      const body = { name: req.name, model: req.modelId };
-      const flow =
-        req.action === 'start' ? await service.startLiveModel(body) : await service.stopLiveModel(body);
+      const flow = await send({ body: { name: req.name, spec: { model: req.modelId } } });
       return {
         ok: true,
         kind: 'service',
@@ -91,5 +110,21 @@ export const liveModel: OperationEntry<LiveCommand, LiveModel> = {
     } catch (e) {
       return serviceFailure(e, `${verb} the live model`, { what: 'flow', name: req.name });
     }
+  },
+  catalog: (req) => ({
+    add: [
+      typed('model', req.modelId, req.assessmentId ? { assessment: req.assessmentId } : undefined),
+      ...(req.assessmentId ? [typed('assessment', req.assessmentId)] : []),
+    ],
+  }),
+  outputs({ results, request }) {
+    const modelId = typeof request.modelId === 'string' ? request.modelId : results.models[0]?.id;
+    const used = usedBy(results);
+    return {
+      ...(modelId
+        ? { live: { modelId, state: request.action === 'start' ? ('live' as const) : ('stopped' as const) } }
+        : {}),
+      ...(used ? { used } : {}),
+    };
   },
 };

@@ -1,3 +1,6 @@
+import type { ServiceCalls } from '../../../api/index.js';
+import { type ModelRecord, modelRecord } from '../../../wire/index.js';
+import { returnedModel } from '../../catalog/returned-model.js';
 import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
@@ -9,13 +12,12 @@ export interface ModelCommon {
   assessmentId: string;
 }
 
-export const modelCommon: OperationEntry<ModelCommon, ModelCommon> = {
+export const modelCommon: OperationEntry<ModelCommon, ModelCommon, never, ModelRecord | null> = {
   parsedKind: 'model-common',
   operationKind: 'model-common',
   command: {
     id: 'model common',
     words: ['model', 'common'],
-    usage: '/tsai model common <assessment_id>',
     summary: 'Look up the common model M[0] of an assessment.',
     examples: [`/tsai model common ${X.assessment}`],
     mutating: false,
@@ -38,10 +40,20 @@ export const modelCommon: OperationEntry<ModelCommon, ModelCommon> = {
       },
       spec,
     ),
+  role: 'User',
   resolve: (command) => ({ ok: true, operation: command }),
-  async execute(req, service) {
+  wire: {
+    method: 'GET',
+    version: '1.2',
+    path: '/models',
+    query: { assessment: '{assessment}', isCommonModel: 'true', limit: '1' },
+    label: 'model lookup',
+    what: 'assessment {assessment}',
+    answer: { firstOf: modelRecord, listOf: 'models' },
+  },
+  async execute(req, { send }) {
     try {
-      const model = await service.findCommonModel(req.assessmentId);
+      const model = await send({ ids: { assessment: req.assessmentId } });
       if (!model) return { ok: false, message: `Assessment ${req.assessmentId} has no common model (M[0]).` };
       return {
         ok: true,
@@ -59,4 +71,17 @@ export const modelCommon: OperationEntry<ModelCommon, ModelCommon> = {
       return serviceFailure(e, `look up the common model of assessment ${req.assessmentId}`);
     }
   },
+  catalog: (req, r) => ({
+    add: r
+      ? [
+          { kind: 'assessment', id: req.assessmentId, source: 'service' },
+          ...returnedModel(r, 'service', { assessment: req.assessmentId }),
+        ]
+      : [],
+  }),
 };
+
+/** M[0] of an assessment, `null` when it has none: the lookup the approvals and EVAL make on the way. */
+export function findCommonModel(service: ServiceCalls, assessmentId: string): Promise<ModelRecord | null> {
+  return service.call(modelCommon.wire, { ids: { assessment: assessmentId } });
+}

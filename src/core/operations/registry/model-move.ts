@@ -1,3 +1,5 @@
+import { type ModelRecord, type MoveModelBody, modelRecord, moveModelBody } from '../../../wire/index.js';
+import { returnedModel } from '../../catalog/returned-model.js';
 import { Bad, idFrom, ok, tooMany } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
@@ -10,21 +12,27 @@ export interface ModelMove {
   workspaceId: string;
 }
 
-export const modelMove: OperationEntry<ModelMove, ModelMove> = {
+export const modelMove: OperationEntry<ModelMove, ModelMove, MoveModelBody, ModelRecord> = {
   parsedKind: 'model-move',
   operationKind: 'model-move',
   command: {
     id: 'model move',
     words: ['model', 'move'],
-    usage: '/tsai model move <model_id> [to] <workspace_id>',
     summary: 'Move a model to another workspace.',
     examples: [`/tsai model move ${X.model} to ${X.workspace}`],
     mutating: true,
   },
   args: [
-    { key: 'model', kind: 'id', required: true, help: 'The model to move.' },
-    { key: 'workspace', kind: 'id', required: true, help: 'The workspace it moves to.' },
+    { key: 'model', kind: 'id', required: true, help: 'The model to move.', shape: '<model_id>' },
+    {
+      key: 'workspace',
+      kind: 'id',
+      required: true,
+      help: 'The workspace it moves to.',
+      shape: '[to] <workspace_id>',
+    },
   ],
+  role: 'Manager',
   parse(args, spec) {
     const p = args.positionals;
     if (p.length >= 2 && p[1]!.toLowerCase() === 'to' && !args.quotedPositionals[1]) {
@@ -39,9 +47,18 @@ export const modelMove: OperationEntry<ModelMove, ModelMove> = {
     return ok({ kind: 'model-move', modelId, workspaceId }, spec);
   },
   resolve: (command) => ({ ok: true, operation: command }),
-  async execute(req, service) {
+  wire: {
+    method: 'PUT',
+    version: '1.3',
+    path: '/models/{model}',
+    body: moveModelBody,
+    label: 'model move',
+    what: 'model {model} or workspace {workspace}',
+    answer: { record: modelRecord },
+  },
+  async execute(req, { send }) {
     try {
-      const model = await service.moveModel(req.modelId, req.workspaceId);
+      const model = await send({ ids: { model: req.modelId }, body: { workspace: req.workspaceId } });
       return {
         ok: true,
         kind: 'service',
@@ -57,4 +74,7 @@ export const modelMove: OperationEntry<ModelMove, ModelMove> = {
       return serviceFailure(e, `move model ${req.modelId}`);
     }
   },
+  catalog: (req, r) => ({
+    add: returnedModel(r ?? { id: req.modelId }, 'service', { workspace: req.workspaceId }),
+  }),
 };

@@ -1,3 +1,9 @@
+import {
+  type CreateWorkspaceBody,
+  createWorkspaceBody,
+  type WorkspaceRecord,
+  workspaceRecord,
+} from '../../../wire/index.js';
 import { Bad, MAX_TEXT, ok, text } from '../../grammar/args.js';
 import { serviceFailure } from '../../service-errors.js';
 import { described, str } from './describe.js';
@@ -9,21 +15,33 @@ export interface WorkspaceCreate {
   description?: string;
 }
 
-export const workspaceCreate: OperationEntry<WorkspaceCreate, WorkspaceCreate> = {
+export const workspaceCreate: OperationEntry<
+  WorkspaceCreate,
+  WorkspaceCreate,
+  CreateWorkspaceBody,
+  WorkspaceRecord
+> = {
   parsedKind: 'workspace-create',
   operationKind: 'workspace-create',
   command: {
     id: 'workspace create',
     words: ['workspace', 'create'],
-    usage: '/tsai workspace create <name> [description=…]',
     summary: 'Create a workspace.',
     examples: ['/tsai workspace create "Pump station 3" description="Trials for the new pumps"'],
     mutating: true,
   },
   args: [
-    { key: 'name', kind: 'text', required: true, help: 'The workspace name.', freeText: true },
+    {
+      key: 'name',
+      kind: 'text',
+      required: true,
+      help: 'The workspace name.',
+      freeText: true,
+      shape: '<name>',
+    },
     { key: 'description', kind: 'text', required: false, help: 'What it is for.', freeText: true },
   ],
+  role: 'User',
   parse(args, spec) {
     const positional = args.positionals.join(' ').trim();
     if (positional && args.options.name !== undefined)
@@ -34,11 +52,19 @@ export const workspaceCreate: OperationEntry<WorkspaceCreate, WorkspaceCreate> =
     return ok({ kind: 'workspace-create', name, description: text(args, 'description') }, spec);
   },
   resolve: (command) => ({ ok: true, operation: command }),
-  async execute(req, service) {
+  wire: {
+    method: 'POST',
+    version: '1.3',
+    path: '/workspace',
+    body: createWorkspaceBody,
+    label: 'workspace',
+    what: 'the account',
+    answer: { record: workspaceRecord },
+  },
+  async execute(req, { send }) {
     try {
-      const ws = await service.createWorkspace({
-        name: req.name,
-        ...(req.description ? { description: req.description } : {}),
+      const ws = await send({
+        body: { name: req.name, ...(req.description ? { description: req.description } : {}) },
       });
       return {
         ok: true,
@@ -56,4 +82,7 @@ export const workspaceCreate: OperationEntry<WorkspaceCreate, WorkspaceCreate> =
       return serviceFailure(e, 'create the workspace', { what: 'workspace', name: req.name });
     }
   },
+  catalog: (req, r) => ({
+    add: r ? [{ kind: 'workspace', id: r.id, name: r.name ?? req.name, source: 'service' }] : [],
+  }),
 };

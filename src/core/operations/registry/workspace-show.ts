@@ -1,3 +1,4 @@
+import { type WorkspaceRecord, workspaceRecord } from '../../../wire/index.js';
 import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
@@ -9,13 +10,12 @@ export interface WorkspaceShow {
   workspaceId: string;
 }
 
-export const workspaceShow: OperationEntry<WorkspaceShow, WorkspaceShow> = {
+export const workspaceShow: OperationEntry<WorkspaceShow, WorkspaceShow, never, WorkspaceRecord> = {
   parsedKind: 'workspace-show',
   operationKind: 'workspace-show',
   command: {
     id: 'workspace show',
     words: ['workspace', 'show'],
-    usage: '/tsai workspace show <workspace_id>',
     summary: 'Show a workspace.',
     examples: [`/tsai workspace show ${X.workspace}`],
     mutating: false,
@@ -30,6 +30,7 @@ export const workspaceShow: OperationEntry<WorkspaceShow, WorkspaceShow> = {
       positional: true,
     },
   ],
+  role: 'User',
   parse: (args, spec) =>
     ok(
       {
@@ -39,9 +40,17 @@ export const workspaceShow: OperationEntry<WorkspaceShow, WorkspaceShow> = {
       spec,
     ),
   resolve: (command) => ({ ok: true, operation: command }),
-  async execute(req, service) {
+  wire: {
+    method: 'GET',
+    version: '1.3',
+    path: '/workspace/{workspace}',
+    label: 'workspace',
+    what: 'workspace {workspace}',
+    answer: { record: workspaceRecord },
+  },
+  async execute(req, { send }) {
     try {
-      const ws = await service.getWorkspace(req.workspaceId);
+      const ws = await send({ ids: { workspace: req.workspaceId } });
       return {
         ok: true,
         kind: 'service',
@@ -61,4 +70,8 @@ export const workspaceShow: OperationEntry<WorkspaceShow, WorkspaceShow> = {
       return serviceFailure(e, `get workspace ${req.workspaceId}`);
     }
   },
+  catalog: (req, r) => ({
+    add: [{ kind: 'workspace', id: r?.id ?? req.workspaceId, name: r?.name, source: 'service' }],
+  }),
+  notFound: (req) => ({ kind: 'workspace', id: req.workspaceId }),
 };

@@ -1,9 +1,9 @@
 import type { types } from '@slack/bolt';
 import {
   FIELD,
+  type FormId,
   formOf,
   type ModalFields,
-  type ModalKind,
   maxRangesOf,
   type RangePreview,
   rangeBlockId,
@@ -216,13 +216,13 @@ const FIELD_LABEL: Record<TextFieldName, string> = {
   entities: 'Entities',
 };
 
-const MODEL_LABEL: Partial<Record<ModalKind, string>> = {
+const MODEL_LABEL: Partial<Record<FormId, string>> = {
   relearn: 'Model to train further',
   score: 'Anomaly model',
   eval: 'Live model',
 };
 
-const MODEL_HINT: Partial<Record<ModalKind, string>> = {
+const MODEL_HINT: Partial<Record<FormId, string>> = {
   relearn: 'The existing anomaly model to teach; with a workspace chosen, its models are offered.',
   score: 'The anomaly model to apply; with a workspace chosen, its models are offered.',
   eval: "The assessment's live model; with an assessment chosen, its models are offered.",
@@ -232,7 +232,7 @@ const PICK = 'Type a name or an ID';
 /** The options say the rest: this channel's default first, and "use ID …" for an ID the bot has not seen. */
 const PICK_HINT = "Type a name or an ID; this channel's default comes first.";
 
-function resourceHint(kind: ModalKind, name: ResourceField): string {
+function resourceHint(kind: FormId, name: ResourceField): string {
   switch (name) {
     case 'workspace':
       return kind === 'learn'
@@ -283,7 +283,7 @@ function heldOptions(
 }
 
 function resourceBlock(
-  kind: ModalKind,
+  kind: FormId,
   name: ResourceField,
   fields: ModalFields,
   names: Readonly<Record<string, string>> | undefined,
@@ -309,7 +309,7 @@ function resourceBlock(
 }
 
 function fieldBlock(
-  kind: ModalKind,
+  kind: FormId,
   name: TextFieldName,
   fields: ModalFields,
   defaultName: string | undefined,

@@ -1,16 +1,16 @@
-import { FIELD, isResourceField, type ModalKind } from '../../../core/forms/fields.js';
+import { FIELD, type FormId, isResourceField } from '../../../core/forms/fields.js';
 import { MODAL_ACTION } from '../../views/form-actions.js';
 
 /** `callback_id` of each modal view; `view_submission` listeners match on these. */
-export const MODAL_CALLBACK: Record<ModalKind, string> = {
+export const MODAL_CALLBACK: Record<FormId, string> = {
   learn: 'tsai_modal_learn',
   relearn: 'tsai_modal_relearn',
   score: 'tsai_modal_score',
   eval: 'tsai_modal_eval',
 };
 
-export function modalKindOfCallback(callbackId: string): ModalKind | undefined {
-  for (const [kind, id] of Object.entries(MODAL_CALLBACK)) if (id === callbackId) return kind as ModalKind;
+export function modalKindOfCallback(callbackId: string): FormId | undefined {
+  for (const [kind, id] of Object.entries(MODAL_CALLBACK)) if (id === callbackId) return kind as FormId;
   return undefined;
 }
 
@@ -19,7 +19,7 @@ export const SHORTCUT_CALLBACK = {
   learn: 'tsai_shortcut_learn',
   score: 'tsai_shortcut_score',
   eval: 'tsai_shortcut_eval',
-} as const satisfies Partial<Record<ModalKind, string>>;
+} as const satisfies Partial<Record<FormId, string>>;
 
 export { MODAL_ACTION };
 

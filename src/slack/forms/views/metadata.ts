@@ -1,4 +1,4 @@
-import { MAX_RANGES, MODAL_KINDS, type ModalKind, type TextFieldName } from '../../../core/forms/fields.js';
+import { type FormId, isFormId, MAX_RANGES, type TextFieldName } from '../../../core/forms/fields.js';
 import { parseJsonObject } from '../../../core/forms/json-object.js';
 
 import { LIMITS } from '../../../wire/block-kit.js';
@@ -10,7 +10,7 @@ export const PRIVATE_METADATA_MAX = LIMITS.privateMetadata;
  * It never holds user-typed text (that lives in the inputs), so its size is bounded.
  */
 export interface ModalMeta {
-  kind: ModalKind;
+  kind: FormId;
   /** Where the outcome is posted; absent when opened from a global shortcut (the modal then asks). */
   channel?: string;
   /** `response_url` of the slash command that opened the modal, to post in-channel as the command path does. */
@@ -67,13 +67,13 @@ export function decodeMeta(text: string | undefined): ModalMeta | undefined {
   if (!text) return undefined;
   const o = parseJsonObject(text);
   if (!o) return undefined;
-  if (!MODAL_KINDS.includes(o.k as ModalKind)) return undefined;
+  if (!isFormId(o.k)) return undefined;
   if (o.o !== 'command' && o.o !== 'shortcut' && o.o !== 'reopen') return undefined;
   const ranges = Array.isArray(o.r) ? o.r.filter((k): k is number => Number.isInteger(k) && k > 0) : [];
   if (ranges.length === 0 || ranges.length > MAX_RANGES) return undefined;
   const next = Number.isInteger(o.n) ? (o.n as number) : Math.max(...ranges) + 1;
   return {
-    kind: o.k as ModalKind,
+    kind: o.k as FormId,
     channel: typeof o.c === 'string' ? o.c : undefined,
     responseUrl: typeof o.u === 'string' ? o.u : undefined,
     origin: o.o,

@@ -1,8 +1,8 @@
 import {
   type DataMode,
   FIELD,
-  FIELDS_OF,
   type FormInput,
+  fieldsOf,
   isMultiField,
   isResourceField,
   type ModalFields,
@@ -76,7 +76,7 @@ export function readModalState(
 ): { fields: ModalFields; form: FormInput } {
   const v = values ?? {};
   const fields: ModalFields = {};
-  for (const name of FIELDS_OF[meta.kind]) {
+  for (const name of fieldsOf(meta.kind)) {
     const blockId = FIELD[name];
     if (name === 'dataMode' || name === 'outputMode') {
       const selected = elementState(v, blockId)?.selected_option?.value;
