@@ -1,4 +1,4 @@
-import { STEPS, type StepParameter, type StepParameterType } from '../../core/workflows/steps.js';
+import { allSteps, type StepParameter, type StepParameterType } from '../../core/workflows/steps.js';
 
 /** A parameter as Slack's manifest declares it. */
 export interface ManifestParameter {
@@ -42,7 +42,7 @@ function parameters(list: readonly StepParameter[]): ManifestFunction['input_par
  */
 export function manifestFunctions(): Record<string, ManifestFunction> {
   return Object.fromEntries(
-    STEPS.map((st) => [
+    allSteps().map((st) => [
       st.callbackId,
       {
         title: st.title,

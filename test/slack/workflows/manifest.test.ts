@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { entryOfCommand } from '../../../src/core/operations/registry/index.js';
-import { CHANNEL_INPUT, RUNNER_INPUT, STEPS } from '../../../src/core/workflows/steps.js';
+import { allSteps, CHANNEL_INPUT, RUNNER_INPUT } from '../../../src/core/workflows/steps.js';
 import { type ManifestFunction, manifestFunctions } from '../../../src/slack/workflows/manifest.js';
 
 const FILE = new URL('../../../manifest.yml', import.meta.url);
@@ -45,22 +45,26 @@ describe('manifest.yml functions (Workflow Builder steps)', () => {
     expect(functions).toEqual(manifestFunctions());
   });
 
-  it('are one step per operation a routine chains, each on its registry entry', () => {
+  it('are every registry entry that hands something on, a step per leading word, each on its entry', () => {
+    // Derived, not listed: a flow's declared outputs, or the resource a lookup or a create names. The
+    // flow lookup hands nothing on of its own and is no step.
     expect(Object.keys(functions)).toEqual([
-      'tsai_learn',
-      'tsai_relearn',
-      'tsai_score',
+      'tsai_workspace_create',
+      'tsai_workspace_show',
+      'tsai_model_move',
+      'tsai_model_common',
       'tsai_eval',
       'tsai_live_start',
       'tsai_live_stop',
-      'tsai_model_move',
-      'tsai_workspace_create',
-      'tsai_model_common',
+      'tsai_learn',
+      'tsai_relearn',
+      'tsai_score',
     ]);
-    for (const st of STEPS) {
+    for (const st of allSteps()) {
       const entry = entryOfCommand(st.commandId)!;
       const argInputs = st.inputs.filter((i) => i.argKey).map((i) => i.argKey);
       expect(argInputs).toEqual(entry.args.map((a) => a.key));
+      expect(st.description).toContain(`Needs the ${entry.role} role`);
     }
   });
 
@@ -107,6 +111,13 @@ describe('manifest.yml functions (Workflow Builder steps)', () => {
 
   it('are offered: the app is org-ready, runs its steps itself and hears function_executed', () => {
     const settings = doc.settings as Record<string, unknown>;
+    expect(Object.keys(functions.tsai_live_start!.output_parameters.properties)).toEqual([
+      'flow_id',
+      'status',
+      'request_id',
+      'model_id',
+      'live',
+    ]);
     expect(settings.org_deploy_enabled).toBe(true);
     expect(settings.function_runtime).toBe('remote');
     expect((settings.event_subscriptions as { bot_events: string[] }).bot_events).toContain(
