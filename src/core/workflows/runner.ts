@@ -39,7 +39,7 @@ export type CompleteResult =
 export interface StepSurface {
   /** The person who runs the workflow: their name, zone and locale, as a command's are looked up. */
   person(userId: string): Promise<Person>;
-  /** Shows the operation's outcome in the step's channel, as a command's is shown. */
+  /** Shows the operation's outcome in the step's channel (else to the person), as a command's is shown. */
   announce?(actor: Actor, result: OperationResult, failure?: OpFailure): Promise<void>;
 }
 
@@ -158,7 +158,9 @@ export class StepRunner {
       },
     };
     const result = await this.deps.operations.run(actor, read.operation);
-    if (channel && surface.announce)
+    // Shown as a command's outcome is: in the step's channel, else to the person directly; a live request's
+    // card goes to its approvers either way.
+    if (surface.announce)
       await surface
         .announce(actor, result)
         .catch((e: unknown) =>

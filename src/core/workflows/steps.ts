@@ -256,7 +256,8 @@ function stepOf(entry: AnyEntry, word: string | undefined): StepSpec | undefined
         name: CHANNEL_INPUT,
         type: 'channel',
         title: 'Announce in channel',
-        description: 'Where the step posts what it started and how it ended (optional).',
+        description:
+          'Where the step posts what it started and how it ended (optional: without one, the person who runs the workflow is told directly).',
         required: false,
       },
     ],
