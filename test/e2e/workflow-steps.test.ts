@@ -265,3 +265,31 @@ describe('Workflow Builder steps through the real bot', () => {
     expect(await flowPosts('wf-bad')).toEqual([]);
   });
 });
+
+describe('a step where everyone must act as themselves', () => {
+  let own: Rig;
+  beforeAll(async () => {
+    own = await startRig({ env: { TSAI_REQUIRE_USER_TOKEN: 'true' }, backends: { functions: FUNCTIONS } });
+    await own.startBot();
+  });
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  it('fails with the sentence that tells the person to connect; nothing reaches the service', async () => {
+    const ex = await own.slack.runFunction({
+      callbackId: 'tsai_learn',
+      user: REQUESTER,
+      inputs: { workspace: W, signals: T, range: RANGE, name: 'wf-unconnected' },
+    });
+    const end = await own.slack.waitFor(
+      (s) => (s.execution(ex.id)?.state === 'failed' ? s.execution(ex.id) : undefined),
+      10_000,
+      'the step refused for want of a connection',
+    );
+    expect(end?.error).toContain('you have not connected it yet');
+    expect(end?.error).toContain('type /tsai connect in Slack, then run the workflow again');
+    const posts = (await own.serviceRequests()).filter((r) => r.method === 'POST');
+    expect(posts).toEqual([]);
+  });
+});

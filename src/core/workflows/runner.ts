@@ -339,8 +339,10 @@ function personOf(v: unknown): string | undefined {
 
 /** A refusal as one sentence with a correct example, as a command's error says it. */
 export function failureSentence(f: OpFailure): string {
-  const example = f.example ? ` For example: ${f.example.replace(/^\/tsai /, '')}` : '';
-  return `${f.message.replace(/`/g, '')}${example.replace(/`/g, '')}`;
+  // A command offers a Connect button; a step's error is text, so it says where connecting is done.
+  const connect = f.connect ? ' To connect, type /tsai connect in Slack, then run the workflow again.' : '';
+  const example = f.example ? ` For example: ${f.example}` : '';
+  return `${f.message}${connect}${example}`.replace(/`/g, '');
 }
 
 function requestOf(op: Operation): Record<string, unknown> {
