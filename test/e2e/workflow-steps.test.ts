@@ -252,6 +252,31 @@ describe('Workflow Builder steps through the real bot', () => {
     expect(completions(ex.id)).toHaveLength(1);
   });
 
+  it('reads a natural time range in the zone of the person who runs the workflow', async () => {
+    // Carol is in New York: "yesterday 9am to 5pm" on Sun 22 Nov at 10:00 UTC is Sat 21 Nov, 14:00–22:00 UTC.
+    const ex = await slack().runFunction({
+      callbackId: 'tsai_learn',
+      user: 'U0CAROL',
+      inputs: { workspace: W, signals: T, range: 'yesterday 9am to 5pm', name: 'wf-zone' },
+    });
+    await slack().waitFor(
+      () =>
+        slack().calls.some(
+          (c) => c.method === 'chat.postMessage' && JSON.stringify(c.args).includes('wf-zone'),
+        )
+          ? true
+          : undefined,
+      10_000,
+      'the step announced',
+    );
+    const [post] = await flowPosts('wf-zone');
+    const body = post!.body as { spec: { dataspec: { specs: { timeRanges: unknown }[] } } };
+    expect(body.spec.dataspec.specs[0]!.timeRanges).toEqual([
+      { startTime: '2026-11-21T14:00:00Z', endTime: '2026-11-21T22:00:00Z' },
+    ]);
+    expect(slack().execution(ex.id)?.state).not.toBe('failed');
+  });
+
   it('fails a step with a bad input at once, with the sentence a command gets; nothing reaches the service', async () => {
     const ex = await slack().runFunction({
       callbackId: 'tsai_learn',
