@@ -1,62 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import type {
+  ExecutionState,
+  FunctionDefinition,
+  FunctionExecution,
+  WorkflowDefinition,
+  WorkflowRun,
+  WorkflowRunView,
+} from './function-types.js';
+
+export type * from './function-types.js';
 
 type Json = Record<string, unknown>;
-
-/** One parameter of a manifest function, as `input_parameters` / `output_parameters` declare it. */
-export interface FunctionParameter {
-  type: string;
-  title?: string;
-  description?: string;
-  hint?: string;
-}
-
-/** A manifest function (a Workflow Builder custom step), keyed by its callback_id in the manifest. */
-export interface FunctionDefinition {
-  title: string;
-  description?: string;
-  input_parameters: { properties: Record<string, FunctionParameter>; required?: string[] };
-  output_parameters: { properties: Record<string, FunctionParameter>; required?: string[] };
-}
-
-export type ExecutionState = 'running' | 'completed' | 'failed';
-
-/** One run of a step, as Slack keeps it until it is completed (or fails). */
-export interface FunctionExecution {
-  id: string;
-  callbackId: string;
-  workflowExecutionId: string;
-  user: string;
-  inputs: Json;
-  /** The token Slack hands the app with the event: good for 15 minutes, or until the step completes. */
-  token: string;
-  issuedAt: number;
-  state: ExecutionState;
-  outputs?: Json;
-  error?: string;
-  completedAt?: number;
-}
-
-/** A value an input takes: given as is, or the output of an earlier step of the same workflow run. */
-export type StepInputValue = unknown | { fromStep: number; output: string };
-
-/** A workflow as Workflow Builder holds it: its steps in order, each input given or taken from a step before. */
-export interface WorkflowDefinition {
-  name?: string;
-  steps: { callbackId: string; inputs: Record<string, StepInputValue> }[];
-}
-
-export interface WorkflowRun {
-  id: string;
-  name: string;
-  user: string;
-  definition: WorkflowDefinition;
-  /** The executions of its steps, in order, as far as it got. */
-  executions: string[];
-  state: 'running' | 'completed' | 'failed';
-  /** Why it stopped: the failed step's error, or an input that could not be filled. */
-  error?: string;
-  startedAt: number;
-}
 
 /** Slack's figure: an execution's token lasts 15 minutes from when it was issued. */
 export const EXECUTION_TOKEN_TTL_MS = 15 * 60_000;
@@ -297,4 +251,31 @@ function fitsType(type: string, v: unknown): boolean {
     default:
       return typeof v === 'string';
   }
+}
+
+export function viewOfRun(rt: FunctionRuntime, run: WorkflowRun): WorkflowRunView {
+  return {
+    id: run.id,
+    name: run.name,
+    user: run.user,
+    state: run.state,
+    ...(run.error ? { error: run.error } : {}),
+    startedAt: run.startedAt,
+    steps: run.definition.steps.map((st, i) => {
+      const ex = run.executions[i] ? rt.executions.get(run.executions[i]!) : undefined;
+      const inputs = ex ? { ...ex.inputs } : undefined;
+      // The person who ran it, without the secret Slack pairs with their ID.
+      for (const [k, v] of Object.entries(inputs ?? {}))
+        if (v && typeof v === 'object' && 'secret' in (v as Json)) inputs![k] = { id: (v as Json).id };
+      return {
+        callbackId: st.callbackId,
+        title: rt.definitions[st.callbackId]?.title ?? st.callbackId,
+        ...(ex ? { executionId: ex.id } : {}),
+        state: ex?.state ?? 'not started',
+        ...(inputs ? { inputs } : {}),
+        ...(ex?.outputs ? { outputs: ex.outputs } : {}),
+        ...(ex?.error ? { error: ex.error } : {}),
+      };
+    }),
+  };
 }

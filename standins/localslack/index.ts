@@ -7,6 +7,7 @@ export {
   type FunctionExecution,
   type WorkflowDefinition,
   type WorkflowRun,
+  type WorkflowRunView,
 } from './functions.js';
 export { startLocalSlack } from './local-slack.js';
 export type {

@@ -1,5 +1,11 @@
 import type { FaultSpec, InjectedFault } from './faults.js';
-import type { FunctionDefinition, FunctionExecution, WorkflowDefinition, WorkflowRun } from './functions.js';
+import type {
+  FunctionDefinition,
+  FunctionExecution,
+  WorkflowDefinition,
+  WorkflowRun,
+  WorkflowRunView,
+} from './functions.js';
 import type { RateLimitConfig, RateLimitOptions } from './rate-limits.js';
 import type { SlackState } from './state.js';
 import type {
@@ -166,6 +172,8 @@ export interface LocalSlack {
   runWorkflow(o: { user: string; workflow: WorkflowDefinition }): Promise<WorkflowRun>;
   execution(id: string): FunctionExecution | undefined;
   workflow(id: string): WorkflowRun | undefined;
+  /** Every workflow run, newest first, as a UI shows it. */
+  workflows(): WorkflowRunView[];
   /** The manifest functions the app offers (replace them with `setFunctions`). */
   functions(): Record<string, FunctionDefinition>;
   setFunctions(definitions: Record<string, FunctionDefinition>): void;

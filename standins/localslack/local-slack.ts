@@ -6,7 +6,7 @@ import { handleControl } from './control.js';
 import { DEFAULT_CHANNELS, DEFAULT_USERGROUPS, DEFAULT_USERS } from './defaults.js';
 import { openHome, sendEvent } from './event-delivery.js';
 import { Faults } from './faults.js';
-import { FunctionRuntime } from './functions.js';
+import { FunctionRuntime, viewOfRun } from './functions.js';
 import { readBody, sendJson } from './http-io.js';
 import type { LocalSlack, LocalSlackOptions, TokenStatus } from './local-slack-api.js';
 import { clickButton, sendCommand, sendShortcut } from './message-actions.js';
@@ -116,6 +116,8 @@ function localSlackOf(ctx: LocalSlackContext, close: () => Promise<void>): Local
     runWorkflow: (a) => changed(ctx.functions.runWorkflow(a.user, a.workflow)),
     execution: (id) => ctx.functions.executions.get(id),
     workflow: (id) => ctx.functions.workflows.get(id),
+    workflows: () =>
+      [...ctx.functions.workflows.values()].reverse().map((run) => viewOfRun(ctx.functions, run)),
     functions: () => ctx.functions.definitions,
     setFunctions(definitions) {
       ctx.functions.definitions = definitions;
