@@ -26,8 +26,19 @@ const nsRange = z
     },
   );
 
-export const evalFlowBody = z.strictObject({
-  flowType: z.literal('EVAL'),
+/**
+ * A flow-creating body: its `flowType`, one of the types the registry entry that sends it declares, then
+ * its fields. The flow types are the entries' (and the emulator's), never listed here.
+ */
+export function flowBody<const F extends readonly [string, ...string[]], S extends z.ZodRawShape>(
+  types: F,
+  fields: S,
+) {
+  return z.strictObject({ flowType: z.enum(types), ...fields });
+}
+
+/** EVAL's fields. */
+export const evalFlowFields = {
   name: nameString,
   datastream: idString,
   assessment: idString,
@@ -48,13 +59,13 @@ export const evalFlowBody = z.strictObject({
     forLive: z.boolean(expected('must be true or false')),
     withEpisodes: z.boolean(expected('must be true or false')),
   }),
-});
+};
 
-export const liveModelFlowBody = z.strictObject({
-  flowType: z.enum(['STARTLIVEMODEL', 'STOPLIVEMODEL']),
+/** STARTLIVEMODEL's and STOPLIVEMODEL's fields. */
+export const liveModelFlowFields = {
   name: nameString,
   spec: z.strictObject({ model: idString }),
-});
+};
 
 const isoRange = z.strictObject({ startTime: isoUtcString, endTime: isoUtcString }).refine(
   (r) => {
@@ -121,9 +132,8 @@ export const dataspec = z
       });
   }) as unknown as z.ZodType<Dataspec>;
 
-/** ANOMALYLEARN: `spec.model` present selects incremental learning on that model; then modelName is refused. */
-export const anomalyLearnBody = z.strictObject({
-  flowType: z.literal('ANOMALYLEARN'),
+/** ANOMALYLEARN's fields: `spec.model` present selects incremental learning on that model; then modelName is refused. */
+export const anomalyLearnFields = {
   name: nameString,
   description: z.string(expected('must be a string')).optional(),
   spec: z
@@ -137,10 +147,10 @@ export const anomalyLearnBody = z.strictObject({
       message: 'give either model (incremental learning) or modelName (new model), not both',
       path: ['modelName'],
     }),
-});
+};
 
-export const anomalyEvalBody = z.strictObject({
-  flowType: z.literal('ANOMALYEVAL'),
+/** ANOMALYEVAL's fields. */
+export const anomalyEvalFields = {
   name: nameString,
   description: z.string(expected('must be a string')).optional(),
   spec: z
@@ -166,26 +176,7 @@ export const anomalyEvalBody = z.strictObject({
             : 'one of outputsignalPrefix or outputsignals is required',
         });
     }),
-});
+};
 
-/** Flow types served at each API version (spec section 9). */
-export const FLOW_TYPES_BY_VERSION = {
-  '1.2': ['EVAL', 'STARTLIVEMODEL', 'STOPLIVEMODEL'],
-  '1.3': ['ANOMALYLEARN', 'ANOMALYEVAL'],
-} as const;
-
-export const flowBodyByType = {
-  EVAL: evalFlowBody,
-  STARTLIVEMODEL: liveModelFlowBody,
-  STOPLIVEMODEL: liveModelFlowBody,
-  ANOMALYLEARN: anomalyLearnBody,
-  ANOMALYEVAL: anomalyEvalBody,
-} as const;
-
-export type FlowType = keyof typeof flowBodyByType;
 export type CreateWorkspaceBody = z.infer<typeof createWorkspaceBody>;
 export type MoveModelBody = z.infer<typeof moveModelBody>;
-export type EvalFlowBody = z.infer<typeof evalFlowBody>;
-export type LiveModelFlowBody = z.infer<typeof liveModelFlowBody>;
-export type AnomalyLearnBody = z.infer<typeof anomalyLearnBody>;
-export type AnomalyEvalBody = z.infer<typeof anomalyEvalBody>;

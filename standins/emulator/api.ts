@@ -1,12 +1,6 @@
 import type { z } from 'zod';
-import {
-  createWorkspaceBody,
-  describeIssues,
-  FLOW_TYPES_BY_VERSION,
-  type FlowType,
-  flowBodyByType,
-  moveModelBody,
-} from '../../src/wire/index.js';
+import { createWorkspaceBody, describeIssues, moveModelBody } from '../../src/wire/index.js';
+import { FLOW_TYPES_BY_VERSION, type FlowType, flowBodyByType } from './flow-types.js';
 import { checkReferences, type FlowBody, flowRecordFields, Refusal } from './flows.js';
 import type { Role } from './people.js';
 import type { Rec } from './seed.js';

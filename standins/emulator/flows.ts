@@ -1,11 +1,5 @@
-import type {
-  AnomalyEvalBody,
-  AnomalyLearnBody,
-  Dataspec,
-  EvalFlowBody,
-  FlowOutput,
-  LiveModelFlowBody,
-} from '../../src/wire/index.js';
+import type { Dataspec, FlowOutput } from '../../src/wire/index.js';
+import type { AnomalyEvalBody, AnomalyLearnBody, EvalFlowBody, LiveModelFlowBody } from './flow-types.js';
 import { type Rec, SEED } from './seed.js';
 import type { Store } from './store.js';
 

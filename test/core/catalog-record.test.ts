@@ -14,7 +14,7 @@ import {
   startCatalogPruner,
 } from '../../src/core/catalog/index.js';
 import { isGovernanceCommand, parseCommand } from '../../src/core/grammar/parse.js';
-import type { OpRequest } from '../../src/core/operations/requests.js';
+import type { OpRequest } from '../../src/core/operations/operation.js';
 import { resolveCommand } from '../../src/core/operations/resolve.js';
 import type { Store } from '../../src/store/index.js';
 import { SEED } from '../../standins/emulator/index.js';

@@ -167,7 +167,7 @@ describe('the operation runner: authorise, execute, audit', () => {
   it('an error inside the bot during a call is "outcome unknown", never a crash, and keeps internals out of the reply', async () => {
     const broken = new Proxy(emu.client, {
       get: (target, prop) =>
-        prop === 'createWorkspace'
+        prop === 'call'
           ? async () => {
               throw new TypeError('internal detail xoxb-secret');
             }

@@ -1,13 +1,7 @@
 import fc from 'fast-check';
 import { COMMANDS } from '../../src/core/grammar/commands.js';
 import { EXAMPLE_IDS } from '../../src/core/ids.js';
-import {
-  createWorkspaceBody,
-  FLOW_TYPES_BY_VERSION,
-  type FlowType,
-  flowBodyByType,
-  moveModelBody,
-} from '../../src/wire/index.js';
+import { REGISTRY } from '../../src/core/operations/registry/index.js';
 import type { LoggedRequest } from '../../standins/emulator/index.js';
 import { SEED } from '../../standins/emulator/index.js';
 
@@ -382,24 +376,23 @@ export const commandText: fc.Arbitrary<string> = fc.oneof(
 );
 
 /**
- * Why a request the emulator logged breaks the wire schema the service API is specified by, or undefined.
- * The emulator checks with the same schemas; its other 400s are its own consistency checks (an entity not
+ * Why a request the emulator logged breaks the wire schema the service API is specified by, or undefined:
+ * it is checked against the body schema of the registry entry whose declared call it is. The emulator
+ * checks with the same schemas; its other 400s are its own consistency checks (an entity not
  * in the datastream, output names that do not match the model), which a valid body can meet.
  */
 export function wireProblem(r: LoggedRequest): string | undefined {
-  const version = /^\/api\/(1\.[23])\//.exec(r.path)?.[1] as '1.2' | '1.3' | undefined;
-  const check = (schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }) => {
-    const result = schema.safeParse(r.body);
+  const flowType = (r.body as { flowType?: unknown } | null)?.flowType;
+  for (const { wire } of REGISTRY) {
+    const path = wire.path.replace(/\{\w+\}/g, '[^/]+');
+    const at = new RegExp(`^/api/${wire.version}/accounts/[^/]+${path}(\\?.*)?$`);
+    if (wire.method !== r.method || !at.test(r.path)) continue;
+    if (wire.flowType && !wire.flowType.all.includes(String(flowType))) continue;
+    if (!wire.body) return r.body === undefined || r.body === null ? undefined : `${r.method} with a body`;
+    const result = wire.body.safeParse(r.body);
     return result.success ? undefined : `${r.method} ${r.path}: ${JSON.stringify(r.body)} breaks the schema`;
-  };
-  if (r.method === 'POST' && r.path.endsWith('/flows')) {
-    const flowType = (r.body as { flowType?: unknown } | null)?.flowType as FlowType;
-    const allowed: readonly string[] = version ? FLOW_TYPES_BY_VERSION[version] : [];
-    if (!allowed.includes(flowType)) return `flow type ${String(flowType)} at /api/${version}`;
-    return check(flowBodyByType[flowType]);
   }
-  if (r.method === 'POST' && r.path.endsWith('/workspace')) return check(createWorkspaceBody);
-  if (r.method === 'PUT' && /\/models\/[^/]+$/.test(r.path)) return check(moveModelBody);
-  if (r.method === 'GET') return r.body === undefined || r.body === null ? undefined : `GET with a body`;
-  return `unexpected ${r.method} ${r.path}`;
+  // Reads no entry declares (the token check's) change nothing; they only must not carry a body.
+  if (r.method === 'GET') return r.body === undefined || r.body === null ? undefined : 'GET with a body';
+  return `unexpected ${r.method} ${r.path}${flowType ? ` (flow type ${String(flowType)})` : ''}`;
 }

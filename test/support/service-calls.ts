@@ -8,12 +8,12 @@ import { findCommonModel } from '../../src/core/operations/registry/model-common
 import { modelMove } from '../../src/core/operations/registry/model-move.js';
 import { workspaceCreate } from '../../src/core/operations/registry/workspace-create.js';
 import { workspaceShow } from '../../src/core/operations/registry/workspace-show.js';
-import type {
-  AnomalyEvalBody,
-  AnomalyLearnBody,
-  CreateWorkspaceBody,
-  EvalFlowBody,
-} from '../../src/wire/index.js';
+import type { BodyOf } from '../../src/wire/call.js';
+import type { CreateWorkspaceBody } from '../../src/wire/index.js';
+
+type EvalFlowBody = BodyOf<typeof evalFlow.wire>;
+type AnomalyLearnBody = BodyOf<typeof anomalyLearn.wire>;
+type AnomalyEvalBody = BodyOf<typeof anomalyEval.wire>;
 
 type Input<B> = Omit<B, 'flowType'>;
 

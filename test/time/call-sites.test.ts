@@ -77,7 +77,7 @@ function formRanges(kind: FormId, range: string, locale?: string): TimeRange[] |
   if (!out.ok) return out.errors.range_1 ?? JSON.stringify(out.errors);
   const req = out.request;
   if (req.kind === 'eval') return [req.range];
-  if (req.data.kind === 'inline') return req.data.ranges;
+  if ('data' in req && req.data.kind === 'inline') return req.data.ranges;
   throw new Error('no ranges');
 }
 

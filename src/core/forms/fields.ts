@@ -1,7 +1,8 @@
 import type { CatalogKind } from '../../store/index.js';
 import { type FormSpec, MAX_RANGES } from '../operations/registry/entry.js';
 import { entryOfForm } from '../operations/registry/index.js';
-import { CHOICES } from './choices.js';
+import { CHOICES } from './choice-words.js';
+import type { TextFieldName } from './field-names.js';
 
 /** A form's name, as its registry entry declares it (`FormSpec.id`). */
 export type FormId = string;
@@ -11,60 +12,15 @@ export function isFormId(id: unknown): id is FormId {
   return typeof id === 'string' && entryOfForm(id) !== undefined;
 }
 
-/**
- * What a user can type into a form, as text, independent of Slack.
- * The same shape is used to prefill a modal (from command arguments and channel defaults)
- * and to reopen it with everything the user had typed.
- */
-
-/** Where the data of an anomaly flow comes from: new signals and ranges, or an existing dataspec. */
-export type DataMode = 'new' | 'dataspec';
-/** Where ANOMALYEVAL writes its outputs: new signals named `prefix/<output>`, or existing signals. */
-export type OutputMode = 'prefix' | 'map';
-
-export interface ModalFields {
-  /** Channel the result is posted in, chosen in the modal when it was opened from a global shortcut. */
-  channel?: string;
-  name?: string;
-  description?: string;
-  workspace?: string;
-  modelName?: string;
-  model?: string;
-  dataMode?: DataMode;
-  signals?: string;
-  dataspecName?: string;
-  dataspecId?: string;
-  outputMode?: OutputMode;
-  prefix?: string;
-  outputs?: string;
-  assessment?: string;
-  datastream?: string;
-  entities?: string;
-  /** One entry per time-range input, in display order. */
-  ranges?: string[];
-}
-
-/** Field keys double as Slack input `block_id`s, so errors and state map one to one. */
-export const FIELD = {
-  channel: 'channel',
-  name: 'name',
-  description: 'description',
-  workspace: 'workspace',
-  modelName: 'model_name',
-  model: 'model',
-  dataMode: 'data_mode',
-  signals: 'signals',
-  dataspecName: 'dataspec_name',
-  dataspecId: 'dataspec_id',
-  outputMode: 'output_mode',
-  prefix: 'prefix',
-  outputs: 'outputs',
-  assessment: 'assessment',
-  datastream: 'datastream',
-  entities: 'entities',
-} as const satisfies Record<Exclude<keyof ModalFields, 'ranges'>, string>;
-
-export type TextFieldName = keyof typeof FIELD;
+export {
+  type DataMode,
+  FIELD,
+  type FormInput,
+  type ModalFields,
+  type OutputMode,
+  type RangeInput,
+  type TextFieldName,
+} from './field-names.js';
 
 /** The form fields that take service resources: each is a type-ahead select, by catalog kind. */
 export const RESOURCE_FIELDS = {
@@ -112,17 +68,6 @@ export function rangeKeyOf(blockId: string): number | undefined {
   if (!blockId.startsWith(RANGE_PREFIX)) return undefined;
   const n = Number(blockId.slice(RANGE_PREFIX.length));
   return Number.isInteger(n) && n > 0 ? n : undefined;
-}
-
-/** One time-range input as submitted: its block id and its text. */
-export interface RangeInput {
-  blockId: string;
-  text: string;
-}
-
-/** The submitted form: every text field as typed, and the range inputs in display order. */
-export interface FormInput extends Omit<ModalFields, 'ranges'> {
-  ranges: RangeInput[];
 }
 
 /** Which text fields and choices a form shows (ranges aside), in the order its operation's form lists them. */

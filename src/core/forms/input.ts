@@ -1,5 +1,5 @@
 import type { FormField } from '../operations/registry/entry.js';
-import { FIELD, type FormInput } from './fields.js';
+import { FIELD, type FormInput } from './field-names.js';
 
 /** Where a form field's message goes (its block_id): for the time ranges, the first range input. */
 export function blockOf(form: FormInput, field: FormField): string | undefined {

@@ -9,7 +9,14 @@ import {
   searchCandidates,
 } from '../catalog/search.js';
 import { isServiceId } from '../ids.js';
-import { type FormId, isMultiField, RESOURCE_FIELDS, type ResourceField } from './fields.js';
+import {
+  type FormId,
+  fieldsOf,
+  isFormId,
+  isMultiField,
+  RESOURCE_FIELDS,
+  type ResourceField,
+} from './fields.js';
 
 export { isMultiField, isResourceField, RESOURCE_FIELDS, type ResourceField } from './fields.js';
 
@@ -36,14 +43,18 @@ const LINK_WORD: Record<keyof CatalogLinks, string> = {
   model: 'model',
 };
 
-/** Which picked resource narrows a field: a workspace's models, an assessment's live model, a model's dataspecs. */
+/**
+ * Which picked resource narrows a field, as far as the form asks for it: an assessment's live model (else
+ * a workspace's models), a model's dataspecs.
+ */
 function linksFor(form: FormId | undefined, field: ResourceField, picked: PickedResources): CatalogLinks {
-  if (!form) return {};
+  const asks = new Set(form && isFormId(form) ? fieldsOf(form) : []);
+  if (!form || !asks.has(field)) return {};
   if (field === 'model') {
-    if (form === 'eval') return picked.assessment ? { assessment: picked.assessment } : {};
-    return picked.workspace ? { workspace: picked.workspace } : {};
+    if (asks.has('assessment')) return picked.assessment ? { assessment: picked.assessment } : {};
+    return asks.has('workspace') && picked.workspace ? { workspace: picked.workspace } : {};
   }
-  if (field === 'dataspecId' && form === 'score' && picked.model) return { model: picked.model };
+  if (field === 'dataspecId' && asks.has('model') && picked.model) return { model: picked.model };
   return {};
 }
 

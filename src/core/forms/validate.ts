@@ -1,11 +1,11 @@
 import { operationFromArgs } from '../operations/from-args.js';
+import type { OpRequest } from '../operations/operation.js';
 import type { Argument, OperationEntry } from '../operations/registry/entry.js';
 import { entryOfForm } from '../operations/registry/index.js';
 import { choose, takes } from './choices.js';
 import { FIELD, type FormId, type FormInput } from './fields.js';
 import { blockOf, textOf } from './input.js';
 import { READERS } from './readers.js';
-import type { ModalRequest } from './requests.js';
 
 export type { FormInput };
 
@@ -22,7 +22,7 @@ export interface FormContext {
 }
 
 export type FormOutcome =
-  | { ok: true; request: ModalRequest; channel?: string }
+  | { ok: true; request: OpRequest; channel?: string }
   | { ok: false; errors: Record<string, string> };
 
 /**
@@ -68,14 +68,14 @@ function requestOf(
   entry: OperationEntry<unknown, unknown>,
   given: Record<string, string>,
   ctx: FormContext,
-): { request: ModalRequest } | { refused: string } {
+): { request: OpRequest } | { refused: string } {
   const built = operationFromArgs(entry, given, {
     now: ctx.now,
     timeZone: ctx.timeZone,
     ...(ctx.locale ? { locale: ctx.locale } : {}),
   });
   if (!built.ok) return { refused: built.message };
-  return { request: built.operation as ModalRequest };
+  return { request: built.operation as OpRequest };
 }
 
 /**

@@ -1,15 +1,7 @@
 import { EXAMPLE_IDS, isServiceId } from '../ids.js';
-import type { CommandSpec } from './commands.js';
 import { entryPlaceholder, idPlaceholder, labelPlaceholder } from './placeholders.js';
-import type {
-  DataArg,
-  ModalCommand,
-  NameRef,
-  OutputArg,
-  ParsedCommand,
-  ParseOutcome,
-  SignalRef,
-} from './types.js';
+import type { CommandSpec } from './spec.js';
+import type { DataArg, NameRef, OutputArg, ParsedCommand, ParseOutcome, SignalRef } from './types.js';
 
 /**
  * What a command's parser reads its arguments with: the options by canonical key, the positionals, and
@@ -276,7 +268,7 @@ export function outputFrom(args: Args, missing: string[], prefixMax: number): Ou
 }
 
 export function missingOutcome(
-  command: ModalCommand,
+  command: string,
   spec: CommandSpec,
   missing: string[],
   args: Args,

@@ -1,5 +1,4 @@
-import type { ServiceCommand } from '../operations/registry/index.js';
-import type { CommandSpec } from './commands.js';
+import type { CommandSpec } from './spec.js';
 
 /** A name given in quotes where a resource ID goes, e.g. `workspace="Pump station A"`. */
 export interface NameRef {
@@ -25,10 +24,17 @@ export type DataArg =
 
 export type OutputArg = { kind: 'prefix'; prefix: string } | { kind: 'signals'; signals: SignalRef[] };
 
+/**
+ * The service operations' commands as parsed, which the registry declares (core/operations/registry/
+ * index.ts adds them here), so that the grammar knows them without reading the registry.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by the registry's declaration merging
+export interface ServiceCommands {}
+
 /** A command as parsed: help, a service operation's (its registry entry's), or one about the bot's own state. */
 export type ParsedCommand =
   | { kind: 'help'; topic?: string }
-  | ServiceCommand
+  | ServiceCommands[keyof ServiceCommands]
   | { kind: 'flows'; limit?: number }
   | GovernanceCommand
   | IdentityCommand;
@@ -54,9 +60,6 @@ export type GovernanceCommand =
     }
   | { kind: 'approvals' }
   | { kind: 'audit'; limit?: number };
-
-/** Commands that open a form when required arguments are missing. */
-export type ModalCommand = 'learn' | 'relearn' | 'score' | 'eval';
 
 export type ParseOutcome =
   | {
@@ -88,7 +91,8 @@ export type ParseOutcome =
   | {
       ok: false;
       kind: 'missing';
-      command: ModalCommand;
+      /** The form that asks for them: its registry entry's (`FormSpec.id`). */
+      command: string;
       spec: CommandSpec;
       /** Canonical keys of the required arguments not given, e.g. ['workspace', 'range']. */
       missing: string[];

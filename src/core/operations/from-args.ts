@@ -34,5 +34,5 @@ export function operationFromArgs(
         ? { example: resolved.example ?? parsed.spec.examples[0] }
         : {}),
     };
-  return { ok: true, operation: resolved.operation };
+  return { ok: true, operation: resolved.operation as Operation };
 }

@@ -1,5 +1,4 @@
 import type {
-  ApprovalAction,
   ApprovalRequest,
   AuditEntry,
   ChannelDefaults,
@@ -12,8 +11,10 @@ import type { StoredChannelDefaults } from '../channel-defaults.js';
 import { type CommandSpec, specById } from '../grammar/commands.js';
 import type { OpFailure, OpOutcome, OpSuccess } from '../outcome.js';
 import { entryOfOperation, type ServiceOperation } from './registry/index.js';
-import type { LiveModel } from './registry/live-model.js';
-import type { OpRequest } from './requests.js';
+import type { LiveModel, LiveRequest } from './registry/live-model.js';
+
+/** The service requests a person's command or form resolves to (an approved live flow aside). */
+export type OpRequest = Exclude<ServiceOperation, { kind: 'live-model' }>;
 
 /**
  * Everything the bot can be asked to do, fully resolved: the service requests, and the bot's own
@@ -23,7 +24,7 @@ import type { OpRequest } from './requests.js';
 export type Operation =
   | OpRequest
   /** File a request to start or stop a live model; it waits for an approver. */
-  | { kind: 'live-request'; action: ApprovalAction; modelId?: string; assessmentId?: string; reason?: string }
+  | LiveRequest
   /** Create the STARTLIVEMODEL/STOPLIVEMODEL flow of a request an approver has approved. */
   | LiveModel
   /** Approve, reject or retry a live start/stop request (`onExecuting`: once an approval has won). */

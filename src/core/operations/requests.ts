@@ -1,6 +1,5 @@
 import type { TimeRange } from '../../time/index.js';
 import type { OutputArg, SignalRef } from '../grammar/types.js';
-import type { ServiceOperation } from './registry/index.js';
 
 /**
  * Fully resolved operation requests: IDs checked, time ranges parsed to exact instants, names
@@ -13,8 +12,6 @@ export type ResolvedData =
 
 /** Where ANOMALYEVAL writes its outputs: nothing in it needs resolving, so it is the parsed argument as is. */
 export type ResolvedOutput = OutputArg;
-
-export type OpRequest = Exclude<ServiceOperation, { kind: 'live-model' }>;
 
 /** Who asks, where and when: what resolving a command needs besides its text. */
 export interface RequestContext {

@@ -1,9 +1,11 @@
 import type { ParsedCommand } from '../grammar/types.js';
+import type { OpFailure } from '../outcome.js';
 import type { Operation } from './operation.js';
-import { entryOfParsed, type ResolveOutcome } from './registry/index.js';
+import { entryOfParsed } from './registry/index.js';
 import type { RequestContext } from './requests.js';
 
-export type { ResolveOutcome };
+/** A command made exact: the operation it resolves to, or why not. */
+export type ResolveOutcome = { ok: true; operation: Operation } | OpFailure;
 
 export type Resolvable = Exclude<ParsedCommand, { kind: 'help' }>;
 

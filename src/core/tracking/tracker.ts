@@ -3,10 +3,11 @@ import { ServiceError } from '../../api/errors.js';
 import type { FlowResults, FlowView, ServiceCalls } from '../../api/index.js';
 import { observeServiceCall } from '../../metrics/metrics.js';
 import type { FlowAnnouncement, Store, TrackedFlow, TrackedFlowPatch } from '../../store/index.js';
-import { recordFlowResult } from '../catalog/record.js';
+import { forgetMissing, recordFlowResult } from '../catalog/record.js';
 import type { Actor, Operation } from '../operations/operation.js';
 import { requestParams } from '../operations/params.js';
 import type { OpSuccess } from '../outcome.js';
+import { catalogOfOutputs, outputsOf } from './outputs.js';
 import { nextPollDelay, type PollSchedule } from './schedule.js';
 
 /** How long a claimed flow is a replica's unless TSAI_TRACK_LEASE says otherwise. */
@@ -300,25 +301,16 @@ export class FlowTracker {
     return held !== null;
   }
 
-  /** What a completed flow produced joins the catalog of its team, so the next form can offer it. */
+  /** What a completed flow yields joins the catalog of its team (and what it removed leaves it). */
   private async learn(flow: TrackedFlow, results: FlowResults): Promise<void> {
     if (!flow.teamId) return;
-    const op = (flow.request as unknown as TrackedRequest).operation;
-    const workspaceId = typeof op.workspaceId === 'string' ? op.workspaceId : undefined;
-    const model = results.models[0];
-    const dataspec = results.dataspecs[0];
-    const ev = results.evals[0];
+    const { removed, ...seen } = catalogOfOutputs(
+      outputsOf({ result: { ...results }, request: flow.request }),
+    );
     try {
-      await recordFlowResult(this.deps.store, {
-        teamId: flow.teamId,
-        now: this.clock,
-        ...(workspaceId ? { workspaceId } : {}),
-        ...(model ? { model: { id: model.id, ...(model.name ? { name: model.name } : {}) } } : {}),
-        ...(dataspec
-          ? { dataspec: { id: dataspec.id, ...(dataspec.name ? { name: dataspec.name } : {}) } }
-          : {}),
-        ...(ev ? { eval: { id: ev.id, ...(ev.name ? { name: ev.name } : {}) } } : {}),
-      });
+      await recordFlowResult(this.deps.store, { teamId: flow.teamId, now: this.clock, ...seen });
+      for (const gone of removed)
+        await forgetMissing(this.deps.store, { teamId: flow.teamId, ...gone, now: this.clock });
     } catch (e) {
       this.deps.log.error(
         { flowId: flow.flowId, err: e instanceof Error ? e.message : String(e) },

@@ -1,7 +1,7 @@
 import type { ApprovalRequest } from '../../core/records.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
-import { refreshHomes, requestChange } from '../home/index.js';
+import { announceChange, requestChange } from '../changes.js';
 import { type Audience, sendOrPlain, tellUser } from '../reply.js';
 import { type SlackFailure, slackFailure, slackFailureText } from '../slack-errors.js';
 import type { Invocation, MessageBody } from '../views/messages.js';
@@ -23,7 +23,7 @@ export async function announceRequest(
   modelFrom: 'argument' | 'assessment',
   o: { to: Audience; who: Invocation },
 ): Promise<void> {
-  refreshHomes(bot, requestChange(request));
+  announceChange(bot, requestChange(request));
   let ts: string | undefined;
   let failure: SlackFailure | undefined;
   for (let attempt = 0; attempt < 2 && !ts; attempt++) {

@@ -2,7 +2,7 @@ import { type DecisionOutcome, refusalText } from '../../core/approvals/index.js
 import type { ApprovalRequest } from '../../core/records.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
-import { refreshHomes, requestChange } from '../home/index.js';
+import { announceChange, requestChange } from '../changes.js';
 import { sendOrPlain } from '../reply.js';
 import { slackFailure } from '../slack-errors.js';
 import { connectActions } from '../views/connect.js';
@@ -29,7 +29,7 @@ const CARD_RETRY_MAX_MS = 60_000;
  * requester and the person who clicked are told instead. True when every card shows the new state.
  */
 export async function showRequest(bot: Bot, r: ApprovalRequest): Promise<boolean> {
-  refreshHomes(bot, requestChange(r));
+  announceChange(bot, requestChange(r));
   const places = await cardsOf(bot, r);
   let all = true;
   for (const place of places) if (!(await updateCard(bot, r, place, 0))) all = false;

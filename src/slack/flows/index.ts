@@ -1,26 +1,19 @@
-import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { type Feature, type Listener, listener } from '../feature.js';
-import { ackNextStep } from './listeners.js';
-import { FLOW_ACTION } from './views.js';
+import type { Feature } from '../feature.js';
 
 export { announceFlow } from './announce.js';
-export { completionMessage, flowStatusMessage, flowsListMessage, statusLine } from './views.js';
+export {
+  completionMessage,
+  FLOW_NEXT_ACTIONS,
+  flowStatusMessage,
+  flowsListMessage,
+  formOfFlowNext,
+  statusLine,
+} from './views.js';
 
-type Click = SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
-
-/** The next-step buttons under a finished flow: the form they name opens within the click's 3 seconds. */
-const nextStep: Listener = listener({
-  match: { route: 'actions', ids: new RegExp(`^(${Object.values(FLOW_ACTION).join('|')})$`) },
-  ack: (args, { followUps }) => ackNextStep(args as Click, followUps),
-  followUps: {
-    'flow-next': { run: async (job, bot) => (await import('./next-step.js')).followNextStep(job, bot) },
-  },
-});
-
-/** Following created flows: their status moved in place, one notice at their end, the next steps. */
+/** Following created flows: their status moved in place, one notice at their end (its next steps are forms'). */
 export const FLOWS: Feature = {
   name: 'flows',
-  listeners: [nextStep],
+  listeners: [],
   // Loaded with the background work: the acking thread never follows flows itself.
   background: async (bot) => {
     const tracker = bot.tracker;

@@ -1,7 +1,8 @@
 /** A next-step button under a finished flow was clicked: open the form it names. */
 export type FlowJob = {
   kind: 'flow-next';
-  step: 'score' | 'relearn';
+  /** The form it opens (checked against the registry when the job runs). */
+  step: string;
   /** The button's value: the IDs to fill in. */
   value: string;
   userId: string;

@@ -6,11 +6,11 @@ import type { FlowNotifier, NotifyResult } from '../../core/tracking/tracker.js'
 import { errText } from '../../log.js';
 import { approvalMessage, copiesOf } from '../approvals/index.js';
 import type { Bot } from '../bot.js';
-import { saveDraft } from '../forms/index.js';
-import { flowChange, refreshHomes } from '../home/index.js';
+import { announceChange, flowChange } from '../changes.js';
 import { sendOrPlain } from '../reply.js';
 import { postToResponseUrl } from '../respond.js';
 import { type SlackFailure, slackFailure } from '../slack-errors.js';
+import { saveDraft } from '../views/form-drafts.js';
 import type { MessageBody } from '../views/messages.js';
 import { announcementMessage, completionMessage } from './views.js';
 
@@ -117,7 +117,7 @@ export function createFlowNotifier(bot: Bot): FlowNotifier {
     },
 
     async notify(f, now) {
-      refreshHomes(bot, flowChange(f));
+      announceChange(bot, flowChange(f));
       if (f.endReason !== 'ended') return { kind: 'skipped' };
       const timeZone = await bot.zoneOf(f.requesterId);
       const reopen =

@@ -1,6 +1,8 @@
 import type { types } from '@slack/bolt';
-import type { FlowResults, TrackedFlow } from '../../core/records.js';
+import { REGISTRY } from '../../core/operations/registry/index.js';
+import type { TrackedFlow } from '../../core/records.js';
 import { describeRange } from '../../core/time.js';
+import { nextStepsOf, outputsOf, resultsOf } from '../../core/tracking/outputs.js';
 import type { TrackedRequest } from '../../core/tracking/tracker.js';
 import { MODAL_ACTION } from '../views/form-actions.js';
 import { type MessageBody, resultMessage } from '../views/messages.js';
@@ -17,35 +19,30 @@ import {
   slackTime,
 } from '../views/mrkdwn.js';
 
-/** `action_id`s of the buttons under a finished flow: the next step, with the results filled in. */
-export const FLOW_ACTION = {
-  score: 'tsai_flow_score',
-  relearn: 'tsai_flow_relearn',
-} as const;
+const FLOW_NEXT_PREFIX = 'tsai_flow_';
 
-/** What a next-step button carries (its value, as JSON): the IDs to fill in. */
-export interface NextStep {
-  model: string;
-  workspace?: string;
-  dataspec?: string;
+/** The `action_id` of the button under a finished flow that opens this form as the next step. */
+export function flowNextActionId(form: string): string {
+  return `${FLOW_NEXT_PREFIX}${form}`;
 }
+
+/** Every next-step button's `action_id`, whichever form it opens (one registered later included). */
+export const FLOW_NEXT_ACTIONS = new RegExp(`^${FLOW_NEXT_PREFIX}[a-z0-9-]+$`);
+
+/** The form a next-step button opens, from its `action_id`. */
+export function formOfFlowNext(actionId: string): string {
+  return actionId.slice(FLOW_NEXT_PREFIX.length);
+}
+
+/** Every next-step button's `action_id`, by form: each form that declares a next step has one. */
+export const FLOW_ACTION: Readonly<Record<string, string>> = Object.fromEntries(
+  REGISTRY.flatMap((e) => (e.form?.nextStep ? [[e.form.id, flowNextActionId(e.form.id)]] : [])),
+);
 
 const ACTIVITY = "follow it in the service's Activity view";
 
 export function requestOf(f: TrackedFlow): TrackedRequest {
   return f.request as unknown as TrackedRequest;
-}
-
-export function resultsOf(f: TrackedFlow): FlowResults {
-  const r = (f.result ?? {}) as Partial<FlowResults>;
-  return {
-    models: r.models ?? [],
-    dataspecs: r.dataspecs ?? [],
-    evals: r.evals ?? [],
-    signals: r.signals ?? [],
-    segments: r.segments ?? [],
-    others: r.others ?? [],
-  };
 }
 
 /** "4 min", "2 h 5 min", "3 d 1 h": how long a flow has run, for people. */
@@ -121,71 +118,34 @@ function button(text: string, actionId: string, value: string, style?: 'primary'
   };
 }
 
-/** What the flow produced, as fields, by flow type; and the next steps it makes possible. */
+/** What the flow yielded, as fields, in the order its outputs are declared; and the next steps it makes possible. */
 function results(f: TrackedFlow, timeZone: string): { fields: string[]; next: types.Button[] } {
-  const r = resultsOf(f);
-  const op = requestOf(f).operation as Record<string, unknown>;
+  const o = outputsOf(f);
   const name = (x: { id: string; name?: string }) =>
     x.name ? `${escapeMrkdwn(x.name)} ${code(x.id)}` : code(x.id);
   const fields: string[] = [];
-  const next: types.Button[] = [];
-  switch (f.flowType) {
-    case 'ANOMALYLEARN': {
-      const model = r.models[0];
-      const dataspec = r.dataspecs[0];
-      if (model) fields.push(`*Model ${model.created === false ? 'extended' : 'created'}*\n${name(model)}`);
-      if (dataspec) fields.push(`*Dataspec*\n${code(dataspec.id)}`);
-      const workspace = typeof op.workspaceId === 'string' ? op.workspaceId : undefined;
-      if (model) {
-        const step: NextStep = {
-          model: model.id,
-          ...(workspace ? { workspace } : {}),
-          ...(dataspec ? { dataspec: dataspec.id } : {}),
-        };
-        next.push(
-          button('Score with this model', FLOW_ACTION.score, JSON.stringify(step), 'primary'),
-          button(
-            'Learn more data',
-            FLOW_ACTION.relearn,
-            JSON.stringify({ model: model.id, ...(workspace ? { workspace } : {}) }),
-          ),
-        );
-      }
-      break;
-    }
-    case 'ANOMALYEVAL': {
-      const ev = r.evals[0];
-      if (ev) fields.push(`*Eval object*\n${name(ev)}`);
-      const outputs = ev?.outputSignals.length ? ev.outputSignals : r.signals;
-      if (outputs.length)
-        fields.push(
-          `*Output signals*\n${outputs.map((s) => `${s.name ? `${escapeMrkdwn(s.name)} ` : ''}${code(s.id)}`).join('\n')}`,
-        );
-      else if (typeof (op.output as { prefix?: unknown } | undefined)?.prefix === 'string')
-        fields.push(`*Output prefix*\n${code(String((op.output as { prefix: string }).prefix))}`);
-      break;
-    }
-    case 'EVAL': {
-      const range = op.range as { startNs?: string; endNs?: string } | undefined;
-      if (range?.startNs && range.endNs) {
-        const ns = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
-        fields.push(
-          `*Backfilled*\n${escapeMrkdwn(describeRange({ startNs: ns(range.startNs), endNs: ns(range.endNs) }, timeZone))}`,
-        );
-      }
-      if (typeof op.modelId === 'string') fields.push(`*Live model*\n${code(op.modelId)}`);
-      break;
-    }
-    case 'STARTLIVEMODEL':
-    case 'STOPLIVEMODEL': {
-      const model = typeof op.modelId === 'string' ? op.modelId : r.models[0]?.id;
-      if (model)
-        fields.push(`*Model*\n${code(model)} is now ${f.flowType === 'STARTLIVEMODEL' ? 'live' : 'stopped'}`);
-      break;
-    }
-  }
-  for (const o of r.others.slice(0, 5))
-    fields.push(`*Also produced*\n${escapeMrkdwn(o.type)} ${o.id ? code(o.id) : ''}`);
+  if (o.model) fields.push(`*Model ${o.model.created ? 'created' : 'extended'}*\n${name(o.model)}`);
+  if (o.dataspec) fields.push(`*Dataspec*\n${code(o.dataspec.id)}`);
+  if (o.eval) fields.push(`*Eval object*\n${name(o.eval)}`);
+  if (o.outputSignals?.length)
+    fields.push(
+      `*Output signals*\n${o.outputSignals.map((s) => `${s.name ? `${escapeMrkdwn(s.name)} ` : ''}${code(s.id)}`).join('\n')}`,
+    );
+  else if (o.outputPrefix) fields.push(`*Output prefix*\n${code(o.outputPrefix)}`);
+  if (o.backfill?.range)
+    fields.push(`*Backfilled*\n${escapeMrkdwn(describeRange(o.backfill.range, timeZone))}`);
+  if (o.backfill?.modelId) fields.push(`*Live model*\n${code(o.backfill.modelId)}`);
+  if (o.live) fields.push(`*Model*\n${code(o.live.modelId)} is now ${o.live.state}`);
+  for (const x of resultsOf(f).others.slice(0, 5))
+    fields.push(`*Also produced*\n${escapeMrkdwn(x.type)} ${x.id ? code(x.id) : ''}`);
+  const next = nextStepsOf(o).map((step) =>
+    button(
+      step.label,
+      flowNextActionId(step.form),
+      JSON.stringify(step.given),
+      step.primary ? 'primary' : undefined,
+    ),
+  );
   return { fields, next };
 }
 

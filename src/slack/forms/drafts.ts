@@ -1,26 +1,3 @@
-import { type Draft, decodeDraft, encodeDraft } from '../../core/forms/draft.js';
-import { storeDraft, storedDraft } from '../../core/forms/stored-drafts.js';
-import type { Store } from '../../core/records.js';
-import { LIMITS } from '../../wire/block-kit.js';
-
-const INLINE = 'v1:';
-const STORED = 'draft:';
-
-/**
- * Keeps what a user typed for the "Reopen with my inputs" button, as the button's value.
- * A draft that fits in a button's value travels inside it: nothing to store, nothing lost on restart,
- * any replica can reopen it. A larger one goes to the durable store and the value names it.
- */
-export async function saveDraft(store: Store, at: Date, draft: Draft): Promise<string> {
-  const inline = INLINE + encodeDraft(draft);
-  if (inline.length <= LIMITS.buttonValue) return inline;
-  return STORED + (await storeDraft(store, encodeDraft(draft), at));
-}
-
-/** The draft a button's value carries or names; undefined for anything else. */
-export async function loadDraft(store: Store, value: string): Promise<Draft | undefined> {
-  if (value.startsWith(INLINE)) return decodeDraft(value.slice(INLINE.length));
-  if (!value.startsWith(STORED)) return undefined;
-  const stored = await storedDraft(store, value.slice(STORED.length));
-  return stored === undefined ? undefined : decodeDraft(stored);
-}
+// The drafts live with the shared views, so a flow's end can offer "Reopen with my inputs" without
+// importing the forms feature.
+export { loadDraft, saveDraft } from '../views/form-drafts.js';

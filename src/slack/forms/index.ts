@@ -1,7 +1,10 @@
+import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { Bot } from '../bot.js';
 import { type Feature, type Listener, listener } from '../feature.js';
+import { FLOW_NEXT_ACTIONS } from '../flows/index.js';
 import {
   ackFormAction,
+  ackNextStep,
   ackShortcut,
   ackSubmission,
   FORM_ACTIONS,
@@ -15,6 +18,8 @@ export { FIELD_OPTIONS_PATTERN } from './views/ids.js';
 export { decodeMeta } from './views/metadata.js';
 export { pickedResources, type StateValues } from './views/state.js';
 export type { OpenFormRequest };
+
+type Click = SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
 
 /** Opens a form, prefilled (`open.ts`); false when Slack refused to open it. */
 export async function openForm(bot: Bot, req: OpenFormRequest): Promise<boolean> {
@@ -57,5 +62,17 @@ const formSubmission: Listener = listener({
   },
 });
 
-/** The anomaly and EVAL forms: their shortcuts, the actions inside them, and their submission. */
-export const FORMS: Feature = { name: 'forms', listeners: [formShortcut, formAction, formSubmission] };
+/** The next-step buttons under a finished flow: the form they name opens within the click's 3 seconds. */
+const nextStep: Listener = listener({
+  match: { route: 'actions', ids: FLOW_NEXT_ACTIONS },
+  ack: (args, { followUps }) => ackNextStep(args as Click, followUps),
+  followUps: {
+    'flow-next': { run: async (job, bot) => (await import('./next-step.js')).followNextStep(job, bot) },
+  },
+});
+
+/** The operations' forms: their shortcuts, the actions inside them, their submission, and the next steps. */
+export const FORMS: Feature = {
+  name: 'forms',
+  listeners: [formShortcut, formAction, formSubmission, nextStep],
+};

@@ -9,12 +9,18 @@ import type {
 import type { FormId } from '../../core/forms/fields.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
+import { formOfFlowNext } from '../flows/index.js';
 import type { FollowUps, Job } from '../runtime/jobs.js';
 import type { SubmissionBody } from './submit.js';
-import { MODAL_ACTION, MODAL_CALLBACK, REMOVE_RANGE_PATTERN, SHORTCUT_CALLBACK } from './views/ids.js';
+import {
+  MODAL_ACTION,
+  MODAL_CALLBACK_PATTERN,
+  REMOVE_RANGE_PATTERN,
+  SHORTCUT_CALLBACK,
+} from './views/ids.js';
 
 /** The forms' submissions, by the view's `callback_id`. */
-export const FORM_CALLBACKS = new RegExp(`^(${Object.values(MODAL_CALLBACK).join('|')})$`);
+export const FORM_CALLBACKS = MODAL_CALLBACK_PATTERN;
 /** The global shortcuts that open the forms. */
 export const FORM_SHORTCUTS = new RegExp(`^(${Object.values(SHORTCUT_CALLBACK).join('|')})$`);
 /** The actions inside the forms (range preview, add and remove a range) and "Reopen with my inputs". */
@@ -22,7 +28,7 @@ export const FORM_ACTIONS = new RegExp(
   `^(${[MODAL_ACTION.range, MODAL_ACTION.addRange, MODAL_ACTION.reopen].join('|')}|${REMOVE_RANGE_PATTERN.source.slice(1, -1)})$`,
 );
 const SHORTCUT_KINDS = new Map<string, FormId>(
-  (Object.entries(SHORTCUT_CALLBACK) as [FormId, string][]).map(([kind, id]) => [id, kind]),
+  Object.entries(SHORTCUT_CALLBACK).map(([kind, id]) => [id, kind]),
 );
 
 export async function ackShortcut(
@@ -111,4 +117,26 @@ export async function ackSubmission(
   }
   await ack(checked.ack);
   if (checked.submission) followUps.run({ kind: 'form-submitted', submission: checked.submission });
+}
+
+/** Acked at once: the form must open within the click's trigger_id, 3 seconds. */
+export async function ackNextStep(
+  {
+    ack,
+    body,
+    action,
+  }: Pick<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>, 'ack' | 'body' | 'action'>,
+  followUps: Pick<FollowUps, 'run'>,
+): Promise<void> {
+  await ack();
+  followUps.run({
+    kind: 'flow-next',
+    step: formOfFlowNext(action.action_id),
+    value: action.value ?? '',
+    userId: body.user.id,
+    ...((body.team?.id ?? body.user.team_id) ? { teamId: body.team?.id ?? body.user.team_id } : {}),
+    triggerId: body.trigger_id,
+    ...(body.channel?.id ? { channelId: body.channel.id } : {}),
+    ...(body.response_url ? { responseUrl: body.response_url } : {}),
+  });
 }

@@ -12,9 +12,11 @@ import {
   rangeBlockId,
   type TextFieldName,
 } from '../../core/forms/fields.js';
+import { fieldsFromCommand } from '../../core/forms/prefill.js';
 import { previewRange } from '../../core/forms/preview.js';
 import { isServiceId } from '../../core/ids.js';
 import { defaultName } from '../../core/names.js';
+import { entryOfForm, REGISTRY } from '../../core/operations/registry/index.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import { say, tellUser } from '../reply.js';
@@ -27,13 +29,17 @@ import { buildModalView } from './views/build.js';
 import { MODAL_ACTION } from './views/ids.js';
 import { initialRangeKeys, type ModalMeta } from './views/metadata.js';
 
-/** The operation word of each form, as the command path names flows (`learn by @alice …`). */
-export const OPERATION_WORD: Record<FormId, string> = {
-  learn: 'learn',
-  relearn: 'relearn',
-  score: 'score',
-  eval: 'eval',
-};
+/** The operation word of a form: its command's, as the command path names flows (`learn by @alice …`). */
+export function operationWordOf(kind: FormId): string {
+  return entryOfForm(kind)?.command.id ?? kind;
+}
+
+/** The commands that open a form, as a person reads them: "`/tsai learn`, `relearn` or `eval`". */
+function formCommands(): string {
+  const words = REGISTRY.flatMap((e) => (e.form ? [e.command.id] : []));
+  const shown = words.map((w, i) => (i === 0 ? `\`/tsai ${w}\`` : `\`${w}\``));
+  return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}` : (shown[0] ?? '');
+}
 
 export interface OpenFormRequest {
   triggerId: string;
@@ -75,7 +81,7 @@ export function viewFor(bot: Bot, meta: ModalMeta, fields: ModalFields, names?: 
     meta,
     fields,
     previews: tz ? previewsFor(meta, fields, now, tz) : undefined,
-    defaultName: meta.userName ? defaultName(OPERATION_WORD[meta.kind], meta.userName, now) : undefined,
+    defaultName: meta.userName ? defaultName(operationWordOf(meta.kind), meta.userName, now) : undefined,
     timeZone: tz,
     ...(names ? { names } : {}),
   });
@@ -198,7 +204,7 @@ async function formDidNotOpen(bot: Bot, req: OpenFormRequest, fields: ModalField
   });
   const why = escapeMrkdwn(slackFailureText(slackFailure(e)));
   const again = value ? 'Click *Open the form* to get it with what you gave, or run' : 'Run';
-  const text = `The ${OPERATION_WORD[req.kind]} form did not open: ${why}. Nothing was sent. ${again} it as one command: ${code(commandLineOf(req.kind, fields))}`;
+  const text = `The ${operationWordOf(req.kind)} form did not open: ${why}. Nothing was sent. ${again} it as one command: ${code(commandLineOf(req.kind, fields))}`;
   const blocks: KnownBlock[] = [section(`:warning: ${text}`)];
   if (value)
     blocks.push({
@@ -229,7 +235,7 @@ export async function followShortcut(job: Extract<Job, { kind: 'form-open' }>, b
     userId: job.userId,
     ...(job.teamId ? { teamId: job.teamId } : {}),
     kind: job.form,
-    fields: job.form === 'learn' || job.form === 'score' ? { dataMode: 'new' } : {},
+    fields: fieldsFromCommand(job.form, {}),
     origin: 'shortcut',
   });
 }
@@ -244,7 +250,7 @@ export async function followReopen(job: Extract<Job, { kind: 'form-reopen' }>, b
   });
   if (!draft)
     return void (await tell(
-      'Those inputs are no longer available. Open the form again with `/tsai learn`, `relearn`, `score` or `eval`.',
+      `Those inputs are no longer available. Open the form again with ${formCommands()}.`,
     ));
   if (draft.userId !== job.userId) {
     bot.logger.warn(

@@ -12,7 +12,7 @@ import { goesBy } from '../users.js';
 import { errorMessage, type Invocation, resultMessage } from '../views/messages.js';
 import { saveDraft } from './drafts.js';
 import type { Submission } from './jobs.js';
-import { OPERATION_WORD } from './open.js';
+import { operationWordOf } from './open.js';
 import { MODAL_ACTION } from './views/ids.js';
 import { decodeMeta } from './views/metadata.js';
 import { readModalState, type StateValues } from './views/state.js';
@@ -65,7 +65,7 @@ export async function checkSubmission(
     now,
     timeZone,
     ...(locale ? { locale } : {}),
-    defaultName: defaultName(OPERATION_WORD[meta.kind], userName, now),
+    defaultName: defaultName(operationWordOf(meta.kind), userName, now),
     needsChannel: !meta.channel,
   });
   if (!outcome.ok) return { ack: { response_action: 'errors', errors: outcome.errors } };

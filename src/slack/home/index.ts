@@ -1,12 +1,13 @@
 import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { onChange } from '../changes.js';
 import { type Feature, type Listener, listener } from '../feature.js';
 import { exactly } from '../routes.js';
 import { code } from '../views/mrkdwn.js';
 import { HOME_ACTION } from './ids.js';
 import { ackHomeDecision, ackHomeOpened } from './listeners.js';
-import { stopHomes } from './refresh.js';
+import { refreshHomes, stopHomes } from './refresh.js';
 
-export { flowChange, type HomeChange, refreshHomes, requestChange } from './refresh.js';
+export { type HomeChange, refreshHomes } from './refresh.js';
 
 type Click = SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
 
@@ -33,6 +34,9 @@ const homeDecision: Listener = listener({
     },
   },
 });
+
+// Whatever changes for someone, announced by the feature that changed it, publishes their Home again.
+onChange(refreshHomes);
 
 /** The App Home: what one person has waiting, asked and running, published again when it changes. */
 export const HOME: Feature = { name: 'home', listeners: [homeOpened, homeDecision], drain: stopHomes };

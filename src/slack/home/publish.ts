@@ -3,6 +3,7 @@ import type { ApprovalRequest, TrackedFlow } from '../../core/records.js';
 import { errText } from '../../log.js';
 import { groupMembers } from '../approvals/index.js';
 import type { Bot } from '../bot.js';
+import type { Change } from '../changes.js';
 import { slackFailure } from '../slack-errors.js';
 import { fallbackHomeView, HOME_FLOW_DAYS, HOME_SHOWN, type HomeData, homeView } from './views.js';
 
@@ -13,15 +14,8 @@ export interface HomeViewer {
 }
 
 /** What changed, and whose Homes show it. */
-export interface HomeChange {
-  teamId: string | null | undefined;
-  /** People concerned: a requester, a flow's starter. */
-  userIds?: readonly (string | null | undefined)[];
-  /** A request whose approvers' Homes list what waits for approval. */
-  approvers?: Pick<ApprovalRequest, 'approversWorkspace'>;
-  /** A flow whose end prompted this: its Home waits until the store shows it ended. */
-  flowEnded?: string;
-}
+/** Whose Homes a change concerns (a flow's end: its Home waits until the store shows it ended). */
+export type HomeChange = Change;
 
 /**
  * Changes that come in a burst (a decision updates the request when it is won, again when its flow is

@@ -1,4 +1,3 @@
-import type { ApprovalRequest, TrackedFlow } from '../../core/records.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import type { HomeChange } from './publish.js';
@@ -21,16 +20,6 @@ export function refreshHomes(bot: Bot, change: HomeChange): void {
   load()
     .then((m) => m.homes(bot).changed(change))
     .catch((e: unknown) => bot.logger.warn({ err: errText(e) }, 'could not refresh Homes'));
-}
-
-/** Homes concerned by an approval request: its requester's and the approvers'. */
-export function requestChange(r: ApprovalRequest): HomeChange {
-  return { teamId: r.teamId, userIds: [r.requesterId], approvers: r };
-}
-
-/** Homes concerned by a flow's end: its requester's. */
-export function flowChange(f: TrackedFlow): HomeChange {
-  return { teamId: f.teamId, userIds: [f.requesterId], flowEnded: f.flowId };
 }
 
 /** Stops publishing Homes (what waits is dropped); nothing to do if none was ever published. */

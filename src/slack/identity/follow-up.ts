@@ -3,7 +3,7 @@ import type { IdentityAction } from '../../core/grammar/types.js';
 import { CONNECT_UNAVAILABLE, type PersonRef } from '../../core/identity/index.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
-import { refreshHomes } from '../home/index.js';
+import { announceChange } from '../changes.js';
 import { type Audience, say, tellUser } from '../reply.js';
 import type { JobOf } from '../runtime/jobs.js';
 import { slackFailure, slackFailureText } from '../slack-errors.js';
@@ -76,7 +76,7 @@ async function disconnect(bot: Bot, asked: Asked) {
     text: `${first} ${message.text}`,
     blocks: [{ type: 'section', text: { type: 'mrkdwn', text: first } }, ...message.blocks],
   });
-  if (had) refreshHomes(bot, { teamId: asked.person.teamId, userIds: [asked.person.userId] });
+  if (had) announceChange(bot, { teamId: asked.person.teamId, userIds: [asked.person.userId] });
 }
 
 async function whoami(bot: Bot, asked: Asked) {
@@ -111,7 +111,7 @@ export async function followDisconnectClick(job: JobOf<'identity-disconnect'>, b
 export async function followConnected(job: JobOf<'identity-connected'>, bot: Bot): Promise<void> {
   const person = personOf(job);
   if (!person) return;
-  refreshHomes(bot, { teamId: person.teamId, userIds: [person.userId] });
+  announceChange(bot, { teamId: person.teamId, userIds: [person.userId] });
   if (!job.responseUrl) return;
   const connection = await bot.identity.connection(person);
   if (connection) await say(bot, audienceOf(job), connectedText(connection));

@@ -1,4 +1,5 @@
-import { type AnomalyEvalBody, anomalyEvalBody, type FlowRecord } from '../../../wire/index.js';
+import type { z } from 'zod';
+import { anomalyEvalFields, type FlowRecord, flowBody } from '../../../wire/index.js';
 import { dataEntries, typed } from '../../catalog/upserts.js';
 import { missingOutcome, ok, outputFrom, text } from '../../grammar/args.js';
 import type { DataArg, OutputArg } from '../../grammar/types.js';
@@ -72,7 +73,10 @@ const PREFIX: Argument = {
 };
 
 /** ANOMALYEVAL: data scored with an anomaly model, into new output signals or existing ones. */
-export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest, AnomalyEvalBody, FlowRecord> = {
+const FLOW_TYPE = flowTypeIs('ANOMALYEVAL');
+const BODY = flowBody(FLOW_TYPE.all, anomalyEvalFields);
+
+export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest, z.infer<typeof BODY>, FlowRecord> = {
   parsedKind: 'score',
   operationKind: 'score',
   command: {
@@ -126,6 +130,7 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest, AnomalyEval
     ],
     maxRanges: MAX_RANGES,
     nextStep: { label: 'Score with this model', primary: true },
+    shortcut: true,
   },
   role: 'User',
   parse(args, spec) {
@@ -139,7 +144,7 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest, AnomalyEval
     return ok({ kind: 'score', modelId, workspaceId, data, output, name, description }, spec);
   },
   resolve: resolveNamedData('score'),
-  wire: { ...FLOW_CALL, version: '1.3', body: anomalyEvalBody, flowType: flowTypeIs('ANOMALYEVAL') },
+  wire: { ...FLOW_CALL, version: '1.3', body: BODY, flowType: FLOW_TYPE },
   async execute(req, { send, echo }) {
     try {
       const flow = await send({

@@ -1,4 +1,5 @@
-import { type AnomalyLearnBody, anomalyLearnBody, type FlowRecord } from '../../../wire/index.js';
+import type { z } from 'zod';
+import { anomalyLearnFields, type FlowRecord, flowBody } from '../../../wire/index.js';
 import { dataEntries, typed } from '../../catalog/upserts.js';
 import { dataFrom, idFrom, missingOutcome, ok, text, tooMany } from '../../grammar/args.js';
 import type { DataArg } from '../../grammar/types.js';
@@ -38,6 +39,15 @@ export interface LearnRequest {
 }
 
 /** ANOMALYLEARN: a new anomaly model, trained on new signals and ranges or on an existing dataspec. */
+const FLOW_TYPE = flowTypeIs('ANOMALYLEARN');
+const BODY = flowBody(FLOW_TYPE.all, anomalyLearnFields);
+
+/** An ANOMALYLEARN body, for a new model or (with `spec.model`) an existing one. */
+export type AnomalyLearnBody = z.infer<typeof BODY>;
+
+/** The call that creates an ANOMALYLEARN flow, whichever model it teaches. */
+export const ANOMALYLEARN_CALL = { ...FLOW_CALL, version: '1.3', body: BODY, flowType: FLOW_TYPE } as const;
+
 export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest, AnomalyLearnBody, FlowRecord> = {
   parsedKind: 'learn',
   operationKind: 'learn',
@@ -64,6 +74,7 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest, AnomalyLea
       ...DATA_FORM,
     ],
     maxRanges: MAX_RANGES,
+    shortcut: true,
   },
   role: 'User',
   parse(args, spec) {
@@ -79,7 +90,7 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest, AnomalyLea
     return ok({ kind: 'learn', workspaceId, data, modelName, name, description }, spec);
   },
   resolve: resolveNamedData('learn'),
-  wire: { ...FLOW_CALL, version: '1.3', body: anomalyLearnBody, flowType: flowTypeIs('ANOMALYLEARN') },
+  wire: ANOMALYLEARN_CALL,
   async execute(req, { send, echo }) {
     try {
       const flow = await send({

@@ -1,10 +1,11 @@
-import { type AnomalyLearnBody, anomalyLearnBody, type FlowRecord } from '../../../wire/index.js';
+import type { FlowRecord } from '../../../wire/index.js';
 import { dataEntries, typed } from '../../catalog/upserts.js';
 import { missingOutcome, ok, text } from '../../grammar/args.js';
 import type { DataArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData } from '../requests.js';
+import { ANOMALYLEARN_CALL, type AnomalyLearnBody } from './anomaly-learn.js';
 import {
   commandOnly,
   DATASPEC,
@@ -16,16 +17,8 @@ import {
   NEW_SIGNALS,
   SIGNALS,
 } from './arguments.js';
-import {
-  dataFacts,
-  described,
-  FLOW_CALL,
-  flowOf,
-  learnedOutputs,
-  modelRunFacts,
-  toDataspec,
-} from './describe.js';
-import { flowTypeIs, MAX_RANGES, type OperationEntry } from './entry.js';
+import { dataFacts, described, flowOf, learnedOutputs, modelRunFacts, toDataspec } from './describe.js';
+import { MAX_RANGES, type OperationEntry } from './entry.js';
 import { resolveNamedData } from './ranges.js';
 
 export interface RelearnCommand {
@@ -100,13 +93,8 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest, Anom
     return ok({ kind: 'relearn', modelId, workspaceId, data, name, description }, spec);
   },
   resolve: resolveNamedData('relearn'),
-  wire: {
-    ...FLOW_CALL,
-    version: '1.3',
-    body: anomalyLearnBody,
-    label: 'incremental ANOMALYLEARN flow',
-    flowType: flowTypeIs('ANOMALYLEARN'),
-  },
+  // ANOMALYLEARN's call, on an existing model.
+  wire: { ...ANOMALYLEARN_CALL, label: 'incremental {flowType} flow' },
   async execute(req, { send, echo }) {
     try {
       const flow = await send({

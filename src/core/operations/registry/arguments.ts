@@ -1,5 +1,5 @@
 import { type Args, dataFrom, idFrom, tooMany } from '../../grammar/args.js';
-import type { CommandSpec } from '../../grammar/commands.js';
+import type { CommandSpec } from '../../grammar/spec.js';
 import { SERVICE_MODEL_NAMING } from '../../names.js';
 import type { Argument, FieldSpec } from './entry.js';
 

@@ -3,15 +3,11 @@ import { describeRanges, toIso } from '../../../time/index.js';
 import { flowRecord } from '../../../wire/index.js';
 import type { Fact, OpSuccess } from '../../outcome.js';
 import type { ResolvedData, ResolvedOutput } from '../requests.js';
-import type { CompletedFlow, FlowOutputs, FormItem } from './entry.js';
+import type { CompletedFlow, FlowOutputs, FormItem, RangeEcho } from './entry.js';
+
+export type { RangeEcho } from './entry.js';
 
 /** What the entries share to describe a result: facts about data and outputs, and the service's records. */
-
-/** How a result's ranges are echoed: in the person's zone, the year rule following the bot's clock. */
-export interface RangeEcho {
-  timeZone: string;
-  now?: Date;
-}
 
 /** A Slack section field holds 2,000 characters; the ranges' echo stays under that. */
 const RANGES_FACT_CHARS = 1900;

@@ -1,15 +1,19 @@
 import type { FlowResults, ServiceCalls } from '../../../api/index.js';
 import type { CatalogKind, CatalogUpsert } from '../../../store/index.js';
 import type { CallInput, WireCall } from '../../../wire/call.js';
-import type { ChoiceSide } from '../../forms/choices.js';
-import type { TextFieldName } from '../../forms/fields.js';
+import type { ChoiceSide } from '../../forms/choice-words.js';
+import type { TextFieldName } from '../../forms/field-names.js';
 import type { Args } from '../../grammar/args.js';
-import type { CommandSpec } from '../../grammar/commands.js';
+import type { CommandSpec } from '../../grammar/spec.js';
 import type { ParseOutcome } from '../../grammar/types.js';
 import type { OpFailure, OpOutcome } from '../../outcome.js';
-import type { Operation } from '../operation.js';
 import type { RequestContext } from '../requests.js';
-import type { RangeEcho } from './describe.js';
+
+/** How a result's ranges are echoed: in the person's zone, the year rule following the bot's clock. */
+export interface RangeEcho {
+  timeZone: string;
+  now?: Date;
+}
 
 /** How many time ranges an anomaly flow's form takes. */
 export const MAX_RANGES = 10;
@@ -96,6 +100,8 @@ export interface FormSpec {
    * workspace and its dataspec filled into the fields it has for them.
    */
   nextStep?: { label: string; primary?: true };
+  /** Opened empty from Slack's global shortcut `tsai_shortcut_<id>` (which manifest.yml declares). */
+  shortcut?: true;
 }
 
 /** What a command's words, summary and examples are; its keys and its usage come from its arguments. */
@@ -109,7 +115,8 @@ export type CommandText = Omit<CommandSpec, 'keys' | 'freeText' | 'defaults' | '
   lead?: string;
 };
 
-export type ResolveOutcome = { ok: true; operation: Operation } | OpFailure;
+/** A command made exact: the request it resolves to, or why not. */
+export type ResolveOutcome<Resolved = { kind: string }> = { ok: true; operation: Resolved } | OpFailure;
 
 /** The service's roles, weakest first; each may do what the ones before it may. */
 export const SERVICE_ROLES = ['User', 'Manager', 'Owner'] as const;
@@ -125,7 +132,7 @@ export interface FlowTypeOf<Request> {
 }
 
 /** A call that creates flows of one type. */
-export function flowTypeIs(type: string): FlowTypeOf<unknown> {
+export function flowTypeIs<const T extends string>(type: T): FlowTypeOf<unknown> & { all: readonly [T] } {
   return { all: [type], of: () => type };
 }
 
@@ -218,7 +225,13 @@ export interface CatalogChange {
  * A new operation is this entry, its line in index.ts (or `registerOperations` for one a test brings),
  * its tests, and the emulator's support when its call is new.
  */
-export interface OperationEntry<Parsed = never, Request = never, Body = unknown, Answer = unknown> {
+export interface OperationEntry<
+  Parsed = never,
+  Request = never,
+  Body = unknown,
+  Answer = unknown,
+  Resolved = Request,
+> {
   /** The kinds it handles: its parsed command's, and the operation's it executes. */
   parsedKind: string;
   operationKind: string;
@@ -229,7 +242,7 @@ export interface OperationEntry<Parsed = never, Request = never, Body = unknown,
   /** The parser of its command line, from arguments already collected by key. */
   parse(args: Args, spec: CommandSpec): ParseOutcome;
   /** The parsed command made exact: ranges read in the user's zone, default names given. */
-  resolve(command: Parsed, ctx: RequestContext): ResolveOutcome;
+  resolve(command: Parsed, ctx: RequestContext): ResolveOutcome<Resolved>;
   wire: EntryWire<Request, Body, Answer>;
   /** The service call, and the outcome described for a surface to show. */
   execute(request: Request, ctx: ExecuteContext<Body, Answer>): Promise<OpOutcome>;
@@ -244,7 +257,7 @@ export interface OperationEntry<Parsed = never, Request = never, Body = unknown,
 
 /** Any entry, as the registry lists them. */
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds entries of every request and body type
-export type AnyEntry = OperationEntry<any, any, any, any>;
+export type AnyEntry = OperationEntry<any, any, any, any, any>;
 
 /** The command spec of an entry: its text, its keys and its usage line read from its arguments. */
 export function commandSpecOf(entry: Pick<AnyEntry, 'command' | 'args'>): CommandSpec {

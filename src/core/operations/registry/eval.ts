@@ -1,6 +1,7 @@
+import type { z } from 'zod';
 import type { TimeRange } from '../../../time/index.js';
 import { describeRange, toNanos } from '../../../time/index.js';
-import { type EvalFlowBody, evalFlowBody, type FlowRecord } from '../../../wire/index.js';
+import { evalFlowFields, type FlowRecord, flowBody } from '../../../wire/index.js';
 import { returnedModel } from '../../catalog/returned-model.js';
 import { typed } from '../../catalog/upserts.js';
 import { idFrom, missingOutcome, ok, parseEntities, text, tooMany } from '../../grammar/args.js';
@@ -34,7 +35,10 @@ export interface EvalRequest {
 }
 
 /** EVAL: a live model's output backfilled for a past range, the assessment's M[0] looked up first. */
-export const evalFlow: OperationEntry<EvalCommand, EvalRequest, EvalFlowBody, FlowRecord> = {
+const FLOW_TYPE = flowTypeIs('EVAL');
+const BODY = flowBody(FLOW_TYPE.all, evalFlowFields);
+
+export const evalFlow: OperationEntry<EvalCommand, EvalRequest, z.infer<typeof BODY>, FlowRecord> = {
   parsedKind: 'eval',
   operationKind: 'eval',
   command: {
@@ -130,6 +134,7 @@ export const evalFlow: OperationEntry<EvalCommand, EvalRequest, EvalFlowBody, Fl
       { arg: 'name' },
     ],
     maxRanges: 1,
+    shortcut: true,
   },
   role: 'User',
   parse(args, spec) {
@@ -157,7 +162,7 @@ export const evalFlow: OperationEntry<EvalCommand, EvalRequest, EvalFlowBody, Fl
     const { rangeText: _, ...rest } = command;
     return { ok: true, operation: { ...rest, name: nameOr(command.name, 'eval', ctx), range } };
   },
-  wire: { ...FLOW_CALL, version: '1.2', body: evalFlowBody, flowType: flowTypeIs('EVAL') },
+  wire: { ...FLOW_CALL, version: '1.2', body: BODY, flowType: FLOW_TYPE },
   async execute(req, { send, service, echo }) {
     let commonModelId: string;
     let m0Seen: OpSuccess['seen'];

@@ -1,4 +1,4 @@
-import type { CommandSpec } from '../../grammar/commands.js';
+import type { CommandSpec } from '../../grammar/spec.js';
 import { anomalyEval } from './anomaly-eval.js';
 import { anomalyLearn } from './anomaly-learn.js';
 import { anomalyRelearn } from './anomaly-relearn.js';
@@ -39,12 +39,18 @@ const BUILT_IN = [
 
 type Built = (typeof BUILT_IN)[number];
 // biome-ignore lint/suspicious/noExplicitAny: only the entry's own type parameter is read
-type ParsedOf<E> = E extends OperationEntry<infer P, any, any, any> ? P : never;
+type ParsedOf<E> = E extends OperationEntry<infer P, any, any, any, any> ? P : never;
 // biome-ignore lint/suspicious/noExplicitAny: only the entry's own type parameter is read
-type RequestOf<E> = E extends OperationEntry<any, infer R, any, any> ? R : never;
+type RequestOf<E> = E extends OperationEntry<any, infer R, any, any, any> ? R : never;
 
 /** The commands of the service operations, as parsed (before names, ranges and defaults are resolved). */
 export type ServiceCommand = ParsedOf<Built>;
+
+declare module '../../grammar/types.js' {
+  interface ServiceCommands {
+    registry: ServiceCommand;
+  }
+}
 
 /** The service operations, resolved: what an entry executes. */
 export type ServiceOperation = RequestOf<Built>;

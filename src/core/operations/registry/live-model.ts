@@ -1,5 +1,6 @@
+import type { z } from 'zod';
 import type { ApprovalAction } from '../../../store/index.js';
-import { type FlowRecord, type LiveModelFlowBody, liveModelFlowBody } from '../../../wire/index.js';
+import { type FlowRecord, flowBody, liveModelFlowFields } from '../../../wire/index.js';
 import { typed } from '../../catalog/upserts.js';
 import { Bad, idFrom, ok, optionId, takePositional, text, tooMany } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
@@ -10,6 +11,15 @@ import type { OperationEntry } from './entry.js';
 export interface LiveCommand {
   kind: 'live';
   action: 'start' | 'stop';
+  modelId?: string;
+  assessmentId?: string;
+  reason?: string;
+}
+
+/** A request to start or stop a live model, filed for an approver: what the command resolves to. */
+export interface LiveRequest {
+  kind: 'live-request';
+  action: ApprovalAction;
   modelId?: string;
   assessmentId?: string;
   reason?: string;
@@ -29,12 +39,19 @@ export interface LiveModel {
 }
 
 const FLOW_TYPE = { start: 'STARTLIVEMODEL', stop: 'STOPLIVEMODEL' } as const;
+const BODY = flowBody([FLOW_TYPE.start, FLOW_TYPE.stop], liveModelFlowFields);
 
 /**
  * STARTLIVEMODEL/STOPLIVEMODEL: the command files a request (an approver decides it); the flow is created
  * when the request is approved.
  */
-export const liveModel: OperationEntry<LiveCommand, LiveModel, LiveModelFlowBody, FlowRecord> = {
+export const liveModel: OperationEntry<
+  LiveCommand,
+  LiveModel,
+  z.infer<typeof BODY>,
+  FlowRecord,
+  LiveRequest
+> = {
   parsedKind: 'live',
   operationKind: 'live-model',
   command: {
@@ -89,7 +106,7 @@ export const liveModel: OperationEntry<LiveCommand, LiveModel, LiveModelFlowBody
   wire: {
     ...FLOW_CALL,
     version: '1.2',
-    body: liveModelFlowBody,
+    body: BODY,
     flowType: { all: Object.values(FLOW_TYPE), of: (req) => FLOW_TYPE[req.action] },
   },
   async execute(req, { send }) {

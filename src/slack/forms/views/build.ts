@@ -1,13 +1,11 @@
 import type { types } from '@slack/bolt';
+import { CHOICES, type ChoiceName } from '../../../core/forms/choices.js';
 import {
   FIELD,
-  type FormId,
-  formOf,
   type ModalFields,
   maxRangesOf,
   type RangePreview,
   rangeBlockId,
-  type TextFieldName,
 } from '../../../core/forms/fields.js';
 import {
   heldOption,
@@ -15,7 +13,9 @@ import {
   isResourceField,
   type ResourceField,
 } from '../../../core/forms/options.js';
-import { SERVICE_MODEL_NAMING } from '../../../core/names.js';
+import { DEFAULT_NAME_PLACEHOLDER } from '../../../core/operations/registry/arguments.js';
+import type { FieldSpec } from '../../../core/operations/registry/entry.js';
+import { entryOfForm } from '../../../core/operations/registry/index.js';
 import { LIMITS } from '../../../wire/block-kit.js';
 import {
   button,
@@ -31,7 +31,7 @@ import {
 import {
   fieldActionId,
   MODAL_ACTION,
-  MODAL_CALLBACK,
+  modalCallbackId,
   RANGE_ACTIONS_BLOCK,
   removeRangeActionId,
 } from './ids.js';
@@ -53,73 +53,45 @@ export interface ModalViewInput {
   names?: Readonly<Record<string, string>>;
 }
 
-const ID_EXAMPLE = '1353853719423311872';
-
 const RANGE_HINT_EXAMPLES = 'e.g. yesterday 9am to 5pm · Nov 1 to Nov 3 · last 3 days';
 
-/** Builds one of the four modals. Pure: same input, same view. */
+/**
+ * Builds an operation's form: its notes, then each item its registry entry lists, in order, each
+ * argument's field as the argument declares it. Pure: same input, same view.
+ */
 export function buildModalView(input: ModalViewInput): types.ModalView {
-  const { meta, fields } = input;
-  const kind = meta.kind;
+  const { meta } = input;
+  const entry = entryOfForm(meta.kind);
+  const form = entry?.form;
+  if (!entry || !form) throw new Error(`no operation has the form ${meta.kind}`);
   const blocks: types.KnownBlock[] = [];
 
   for (const note of input.notes ?? []) blocks.push(context(`note_${blocks.length}`, note));
   if (meta.defaults?.length) {
-    const names = meta.defaults.map((f) => FIELD_LABEL[f].toLowerCase()).join(', ');
+    // The channel-default fields are named like what they hold: workspace, model, assessment, ...
+    const names = meta.defaults.join(', ');
     blocks.push(
       context('defaults_note', `Prefilled from this channel's defaults (\`/tsai use\`): ${names}.`),
     );
   }
-  if (kind === 'eval') {
-    blocks.push(
-      section(
-        'overwrite_warning',
-        ':warning: *Output for time ranges that live monitoring already evaluated is overwritten.* ' +
-          'Backfill only ranges the live model has not covered yet. Ranges must be in the past.',
-      ),
-    );
-  }
-  if (kind === 'relearn') {
-    blocks.push(
-      section(
-        'relearn_note',
-        'Give only the *new* signals and time ranges: the original training ranges need not be repeated.',
-      ),
-    );
-  }
-  if (!meta.channel) blocks.push(channelInput(fields.channel));
+  for (const note of form.notes ?? []) blocks.push(section(note.id, note.text));
+  if (!meta.channel) blocks.push(channelInput(input.fields.channel));
 
-  const field = (name: TextFieldName) => fieldBlock(kind, name, fields, input.defaultName, input.names);
-  switch (kind) {
-    case 'learn':
-      blocks.push(field('name'), field('description'), field('workspace'), field('modelName'));
-      blocks.push(...dataBlocks(input));
-      break;
-    case 'relearn':
-      blocks.push(field('model'), field('workspace'), field('name'), field('description'));
-      blocks.push(field('signals'), ...rangeBlocks(input), field('dataspecName'));
-      break;
-    case 'score':
-      blocks.push(field('name'), field('description'), field('model'), field('workspace'));
-      blocks.push(...dataBlocks(input));
-      blocks.push(
-        header('outputs_header', 'Outputs'),
-        field('outputMode'),
-        field('prefix'),
-        field('outputs'),
-      );
-      break;
-    case 'eval':
-      blocks.push(field('assessment'), field('datastream'), field('model'), field('entities'));
-      blocks.push(...rangeBlocks(input), field('name'));
-      break;
+  for (const item of form.fields) {
+    if ('header' in item) blocks.push(header(item.id, item.header));
+    else if ('choice' in item) blocks.push(choiceBlock(item.choice, input.fields));
+    else {
+      const field = entry.args.find((a) => a.key === item.arg)?.field;
+      if (!field) throw new Error(`the ${meta.kind} form lists ${item.arg}, which has no field`);
+      blocks.push(...fieldBlocks(field, input));
+    }
   }
 
   return {
     type: 'modal',
-    callback_id: MODAL_CALLBACK[kind],
-    title: plain(formOf(kind).title, LIMITS.viewTitle),
-    submit: plain(formOf(kind).submit, LIMITS.viewButton),
+    callback_id: modalCallbackId(meta.kind),
+    title: plain(form.title, LIMITS.viewTitle),
+    submit: plain(form.submit, LIMITS.viewButton),
     close: plain('Cancel', LIMITS.viewButton),
     private_metadata: encodeMeta(meta),
     blocks,
@@ -130,17 +102,59 @@ function header(blockId: string, text: string): types.HeaderBlock {
   return { type: 'header', block_id: blockId, text: plain(text, LIMITS.headerText) };
 }
 
-/** Learn and Score: new data (signals, ranges, dataspec name) or an existing dataspec ID. */
-function dataBlocks(input: ModalViewInput): types.KnownBlock[] {
-  const { fields, meta } = input;
-  const f = (name: TextFieldName) => fieldBlock(meta.kind, name, fields, input.defaultName, input.names);
-  const blocks: types.KnownBlock[] = [header('data_header', 'Data'), f('dataMode'), f('signals')];
-  blocks.push(...rangeBlocks(input), f('dataspecName'));
-  blocks.push(f('dataspecId'));
-  return blocks;
+/** An either/or choice's radio buttons, worded where the choice is (core/forms/choices.ts). */
+function choiceBlock(name: ChoiceName, fields: ModalFields): types.InputBlock {
+  const choice = CHOICES[name];
+  const fallback = 'fallback' in choice ? choice.fallback : undefined;
+  return radioInput<string>({
+    blockId: FIELD[choice.radio],
+    label: choice.label,
+    ...('hint' in choice ? { hint: choice.hint } : {}),
+    options: Object.entries(choice.options).map(([value, text]) => ({ value, text: text as string })),
+    initial: fields[choice.radio] ?? fallback,
+    // A choice with a fallback always has an answer.
+    optional: fallback === undefined,
+  });
 }
 
-function rangeBlocks(input: ModalViewInput): types.KnownBlock[] {
+/** One argument's field, as it declares it: a text input, a type-ahead select, or the time ranges. */
+function fieldBlocks(field: FieldSpec, input: ModalViewInput): types.KnownBlock[] {
+  const { fields } = input;
+  const name = field.name;
+  if (name === 'ranges' || field.kind.input === 'ranges') return rangeBlocks(input, field.optional);
+  if (field.kind.input === 'select')
+    return [
+      externalSelectInput({
+        blockId: FIELD[name],
+        label: field.label,
+        ...(field.hint ? { hint: field.hint } : {}),
+        placeholder: field.placeholder ?? '',
+        multi: field.kind.multi === true,
+        initial: isResourceField(name) ? heldOptions(name, fields, input.names) : [],
+        optional: field.optional,
+      }),
+    ];
+  const value = fields[name];
+  const placeholder =
+    field.placeholder === DEFAULT_NAME_PLACEHOLDER
+      ? input.defaultName
+        ? clip(`Default: ${input.defaultName}`, LIMITS.placeholder)
+        : undefined
+      : field.placeholder;
+  return [
+    textInput({
+      blockId: FIELD[name],
+      label: field.label,
+      ...(field.hint ? { hint: field.hint } : {}),
+      ...(placeholder ? { placeholder } : {}),
+      initial: typeof value === 'string' ? value : undefined,
+      optional: field.optional,
+      ...(field.kind.multiline ? { multiline: true } : {}),
+    }),
+  ];
+}
+
+function rangeBlocks(input: ModalViewInput, optional: boolean): types.KnownBlock[] {
   const { meta, fields } = input;
   const blocks: types.KnownBlock[] = [];
   const zone = input.timeZone ? ` Times are in your zone, ${input.timeZone}.` : '';
@@ -158,8 +172,7 @@ function rangeBlocks(input: ModalViewInput): types.KnownBlock[] {
         hint,
         placeholder: 'yesterday 9am to 5pm',
         initial: fields.ranges?.[i],
-        // Learn, relearn and score may take a dataspec ID instead of ranges; EVAL always needs its one range.
-        optional: meta.kind !== 'eval',
+        optional,
         dispatchOnEnter: true,
       }),
     );
@@ -197,70 +210,6 @@ function channelInput(initial: string | undefined): types.InputBlock {
   };
 }
 
-const FIELD_LABEL: Record<TextFieldName, string> = {
-  channel: 'Channel',
-  name: 'Flow name',
-  description: 'Description',
-  workspace: 'Workspace',
-  modelName: 'Model name',
-  model: 'Model',
-  dataMode: 'Data',
-  signals: 'Signals',
-  dataspecName: 'Dataspec name',
-  dataspecId: 'Dataspec ID',
-  outputMode: 'Where outputs go',
-  prefix: 'Output prefix',
-  outputs: 'Map outputs to existing signals',
-  assessment: 'Assessment',
-  datastream: 'Datastream',
-  entities: 'Entities',
-};
-
-const MODEL_LABEL: Partial<Record<FormId, string>> = {
-  relearn: 'Model to train further',
-  score: 'Anomaly model',
-  eval: 'Live model',
-};
-
-const MODEL_HINT: Partial<Record<FormId, string>> = {
-  relearn: 'The existing anomaly model to teach; with a workspace chosen, its models are offered.',
-  score: 'The anomaly model to apply; with a workspace chosen, its models are offered.',
-  eval: "The assessment's live model; with an assessment chosen, its models are offered.",
-};
-
-const PICK = 'Type a name or an ID';
-/** The options say the rest: this channel's default first, and "use ID …" for an ID the bot has not seen. */
-const PICK_HINT = "Type a name or an ID; this channel's default comes first.";
-
-function resourceHint(kind: FormId, name: ResourceField): string {
-  switch (name) {
-    case 'workspace':
-      return kind === 'learn'
-        ? `The workspace in which the new model is created. ${PICK_HINT}`
-        : `The model's workspace. ${PICK_HINT}`;
-    case 'model':
-      return `${MODEL_HINT[kind] ?? ''} ${PICK_HINT}`.trim();
-    case 'assessment':
-      return `For an anomaly model, the signal it assesses; its common model M[0] is looked up on submit. ${PICK_HINT}`;
-    case 'datastream':
-      return PICK_HINT;
-    case 'dataspecId':
-      return 'Only with "Reuse an existing dataspec ID": the dataspec of an earlier flow. With a model chosen, its dataspecs are offered.';
-    case 'signals':
-      return `Pick as many as needed${kind === 'relearn' ? '' : ' (new data only)'}. Type id:label to give a signal a label of your own, e.g. ${ID_EXAMPLE}:Bearing temperature.`;
-    case 'outputs':
-      return `Only with "Map to existing signals": the signals the outputs go to, matching the model's output schema. Type id:output name to name an output, e.g. ${ID_EXAMPLE}:anomaly_score.`;
-  }
-}
-
-const RESOURCE_LABEL: Record<Exclude<ResourceField, 'model' | 'signals'>, string> = {
-  workspace: 'Workspace',
-  assessment: 'Assessment',
-  datastream: 'Datastream',
-  dataspecId: 'Dataspec',
-  outputs: 'Map outputs to existing signals',
-};
-
 /** What the form holds for a resource field, as the select's initial options. */
 function heldOptions(
   name: ResourceField,
@@ -280,114 +229,4 @@ function heldOptions(
     }
   }
   return isMultiField(name) ? out.slice(0, LIMITS.selectOptions) : out.slice(0, 1);
-}
-
-function resourceBlock(
-  kind: FormId,
-  name: ResourceField,
-  fields: ModalFields,
-  names: Readonly<Record<string, string>> | undefined,
-): types.InputBlock {
-  const label =
-    name === 'model'
-      ? (MODEL_LABEL[kind] ?? 'Model')
-      : name === 'signals'
-        ? kind === 'relearn'
-          ? 'New signals'
-          : 'Signals'
-        : RESOURCE_LABEL[name];
-  const optional = name === 'dataspecId' || name === 'outputs' || (name === 'signals' && kind !== 'relearn');
-  return externalSelectInput({
-    blockId: FIELD[name],
-    label,
-    hint: resourceHint(kind, name),
-    placeholder: PICK,
-    multi: isMultiField(name),
-    initial: heldOptions(name, fields, names),
-    optional,
-  });
-}
-
-function fieldBlock(
-  kind: FormId,
-  name: TextFieldName,
-  fields: ModalFields,
-  defaultName: string | undefined,
-  names?: Readonly<Record<string, string>>,
-): types.InputBlock {
-  if (isResourceField(name)) return resourceBlock(kind, name, fields, names);
-  const blockId = FIELD[name];
-  const initial = typeof fields[name] === 'string' ? (fields[name] as string) : undefined;
-  switch (name) {
-    case 'name':
-      return textInput({
-        blockId,
-        label: kind === 'score' ? 'Evaluation name' : FIELD_LABEL.name,
-        placeholder: defaultName ? clip(`Default: ${defaultName}`, LIMITS.placeholder) : undefined,
-        hint: 'Leave empty to use the default shown.',
-        initial,
-        optional: true,
-      });
-    case 'description':
-      return textInput({ blockId, label: 'Description', initial, optional: true, multiline: true });
-    case 'modelName':
-      return textInput({
-        blockId,
-        label: 'Model name',
-        hint: `Leave empty and the service names it: ${SERVICE_MODEL_NAMING}.`,
-        initial,
-        optional: true,
-      });
-    case 'dataMode':
-      return radioInput({
-        blockId,
-        label: 'Data',
-        options: [
-          { value: 'new', text: 'New: signals and time ranges' },
-          { value: 'dataspec', text: 'Reuse an existing dataspec ID' },
-        ],
-        initial: fields.dataMode ?? 'new',
-        optional: false,
-      });
-    case 'dataspecName':
-      return textInput({
-        blockId,
-        label: 'Dataspec name',
-        hint: 'Optional name for the dataspec built from these signals and ranges.',
-        initial,
-        optional: true,
-      });
-    case 'outputMode':
-      return radioInput({
-        blockId,
-        label: 'Where outputs go',
-        hint: 'Choose exactly one, and fill in its field below.',
-        options: [
-          { value: 'prefix', text: 'New signals with a prefix' },
-          { value: 'map', text: 'Map to existing signals' },
-        ],
-        initial: fields.outputMode,
-        optional: true,
-      });
-    case 'prefix':
-      return textInput({
-        blockId,
-        label: 'Output prefix',
-        hint: 'New output signals are named prefix/<output name>. Only with "New signals with a prefix".',
-        placeholder: 'pump-7/anomaly',
-        initial,
-        optional: true,
-      });
-    case 'entities':
-      return textInput({
-        blockId,
-        label: 'Entities',
-        hint: 'Entity names, separated by commas or one per line, e.g. pump-7, pump-8',
-        initial,
-        optional: false,
-        multiline: true,
-      });
-    case 'channel':
-      return channelInput(fields.channel);
-  }
 }

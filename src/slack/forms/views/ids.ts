@@ -1,25 +1,32 @@
-import { FIELD, type FormId, isResourceField } from '../../../core/forms/fields.js';
+import { FIELD, type FormId, isFormId, isResourceField } from '../../../core/forms/fields.js';
+import { formIds, REGISTRY } from '../../../core/operations/registry/index.js';
 import { MODAL_ACTION } from '../../views/form-actions.js';
 
-/** `callback_id` of each modal view; `view_submission` listeners match on these. */
-export const MODAL_CALLBACK: Record<FormId, string> = {
-  learn: 'tsai_modal_learn',
-  relearn: 'tsai_modal_relearn',
-  score: 'tsai_modal_score',
-  eval: 'tsai_modal_eval',
-};
+const MODAL_PREFIX = 'tsai_modal_';
 
-export function modalKindOfCallback(callbackId: string): FormId | undefined {
-  for (const [kind, id] of Object.entries(MODAL_CALLBACK)) if (id === callbackId) return kind as FormId;
-  return undefined;
+/** `callback_id` of a form's view: `tsai_modal_<form>`; `view_submission` listeners match on these. */
+export function modalCallbackId(kind: FormId): string {
+  return `${MODAL_PREFIX}${kind}`;
 }
 
-/** Global shortcuts (also declared in manifest.yml). */
-export const SHORTCUT_CALLBACK = {
-  learn: 'tsai_shortcut_learn',
-  score: 'tsai_shortcut_score',
-  eval: 'tsai_shortcut_eval',
-} as const satisfies Partial<Record<FormId, string>>;
+/** Every form's `callback_id` (a form registered later included). */
+export const MODAL_CALLBACK_PATTERN = new RegExp(`^${MODAL_PREFIX}[a-z0-9-]+$`);
+
+/** The `callback_id` of each form in the registry, by form. */
+export const MODAL_CALLBACK: Readonly<Record<FormId, string>> = Object.fromEntries(
+  formIds().map((id) => [id, modalCallbackId(id)]),
+);
+
+export function modalKindOfCallback(callbackId: string): FormId | undefined {
+  if (!MODAL_CALLBACK_PATTERN.test(callbackId)) return undefined;
+  const kind = callbackId.slice(MODAL_PREFIX.length);
+  return isFormId(kind) ? kind : undefined;
+}
+
+/** The global shortcut of each form that declares one (manifest.yml declares them to Slack). */
+export const SHORTCUT_CALLBACK: Readonly<Record<FormId, string>> = Object.fromEntries(
+  REGISTRY.flatMap((e) => (e.form?.shortcut ? [[e.form.id, `tsai_shortcut_${e.form.id}`]] : [])),
+);
 
 export { MODAL_ACTION };
 
