@@ -53,3 +53,33 @@ export function manifestFunctions(): Record<string, ManifestFunction> {
     ]),
   );
 }
+
+/**
+ * The table of docs/workflows.md: each step, what it takes and what it hands on, from the same steps
+ * as the manifest (a test keeps the docs in step).
+ */
+export function stepsTable(): string {
+  const names = (ps: readonly StepParameter[], required: boolean) =>
+    ps
+      .filter((p) => p.required === required && p.type !== 'person')
+      .map((p) => `\`${p.name}\``)
+      .join(', ') || '—';
+  const rows = allSteps().map((st) => {
+    const waits = { flow: 'its flow ends', approval: 'approved and its flow ends', nothing: 'at once' }[
+      st.waits
+    ];
+    const cells = [
+      `\`${st.callbackId}\` ${st.title}`,
+      names(st.inputs, true),
+      names(st.inputs, false),
+      st.outputs.map((o) => `\`${o.name}\``).join(', '),
+      waits,
+    ];
+    return `| ${cells.map((c) => c.replaceAll('|', '\\|')).join(' | ')} |`;
+  });
+  return [
+    '| Step | Needs | May take | Hands on | Completes when |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
+}

@@ -3,9 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { entryOfCommand } from '../../../src/core/operations/registry/index.js';
 import { allSteps, CHANNEL_INPUT, RUNNER_INPUT } from '../../../src/core/workflows/steps.js';
-import { type ManifestFunction, manifestFunctions } from '../../../src/slack/workflows/manifest.js';
+import {
+  type ManifestFunction,
+  manifestFunctions,
+  stepsTable,
+} from '../../../src/slack/workflows/manifest.js';
 
 const FILE = new URL('../../../manifest.yml', import.meta.url);
+const DOCS = new URL('../../../docs/workflows.md', import.meta.url);
+const TABLE = /(<!-- steps table: generated, do not edit -->\n)[\s\S]*?(<!-- end of steps table -->)/;
 const MARK = '# Do not edit below this line;';
 
 function readManifest(): { text: string; doc: Record<string, unknown> } {
@@ -37,6 +43,12 @@ describe('manifest.yml functions (Workflow Builder steps)', () => {
     const { text } = readManifest();
     const next = withFunctions(text);
     if (next !== text) writeFileSync(FILE, next);
+    const docs = readFileSync(DOCS, 'utf8');
+    const table = docs.replace(
+      TABLE,
+      (_m, open: string, close: string) => `${open}${stepsTable()}\n${close}`,
+    );
+    if (table !== docs) writeFileSync(DOCS, table);
   }
   const { doc } = readManifest();
   const functions = doc.functions as Record<string, ManifestFunction>;
@@ -107,6 +119,11 @@ describe('manifest.yml functions (Workflow Builder steps)', () => {
     expect(Object.keys(functions.tsai_score!.output_parameters.properties)).toEqual(
       expect.arrayContaining(['eval_id', 'output_signals']),
     );
+  });
+
+  it('are the steps docs/workflows.md describes (its table is generated)', () => {
+    const block = TABLE.exec(readFileSync(DOCS, 'utf8'));
+    expect(block?.[0]).toBe(`${block?.[1]}${stepsTable()}\n${block?.[2]}`);
   });
 
   it('are offered: the app is org-ready, runs its steps itself and hears function_executed', () => {
