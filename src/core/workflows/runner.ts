@@ -64,6 +64,12 @@ export interface StepRunnerDeps {
 }
 
 const STEP_AGAIN_MIN_MS = 2_000;
+/**
+ * How long the follow-up that runs a step holds it: an operation may make several service calls (a
+ * lookup, then the create, each with its retries). A process that dies with a step in hand leaves it
+ * this long before another round fails it as interrupted.
+ */
+const RUNNING_LEASE_MS = 5 * 60_000;
 const STEP_AGAIN_MAX_MS = 60_000;
 
 /**
@@ -101,7 +107,7 @@ export class StepRunner {
       ...(channel ? { channelId: channel } : {}),
       createdAt: now,
       owner: this.owner,
-      leaseUntil: now + this.deps.leaseMs,
+      leaseUntil: now + Math.max(this.deps.leaseMs, RUNNING_LEASE_MS),
     });
     if (!created) {
       log.info({ execution: s.executionId }, 'a step Slack sent again; it is already in hand');
@@ -330,7 +336,11 @@ function stringInput(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 }
 
-/** Slack's `user_context`: `{ id, secret }`; only the ID is used. */
+/** Who runs a step, from its inputs (Slack's `user_context`: `{ id, secret }`; only the ID is used). */
+export function runnerOf(inputs: Record<string, unknown>): string | undefined {
+  return personOf(inputs[RUNNER_INPUT]);
+}
+
 function personOf(v: unknown): string | undefined {
   if (v && typeof v === 'object' && typeof (v as { id?: unknown }).id === 'string')
     return (v as { id: string }).id;

@@ -1,3 +1,4 @@
+import { runnerOf } from '../../core/workflows/runner.js';
 import { type Feature, type Listener, listener } from '../feature.js';
 import { exactly } from '../routes.js';
 import { ackFunctionExecuted, type FunctionExecutedBody } from './listener.js';
@@ -16,6 +17,11 @@ const functionExecuted: Listener = listener({
   followUps: {
     'step-executed': {
       run: async (job, bot) => (await import('./follow-up.js')).followStep(job.start, bot),
+      // Before its row is written, a step lost with its thread can only be told to the person who ran it.
+      notice: (job) => {
+        const userId = runnerOf(job.start.inputs);
+        return userId ? { userId, what: 'a step of your workflow' } : undefined;
+      },
     },
   },
 });
