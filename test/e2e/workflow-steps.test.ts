@@ -4,7 +4,15 @@ import { parse } from 'yaml';
 import { REJECT_REASON_ACTION, REJECT_REASON_BLOCK } from '../../src/slack/approvals/card.js';
 import { SEED } from '../../standins/emulator/index.js';
 import type { FunctionDefinition, FunctionExecution, LocalSlack } from '../../standins/localslack/index.js';
-import { APPROVALS, APPROVER, OPS, REQUESTER, type Rig, startRig } from '../support/approvals-rig.js';
+import {
+  APPROVALS,
+  APPROVER,
+  OPS,
+  REQUESTER,
+  type Rig,
+  requestIdOf,
+  startRig,
+} from '../support/approvals-rig.js';
 import { emulatorControl } from '../support/emulator.js';
 
 const W = SEED.workspaces.pumpStation;
@@ -203,6 +211,35 @@ describe('Workflow Builder steps through the real bot', () => {
     );
     expect(await rig.liveFlows()).toEqual([]);
     expect(slack().messages(APPROVALS).length).toBeGreaterThan(0);
+  });
+
+  it('completes a live start step once it is approved and its flow has ended', async () => {
+    const ex = await slack().runFunction({
+      callbackId: 'tsai_live_start',
+      user: REQUESTER,
+      inputs: { model: SEED.models.temperatureCommon, reason: 'workflow go-live' },
+    });
+    const card = await slack().waitFor(
+      () =>
+        slack()
+          .messages(APPROVALS)
+          .find((m) => JSON.stringify(m.blocks ?? []).includes('workflow go-live')),
+      10_000,
+      'the approval request',
+    );
+    expect(slack().execution(ex.id)?.state).toBe('running');
+    await rig.click(APPROVER, card, 'approve');
+    const end = await ended(ex.id, 'the approved step');
+    expect(end.state).toBe('completed');
+    expect(end.outputs).toMatchObject({
+      status: 'COMPLETED',
+      model_id: SEED.models.temperatureCommon,
+      live: true,
+    });
+    expect(end.outputs!.request_id).toBe(requestIdOf(card));
+    expect(await rig.liveFlows()).toEqual([
+      expect.objectContaining({ flowType: 'STARTLIVEMODEL', model: SEED.models.temperatureCommon }),
+    ]);
   });
 
   it('completes a step whose flow ends after its execution token expired', async () => {

@@ -8,9 +8,11 @@ import { entryOfCommand } from '../operations/registry/index.js';
 import type { Operations } from '../operations/run.js';
 import type { OpFailure } from '../outcome.js';
 import { afterApproval, afterFlow, afterRun, INTERRUPTED, UNKNOWN_STEP } from './completion.js';
-import { CHANNEL_INPUT, RUNNER_INPUT, type StepSpec, stepOfCallback } from './steps.js';
+import { CHANNEL_INPUT, RUNNER_INPUT, runnerOf } from './inputs.js';
+import { type StepSpec, stepOfCallback } from './steps.js';
 
 export type { StepCompletion, StepExecution };
+export { runnerOf };
 
 /** What Slack sent when a workflow reached one of the bot's steps (`function_executed`), as plain data. */
 export interface StepStart {
@@ -95,7 +97,7 @@ export class StepRunner {
   /** A step Slack asked to run: recorded (a redelivery is dropped), read, run, and completed or waiting. */
   async start(s: StepStart, surface: StepSurface, completer: StepCompleter): Promise<StepExecution> {
     const { store, log } = this.deps;
-    const runner = personOf(s.inputs[RUNNER_INPUT]);
+    const runner = runnerOf(s.inputs);
     const channel = stringInput(s.inputs[CHANNEL_INPUT]);
     const now = this.clock();
     const { step: row, created } = await store.recordStepExecution({
@@ -334,17 +336,6 @@ function argumentsOf(step: StepSpec, inputs: Record<string, unknown>): Record<st
 
 function stringInput(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
-}
-
-/** Who runs a step, from its inputs (Slack's `user_context`: `{ id, secret }`; only the ID is used). */
-export function runnerOf(inputs: Record<string, unknown>): string | undefined {
-  return personOf(inputs[RUNNER_INPUT]);
-}
-
-function personOf(v: unknown): string | undefined {
-  if (v && typeof v === 'object' && typeof (v as { id?: unknown }).id === 'string')
-    return (v as { id: string }).id;
-  return stringInput(v);
 }
 
 /** A refusal as one sentence with a correct example, as a command's error says it. */

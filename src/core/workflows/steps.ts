@@ -11,6 +11,7 @@ import {
   type FlowOutputs,
   REGISTRY,
 } from '../operations/registry/index.js';
+import { CHANNEL_INPUT, RUNNER_INPUT } from './inputs.js';
 
 /**
  * The Workflow Builder steps (Slack's custom steps, "functions"), derived from the registry with no list of
@@ -23,10 +24,7 @@ import {
  * generated from this (src/slack/workflows/manifest.ts), and a test fails when they differ.
  */
 
-/** The input every step has: who runs the workflow (their identity, zone and access). */
-export const RUNNER_INPUT = 'run_as';
-/** The optional input where the step announces its flow and its end, as a command would in a channel. */
-export const CHANNEL_INPUT = 'channel';
+export { CHANNEL_INPUT, RUNNER_INPUT } from './inputs.js';
 
 /** What a parameter holds: text (IDs too), yes or no, a person (who runs the workflow), a channel. */
 export type StepParameterType = 'text' | 'flag' | 'person' | 'channel';

@@ -1,4 +1,4 @@
-import { runnerOf } from '../../core/workflows/runner.js';
+import { runnerOf } from '../../core/workflows/inputs.js';
 import { type Feature, type Listener, listener } from '../feature.js';
 import { exactly } from '../routes.js';
 import { ackFunctionExecuted, type FunctionExecutedBody } from './listener.js';
