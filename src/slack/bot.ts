@@ -167,6 +167,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
       operations,
       now,
       leaseMs: config.tracking.leaseMs,
+      followsFlows: config.tracking.enabled,
       log: logger.child({ part: 'workflow-steps' }),
     }),
     async close() {

@@ -63,6 +63,8 @@ export interface StepRunnerDeps {
   log: StepLog;
   tickMs?: number;
   batch?: number;
+  /** Whether the bot follows flows (TSAI_TRACK_FLOWS): without it, a step cannot learn how a flow ended. */
+  followsFlows?: boolean;
 }
 
 const STEP_AGAIN_MIN_MS = 2_000;
@@ -178,7 +180,12 @@ export class StepRunner {
           ),
         );
     if (!result.ok) return error(failureSentence(result));
-    return afterRun(step, requestOf(read.operation), result);
+    const after = afterRun(step, requestOf(read.operation), result);
+    if ('wait' in after && this.deps.followsFlows === false)
+      return error(
+        `The operation started, but this bot does not follow flows (TSAI_TRACK_FLOWS=false), so the step cannot wait for its end. Follow it with /tsai flow${'flowId' in after.wait ? ` ${after.wait.flowId}` : 's'}.`,
+      );
+    return after;
   }
 
   /** Makes a step ready with its completion, and sends it at once. */
