@@ -100,16 +100,22 @@ function serviceCalls({ transport, base, readBack, token }: CallsContext): Servi
   const withToken = (c: Call): Call => (token !== undefined ? { ...c, token } : c);
   return {
     async call(wire, input) {
-      const c = callOf(wire, input, base(wire.version));
+      const schemas = await wire.schemas();
+      const c = callOf(wire, schemas.body, input, base(wire.version));
       const reply = await transport.send(withToken(c));
-      return readAnswer(reply, wire.answer, c);
+      return readAnswer(reply, schemas.answer, c);
     },
     getFlow: flowReader((c) => transport.send(withToken(c)), base('1.3'), readBack, token ?? ''),
   };
 }
 
 /** The request a declared call makes: its IDs checked and put in its path, its body checked. */
-function callOf<Body>(wire: WireCall<Body, unknown>, input: CallInput<Body>, accountPath: string): Call {
+function callOf<Body>(
+  wire: WireCall<Body, unknown>,
+  schema: z.ZodType<Body> | undefined,
+  input: CallInput<Body>,
+  accountPath: string,
+): Call {
   const ids: Record<string, string> = {};
   for (const [name, value] of Object.entries(input.ids ?? {})) ids[name] = checkId(value, name);
   const given = input.body;
@@ -119,9 +125,9 @@ function callOf<Body>(wire: WireCall<Body, unknown>, input: CallInput<Body>, acc
       const v = ids[name] ?? fields[name];
       return typeof v === 'string' ? encode(v) : `{${name}}`;
     });
-  const body = wire.body
+  const body = schema
     ? validate(
-        wire.body,
+        schema,
         given,
         fill(wire.label, (x) => x),
       )

@@ -16,7 +16,7 @@ export type AnswerSchema<Answer> =
 
 /**
  * One call of the service's API, as data: what a registry entry declares, and what the one generic
- * client call (`ServiceCalls.call`) sends and reads. Its body is checked against `body` before it is
+ * client call (`ServiceCalls.call`) sends and reads. Its body is checked against its schema before it is
  * sent, and the emulator checks what it receives against the same schema, so the two cannot drift.
  *
  * `path`, `query`, `label` and `what` may hold `{name}` placeholders, filled from the call's `ids` (each checked as
@@ -29,13 +29,31 @@ export interface WireCall<Body, Answer> {
   /** Under the account: `/workspace/{workspace}`, `/flows`. */
   path: string;
   query?: Readonly<Record<string, string>>;
-  /** The body's schema (strict); absent: the call sends no body. */
-  body?: z.ZodType<Body>;
   /** What the body is called when it is refused before sending: `{flowType} flow`, `workspace`. */
   label: string;
   /** What a 404 or an unreadable answer is about: `workspace {workspace}`, `an object the flow refers to`. */
   what: string;
+  /**
+   * Its body's schema (strict; absent: the call sends no body) and how its answer is read, loaded on the
+   * first call: the acking thread reads the registry for every command, and never loads the schemas.
+   */
+  schemas(): Promise<WireSchemas<Body, Answer>>;
+}
+
+export interface WireSchemas<Body, Answer> {
+  body?: z.ZodType<Body>;
   answer: AnswerSchema<Answer>;
+}
+
+/** A call's schemas, loaded once, on first use. */
+export function lazySchemas<Body, Answer>(
+  load: () => Promise<WireSchemas<Body, Answer>>,
+): () => Promise<WireSchemas<Body, Answer>> {
+  let loaded: Promise<WireSchemas<Body, Answer>> | undefined;
+  return () => {
+    loaded ??= load();
+    return loaded;
+  };
 }
 
 /** What one call is given: the IDs its path names, and its body. */

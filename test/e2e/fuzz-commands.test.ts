@@ -60,7 +60,7 @@ afterAll(() => {
 async function checkServiceRequests(url: string, since: number): Promise<{ seq: number; count: number }> {
   const log = (await emulatorControl(url)('GET', `requests?since=${since}`)) as LoggedRequest[];
   for (const r of log) {
-    const problem = wireProblem(r);
+    const problem = await wireProblem(r);
     if (problem) throw new Error(`a request reached the service that breaks the wire schema: ${problem}`);
   }
   return { seq: log.at(-1)?.seq ?? since, count: log.length };

@@ -381,15 +381,16 @@ export const commandText: fc.Arbitrary<string> = fc.oneof(
  * checks with the same schemas; its other 400s are its own consistency checks (an entity not
  * in the datastream, output names that do not match the model), which a valid body can meet.
  */
-export function wireProblem(r: LoggedRequest): string | undefined {
+export async function wireProblem(r: LoggedRequest): Promise<string | undefined> {
   const flowType = (r.body as { flowType?: unknown } | null)?.flowType;
   for (const { wire } of REGISTRY) {
     const path = wire.path.replace(/\{\w+\}/g, '[^/]+');
     const at = new RegExp(`^/api/${wire.version}/accounts/[^/]+${path}(\\?.*)?$`);
     if (wire.method !== r.method || !at.test(r.path)) continue;
     if (wire.flowType && !wire.flowType.all.includes(String(flowType))) continue;
-    if (!wire.body) return r.body === undefined || r.body === null ? undefined : `${r.method} with a body`;
-    const result = wire.body.safeParse(r.body);
+    const { body } = await wire.schemas();
+    if (!body) return r.body === undefined || r.body === null ? undefined : `${r.method} with a body`;
+    const result = body.safeParse(r.body);
     return result.success ? undefined : `${r.method} ${r.path}: ${JSON.stringify(r.body)} breaks the schema`;
   }
   // Reads no entry declares (the token check's) change nothing; they only must not carry a body.

@@ -1,5 +1,5 @@
 import { EXAMPLE_IDS as X } from '../ids.js';
-import { REGISTRY, registeredSpec } from '../operations/registry/index.js';
+import { onRegistered, REGISTRY, registeredSpec } from '../operations/registry/index.js';
 import type { CommandSpec } from './spec.js';
 
 export type { CommandSpec } from './spec.js';
@@ -117,15 +117,23 @@ const service = (id: string): CommandSpec => {
   return spec;
 };
 
-/** Every command, in the order help lists them. */
-export const COMMANDS: CommandSpec[] = [
-  HELP,
-  ...REGISTRY.filter((e) => e.command.id !== 'flow').map((e) => service(e.command.id)),
-  ...BOT_COMMANDS.filter((c) => c.id !== 'flows'),
-  service('flow'),
-  ...BOT_COMMANDS.filter((c) => c.id === 'flows'),
-  ...IDENTITY_COMMANDS,
-];
+/** Every command, in the order help lists them (operations registered later after the shipped ones). */
+export const COMMANDS: CommandSpec[] = [];
+
+function listCommands(): CommandSpec[] {
+  const ops = REGISTRY.filter((e) => e.command.id !== 'flow').map((e) => service(e.command.id));
+  return [
+    HELP,
+    ...ops,
+    ...BOT_COMMANDS.filter((c) => c.id !== 'flows'),
+    service('flow'),
+    ...BOT_COMMANDS.filter((c) => c.id === 'flows'),
+    ...IDENTITY_COMMANDS,
+  ];
+}
+
+COMMANDS.push(...listCommands());
+onRegistered(() => COMMANDS.splice(0, COMMANDS.length, ...listCommands()));
 
 export function findSpec(id: string): CommandSpec | undefined {
   return COMMANDS.find((c) => c.id === id);

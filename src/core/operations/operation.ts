@@ -10,7 +10,7 @@ import type { OnExecuting } from '../approvals/workflow.js';
 import type { StoredChannelDefaults } from '../channel-defaults.js';
 import { type CommandSpec, specById } from '../grammar/commands.js';
 import type { OpFailure, OpOutcome, OpSuccess } from '../outcome.js';
-import { entryOfOperation, type ServiceOperation } from './registry/index.js';
+import { entryOf, entryOfOperation, type ServiceOperation } from './registry/index.js';
 import type { LiveModel, LiveRequest } from './registry/live-model.js';
 
 /** The service requests a person's command or form resolves to (an approved live flow aside). */
@@ -106,8 +106,8 @@ const BOT_COMMAND_OF: Record<Exclude<OperationKind, ServiceOperation['kind']>, s
 
 /** The command table entry an operation belongs to: the one source of its name and of `mutating`. */
 export function specOf(op: Operation): CommandSpec {
-  const entry = entryOfOperation(op.kind);
-  return specById(entry ? entry.command.id : BOT_COMMAND_OF[op.kind as keyof typeof BOT_COMMAND_OF]);
+  if (reachesService(op)) return specById(entryOf(op).command.id);
+  return specById(BOT_COMMAND_OF[op.kind]);
 }
 
 /** The service flow type an operation creates, if it creates one. */

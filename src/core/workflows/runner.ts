@@ -8,7 +8,7 @@ import { entryOfCommand } from '../operations/registry/index.js';
 import type { Operations } from '../operations/run.js';
 import type { OpFailure } from '../outcome.js';
 import { afterApproval, afterFlow, afterRun, INTERRUPTED, UNKNOWN_STEP } from './completion.js';
-import { CHANNEL_INPUT, RUNNER_INPUT, runnerOf } from './inputs.js';
+import { CHANNEL_INPUT, runnerOf } from './inputs.js';
 import { type StepSpec, stepOfCallback } from './steps.js';
 
 export type { StepCompletion, StepExecution };

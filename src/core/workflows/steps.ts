@@ -11,6 +11,7 @@ import {
   type FlowOutputs,
   REGISTRY,
 } from '../operations/registry/index.js';
+import { outputsOf as flowOutputsOf } from '../tracking/outputs.js';
 import { CHANNEL_INPUT, RUNNER_INPUT } from './inputs.js';
 
 /**
@@ -287,10 +288,13 @@ export function stepOfCallback(callbackId: string): StepSpec | undefined {
 /** The outputs a finished step hands on, as Slack takes them: only those it has a value for. */
 export function outputsOf(step: StepSpec, done: StepDone): Record<string, string | boolean> {
   const entry = entryOfOperation(String(done.request.kind)) ?? entryOfCommand(step.commandId);
-  const declared: FlowOutputs =
-    done.flow?.results && entry?.outputs
-      ? entry.outputs({ results: done.flow.results, request: done.request })
-      : {};
+  // The tracker's one reading of what a stored flow yields, by the entry of the operation that created it.
+  const declared: FlowOutputs = done.flow?.results
+    ? flowOutputsOf({
+        result: done.flow.results as unknown as Record<string, unknown>,
+        request: { operation: done.request },
+      })
+    : {};
   const added = done.seen && entry ? entry.catalog(done.request, done.seen).add : [];
   const out: Record<string, string | boolean> = {};
   for (const o of step.outputs) {

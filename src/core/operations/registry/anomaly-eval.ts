@@ -1,5 +1,4 @@
-import type { z } from 'zod';
-import { anomalyEvalFields, type FlowRecord, flowBody } from '../../../wire/index.js';
+import type { anomalyEvalFields, FlowRecord } from '../../../wire/index.js';
 import { dataEntries, typed } from '../../catalog/upserts.js';
 import { missingOutcome, ok, outputFrom, text } from '../../grammar/args.js';
 import type { DataArg, OutputArg } from '../../grammar/types.js';
@@ -22,9 +21,11 @@ import {
   dataFacts,
   described,
   FLOW_CALL,
+  type FlowBodyOf,
   flowOf,
   modelRunFacts,
   outputFacts,
+  schemasOf,
   toDataspec,
   usedBy,
   workspaceOf,
@@ -74,9 +75,13 @@ const PREFIX: Argument = {
 
 /** ANOMALYEVAL: data scored with an anomaly model, into new output signals or existing ones. */
 const FLOW_TYPE = flowTypeIs('ANOMALYEVAL');
-const BODY = flowBody(FLOW_TYPE.all, anomalyEvalFields);
 
-export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest, z.infer<typeof BODY>, FlowRecord> = {
+export const anomalyEval: OperationEntry<
+  ScoreCommand,
+  ScoreRequest,
+  FlowBodyOf<'ANOMALYEVAL', typeof anomalyEvalFields>,
+  FlowRecord
+> = {
   parsedKind: 'score',
   operationKind: 'score',
   command: {
@@ -144,7 +149,15 @@ export const anomalyEval: OperationEntry<ScoreCommand, ScoreRequest, z.infer<typ
     return ok({ kind: 'score', modelId, workspaceId, data, output, name, description }, spec);
   },
   resolve: resolveNamedData('score'),
-  wire: { ...FLOW_CALL, version: '1.3', body: BODY, flowType: FLOW_TYPE },
+  wire: {
+    ...FLOW_CALL,
+    version: '1.3',
+    flowType: FLOW_TYPE,
+    schemas: schemasOf((w) => ({
+      body: w.flowBody(FLOW_TYPE.all, w.anomalyEvalFields),
+      answer: { record: w.flowRecord },
+    })),
+  },
   async execute(req, { send, echo }) {
     try {
       const flow = await send({

@@ -1,20 +1,21 @@
-import type { z } from 'zod';
-import { anomalyLearnFields, type FlowRecord, flowBody } from '../../../wire/index.js';
+import type { anomalyLearnFields, FlowRecord } from '../../../wire/index.js';
 import { dataEntries, typed } from '../../catalog/upserts.js';
-import { dataFrom, idFrom, missingOutcome, ok, text, tooMany } from '../../grammar/args.js';
+import { missingOutcome, ok, text } from '../../grammar/args.js';
 import type { DataArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { SERVICE_MODEL_NAMING } from '../../names.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData } from '../requests.js';
-import { DESCRIPTION, dataArgs, MODEL_NAME, NAMING } from './arguments.js';
+import { DESCRIPTION, dataArgs, MODEL_NAME, NAMING, workspaceAndData } from './arguments.js';
 import {
   DATA_FORM,
   dataFacts,
   described,
   FLOW_CALL,
+  type FlowBodyOf,
   flowOf,
   learnedOutputs,
+  schemasOf,
   toDataspec,
 } from './describe.js';
 import { flowTypeIs, MAX_RANGES, type OperationEntry } from './entry.js';
@@ -40,13 +41,20 @@ export interface LearnRequest {
 
 /** ANOMALYLEARN: a new anomaly model, trained on new signals and ranges or on an existing dataspec. */
 const FLOW_TYPE = flowTypeIs('ANOMALYLEARN');
-const BODY = flowBody(FLOW_TYPE.all, anomalyLearnFields);
 
 /** An ANOMALYLEARN body, for a new model or (with `spec.model`) an existing one. */
-export type AnomalyLearnBody = z.infer<typeof BODY>;
+export type AnomalyLearnBody = FlowBodyOf<'ANOMALYLEARN', typeof anomalyLearnFields>;
 
 /** The call that creates an ANOMALYLEARN flow, whichever model it teaches. */
-export const ANOMALYLEARN_CALL = { ...FLOW_CALL, version: '1.3', body: BODY, flowType: FLOW_TYPE } as const;
+export const ANOMALYLEARN_CALL = {
+  ...FLOW_CALL,
+  version: '1.3',
+  flowType: FLOW_TYPE,
+  schemas: schemasOf((w) => ({
+    body: w.flowBody(FLOW_TYPE.all, w.anomalyLearnFields),
+    answer: { record: w.flowRecord },
+  })),
+} as const;
 
 export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest, AnomalyLearnBody, FlowRecord> = {
   parsedKind: 'learn',
@@ -78,11 +86,7 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest, AnomalyLea
   },
   role: 'User',
   parse(args, spec) {
-    tooMany(args, 0, spec);
-    const missing: string[] = [];
-    const workspaceId = idFrom(args, 'workspace', 'workspace', false);
-    if (!workspaceId) missing.push('workspace');
-    const data = dataFrom(args, missing);
+    const { workspaceId, data, missing } = workspaceAndData(args, spec);
     const name = text(args, 'name');
     const description = text(args, 'description', DESCRIPTION.maxLength);
     const modelName = text(args, 'model-name');

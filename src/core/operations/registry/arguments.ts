@@ -106,6 +106,7 @@ export const RANGE: Argument = {
   required: true,
   help: 'The time range of the data, read in your zone; separate several ranges with `;`.',
   freeText: true,
+  shape: 'range=<time range;…>',
   // A dataspec may be given instead of ranges.
   field: rangesField(true),
   side: { choice: 'data', option: 'new' },
@@ -196,6 +197,16 @@ export const MODEL_NAME: Argument = {
 
 /** What an anomaly flow is called at the service: its name and description, after its other arguments. */
 export const NAMING: readonly Argument[] = [NAME, DESCRIPTION];
+
+/** A workspace and the data, read in that order by the operations that make a new model. */
+export function workspaceAndData(args: Args, spec: CommandSpec) {
+  tooMany(args, 0, spec);
+  const missing: string[] = [];
+  const workspaceId = idFrom(args, 'workspace', 'workspace', false);
+  if (!workspaceId) missing.push('workspace');
+  const data = dataFrom(args, missing);
+  return { workspaceId, data, missing };
+}
 
 /** The model, its workspace and the data, read in that order by the operations on an existing model. */
 export function modelWorkspaceAndData(args: Args, spec: CommandSpec) {

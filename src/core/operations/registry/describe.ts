@@ -1,6 +1,7 @@
+import type { output, ZodObject, ZodRawShape } from 'zod';
 import type { Dataspec, FlowRecord, FlowResults } from '../../../api/index.js';
 import { describeRanges, toIso } from '../../../time/index.js';
-import { flowRecord } from '../../../wire/index.js';
+import { lazySchemas, type WireSchemas } from '../../../wire/call.js';
 import type { Fact, OpSuccess } from '../../outcome.js';
 import type { ResolvedData, ResolvedOutput } from '../requests.js';
 import type { CompletedFlow, FlowOutputs, FormItem, RangeEcho } from './entry.js';
@@ -87,14 +88,28 @@ export function described(description: string | undefined): Fact[] {
   return description ? [{ label: 'Description', value: description }] : [];
 }
 
+/** The wire schemas, as a call's `schemas` loads them. */
+export type Wire = typeof import('../../../wire/index.js');
+
+/** A call's schemas, picked from the wire schemas when it is first made (never at start). */
+export function schemasOf<Body, Answer>(
+  pick: (wire: Wire) => WireSchemas<Body, Answer>,
+): () => Promise<WireSchemas<Body, Answer>> {
+  return lazySchemas(async () => pick(await import('../../../wire/index.js')));
+}
+
 /** Every flow is created by a POST to the account's flows, answered with the flow's record. */
 export const FLOW_CALL = {
   method: 'POST',
   path: '/flows',
   label: '{flowType} flow',
   what: 'an object the flow refers to',
-  answer: { record: flowRecord },
 } as const;
+
+/** A flow body's type: its flow type, then the fields its schema in wire/ holds. */
+export type FlowBodyOf<F extends string, Fields extends ZodRawShape> = { flowType: F } & output<
+  ZodObject<Fields>
+>;
 
 /** The data of an anomaly flow in its form: new signals and ranges, or an existing dataspec. */
 export const DATA_FORM: readonly FormItem[] = [

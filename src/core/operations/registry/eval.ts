@@ -1,7 +1,6 @@
-import type { z } from 'zod';
 import type { TimeRange } from '../../../time/index.js';
 import { describeRange, toNanos } from '../../../time/index.js';
-import { evalFlowFields, type FlowRecord, flowBody } from '../../../wire/index.js';
+import type { evalFlowFields, FlowRecord } from '../../../wire/index.js';
 import { returnedModel } from '../../catalog/returned-model.js';
 import { typed } from '../../catalog/upserts.js';
 import { idFrom, missingOutcome, ok, parseEntities, text, tooMany } from '../../grammar/args.js';
@@ -9,7 +8,15 @@ import { EXAMPLE_IDS as X } from '../../ids.js';
 import type { OpSuccess } from '../../outcome.js';
 import { serviceFailure } from '../../service-errors.js';
 import { NAME, PICK_HINT, pick, rangesField } from './arguments.js';
-import { ACTIVITY_VIEW_HINT, FLOW_CALL, flowOf, modelSeen, usedBy } from './describe.js';
+import {
+  ACTIVITY_VIEW_HINT,
+  FLOW_CALL,
+  type FlowBodyOf,
+  flowOf,
+  modelSeen,
+  schemasOf,
+  usedBy,
+} from './describe.js';
 import { flowTypeIs, type OperationEntry } from './entry.js';
 import { findCommonModel } from './model-common.js';
 import { isFailure, nameOr, resolveRange } from './ranges.js';
@@ -36,9 +43,13 @@ export interface EvalRequest {
 
 /** EVAL: a live model's output backfilled for a past range, the assessment's M[0] looked up first. */
 const FLOW_TYPE = flowTypeIs('EVAL');
-const BODY = flowBody(FLOW_TYPE.all, evalFlowFields);
 
-export const evalFlow: OperationEntry<EvalCommand, EvalRequest, z.infer<typeof BODY>, FlowRecord> = {
+export const evalFlow: OperationEntry<
+  EvalCommand,
+  EvalRequest,
+  FlowBodyOf<'EVAL', typeof evalFlowFields>,
+  FlowRecord
+> = {
   parsedKind: 'eval',
   operationKind: 'eval',
   command: {
@@ -162,7 +173,15 @@ export const evalFlow: OperationEntry<EvalCommand, EvalRequest, z.infer<typeof B
     const { rangeText: _, ...rest } = command;
     return { ok: true, operation: { ...rest, name: nameOr(command.name, 'eval', ctx), range } };
   },
-  wire: { ...FLOW_CALL, version: '1.2', body: BODY, flowType: FLOW_TYPE },
+  wire: {
+    ...FLOW_CALL,
+    version: '1.2',
+    flowType: FLOW_TYPE,
+    schemas: schemasOf((w) => ({
+      body: w.flowBody(FLOW_TYPE.all, w.evalFlowFields),
+      answer: { record: w.flowRecord },
+    })),
+  },
   async execute(req, { send, service, echo }) {
     let commonModelId: string;
     let m0Seen: OpSuccess['seen'];

@@ -1,10 +1,10 @@
 import { ServiceError } from '../../../api/errors.js';
-import { type FlowRecord, flowRecord } from '../../../wire/index.js';
+import type { FlowRecord } from '../../../wire/index.js';
 import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import type { OpFailure } from '../../outcome.js';
 import { serviceFailure } from '../../service-errors.js';
-import { ACTIVITY_VIEW_HINT, flowOf, str } from './describe.js';
+import { ACTIVITY_VIEW_HINT, flowOf, schemasOf, str } from './describe.js';
 import type { OperationEntry } from './entry.js';
 
 export interface FlowShow {
@@ -47,7 +47,7 @@ export const flowShow: OperationEntry<FlowShow, FlowShow, never, FlowRecord> = {
     path: '/flows/{flow}',
     label: 'flow',
     what: 'flow {flow}',
-    answer: { record: flowRecord },
+    schemas: schemasOf((w) => ({ answer: { record: w.flowRecord } })),
   },
   async execute(req, { service }) {
     try {

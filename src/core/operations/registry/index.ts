@@ -61,11 +61,18 @@ const entries: AnyEntry[] = [...BUILT_IN];
 export const REGISTRY: readonly AnyEntry[] = entries;
 
 let specs: Map<string, CommandSpec> | undefined;
+const watchers: (() => void)[] = [];
+
+/** Be told when operations are added, to derive again what was derived from the registry. */
+export function onRegistered(watcher: () => void): void {
+  watchers.push(watcher);
+}
 
 /**
  * Adds operations the bot does not ship (a test's own, say), before anything reads the registry: each
- * must be whole (its entry as for a built-in one) and named apart from every other. Each thread that runs
- * commands registers them itself, from the module the composition names (`operationModules`).
+ * must be whole (its entry as for a built-in one) and named apart from every other. The thread that
+ * registers them must be the one that runs their commands: follow-ups run on the worker thread, which
+ * builds its registry from the modules it loads, unless the store is in memory (then on this thread).
  */
 export function registerOperations(added: readonly AnyEntry[]): void {
   for (const e of added) {
@@ -81,6 +88,7 @@ export function registerOperations(added: readonly AnyEntry[]): void {
     entries.push(e);
   }
   specs = undefined;
+  for (const w of watchers) w();
 }
 
 /** The command spec of each entry, by command id, its keys and usage read from its arguments. */

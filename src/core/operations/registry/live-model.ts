@@ -1,11 +1,10 @@
-import type { z } from 'zod';
 import type { ApprovalAction } from '../../../store/index.js';
-import { type FlowRecord, flowBody, liveModelFlowFields } from '../../../wire/index.js';
+import type { FlowRecord, liveModelFlowFields } from '../../../wire/index.js';
 import { typed } from '../../catalog/upserts.js';
 import { Bad, idFrom, ok, optionId, takePositional, text, tooMany } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
-import { FLOW_CALL, flowOf, usedBy } from './describe.js';
+import { FLOW_CALL, type FlowBodyOf, flowOf, schemasOf, usedBy } from './describe.js';
 import type { OperationEntry } from './entry.js';
 
 export interface LiveCommand {
@@ -39,7 +38,7 @@ export interface LiveModel {
 }
 
 const FLOW_TYPE = { start: 'STARTLIVEMODEL', stop: 'STOPLIVEMODEL' } as const;
-const BODY = flowBody([FLOW_TYPE.start, FLOW_TYPE.stop], liveModelFlowFields);
+const FLOW_TYPES = [FLOW_TYPE.start, FLOW_TYPE.stop] as const;
 
 /**
  * STARTLIVEMODEL/STOPLIVEMODEL: the command files a request (an approver decides it); the flow is created
@@ -48,7 +47,7 @@ const BODY = flowBody([FLOW_TYPE.start, FLOW_TYPE.stop], liveModelFlowFields);
 export const liveModel: OperationEntry<
   LiveCommand,
   LiveModel,
-  z.infer<typeof BODY>,
+  FlowBodyOf<(typeof FLOW_TYPES)[number], typeof liveModelFlowFields>,
   FlowRecord,
   LiveRequest
 > = {
@@ -106,8 +105,11 @@ export const liveModel: OperationEntry<
   wire: {
     ...FLOW_CALL,
     version: '1.2',
-    body: BODY,
-    flowType: { all: Object.values(FLOW_TYPE), of: (req) => FLOW_TYPE[req.action] },
+    schemas: schemasOf((w) => ({
+      body: w.flowBody(FLOW_TYPES, w.liveModelFlowFields),
+      answer: { record: w.flowRecord },
+    })),
+    flowType: { all: FLOW_TYPES, of: (req) => FLOW_TYPE[req.action] },
   },
   async execute(req, { send }) {
     const verb = req.action === 'start' ? 'start' : 'stop';

@@ -1,10 +1,10 @@
 import type { ServiceCalls } from '../../../api/index.js';
-import { type ModelRecord, modelRecord } from '../../../wire/index.js';
+import type { ModelRecord } from '../../../wire/index.js';
 import { returnedModel } from '../../catalog/returned-model.js';
 import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
-import { modelSeen, str } from './describe.js';
+import { modelSeen, schemasOf, str } from './describe.js';
 import type { OperationEntry } from './entry.js';
 
 export interface ModelCommon {
@@ -49,7 +49,7 @@ export const modelCommon: OperationEntry<ModelCommon, ModelCommon, never, ModelR
     query: { assessment: '{assessment}', isCommonModel: 'true', limit: '1' },
     label: 'model lookup',
     what: 'assessment {assessment}',
-    answer: { firstOf: modelRecord, listOf: 'models' },
+    schemas: schemasOf((w) => ({ answer: { firstOf: w.modelRecord, listOf: 'models' } })),
   },
   async execute(req, { send }) {
     try {

@@ -1,9 +1,9 @@
-import { type ModelRecord, type MoveModelBody, modelRecord, moveModelBody } from '../../../wire/index.js';
+import type { ModelRecord, MoveModelBody } from '../../../wire/index.js';
 import { returnedModel } from '../../catalog/returned-model.js';
 import { Bad, idFrom, ok, tooMany } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
-import { modelSeen, str } from './describe.js';
+import { modelSeen, schemasOf, str } from './describe.js';
 import type { OperationEntry } from './entry.js';
 
 export interface ModelMove {
@@ -51,10 +51,9 @@ export const modelMove: OperationEntry<ModelMove, ModelMove, MoveModelBody, Mode
     method: 'PUT',
     version: '1.3',
     path: '/models/{model}',
-    body: moveModelBody,
     label: 'model move',
     what: 'model {model} or workspace {workspace}',
-    answer: { record: modelRecord },
+    schemas: schemasOf((w) => ({ body: w.moveModelBody, answer: { record: w.modelRecord } })),
   },
   async execute(req, { send }) {
     try {

@@ -1,12 +1,7 @@
-import {
-  type CreateWorkspaceBody,
-  createWorkspaceBody,
-  type WorkspaceRecord,
-  workspaceRecord,
-} from '../../../wire/index.js';
+import type { CreateWorkspaceBody, WorkspaceRecord } from '../../../wire/index.js';
 import { Bad, MAX_TEXT, ok, text } from '../../grammar/args.js';
 import { serviceFailure } from '../../service-errors.js';
-import { described, str } from './describe.js';
+import { described, schemasOf, str } from './describe.js';
 import type { OperationEntry } from './entry.js';
 
 export interface WorkspaceCreate {
@@ -56,10 +51,9 @@ export const workspaceCreate: OperationEntry<
     method: 'POST',
     version: '1.3',
     path: '/workspace',
-    body: createWorkspaceBody,
     label: 'workspace',
     what: 'the account',
-    answer: { record: workspaceRecord },
+    schemas: schemasOf((w) => ({ body: w.createWorkspaceBody, answer: { record: w.workspaceRecord } })),
   },
   async execute(req, { send }) {
     try {

@@ -1,8 +1,8 @@
-import { type WorkspaceRecord, workspaceRecord } from '../../../wire/index.js';
+import type { WorkspaceRecord } from '../../../wire/index.js';
 import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
-import { described, str } from './describe.js';
+import { described, schemasOf, str } from './describe.js';
 import type { OperationEntry } from './entry.js';
 
 export interface WorkspaceShow {
@@ -46,7 +46,7 @@ export const workspaceShow: OperationEntry<WorkspaceShow, WorkspaceShow, never, 
     path: '/workspace/{workspace}',
     label: 'workspace',
     what: 'workspace {workspace}',
-    answer: { record: workspaceRecord },
+    schemas: schemasOf((w) => ({ answer: { record: w.workspaceRecord } })),
   },
   async execute(req, { send }) {
     try {

@@ -1,0 +1,249 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerOperations } from '../../src/core/operations/registry/index.js';
+import { decodeMeta } from '../../src/slack/forms/index.js';
+import { MODAL_ACTION } from '../../src/slack/forms/views/ids.js';
+import { SEED } from '../../standins/emulator/index.js';
+import type { LocalMessage } from '../../standins/localslack/index.js';
+import { ADDED_OPERATIONS, forecastBody } from '../support/added-operations.js';
+import { type Harness, startHarness } from '../support/harness.js';
+
+/**
+ * An operation is its registry entry: two the bot does not ship (test/support/added-operations.ts) are
+ * registered before the bot starts and driven through the real bot over signed HTTP. The service side of
+ * their calls is a small server of this test's own; everything else goes on to the emulator.
+ */
+
+const ACC = SEED.accountId;
+const W = SEED.workspaces.pumpStation;
+const T = SEED.signals.temperature;
+const FORBIDDEN = '1353853719423319999';
+const FLOW_ID = '1490000000000000042';
+const MODEL = '1490000000000000043';
+const DATASPEC = '1490000000000000044';
+const USER = 'U0ALICE';
+
+interface Seen {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/** The service as the added operations need it: a DELETE of a workspace, and ANOMALYFORECAST flows. */
+async function startService(): Promise<{
+  url: string;
+  seen: Seen[];
+  target: { url: string };
+  server: Server;
+}> {
+  const seen: Seen[] = [];
+  const target = { url: '' };
+  const read = async (req: IncomingMessage) => {
+    let text = '';
+    for await (const chunk of req) text += chunk;
+    return text;
+  };
+  const server = createServer(async (req, res) => {
+    const path = req.url ?? '';
+    const text = await read(req);
+    const body = text ? JSON.parse(text) : undefined;
+    const json = (status: number, value?: unknown) => {
+      res.writeHead(status, value === undefined ? {} : { 'content-type': 'application/json' });
+      res.end(value === undefined ? undefined : JSON.stringify(value));
+    };
+    const del = new RegExp(`^/api/1\\.3/accounts/${ACC}/workspace/(\\d+)$`).exec(path);
+    if (req.method === 'DELETE' && del) {
+      seen.push({ method: 'DELETE', path, body });
+      if (del[1] === FORBIDDEN) return json(403, { message: 'Forbidden' });
+      return json(204);
+    }
+    if (
+      req.method === 'POST' &&
+      path === `/api/1.3/accounts/${ACC}/flows` &&
+      body?.flowType === 'ANOMALYFORECAST'
+    ) {
+      seen.push({ method: 'POST', path, body });
+      const checked = forecastBody.safeParse(body);
+      if (!checked.success) return json(400, { message: checked.error.message });
+      return json(200, { id: FLOW_ID, status: 'CREATED', name: body.name, flowType: 'ANOMALYFORECAST' });
+    }
+    if (req.method === 'GET' && path === `/api/1.3/accounts/${ACC}/flows/${FLOW_ID}`)
+      return json(200, {
+        id: FLOW_ID,
+        status: 'COMPLETED',
+        flowType: 'ANOMALYFORECAST',
+        outputs: [
+          { type: 'entities.model', id: MODEL, name: 'pump forecaster', created: true, live: false },
+          { type: 'entities.dataspec', id: DATASPEC, name: 'forecast data', created: true },
+        ],
+      });
+    const headers: Record<string, string> = {};
+    for (const h of ['authorization', 'content-type', 'accept'])
+      if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
+    const answer = await fetch(`${target.url}${path}`, {
+      method: req.method ?? 'GET',
+      headers,
+      ...(text ? { body: text } : {}),
+    });
+    res.writeHead(answer.status, {
+      'content-type': answer.headers.get('content-type') ?? 'application/json',
+    });
+    res.end(await answer.text());
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, target, server };
+}
+
+/** The user's top modal of this callback once the bot has updated it after opening (zone known). */
+function modal(callbackId: string, notId: string | undefined) {
+  return h.slack.waitFor(
+    (s) => {
+      const v = s.topView(USER);
+      if (!v || v.id === notId || v.view.callback_id !== callbackId) return undefined;
+      return decodeMeta(v.view.private_metadata as string)?.timeZone ? v : undefined;
+    },
+    5000,
+    `modal ${callbackId}`,
+  );
+}
+
+type View = Awaited<ReturnType<typeof modal>>;
+function initialOf(v: View, blockId: string): unknown {
+  const block = (v.view.blocks as { block_id?: string; element?: Record<string, unknown> }[]).find(
+    (b) => b.block_id === blockId,
+  );
+  const el = block?.element ?? {};
+  const one = el.initial_option as { value?: string } | undefined;
+  const many = el.initial_options as { value: string }[] | undefined;
+  return el.initial_value ?? one?.value ?? many?.map((o) => o.value).join('\n');
+}
+
+const seenText = (m: LocalMessage) => `${m.text}\n${JSON.stringify(m.blocks ?? [])}`;
+
+let h: Harness;
+let service: Awaited<ReturnType<typeof startService>>;
+
+beforeAll(async () => {
+  registerOperations(ADDED_OPERATIONS);
+  service = await startService();
+  // The added operations live in this thread's registry: an in-memory store keeps follow-ups here too.
+  h = await startHarness({
+    env: {
+      DATABASE_URL: ':memory:',
+      TSAI_APPROVERS: USER,
+      TSAI_BASE_URL: service.url,
+      TSAI_TRACK_FIRST_POLL: '100ms',
+      TSAI_TRACK_MAX_INTERVAL: '300ms',
+    },
+  });
+  service.target.url = h.emulator.url;
+});
+
+afterAll(async () => {
+  await h?.close();
+  await new Promise((ok) => service?.server.close(ok));
+});
+
+describe('operations added by their registry entries alone', () => {
+  it('help lists them with usage lines read from their arguments, and explains each', async () => {
+    const all = seenText(await h.commandAndReply('help'));
+    expect(all).toContain('/tsai workspace delete &lt;workspace_id&gt;');
+    expect(all).toContain('/tsai forecast workspace=&lt;id&gt; (signals=');
+    expect(all).toContain('horizon=&lt;text&gt;');
+    const one = seenText(await h.commandAndReply('help forecast'));
+    expect(one).toContain('Train a forecasting anomaly model');
+    expect(one).toContain('horizon=6h');
+  });
+
+  it('a misspelt command is answered with the added one as the likely meaning', async () => {
+    const reply = seenText(await h.commandAndReply(`forcast workspace=${W}`));
+    expect(reply).toContain('forecast');
+  });
+
+  it('the mutation: DELETE sent as declared, shown in the channel, audited; a 403 names its role', async () => {
+    const done = seenText(await h.commandAndReply(`workspace delete ${W}`));
+    expect(done).toContain('deleted a workspace');
+    expect(service.seen).toContainEqual({
+      method: 'DELETE',
+      path: `/api/1.3/accounts/${ACC}/workspace/${W}`,
+      body: undefined,
+    });
+    const refused = seenText(await h.commandAndReply(`workspace delete ${FORBIDDEN}`));
+    expect(refused).toContain('Manager or Owner');
+    // `/tsai audit` shows decisions and flows; the bot's store holds every audited operation.
+    const audited = await h.running.bot.store.listAudit({ limit: 10 });
+    expect(audited.map((e) => [e.operation, e.outcome])).toEqual(
+      expect.arrayContaining([
+        ['workspace.delete', 'ok'],
+        ['workspace.delete', 'error'],
+      ]),
+    );
+  });
+
+  it('the flow: its form opens with its fields in order, and its command is followed to its declared outputs, chained to the next step', async () => {
+    const before = h.slack.topView(USER)?.id;
+    expect((await h.command('forecast')).status).toBe(200);
+    const view = await modal('tsai_modal_test-forecast', before);
+    const ids = (view.view.blocks as { block_id?: string }[]).map((b) => b.block_id);
+    // Submitted, the form is read by the entry's arguments and parsed as its command: a horizon is needed.
+    const refused = await h.slack.submitView({
+      user: USER,
+      viewId: view.id,
+      values: { range_1: { [MODAL_ACTION.range]: 'last week' } },
+    });
+    expect(Object.keys(refused.errors ?? {})).toEqual(expect.arrayContaining(['model_name', 'workspace']));
+    expect(ids.indexOf('name')).toBeLessThan(ids.indexOf('workspace'));
+    expect(ids.indexOf('workspace')).toBeLessThan(ids.indexOf('model_name'));
+    expect(ids).toContain('data_header');
+    expect(JSON.stringify(view.view.blocks)).toContain('Horizon');
+
+    const posted = new Set(h.slack.messages('C0OPS').map((m) => m.ts));
+    const reply = seenText(
+      await h.commandAndReply(
+        `forecast workspace=${W} signals=${T}:temperature range="last week" horizon=6h`,
+      ),
+    );
+    expect(reply).toContain('started an ANOMALYFORECAST flow');
+    const created = service.seen.find((r) => r.method === 'POST');
+    expect(created?.body).toMatchObject({
+      flowType: 'ANOMALYFORECAST',
+      spec: { workspace: W, horizon: '6h' },
+    });
+
+    const end = await h.slack.waitFor(
+      (s) =>
+        s
+          .messages('C0OPS')
+          .find(
+            (m) =>
+              !posted.has(m.ts) && seenText(m).includes('completed after') && seenText(m).includes(MODEL),
+          ),
+      10_000,
+      'the end notice',
+    );
+    const notice = seenText(end);
+    expect(notice).toContain('Model created');
+    expect(notice).toContain(DATASPEC);
+    const buttons = (end.blocks ?? []).flatMap((b) =>
+      ((b as { elements?: { action_id?: string; value?: string }[] }).elements ?? []).map((e) => e),
+    );
+    const score = buttons.find((b) => b.action_id === 'tsai_flow_score');
+    expect(score && JSON.parse(score.value!)).toEqual({ model: MODEL, workspace: W, dataspec: DATASPEC });
+
+    // Chained: the next step's form opens with what the added flow yielded.
+    const shown = h.slack.topView(USER)?.id;
+    await h.slack.clickButton({
+      user: USER,
+      channel: 'C0OPS',
+      messageTs: end.ts,
+      actionId: 'tsai_flow_score',
+    });
+    const next = await modal('tsai_modal_score', shown);
+    expect(initialOf(next, 'model')).toBe(MODEL);
+    expect(initialOf(next, 'dataspec_id')).toBe(DATASPEC);
+
+    const audit = seenText(await h.commandAndReply('audit'));
+    expect(audit).toContain('started an ANOMALYFORECAST flow');
+  });
+});

@@ -1,0 +1,207 @@
+import { z } from 'zod';
+import { dataEntries, typed } from '../../src/core/catalog/upserts.js';
+import { missingOutcome, ok, soleIdFrom, text } from '../../src/core/grammar/args.js';
+import type { DataArg } from '../../src/core/grammar/types.js';
+import { EXAMPLE_IDS as X } from '../../src/core/ids.js';
+import { dataArgs, NAMING, workspaceAndData } from '../../src/core/operations/registry/arguments.js';
+import {
+  DATA_FORM,
+  dataFacts,
+  FLOW_CALL,
+  flowOf,
+  learnedOutputs,
+  toDataspec,
+} from '../../src/core/operations/registry/describe.js';
+import { flowTypeIs, MAX_RANGES, type OperationEntry } from '../../src/core/operations/registry/entry.js';
+import { resolveNamedData } from '../../src/core/operations/registry/ranges.js';
+import type { ResolvedData } from '../../src/core/operations/requests.js';
+import { serviceFailure } from '../../src/core/service-errors.js';
+import {
+  dataspec,
+  type FlowRecord,
+  flowBody,
+  flowRecord,
+  idString,
+  nameString,
+} from '../../src/wire/index.js';
+
+/**
+ * Two operations the bot does not ship, for a test that registers them and drives them through the real
+ * bot: a mutation (a DELETE of a workspace) and a flow with a form and one more argument than
+ * ANOMALYLEARN (`horizon=`). No file of src/ names them.
+ */
+
+export interface WorkspaceDelete {
+  kind: 'test-workspace-delete';
+  workspaceId: string;
+}
+
+export interface ForecastCommand {
+  kind: 'test-forecast';
+  workspaceId: string;
+  data: DataArg;
+  horizon: string;
+  name?: string;
+  description?: string;
+}
+
+export interface ForecastRequest {
+  kind: 'test-forecast';
+  name: string;
+  description?: string;
+  workspaceId: string;
+  data: ResolvedData;
+  horizon: string;
+}
+
+// The grammar learns their parsed commands as it learns the shipped ones: by declaration merging.
+declare module '../../src/core/grammar/types.js' {
+  interface ServiceCommands {
+    addedInTests: WorkspaceDelete | ForecastCommand;
+  }
+}
+
+export const workspaceDelete: OperationEntry<WorkspaceDelete, WorkspaceDelete, never, unknown> = {
+  parsedKind: 'test-workspace-delete',
+  operationKind: 'test-workspace-delete',
+  command: {
+    id: 'workspace delete',
+    words: ['workspace', 'delete'],
+    summary: 'Delete a workspace and everything in it.',
+    examples: [`/tsai workspace delete ${X.workspace}`],
+    mutating: true,
+  },
+  args: [
+    { key: 'workspace', kind: 'id', required: true, help: 'The workspace to delete.', positional: true },
+  ],
+  role: 'Manager',
+  parse: (args, spec) =>
+    ok(
+      {
+        kind: 'test-workspace-delete',
+        workspaceId: soleIdFrom(args, spec, 'workspace', '`workspace delete` needs a workspace ID.'),
+      },
+      spec,
+    ),
+  resolve: (command) => ({ ok: true, operation: command }),
+  wire: {
+    method: 'DELETE',
+    version: '1.3',
+    path: '/workspace/{workspace}',
+    label: 'workspace',
+    what: 'workspace {workspace}',
+    schemas: async () => ({ answer: { record: z.unknown() } }),
+  },
+  async execute(req, { send }) {
+    try {
+      await send({ ids: { workspace: req.workspaceId } });
+      return {
+        ok: true,
+        kind: 'service',
+        visibility: 'channel',
+        title: 'deleted a workspace',
+        facts: [{ label: 'Workspace ID', value: req.workspaceId, code: true }],
+      };
+    } catch (e) {
+      return serviceFailure(e, `delete workspace ${req.workspaceId}`);
+    }
+  },
+  catalog: (req) => ({ add: [], remove: [{ kind: 'workspace', id: req.workspaceId }] }),
+  notFound: (req) => ({ kind: 'workspace', id: req.workspaceId }),
+};
+
+const FORECAST = flowTypeIs('ANOMALYFORECAST');
+export const forecastBody = flowBody(FORECAST.all, {
+  name: nameString,
+  description: z.string().optional(),
+  spec: z.strictObject({ workspace: idString, dataspec, horizon: z.string().min(1) }),
+});
+
+export const forecast: OperationEntry<
+  ForecastCommand,
+  ForecastRequest,
+  z.infer<typeof forecastBody>,
+  FlowRecord
+> = {
+  parsedKind: 'test-forecast',
+  operationKind: 'test-forecast',
+  command: {
+    id: 'forecast',
+    words: ['forecast'],
+    summary: 'Train a forecasting anomaly model (ANOMALYFORECAST) over a horizon.',
+    examples: [
+      `/tsai forecast workspace=${X.workspace} signals=${X.signal}:temperature range="last week" horizon=6h`,
+    ],
+    mutating: true,
+  },
+  args: [
+    ...dataArgs('The workspace in which the forecasting model is created.'),
+    {
+      key: 'horizon',
+      kind: 'text',
+      required: true,
+      help: 'How far ahead it forecasts, e.g. 6h.',
+      field: {
+        name: 'modelName',
+        kind: { input: 'text' },
+        label: 'Horizon',
+        placeholder: '6h',
+        optional: false,
+      },
+    },
+    ...NAMING,
+  ],
+  form: {
+    id: 'test-forecast',
+    title: 'Forecast',
+    submit: 'Start forecasting',
+    fields: [{ arg: 'name' }, { arg: 'workspace' }, { arg: 'horizon' }, ...DATA_FORM],
+    maxRanges: MAX_RANGES,
+  },
+  role: 'User',
+  parse(args, spec) {
+    const { workspaceId, data, missing } = workspaceAndData(args, spec);
+    const horizon = text(args, 'horizon');
+    if (!horizon) missing.push('horizon');
+    if (!workspaceId || !data || !horizon)
+      return missingOutcome('test-forecast', spec, missing, args, 'model', undefined);
+    const name = text(args, 'name');
+    const description = text(args, 'description');
+    return ok({ kind: 'test-forecast', workspaceId, data, horizon, name, description }, spec);
+  },
+  resolve: resolveNamedData('forecast'),
+  wire: {
+    ...FLOW_CALL,
+    version: '1.3',
+    flowType: FORECAST,
+    schemas: async () => ({ body: forecastBody, answer: { record: flowRecord } }),
+  },
+  async execute(req, { send, echo }) {
+    try {
+      const flow = await send({
+        body: {
+          name: req.name,
+          spec: { workspace: req.workspaceId, dataspec: toDataspec(req.data), horizon: req.horizon },
+        },
+      });
+      return {
+        ok: true,
+        kind: 'service',
+        visibility: 'channel',
+        title: 'started an ANOMALYFORECAST flow (forecasting model)',
+        flow: flowOf(flow),
+        facts: [
+          { label: 'Name', value: req.name, code: true },
+          { label: 'Horizon', value: req.horizon },
+          ...dataFacts(req.data, echo),
+        ],
+      };
+    } catch (e) {
+      return serviceFailure(e, 'create the ANOMALYFORECAST flow', { what: 'flow', name: req.name });
+    }
+  },
+  catalog: (req) => ({ add: [typed('workspace', req.workspaceId), ...dataEntries(req.data)] }),
+  outputs: learnedOutputs,
+};
+
+export const ADDED_OPERATIONS = [workspaceDelete, forecast] as const;
