@@ -73,7 +73,7 @@ describe('manifest.yml', () => {
     const subscribed = manifest.settings.event_subscriptions?.bot_events ?? [];
     const handled = new Set(subscribed.filter((e) => eventListeners.some((l) => l.match.ids.test(e))));
     expect(subscribed).toEqual([...handled]);
-    expect(handled).toEqual(new Set(['app_home_opened']));
+    expect(handled).toEqual(new Set(['app_home_opened', 'function_executed']));
     for (const l of eventListeners) expect(subscribed.some((e) => l.match.ids.test(e))).toBe(true);
     expect(manifest.settings.event_subscriptions?.request_url).toBe(
       manifest.settings.interactivity.request_url,

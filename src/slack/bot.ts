@@ -9,6 +9,7 @@ import type { Connections, IdentityVault } from '../core/identity/index.js';
 import type { Operations } from '../core/operations/run.js';
 import type { AccessPolicy } from '../core/policy.js';
 import type { FlowTracker } from '../core/tracking/tracker.js';
+import { StepRunner } from '../core/workflows/runner.js';
 import { errText, type Logger } from '../log.js';
 import { countOnThisThread } from '../metrics/metrics.js';
 import { openStore, resolveStoreTarget, type Store, type WriteHealth } from '../store/index.js';
@@ -56,6 +57,8 @@ export interface Bot {
   readonly identity: IdentityVault;
   /** Connecting and disconnecting a person's token; whom they act as. */
   readonly connections: Connections;
+  /** Runs Workflow Builder steps and completes each once its flow or request has ended. */
+  readonly steps: StepRunner;
   close(): Promise<void>;
 }
 
@@ -161,6 +164,14 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
     tracker,
     identity,
     connections,
+    steps: new StepRunner({
+      store,
+      operations,
+      now,
+      leaseMs: config.tracking.leaseMs,
+      followsFlows: config.tracking.enabled,
+      log: logger.child({ part: 'workflow-steps' }),
+    }),
     async close() {
       await Promise.allSettled([service.close(), store.close()]);
     },

@@ -7,6 +7,7 @@ import { HOME } from './home/index.js';
 import { IDENTITY } from './identity/index.js';
 import { SCHEDULES } from './schedules/index.js';
 import { TYPEAHEAD } from './typeahead/index.js';
+import { WORKFLOWS } from './workflows/index.js';
 
 /**
  * Every Slack feature. The app's listeners and routes, the follow-up of each job kind, whom a lost job's
@@ -21,4 +22,5 @@ export const FEATURES: readonly Feature[] = [
   HOME,
   IDENTITY,
   SCHEDULES,
+  WORKFLOWS,
 ];

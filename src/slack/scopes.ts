@@ -17,6 +17,9 @@ export const WEB_API_METHODS: Record<string, string | null> = {
   'usergroups.users.list': 'usergroups:read',
   // App Home (src/slack/home/)
   'views.publish': null,
+  // Workflow Builder steps (src/slack/workflows/), with the bot token: they need no scope
+  'functions.completeSuccess': null,
+  'functions.completeError': null,
 };
 
 /**

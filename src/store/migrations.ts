@@ -270,6 +270,32 @@ CREATE INDEX schedule_runs_claimed ON schedule_runs (claimed_at) WHERE state = '
 CREATE INDEX schedule_runs_planned ON schedule_runs (planned_at);
 `;
 
+// Workflow Builder steps the bot runs, each until Slack took its one completion: what it waits for (a flow,
+// an approval request), what Slack is told, and the lease of the process that has it in hand.
+const stepExecutions = (ms: string) => `
+CREATE TABLE step_executions (
+  execution_id TEXT PRIMARY KEY,
+  callback_id TEXT NOT NULL,
+  workflow_execution_id TEXT,
+  team_id TEXT,
+  user_id TEXT NOT NULL,
+  channel_id TEXT,
+  state TEXT NOT NULL,
+  flow_id TEXT,
+  approval_id TEXT,
+  completion TEXT,
+  created_at ${ms} NOT NULL,
+  lease_owner TEXT,
+  lease_until ${ms},
+  next_try_at ${ms},
+  attempts INTEGER NOT NULL DEFAULT 0,
+  completed_at ${ms}
+);
+CREATE INDEX step_executions_open ON step_executions (created_at) WHERE state <> 'done';
+CREATE INDEX step_executions_workflow ON step_executions (workflow_execution_id, created_at);
+CREATE INDEX tracked_flows_approval ON tracked_flows (approval_id) WHERE approval_id IS NOT NULL;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -354,5 +380,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'schedules and their planned runs',
     sqlite: schedules('INTEGER'),
     postgres: schedules('BIGINT'),
+  },
+  {
+    version: 15,
+    name: 'Workflow Builder step executions',
+    sqlite: stepExecutions('INTEGER'),
+    postgres: stepExecutions('BIGINT'),
   },
 ];

@@ -10,6 +10,7 @@ import * as tokens from './queries/person-tokens.js';
 import * as seen from './queries/requests-seen.js';
 import * as schedules from './queries/schedules.js';
 import * as state from './queries/state.js';
+import * as steps from './queries/step-executions.js';
 import * as flows from './queries/tracked-flows.js';
 import type {
   NewSchedule,
@@ -19,6 +20,7 @@ import type {
   ScheduleStore,
 } from './schedules.js';
 import type { SqlEngine } from './sql.js';
+import type { NewStepExecution, StepExecutionPatch } from './step-types.js';
 import type {
   ApprovalQuery,
   AuditQuery,
@@ -182,6 +184,28 @@ export class SqlStore implements Store {
   }
   pruneTrackedFlows(before: number, limit: number) {
     return this.engine.exec(flows.pruneTrackedFlows(before, limit));
+  }
+
+  recordStepExecution(step: NewStepExecution) {
+    return this.engine.exec(steps.recordStepExecution(step));
+  }
+  getStepExecution(executionId: string) {
+    return this.engine.exec(steps.getStepExecution(executionId));
+  }
+  claimDueSteps(o: { owner: string; now: number; leaseMs: number; limit: number }) {
+    return this.engine.exec(steps.claimDueSteps(o));
+  }
+  claimStep(o: { executionId: string; owner: string; now: number; leaseMs: number }) {
+    return this.engine.exec(steps.claimStep(o));
+  }
+  updateStepExecution(executionId: string, owner: string, patch: StepExecutionPatch) {
+    return this.engine.exec(steps.updateStepExecution(executionId, owner, patch));
+  }
+  releaseStepLeases(owner: string) {
+    return this.engine.exec(steps.releaseStepLeases(owner));
+  }
+  listStepExecutions(query: { workflowExecutionId?: string; userId?: string; limit?: number } = {}) {
+    return this.engine.exec(steps.listStepExecutions(query));
   }
 
   holdFollowUps(owner: string, leaseUntil: number, followUps: readonly HeldFollowUp[]) {

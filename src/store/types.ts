@@ -1,5 +1,8 @@
 import type { WriteHealth } from './health.js';
 import type { ScheduleStore } from './schedules.js';
+import type { StepExecutionStore } from './step-types.js';
+
+export type * from './step-types.js';
 /** Live-model actions that need an approval. */
 export type ApprovalAction = 'start' | 'stop';
 
@@ -292,7 +295,12 @@ export interface OperatorFigures {
   approvalsPending: number;
 }
 
-export interface Store extends FlowTrackingStore, FollowUpHoldStore, PersonTokenStore, ScheduleStore {
+export interface Store
+  extends FlowTrackingStore,
+    FollowUpHoldStore,
+    PersonTokenStore,
+    ScheduleStore,
+    StepExecutionStore {
   readonly kind: 'sqlite' | 'postgres';
 
   /** Followed flows by status and pending approval requests, for the metrics every replica reports alike. */
@@ -417,7 +425,7 @@ export interface Store extends FlowTrackingStore, FollowUpHoldStore, PersonToken
 }
 
 /** Where a flow was started from: what can reopen it, and how its end is told. */
-export type FlowOrigin = 'command' | 'form' | 'approval';
+export type FlowOrigin = 'command' | 'form' | 'approval' | 'workflow';
 
 /**
  * Where a flow's announcement is, so that it can be updated in place: a message the bot posted (`ts`),

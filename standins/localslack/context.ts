@@ -1,5 +1,6 @@
 import type { BotDelivery } from './bot-delivery.js';
 import type { Faults } from './faults.js';
+import type { FunctionRuntime } from './functions.js';
 import type { LocalSlackOptions, TokenStatus } from './local-slack-api.js';
 import type { RateLimiter } from './rate-limits.js';
 import { APP_ID, type SlackState, TEAM_DOMAIN, TEAM_ID } from './state.js';
@@ -15,6 +16,8 @@ export interface LocalSlackContext {
   readonly faults: Faults;
   readonly limiter: RateLimiter;
   readonly bot: BotDelivery;
+  /** The app's manifest functions, their executions and the workflows that run them. */
+  readonly functions: FunctionRuntime;
   readonly triggerTtlMs: number;
   tokenStatus: TokenStatus;
   /** Set once the server listens. */

@@ -7,10 +7,11 @@ import type { LocalSlack } from './local-slack-api.js';
  *   GET    /_local/snapshot?viewer=U…   what that user sees (LocalSlackSnapshot)
  *   GET    /_local/events               Server-Sent Events, `data: {"version":n}` on every change
  *   GET    /_local/log                  { calls, responses, events }: Web API calls, response_url posts, events
- *   GET    /_local/faults | rate-limits | token | app
+ *   GET    /_local/faults | rate-limits | token | app | functions | workflows
  *   DELETE /_local/faults[/<id>][?method=…]   { removed }
  *   POST   /_local/<action>             user actions: command | click | view-action | type | pick | submit |
- *                                       close-view | shortcut | options | message | open-home | event;
+ *                                       close-view | shortcut | options | message | open-home | event |
+ *                                       workflow ({ user, workflow: { name, steps } }: run it);
  *                                       platform: faults | rate-limits | token | channel-state | app | reset
  * POST bodies are the JSON arguments of the matching LocalSlack method; answers are its result (a
  * Delivery for user actions) or `{ error }` with status 400 when the arguments are wrong.
@@ -47,6 +48,8 @@ export async function handleControl(
     'rate-limits': () => slack.rateLimits(),
     token: () => ({ status: slack.tokenStatus() }),
     app: () => slack.snapshot().app,
+    functions: () => ({ functions: slack.functions() }),
+    workflows: () => ({ workflows: slack.workflows() }),
   };
   if (req.method === 'GET' && getters[action]) return send(200, getters[action]());
   const one = /^faults(?:\/(\d+))?$/.exec(action);
@@ -86,6 +89,7 @@ export async function handleControl(
     'channel-state': ({ channel, ...rest }: A) => slack.setChannelState(channel, rest),
     app: (a) => slack.configureApp(a),
     reset: () => slack.reset(),
+    workflow: (a) => slack.runWorkflow(a).then((run) => ({ id: run.id })),
   };
   const run = actions[action];
   if (!run) return send(404, { error: `unknown control action "${action}"`, actions: Object.keys(actions) });

@@ -1,6 +1,14 @@
 export { commandText } from './command-text.js';
 export { DEFAULT_CHANNELS, DEFAULT_USERGROUPS, DEFAULT_USERS } from './defaults.js';
 export { type FaultSpec, type InjectedFault, PLATFORM_ERRORS, RESPONSE_URL } from './faults.js';
+export {
+  EXECUTION_TOKEN_TTL_MS,
+  type FunctionDefinition,
+  type FunctionExecution,
+  type WorkflowDefinition,
+  type WorkflowRun,
+  type WorkflowRunView,
+} from './functions.js';
 export { startLocalSlack } from './local-slack.js';
 export type {
   LocalSlack,

@@ -1,4 +1,11 @@
 import type { FaultSpec, InjectedFault } from './faults.js';
+import type {
+  FunctionDefinition,
+  FunctionExecution,
+  WorkflowDefinition,
+  WorkflowRun,
+  WorkflowRunView,
+} from './functions.js';
 import type { RateLimitConfig, RateLimitOptions } from './rate-limits.js';
 import type { SlackState } from './state.js';
 import type {
@@ -40,6 +47,8 @@ export interface LocalSlackOptions {
   rateLimits?: boolean | RateLimitOptions;
   /** The app's manifest settings: Home and Messages tabs (both on by default). */
   app?: Partial<AppSettings>;
+  /** The manifest's `functions` (Workflow Builder steps), keyed by callback_id. */
+  functions?: Record<string, FunctionDefinition>;
 }
 
 /** How the workspace regards the bot's token: `revoked` answers `token_revoked`, `inactive` `account_inactive`. */
@@ -152,6 +161,24 @@ export interface LocalSlack {
   }): Promise<Delivery>;
   /** An Events API delivery: a signed JSON `event_callback` envelope around `event`. */
   sendEvent(event: Record<string, unknown>, o?: SendEventOptions): Promise<Delivery>;
+  /**
+   * A workflow reaches one of the app's steps: a new execution, delivered as `function_executed` with an
+   * execution token that lasts 15 minutes on the `now` clock, or until the step completes.
+   */
+  runFunction(o: {
+    callbackId: string;
+    user: string;
+    inputs: Record<string, unknown>;
+  }): Promise<FunctionExecution>;
+  /** Runs a workflow built of the app's steps: each step starts when the one before completes, its inputs given or taken from earlier steps' outputs. */
+  runWorkflow(o: { user: string; workflow: WorkflowDefinition }): Promise<WorkflowRun>;
+  execution(id: string): FunctionExecution | undefined;
+  workflow(id: string): WorkflowRun | undefined;
+  /** Every workflow run, newest first, as a UI shows it. */
+  workflows(): WorkflowRunView[];
+  /** The manifest functions the app offers (replace them with `setFunctions`). */
+  functions(): Record<string, FunctionDefinition>;
+  setFunctions(definitions: Record<string, FunctionDefinition>): void;
   /** The user opens the app's Home (or Messages) tab: `app_home_opened`, sent on every visit as Slack does. */
   openHome(o: { user: string; tab?: 'home' | 'messages' }): Promise<Delivery>;
   /** A user writes a plain message (no `message` event is delivered). */

@@ -6,6 +6,7 @@ import { handleControl } from './control.js';
 import { DEFAULT_CHANNELS, DEFAULT_USERGROUPS, DEFAULT_USERS } from './defaults.js';
 import { openHome, sendEvent } from './event-delivery.js';
 import { Faults } from './faults.js';
+import { FunctionRuntime, viewOfRun } from './functions.js';
 import { readBody, sendJson } from './http-io.js';
 import { refuseForeign, servedHosts } from './local-guard.js';
 import type { LocalSlack, LocalSlackOptions, TokenStatus } from './local-slack-api.js';
@@ -30,7 +31,7 @@ function newContext(o: LocalSlackOptions): LocalSlackContext {
     now,
   );
   Object.assign(state.app, o.app ?? {});
-  return {
+  const ctx: LocalSlackContext = {
     options: o,
     state,
     calls: [],
@@ -42,7 +43,9 @@ function newContext(o: LocalSlackOptions): LocalSlackContext {
     triggerTtlMs: o.triggerTtlMs ?? 3000,
     tokenStatus: 'active',
     url: '',
+    functions: new FunctionRuntime(o.functions ?? {}, now, (event) => sendEvent(ctx, event)),
   };
+  return ctx;
 }
 
 async function route(ctx: LocalSlackContext, slack: LocalSlack, req: IncomingMessage, res: ServerResponse) {
@@ -114,6 +117,17 @@ function localSlackOf(ctx: LocalSlackContext, close: () => Promise<void>): Local
     sendOptionsRequest: (a) => sendOptionsRequest(ctx, a),
     sendEvent: (event, eo) => sendEvent(ctx, event, eo),
     openHome: (a) => openHome(ctx, a),
+    runFunction: (a) => ctx.functions.execute(a),
+    runWorkflow: (a) => changed(ctx.functions.runWorkflow(a.user, a.workflow)),
+    execution: (id) => ctx.functions.executions.get(id),
+    workflow: (id) => ctx.functions.workflows.get(id),
+    workflows: () =>
+      [...ctx.functions.workflows.values()].reverse().map((run) => viewOfRun(ctx.functions, run)),
+    functions: () => ctx.functions.definitions,
+    setFunctions(definitions) {
+      ctx.functions.definitions = definitions;
+      state.changed();
+    },
     postUserMessage({ user, channel, text, threadTs }) {
       if (!state.users.has(user)) throw new Error(`local slack: unknown user "${user}"`);
       const ch = channelRef(ctx, channel);
@@ -163,6 +177,7 @@ function localSlackOf(ctx: LocalSlackContext, close: () => Promise<void>): Local
       faults.clear();
       limiter.set(o.rateLimits ?? false);
       ctx.tokenStatus = 'active';
+      ctx.functions.reset();
       state.reset();
     },
     close,

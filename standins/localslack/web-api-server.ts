@@ -29,7 +29,10 @@ export function handleApi(
     sendJson(res, status, response, headers);
   };
   if (token === undefined || token === '') return answer(200, { ok: false, error: 'not_authed' });
-  if (token !== ctx.options.botToken) return answer(200, { ok: false, error: 'invalid_auth' });
+  // A function execution's own token works until it expires or its step completes.
+  const execution = ctx.functions.executionToken(String(token));
+  if (execution?.refused) return answer(200, { ok: false, error: execution.refused });
+  if (!execution && token !== ctx.options.botToken) return answer(200, { ok: false, error: 'invalid_auth' });
   if (ctx.tokenStatus !== 'active')
     return answer(200, {
       ok: false,
@@ -51,6 +54,8 @@ export function handleApi(
       { rateLimited: true, retryAfter: limited.retryAfter },
       { 'retry-after': String(limited.retryAfter) },
     );
+  if (method === 'functions.completeSuccess' || method === 'functions.completeError')
+    return answer(200, ctx.functions.call(method, args));
   const apiCtx: ApiContext = { state: ctx.state, baseUrl: ctx.url, triggerTtlMs: ctx.triggerTtlMs };
   answer(200, callApi(method, args, apiCtx));
 }

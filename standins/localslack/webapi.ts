@@ -314,7 +314,7 @@ const handlers: Record<string, Handler> = {
 };
 
 /** Fields WebClient sends JSON-stringified inside a form body. */
-const JSON_FIELDS = ['blocks', 'attachments', 'view', 'metadata', 'unfurls'];
+const JSON_FIELDS = ['blocks', 'attachments', 'view', 'metadata', 'unfurls', 'outputs'];
 
 export function normaliseArgs(raw: Json): { args: Json; badJson?: string } {
   const args: Json = { ...raw };

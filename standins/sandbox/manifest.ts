@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import type { FunctionDefinition } from '../localslack/functions.js';
 
 /** What the sandbox shows of the app's manifest: its slash command, global shortcuts and App Home tabs. */
 export interface ManifestSummary {
@@ -11,6 +12,8 @@ export interface ManifestSummary {
   appHome?: { homeTabEnabled: boolean; messagesTabEnabled: boolean };
   /** Whether the bot scopes include `chat:write.public` (posting in public channels it has not joined). */
   chatWritePublic?: boolean;
+  /** The Workflow Builder steps the app offers (`functions`), by callback_id. */
+  functions?: Record<string, FunctionDefinition>;
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -35,6 +38,7 @@ export function readManifest(path: string): ManifestSummary {
     scopes?: { bot?: unknown };
   };
   const botScopes = Array.isArray(oauth.scopes?.bot) ? (oauth.scopes.bot as unknown[]) : [];
+  const functions = (doc as Record<string, unknown> | null)?.functions;
   const shortcuts = Array.isArray(features.shortcuts)
     ? (features.shortcuts as Record<string, unknown>[])
     : [];
@@ -54,5 +58,9 @@ export function readManifest(path: string): ManifestSummary {
       messagesTabEnabled: appHome.messages_tab_enabled !== false,
     },
     chatWritePublic: botScopes.includes('chat:write.public'),
+    ...(isRecord(functions) ? { functions: functions as Record<string, FunctionDefinition> } : {}),
   };
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v);

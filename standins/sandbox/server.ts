@@ -139,6 +139,7 @@ export async function startSandboxServer(o: SandboxServerOptions): Promise<Sandb
         botUserId: slack.botUserId,
         usergroups: [...slack.state.usergroups.values()].map((g) => ({ id: g.id, handle: g.handle })),
         serviceLog: Boolean(o.emulatorUrl?.()),
+        workflows: Object.keys(slack.functions()).length > 0,
         serviceIdentities: Object.fromEntries(o.serviceIdentities ?? []),
       });
     }

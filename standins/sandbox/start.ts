@@ -26,6 +26,8 @@ export async function startSandbox(o: StartSandboxOptions): Promise<SandboxServe
   // lets the bot post in public channels it has not joined only with chat:write.public.
   if (manifest.appHome)
     o.slack.configureApp({ ...manifest.appHome, chatWritePublic: manifest.chatWritePublic === true });
+  // Workflow Builder offers the steps the manifest declares, and holds their outputs to it.
+  if (manifest.functions) o.slack.setFunctions(manifest.functions);
   const people = [...o.slack.state.users.values()];
   const serviceIdentities = o.emulatorUrl
     ? await issueServiceTokens(o.emulatorUrl, people, (problem) => o.logger?.warn(problem))

@@ -85,6 +85,7 @@ describe('the features', () => {
       'home',
       'identity',
       'schedules',
+      'workflows',
     ]);
   });
 
@@ -104,6 +105,7 @@ describe('the features', () => {
       'identity-disconnect',
       'identity-open',
       'schedule-decision',
+      'step-executed',
     ]);
     expect(() => followUpsOf([...FEATURES, FEATURES[0]!])).toThrow(/two follow-ups for the job kind command/);
   });

@@ -17,7 +17,14 @@ import type {
 } from '../../standins/localslack/index.js';
 import { type Running, startAll } from '../../standins/start-all.js';
 import { emulatorControl } from './emulator.js';
-import { BOT_TOKEN, commandAndReply, HARNESS_NOW, SIGNING_SECRET, startBackends } from './harness.js';
+import {
+  type BackendOptions,
+  BOT_TOKEN,
+  commandAndReply,
+  HARNESS_NOW,
+  SIGNING_SECRET,
+  startBackends,
+} from './harness.js';
 import { captureLogs, registerSecrets } from './logs.js';
 
 export const REQUESTER = 'U0ALICE';
@@ -61,6 +68,8 @@ export interface RigOptions {
   flowDelays?: { runningAfterMs: number; completedAfterMs: number };
   /** Expiry sweep interval of each bot (default 50 ms, so moving the clock is enough). */
   sweepIntervalMs?: number;
+  /** The local Slack's own options: its clock, the manifest's functions. */
+  backends?: Pick<BackendOptions, 'slackNow' | 'functions'>;
 }
 
 export interface Rig {
@@ -111,6 +120,7 @@ export async function startRig(o: RigOptions = {}): Promise<Rig> {
     channels: CHANNELS,
     usergroups: USERGROUPS,
     ...(o.flowDelays ? { flowDelays: o.flowDelays } : {}),
+    ...o.backends,
   });
   cleanups.push(
     () => emulator.close(),

@@ -18,6 +18,7 @@ import {
   type LocalChannel,
   type LocalMessage,
   type LocalSlack,
+  type LocalSlackOptions,
   type LocalUser,
   type LocalUsergroup,
   startLocalSlack,
@@ -38,6 +39,10 @@ export interface BackendOptions {
   channels?: LocalChannel[];
   usergroups?: LocalUsergroup[];
   flowDelays?: { runningAfterMs: number; completedAfterMs: number };
+  /** The local Slack's clock (triggers, response_urls, execution tokens); default the machine's. */
+  slackNow?: () => number;
+  /** The manifest's functions the local Slack offers as Workflow Builder steps. */
+  functions?: LocalSlackOptions['functions'];
 }
 
 /**
@@ -61,6 +66,8 @@ export async function startBackends(
       ...(o.users ? { users: o.users } : {}),
       ...(o.channels ? { channels: o.channels } : {}),
       ...(o.usergroups ? { usergroups: o.usergroups } : {}),
+      ...(o.slackNow ? { now: o.slackNow } : {}),
+      ...(o.functions ? { functions: o.functions } : {}),
     });
     return { emulator, slack };
   } catch (e) {

@@ -1,5 +1,5 @@
 import type { Shift } from '../../time/index.js';
-import { parseKeyed } from '../grammar/parse.js';
+import { operationFromArgs } from '../operations/from-args.js';
 import type { OpRequest } from '../operations/operation.js';
 import type { Argument, OperationEntry } from '../operations/registry/entry.js';
 import { entryOfForm } from '../operations/registry/index.js';
@@ -72,16 +72,14 @@ function requestOf(
   given: Record<string, string>,
   ctx: FormContext,
 ): { request: OpRequest } | { refused: string } {
-  const parsed = parseKeyed(entry.command.id, given);
-  if (!parsed.ok) return { refused: parsed.message };
-  const resolved = entry.resolve(parsed.command, {
+  const built = operationFromArgs(entry, given, {
     now: ctx.now,
     timeZone: ctx.timeZone,
     ...(ctx.locale ? { locale: ctx.locale } : {}),
     ...(ctx.shifts ? { shifts: ctx.shifts } : {}),
   });
-  if (!resolved.ok) return { refused: resolved.message };
-  return { request: resolved.operation as OpRequest };
+  if (!built.ok) return { refused: built.message };
+  return { request: built.operation as OpRequest };
 }
 
 /**

@@ -98,11 +98,15 @@ export function parseCommand(text: string, options: ParseOptions = {}): ParseOut
  * quoted (so nothing stands for a name), no channel defaults. The command's own parser reads them, as it
  * reads the typed command.
  */
-export function parseKeyed(id: string, options: Readonly<Record<string, string>>): ParseOutcome {
+export function parseKeyed(
+  id: string,
+  options: Readonly<Record<string, string>>,
+  words: readonly string[] = [],
+): ParseOutcome {
   const spec = specById(id);
   const args: Args = {
-    positionals: [],
-    quotedPositionals: [],
+    positionals: [...words],
+    quotedPositionals: words.map(() => false),
     options: { ...options },
     quotedOptions: new Set(),
     found: [],

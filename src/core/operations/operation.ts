@@ -60,6 +60,8 @@ export interface Actor {
   timeZone: string;
   /** Which surface asked: what can reopen it, and how its end is told. */
   via: FlowOrigin;
+  /** A Workflow Builder step asked: which step of which workflow run (for the audit line). */
+  workflow?: { step: string; workflowExecutionId?: string; functionExecutionId: string };
 }
 
 export type OperationResult =

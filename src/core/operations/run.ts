@@ -586,6 +586,7 @@ export class Operations {
               }
             : requestParams(op)),
           ...actedAs,
+          ...(actor.workflow ? { via: 'workflow', workflow: actor.workflow } : {}),
         },
         ...(op.kind === 'live-model' ? { requestId: op.approvalId } : {}),
       });

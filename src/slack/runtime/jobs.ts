@@ -6,13 +6,22 @@ import type { FormJob } from '../forms/jobs.js';
 import type { HomeJob } from '../home/jobs.js';
 import type { IdentityJob } from '../identity/jobs.js';
 import type { ScheduleJob } from '../schedules/jobs.js';
+import type { WorkflowJob } from '../workflows/jobs.js';
 
 /**
  * The work a listener hands on after its acknowledgement: plain data, because it usually runs on the
  * follow-up worker thread (see `worker-host.ts`). Each feature declares its own kinds, and the follow-up
  * that does each (`dispatch.ts` finds it in the list of features).
  */
-export type Job = CommandJob | FormJob | ApprovalJob | HomeJob | FlowJob | IdentityJob | ScheduleJob;
+export type Job =
+  | CommandJob
+  | FormJob
+  | ApprovalJob
+  | HomeJob
+  | FlowJob
+  | IdentityJob
+  | ScheduleJob
+  | WorkflowJob;
 
 export type JobKind = Job['kind'];
 

@@ -16,6 +16,8 @@ export interface SandboxConfig {
   usergroups: { id: string; handle: string }[];
   /** Whether the emulator's request log can be shown (`/_sandbox/service-requests`). */
   serviceLog: boolean;
+  /** Whether the app offers Workflow Builder steps (the manifest's `functions`). */
+  workflows: boolean;
   /** Each person's own emulator token by Slack user ID (absent with a real service). */
   serviceIdentities?: Record<string, ServiceIdentity>;
 }

@@ -17,6 +17,7 @@ import { ModalRenderer } from './modal.js';
 import type { MrkdwnContext } from './mrkdwn.js';
 import { ServicePanel } from './service-panel.js';
 import { sidebar } from './sidebar.js';
+import { WorkflowPanel } from './workflow-panel.js';
 import { clock } from './zones.js';
 
 /** The sandbox page: Slack's layout over the stand-in's snapshot, refreshed on every change event. */
@@ -38,6 +39,12 @@ const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as 
 let ui: Ui;
 const modal = new ModalRenderer($('modal-root'));
 const service = new ServicePanel($('service-pane'), () => renderSidebar());
+const workflows = new WorkflowPanel(
+  $('workflow-pane'),
+  () => ui.viewer,
+  () => renderSidebar(),
+  (message) => toast(message),
+);
 const APP = 'app';
 
 function toast(message: string, kind: 'error' | 'info' = 'error'): void {
@@ -166,6 +173,7 @@ function renderSidebar(): void {
       app: { id: APP, unread: dm ? unread(dm.id, topLevel(dm.messages).length) : 0 },
       botUserId: ui.cfg.botUserId,
       service: ui.cfg.serviceLog ? { open: service.isOpen } : undefined,
+      workflows: ui.cfg.workflows ? { open: workflows.isOpen } : undefined,
       identity: ui.cfg.serviceIdentities?.[ui.viewer],
       command: ui.cfg.command,
       onCopy: copyToken,
@@ -177,6 +185,7 @@ function renderSidebar(): void {
         else render();
       },
       onService: () => service.toggle(),
+      onWorkflows: () => void workflows.toggle(),
     }),
   );
 }

@@ -15,12 +15,15 @@ export interface SidebarModel {
   botUserId: string;
   /** Absent when the bot does not use the embedded emulator. */
   service?: { open: boolean };
+  /** Absent when the app offers no Workflow Builder steps. */
+  workflows?: { open: boolean };
   /** The viewer's own emulator token, when they have one. */
   identity?: ServiceIdentity;
   command: string;
   onUser(id: string): void;
   onChannel(id: string): void;
   onService(): void;
+  onWorkflows(): void;
   onCopy(token: string): void;
 }
 
@@ -95,6 +98,19 @@ export function sidebar(m: SidebarModel): Child[] {
             },
             h('span', { class: 'hash' }, '⇄'),
             h('span', { class: 'nav-label' }, 'Service requests'),
+          )
+        : null,
+      m.workflows
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: ['nav-item', m.workflows.open && 'active'],
+              'data-role': 'workflows-toggle',
+              onclick: () => m.onWorkflows(),
+            },
+            h('span', { class: 'hash' }, '⛓'),
+            h('span', { class: 'nav-label' }, 'Workflows'),
           )
         : null,
     ),

@@ -675,5 +675,31 @@ describe.skipIf(!run)(
       const after = await product.serviceRequests();
       expect(after.slice(before).filter((r) => r.method === 'POST')).toEqual([]);
     });
+
+    it('builds a workflow of the manifest’s steps, runs it, and shows each step wait and complete', async () => {
+      await page.locator('[data-role="workflows-toggle"]').click();
+      const pane = page.locator('#workflow-pane');
+      await pane.locator('[data-role="wf-example"]').click();
+      // Learn, then score with what the learn produced: the score's model comes from step 1's outputs.
+      await expect(pane.locator('.wf-step').count()).resolves.toBe(2);
+      const modelSource = pane.locator('.wf-step[data-step="1"] select[data-input="model"]');
+      await expect(modelSource.inputValue()).resolves.toBe('0:model_id');
+      await pane.locator('[data-role="wf-run"]').click();
+      const run = pane.locator('.wf-run').first();
+      await run.locator('.wf-step-state[data-state="running"]').first().waitFor();
+      await run
+        .locator('.wf-run-state', { hasText: /completed|failed/ })
+        .waitFor({ timeout: 50_000 })
+        .catch(async (e: unknown) => {
+          throw new Error(`${String(e)}\n${await run.textContent()}\n${product.output().slice(-3000)}`);
+        });
+      await expect(run.locator('.wf-run-state').textContent()).resolves.toBe('completed');
+      await expect(run.locator('.wf-step-state[data-state="completed"]').count()).resolves.toBe(2);
+      const learned = await run.locator('.wf-step-state').first().locator('dd').allTextContents();
+      const posts = (await product.serviceRequests()).filter((r) => r.method === 'POST');
+      const score = posts.findLast((r) => JSON.stringify(r.body).includes('ANOMALYEVAL'));
+      // The model the learn produced is the one the score asked the service to use.
+      expect(learned.some((v) => /^\d{19}$/.test(v) && JSON.stringify(score?.body).includes(v))).toBe(true);
+    }, 60_000);
   },
 );
