@@ -15,7 +15,7 @@ import {
   section,
   truncate,
 } from '../views/mrkdwn.js';
-import { schedulingDeps } from './follow-up.js';
+import { schedulingDeps } from './deps.js';
 import type { ScheduleJob } from './jobs.js';
 import { runLines } from './views.js';
 

@@ -6,24 +6,14 @@ import {
   createDigest,
   createSchedule,
   readScheduling,
-  type SchedulingDeps,
 } from '../../core/schedules/manage.js';
 import type { Bot } from '../bot.js';
 import { type Audience, postInChannel, tellUser } from '../reply.js';
 import { goesBy } from '../users.js';
 import { errorMessage, invocationOf } from '../views/messages.js';
+import { schedulingDeps } from './deps.js';
 import { postDigestNow } from './digest.js';
 import { changedMessage, createdMessage, listMessage } from './views.js';
-
-export function schedulingDeps(bot: Bot): SchedulingDeps {
-  return {
-    store: bot.store,
-    operations: bot.operations,
-    now: bot.now,
-    isApprover: (userId) => bot.approvals.isApprover(userId),
-    hasApprovers: bot.config.approvals.approvers.length > 0,
-  };
-}
 
 /**
  * `/tsai schedule …`, `/tsai schedules`, `/tsai digest …` after the ack: core reads and decides; this
