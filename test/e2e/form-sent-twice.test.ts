@@ -33,22 +33,33 @@ describePg('a form sent twice runs once', () => {
     await db?.drop();
   });
 
-  /** A Score form with everything but its outputs filled in from the command, opened and its zone known. */
+  /**
+   * A Score form with everything but its outputs filled in from the command, opened and its zone known. On
+   * a machine whose cores are busy the follow-up may miss the trigger's 3 seconds; the person runs the
+   * command again, as here.
+   */
   async function openScore(name: string): Promise<OpenView> {
-    const before = h.slack.topView(USER)?.id;
-    const d = await h.command(
-      `score ${M} workspace=${S.workspaces.pumpStation} dataspec=${S.dataspec} name="${name}"`,
-    );
-    expect(d.status).toBe(200);
-    return h.slack.waitFor(
-      (s) => {
-        const v = s.topView(USER);
-        if (!v || v.view.callback_id !== MODAL_CALLBACK.score || v.id === before) return undefined;
-        return decodeMeta(v.view.private_metadata as string)?.timeZone ? v : undefined;
-      },
-      10_000,
-      'the Score form',
-    );
+    for (let attempt = 1; ; attempt++) {
+      const before = h.slack.topView(USER)?.id;
+      const expired = () =>
+        h.slack.calls.filter((c) => c.method === 'views.open' && c.response.ok !== true).length;
+      const expiredBefore = expired();
+      const d = await h.command(
+        `score ${M} workspace=${S.workspaces.pumpStation} dataspec=${S.dataspec} name="${name}"`,
+      );
+      expect(d.status).toBe(200);
+      const opened = await h.slack.waitFor(
+        (s) => {
+          const v = s.topView(USER);
+          if (v && v.view.callback_id === MODAL_CALLBACK.score && v.id !== before)
+            return decodeMeta(v.view.private_metadata as string)?.timeZone ? v : undefined;
+          return expired() > expiredBefore && attempt < 3 ? 'again' : undefined;
+        },
+        60_000,
+        'the Score form',
+      );
+      if (opened !== 'again') return opened;
+    }
   }
 
   async function outputsOf(v: OpenView) {
@@ -79,7 +90,7 @@ describePg('a form sent twice runs once', () => {
         const ms = toldAbout(name)();
         return ms.some((m) => seen(m).includes(SENT_AGAIN)) ? ms : undefined;
       },
-      60_000,
+      120_000,
       'the first outcome, and the second submission answered with it',
     );
     expect(await flowsNamed(name)).toHaveLength(1);
@@ -108,7 +119,7 @@ describePg('a form sent twice runs once', () => {
     const second = await h.slack.submitView({ user: USER, viewId: v.id, values });
     expect(second.status).toBe(200);
     await oneFlowAndTold('sent twice, one after the other');
-  });
+  }, 300_000);
 
   it('sent twice at the same moment: one flow', async () => {
     const v = await openScore('sent twice at once');
@@ -119,7 +130,7 @@ describePg('a form sent twice runs once', () => {
     ]);
     expect([a.status, b.status]).toEqual([200, 200]);
     await oneFlowAndTold('sent twice at once');
-  });
+  }, 300_000);
 
   it('a changed value is a new submission', async () => {
     const v = await openScore('changed and sent again');
@@ -156,5 +167,5 @@ describePg('a form sent twice runs once', () => {
     const again = await h.slack.submitView({ user: USER, viewId: v.id, values });
     expect(again.status).toBe(200);
     await oneFlowAndTold('sent again after a slow ack');
-  });
+  }, 300_000);
 });

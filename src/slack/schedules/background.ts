@@ -19,8 +19,17 @@ const INTERRUPTED_EVERY_MS = 60_000;
 /** One run, shown as a command's outcome is: a flow announced in the schedule's channel and followed. */
 async function performRun(bot: Bot, s: Schedule, plannedAt: number): Promise<RunReport> {
   if (s.kind === 'digest') {
-    await postScheduledDigest(bot, s, plannedAt);
-    return { outcome: 'ok' };
+    try {
+      await postScheduledDigest(bot, s, plannedAt);
+      return { outcome: 'ok' };
+    } catch (e) {
+      bot.logger.warn({ schedule: s.id, err: errText(e) }, 'could not post a digest');
+      return {
+        outcome: 'failed',
+        detail:
+          'Slack did not take the digest in its channel; invite the bot there, or ask for one with `/tsai digest now`.',
+      };
+    }
   }
   const deps: PerformDeps = {
     store: bot.store,
