@@ -34,6 +34,17 @@ export interface NewSchedule {
   nextRunAt: number | null;
 }
 
+/** One planned run, claimed by `owner` at `at`. */
+export interface ScheduleRunClaim {
+  scheduleId: string;
+  plannedAt: number;
+  owner: string;
+  at: number;
+  /** Recorded at once as this (a skipped run), instead of claimed. */
+  state?: ScheduleRunState;
+  detail?: string;
+}
+
 export interface Schedule {
   id: string;
   teamId: string | null;
@@ -123,15 +134,7 @@ export interface ScheduleStore {
    * Claims one planned run: true for the one caller that inserted its row, false for everyone after (the
    * row is never deleted while its schedule lives).
    */
-  claimScheduleRun(o: {
-    scheduleId: string;
-    plannedAt: number;
-    owner: string;
-    at: number;
-    /** Recorded at once as this (a skipped run), instead of claimed. */
-    state?: ScheduleRunState;
-    detail?: string;
-  }): Promise<boolean>;
+  claimScheduleRun(o: ScheduleRunClaim): Promise<boolean>;
   /** What came of a claimed run (only from `claimed`). */
   finishScheduleRun(o: {
     scheduleId: string;

@@ -86,6 +86,15 @@ export function* insertRows(insert: RowsInsert): Steps<void> {
 export const whereAll = (conditions: readonly string[]): string =>
   conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
 
+/** The conditions whose value is given, and their parameters in order (a query's optional filters). */
+export function givenConditions(pairs: readonly (readonly [string, unknown])[]): {
+  where: string[];
+  params: unknown[];
+} {
+  const given = pairs.filter(([, v]) => v !== undefined);
+  return { where: given.map(([c]) => c), params: given.map(([, v]) => v) };
+}
+
 /** The most rows one retention statement deletes, so that no delete holds the database for long. */
 export const PRUNE_BATCH_MAX = 10_000;
 

@@ -1,4 +1,4 @@
-import type { Schedule, ScheduleStatus, Store } from '../../store/index.js';
+import type { NewSchedule, Schedule, ScheduleStatus, Store } from '../../store/index.js';
 import { AuditLog } from '../audit.js';
 import { COMMANDS, specById } from '../grammar/commands.js';
 import { EXAMPLE_IDS } from '../ids.js';
@@ -11,7 +11,7 @@ import { SCHEDULE_EXAMPLE } from './commands.js';
 import { type PlannedRun, previewRuns } from './preview.js';
 import { nextRunAfter, type Rule } from './rule.js';
 import { STATUS_WORDS } from './status.js';
-import { readWhen } from './when.js';
+import { readWhen, type WhenOutcome } from './when.js';
 
 /** What `/tsai schedule …`, `/tsai schedules` and `/tsai digest …` ask for. */
 export type SchedulingRequest =
@@ -188,29 +188,20 @@ export async function createSchedule(
       'A scheduled live start or stop names its model: the model an assessment points to may change between runs. Nothing was scheduled.',
       example(`live ${read.operation.action} ${EXAMPLE_IDS.model}`),
     );
-  const schedule = await deps.store.createSchedule({
-    ...(asker.teamId ? { teamId: asker.teamId } : {}),
-    channelId: asker.channelId,
-    ownerId: asker.userId,
-    name: req.name ?? `${read.spec.id} ${when.words}`.slice(0, 120),
-    kind: 'command',
-    command: req.commandText,
-    whenText: req.whenText,
-    rule: { ...when.rule },
-    timeZone: when.rule.zone,
-    status: needsApproval ? 'awaiting-approval' : 'active',
-    createdAt: now,
-    nextRunAt: needsApproval ? null : nextRunAfter(when.rule, now),
-  });
-  await audit(deps, asker, 'schedule.create', schedule, { when: req.whenText, command: req.commandText });
-  return {
-    ok: true,
-    schedule,
-    rule: when.rule,
-    words: when.words,
-    runs: previewRuns(when.rule, now, 3),
-    needsApproval,
-  };
+  return keep(
+    deps,
+    asker,
+    when,
+    {
+      name: req.name ?? `${read.spec.id} ${when.words}`.slice(0, 120),
+      kind: 'command',
+      command: req.commandText,
+      whenText: req.whenText,
+      needsApproval,
+    },
+    { when: req.whenText, command: req.commandText },
+    now,
+  );
 }
 
 /** Makes a digest of this channel, posted on its rule. */
@@ -218,28 +209,47 @@ export async function createDigest(deps: SchedulingDeps, asker: Asker, whenText:
   const now = deps.now().getTime();
   const when = readWhen(whenText, { zone: asker.person.timeZone, now });
   if (!when.ok) return refusal(when.message, '/tsai digest "every weekday at 07:00"');
+  return keep(
+    deps,
+    asker,
+    when,
+    { name: `digest ${when.words}`, kind: 'digest', command: '', whenText, needsApproval: false },
+    { when: whenText, digest: true },
+    now,
+  );
+}
+
+/** Stores a schedule read and allowed, audits it, and answers with its next runs. */
+async function keep(
+  deps: SchedulingDeps,
+  asker: Asker,
+  when: Extract<WhenOutcome, { ok: true }>,
+  s: Pick<NewSchedule, 'name' | 'kind' | 'command' | 'whenText'> & { needsApproval: boolean },
+  detail: Record<string, unknown>,
+  now: number,
+): Promise<Created> {
   const schedule = await deps.store.createSchedule({
     ...(asker.teamId ? { teamId: asker.teamId } : {}),
     channelId: asker.channelId,
     ownerId: asker.userId,
-    name: `digest ${when.words}`,
-    kind: 'digest',
-    command: '',
-    whenText,
+    name: s.name,
+    kind: s.kind,
+    command: s.command,
+    whenText: s.whenText,
     rule: { ...when.rule },
     timeZone: when.rule.zone,
-    status: 'active',
+    status: s.needsApproval ? 'awaiting-approval' : 'active',
     createdAt: now,
-    nextRunAt: nextRunAfter(when.rule, now),
+    nextRunAt: s.needsApproval ? null : nextRunAfter(when.rule, now),
   });
-  await audit(deps, asker, 'schedule.create', schedule, { when: whenText, digest: true });
+  await audit(deps, asker, 'schedule.create', schedule, detail);
   return {
     ok: true,
     schedule,
     rule: when.rule,
     words: when.words,
     runs: previewRuns(when.rule, now, 3),
-    needsApproval: false,
+    needsApproval: s.needsApproval,
   };
 }
 

@@ -7,6 +7,7 @@ import { forgetMissing, recordFlowResult } from '../catalog/record.js';
 import type { Actor, Operation } from '../operations/operation.js';
 import { requestParams } from '../operations/params.js';
 import type { OpSuccess } from '../outcome.js';
+import { Rounds } from '../rounds.js';
 import { catalogOfOutputs, outputsOf } from './outputs.js';
 import { nextPollDelay, type PollSchedule } from './schedule.js';
 
@@ -85,12 +86,17 @@ export class FlowTracker {
   readonly owner = `tracker-${randomUUID()}`;
   private readonly clock: () => number;
   private notifier: FlowNotifier | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private round: Promise<number> | undefined;
-  private stopped = false;
+  private readonly rounds: Rounds;
 
   constructor(private readonly deps: TrackerDeps) {
     this.clock = deps.clock ?? Date.now;
+    this.rounds = new Rounds({
+      tick: () => this.tick(),
+      tickMs: deps.tickMs ?? 1_000,
+      batch: deps.batch ?? 50,
+      failed: (e) =>
+        deps.log.error({ err: e instanceof Error ? e.message : String(e) }, 'flow tracking round failed'),
+    });
   }
 
   private get leaseMs(): number {
@@ -146,30 +152,12 @@ export class FlowTracker {
   /** Begins the rounds; `notifier` shows what the rounds find. */
   start(notifier: FlowNotifier): void {
     this.notifier = notifier;
-    this.stopped = false;
-    const tickMs = this.deps.tickMs ?? 1_000;
-    const loop = () => {
-      if (this.stopped) return;
-      this.round = this.tick().catch((e: unknown) => {
-        this.deps.log.error(
-          { err: e instanceof Error ? e.message : String(e) },
-          'flow tracking round failed',
-        );
-        return 0;
-      });
-      void this.round.then((n) => {
-        // A full batch means more are due: go on at once rather than wait for the next tick.
-        if (!this.stopped) this.timer = setTimeout(loop, n >= (this.deps.batch ?? 50) ? 0 : tickMs);
-      });
-    };
-    this.timer = setTimeout(loop, 0);
+    this.rounds.start();
   }
 
   /** Stops the rounds, lets the one in progress finish, and gives back every lease. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.round?.catch(() => 0);
+    await this.rounds.stop();
     await this.deps.store.releaseFlowLeases(this.owner);
   }
 

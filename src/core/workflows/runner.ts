@@ -7,6 +7,7 @@ import { requestParams } from '../operations/params.js';
 import { entryOfCommand } from '../operations/registry/index.js';
 import type { Operations } from '../operations/run.js';
 import type { OpFailure } from '../outcome.js';
+import { Rounds } from '../rounds.js';
 import { afterApproval, afterFlow, afterRun, INTERRUPTED, UNKNOWN_STEP } from './completion.js';
 import { CHANNEL_INPUT, runnerOf } from './inputs.js';
 import { type StepSpec, stepOfCallback } from './steps.js';
@@ -88,12 +89,16 @@ export class StepRunner {
   readonly owner = `steps-${randomUUID()}`;
   private readonly clock: () => number;
   private completer: StepCompleter | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private round: Promise<number> | undefined;
-  private stopped = true;
+  private readonly rounds: Rounds;
 
   constructor(private readonly deps: StepRunnerDeps) {
     this.clock = deps.clock ?? Date.now;
+    this.rounds = new Rounds({
+      tick: () => this.tick(),
+      tickMs: deps.tickMs ?? 1_000,
+      batch: deps.batch ?? 50,
+      failed: (e) => deps.log.error({ err: String(e) }, 'workflow step round failed'),
+    });
   }
 
   /** A step Slack asked to run: recorded (a redelivery is dropped), read, run, and completed or waiting. */
@@ -253,25 +258,11 @@ export class StepRunner {
   /** Begins the rounds that complete the steps whose wait is over. */
   begin(completer: StepCompleter): void {
     this.completer = completer;
-    this.stopped = false;
-    const tickMs = this.deps.tickMs ?? 1_000;
-    const loop = () => {
-      if (this.stopped) return;
-      this.round = this.tick().catch((e: unknown) => {
-        this.deps.log.error({ err: String(e) }, 'workflow step round failed');
-        return 0;
-      });
-      void this.round.then((n) => {
-        if (!this.stopped) this.timer = setTimeout(loop, n >= (this.deps.batch ?? 50) ? 0 : tickMs);
-      });
-    };
-    this.timer = setTimeout(loop, 0);
+    this.rounds.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.round?.catch(() => 0);
+    await this.rounds.stop();
     await this.deps.store.releaseStepLeases(this.owner);
   }
 

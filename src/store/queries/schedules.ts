@@ -5,13 +5,14 @@ import type {
   Schedule,
   ScheduleQuery,
   ScheduleRun,
+  ScheduleRunClaim,
   ScheduleRunOutcome,
   ScheduleRunQuery,
   ScheduleRunState,
   ScheduleStatus,
   ScheduleStatusChange,
 } from '../schedules.js';
-import { all, one, oneWriter, run, type Steps, statements, whereAll } from '../sql.js';
+import { all, givenConditions, one, oneWriter, run, type Steps, statements, whereAll } from '../sql.js';
 
 type Row = Record<string, unknown>;
 const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
@@ -94,15 +95,11 @@ export const getSchedule = (id: string) => statements(() => schedule(id));
 
 export const listSchedules = (q: ScheduleQuery) =>
   statements(function* () {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (condition: string, v: unknown) => {
-      where.push(condition);
-      params.push(v);
-    };
-    if (q.teamId !== undefined) add('team_id = ?', q.teamId);
-    if (q.channelId !== undefined) add('channel_id = ?', q.channelId);
-    if (q.ownerId !== undefined) add('owner_id = ?', q.ownerId);
+    const { where, params } = givenConditions([
+      ['team_id = ?', q.teamId],
+      ['channel_id = ?', q.channelId],
+      ['owner_id = ?', q.ownerId],
+    ]);
     const statuses = q.statuses ?? ['active', 'paused', 'awaiting-approval', 'rejected'];
     where.push(`status IN (${statuses.map(() => '?').join(', ')})`);
     params.push(...statuses);
@@ -139,14 +136,7 @@ export const claimDueSchedules = (o: { owner: string; now: number; leaseMs: numb
     return rows.map(toSchedule);
   });
 
-export const claimScheduleRun = (o: {
-  scheduleId: string;
-  plannedAt: number;
-  owner: string;
-  at: number;
-  state?: ScheduleRunState;
-  detail?: string;
-}) =>
+export const claimScheduleRun = (o: ScheduleRunClaim) =>
   statements(function* () {
     const state = o.state ?? 'claimed';
     const changed = yield* run(

@@ -1,5 +1,15 @@
 import { clampLimit, toTrackedFlow, trackedFlowColumns } from '../rows.js';
-import { all, one, oneWriter, pruneBatch, run, type Steps, statements, whereAll } from '../sql.js';
+import {
+  all,
+  givenConditions,
+  one,
+  oneWriter,
+  pruneBatch,
+  run,
+  type Steps,
+  statements,
+  whereAll,
+} from '../sql.js';
 import type {
   FlowAnnouncement,
   NewTrackedFlow,
@@ -87,16 +97,12 @@ export const releaseFlowLeases = (owner: string) =>
 
 export const listTrackedFlows = (q: TrackedFlowQuery) =>
   statements(function* () {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (condition: string, v: unknown) => {
-      where.push(condition);
-      params.push(v);
-    };
-    if (q.teamId !== undefined) add('team_id = ?', q.teamId);
-    if (q.channelId !== undefined) add('channel_id = ?', q.channelId);
-    if (q.requesterId !== undefined) add('requester_id = ?', q.requesterId);
-    if (q.since !== undefined) add('created_at >= ?', q.since);
+    const { where, params } = givenConditions([
+      ['team_id = ?', q.teamId],
+      ['channel_id = ?', q.channelId],
+      ['requester_id = ?', q.requesterId],
+      ['created_at >= ?', q.since],
+    ]);
     const rows = yield* all(
       `SELECT * FROM tracked_flows${whereAll(where)} ORDER BY created_at DESC, flow_id DESC LIMIT ?`,
       [...params, clampLimit(q.limit, 20)],
