@@ -358,10 +358,12 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
     await control('POST', 'faults', { method: 'POST', path: '/flows$', latencyMs: HELD_MS });
     const postsBefore = serviceLog.length;
     rig.slack.setBotEndpoint(`http://127.0.0.1:${doomed.port}/slack/events`);
-    const doomedClicks: Delivery[] = [];
+    const doomedClicks: (Delivery & { user: string })[] = [];
     const inHand = [
       ...doomedRequests.flatMap((card) =>
-        [APPROVER, 'U0CAROL'].map((u) => async () => void doomedClicks.push(await click(u, card, 'approve'))),
+        [APPROVER, 'U0CAROL'].map(
+          (u) => async () => void doomedClicks.push({ ...(await click(u, card, 'approve')), user: u }),
+        ),
       ),
       ...[0, 1, 2, 3, 4].map(
         (k) => () =>
@@ -534,6 +536,24 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
     const recovered = survivor.logs().find((l) => String(l.msg).includes('execution was cut off'));
 
     // What people saw, per slash command.
+    // A dead process's commands and clicks are told by a message only to their person (the store keeps no
+    // response URL and no command text): each such notice accounts for one command (or click) of that person.
+    const byMessage = (pattern: RegExp) => {
+      const left = new Map<string, number>();
+      for (const c of rig.slack.calls)
+        if (c.method.startsWith('chat.post') && c.response.ok === true && pattern.test(String(c.args.text))) {
+          const to = String(c.args.user ?? c.args.channel);
+          left.set(to, (left.get(to) ?? 0) + 1);
+        }
+      return (user: string): boolean => {
+        const n = left.get(user) ?? 0;
+        if (n === 0) return false;
+        left.set(user, n - 1);
+        return true;
+      };
+    };
+    const toldByMessage = byMessage(/interrupted while handling `\/tsai/);
+    const clickToldByMessage = byMessage(/interrupted while handling your \w+ click/);
     const seenBy = (s: Sent): Seen => {
       if (s.delivery.status !== 200) return 'slack failure notice';
       if (s.delivery.body) return 'answered';
@@ -553,7 +573,7 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
         )
       )
         return 'answered';
-      return 'nothing';
+      return toldByMessage(s.user) ? 'told interrupted' : 'nothing';
     };
     const seen = new Map<string, number>();
     const count = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
@@ -587,7 +607,9 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
       const posts = rig.slack.responses.filter(
         (r) => (d.responseUrl ?? '').endsWith(r.id) && r.status === 200,
       );
-      const told = posts.some((p) => /interrupted while handling/.test(JSON.stringify(p.body)));
+      const told =
+        posts.some((p) => /interrupted while handling/.test(JSON.stringify(p.body))) ||
+        clickToldByMessage(d.user);
       count(
         clicksSeen,
         d.status !== 200
