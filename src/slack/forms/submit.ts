@@ -156,14 +156,15 @@ async function scheduleForm(bot: Bot, s: Submission, to: Audience, who: Invocati
     channelId: s.channelId,
     ...(s.meta.userName ? { userName: s.meta.userName } : {}),
   });
-  const { body } = await scheduleCommandLine(
+  const made = await scheduleCommandLine(
     bot,
     asker,
     { whenText: s.fields.repeat!, commandText: who.commandText },
     to,
-    who,
   );
-  await recordOutcome(bot, s.key, body);
+  if (made.ok) return void (await recordOutcome(bot, s.key, made.body));
+  await recordOutcome(bot, s.key, errorMessage(made, who));
+  return reportFailure(bot, s, to, made, who);
 }
 
 /**

@@ -1,8 +1,9 @@
+import type { OpFailure } from '../../core/outcome.js';
 import { type Asker, type Created, createSchedule } from '../../core/schedules/manage.js';
 import type { Bot } from '../bot.js';
 import { type Audience, postInChannel, tellUser } from '../reply.js';
 import { goesBy } from '../users.js';
-import { errorMessage, type Invocation, type MessageBody } from '../views/messages.js';
+import type { MessageBody } from '../views/messages.js';
 import { schedulingDeps } from './deps.js';
 import { createdMessage } from './views.js';
 
@@ -44,23 +45,20 @@ export async function showCreated(
 
 /**
  * A command line from a form's "Repeat" or a finished flow's "Run this every …", made a schedule through
- * the one schedule path exactly as `/tsai schedule "<when>" <command>` would be; a refusal goes to the
- * person with its reason and example.
+ * the one schedule path exactly as `/tsai schedule "<when>" <command>` would be, and shown. A refusal is
+ * the caller's to show: a form offers its inputs back with it.
  */
 export async function scheduleCommandLine(
   bot: Bot,
   asker: Asker,
   req: { whenText: string; commandText: string },
   to: Audience,
-  who: Invocation,
-): Promise<{ created: Created; body: MessageBody }> {
+): Promise<{ ok: true; body: MessageBody } | OpFailure> {
   const created = await createSchedule(schedulingDeps(bot), asker, {
     kind: 'create',
     whenText: req.whenText,
     commandText: req.commandText.replace(/^\/tsai\s+/, ''),
   });
-  if (created.ok) return { created, body: await showCreated(bot, to, asker, created) };
-  const body = errorMessage(created, who);
-  await tellUser(bot, to, body);
-  return { created, body };
+  if (!created.ok) return created;
+  return { ok: true, body: await showCreated(bot, to, asker, created) };
 }

@@ -1,9 +1,11 @@
 import type { types } from '@slack/bolt';
 import { isFixedRange, RELATIVE_RANGE_EXAMPLE, REPEAT_EXAMPLE } from '../../core/forms/repeat.js';
+import { EXAMPLE_IDS } from '../../core/ids.js';
 import { errText } from '../../log.js';
 import { LIMITS } from '../../wire/block-kit.js';
 import type { Bot } from '../bot.js';
 import { tellUser } from '../reply.js';
+import { errorMessage } from '../views/messages.js';
 import { REPEAT_FLOW } from '../views/schedule-actions.js';
 import { askerOf, scheduleCommandLine } from './create.js';
 
@@ -88,10 +90,14 @@ export async function openRepeatModal(
   const flow = await bot.store.getTrackedFlow(job.flowId);
   const to = { userId: job.userId, ...(job.channelId ? { channelId: job.channelId } : {}), responseUrls: [] };
   if (!flow) {
-    await tellUser(bot, to, {
-      text: 'The bot no longer knows that flow, so it cannot be scheduled from here. Schedule its command instead, e.g. /tsai schedule "every weekday at 06:00" score … range="last 8 hours".',
-      blocks: [],
-    });
+    const message =
+      'The bot no longer knows that flow, so it cannot be scheduled from here: schedule its command instead.';
+    const example = `/tsai schedule "${REPEAT_EXAMPLE}" score ${EXAMPLE_IDS.model} workspace=${EXAMPLE_IDS.workspace} range="${RELATIVE_RANGE_EXAMPLE}" prefix=shift`;
+    await tellUser(
+      bot,
+      to,
+      errorMessage({ ok: false, message, example }, { userId: job.userId, commandText: '' }),
+    );
     return;
   }
   const view = repeatModal(
@@ -117,11 +123,7 @@ export async function createFromRepeatModal(
     channelId: job.channelId,
   });
   const commandText = `/tsai ${job.commandText.replace(/^\/tsai\s+/, '').replace(/\s*\n\s*/g, ' ')}`;
-  await scheduleCommandLine(
-    bot,
-    asker,
-    { whenText: job.whenText, commandText },
-    { userId: job.userId, channelId: job.channelId, responseUrls: [] },
-    { userId: job.userId, commandText },
-  );
+  const to = { userId: job.userId, channelId: job.channelId, responseUrls: [] };
+  const made = await scheduleCommandLine(bot, asker, { whenText: job.whenText, commandText }, to);
+  if (!made.ok) await tellUser(bot, to, errorMessage(made, { userId: job.userId, commandText }));
 }
