@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { FLOW_ACTION } from '../../src/slack/flows/views.js';
 import { fieldActionId, MODAL_ACTION, MODAL_CALLBACK } from '../../src/slack/forms/views/ids.js';
 import { decodeMeta } from '../../src/slack/forms/views/metadata.js';
+import { REPEAT_FLOW } from '../../src/slack/views/schedule-actions.js';
 import { SEED } from '../../standins/emulator/index.js';
 import {
   DEFAULT_CHANNELS,
@@ -152,7 +153,7 @@ describe('following a flow to its end', () => {
     const dataspec = outputs.find((o) => o.type === 'entities.dataspec')!.id;
     expect(seen(reply)).toContain(model);
     expect(seen(reply)).toContain(dataspec);
-    expect(buttonsOf(reply)).toEqual([FLOW_ACTION.score, FLOW_ACTION.relearn]);
+    expect(buttonsOf(reply)).toEqual([FLOW_ACTION.score, FLOW_ACTION.relearn, REPEAT_FLOW.action]);
     // In place, in order, and never the same status twice.
     const statuses = shownStatuses(OPS, ann.ts);
     expect(statuses.at(-1)).toBe('COMPLETED');

@@ -136,6 +136,7 @@ describe('modal builders', () => {
       'range_1',
       'dataspec_name',
       'dataspec_id',
+      'repeat',
     ]);
     expect(ids('relearn')).toEqual([
       'model',
@@ -145,6 +146,7 @@ describe('modal builders', () => {
       'signals',
       'range_1',
       'dataspec_name',
+      'repeat',
     ]);
     expect(ids('score')).toEqual([
       'name',
@@ -159,8 +161,17 @@ describe('modal builders', () => {
       'output_mode',
       'prefix',
       'outputs',
+      'repeat',
     ]);
-    expect(ids('eval')).toEqual(['assessment', 'datastream', 'model', 'entities', 'range_1', 'name']);
+    expect(ids('eval')).toEqual([
+      'assessment',
+      'datastream',
+      'model',
+      'entities',
+      'range_1',
+      'name',
+      'repeat',
+    ]);
   });
 
   it('EVAL warns about overwriting live output; relearn says old ranges need not be repeated', () => {

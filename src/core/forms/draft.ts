@@ -26,6 +26,7 @@ const TEXT_KEYS = [
   'assessment',
   'datastream',
   'entities',
+  'repeat',
 ] as const satisfies readonly (keyof ModalFields)[];
 
 /** Compact JSON of a draft: empty fields are left out. */

@@ -29,6 +29,8 @@ export interface ModalFields {
   entities?: string;
   /** One entry per time-range input, in display order. */
   ranges?: string[];
+  /** When to run it again and again instead of once now ("every weekday at 06:00"); every form has it. */
+  repeat?: string;
 }
 
 /** Field keys double as Slack input `block_id`s, so errors and state map one to one. */
@@ -49,6 +51,7 @@ export const FIELD = {
   assessment: 'assessment',
   datastream: 'datastream',
   entities: 'entities',
+  repeat: 'repeat',
 } as const satisfies Record<Exclude<keyof ModalFields, 'ranges'>, string>;
 
 export type TextFieldName = keyof typeof FIELD;

@@ -18,6 +18,7 @@ import {
   section,
   slackTime,
 } from '../views/mrkdwn.js';
+import { canRepeat, REPEAT_FLOW } from '../views/schedule-actions.js';
 
 const FLOW_NEXT_PREFIX = 'tsai_flow_';
 
@@ -172,6 +173,7 @@ export function completionMessage(
   const buttons = [...next];
   if (!ok && o.reopen)
     buttons.push(button('Reopen with my inputs', MODAL_ACTION.reopen, o.reopen, 'primary'));
+  if (ok && canRepeat(f.asked)) buttons.push(button('Run this every …', REPEAT_FLOW.action, f.flowId));
   if (buttons.length) blocks.push({ type: 'actions', block_id: 'flow_next', elements: buttons });
   blocks.push(context(`${o.where ? `${o.where} · ` : ''}Asked as ${code(f.asked)}`));
   return { text: headline, blocks: limitBlocks(blocks) };

@@ -1,6 +1,8 @@
 import { channelShifts } from '../../core/channel-defaults.js';
 import { commandLineOf } from '../../core/forms/command-line.js';
+import { FIELD } from '../../core/forms/fields.js';
 import { labelPickedSignals } from '../../core/forms/options.js';
+import { checkRepeat, isFixedRange, RELATIVE_RANGE_EXAMPLE } from '../../core/forms/repeat.js';
 import { validateModal } from '../../core/forms/validate.js';
 import { defaultName } from '../../core/names.js';
 import type { Actor } from '../../core/operations/operation.js';
@@ -73,7 +75,11 @@ export async function checkSubmission(
     defaultName: defaultName(operationWordOf(meta.kind), userName, now),
     needsChannel: !meta.channel,
   });
-  if (!outcome.ok) return { ack: { response_action: 'errors', errors: outcome.errors } };
+  const repeat = repeatErrors(fields.repeat, form.ranges, { zone: timeZone, now: now.getTime() });
+  if (!outcome.ok || repeat)
+    return {
+      ack: { response_action: 'errors', errors: { ...(outcome.ok ? {} : outcome.errors), ...repeat } },
+    };
   const channelId = meta.channel ?? outcome.channel!;
   return {
     ack: undefined,
@@ -102,6 +108,7 @@ export async function followSubmission(s: Submission, bot: Bot): Promise<void> {
   const who: Invocation = { userId: s.userId, commandText: commandLineOf(s.meta.kind, s.fields) };
   const to: Audience = { userId: s.userId, channelId: s.channelId, responseUrls: s.responseUrls };
   if (!(await runsOnce(bot, s.key, to))) return;
+  if (s.fields.repeat) return scheduleForm(bot, s, to, who);
   const actor: Actor = {
     userId: s.userId,
     ...(s.teamId ? { teamId: s.teamId } : {}),
@@ -138,6 +145,45 @@ export async function followSubmission(s: Submission, bot: Bot): Promise<void> {
       who,
     ),
   );
+}
+
+/** A form with a "Repeat": its command becomes a schedule through the one schedule path; nothing runs now. */
+async function scheduleForm(bot: Bot, s: Submission, to: Audience, who: Invocation): Promise<void> {
+  const { askerOf, scheduleCommandLine } = await import('../schedules/create.js');
+  const asker = await askerOf(bot, {
+    userId: s.userId,
+    ...(s.teamId ? { teamId: s.teamId } : {}),
+    channelId: s.channelId,
+    ...(s.meta.userName ? { userName: s.meta.userName } : {}),
+  });
+  const made = await scheduleCommandLine(
+    bot,
+    asker,
+    { whenText: s.fields.repeat!, commandText: who.commandText },
+    to,
+  );
+  if (made.ok) return void (await recordOutcome(bot, s.key, made.body));
+  await recordOutcome(bot, s.key, errorMessage(made, who));
+  return reportFailure(bot, s, to, made, who);
+}
+
+/**
+ * The "Repeat" field's problems, under the field concerned: an unreadable "when", or a range of fixed
+ * dates, which every run would read the same (a relative one is read again at each run).
+ */
+function repeatErrors(
+  repeat: string | undefined,
+  ranges: readonly { blockId: string; text: string }[],
+  o: { zone: string; now: number },
+): Record<string, string> | undefined {
+  if (!repeat) return undefined;
+  const when = checkRepeat(repeat, o);
+  if (!when.ok) return { [FIELD.repeat]: when.error };
+  const fixed = ranges.find((r) => isFixedRange(r.text, o));
+  if (!fixed) return undefined;
+  return {
+    [fixed.blockId]: `A schedule reads its range again at each run, and this one names fixed dates, so every run would read the same past data. Give a relative range, e.g. ${RELATIVE_RANGE_EXAMPLE}.`,
+  };
 }
 
 /** The failure, privately, with "Reopen with my inputs": no input is lost. */

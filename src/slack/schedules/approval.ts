@@ -83,7 +83,10 @@ export async function askApproval(bot: Bot, s: Schedule, runs: readonly PlannedR
 }
 
 /** An approver's click: decided once in the store; the card shows the result, the clicker hears a refusal. */
-export async function followScheduleDecision(job: ScheduleJob, bot: Bot): Promise<void> {
+export async function followScheduleDecision(
+  job: Extract<ScheduleJob, { kind: 'schedule-decision' }>,
+  bot: Bot,
+): Promise<void> {
   const decided: DecidedSchedule = await decideSchedule(
     { ...schedulingDeps(bot), allowSelfApproval: bot.config.approvals.allowSelfApproval },
     {

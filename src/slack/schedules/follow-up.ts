@@ -1,6 +1,5 @@
 import type { SlashCommand } from '@slack/bolt';
 import {
-  type Asker,
   changeSchedule,
   channelSchedules,
   createDigest,
@@ -9,11 +8,11 @@ import {
 } from '../../core/schedules/manage.js';
 import type { Bot } from '../bot.js';
 import { type Audience, postInChannel, tellUser } from '../reply.js';
-import { goesBy } from '../users.js';
 import { errorMessage, invocationOf } from '../views/messages.js';
+import { askerOf, showCreated } from './create.js';
 import { schedulingDeps } from './deps.js';
 import { postDigestNow } from './digest.js';
-import { changedMessage, createdMessage, listMessage } from './views.js';
+import { changedMessage, listMessage } from './views.js';
 
 /**
  * `/tsai schedule …`, `/tsai schedules`, `/tsai digest …` after the ack: core reads and decides; this
@@ -28,17 +27,12 @@ export async function followScheduling(
   const who = invocationOf(command);
   const req = readScheduling(read.id, read.text);
   if ('ok' in req) return void (await tellUser(bot, to, errorMessage(req, who)));
-  const [info, timeZone] = await Promise.all([
-    bot.users.lookup(command.user_id),
-    bot.zoneOf(command.user_id),
-  ]);
-  const userName = goesBy(info, command.user_name);
-  const asker: Asker = {
+  const asker = await askerOf(bot, {
     userId: command.user_id,
     ...(command.team_id ? { teamId: command.team_id } : {}),
     channelId: command.channel_id,
-    person: { ...(userName ? { userName } : {}), timeZone, ...(info.locale ? { locale: info.locale } : {}) },
-  };
+    userName: command.user_name,
+  });
   const deps = schedulingDeps(bot);
   const inChannel = async (body: Parameters<typeof postInChannel>[2]) =>
     (await postInChannel(bot, to, body)) || (await tellUser(bot, to, body));
@@ -63,13 +57,7 @@ export async function followScheduling(
           ? await createSchedule(deps, asker, req)
           : await createDigest(deps, asker, req.whenText);
       if (!created.ok) return void (await tellUser(bot, to, errorMessage(created, who)));
-      const list = await channelSchedules(bot.store, asker.channelId, asker.teamId);
-      const number = list.findIndex((s) => s.id === created.schedule.id) + 1;
-      await inChannel(createdMessage(created.schedule, { ...created, number }));
-      if (created.needsApproval) {
-        const { askApproval } = await import('./approval.js');
-        await askApproval(bot, created.schedule, created.runs);
-      }
+      await showCreated(bot, to, asker, created);
       return;
     }
   }

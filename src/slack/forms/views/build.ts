@@ -13,6 +13,7 @@ import {
   isResourceField,
   type ResourceField,
 } from '../../../core/forms/options.js';
+import { REPEAT_EXAMPLE } from '../../../core/forms/repeat.js';
 import { DEFAULT_NAME_PLACEHOLDER } from '../../../core/operations/registry/arguments.js';
 import type { FieldSpec } from '../../../core/operations/registry/entry.js';
 import { entryOfForm } from '../../../core/operations/registry/index.js';
@@ -86,6 +87,7 @@ export function buildModalView(input: ModalViewInput): types.ModalView {
       blocks.push(...fieldBlocks(field, input));
     }
   }
+  blocks.push(repeatInput(input.fields.repeat));
 
   return {
     type: 'modal',
@@ -96,6 +98,21 @@ export function buildModalView(input: ModalViewInput): types.ModalView {
     private_metadata: encodeMeta(meta),
     blocks,
   };
+}
+
+/**
+ * Every form's last field: empty, the form runs now; with a "when", the same command becomes a schedule
+ * through the one schedule path, and nothing runs now.
+ */
+function repeatInput(initial: string | undefined): types.InputBlock {
+  return textInput({
+    blockId: FIELD.repeat,
+    label: 'Repeat (optional)',
+    hint: 'Leave empty to run it once, now. With a "when", it runs on that schedule instead (ranges like "last 8 hours" are read at each run), and nothing runs now.',
+    placeholder: REPEAT_EXAMPLE,
+    initial,
+    optional: true,
+  });
 }
 
 function header(blockId: string, text: string): types.HeaderBlock {

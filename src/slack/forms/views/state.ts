@@ -93,6 +93,8 @@ export function readModalState(
     const channel = elementState(v, FIELD.channel)?.selected_conversation;
     if (typeof channel === 'string' && channel) fields.channel = channel;
   }
+  const repeat = textOf(v, FIELD.repeat)?.trim();
+  if (repeat) fields.repeat = repeat;
   const ranges = meta.ranges.map((key) => ({
     blockId: rangeBlockId(key),
     text: textOf(v, rangeBlockId(key)) ?? '',
