@@ -105,6 +105,8 @@ describe('the features', () => {
       'identity-disconnect',
       'identity-open',
       'schedule-decision',
+      'schedule-repeat-create',
+      'schedule-repeat-open',
       'step-executed',
     ]);
     expect(() => followUpsOf([...FEATURES, FEATURES[0]!])).toThrow(/two follow-ups for the job kind command/);
