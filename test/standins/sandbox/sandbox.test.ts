@@ -443,7 +443,8 @@ describe.skipIf(!run)(
         .locator('.message:not(.ephemeral)', { hasText: 'every minute here' })
         .filter({ hasText: /RUNNING|COMPLETED/ })
         .first()
-        // The flow's status comes with the tracker's next poll, which a busy machine delays.
+        // The run comes at the next minute (up to 60 s away: the creation message already names the
+        // flow, so the wait above can end at once), and its status with the tracker's next poll.
         .waitFor({ timeout: 120_000 });
       await send(page, '/tsai schedule delete "sandbox minute"');
       await page.locator('.message', { hasText: 'deleted the schedule' }).waitFor();
