@@ -14,8 +14,8 @@ export type ScheduleKind = 'command' | 'digest';
  */
 export type ScheduleStatus = 'active' | 'paused' | 'awaiting-approval' | 'rejected' | 'deleted';
 
-export interface NewSchedule {
-  teamId?: string;
+/** What a schedule is, whether being created or read back. */
+interface ScheduleDefinition {
   channelId: string;
   ownerId: string;
   name: string;
@@ -28,10 +28,14 @@ export interface NewSchedule {
   rule: Record<string, unknown>;
   timeZone: string;
   status: ScheduleStatus;
-  approvalId?: string;
   createdAt: number;
-  /** The first planned run; null while it may not run. */
+  /** The next planned run; null while it may not run. */
   nextRunAt: number | null;
+}
+
+export interface NewSchedule extends ScheduleDefinition {
+  teamId?: string;
+  approvalId?: string;
 }
 
 /** One planned run, claimed by `owner` at `at`. */
@@ -45,25 +49,14 @@ export interface ScheduleRunClaim {
   detail?: string;
 }
 
-export interface Schedule {
+export interface Schedule extends ScheduleDefinition {
   id: string;
   teamId: string | null;
-  channelId: string;
-  ownerId: string;
-  name: string;
-  kind: ScheduleKind;
-  command: string;
-  whenText: string;
-  rule: Record<string, unknown>;
-  timeZone: string;
-  status: ScheduleStatus;
   /** Why it is paused or rejected, in words for people. */
   statusReason: string | null;
   statusBy: string | null;
   approvalId: string | null;
-  createdAt: number;
   updatedAt: number;
-  nextRunAt: number | null;
   lastRunAt: number | null;
   lastOutcome: ScheduleRunOutcome | null;
   lastDetail: string | null;
