@@ -901,6 +901,20 @@ function checkRange(c: Ctx, r: TimeRange, requirePast: boolean): ParseProblem | 
 }
 
 function parseWith(c: Ctx, text: string, requirePast: boolean): RangeOutcome {
+  const o = readRange(c, text, requirePast);
+  return o.ok ? o : { ...o, examples: workingNow(c, o.examples, requirePast) };
+}
+
+/**
+ * The examples a refusal offers that read at this very moment: "today" is empty at the stroke of
+ * midnight, and "yesterday 9am to now" fails where the ranges must end before 9am. An offered example
+ * that is then refused would send a person in a circle.
+ */
+function workingNow(c: Ctx, examples: readonly string[], requirePast: boolean): string[] {
+  return examples.filter((e) => readRange(c, e, requirePast).ok);
+}
+
+function readRange(c: Ctx, text: string, requirePast: boolean): RangeOutcome {
   const t = normalizeText(text);
   if (t === '') return fail('No time range given.');
   if (t.length > MAX_RANGE_CHARS)

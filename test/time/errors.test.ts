@@ -19,6 +19,18 @@ describe('errors', () => {
     for (const ex of out.examples) expect(parseTimeRange(ex, ctx).ok, ex).toBe(true);
   });
 
+  it('at the stroke of local midnight, a refusal offers only examples that read at that moment', () => {
+    // "today" is empty at midnight: "this day" must not send the person to it then.
+    const midnight = { now: new Date('2026-11-02T05:00:00Z'), timeZone: 'America/New_York' };
+    const out = parseTimeRange('this day', midnight);
+    expect(out.ok).toBe(false);
+    if (out.ok) return;
+    expect(parseTimeRange('today', midnight).ok).toBe(false);
+    expect(out.examples).not.toContain('today');
+    expect(out.examples.length).toBeGreaterThan(0);
+    for (const ex of out.examples) expect(parseTimeRange(ex, midnight).ok, ex).toBe(true);
+  });
+
   it.each(['', '   ', '""', '“ ”'])('empty text %j', (text) => {
     expect(errorOf(text)).toMatch(/no time range/i);
   });
