@@ -54,6 +54,10 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...fastFolders, ...timeTests],
           // Only these run the bot's worker thread or child processes, which run the build in dist/.
           globalSetup: ['test/global-build.ts'],
+          // Whole bots, replicas and browsers: on a machine whose cores another process keeps busy, their
+          // conditions take minutes to come (each waits for them with bounds of its own up to that).
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
         },
       },
       ...machineZones.map((tz, i) => ({
