@@ -13,6 +13,8 @@ const M = '1070000000000000002';
 const OPS = 'C0OPS';
 const ALICE = 'U0ALICE';
 const BOB = 'U0BOB';
+/** A private channel the bot has not been invited to. */
+const NIGHT = 'C0NIGHT';
 // Friday 27 November 2026, 05:00 in London (UTC+0): Alice's zone.
 const NOW = Date.UTC(2026, 10, 27, 5, 0);
 
@@ -47,7 +49,10 @@ beforeAll(async () => {
     flowDelays: { runningAfterMs: 300, completedAfterMs: 1_000 },
     env: { TSAI_TRACK_FIRST_POLL: '100ms', TSAI_TRACK_MAX_INTERVAL: '400ms', TSAI_APPROVERS: BOB },
     users: DEFAULT_USERS,
-    channels: DEFAULT_CHANNELS,
+    channels: [
+      ...DEFAULT_CHANNELS,
+      { id: NIGHT, name: 'night-shift', isPrivate: true, botMember: false, members: [ALICE, BOB] },
+    ],
   });
 });
 afterAll(async () => {
@@ -328,6 +333,36 @@ describe('a schedule through the real bot', () => {
     expect((digest.blocks ?? []).length).toBeLessThanOrEqual(50);
     await until(async () => (await h.store.getSchedule(s.id))?.lastOutcome === 'ok', 5_000, 'recorded');
     await h.commandAndReply('schedule delete "digest every day at 07:00"');
+  });
+
+  it('a digest of a channel without the bot comes to its owner by direct message, with how to invite the bot', async () => {
+    h.clock.set(Date.UTC(2026, 10, 27, 6, 30));
+    await h.command('digest "every day at 07:00"', { channel: NIGHT });
+    const s = await until(
+      async () => (await h.store.listSchedules({ channelId: NIGHT }))[0],
+      5_000,
+      'the night digest',
+    );
+    const dms = () => h.slack.messages(`D${ALICE}`).filter((m) => m.user === h.slack.botUserId);
+    const before = new Set(dms().map((m) => m.ts));
+    h.clock.set(Date.UTC(2026, 10, 27, 7, 0, 3));
+    const got = await h.slack.waitFor(
+      () => {
+        const fresh = dms().filter((m) => !before.has(m.ts));
+        const digest = fresh.find((m) => /Digest for/.test(seen(m)));
+        const hint = fresh.find((m) => m.text.includes('/invite @tsai'));
+        return digest && hint ? { digest, hint } : undefined;
+      },
+      10_000,
+      'the digest and the hint by direct message',
+    );
+    expect(got.hint.text).toContain(`I'm not in <#${NIGHT}>`);
+    expect(got.hint.text).toMatch(/sent its digest to you here instead/);
+    expect(got.hint.text).not.toMatch(/channel_not_found|not_in_channel/);
+    expect(h.slack.messages(NIGHT).filter((m) => /Digest for/.test(seen(m)))).toEqual([]);
+    await until(async () => (await h.store.getSchedule(s.id))?.lastOutcome === 'ok', 5_000, 'recorded');
+
+    await h.command(`schedule delete "${s.name}"`, { channel: NIGHT });
   });
 
   it('after downtime, runs the latest missed run once if less than an hour late, skips older ones and tells the owner once', async () => {

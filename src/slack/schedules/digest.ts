@@ -2,6 +2,7 @@ import type { Schedule } from '../../core/records.js';
 import { type DigestData, digestPeriod, readDigest } from '../../core/schedules/digest.js';
 import type { Asker } from '../../core/schedules/manage.js';
 import type { Bot } from '../bot.js';
+import { isNotInChannel, tellInviteOnce } from '../invite-hint.js';
 import { type Audience, postInChannel, sendOrPlain, tellUser } from '../reply.js';
 import type { MessageBody } from '../views/messages.js';
 import {
@@ -97,7 +98,10 @@ export async function postDigestNow(bot: Bot, asker: Asker, to: Audience): Promi
   (await postInChannel(bot, to, body)) || (await tellUser(bot, to, body));
 }
 
-/** A digest schedule's run: the period since its previous run, posted in its channel. */
+/**
+ * A digest schedule's run: the period since its previous run, posted in its channel. Where the bot is not
+ * in that channel, the owner gets it by direct message instead, and is told once how to invite the bot.
+ */
 export async function postScheduledDigest(bot: Bot, s: Schedule, plannedAt: number): Promise<void> {
   const data = await readDigest(bot.store, {
     channelId: s.channelId,
@@ -106,7 +110,17 @@ export async function postScheduledDigest(bot: Bot, s: Schedule, plannedAt: numb
     until: plannedAt,
   });
   const body = digestMessage(data);
-  await sendOrPlain(bot, body, (b) =>
-    bot.slack.chat.postMessage({ channel: s.channelId, text: b.text, blocks: b.blocks }),
-  );
+  const post = (channel: string) =>
+    sendOrPlain(bot, body, (b) => bot.slack.chat.postMessage({ channel, text: b.text, blocks: b.blocks }));
+  try {
+    await post(s.channelId);
+  } catch (e) {
+    if (!isNotInChannel(e)) throw e;
+    await post(s.ownerId);
+    await tellInviteOnce(
+      bot,
+      { userId: s.ownerId, channelId: s.channelId },
+      { kind: 'dm-digest', channelId: s.channelId },
+    );
+  }
 }

@@ -1,8 +1,8 @@
-import { errText } from '../../log.js';
-import type { Bot } from '../bot.js';
-import { postToResponseUrl } from '../respond.js';
-import { slackFailure } from '../slack-errors.js';
-import { section } from '../views/mrkdwn.js';
+import { errText } from '../log.js';
+import type { Bot } from './bot.js';
+import { postToResponseUrl } from './respond.js';
+import { slackFailure } from './slack-errors.js';
+import { section } from './views/mrkdwn.js';
 
 /** Slack's answers that mean the bot is not in the channel (a private one shows the bot nothing at all). */
 const NOT_IN_CHANNEL = new Set(['not_in_channel', 'channel_not_found']);
@@ -12,19 +12,24 @@ export function isNotInChannel(e: unknown): boolean {
   return NOT_IN_CHANNEL.has(slackFailure(e).error);
 }
 
-/** Where the flow went instead of the channel, which decides what the person gets meanwhile. */
-export type Fallback = { kind: 'response-url'; url: string } | { kind: 'dm'; channelId: string };
+/** Where the message went instead of the channel, which decides what the person gets meanwhile. */
+export type Fallback =
+  | { kind: 'response-url'; url: string }
+  | { kind: 'dm'; channelId: string }
+  | { kind: 'dm-digest'; channelId: string };
 
-/** What the person is told, once, when their flow could not be posted in the channel for want of the bot. */
+/** What the person is told, once, when something of theirs could not be posted in the channel for want of the bot. */
 export function inviteHintText(fallback: Fallback): string {
   if (fallback.kind === 'response-url')
     return "I'm not in this channel, so I posted your flow here through your command's reply link. Meanwhile its status does not change in place and it gets no thread: when it ends, you get one new message here (by direct message if that is more than 30 minutes away). For live status and a thread for each flow, type `/invite @tsai` in this channel.";
+  if (fallback.kind === 'dm-digest')
+    return `I'm not in <#${fallback.channelId}>, so I sent its digest to you here instead, and will go on doing so; nobody in <#${fallback.channelId}> sees it. To have it posted there, type \`/invite @tsai\` in <#${fallback.channelId}>.`;
   return `I'm not in <#${fallback.channelId}>, so I sent your flow to you here instead. Meanwhile its status changes in place in this conversation and its end comes in its thread, but nobody in <#${fallback.channelId}> sees it. For live status and threads there, type \`/invite @tsai\` in <#${fallback.channelId}>.`;
 }
 
 /**
- * Tells the person, once per channel, that inviting the bot there gives live status and threads, and what
- * they get meanwhile: privately through the response_url the flow went by (one of its uses), or by direct
+ * Tells the person, once per channel, that inviting the bot there gives live status and threads (or the
+ * channel its digest), and what they get meanwhile: privately through the response_url the flow went by (one of its uses), or by direct
  * message beside the flow. Remembered in the store, so every replica tells it once. True when it used the
  * response_url. A hint that cannot be sent is logged and left: the flow itself was announced.
  */
@@ -33,7 +38,9 @@ export async function tellInviteOnce(
   who: { userId: string; channelId: string },
   fallback: Fallback,
 ): Promise<boolean> {
-  const key = `invite-hint:${who.channelId}:${who.userId}`;
+  // A digest's hint says something a flow's does not (it keeps coming by direct message): told apart.
+  const about = fallback.kind === 'dm-digest' ? ':digest' : '';
+  const key = `invite-hint:${who.channelId}:${who.userId}${about}`;
   try {
     if (await bot.store.getState(key)) return false;
     await bot.store.setState(key, { at: bot.now().getTime() }, bot.now().getTime());
