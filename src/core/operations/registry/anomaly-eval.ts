@@ -3,7 +3,6 @@ import { dataEntries, typed } from '../../catalog/upserts.js';
 import { missingOutcome, ok, outputFrom, text } from '../../grammar/args.js';
 import type { DataArg, OutputArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
-import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData, ResolvedOutput } from '../requests.js';
 import {
   DESCRIPTION,
@@ -22,10 +21,10 @@ import {
   described,
   FLOW_CALL,
   type FlowBodyOf,
-  flowOf,
   modelRunFacts,
   outputFacts,
   schemasOf,
+  startFlow,
   toDataspec,
   usedBy,
   workspaceOf,
@@ -158,39 +157,25 @@ export const anomalyEval: OperationEntry<
       answer: { record: w.flowRecord },
     })),
   },
-  async execute(req, { send, echo }) {
-    try {
-      const flow = await send({
-        body: {
-          name: req.name,
-          ...(req.description ? { description: req.description } : {}),
-          spec: {
-            model: req.modelId,
-            workspace: req.workspaceId,
-            dataspec: toDataspec(req.data),
-            ...(req.output.kind === 'prefix'
-              ? { outputsignalPrefix: req.output.prefix }
-              : { outputsignals: req.output.signals.map((s) => ({ signal: s.signal, name: s.name })) }),
-          },
-        },
-      });
-      return {
-        ok: true,
-        kind: 'service',
-        visibility: 'channel',
-        title: 'started an ANOMALYEVAL flow (scoring)',
-        flow: flowOf(flow),
-        facts: [
-          ...modelRunFacts(req),
-          ...dataFacts(req.data, echo),
-          ...outputFacts(req.output),
-          ...described(req.description),
-        ],
-      };
-    } catch (e) {
-      return serviceFailure(e, 'create the ANOMALYEVAL flow', { what: 'flow', name: req.name });
-    }
-  },
+  execute: (req, { send, echo }) =>
+    startFlow(send, req, {
+      spec: {
+        model: req.modelId,
+        workspace: req.workspaceId,
+        dataspec: toDataspec(req.data),
+        ...(req.output.kind === 'prefix'
+          ? { outputsignalPrefix: req.output.prefix }
+          : { outputsignals: req.output.signals.map((s) => ({ signal: s.signal, name: s.name })) }),
+      },
+      title: 'started an ANOMALYEVAL flow (scoring)',
+      flowWhat: 'the ANOMALYEVAL flow',
+      facts: () => [
+        ...modelRunFacts(req),
+        ...dataFacts(req.data, echo),
+        ...outputFacts(req.output),
+        ...described(req.description),
+      ],
+    }),
   catalog: (req) => ({
     add: [
       typed('workspace', req.workspaceId),

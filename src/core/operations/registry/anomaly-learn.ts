@@ -4,7 +4,6 @@ import { missingOutcome, ok, text } from '../../grammar/args.js';
 import type { DataArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { SERVICE_MODEL_NAMING } from '../../names.js';
-import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData } from '../requests.js';
 import { DESCRIPTION, dataArgs, MODEL_NAME, NAMING, workspaceAndData } from './arguments.js';
 import {
@@ -13,9 +12,9 @@ import {
   described,
   FLOW_CALL,
   type FlowBodyOf,
-  flowOf,
   learnedOutputs,
   schemasOf,
+  startFlow,
   toDataspec,
 } from './describe.js';
 import { flowTypeIs, MAX_RANGES, type OperationEntry } from './entry.js';
@@ -95,41 +94,27 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest, AnomalyLea
   },
   resolve: resolveNamedData('learn'),
   wire: ANOMALYLEARN_CALL,
-  async execute(req, { send, echo }) {
-    try {
-      const flow = await send({
-        body: {
-          name: req.name,
-          ...(req.description ? { description: req.description } : {}),
-          spec: {
-            workspace: req.workspaceId,
-            ...(req.modelName ? { modelName: req.modelName } : {}),
-            dataspec: toDataspec(req.data),
-          },
+  execute: (req, { send, echo }) =>
+    startFlow(send, req, {
+      spec: {
+        workspace: req.workspaceId,
+        ...(req.modelName ? { modelName: req.modelName } : {}),
+        dataspec: toDataspec(req.data),
+      },
+      title: 'started an ANOMALYLEARN flow (new anomaly model)',
+      flowWhat: 'the ANOMALYLEARN flow',
+      facts: () => [
+        { label: 'Name', value: req.name, code: true },
+        { label: 'Workspace', value: req.workspaceId, code: true },
+        {
+          label: 'Model name',
+          value: req.modelName ?? `named by the service: ${SERVICE_MODEL_NAMING}`,
+          code: req.modelName !== undefined,
         },
-      });
-      return {
-        ok: true,
-        kind: 'service',
-        visibility: 'channel',
-        title: 'started an ANOMALYLEARN flow (new anomaly model)',
-        flow: flowOf(flow),
-        facts: [
-          { label: 'Name', value: req.name, code: true },
-          { label: 'Workspace', value: req.workspaceId, code: true },
-          {
-            label: 'Model name',
-            value: req.modelName ?? `named by the service: ${SERVICE_MODEL_NAMING}`,
-            code: req.modelName !== undefined,
-          },
-          ...dataFacts(req.data, echo),
-          ...described(req.description),
-        ],
-      };
-    } catch (e) {
-      return serviceFailure(e, 'create the ANOMALYLEARN flow', { what: 'flow', name: req.name });
-    }
-  },
+        ...dataFacts(req.data, echo),
+        ...described(req.description),
+      ],
+    }),
   catalog: (req) => ({ add: [typed('workspace', req.workspaceId), ...dataEntries(req.data)] }),
   outputs: learnedOutputs,
 };

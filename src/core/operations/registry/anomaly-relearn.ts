@@ -3,7 +3,6 @@ import { dataEntries, typed } from '../../catalog/upserts.js';
 import { missingOutcome, ok, text } from '../../grammar/args.js';
 import type { DataArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
-import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData } from '../requests.js';
 import { ANOMALYLEARN_CALL, type AnomalyLearnBody } from './anomaly-learn.js';
 import {
@@ -17,7 +16,7 @@ import {
   NEW_SIGNALS,
   SIGNALS,
 } from './arguments.js';
-import { dataFacts, described, flowOf, learnedOutputs, modelRunFacts, toDataspec } from './describe.js';
+import { dataFacts, described, learnedOutputs, modelRunFacts, startFlow, toDataspec } from './describe.js';
 import { MAX_RANGES, type OperationEntry } from './entry.js';
 import { resolveNamedData } from './ranges.js';
 
@@ -95,27 +94,13 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest, Anom
   resolve: resolveNamedData('relearn'),
   // ANOMALYLEARN's call, on an existing model.
   wire: { ...ANOMALYLEARN_CALL, label: 'incremental {flowType} flow' },
-  async execute(req, { send, echo }) {
-    try {
-      const flow = await send({
-        body: {
-          name: req.name,
-          ...(req.description ? { description: req.description } : {}),
-          spec: { model: req.modelId, workspace: req.workspaceId, dataspec: toDataspec(req.data) },
-        },
-      });
-      return {
-        ok: true,
-        kind: 'service',
-        visibility: 'channel',
-        title: 'started an incremental ANOMALYLEARN flow (existing model)',
-        flow: flowOf(flow),
-        facts: [...modelRunFacts(req), ...dataFacts(req.data, echo), ...described(req.description)],
-      };
-    } catch (e) {
-      return serviceFailure(e, 'create the incremental ANOMALYLEARN flow', { what: 'flow', name: req.name });
-    }
-  },
+  execute: (req, { send, echo }) =>
+    startFlow(send, req, {
+      spec: { model: req.modelId, workspace: req.workspaceId, dataspec: toDataspec(req.data) },
+      title: 'started an incremental ANOMALYLEARN flow (existing model)',
+      flowWhat: 'the incremental ANOMALYLEARN flow',
+      facts: () => [...modelRunFacts(req), ...dataFacts(req.data, echo), ...described(req.description)],
+    }),
   catalog: (req) => ({
     add: [
       typed('workspace', req.workspaceId),

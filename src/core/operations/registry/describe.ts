@@ -2,7 +2,8 @@ import type { output, ZodObject, ZodRawShape } from 'zod';
 import type { Dataspec, FlowRecord, FlowResults } from '../../../api/index.js';
 import { describeRanges, toIso } from '../../../time/index.js';
 import { lazySchemas, type WireSchemas } from '../../../wire/call.js';
-import type { Fact, OpSuccess } from '../../outcome.js';
+import type { Fact, OpOutcome, OpSuccess } from '../../outcome.js';
+import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData, ResolvedOutput } from '../requests.js';
 import type { CompletedFlow, FlowOutputs, FormItem, RangeEcho } from './entry.js';
 
@@ -147,4 +148,31 @@ export function learnedOutputs({ results, request }: CompletedFlow<{ workspaceId
     ...(dataspec ? { dataspec } : {}),
     ...(workspace ? { workspace } : {}),
   };
+}
+
+/**
+ * The `execute` of an entry that starts a flow: the body sent (its name and description, and the spec),
+ * the flow it started shown with its facts, or the service's refusal explained. `flowWhat`: the flow as
+ * a failure names it ("the ANOMALYEVAL flow").
+ */
+export async function startFlow<Spec>(
+  send: (input: { body: { name: string; description?: string; spec: Spec } }) => Promise<FlowRecord>,
+  req: { name: string; description?: string },
+  o: { spec: Spec; title: string; flowWhat: string; facts: () => Fact[] },
+): Promise<OpOutcome> {
+  try {
+    const flow = await send({
+      body: { name: req.name, ...(req.description ? { description: req.description } : {}), spec: o.spec },
+    });
+    return {
+      ok: true,
+      kind: 'service',
+      visibility: 'channel',
+      title: o.title,
+      flow: flowOf(flow),
+      facts: o.facts(),
+    };
+  } catch (e) {
+    return serviceFailure(e, `create ${o.flowWhat}`, { what: 'flow', name: req.name });
+  }
 }
