@@ -23,6 +23,8 @@ export interface StartOptions {
   logger: Logger;
   /** The bot's clock; tests pass a settable one, which reaches the follow-up worker too. */
   clock?: ClockSource;
+  /** The follow-up worker's program, when not the bot's own (a test's stand-in worker). */
+  workerScript?: URL;
   /** Where the big human-readable notices go (`npm start`: stderr). */
   banner?: (text: string) => void;
   /** Whether each notice is a log entry too (default yes); `npm start` logging for a terminal shows the banner only. */
@@ -140,6 +142,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
       config,
       logger,
       ...(o.clock ? { clock: o.clock } : {}),
+      ...(o.workerScript ? { workerScript: o.workerScript } : {}),
       ...(o.sweepIntervalMs ? { sweepIntervalMs: o.sweepIntervalMs } : {}),
     });
     bot = running;

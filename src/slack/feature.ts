@@ -40,6 +40,12 @@ export interface FollowUp<J extends Job> {
   run(job: J, bot: Bot): Promise<void>;
   /** Whom to tell, if the job is lost while in hand; absent for jobs nobody waits on. */
   notice?(job: J): Notice | undefined;
+  /**
+   * The job opens a view with its `trigger_id`, which Slack takes for 3 seconds only: it then runs on the
+   * acking thread, which a machine busy with other work does not starve as it may the lower-priority
+   * worker (docs/architecture.md).
+   */
+  opensView?(job: J): boolean;
 }
 
 export type FollowUpTable = { readonly [K in JobKind]?: FollowUp<JobOf<K>> };

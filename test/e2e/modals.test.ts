@@ -242,7 +242,8 @@ describe('time-range preview', () => {
       const d = await h.slack.submitView({ user: USER, viewId: top.id, values });
       expect(d.errors).toBeUndefined();
       await nextMessage(before);
-      const body = (await h.serviceRequests()).at(-1)?.body as {
+      // What the bot asked: the reads of flows it follows from earlier tests may come at any moment.
+      const body = (await h.askedOfService()).at(-1)?.body as {
         spec: { dataspec: { specs: { timeRanges: unknown }[] } };
       };
       expect(body.spec.dataspec.specs[0]!.timeRanges).toEqual([
@@ -340,7 +341,7 @@ describe('submission', () => {
     expect(d.errors).toBeUndefined();
     expect(h.slack.topView(USER)).toBeUndefined();
     const reply = await nextMessage(before);
-    const requests = await h.serviceRequests();
+    const requests = await h.askedOfService();
     expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([`POST /api/1.3/accounts/${ACC}/flows`]);
     expect(requests[0]!.body).toEqual({
       flowType: 'ANOMALYLEARN',
@@ -387,7 +388,7 @@ describe('submission', () => {
       },
     });
     await nextMessage(before);
-    let requests = await h.serviceRequests();
+    let requests = await h.askedOfService();
     expect(requests.map((q) => `${q.method} ${q.path}`)).toEqual([`POST /api/1.3/accounts/${ACC}/flows`]);
     const name = 'relearn by @alice 2026-11-22 10:00Z';
     expect(requests[0]!.body).toEqual({
@@ -420,7 +421,7 @@ describe('submission', () => {
       values: { ...text('name', 'pump scores'), ...text('prefix', 'pump-a/scores') },
     });
     const reply = await nextMessage(before);
-    requests = await h.serviceRequests();
+    requests = await h.askedOfService();
     expect(requests.map((q) => `${q.method} ${q.path}`)).toEqual([`POST /api/1.3/accounts/${ACC}/flows`]);
     expect(requests[0]!.body).toEqual({
       flowType: 'ANOMALYEVAL',
@@ -449,7 +450,7 @@ describe('submission', () => {
     });
     expect(d.errors).toBeUndefined();
     const reply = await nextMessage(seenBefore, 'C0GENERAL');
-    const requests = await h.serviceRequests();
+    const requests = await h.askedOfService();
     expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       `GET /api/1.2/accounts/${ACC}/models`,
       `POST /api/1.2/accounts/${ACC}/flows`,
@@ -499,7 +500,7 @@ describe('submission', () => {
     const note = await nextMessage(before);
     expect(note.ephemeralTo).toBe(USER);
     expect(seen(note)).toMatch(/output schema/);
-    const requests = await h.serviceRequests();
+    const requests = await h.askedOfService();
     expect(requests).toHaveLength(1);
     expect(requests[0]!.body).toMatchObject({
       flowType: 'ANOMALYEVAL',

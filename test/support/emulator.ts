@@ -6,6 +6,7 @@ import {
   SEED,
   startEmulator,
 } from '../../standins/emulator/index.js';
+import { HANG_BOUND_MS } from './patience.js';
 import { type NamedClient, named } from './service-calls.js';
 
 export interface Harness {
@@ -77,7 +78,7 @@ export async function startHarness(
 
 /** Polls until `check` returns a value (not a timing assertion: the deadline only bounds a hang). */
 export async function eventually<T>(check: () => Promise<T | undefined>, deadlineMs = 10_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
+  const end = Date.now() + Math.max(deadlineMs, HANG_BOUND_MS);
   for (;;) {
     const v = await check();
     if (v !== undefined) return v;

@@ -27,6 +27,7 @@ import { type Running, startAll } from '../../standins/start-all.js';
 import { emulatorControl } from './emulator.js';
 import { BOT_TOKEN, SIGNING_SECRET } from './harness-secrets.js';
 import { captureLogs, registerSecrets } from './logs.js';
+import { patient } from './patience.js';
 import { type NamedClient, named } from './service-calls.js';
 
 /** The fixed "now" of the harness: Sunday 22 Nov 2026, 10:00 UTC. Time ranges in tests are read against it. */
@@ -69,7 +70,7 @@ export async function startBackends(
       ...(o.slackNow ? { now: o.slackNow } : {}),
       ...(o.functions ? { functions: o.functions } : {}),
     });
-    return { emulator, slack };
+    return { emulator, slack: patient(slack) };
   } catch (e) {
     await emulator.close();
     throw e;
@@ -79,6 +80,8 @@ export async function startBackends(
 export interface HarnessOptions {
   /** Extra environment for `loadConfig` (TSAI_APPROVERS, TSAI_OPERATORS, …). */
   env?: Record<string, string>;
+  /** The follow-up worker's program, when not the bot's own (a stand-in that never runs a job, say). */
+  workerScript?: URL;
   /** Where the bot's clock starts (default HARNESS_NOW); it stands still unless the test moves it. */
   now?: Date;
   users?: LocalUser[];
@@ -190,7 +193,12 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
     const control = emulatorControl(emulator.url);
 
     const clock = settableClock(o.now ?? HARNESS_NOW);
-    const running = await startAll({ config, logger, clock: clock.source });
+    const running = await startAll({
+      config,
+      logger,
+      clock: clock.source,
+      ...(o.workerScript ? { workerScript: o.workerScript } : {}),
+    });
     cleanups.push(() => running.stop());
     slack.setBotEndpoint(`http://127.0.0.1:${running.slack.port()}/slack/events`);
 

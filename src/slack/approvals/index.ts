@@ -43,6 +43,8 @@ const approvalClick: Listener = listener({
   followUps: {
     'approval-click': {
       run: async (job, bot) => (await import('./follow-up.js')).followApprovalClick(job, bot),
+      // Reject asks for a reason in a form.
+      opensView: (job) => job.action === 'reject',
       notice: (job) => ({
         userId: job.userId,
         ...(job.channelId ? { channelId: job.channelId } : {}),

@@ -1,7 +1,7 @@
 import { secretSafe } from '../../core/secret-text.js';
 import { type Feature, type Listener, listener } from '../feature.js';
 import { code } from '../views/mrkdwn.js';
-import { ackCommand, COMMAND_ROUTES } from './listener.js';
+import { ackCommand, COMMAND_ROUTES, opensForm } from './listener.js';
 
 /** `/tsai`: help is answered in the ack; anything else is parsed, then a form opens or it runs. */
 const slashCommand: Listener = listener({
@@ -10,6 +10,7 @@ const slashCommand: Listener = listener({
   followUps: {
     command: {
       run: async (job, bot) => (await import('./follow-up.js')).followCommand(job.command, bot),
+      opensView: ({ command }) => opensForm(command.text),
       notice: ({ command: c }) => ({
         userId: c.user_id,
         channelId: c.channel_id,

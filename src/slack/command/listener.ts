@@ -25,6 +25,17 @@ export async function ackCommand(
 }
 
 /**
+ * Whether the command opens a form (a required argument is missing, or `connect`): the pure parse says so,
+ * without the channel's defaults, which may fill what is missing (the command then runs, on this thread
+ * too, which is rare and harmless). Read on the acking thread, to run such a command's follow-up there.
+ */
+export function opensForm(text: string): boolean {
+  const parsed = parseCommand(text);
+  if (!parsed.ok) return parsed.kind === 'missing';
+  return parsed.command.kind === 'identity' && parsed.command.action === 'connect';
+}
+
+/**
  * Help needs no I/O, so it is answered in the ack body (Slack shows it like an ephemeral reply). That
  * saves the response_url request, which was most of the CPU a help command cost (see docs/performance.md).
  */

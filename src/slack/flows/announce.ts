@@ -1,9 +1,9 @@
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
+import { isNotInChannel, tellInviteOnce } from '../invite-hint.js';
 import { type Audience, sendOrPlain } from '../reply.js';
 import { postToResponseUrl } from '../respond.js';
 import type { MessageBody } from '../views/messages.js';
-import { isNotInChannel, tellInviteOnce } from '../invite-hint.js';
 
 /**
  * Posts a created flow in the channel it was asked from, where its status can then be updated in place:

@@ -31,7 +31,10 @@ const formShortcut: Listener = listener({
   match: { route: 'shortcuts', ids: FORM_SHORTCUTS },
   ack: (args, { followUps }) => ackShortcut(args, followUps),
   followUps: {
-    'form-open': { run: async (job, bot) => (await import('./open.js')).followShortcut(job, bot) },
+    'form-open': {
+      run: async (job, bot) => (await import('./open.js')).followShortcut(job, bot),
+      opensView: () => true,
+    },
   },
 });
 
@@ -41,7 +44,10 @@ const formAction: Listener = listener({
   ack: (args, { followUps }) => ackFormAction(args, followUps),
   followUps: {
     'form-range': { run: async (job, bot) => (await import('./interact.js')).followRangeChange(job, bot) },
-    'form-reopen': { run: async (job, bot) => (await import('./open.js')).followReopen(job, bot) },
+    'form-reopen': {
+      run: async (job, bot) => (await import('./open.js')).followReopen(job, bot),
+      opensView: () => true,
+    },
   },
 });
 
@@ -67,7 +73,10 @@ const nextStep: Listener = listener({
   match: { route: 'actions', ids: FLOW_NEXT_ACTIONS },
   ack: (args, { followUps }) => ackNextStep(args as Click, followUps),
   followUps: {
-    'flow-next': { run: async (job, bot) => (await import('./next-step.js')).followNextStep(job, bot) },
+    'flow-next': {
+      run: async (job, bot) => (await import('./next-step.js')).followNextStep(job, bot),
+      opensView: () => true,
+    },
   },
 });
 

@@ -27,6 +27,8 @@ const homeDecision: Listener = listener({
   followUps: {
     'home-decision': {
       run: async (job, bot) => (await import('./follow-up.js')).followHomeDecision(job, bot),
+      // Reject asks for a reason in a form.
+      opensView: (job) => job.action === 'reject',
       notice: (job) => ({
         userId: job.userId,
         what: `your ${job.action} click on request ${code(String(job.requestId))} in the Home tab`,

@@ -29,6 +29,7 @@ const identityClick: Listener = listener({
   followUps: {
     'identity-open': {
       run: async (job, bot) => (await import('./follow-up.js')).followConnectClick(job, bot),
+      opensView: () => true,
     },
     'identity-disconnect': {
       run: async (job, bot) => (await import('./follow-up.js')).followDisconnectClick(job, bot),

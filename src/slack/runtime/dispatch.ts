@@ -23,3 +23,8 @@ export async function runFollowUp(job: Job, bot: Bot): Promise<void> {
 export function noticeOf(job: Job): Notice | undefined {
   return FOLLOW_UPS.get(job.kind)?.notice?.(job);
 }
+
+/** Whether the job must open a view within its trigger's 3 seconds, as its feature says. */
+export function opensView(job: Job): boolean {
+  return FOLLOW_UPS.get(job.kind)?.opensView?.(job) === true;
+}

@@ -6,16 +6,30 @@ import type { FollowUps, Job } from './jobs.js';
 
 /**
  * Follow-ups on the acking thread, for a store that cannot be shared with a second thread (an in-memory
- * SQLite database). Each job starts after the acks already received (setImmediate), and is not awaited,
- * so Bolt's request objects are released at the ack.
+ * SQLite database).
  */
 export function inThreadFollowUps(bot: Bot): FollowUps {
-  const inHand = new Set<Promise<void>>();
-  let stopping = false;
+  const here = followUpsHere(bot);
   const background: Promise<BackgroundWork> = startBackgroundWork(bot);
   background.catch((e: unknown) => bot.logger.error({ err: errText(e) }, 'background work could not start'));
   return {
     ready: background.then(() => undefined),
+    run: here.run,
+    async stop() {
+      await here.stop();
+      await (await background.catch(() => undefined))?.stop();
+    },
+  };
+}
+
+/**
+ * Jobs run on this thread: each starts after the acks already received (setImmediate), and is not
+ * awaited, so Bolt's request objects are released at the ack.
+ */
+export function followUpsHere(bot: Bot): Pick<FollowUps, 'run' | 'stop'> {
+  const inHand = new Set<Promise<void>>();
+  let stopping = false;
+  return {
     run(job: Job) {
       if (stopping) return;
       const run = new Promise<void>((done) =>
@@ -33,7 +47,6 @@ export function inThreadFollowUps(bot: Bot): FollowUps {
     async stop() {
       stopping = true;
       await Promise.allSettled([...inHand]);
-      await (await background.catch(() => undefined))?.stop();
     },
   };
 }

@@ -1,13 +1,15 @@
 import { type Logger, rawLogWriter } from '../../log.js';
 import { type Bot, type BotHooks, type BotSetup, storeSharedAcrossThreads } from '../bot.js';
 import { say } from '../reply.js';
-import { inThreadFollowUps } from './in-thread.js';
+import { opensView } from './dispatch.js';
+import { followUpsHere, inThreadFollowUps } from './in-thread.js';
 import type { FollowUps } from './jobs.js';
 import { audienceOf } from './notices.js';
 
 /**
- * Follow-ups run on a worker thread, so that acks never queue behind them (docs/performance.md). An
- * in-memory SQLite database cannot be opened by a second thread, so with one they run on this thread.
+ * Follow-ups run on a worker thread, so that acks never queue behind them (docs/performance.md), except
+ * those that open a view, which must beat the trigger's 3 seconds. An in-memory SQLite database cannot be
+ * opened by a second thread, so with one they all run on this thread.
  */
 export async function startFollowUps(
   setup: BotSetup,
@@ -26,7 +28,7 @@ export async function startFollowUps(
     import('./worker-host.js'),
     import('./holds.js'),
   ]);
-  return startWorkerHost({
+  const elsewhere = await startWorkerHost({
     setup,
     ...worker,
     logger,
@@ -38,4 +40,13 @@ export async function startFollowUps(
     writeLog: rawLogWriter(logger),
     tell: (n, text) => say(bot, audienceOf(n), text),
   });
+  // A job that opens a view has 3 seconds to do it: it runs here, beside the acks (feature.ts, opensView).
+  const here = followUpsHere(bot);
+  return {
+    ...elsewhere,
+    run: (job) => (opensView(job) ? here.run(job) : elsewhere.run(job)),
+    async stop() {
+      await Promise.all([here.stop(), elsewhere.stop()]);
+    },
+  };
 }

@@ -63,6 +63,7 @@ const repeatClick: Listener = listener({
   followUps: {
     'schedule-repeat-open': {
       run: async (job, bot) => (await import('./repeat-flow.js')).openRepeatModal(job, bot),
+      opensView: () => true,
     },
   },
 });
