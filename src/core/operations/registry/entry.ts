@@ -337,7 +337,8 @@ const SHAPES: Record<Argument['kind'], string> = {
   word: '<word>',
 };
 
-function usagePart(a: Argument, required = a.required): string {
+/** How the usage line shows one argument: `key=<shape>`, or its positional shape; `[…]` when optional. */
+export function usagePart(a: Argument, required = a.required): string {
   const part = a.positional ? (a.shape ?? `<${a.key}_id>`) : (a.shape ?? `${a.key}=${SHAPES[a.kind]}`);
   return required ? part : `[${part}]`;
 }
