@@ -31,6 +31,8 @@ export interface StartOptions {
   sweepIntervalMs?: number;
   /** Port of the browser sandbox page (local Slack only); default any free port. */
   sandboxPort?: number;
+  /** Operations the bot does not ship, by module URL: a test's own (`BotSetup.operations`). */
+  operations?: readonly string[];
 }
 
 const RULE = '='.repeat(78);
@@ -136,12 +138,8 @@ export async function startAll(o: StartOptions): Promise<Running> {
 
     if (!isConnected(config))
       throw new Error('the service has no token or account ID (TSAI_TOKEN, TSAI_ACCOUNT_ID)');
-    const running = await startBot({
-      config,
-      logger,
-      ...(o.clock ? { clock: o.clock } : {}),
-      ...(o.sweepIntervalMs ? { sweepIntervalMs: o.sweepIntervalMs } : {}),
-    });
+    const { clock, sweepIntervalMs, operations } = o;
+    const running = await startBot({ config, logger, clock, sweepIntervalMs, operations });
     bot = running;
     stops.push(() => running.stop());
 

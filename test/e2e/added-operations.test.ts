@@ -1,12 +1,11 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerOperations } from '../../src/core/operations/registry/index.js';
 import { decodeMeta } from '../../src/slack/forms/index.js';
 import { fieldActionId, MODAL_ACTION } from '../../src/slack/forms/views/ids.js';
 import { SEED } from '../../standins/emulator/index.js';
 import type { LocalMessage } from '../../standins/localslack/index.js';
-import { ADDED_OPERATIONS, forecastBody } from '../support/added-operations.js';
+import { forecastBody } from '../support/added-operations.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 /**
@@ -146,12 +145,12 @@ let h: Harness;
 let service: Awaited<ReturnType<typeof startService>>;
 
 beforeAll(async () => {
-  registerOperations(ADDED_OPERATIONS);
   service = await startService();
-  // The added operations live in this thread's registry: an in-memory store keeps follow-ups here too.
+  // Named to the bot's setup, the added operations are registered on both threads: with the store in a
+  // file, the follow-ups run on the worker thread, which loads them from the build.
   h = await startHarness({
+    operations: [new URL('../support/added-operations.ts', import.meta.url).href],
     env: {
-      DATABASE_URL: ':memory:',
       TSAI_APPROVERS: USER,
       TSAI_BASE_URL: service.url,
       TSAI_TRACK_FIRST_POLL: '100ms',
@@ -267,6 +266,12 @@ describe('operations added by their registry entries alone', () => {
 
     const audit = seenText(await h.commandAndReply('audit'));
     expect(audit).toContain('started an ANOMALYFORECAST flow');
+    // The worker thread ran it: it knew the added operation from the bot's setup, as the acking thread did.
+    const handled = h.logs
+      .map((l) => JSON.parse(l) as { msg?: string; op?: string; thread?: string })
+      .filter((l) => l.msg === 'operation handled' && l.op === 'test-forecast');
+    expect(handled.length).toBeGreaterThan(0);
+    expect(handled.every((l) => l.thread === 'follow-ups')).toBe(true);
   });
 
   it("its arguments' own fields (a text, a type-ahead): prefilled, shown as declared, checked, sent, kept for a reopen", async () => {

@@ -236,3 +236,6 @@ export const forecast: OperationEntry<
 };
 
 export const ADDED_OPERATIONS = [workspaceDelete, forecast] as const;
+
+/** What the bot's setup reads from this module (`BotSetup.operations`), on each of its threads. */
+export const operations = ADDED_OPERATIONS;

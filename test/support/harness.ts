@@ -85,6 +85,8 @@ export interface HarnessOptions {
   channels?: LocalChannel[];
   usergroups?: LocalUsergroup[];
   flowDelays?: { runningAfterMs: number; completedAfterMs: number };
+  /** Operations the bot does not ship, by module URL, registered on both of its threads. */
+  operations?: readonly string[];
 }
 
 export interface Harness {
@@ -190,7 +192,12 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
     const control = emulatorControl(emulator.url);
 
     const clock = settableClock(o.now ?? HARNESS_NOW);
-    const running = await startAll({ config, logger, clock: clock.source });
+    const running = await startAll({
+      config,
+      logger,
+      clock: clock.source,
+      ...(o.operations ? { operations: o.operations } : {}),
+    });
     cleanups.push(() => running.stop());
     slack.setBotEndpoint(`http://127.0.0.1:${running.slack.port()}/slack/events`);
 
