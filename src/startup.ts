@@ -47,6 +47,8 @@ export interface StartBotOptions {
   onSlackAuthError?: (error: string) => void;
   /** The follow-up worker's program, beside the entry that starts the bot (default: the one in dist/src). */
   workerScript?: URL;
+  /** Operations the bot does not ship, by module URL (`BotSetup.operations`): a test's own. */
+  operations?: readonly string[];
 }
 
 /** The variables the production bot cannot run without, missing from `config` (none: it can start). */
@@ -109,6 +111,7 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
       service,
       clock: o.clock ?? SYSTEM_CLOCK,
       ...(o.sweepIntervalMs ? { sweepIntervalMs: o.sweepIntervalMs } : {}),
+      ...(o.operations?.length ? { operations: o.operations } : {}),
     };
     const bot = await composeBot(setup, logger, {
       onSlackAuthError: slackAuthFailed,

@@ -33,6 +33,8 @@ export interface StartOptions {
   sweepIntervalMs?: number;
   /** Port of the browser sandbox page (local Slack only); default any free port. */
   sandboxPort?: number;
+  /** Operations the bot does not ship, by module URL: a test's own (`BotSetup.operations`). */
+  operations?: readonly string[];
 }
 
 const RULE = '='.repeat(78);
@@ -138,12 +140,14 @@ export async function startAll(o: StartOptions): Promise<Running> {
 
     if (!isConnected(config))
       throw new Error('the service has no token or account ID (TSAI_TOKEN, TSAI_ACCOUNT_ID)');
+    const { clock, sweepIntervalMs, operations } = o;
     const running = await startBot({
       config,
       logger,
-      ...(o.clock ? { clock: o.clock } : {}),
+      clock,
+      sweepIntervalMs,
+      operations,
       ...(o.workerScript ? { workerScript: o.workerScript } : {}),
-      ...(o.sweepIntervalMs ? { sweepIntervalMs: o.sweepIntervalMs } : {}),
     });
     bot = running;
     stops.push(() => running.stop());

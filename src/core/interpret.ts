@@ -1,7 +1,7 @@
 import type { Store } from '../store/index.js';
 import { describeResolved, type ResolvedName, resolveCommandNames } from './catalog/resolve.js';
 import { channelDefaultsAsArgs } from './channel-defaults.js';
-import type { FormId, ModalFields, TextFieldName } from './forms/fields.js';
+import type { FormId, ModalFields } from './forms/fields.js';
 import { defaultedFields, fieldsFromCommand } from './forms/prefill.js';
 import type { CommandSpec } from './grammar/commands.js';
 import { fillNames, parseCommand } from './grammar/parse.js';
@@ -38,7 +38,8 @@ export type Interpretation =
       form: FormId;
       spec: CommandSpec;
       fields: ModalFields;
-      fromDefaults: TextFieldName[];
+      /** The keys of the arguments a channel's defaults filled in the form. */
+      fromDefaults: string[];
       person: Person;
     }
   | { kind: 'run'; operation: Operation; spec: CommandSpec; person: Person; notes: InterpretationNotes };
@@ -92,7 +93,7 @@ export async function interpretCommand(store: Store, c: CommandText): Promise<In
       form: parsed.command,
       spec: parsed.spec,
       fields: fieldsFromCommand(parsed.command, parsed.given),
-      fromDefaults: defaultedFields(parsed.fromDefaults),
+      fromDefaults: defaultedFields(parsed.command, parsed.fromDefaults),
       person,
     };
   }

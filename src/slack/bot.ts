@@ -31,6 +31,11 @@ export interface BotSetup {
   clock: ClockSource;
   /** How often expired approval requests are swept (default 30 s; tests that move the clock use less). */
   sweepIntervalMs?: number;
+  /**
+   * Operations the bot does not ship (a test's own): URLs of modules whose `operations` export lists their
+   * registry entries, registered before the bot is composed, on each thread.
+   */
+  operations?: readonly string[];
 }
 
 /** Everything a listener, a follow-up or a background job works with. Nothing in it is optional. */
@@ -80,6 +85,10 @@ const TOKEN_CHECK_BUDGET_MS = 2_000;
 export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHooks = {}): Promise<Bot> {
   const { config } = setup;
   if (config.slack.mode === 'none') throw new Error('the bot needs Slack settings (a bot token)');
+  if (setup.operations?.length) {
+    const { addOperationModules } = await import('../core/operations/registry/added.js');
+    await addOperationModules(setup.operations);
+  }
   const now = clockOf(setup.clock);
   countOnThisThread(config.metrics);
   const store = await openStore(config.databaseUrl);

@@ -1,13 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { CHOICES } from '../../src/core/forms/choices.js';
 import { commandLineOf } from '../../src/core/forms/command-line.js';
-import { FIELD, type FormId, type FormInput, fieldsOf, rangeBlockId } from '../../src/core/forms/fields.js';
+import {
+  blockIdOf,
+  type FormId,
+  type FormInput,
+  fieldsOf,
+  formInputOf,
+  rangeBlockId,
+} from '../../src/core/forms/fields.js';
 import { fieldsFromCommand } from '../../src/core/forms/prefill.js';
 import { validateModal } from '../../src/core/forms/validate.js';
 import { commandArguments, parseCommand } from '../../src/core/grammar/parse.js';
 import { EXAMPLE_IDS as X } from '../../src/core/ids.js';
 import { defaultName } from '../../src/core/names.js';
-import { type Argument, type FormField, usageOf } from '../../src/core/operations/registry/entry.js';
+import {
+  type Argument,
+  type FormField,
+  fieldNameOf,
+  usageOf,
+} from '../../src/core/operations/registry/entry.js';
 import { REGISTRY } from '../../src/core/operations/registry/index.js';
 import { resolveCommand } from '../../src/core/operations/resolve.js';
 
@@ -19,10 +31,7 @@ const withForms = REGISTRY.filter((e) => e.form);
 function formOf(kind: FormId, command: string): FormInput {
   const given = commandArguments(command)!.given;
   const fields = fieldsFromCommand(kind, given);
-  return {
-    ...fields,
-    ranges: (fields.ranges ?? ['']).map((text, i) => ({ blockId: rangeBlockId(i + 1), text })),
-  };
+  return formInputOf({ ...fields, ranges: fields.ranges ?? [''] });
 }
 
 function submit(kind: FormId, form: FormInput) {
@@ -43,8 +52,8 @@ function fromCommand(command: string) {
   return resolved.operation;
 }
 
-const fieldOf = (arg: Argument): FormField => arg.field!.name;
-const blockOf = (field: FormField) => (field === 'ranges' ? rangeBlockId(1) : FIELD[field]);
+const fieldOf = (arg: Argument): FormField => fieldNameOf(arg)!;
+const blockOf = (field: FormField) => (field === 'ranges' ? rangeBlockId(1) : blockIdOf(field));
 
 describe('a form reads the arguments of its registry entry', () => {
   it.each(withForms.map((e) => [e.form!.id, e] as const))(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldsOf, maxRangesOf, rangeBlockId } from '../../src/core/forms/fields.js';
+import { fieldsOf, formInputOf, maxRangesOf } from '../../src/core/forms/fields.js';
 import { fieldsFromCommand } from '../../src/core/forms/prefill.js';
 import { validateModal } from '../../src/core/forms/validate.js';
 import { COMMANDS } from '../../src/core/grammar/commands.js';
@@ -70,14 +70,12 @@ describe('the registry of service operations', () => {
       const given = commandArguments(example)!.given;
       const fields = fieldsFromCommand(kind, given);
       const name = defaultName(kind, ctx.userName, NOW);
-      const fromForm = validateModal(
-        kind,
-        {
-          ...fields,
-          ranges: (fields.ranges ?? []).map((text, i) => ({ blockId: rangeBlockId(i + 1), text })),
-        },
-        { now: NOW, timeZone: ctx.timeZone, defaultName: name, needsChannel: false },
-      );
+      const fromForm = validateModal(kind, formInputOf(fields), {
+        now: NOW,
+        timeZone: ctx.timeZone,
+        defaultName: name,
+        needsChannel: false,
+      });
       if (!fromForm.ok) throw new Error(`${example}: ${JSON.stringify(fromForm.errors)}`);
       const parsed = parseCommand(example.replace(/^\/tsai /, ''));
       if (!parsed.ok || parsed.command.kind === 'help') throw new Error(`${example} does not parse`);

@@ -1,12 +1,11 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerOperations } from '../../src/core/operations/registry/index.js';
 import { decodeMeta } from '../../src/slack/forms/index.js';
-import { MODAL_ACTION } from '../../src/slack/forms/views/ids.js';
+import { fieldActionId, MODAL_ACTION } from '../../src/slack/forms/views/ids.js';
 import { SEED } from '../../standins/emulator/index.js';
 import type { LocalMessage } from '../../standins/localslack/index.js';
-import { ADDED_OPERATIONS, forecastBody } from '../support/added-operations.js';
+import { forecastBody } from '../support/added-operations.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 /**
@@ -20,6 +19,10 @@ const W = SEED.workspaces.pumpStation;
 const T = SEED.signals.temperature;
 const FORBIDDEN = '1353853719423319999';
 const FLOW_ID = '1490000000000000042';
+/** The flow a form creates, apart from the command's. */
+const FORM_FLOW_ID = '1490000000000000045';
+/** A horizon the service refuses (403), so the form's inputs are offered again. */
+const REFUSED_HORIZON = '403h';
 const MODEL = '1490000000000000043';
 const DATASPEC = '1490000000000000044';
 const USER = 'U0ALICE';
@@ -66,11 +69,14 @@ async function startService(): Promise<{
       seen.push({ method: 'POST', path, body });
       const checked = forecastBody.safeParse(body);
       if (!checked.success) return json(400, { message: checked.error.message });
-      return json(200, { id: FLOW_ID, status: 'CREATED', name: body.name, flowType: 'ANOMALYFORECAST' });
+      if (body.spec.horizon === REFUSED_HORIZON) return json(403, { message: 'Forbidden' });
+      const id = body.spec.horizon === '6h' ? FLOW_ID : FORM_FLOW_ID;
+      return json(200, { id, status: 'CREATED', name: body.name, flowType: 'ANOMALYFORECAST' });
     }
-    if (req.method === 'GET' && path === `/api/1.3/accounts/${ACC}/flows/${FLOW_ID}`)
+    const flow = new RegExp(`^/api/1\\.3/accounts/${ACC}/flows/(${FLOW_ID}|${FORM_FLOW_ID})$`).exec(path);
+    if (req.method === 'GET' && flow)
       return json(200, {
-        id: FLOW_ID,
+        id: flow[1],
         status: 'COMPLETED',
         flowType: 'ANOMALYFORECAST',
         outputs: [
@@ -119,18 +125,32 @@ function initialOf(v: View, blockId: string): unknown {
   return el.initial_value ?? one?.value ?? many?.map((o) => o.value).join('\n');
 }
 
+function blockOf(v: View, blockId: string) {
+  return (v.view.blocks as { block_id?: string }[]).find((b) => b.block_id === blockId);
+}
+
+/** What a person types into a text field, and what they pick in a type-ahead one (the first option offered). */
+const typed = (blockId: string, value: string) => ({ [blockId]: { [fieldActionId(blockId)]: value } });
+async function picked(v: View, blockId: string, value: string, multi = false) {
+  const actionId = fieldActionId(blockId);
+  const d = await h.slack.sendOptionsRequest({ user: USER, viewId: v.id, blockId, actionId, value });
+  const first = d.options?.[0]?.value;
+  if (d.status !== 200 || !first) throw new Error(`the bot offered nothing for "${value}" in ${blockId}`);
+  return { [blockId]: { [actionId]: multi ? [first] : first } };
+}
+
 const seenText = (m: LocalMessage) => `${m.text}\n${JSON.stringify(m.blocks ?? [])}`;
 
 let h: Harness;
 let service: Awaited<ReturnType<typeof startService>>;
 
 beforeAll(async () => {
-  registerOperations(ADDED_OPERATIONS);
   service = await startService();
-  // The added operations live in this thread's registry: an in-memory store keeps follow-ups here too.
+  // Named to the bot's setup, the added operations are registered on both threads: with the store in a
+  // file, the follow-ups run on the worker thread, which loads them from the build.
   h = await startHarness({
+    operations: [new URL('../support/added-operations.ts', import.meta.url).href],
     env: {
-      DATABASE_URL: ':memory:',
       TSAI_APPROVERS: USER,
       TSAI_BASE_URL: service.url,
       TSAI_TRACK_FIRST_POLL: '100ms',
@@ -192,11 +212,10 @@ describe('operations added by their registry entries alone', () => {
       viewId: view.id,
       values: { range_1: { [MODAL_ACTION.range]: 'last week' } },
     });
-    expect(Object.keys(refused.errors ?? {})).toEqual(expect.arrayContaining(['model_name', 'workspace']));
+    expect(Object.keys(refused.errors ?? {})).toEqual(expect.arrayContaining(['horizon', 'workspace']));
     expect(ids.indexOf('name')).toBeLessThan(ids.indexOf('workspace'));
-    expect(ids.indexOf('workspace')).toBeLessThan(ids.indexOf('model_name'));
+    expect(ids.indexOf('workspace')).toBeLessThan(ids.indexOf('horizon'));
     expect(ids).toContain('data_header');
-    expect(JSON.stringify(view.view.blocks)).toContain('Horizon');
 
     const posted = new Set(h.slack.messages('C0OPS').map((m) => m.ts));
     const reply = seenText(
@@ -205,7 +224,9 @@ describe('operations added by their registry entries alone', () => {
       ),
     );
     expect(reply).toContain('started an ANOMALYFORECAST flow');
-    const created = service.seen.find((r) => r.method === 'POST');
+    const created = service.seen.find(
+      (r) => r.method === 'POST' && (r.body as { spec?: { horizon?: string } }).spec?.horizon === '6h',
+    );
     expect(created?.body).toMatchObject({
       flowType: 'ANOMALYFORECAST',
       spec: { workspace: W, horizon: '6h' },
@@ -245,5 +266,92 @@ describe('operations added by their registry entries alone', () => {
 
     const audit = seenText(await h.commandAndReply('audit'));
     expect(audit).toContain('started an ANOMALYFORECAST flow');
+    // The worker thread ran it: it knew the added operation from the bot's setup, as the acking thread did.
+    const handled = h.logs
+      .map((l) => JSON.parse(l) as { msg?: string; op?: string; thread?: string })
+      .filter((l) => l.msg === 'operation handled' && l.op === 'test-forecast');
+    expect(handled.length).toBeGreaterThan(0);
+    expect(handled.every((l) => l.thread === 'follow-ups')).toBe(true);
+  });
+
+  it("its arguments' own fields (a text, a type-ahead): prefilled, shown as declared, checked, sent, kept for a reopen", async () => {
+    const before = h.slack.topView(USER)?.id;
+    expect((await h.command('forecast horizon=3h')).status).toBe(200);
+    const view = await modal('tsai_modal_test-forecast', before);
+    expect(blockOf(view, 'horizon')).toMatchObject({
+      type: 'input',
+      label: { text: 'Horizon' },
+      hint: { text: 'How far ahead it forecasts.' },
+      element: { type: 'plain_text_input', placeholder: { text: '6h' } },
+    });
+    expect(initialOf(view, 'horizon')).toBe('3h');
+    expect(blockOf(view, 'baseline_model')).toMatchObject({
+      label: { text: 'Baseline model' },
+      element: { type: 'external_select' },
+    });
+
+    const values = async (v: View) => ({
+      ...(await picked(v, 'workspace', W)),
+      ...(await picked(v, 'signals', `${T}:temperature`, true)),
+      ...(await picked(v, 'baseline_model', MODEL)),
+      range_1: { [MODAL_ACTION.range]: 'last week' },
+    });
+    const filled = await values(view);
+    const tooLong = await h.slack.submitView({
+      user: USER,
+      viewId: view.id,
+      values: { ...filled, ...typed('horizon', 'thirteen days') },
+    });
+    expect(tooLong.errors).toEqual({ horizon: 'The horizon is 13 characters; keep it to 12.' });
+
+    // Refused by the service: the person is offered the form again with everything typed.
+    const shown = new Set(h.slack.messages('C0OPS').map((m) => m.ts));
+    const refused = await h.slack.submitView({
+      user: USER,
+      viewId: view.id,
+      values: { ...filled, ...typed('horizon', REFUSED_HORIZON) },
+    });
+    expect(refused.errors).toBeUndefined();
+    const note = await h.slack.waitFor(
+      (s) =>
+        s
+          .messages('C0OPS')
+          .find((m) => !shown.has(m.ts) && JSON.stringify(m.blocks ?? []).includes(MODAL_ACTION.reopen)),
+      10_000,
+      'the refusal with its reopen button',
+    );
+    expect(note.ephemeralTo).toBe(USER);
+    expect(seenText(note)).toContain(`horizon=${REFUSED_HORIZON}`);
+    await h.slack.clickButton({
+      user: USER,
+      channel: 'C0OPS',
+      messageTs: note.ts,
+      actionId: MODAL_ACTION.reopen,
+    });
+    const reopened = await modal('tsai_modal_test-forecast', view.id);
+    expect(initialOf(reopened, 'horizon')).toBe(REFUSED_HORIZON);
+    expect(initialOf(reopened, 'baseline_model')).toBe(MODEL);
+
+    const sent = await h.slack.submitView({
+      user: USER,
+      viewId: reopened.id,
+      values: { ...(await values(reopened)), ...typed('horizon', '12h') },
+    });
+    expect(sent.errors).toBeUndefined();
+    const result = await h.slack.waitFor(
+      (s) => s.messages('C0OPS').find((m) => !shown.has(m.ts) && seenText(m).includes('horizon=12h')),
+      10_000,
+      'the form’s result, with its command line',
+    );
+    expect(seenText(result)).toContain('started an ANOMALYFORECAST flow');
+    expect(seenText(result)).toContain(`baseline=${MODEL}`);
+    // The result is posted once the service answered.
+    const created = service.seen.find(
+      (r) => r.method === 'POST' && (r.body as { spec?: { horizon?: string } }).spec?.horizon === '12h',
+    );
+    expect(created?.body).toMatchObject({
+      flowType: 'ANOMALYFORECAST',
+      spec: { workspace: W, horizon: '12h', baseline: MODEL },
+    });
   });
 });

@@ -43,19 +43,22 @@ describe('fieldsFromCommand', () => {
 });
 
 describe('defaultedFields', () => {
-  it('keeps the channel-default keys the modals show', () => {
-    expect(defaultedFields(['entities', 'workspace', 'range', 'bogus'])).toEqual(['workspace', 'entities']);
+  it('keeps the channel-default keys the form shows, in its order', () => {
+    expect(defaultedFields('eval', ['entities', 'workspace', 'model', 'bogus'])).toEqual([
+      'model',
+      'entities',
+    ]);
+    expect(defaultedFields('learn', ['entities', 'workspace', 'model'])).toEqual(['workspace']);
   });
 });
 
 describe('drafts', () => {
-  it('round-trip every typed value', () => {
+  it('round-trip every typed value of the fields its form has', () => {
     const fields: ModalFields = {
       channel: 'C1',
       name: 'n "quoted"',
       description: 'multi\nline',
       workspace: WS,
-      modelName: 'mn',
       model: 'm',
       dataMode: 'dataspec',
       signals: 's',
@@ -64,9 +67,7 @@ describe('drafts', () => {
       outputMode: 'map',
       prefix: 'p',
       outputs: 'o',
-      assessment: 'a',
-      datastream: 'd',
-      entities: 'e',
+      repeat: 'every day at 06:00',
       ranges: ['yesterday', '', 'today'],
     };
     expect(decodeDraft(encodeDraft({ kind: 'score', userId: 'U1', channel: 'C2', fields }))).toEqual({
@@ -75,6 +76,14 @@ describe('drafts', () => {
       channel: 'C2',
       fields,
     });
+    // Fields of other forms, and a radio's value that is none of its options, are left out.
+    const elsewhere = { ...fields, modelName: 'mn', assessment: 'a' };
+    const forged = encodeDraft({ kind: 'score', userId: 'U1', fields: elsewhere }).replace(
+      '"map"',
+      '"sideways"',
+    );
+    const { outputMode: _, ...kept } = fields;
+    expect(decodeDraft(forged)?.fields).toEqual(kept);
     expect(decodeDraft('{"k":"score"}')).toBeUndefined();
     expect(decodeDraft('nonsense')).toBeUndefined();
   });

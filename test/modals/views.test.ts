@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIELD, type FormId, MAX_RANGES, rangeBlockId } from '../../src/core/forms/fields.js';
+import { type FormId, MAX_RANGES, rangeBlockId } from '../../src/core/forms/fields.js';
 import { formIds } from '../../src/core/operations/registry/index.js';
 import { buildModalView, type ModalViewInput } from '../../src/slack/forms/views/build.js';
 import { MODAL_ACTION, MODAL_CALLBACK, RANGE_ACTIONS_BLOCK } from '../../src/slack/forms/views/ids.js';
@@ -94,24 +94,24 @@ describe('modal builders', () => {
       const options = el?.initial_options ?? (el?.initial_option ? [el.initial_option] : []);
       return options.map((o: Block) => [o.text.text, o.value]);
     };
-    expect(value(FIELD.name)).toBe('nightly score');
-    expect(value(FIELD.description)).toBe('pump 7');
-    expect(block(view, FIELD.model)?.element).toMatchObject({ type: 'external_select', min_query_length: 0 });
-    expect(picked(FIELD.model)).toEqual([[id(1), id(1)]]);
-    expect(picked(FIELD.workspace)).toEqual([[`Pump station A · ${id(2)}`, id(2)]]);
-    expect(block(view, FIELD.signals)?.element.type).toBe('multi_external_select');
-    expect(picked(FIELD.signals)).toEqual([
+    expect(value('name')).toBe('nightly score');
+    expect(value('description')).toBe('pump 7');
+    expect(block(view, 'model')?.element).toMatchObject({ type: 'external_select', min_query_length: 0 });
+    expect(picked('model')).toEqual([[id(1), id(1)]]);
+    expect(picked('workspace')).toEqual([[`Pump station A · ${id(2)}`, id(2)]]);
+    expect(block(view, 'signals')?.element.type).toBe('multi_external_select');
+    expect(picked('signals')).toEqual([
       [`temp · ${id(3)}`, `${id(3)}:temp`],
       [`pressure · ${id(4)}`, id(4)],
     ]);
-    expect(value(FIELD.dataspecName)).toBe('ds');
-    expect(picked(FIELD.dataspecId)).toEqual([[id(5), id(5)]]);
-    expect(value(FIELD.prefix)).toBe('p');
-    expect(picked(FIELD.outputs)).toEqual([[`score · ${id(6)}`, `${id(6)}:score`]]);
+    expect(value('dataspec_name')).toBe('ds');
+    expect(picked('dataspec_id')).toEqual([[id(5), id(5)]]);
+    expect(value('prefix')).toBe('p');
+    expect(picked('outputs')).toEqual([[`score · ${id(6)}`, `${id(6)}:score`]]);
     expect(value(rangeBlockId(1))).toBe('yesterday');
     expect(value(rangeBlockId(2))).toBe('today');
-    expect(block(view, FIELD.dataMode)?.element.initial_option.value).toBe('dataspec');
-    expect(block(view, FIELD.outputMode)?.element.initial_option.value).toBe('map');
+    expect(block(view, 'data_mode')?.element.initial_option.value).toBe('dataspec');
+    expect(block(view, 'output_mode')?.element.initial_option.value).toBe('map');
     expect(view.callback_id).toBe(MODAL_CALLBACK.score);
     expect(checkBlockKitLimits(view, 'modal')).toEqual([]);
   });
@@ -182,7 +182,7 @@ describe('modal builders', () => {
     expect(block(relearn, 'relearn_note')?.text.text).toMatch(/need not be repeated/);
     const learn = buildModalView({ meta: { ...meta, kind: 'learn' }, fields: {} });
     // The service's naming pattern in words, never its template text.
-    const hint = block(learn, FIELD.modelName)?.hint.text;
+    const hint = block(learn, 'model_name')?.hint.text;
     expect(hint).toContain('Pump station A/anomaly/M[2]');
     expect(hint).not.toContain('{{');
   });
@@ -236,12 +236,12 @@ describe('modal builders', () => {
       meta: { kind: 'score', origin: 'shortcut', ...initialRangeKeys(1) },
       fields: {},
     });
-    expect(block(shortcut, FIELD.channel)?.element.type).toBe('conversations_select');
+    expect(block(shortcut, 'channel')?.element.type).toBe('conversations_select');
     const command = buildModalView({
       meta: { kind: 'score', origin: 'command', channel: 'C1', ...initialRangeKeys(1) },
       fields: {},
     });
-    expect(block(command, FIELD.channel)).toBeUndefined();
+    expect(block(command, 'channel')).toBeUndefined();
   });
 });
 

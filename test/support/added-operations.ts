@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { dataEntries, typed } from '../../src/core/catalog/upserts.js';
-import { missingOutcome, ok, soleIdFrom, text } from '../../src/core/grammar/args.js';
+import { idFrom, missingOutcome, ok, soleIdFrom, text } from '../../src/core/grammar/args.js';
 import type { DataArg } from '../../src/core/grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../src/core/ids.js';
-import { dataArgs, NAMING, workspaceAndData } from '../../src/core/operations/registry/arguments.js';
+import { dataArgs, NAMING, pick, workspaceAndData } from '../../src/core/operations/registry/arguments.js';
 import {
   DATA_FORM,
   dataFacts,
@@ -27,8 +27,9 @@ import {
 
 /**
  * Two operations the bot does not ship, for a test that registers them and drives them through the real
- * bot: a mutation (a DELETE of a workspace) and a flow with a form and one more argument than
- * ANOMALYLEARN (`horizon=`). No file of src/ names them.
+ * bot: a mutation (a DELETE of a workspace) and a flow with a form and two more arguments than
+ * ANOMALYLEARN (`horizon=`, a text, and `baseline=`, a model picked in the form), each with a form field
+ * of its own. No file of src/ names them.
  */
 
 export interface WorkspaceDelete {
@@ -41,6 +42,7 @@ export interface ForecastCommand {
   workspaceId: string;
   data: DataArg;
   horizon: string;
+  baselineModelId?: string;
   name?: string;
   description?: string;
 }
@@ -52,6 +54,7 @@ export interface ForecastRequest {
   workspaceId: string;
   data: ResolvedData;
   horizon: string;
+  baselineModelId?: string;
 }
 
 // The grammar learns their parsed commands as it learns the shipped ones: by declaration merging.
@@ -111,10 +114,17 @@ export const workspaceDelete: OperationEntry<WorkspaceDelete, WorkspaceDelete, n
 };
 
 const FORECAST = flowTypeIs('ANOMALYFORECAST');
+/** The most characters of a horizon, by command or form. */
+const HORIZON_MAX = 12;
 export const forecastBody = flowBody(FORECAST.all, {
   name: nameString,
   description: z.string().optional(),
-  spec: z.strictObject({ workspace: idString, dataspec, horizon: z.string().min(1) }),
+  spec: z.strictObject({
+    workspace: idString,
+    dataspec,
+    horizon: z.string().min(1),
+    baseline: idString.optional(),
+  }),
 });
 
 export const forecast: OperationEntry<
@@ -141,13 +151,25 @@ export const forecast: OperationEntry<
       kind: 'text',
       required: true,
       help: 'How far ahead it forecasts, e.g. 6h.',
+      maxLength: HORIZON_MAX,
+      // Its field is named by the argument (`horizon`), which no file of src/ knows.
       field: {
-        name: 'modelName',
         kind: { input: 'text' },
         label: 'Horizon',
+        hint: 'How far ahead it forecasts.',
         placeholder: '6h',
         optional: false,
       },
+    },
+    {
+      key: 'baseline',
+      kind: 'id',
+      required: false,
+      help: 'A model whose forecasts it starts from.',
+      noun: 'baseline model',
+      field: pick('baselineModel', 'model', 'Baseline model', 'Optional: a model it starts from.', {
+        optional: true,
+      }),
     },
     ...NAMING,
   ],
@@ -155,19 +177,23 @@ export const forecast: OperationEntry<
     id: 'test-forecast',
     title: 'Forecast',
     submit: 'Start forecasting',
-    fields: [{ arg: 'name' }, { arg: 'workspace' }, { arg: 'horizon' }, ...DATA_FORM],
+    fields: [{ arg: 'name' }, { arg: 'workspace' }, { arg: 'horizon' }, { arg: 'baseline' }, ...DATA_FORM],
     maxRanges: MAX_RANGES,
   },
   role: 'User',
   parse(args, spec) {
     const { workspaceId, data, missing } = workspaceAndData(args, spec);
-    const horizon = text(args, 'horizon');
+    const horizon = text(args, 'horizon', HORIZON_MAX);
+    const baselineModelId = idFrom(args, 'baseline', 'baseline model', false);
     if (!horizon) missing.push('horizon');
     if (!workspaceId || !data || !horizon)
       return missingOutcome('test-forecast', spec, missing, args, 'model', undefined);
     const name = text(args, 'name');
     const description = text(args, 'description');
-    return ok({ kind: 'test-forecast', workspaceId, data, horizon, name, description }, spec);
+    return ok(
+      { kind: 'test-forecast', workspaceId, data, horizon, baselineModelId, name, description },
+      spec,
+    );
   },
   resolve: resolveNamedData('forecast'),
   wire: {
@@ -181,7 +207,12 @@ export const forecast: OperationEntry<
       const flow = await send({
         body: {
           name: req.name,
-          spec: { workspace: req.workspaceId, dataspec: toDataspec(req.data), horizon: req.horizon },
+          spec: {
+            workspace: req.workspaceId,
+            dataspec: toDataspec(req.data),
+            horizon: req.horizon,
+            ...(req.baselineModelId ? { baseline: req.baselineModelId } : {}),
+          },
         },
       });
       return {
@@ -205,3 +236,6 @@ export const forecast: OperationEntry<
 };
 
 export const ADDED_OPERATIONS = [workspaceDelete, forecast] as const;
+
+/** What the bot's setup reads from this module (`BotSetup.operations`), on each of its threads. */
+export const operations = ADDED_OPERATIONS;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { COMMANDS } from '../../src/core/grammar/commands.js';
+import { COMMANDS, KEY_ALIASES } from '../../src/core/grammar/commands.js';
 import { EXAMPLE_IDS } from '../../src/core/ids.js';
+import { type AnyEntry, type Argument, usagePart } from '../../src/core/operations/registry/entry.js';
 import { REGISTRY } from '../../src/core/operations/registry/index.js';
 import type { LoggedRequest } from '../../standins/emulator/index.js';
 import { SEED } from '../../standins/emulator/index.js';
@@ -31,56 +32,30 @@ const SEED_IDS = [
   SEED.dataspec,
 ];
 
+/** The words of every command, and the other words its usage line shows (`to`, `start|stop`, `clear`). */
 const WORDS = [
-  'help',
-  'workspace',
-  'create',
-  'show',
-  'model',
-  'move',
-  'to',
-  'common',
-  'eval',
-  'live',
-  'start',
-  'stop',
-  'learn',
-  'relearn',
-  'score',
-  'use',
-  'clear',
-  'approvals',
-  'audit',
-  'flow',
-  'flows',
+  ...new Set(
+    COMMANDS.flatMap((c) => [...c.words, ...c.usage.split(/[\s|[\]()]+/).filter((w) => /^[a-z]+$/.test(w))]),
+  ),
 ];
 
-const KEYS = [
-  'workspace',
-  'signals',
-  'signal',
-  'range',
-  'ranges',
-  'time',
-  'dataspec',
-  'name',
-  'description',
-  'desc',
-  'model',
-  'model-name',
-  'modelname',
-  'model_name',
-  'assessment',
-  'datastream',
-  'entities',
-  'entity',
-  'prefix',
-  'outputs',
-  'output-signals',
-  'reason',
-  'WORKSPACE',
-  'Range',
-];
+/** Every command's option keys and their other spellings, as people type them or in another case. */
+const KEY_NAMES = [...new Set([...COMMANDS.flatMap((c) => c.keys), ...Object.keys(KEY_ALIASES)])];
+const KEYS = fc.oneof(
+  { weight: 5, arbitrary: fc.constantFrom(...KEY_NAMES) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...KEY_NAMES), fc.constantFrom('upper', 'capital', 'underscore'))
+      .map(([k, how]) =>
+        how === 'upper'
+          ? k.toUpperCase()
+          : how === 'capital'
+            ? k.charAt(0).toUpperCase() + k.slice(1)
+            : k.replace(/-/g, '_'),
+      ),
+  },
+);
 
 /** Bits people paste, Slack adds, or parsers trip on. */
 const FRAGMENTS = [
@@ -220,10 +195,7 @@ const value = fc.oneof(
       .map((e) => e.join(',')),
   },
 );
-const key = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(...KEYS) },
-  { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
-);
+const key = fc.oneof({ weight: 6, arbitrary: KEYS }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
 const token = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...WORDS) },
   {
@@ -264,78 +236,127 @@ const name = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 60 }) },
   { weight: 1, arbitrary: fc.constantFrom(...FRAGMENTS) },
 );
-const opt = (k: string, v: fc.Arbitrary<string>) =>
-  fc.option(
-    v.map((x) => ` ${k}="${x}"`),
-    { nil: '' },
-  );
-const ws = fc.constantFrom(...Object.values(SEED.workspaces));
-const anomalyModel = fc.constantFrom(SEED.models.temperatureAnomaly, SEED.models.pressureCommon);
+/** The demo data's IDs by the kind of resource an argument names. */
+const SEED_OF: Record<string, readonly string[]> = {
+  workspace: Object.values(SEED.workspaces),
+  model: Object.values(SEED.models),
+  assessment: Object.values(SEED.assessments),
+  datastream: [SEED.datastream],
+  dataspec: [SEED.dataspec],
+  signal: Object.values(SEED.signals),
+  flow: Object.values(SEED.flows),
+};
 const seedSignals = fc
   .subarray(Object.values(SEED.signals), { minLength: 1 })
   .chain((ids) =>
     fc.tuple(
       ...ids.map((i) =>
         fc
-          .option(fc.constantFrom('temperature', 'pressure', 'x'), { nil: undefined })
+          .option(fc.constantFrom('temperature', 'pressure', 'x', ...SEED.anomalyOutputSchema), {
+            nil: undefined,
+          })
           .map((l) => (l ? `${i}:${l}` : i)),
       ),
     ),
   )
   .map((xs) => xs.join(','));
 const goodRange = fc.constantFrom(...RANGES.slice(0, 17));
-const data = fc.oneof(
-  fc.tuple(seedSignals, goodRange).map(([sig, r]) => `signals=${sig} range="${r}"`),
-  fc.constant(`dataspec=${SEED.dataspec}`),
+
+/**
+ * A value of an argument, as its kind and the resource it names say: the demo data's IDs (now and then
+ * one the service does not know), its signals, entities and ranges, and odd but plausible texts.
+ */
+function argumentValue(arg: Argument, shown: string): fc.Arbitrary<string> {
+  const quoted = (v: fc.Arbitrary<string>) => v.map((x) => `"${x}"`);
+  switch (arg.kind) {
+    case 'id': {
+      const resource =
+        arg.field?.kind.input === 'select'
+          ? arg.field.kind.catalog
+          : (/<(\w+)_id>/.exec(shown)?.[1] ?? arg.key);
+      const known = SEED_OF[resource] ?? SEED_IDS;
+      return fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom(...known) },
+        { weight: 1, arbitrary: fc.stringMatching(/^1[4-9]\d{17}$/) },
+      );
+    }
+    case 'signals':
+      return seedSignals;
+    case 'entities':
+      return fc.subarray([...SEED.entities, 'pump-9'], { minLength: 1 }).map((e) => e.join(','));
+    case 'range':
+      return quoted(goodRange);
+    case 'text':
+    case 'word':
+      return quoted(name);
+  }
+}
+
+/** One argument as its usage line shows it (`key=<shape>`, `[to] <workspace_id>`), with a value in it. */
+function written(arg: Argument): fc.Arbitrary<string> {
+  const shown = usagePart(arg, true);
+  return argumentValue(arg, shown).map((v) => shown.replace(/<[^>]*>/, () => v).replace(/\[(\w+)\]/g, '$1'));
+}
+
+/** An argument when it is needed, else now and then. */
+const maybe = (arg: Argument, needed: boolean) =>
+  needed ? written(arg) : fc.option(written(arg), { nil: '' });
+
+/**
+ * Commands of an entry, from its declared arguments alone: its words (and its lead: `start|stop`), one of
+ * its ways of writing it, one side of each either/or choice, each argument it needs and now and then one
+ * it does not.
+ */
+function commandsOf(entry: AnyEntry): fc.Arbitrary<string> {
+  const { words, lead, forms } = entry.command;
+  const ways = forms?.map((keys) =>
+    keys.flatMap((k, i) => {
+      const arg = entry.args.find((a) => a.key === k);
+      return arg ? [maybe(arg, i === 0 || arg.required)] : [];
+    }),
+  ) ?? [sided(entry.args)];
+  const leads = lead ? lead.split('|') : [''];
+  return fc
+    .tuple(fc.constantFrom(...leads), fc.oneof(...ways.map((parts) => fc.tuple(...parts))))
+    .map(([l, parts]) => [...words, l, ...parts].filter(Boolean).join(' '));
+}
+
+/** The arguments' parts, each either/or choice made: one side's arguments, the others left out. */
+function sided(args: readonly Argument[]): fc.Arbitrary<string>[] {
+  const choices = [...new Set(args.flatMap((a) => (a.side ? [a.side.choice] : [])))];
+  return [
+    fc
+      .tuple(
+        ...choices.map((c) =>
+          fc.constantFrom(
+            ...new Set(args.filter((a) => a.side?.choice === c).map((a) => String(a.side!.option))),
+          ),
+        ),
+      )
+      .chain((options) =>
+        fc.tuple(
+          ...args.flatMap((a) => {
+            if (!a.side) return [maybe(a, a.required)];
+            if (options[choices.indexOf(a.side.choice)] !== a.side.option) return [];
+            return [maybe(a, !a.side.detail)];
+          }),
+        ),
+      )
+      .map((parts) => parts.filter(Boolean).join(' ')),
+  ];
+}
+
+/** The bot's own commands (not the registry's), from their examples: a count at the end varied. */
+const BOT_EXAMPLES = COMMANDS.filter((c) => !REGISTRY.some((e) => e.command.id === c.id)).flatMap((c) =>
+  c.examples.map((e) => e.replace(/^\/tsai\s*/, '').replace(/\d{19}/g, (x) => TO_SEED[x] ?? x)),
 );
 
 /** Commands of the right shape over the demo data, with odd but plausible values: most reach the service. */
 const wellFormed = fc.oneof(
+  ...REGISTRY.map(commandsOf),
   fc
-    .tuple(ws, data, opt('model-name', name), opt('name', name))
-    .map(([w, d, m, n]) => `learn workspace=${w} ${d}${m}${n}`),
-  fc
-    .tuple(anomalyModel, ws, data, opt('name', name))
-    .map(([m, w, d, n]) => `relearn ${m} workspace=${w} ${d}${n}`),
-  fc
-    .tuple(
-      anomalyModel,
-      ws,
-      data,
-      fc.oneof(
-        name.map((p) => `prefix="${p}"`),
-        fc.constant(`outputs=${SEED.signals.anomalyScore}:anomaly_score`),
-      ),
-    )
-    .map(([m, w, d, o]) => `score ${m} workspace=${w} ${d} ${o}`),
-  fc
-    .tuple(fc.subarray([...SEED.entities, 'pump-9'], { minLength: 1 }), goodRange, opt('name', name))
-    .map(
-      ([e, r, n]) =>
-        `eval ${SEED.assessments.temperature} model=${SEED.models.temperatureCommon} datastream=${SEED.datastream} entities=${e.join(',')} range="${r}"${n}`,
-    ),
-  fc.tuple(name, opt('description', name)).map(([n, d]) => `workspace create "${n}"${d}`),
-  fc.tuple(fc.constantFrom(...Object.values(SEED.models)), ws).map(([m, w]) => `model move ${m} to ${w}`),
-  fc.constantFrom(...Object.values(SEED.assessments)).map((a) => `model common ${a}`),
-  fc
-    .tuple(
-      fc.constantFrom('start', 'stop'),
-      fc.constantFrom(...Object.values(SEED.models)),
-      opt('reason', name),
-    )
-    .map(([a, m, r]) => `live ${a} ${m}${r}`),
-  fc.stringMatching(/^14\d{17}$/).map((f) => `flow ${f}`),
-  fc
-    .option(fc.integer({ min: -5, max: 500 }), { nil: undefined })
-    .map((n) => `flows${n === undefined ? '' : ` ${n}`}`),
-  fc
-    .option(fc.integer({ min: -5, max: 500 }), { nil: undefined })
-    .map((n) => `audit${n === undefined ? '' : ` ${n}`}`),
-  fc.constantFrom(
-    'use',
-    'use clear',
-    `use workspace=${SEED.workspaces.pumpStation} datastream=${SEED.datastream}`,
-  ),
+    .tuple(fc.constantFrom(...BOT_EXAMPLES), fc.integer({ min: -5, max: 500 }))
+    .map(([e, n]) => e.replace(/ \d{1,3}$/, ` ${n}`)),
   fc.constantFrom(...COMMANDS.map((c) => `help ${c.id}`), 'help', 'help nothing'),
 );
 

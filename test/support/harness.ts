@@ -88,6 +88,8 @@ export interface HarnessOptions {
   channels?: LocalChannel[];
   usergroups?: LocalUsergroup[];
   flowDelays?: { runningAfterMs: number; completedAfterMs: number };
+  /** Operations the bot does not ship, by module URL, registered on both of its threads. */
+  operations?: readonly string[];
 }
 
 export interface Harness {
@@ -198,6 +200,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
       logger,
       clock: clock.source,
       ...(o.workerScript ? { workerScript: o.workerScript } : {}),
+      ...(o.operations ? { operations: o.operations } : {}),
     });
     cleanups.push(() => running.stop());
     slack.setBotEndpoint(`http://127.0.0.1:${running.slack.port()}/slack/events`);

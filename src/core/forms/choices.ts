@@ -1,6 +1,6 @@
-import type { Argument } from '../operations/registry/entry.js';
+import { type Argument, fieldNameOf } from '../operations/registry/entry.js';
 import { CHOICES, type Choice, type ChoiceName } from './choice-words.js';
-import { FIELD, type FormInput } from './field-names.js';
+import { blockIdOf, type FormInput } from './field-names.js';
 import { filledBlocks } from './input.js';
 
 export { CHOICES, type ChoiceName, type ChoiceSide } from './choice-words.js';
@@ -21,7 +21,7 @@ export function choose(args: readonly Argument[], form: FormInput, errors: Recor
     const offered = [...new Set(onIt.map((a) => a.side!.option as string))];
     const filled = offered.filter((option) =>
       onIt.some(
-        (a) => a.side!.option === option && !a.side!.detail && filledBlocks(form, a.field!.name).length > 0,
+        (a) => a.side!.option === option && !a.side!.detail && filledBlocks(form, fieldNameOf(a)!).length > 0,
       ),
     );
     const radio = form[choice.radio];
@@ -38,11 +38,11 @@ export function choose(args: readonly Argument[], form: FormInput, errors: Recor
       continue;
     }
     if (!choice.ask) continue;
-    if (filled.length === 0) errors[FIELD[choice.radio]] = choice.ask.neither;
+    if (filled.length === 0) errors[blockIdOf(choice.radio)] = choice.ask.neither;
     else {
       for (const a of onIt)
-        for (const block of filledBlocks(form, a.field!.name)) errors[block] = choice.ask.both;
-      errors[FIELD[choice.radio]] = choice.ask.bothRadio;
+        for (const block of filledBlocks(form, fieldNameOf(a)!)) errors[block] = choice.ask.both;
+      errors[blockIdOf(choice.radio)] = choice.ask.bothRadio;
     }
   }
   return chosen;
@@ -63,6 +63,6 @@ export function takes(
   if (option === undefined) return false;
   if (option === arg.side.option) return true;
   const clear = (CHOICES[arg.side.choice].clearOthers as Record<string, string>)[option]!;
-  for (const block of filledBlocks(form, arg.field!.name)) errors[block] = clear;
+  for (const block of filledBlocks(form, fieldNameOf(arg)!)) errors[block] = clear;
   return false;
 }

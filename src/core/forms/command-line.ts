@@ -1,7 +1,7 @@
-import type { Argument } from '../operations/registry/entry.js';
+import { type Argument, fieldNameOf, RANGES_FIELD } from '../operations/registry/entry.js';
 import { entryOfForm } from '../operations/registry/index.js';
 import { choose, takes } from './choices.js';
-import { type FormId, type FormInput, type ModalFields, rangeBlockId } from './fields.js';
+import { type FormId, type FormInput, formInputOf, type ModalFields } from './fields.js';
 import { textOf } from './input.js';
 
 /**
@@ -12,10 +12,7 @@ import { textOf } from './input.js';
 export function commandLineOf(kind: FormId, f: ModalFields): string {
   const entry = entryOfForm(kind);
   if (!entry) throw new Error(`no operation has the form ${kind}`);
-  const form: FormInput = {
-    ...f,
-    ranges: (f.ranges ?? []).map((text, i) => ({ blockId: rangeBlockId(i + 1), text })),
-  };
+  const form = formInputOf(f);
   const shown = entry.args.filter((a) => a.field);
   const chosen = choose(shown, form, {});
   const parts: string[] = ['/tsai', ...entry.command.words];
@@ -29,8 +26,8 @@ export function commandLineOf(kind: FormId, f: ModalFields): string {
 
 /** A field's value as the command takes it: lists comma-separated, ranges `;`-separated, texts on one line. */
 function asCommand(arg: Argument, form: FormInput): string {
-  const field = arg.field!.name;
-  if (field === 'ranges') {
+  const field = fieldNameOf(arg)!;
+  if (field === RANGES_FIELD) {
     return form.ranges
       .map((r) => r.text.trim())
       .filter(Boolean)

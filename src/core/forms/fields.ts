@@ -1,8 +1,15 @@
 import type { CatalogKind } from '../../store/index.js';
-import { type FormSpec, MAX_RANGES } from '../operations/registry/entry.js';
-import { entryOfForm } from '../operations/registry/index.js';
-import { CHOICES } from './choice-words.js';
-import type { TextFieldName } from './field-names.js';
+import {
+  type Argument,
+  type FieldSpec,
+  type FormSpec,
+  fieldNameOf,
+  MAX_RANGES,
+  RANGES_FIELD,
+} from '../operations/registry/entry.js';
+import { entryOfForm, REGISTRY } from '../operations/registry/index.js';
+import { CHOICES, type ChoiceName } from './choice-words.js';
+import { blockIdOf, type FormInput, type ModalFields, type RangeInput } from './field-names.js';
 
 /** A form's name, as its registry entry declares it (`FormSpec.id`). */
 export type FormId = string;
@@ -13,36 +20,40 @@ export function isFormId(id: unknown): id is FormId {
 }
 
 export {
+  blockIdOf,
   type DataMode,
-  FIELD,
   type FormInput,
   type ModalFields,
   type OutputMode,
   type RangeInput,
-  type TextFieldName,
+  textIn,
 } from './field-names.js';
 
-/** The form fields that take service resources: each is a type-ahead select, by catalog kind. */
-export const RESOURCE_FIELDS = {
-  workspace: 'workspace',
-  model: 'model',
-  assessment: 'assessment',
-  datastream: 'datastream',
-  dataspecId: 'dataspec',
-  signals: 'signal',
-  outputs: 'signal',
-} as const satisfies Partial<Record<TextFieldName, CatalogKind>>;
+/** The names of the fields every form has, whatever its operation, which no argument's field may take. */
+export const FORM_OWN_FIELDS: readonly string[] = [
+  'channel',
+  'repeat',
+  RANGES_FIELD,
+  ...Object.values(CHOICES).map((c) => c.radio),
+];
 
-export type ResourceField = keyof typeof RESOURCE_FIELDS;
+/**
+ * A field a form shows (its time ranges aside), as its entry declares it: an argument's text input or
+ * type-ahead select, or the radio buttons of one of its either/or choices.
+ */
+export type ShownField = { name: string; blockId: string } & (
+  | { arg: Argument; spec: FieldSpec; radio?: undefined }
+  | { radio: ChoiceName; arg?: undefined; spec?: undefined }
+);
 
-export function isResourceField(name: string): name is ResourceField {
-  return Object.hasOwn(RESOURCE_FIELDS, name);
-}
+/** A type-ahead field: the catalog kind it offers, and whether it takes several. */
+export type SelectField = ShownField & { arg: Argument; catalog: CatalogKind; multi: boolean };
 
-/** Fields that take several resources, one option each (`id[:label]`). */
-export function isMultiField(name: ResourceField): boolean {
-  return name === 'signals' || name === 'outputs';
-}
+/** The kinds of resource a single pick of which narrows the fields that depend on it. */
+export const NARROWING = ['workspace', 'model', 'assessment'] as const satisfies readonly CatalogKind[];
+
+/** The single resources picked in a form so far, by catalog kind, which narrow the fields that depend on them. */
+export type PickedResources = Partial<Record<(typeof NARROWING)[number], string>>;
 
 export { MAX_RANGES };
 
@@ -70,16 +81,76 @@ export function rangeKeyOf(blockId: string): number | undefined {
   return Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
-/** Which text fields and choices a form shows (ranges aside), in the order its operation's form lists them. */
-export function fieldsOf(kind: FormId): TextFieldName[] {
+/**
+ * The fields a form shows (ranges aside), in the order its operation's form lists them. An argument's
+ * field named like a field every form has would take its place: the form is refused.
+ */
+export function shownFields(kind: FormId): ShownField[] {
   const entry = entryOfForm(kind);
   if (!entry?.form) throw new Error(`no operation has the form ${kind}`);
-  return entry.form.fields.flatMap((item): TextFieldName[] => {
-    if ('choice' in item) return [CHOICES[item.choice].radio];
+  return entry.form.fields.flatMap((item): ShownField[] => {
+    if ('choice' in item) {
+      const radio = CHOICES[item.choice].radio;
+      return [{ name: radio, blockId: blockIdOf(radio), radio: item.choice }];
+    }
     if (!('arg' in item)) return [];
-    const name = entry.args.find((a) => a.key === item.arg)?.field?.name;
-    return name && name !== 'ranges' ? [name] : [];
+    const arg = entry.args.find((a) => a.key === item.arg);
+    const name = arg && fieldNameOf(arg);
+    if (!arg?.field || !name || name === RANGES_FIELD) return [];
+    if (FORM_OWN_FIELDS.includes(name))
+      throw new Error(`the ${kind} form's ${arg.key} field is named ${name}, which every form has`);
+    return [{ name, blockId: blockIdOf(name), arg, spec: arg.field }];
   });
+}
+
+/** Which text fields and choices a form shows (ranges aside), by name, in order. */
+export function fieldsOf(kind: FormId): string[] {
+  return shownFields(kind).map((f) => f.name);
+}
+
+/** The type-ahead fields of a form; of every form when it is not known (an unreadable view). */
+export function selectFields(kind?: FormId): SelectField[] {
+  const forms = kind ? [kind] : REGISTRY.flatMap((e) => (e.form ? [e.form.id] : []));
+  return forms.flatMap((form) =>
+    shownFields(form).flatMap((f): SelectField[] =>
+      f.arg && f.spec.kind.input === 'select'
+        ? [{ ...f, catalog: f.spec.kind.catalog, multi: f.spec.kind.multi === true }]
+        : [],
+    ),
+  );
+}
+
+/** Whether a pick of a type-ahead field is labelled as its resource is (a signal), not by a name of its own (an output's). */
+export function takesOwnLabels(field: SelectField): boolean {
+  return field.arg.labelNoun === undefined;
+}
+
+/** The fields of a form whose picks are signals, each run with its label (`id:label`). */
+export function labelledSignalFields(kind: FormId): string[] {
+  return selectFields(kind)
+    .filter((f) => f.catalog === 'signal' && f.multi && takesOwnLabels(f))
+    .map((f) => f.name);
+}
+
+/** A form's type-ahead field by name (of any form when the form is not known). */
+export function selectFieldOf(kind: FormId | undefined, name: string): SelectField | undefined {
+  return selectFields(kind).find((f) => f.name === name);
+}
+
+/** The form's values as submitted, from what it holds: the time ranges as the first inputs. */
+export function formInputOf(fields: ModalFields): FormInput {
+  const ranges: RangeInput[] = (fields.ranges ?? []).map((text, i) => ({
+    blockId: rangeBlockId(i + 1),
+    text,
+  }));
+  return withRanges(fields, ranges);
+}
+
+/** The form's text fields with these range inputs. */
+export function withRanges(fields: ModalFields, ranges: RangeInput[]): FormInput {
+  const form: FormInput = { ranges };
+  for (const [name, value] of Object.entries(fields)) if (typeof value === 'string') form[name] = value;
+  return form;
 }
 
 /** How a time-range input was understood (shown under it), or why it was not. */

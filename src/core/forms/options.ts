@@ -11,23 +11,22 @@ import {
 import { isServiceId } from '../ids.js';
 import {
   type FormId,
-  fieldsOf,
   isFormId,
-  isMultiField,
-  RESOURCE_FIELDS,
-  type ResourceField,
+  type PickedResources,
+  type SelectField,
+  selectFieldOf,
+  selectFields,
+  takesOwnLabels,
 } from './fields.js';
 
-export { isMultiField, isResourceField, RESOURCE_FIELDS, type ResourceField } from './fields.js';
-
-/** The single resources picked in a form so far, which narrow the fields that depend on them. */
-export type PickedResources = Partial<Record<'workspace' | 'model' | 'assessment', string>>;
+export { NARROWING, type PickedResources } from './fields.js';
 
 export interface FieldOptionsQuery {
   teamId: string;
   /** Which form asks; unknown (an unreadable view) leaves the field un-narrowed. */
   form?: FormId;
-  field: ResourceField;
+  /** The field's name, as the form's entry names it. */
+  field: string;
   /** What the user typed so far. */
   text: string;
   picked?: PickedResources;
@@ -44,17 +43,19 @@ const LINK_WORD: Record<keyof CatalogLinks, string> = {
 };
 
 /**
- * Which picked resource narrows a field, as far as the form asks for it: an assessment's live model (else
- * a workspace's models), a model's dataspecs.
+ * Which picked resource narrows a field, as far as the form asks for it, by the kinds of its type-ahead
+ * fields: an assessment's live model (else a workspace's models), a model's dataspecs.
  */
-function linksFor(form: FormId | undefined, field: ResourceField, picked: PickedResources): CatalogLinks {
-  const asks = new Set(form && isFormId(form) ? fieldsOf(form) : []);
-  if (!form || !asks.has(field)) return {};
-  if (field === 'model') {
+function linksFor(form: FormId | undefined, field: SelectField, picked: PickedResources): CatalogLinks {
+  if (!form || !isFormId(form)) return {};
+  const picks = selectFields(form).filter((f) => !f.multi);
+  if (!picks.some((f) => f.name === field.name)) return {};
+  const asks = new Set(picks.map((f) => f.catalog));
+  if (field.catalog === 'model') {
     if (asks.has('assessment')) return picked.assessment ? { assessment: picked.assessment } : {};
     return asks.has('workspace') && picked.workspace ? { workspace: picked.workspace } : {};
   }
-  if (field === 'dataspecId' && asks.has('model') && picked.model) return { model: picked.model };
+  if (field.catalog === 'dataspec' && asks.has('model') && picked.model) return { model: picked.model };
   return {};
 }
 
@@ -70,28 +71,32 @@ const TYPED_WITH_LABEL = /^(\d{18,19})\s*:\s*([^,\n]+)$/;
  * be picked. An output's option carries no label: its label is the model's output name, not the signal's.
  */
 export async function fieldOptions(store: Store, q: FieldOptionsQuery): Promise<Candidate[]> {
-  const kind = RESOURCE_FIELDS[q.field];
+  const field = selectFieldOf(q.form && isFormId(q.form) ? q.form : undefined, q.field);
+  if (!field) return [];
+  const kind = field.catalog;
+  // A list whose labels are not the resources' own (an output's name) offers IDs alone.
+  const ownLabels = takesOwnLabels(field);
   const picked = q.picked ?? {};
   const limit = Math.max(1, Math.min(100, q.limit ?? 100));
   let text = q.text.trim();
   let typedLabel: { id: string; label: string } | undefined;
-  const labelled = isMultiField(q.field) ? TYPED_WITH_LABEL.exec(text) : null;
+  const labelled = field.multi ? TYPED_WITH_LABEL.exec(text) : null;
   if (labelled) {
     typedLabel = { id: labelled[1]!, label: labelled[2]!.trim() };
     text = typedLabel.id;
   }
 
   const prefer: string[] = [];
-  const fromDefaults = q.defaults?.[q.field as keyof ChannelDefaults];
+  const fromDefaults = channelDefault(q.defaults, field.arg.key);
   if (typeof fromDefaults === 'string') prefer.push(fromDefaults);
   let modelsWorkspace: string | undefined;
-  if (q.field === 'workspace' && picked.model) {
+  if (kind === 'workspace' && picked.model) {
     modelsWorkspace =
       (await store.getCatalogEntry(q.teamId, 'model', picked.model))?.workspaceId ?? undefined;
     if (modelsWorkspace) prefer.push(modelsWorkspace);
   }
 
-  const links = linksFor(q.form, q.field, picked);
+  const links = linksFor(q.form, field, picked);
   const base = { teamId: q.teamId, kind, text, prefer, limit };
   let found = await searchCandidates(store, { ...base, links });
   const narrowed = (Object.keys(links) as (keyof CatalogLinks)[]).filter((k) => links[k]);
@@ -109,7 +114,7 @@ export async function fieldOptions(store: Store, q: FieldOptionsQuery): Promise<
         : c,
     );
   }
-  if (q.field === 'outputs') found = found.map((c) => ({ ...c, value: c.id }));
+  if (!ownLabels) found = found.map((c) => ({ ...c, value: c.id }));
   if (typedLabel) {
     const value = `${typedLabel.id}:${typedLabel.label}`;
     if (value.length <= OPTION_TEXT_MAX) {
@@ -122,9 +127,7 @@ export async function fieldOptions(store: Store, q: FieldOptionsQuery): Promise<
         description: fitText(
           known?.name
             ? `as typed; the bot knows it as ${known.name}`
-            : q.field === 'outputs'
-              ? 'output name as typed'
-              : 'label as typed',
+            : `${field.arg.labelNoun ?? 'label'} as typed`,
         ),
         origin: 'typed',
       };
@@ -132,6 +135,12 @@ export async function fieldOptions(store: Store, q: FieldOptionsQuery): Promise<
     }
   }
   return found.slice(0, limit);
+}
+
+/** What a channel's defaults hold for an argument, by its key (the defaults are named like the keys). */
+function channelDefault(defaults: ChannelDefaults | null | undefined, key: string): string | undefined {
+  const value = Object.entries(defaults ?? {}).find(([k]) => k === key)?.[1];
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** An option for a value a form already holds (prefilled, reopened): the name when known, else the ID. */

@@ -1,6 +1,7 @@
+import { fieldNameOf, RANGES_FIELD } from '../operations/registry/entry.js';
 import { entryOfForm } from '../operations/registry/index.js';
 import { CHOICES } from './choices.js';
-import { type FormId, MAX_RANGES, type ModalFields, type TextFieldName } from './fields.js';
+import { type FormId, MAX_RANGES, type ModalFields } from './fields.js';
 
 /**
  * Turns what a `/tsai learn|relearn|score|eval` command gave (canonical keys, as the command parser
@@ -18,14 +19,14 @@ export function fieldsFromCommand(kind: FormId, given: Record<string, string>): 
   for (const arg of shown) {
     const value = given[arg.key]?.trim();
     if (!value) continue;
-    const field = arg.field!.name;
-    if (field === 'ranges') {
+    const field = fieldNameOf(arg)!;
+    if (field === RANGES_FIELD) {
       const ranges = value
         .split(/[;\n]/)
         .map((s) => s.trim())
         .filter(Boolean);
       if (ranges.length > 0) f.ranges = ranges.length > MAX_RANGES ? [value] : ranges;
-    } else f[field as Exclude<TextFieldName, 'dataMode' | 'outputMode'>] = asTyped(arg.kind, value);
+    } else f[field] = asTyped(arg.kind, value);
     if (arg.side && !arg.side.detail && offered(arg.side.choice))
       Object.assign(f, { [CHOICES[arg.side.choice].radio]: arg.side.option });
   }
@@ -49,9 +50,11 @@ function asTyped(kind: string, value: string): string {
   return value;
 }
 
-const DEFAULTABLE: readonly TextFieldName[] = ['workspace', 'model', 'assessment', 'datastream', 'entities'];
-
-/** The command's `fromDefaults` keys as field names (the channel-default keys are named like the fields). */
-export function defaultedFields(keys: readonly string[]): TextFieldName[] {
-  return DEFAULTABLE.filter((f) => keys.includes(f));
+/**
+ * Which of the arguments a form shows a channel's defaults filled (`fromDefaults`: the command's keys),
+ * by key, in the form's order: what the form's note names.
+ */
+export function defaultedFields(kind: FormId, keys: readonly string[]): string[] {
+  const entry = entryOfForm(kind);
+  return (entry?.args ?? []).filter((a) => a.field && keys.includes(a.key)).map((a) => a.key);
 }

@@ -1,5 +1,5 @@
-import type { Argument, FormField } from '../operations/registry/entry.js';
-import { FIELD, type FormInput } from './fields.js';
+import { type Argument, type FormField, RANGES_FIELD } from '../operations/registry/entry.js';
+import { blockIdOf, type FormInput } from './fields.js';
 import { textOf } from './input.js';
 import { clipForMessage, idError, parseEntities, parseIdLabelList } from './parse-lists.js';
 import { type RangeContext, rangeText, readRanges } from './ranges.js';
@@ -86,11 +86,11 @@ function byText(
   ) => { value: string | undefined } | { error: string },
 ): Reader {
   return (arg, field, { form, required, errors }) => {
-    if (field === 'ranges')
+    if (field === RANGES_FIELD)
       throw new Error(`the ${arg.kind} argument ${arg.key} cannot read the time ranges`);
     const read = check(arg, textOf(form, field), required);
     if ('error' in read) {
-      errors[FIELD[field]] = read.error;
+      errors[blockIdOf(field)] = read.error;
       return undefined;
     }
     return read.value;

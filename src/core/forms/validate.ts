@@ -1,10 +1,10 @@
 import type { Shift } from '../../time/index.js';
 import { operationFromArgs } from '../operations/from-args.js';
 import type { OpRequest } from '../operations/operation.js';
-import type { Argument, OperationEntry } from '../operations/registry/entry.js';
+import { type Argument, fieldNameOf, type OperationEntry } from '../operations/registry/entry.js';
 import { entryOfForm } from '../operations/registry/index.js';
 import { choose, takes } from './choices.js';
-import { FIELD, type FormId, type FormInput } from './fields.js';
+import { blockIdOf, type FormId, type FormInput } from './fields.js';
 import { blockOf, textOf } from './input.js';
 import { READERS } from './readers.js';
 
@@ -44,7 +44,7 @@ export function validateModal(kind: FormId, form: FormInput, ctx: FormContext): 
   let channel: string | undefined;
   if (ctx.needsChannel) {
     channel = textOf(form, 'channel') || undefined;
-    if (!channel) errors[FIELD.channel] = 'Choose the channel where the result is posted.';
+    if (!channel) errors[blockIdOf('channel')] = 'Choose the channel where the result is posted.';
   }
 
   // An empty name is the form's default name, which names the new dataspec too, as a typed name would.
@@ -55,7 +55,7 @@ export function validateModal(kind: FormId, form: FormInput, ctx: FormContext): 
   for (const arg of shown) {
     if (!takes(arg, filled, chosen, errors)) continue;
     const required = arg.required || (arg.side !== undefined && !arg.side.detail);
-    const value = READERS[arg.kind](arg, arg.field!.name, { form: filled, ctx, required, errors });
+    const value = READERS[arg.kind](arg, fieldNameOf(arg)!, { form: filled, ctx, required, errors });
     if (value !== undefined) given[arg.key] = value;
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
@@ -88,5 +88,5 @@ function requestOf(
  */
 function blockFor(shown: readonly Argument[], message: string, form: FormInput): string {
   const named = shown.find((a) => message.includes(`\`${a.key}=\``)) ?? shown[0]!;
-  return blockOf(form, named.field!.name) ?? FIELD.name;
+  return blockOf(form, fieldNameOf(named)!) ?? blockIdOf('name');
 }

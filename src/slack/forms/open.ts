@@ -4,14 +4,12 @@ import { channelShifts } from '../../core/channel-defaults.js';
 import { commandLineOf } from '../../core/forms/command-line.js';
 import {
   type FormId,
-  isMultiField,
   type ModalFields,
   maxRangesOf,
   type RangePreview,
-  RESOURCE_FIELDS,
-  type ResourceField,
   rangeBlockId,
-  type TextFieldName,
+  selectFields,
+  textIn,
 } from '../../core/forms/fields.js';
 import { fieldsFromCommand } from '../../core/forms/prefill.js';
 import { previewRange } from '../../core/forms/preview.js';
@@ -56,8 +54,8 @@ export interface OpenFormRequest {
   responseUrl?: string;
   /** A response_url to tell the person through if the form does not open, when not `responseUrl` (a click's). */
   replyUrl?: string;
-  /** Fields the command filled from the channel's defaults (the modal says so). */
-  fromDefaults?: TextFieldName[];
+  /** The arguments the command filled from the channel's defaults, by key (the modal says so). */
+  fromDefaults?: string[];
 }
 
 /** Previews for every non-empty range input, in the user's zone. */
@@ -99,19 +97,19 @@ export function viewFor(bot: Bot, meta: ModalMeta, fields: ModalFields, names?: 
 async function namesOf(
   bot: Bot,
   teamId: string,
+  form: FormId,
   fields: ModalFields,
 ): Promise<{ fields: ModalFields; names: Record<string, string> }> {
   const names: Record<string, string> = {};
   const out: ModalFields = { ...fields };
-  for (const field of Object.keys(RESOURCE_FIELDS) as ResourceField[]) {
-    const value = out[field];
-    if (typeof value !== 'string' || value.trim() === '') continue;
-    const kind = RESOURCE_FIELDS[field];
-    if (!isMultiField(field) && !isServiceId(value.trim())) {
+  for (const { name, catalog: kind, multi } of selectFields(form)) {
+    const value = textIn(out, name);
+    if (value === undefined || value.trim() === '') continue;
+    if (!multi && !isServiceId(value.trim())) {
       const r = await resolveName(bot.store, { teamId, kind, text: value });
-      if (r.ok) out[field] = r.id;
+      if (r.ok) out[name] = r.id;
     }
-    for (const entry of String(out[field]).split(/[\n,]/)) {
+    for (const entry of String(out[name]).split(/[\n,]/)) {
       const id = entry.split(':')[0]!.trim();
       if (!isServiceId(id) || names[id]) continue;
       const known = await knownName(bot.store, teamId, kind, id);
@@ -146,7 +144,7 @@ export async function openForm(bot: Bot, req: OpenFormRequest): Promise<boolean>
   // The catalog is a store read away: the held resources open showing their names, which a later
   // update could not put in front of a value Slack already shows.
   const known = req.teamId
-    ? await namesOf(bot, req.teamId, fields).catch((e: unknown) => {
+    ? await namesOf(bot, req.teamId, req.kind, fields).catch((e: unknown) => {
         log.warn({ err: errText(e) }, 'could not read the names of the resources a form holds');
         return undefined;
       })

@@ -1,6 +1,6 @@
 import { channelShifts } from '../../core/channel-defaults.js';
 import { commandLineOf } from '../../core/forms/command-line.js';
-import { FIELD } from '../../core/forms/fields.js';
+import { blockIdOf, labelledSignalFields, textIn } from '../../core/forms/fields.js';
 import { labelPickedSignals } from '../../core/forms/options.js';
 import { checkRepeat, isFixedRange, RELATIVE_RANGE_EXAMPLE } from '../../core/forms/repeat.js';
 import { validateModal } from '../../core/forms/validate.js';
@@ -54,10 +54,10 @@ export async function checkSubmission(
   }
   const { fields, form } = readModalState(meta, body.view.state?.values);
   const teamId = body.team?.id ?? body.user.team_id;
-  if (teamId && form.signals) {
-    // A picked signal is run with its label, as a typed `id:label` would be.
-    form.signals = await labelPickedSignals(bot.store, teamId, form.signals);
-    fields.signals = form.signals;
+  // A picked signal is run with its label, as a typed `id:label` would be.
+  for (const name of labelledSignalFields(meta.kind)) {
+    const picked = textIn(form, name);
+    if (teamId && picked) form[name] = fields[name] = await labelPickedSignals(bot.store, teamId, picked);
   }
   const now = bot.now();
   const timeZone = meta.timeZone ?? (await bot.zoneOf(userId));
@@ -178,7 +178,7 @@ function repeatErrors(
 ): Record<string, string> | undefined {
   if (!repeat) return undefined;
   const when = checkRepeat(repeat, o);
-  if (!when.ok) return { [FIELD.repeat]: when.error };
+  if (!when.ok) return { [blockIdOf('repeat')]: when.error };
   const fixed = ranges.find((r) => isFixedRange(r.text, o));
   if (!fixed) return undefined;
   return {

@@ -54,6 +54,20 @@ function workerScript(): URL {
     : new URL('../../worker.js', import.meta.url);
 }
 
+/**
+ * The worker's setup: the acking thread's, with each module of operations it registers
+ * (`BotSetup.operations`) given as TypeScript source (the test runner's) loaded from its build, as the
+ * worker program itself is.
+ */
+function workerSetup(setup: WorkerSetup): WorkerSetup {
+  const root = new URL('../../../', import.meta.url).href;
+  const built = (url: string) =>
+    import.meta.url.endsWith('.ts') && url.endsWith('.ts') && url.startsWith(root)
+      ? new URL(`dist/${url.slice(root.length).replace(/\.ts$/, '.js')}`, root).href
+      : url;
+  return setup.operations ? { ...setup, operations: setup.operations.map(built) } : setup;
+}
+
 /** How long a stop waits for the people it tells about jobs it could not finish. */
 const TELL_AT_STOP_MS = 1_500;
 
@@ -95,7 +109,7 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
   const spawn = () => {
     restartTimer = undefined;
     const w = new Worker(script, {
-      workerData: o.setup,
+      workerData: workerSetup(o.setup),
       resourceLimits: HEAP_LIMITS,
     });
     worker = w;

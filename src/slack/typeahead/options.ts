@@ -1,14 +1,10 @@
 import type { BlockSuggestion, SlackOptionsMiddlewareArgs } from '@slack/bolt';
 import { getChannelDefaults } from '../../core/channel-defaults.js';
-import { FIELD } from '../../core/forms/fields.js';
-import { fieldOptions, isResourceField, type ResourceField } from '../../core/forms/options.js';
+import { blockIdOf, selectFields } from '../../core/forms/fields.js';
+import { fieldOptions } from '../../core/forms/options.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import { decodeMeta, pickedResources, type StateValues } from '../forms/index.js';
-
-const FIELD_OF_BLOCK = new Map<string, ResourceField>(
-  (Object.keys(FIELD) as (keyof typeof FIELD)[]).filter(isResourceField).map((f) => [FIELD[f], f]),
-);
 
 type OptionsAck = Pick<SlackOptionsMiddlewareArgs<'block_suggestion'>, 'ack'>['ack'];
 type Option = {
@@ -37,26 +33,27 @@ export async function ackFieldOptions(
 }
 
 async function optionsFor(body: BlockSuggestion, bot: Pick<Bot, 'store'>): Promise<Option[]> {
-  const field = FIELD_OF_BLOCK.get(String(body.block_id));
   const teamId = body.team?.id ?? body.user?.team_id;
-  if (!field || typeof teamId !== 'string' || !teamId) return [];
+  if (typeof teamId !== 'string' || !teamId) return [];
   const view = body.view as { private_metadata?: unknown; state?: { values?: unknown } } | undefined;
   const meta = decodeMeta(typeof view?.private_metadata === 'string' ? view.private_metadata : undefined);
+  // The field is the form's type-ahead field of that block (of any form's, when the view is unreadable).
+  const field = selectFields(meta?.kind).find((f) => f.blockId === String(body.block_id));
+  if (!field) return [];
   const values =
     view?.state?.values && typeof view.state.values === 'object'
       ? (view.state.values as StateValues)
       : undefined;
-  const chosenChannel = values?.[FIELD.channel]
-    ? Object.values(values[FIELD.channel]!)[0]?.selected_conversation
-    : undefined;
+  const channelBlock = values?.[blockIdOf('channel')];
+  const chosenChannel = channelBlock ? Object.values(channelBlock)[0]?.selected_conversation : undefined;
   const channel = meta?.channel ?? (typeof chosenChannel === 'string' ? chosenChannel : undefined);
   const defaults = channel ? await getChannelDefaults(bot.store, channel) : null;
   const found = await fieldOptions(bot.store, {
     teamId,
     ...(meta ? { form: meta.kind } : {}),
-    field,
+    field: field.name,
     text: typeof body.value === 'string' ? body.value : '',
-    picked: pickedResources(values),
+    picked: pickedResources(meta?.kind, values),
     defaults,
   });
   return found.map((c) => ({

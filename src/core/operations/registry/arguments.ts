@@ -12,7 +12,7 @@ export const ID_EXAMPLE = '1353853719423311872';
 
 /** A type-ahead select of the catalog's resources: its label and hint, one or several. */
 export function pick(
-  name: FieldSpec['name'],
+  name: string,
   catalog: Extract<FieldSpec['kind'], { input: 'select' }>['catalog'],
   label: string,
   hint: string,

@@ -2,7 +2,6 @@ import type { FlowResults, ServiceCalls } from '../../../api/index.js';
 import type { CatalogKind, CatalogUpsert } from '../../../store/index.js';
 import type { CallInput, WireCall } from '../../../wire/call.js';
 import type { ChoiceSide } from '../../forms/choice-words.js';
-import type { TextFieldName } from '../../forms/field-names.js';
 import type { Args } from '../../grammar/args.js';
 import type { CommandSpec } from '../../grammar/spec.js';
 import type { ParseOutcome } from '../../grammar/types.js';
@@ -18,8 +17,14 @@ export interface RangeEcho {
 /** How many time ranges an anomaly flow's form takes. */
 export const MAX_RANGES = 10;
 
-/** A form field that takes an argument: one of the form's text fields, or its time-range inputs. */
-export type FormField = TextFieldName | 'ranges';
+/**
+ * A form field that takes an argument, by name: a text field or a select (named by its entry, any name
+ * but those of the fields every form has), or `ranges`, the form's time-range inputs.
+ */
+export type FormField = string;
+
+/** The name of the form's time-range inputs, which an argument of the `ranges` field kind reads. */
+export const RANGES_FIELD = 'ranges';
 
 /**
  * How a form shows an argument's field: a text input (one line or several), a type-ahead select of the
@@ -32,7 +37,8 @@ export type FieldKind =
 
 /** An argument's field in a form: which field, how it is shown, and what a person reads around it. */
 export interface FieldSpec {
-  name: FormField;
+  /** Its name in the form (its block id is derived from it); absent: its argument's key. */
+  name?: FormField;
   kind: FieldKind;
   label: string;
   hint?: string;
@@ -75,6 +81,12 @@ export interface Argument {
   field?: FieldSpec;
   /** The side of one of the form's either/or choices it belongs to (core/forms/choices.ts). */
   side?: ChoiceSide;
+}
+
+/** The name of an argument's form field (absent: the form does not ask for it). */
+export function fieldNameOf(arg: Argument): FormField | undefined {
+  if (!arg.field) return undefined;
+  return arg.field.kind.input === 'ranges' ? RANGES_FIELD : (arg.field.name ?? arg.key);
 }
 
 /**
@@ -325,7 +337,8 @@ const SHAPES: Record<Argument['kind'], string> = {
   word: '<word>',
 };
 
-function usagePart(a: Argument, required = a.required): string {
+/** How the usage line shows one argument: `key=<shape>`, or its positional shape; `[…]` when optional. */
+export function usagePart(a: Argument, required = a.required): string {
   const part = a.positional ? (a.shape ?? `<${a.key}_id>`) : (a.shape ?? `${a.key}=${SHAPES[a.kind]}`);
   return required ? part : `[${part}]`;
 }

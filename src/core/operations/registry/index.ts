@@ -70,9 +70,9 @@ export function onRegistered(watcher: () => void): void {
 
 /**
  * Adds operations the bot does not ship (a test's own, say), before anything reads the registry: each
- * must be whole (its entry as for a built-in one) and named apart from every other. The thread that
- * registers them must be the one that runs their commands: follow-ups run on the worker thread, which
- * builds its registry from the modules it loads, unless the store is in memory (then on this thread).
+ * must be whole (its entry as for a built-in one) and named apart from every other. It adds them on the
+ * calling thread only; a bot is given them as modules (`BotSetup.operations`, read by added.ts), so that
+ * each of its threads registers them before composing.
  */
 export function registerOperations(added: readonly AnyEntry[]): void {
   for (const e of added) {

@@ -1,21 +1,17 @@
 import type { types } from '@slack/bolt';
 import { CHOICES, type ChoiceName } from '../../../core/forms/choices.js';
 import {
-  FIELD,
+  blockIdOf,
   type ModalFields,
   maxRangesOf,
   type RangePreview,
   rangeBlockId,
+  textIn,
 } from '../../../core/forms/fields.js';
-import {
-  heldOption,
-  isMultiField,
-  isResourceField,
-  type ResourceField,
-} from '../../../core/forms/options.js';
+import { heldOption } from '../../../core/forms/options.js';
 import { REPEAT_EXAMPLE } from '../../../core/forms/repeat.js';
 import { DEFAULT_NAME_PLACEHOLDER } from '../../../core/operations/registry/arguments.js';
-import type { FieldSpec } from '../../../core/operations/registry/entry.js';
+import { type Argument, fieldNameOf } from '../../../core/operations/registry/entry.js';
 import { entryOfForm } from '../../../core/operations/registry/index.js';
 import { LIMITS } from '../../../wire/block-kit.js';
 import {
@@ -82,9 +78,9 @@ export function buildModalView(input: ModalViewInput): types.ModalView {
     if ('header' in item) blocks.push(header(item.id, item.header));
     else if ('choice' in item) blocks.push(choiceBlock(item.choice, input.fields));
     else {
-      const field = entry.args.find((a) => a.key === item.arg)?.field;
-      if (!field) throw new Error(`the ${meta.kind} form lists ${item.arg}, which has no field`);
-      blocks.push(...fieldBlocks(field, input));
+      const arg = entry.args.find((a) => a.key === item.arg);
+      if (!arg?.field) throw new Error(`the ${meta.kind} form lists ${item.arg}, which has no field`);
+      blocks.push(...fieldBlocks(arg, input));
     }
   }
   blocks.push(repeatInput(input.fields.repeat));
@@ -106,7 +102,7 @@ export function buildModalView(input: ModalViewInput): types.ModalView {
  */
 function repeatInput(initial: string | undefined): types.InputBlock {
   return textInput({
-    blockId: FIELD.repeat,
+    blockId: blockIdOf('repeat'),
     label: 'Repeat (optional)',
     hint: 'Leave empty to run it once, now. With a "when", it runs on that schedule instead (ranges like "last 8 hours" are read at each run), and nothing runs now.',
     placeholder: REPEAT_EXAMPLE,
@@ -124,7 +120,7 @@ function choiceBlock(name: ChoiceName, fields: ModalFields): types.InputBlock {
   const choice = CHOICES[name];
   const fallback = 'fallback' in choice ? choice.fallback : undefined;
   return radioInput<string>({
-    blockId: FIELD[choice.radio],
+    blockId: blockIdOf(choice.radio),
     label: choice.label,
     ...('hint' in choice ? { hint: choice.hint } : {}),
     options: Object.entries(choice.options).map(([value, text]) => ({ value, text: text as string })),
@@ -135,23 +131,25 @@ function choiceBlock(name: ChoiceName, fields: ModalFields): types.InputBlock {
 }
 
 /** One argument's field, as it declares it: a text input, a type-ahead select, or the time ranges. */
-function fieldBlocks(field: FieldSpec, input: ModalViewInput): types.KnownBlock[] {
-  const { fields } = input;
-  const name = field.name;
-  if (name === 'ranges' || field.kind.input === 'ranges') return rangeBlocks(input, field.optional);
-  if (field.kind.input === 'select')
+function fieldBlocks(arg: Argument, input: ModalViewInput): types.KnownBlock[] {
+  const field = arg.field!;
+  if (field.kind.input === 'ranges') return rangeBlocks(input, field.optional);
+  const name = fieldNameOf(arg)!;
+  const value = textIn(input.fields, name);
+  if (field.kind.input === 'select') {
+    const multi = field.kind.multi === true;
     return [
       externalSelectInput({
-        blockId: FIELD[name],
+        blockId: blockIdOf(name),
         label: field.label,
         ...(field.hint ? { hint: field.hint } : {}),
         placeholder: field.placeholder ?? '',
-        multi: field.kind.multi === true,
-        initial: isResourceField(name) ? heldOptions(name, fields, input.names) : [],
+        multi,
+        initial: heldOptions(value, multi, input.names),
         optional: field.optional,
       }),
     ];
-  const value = fields[name];
+  }
   const placeholder =
     field.placeholder === DEFAULT_NAME_PLACEHOLDER
       ? input.defaultName
@@ -160,11 +158,11 @@ function fieldBlocks(field: FieldSpec, input: ModalViewInput): types.KnownBlock[
       : field.placeholder;
   return [
     textInput({
-      blockId: FIELD[name],
+      blockId: blockIdOf(name),
       label: field.label,
       ...(field.hint ? { hint: field.hint } : {}),
       ...(placeholder ? { placeholder } : {}),
-      initial: typeof value === 'string' ? value : undefined,
+      initial: value,
       optional: field.optional,
       ...(field.kind.multiline ? { multiline: true } : {}),
     }),
@@ -210,7 +208,7 @@ function rangeBlocks(input: ModalViewInput, optional: boolean): types.KnownBlock
 function channelInput(initial: string | undefined): types.InputBlock {
   const element: types.ConversationsSelect = {
     type: 'conversations_select',
-    action_id: fieldActionId(FIELD.channel),
+    action_id: fieldActionId(blockIdOf('channel')),
     placeholder: plain('Choose a channel', LIMITS.placeholder),
     default_to_current_conversation: true,
     response_url_enabled: true,
@@ -219,7 +217,7 @@ function channelInput(initial: string | undefined): types.InputBlock {
   if (initial) element.initial_conversation = initial;
   return {
     type: 'input',
-    block_id: FIELD.channel,
+    block_id: blockIdOf('channel'),
     label: plain('Post the result in', LIMITS.labelOrHint),
     hint: plain('The channel that sees the flow ID and status, as with /tsai.', LIMITS.labelOrHint),
     optional: false,
@@ -227,15 +225,14 @@ function channelInput(initial: string | undefined): types.InputBlock {
   };
 }
 
-/** What the form holds for a resource field, as the select's initial options. */
+/** What the form holds for a type-ahead field, as the select's initial options. */
 function heldOptions(
-  name: ResourceField,
-  fields: ModalFields,
+  value: string | undefined,
+  multi: boolean,
   names: Readonly<Record<string, string>> | undefined,
 ): SelectOptionSpec[] {
-  const value = fields[name];
-  if (typeof value !== 'string') return [];
-  const entries = isMultiField(name) ? value.split(/[\n,]/) : [value];
+  if (value === undefined) return [];
+  const entries = multi ? value.split(/[\n,]/) : [value];
   const seen = new Set<string>();
   const out: SelectOptionSpec[] = [];
   for (const e of entries) {
@@ -245,5 +242,5 @@ function heldOptions(
       out.push(o);
     }
   }
-  return isMultiField(name) ? out.slice(0, LIMITS.selectOptions) : out.slice(0, 1);
+  return multi ? out.slice(0, LIMITS.selectOptions) : out.slice(0, 1);
 }

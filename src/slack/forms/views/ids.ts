@@ -1,4 +1,4 @@
-import { FIELD, type FormId, isFormId, isResourceField } from '../../../core/forms/fields.js';
+import { type FormId, isFormId } from '../../../core/forms/fields.js';
 import { formIds, REGISTRY } from '../../../core/operations/registry/index.js';
 import { MODAL_ACTION } from '../../views/form-actions.js';
 
@@ -44,10 +44,8 @@ export function removeRangeActionId(key: number): string {
 
 export const REMOVE_RANGE_PATTERN = /^tsai_modal_range_remove:\d+$/;
 
-/** `action_id`s of the type-ahead fields, which Slack names in its `block_suggestion` requests. */
-export const FIELD_OPTIONS_PATTERN = new RegExp(
-  `^(${(Object.keys(FIELD) as (keyof typeof FIELD)[])
-    .filter(isResourceField)
-    .map((f) => fieldActionId(FIELD[f]))
-    .join('|')})$`,
-);
+/**
+ * `action_id`s a field's element may have (`fieldActionId`), which Slack names in its `block_suggestion`
+ * requests; which fields are type-ahead ones is read from the form's entry (a form registered later too).
+ */
+export const FIELD_OPTIONS_PATTERN = /^[\w-]+_value$/;

@@ -1,4 +1,4 @@
-import { type FormId, isFormId, MAX_RANGES, type TextFieldName } from '../../../core/forms/fields.js';
+import { type FormId, isFormId, MAX_RANGES } from '../../../core/forms/fields.js';
 import { parseJsonObject } from '../../../core/forms/json-object.js';
 
 import { LIMITS } from '../../../wire/block-kit.js';
@@ -20,8 +20,8 @@ export interface ModalMeta {
   ranges: number[];
   /** Next unused range key, so a removed input's block id is never reused. */
   next: number;
-  /** Fields that were prefilled from the channel's defaults (shown in a note). */
-  defaults?: TextFieldName[];
+  /** The arguments prefilled from the channel's defaults, by key (shown in a note). */
+  defaults?: string[];
   /** The user's IANA zone, once looked up, so a submission needs no Slack call before its 3-second ack. */
   timeZone?: string;
   /** The user's handle, for default flow names. */
@@ -82,7 +82,7 @@ export function decodeMeta(text: string | undefined): ModalMeta | undefined {
     origin: o.o,
     ranges,
     next: Math.max(next, Math.max(...ranges) + 1),
-    defaults: Array.isArray(o.d) ? (o.d.filter((f) => typeof f === 'string') as TextFieldName[]) : undefined,
+    defaults: Array.isArray(o.d) ? o.d.filter((f): f is string => typeof f === 'string') : undefined,
     timeZone: typeof o.z === 'string' ? o.z : undefined,
     userName: typeof o.m === 'string' ? o.m : undefined,
     locale: typeof o.l === 'string' ? o.l : undefined,

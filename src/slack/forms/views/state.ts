@@ -1,13 +1,15 @@
+import { CHOICES } from '../../../core/forms/choice-words.js';
 import {
-  type DataMode,
-  FIELD,
+  blockIdOf,
+  type FormId,
   type FormInput,
-  fieldsOf,
-  isMultiField,
-  isResourceField,
   type ModalFields,
-  type OutputMode,
+  NARROWING,
+  type PickedResources,
   rangeBlockId,
+  selectFields,
+  shownFields,
+  withRanges,
 } from '../../../core/forms/fields.js';
 import { isServiceId } from '../../../core/ids.js';
 import type { ModalMeta } from './metadata.js';
@@ -54,14 +56,17 @@ function pickedText(values: StateValues, blockId: string, multi: boolean): strin
   return typeof v.value === 'string' ? v.value : undefined;
 }
 
-/** The single resources picked in a view (workspace, model, assessment), whatever the form. */
-export function pickedResources(
-  values: StateValues | undefined,
-): Partial<Record<'workspace' | 'model' | 'assessment', string>> {
-  const out: Partial<Record<'workspace' | 'model' | 'assessment', string>> = {};
-  for (const name of ['workspace', 'model', 'assessment'] as const) {
-    const v = pickedText(values ?? {}, FIELD[name], false)?.trim();
-    if (v && isServiceId(v)) out[name] = v;
+/**
+ * The single resources picked in a view (a workspace, a model, an assessment), by the kinds of the form's
+ * type-ahead fields (of every form's, when the form is not known).
+ */
+export function pickedResources(form: FormId | undefined, values: StateValues | undefined): PickedResources {
+  const out: PickedResources = {};
+  for (const kind of NARROWING) {
+    for (const field of selectFields(form).filter((f) => f.catalog === kind && !f.multi)) {
+      const v = pickedText(values ?? {}, field.blockId, false)?.trim();
+      if (v && isServiceId(v)) out[kind] ??= v;
+    }
   }
   return out;
 }
@@ -76,30 +81,27 @@ export function readModalState(
 ): { fields: ModalFields; form: FormInput } {
   const v = values ?? {};
   const fields: ModalFields = {};
-  for (const name of fieldsOf(meta.kind)) {
-    const blockId = FIELD[name];
-    if (name === 'dataMode' || name === 'outputMode') {
+  for (const { name, blockId, radio, spec } of shownFields(meta.kind)) {
+    if (radio) {
+      // A radio holds one of its choice's options, or nothing.
       const selected = elementState(v, blockId)?.selected_option?.value;
-      if (name === 'dataMode' && (selected === 'new' || selected === 'dataspec'))
-        fields.dataMode = selected as DataMode;
-      if (name === 'outputMode' && (selected === 'prefix' || selected === 'map'))
-        fields.outputMode = selected as OutputMode;
+      if (selected && Object.hasOwn(CHOICES[radio].options, selected)) fields[name] = selected;
       continue;
     }
-    const text = isResourceField(name) ? pickedText(v, blockId, isMultiField(name)) : textOf(v, blockId);
+    const kind = spec.kind;
+    const text = kind.input === 'select' ? pickedText(v, blockId, kind.multi === true) : textOf(v, blockId);
     if (text !== undefined && text !== '') fields[name] = text;
   }
   if (!meta.channel) {
-    const channel = elementState(v, FIELD.channel)?.selected_conversation;
+    const channel = elementState(v, blockIdOf('channel'))?.selected_conversation;
     if (typeof channel === 'string' && channel) fields.channel = channel;
   }
-  const repeat = textOf(v, FIELD.repeat)?.trim();
+  const repeat = textOf(v, blockIdOf('repeat'))?.trim();
   if (repeat) fields.repeat = repeat;
   const ranges = meta.ranges.map((key) => ({
     blockId: rangeBlockId(key),
     text: textOf(v, rangeBlockId(key)) ?? '',
   }));
   fields.ranges = ranges.map((r) => r.text);
-  const { ranges: _omit, ...rest } = fields;
-  return { fields, form: { ...rest, ranges } };
+  return { fields, form: withRanges(fields, ranges) };
 }
