@@ -140,15 +140,8 @@ export async function startAll(o: StartOptions): Promise<Running> {
 
     if (!isConnected(config))
       throw new Error('the service has no token or account ID (TSAI_TOKEN, TSAI_ACCOUNT_ID)');
-    const { clock, sweepIntervalMs, operations } = o;
-    const running = await startBot({
-      config,
-      logger,
-      clock,
-      sweepIntervalMs,
-      operations,
-      ...(o.workerScript ? { workerScript: o.workerScript } : {}),
-    });
+    const { clock, sweepIntervalMs, operations, workerScript } = o;
+    const running = await startBot({ config, logger, clock, sweepIntervalMs, operations, workerScript });
     bot = running;
     stops.push(() => running.stop());
 
