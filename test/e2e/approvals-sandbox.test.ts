@@ -8,6 +8,7 @@ import { createLogger } from '../../src/log.js';
 import { SEED } from '../../standins/emulator/index.js';
 import { startAll } from '../../standins/start-all.js';
 import { buttonsOf, textOf } from '../support/approvals-rig.js';
+import { patient } from '../support/patience.js';
 
 describe('npm start with nothing configured (emulator + local Slack)', () => {
   it('live start can be requested and approved by the demo approvers', async () => {
@@ -21,7 +22,7 @@ describe('npm start with nothing configured (emulator + local Slack)', () => {
       logger,
     });
     try {
-      const slack = running.localSlack!;
+      const slack = patient(running.localSlack!);
       await slack.sendCommand({
         user: 'U0ALICE',
         channel: 'C0OPS',

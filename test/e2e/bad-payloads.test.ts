@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVAL_ACTION, REJECT_MODAL_CALLBACK } from '../../src/slack/approvals/card.js';
 import { FLOW_ACTION } from '../../src/slack/flows/views.js';
 import { UNREADABLE_FORM } from '../../src/slack/forms/submit.js';
@@ -20,6 +20,7 @@ import {
   SIGNING_SECRET,
   startHarness,
 } from '../support/harness.js';
+import { waitUntil } from '../support/patience.js';
 
 const USER = { id: DEFAULT_USER, username: 'alice', name: 'alice', team_id: TEAM_ID };
 const TEAM = { id: TEAM_ID, domain: 'localslack' };
@@ -336,7 +337,7 @@ describe('interactive payloads that are malformed, incomplete, unknown, stale or
     // Follow-ups run after the acks, on a worker that may wait for a busy core: wait until every job held
     // for a person is done, and the bot has then been quiet for a second.
     let seen = -1;
-    await vi.waitFor(
+    await waitUntil(
       () => {
         const now = h.logs.length + h.slack.calls.length;
         const quiet = now === seen && heldFollowUps(h.databaseUrl) === 0;
@@ -377,7 +378,7 @@ describe('interactive payloads that are malformed, incomplete, unknown, stale or
 
     // The same submission with the form's own metadata does create the flow: the payloads were real.
     expect(await post(formBody(submission(meta)))).toBe(200);
-    await vi.waitFor(
+    await waitUntil(
       async () =>
         expect(
           (await h.serviceRequests()).some((r) => r.method === 'POST' && r.path.endsWith('/flows')),

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import { SEED } from '../../standins/emulator/index.js';
 import {
@@ -15,6 +15,7 @@ import {
 import { type BotProcess, prepareBotProgram, startBotProcess } from '../support/bot-process.js';
 import { emulatorControl } from '../support/emulator.js';
 import { BOT_TOKEN, SIGNING_SECRET } from '../support/harness.js';
+import { waitUntil } from '../support/patience.js';
 
 const W = SEED.workspaces.pumpStation;
 const T = SEED.signals.temperature;
@@ -62,7 +63,7 @@ describe('the bot as its own process', () => {
     expect(flows[0]!.status).toBe(201);
     expect(textOf(reply)).toContain('worker learn');
     expect(textOf(reply)).toContain('ANOMALYLEARN');
-    const handled = await vi.waitFor(
+    const handled = await waitUntil(
       () => {
         const line = logLines(proc).find((l) => l.msg === 'operation handled' && l.op === 'learn');
         if (!line) throw new Error('no "operation handled" line yet');

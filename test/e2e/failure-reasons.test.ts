@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED } from '../../standins/emulator/index.js';
 import { DEFAULT_CHANNELS, DEFAULT_USERS, type LocalMessage } from '../../standins/localslack/index.js';
 import { emulatorControl } from '../support/emulator.js';
 import { type Harness, startHarness } from '../support/harness.js';
+import { waitUntil } from '../support/patience.js';
 
 /**
  * A failed flow's reason, as the service gave it, wherever the bot shows that flow: the thread notice at
@@ -70,7 +71,7 @@ async function failedLearn(name: string, message: string): Promise<{ flowId: str
     'the end notice in the thread',
   );
   // The tracker writes a round's outcome to the store once Slack has been told.
-  await vi.waitFor(
+  await waitUntil(
     async () => expect((await h.store.getTrackedFlow(flowId))?.notifiedAt ?? null).not.toBeNull(),
     { timeout: 5_000 },
   );

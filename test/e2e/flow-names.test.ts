@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED } from '../../standins/emulator/index.js';
 import { DEFAULT_CHANNELS, DEFAULT_USERS, type LocalMessage } from '../../standins/localslack/index.js';
 import { emulatorControl } from '../support/emulator.js';
 import { type Harness, startHarness } from '../support/harness.js';
+import { waitUntil } from '../support/patience.js';
 
 /**
  * The names of the flows the bot creates carry the display names Slack gives people (users.info), never
@@ -57,7 +58,7 @@ async function approvedLiveFlowName(what: string, tag: string, approver: string)
     actionId: 'approval_approve',
   });
   const flowType = what.startsWith('start') ? 'STARTLIVEMODEL' : 'STOPLIVEMODEL';
-  return vi.waitFor(
+  return waitUntil(
     async () => {
       const created = (await flowNames(flowType)).find((n) => !before.has(n));
       if (!created) throw new Error(`no ${flowType} flow for ${tag} yet`);
@@ -73,7 +74,7 @@ describe('flow names', () => {
       `learn workspace=${SEED.workspaces.pumpStation} signals=${SEED.signals.temperature}:temperature range="2026-11-20 to 2026-11-21"`,
       { user: ALICE, channel: OPS },
     );
-    const names = await vi.waitFor(
+    const names = await waitUntil(
       async () => {
         const all = await flowNames('ANOMALYLEARN');
         expect(all).toContain('learn by @alice 2026-11-22 10:00Z');

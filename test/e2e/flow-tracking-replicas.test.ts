@@ -87,7 +87,8 @@ describePg('two bot processes following 200 flows on one PostgreSQL database', (
           ? all
           : undefined;
       },
-      120_000,
+      // 200 flows over two processes: on a machine busy with other work, this takes minutes.
+      240_000,
       'every announcement at COMPLETED',
     );
     const notices = (m: LocalMessage) =>

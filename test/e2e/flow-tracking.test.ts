@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FLOW_ACTION } from '../../src/slack/flows/views.js';
 import { fieldActionId, MODAL_ACTION, MODAL_CALLBACK } from '../../src/slack/forms/views/ids.js';
 import { decodeMeta } from '../../src/slack/forms/views/metadata.js';
@@ -13,6 +13,7 @@ import {
 import { startAll } from '../../standins/start-all.js';
 import { emulatorControl } from '../support/emulator.js';
 import { type Harness, startHarness } from '../support/harness.js';
+import { waitUntil } from '../support/patience.js';
 
 const W = SEED.workspaces.pumpStation;
 const T = SEED.signals.temperature;
@@ -298,7 +299,7 @@ describe('what the bot knows of the flows it follows', () => {
     const ann = await announcement(SLOW, 'listed-one');
     await showing(SLOW, ann.ts, /\*COMPLETED\* after/);
     // The tracker writes a round's outcome to the store once Slack has shown it.
-    await vi.waitFor(
+    await waitUntil(
       async () => expect((await h.store.getTrackedFlow(flowIdOf(ann)))?.finishedAt).not.toBeNull(),
       {
         timeout: 5_000,
@@ -475,7 +476,7 @@ describe('following flows through faults', () => {
     expect(seen(current(OPS, ann.ts))).toContain("follow it in the service's Activity view");
     await new Promise((r) => setTimeout(r, 800));
     expect(threadOf(OPS, ann.ts)).toEqual([]);
-    await vi.waitFor(
+    await waitUntil(
       async () => expect((await h.store.getTrackedFlow(flowIdOf(ann)))?.endReason).toBe('unauthorized'),
       { timeout: 5_000 },
     );
@@ -535,7 +536,7 @@ describe('a service without flow read-back', () => {
         own.slack.calls.filter((c) => c.method === 'chat.update' && c.args.ts === ann.ts && c.response.ok),
       ).toHaveLength(1);
       expect(own.slack.messages(OPS, { threadTs: ann.ts }).filter((m) => m.threadTs === ann.ts)).toEqual([]);
-      await vi.waitFor(
+      await waitUntil(
         async () => expect((await h.store.getTrackedFlow(flowIdOf(ann)))?.endReason).toBe('unsupported'),
         { timeout: 5_000 },
       );
@@ -566,7 +567,7 @@ describe('a flow older than the maximum age', () => {
       }, 10_000);
       expect(seen(stopped)).toContain("follow it in the service's Activity view");
       expect(seen(stopped)).toContain('*RUNNING* when the bot stopped following');
-      await vi.waitFor(
+      await waitUntil(
         async () => expect((await own.store.getTrackedFlow(flowIdOf(ann)))?.endReason).toBe('max-age'),
         { timeout: 5_000 },
       );

@@ -1,11 +1,12 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import type { LoggedRequest } from '../../standins/emulator/index.js';
 import { SEED } from '../../standins/emulator/index.js';
 import { OPS, REQUESTER, type Rig, startRig, textOf } from '../support/approvals-rig.js';
 import { type MainProcess, prepareBotProgram, startMainProcess } from '../support/bot-process.js';
 import { emulatorControl } from '../support/emulator.js';
+import { waitUntil } from '../support/patience.js';
 
 const W = SEED.workspaces.pumpStation;
 const T = SEED.signals.temperature;
@@ -30,7 +31,7 @@ async function startBot(rig: Rig, env: Record<string, string> = {}): Promise<Mai
 }
 
 const inFlight = async (rig: Rig, name: string): Promise<LoggedRequest> =>
-  vi.waitFor(
+  waitUntil(
     async () => {
       const r = (await rig.serviceRequests()).find(
         (x) => (x.body as { name?: string } | undefined)?.name === name,
@@ -70,7 +71,7 @@ const replyNaming = (rig: Rig, name: string) =>
 async function signal(proc: MainProcess, sig: NodeJS.Signals): Promise<number> {
   const at = Date.now();
   proc.child.kill(sig);
-  await vi.waitFor(() => expect(proc.logs().some((l) => l.msg === 'shutting down')).toBe(true), {
+  await waitUntil(() => expect(proc.logs().some((l) => l.msg === 'shutting down')).toBe(true), {
     timeout: 5000,
   });
   return at;
@@ -97,7 +98,7 @@ describe('SIGTERM with work in flight (the bot in its own process, a SQLite stor
       const first = await rig.command(learn('tracked before stop'));
       const flowId = /\b(14\d{17})\b/.exec(textOf(first))?.[1];
       expect(flowId).toBeDefined();
-      await vi.waitFor(async () => expect((await store.getTrackedFlow(flowId!))?.leaseOwner).toBeTruthy(), {
+      await waitUntil(async () => expect((await store.getTrackedFlow(flowId!))?.leaseOwner).toBeTruthy(), {
         timeout: 10_000,
       });
 

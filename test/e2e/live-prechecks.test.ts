@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED } from '../../standins/emulator/index.js';
 import { DEFAULT_CHANNELS, DEFAULT_USERS, type LocalMessage } from '../../standins/localslack/index.js';
 import { emulatorControl } from '../support/emulator.js';
 import { type Harness, startHarness } from '../support/harness.js';
+import { waitUntil } from '../support/patience.js';
 
 /**
  * A live start or stop that cannot do anything is refused to its requester at once, with what to do,
@@ -82,7 +83,7 @@ describe('pre-checks before approvers are asked', () => {
       messageTs: card.ts,
       actionId: 'approval_approve',
     });
-    await vi.waitFor(
+    await waitUntil(
       async () => {
         const [r] = await h.store.listApprovals({ statuses: ['executed'] });
         const flow = r?.flowId ? await h.store.getTrackedFlow(r.flowId) : null;

@@ -1,10 +1,11 @@
 import { WebClient } from '@slack/web-api';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { Readiness } from '../../src/slack/readiness.js';
 import { stackForThisSuite } from '../support/fixtures/stack.js';
 import { BOT_TOKEN, type Harness, startHarness } from '../support/harness.js';
 import { captureLogs } from '../support/logs.js';
+import { waitUntil } from '../support/patience.js';
 import { describeWithPgCluster, type PgCluster, startPgCluster } from '../support/pg-cluster.js';
 
 async function probe(h: Harness, path: '/readyz' | '/healthz') {
@@ -15,7 +16,7 @@ async function probe(h: Harness, path: '/readyz' | '/healthz') {
 
 /** Waits until /readyz answers `status`, and returns its body. */
 async function readyzBecomes(h: Harness, status: number) {
-  return vi.waitFor(
+  return waitUntil(
     async () => {
       const r = await probe(h, '/readyz');
       expect(r.status).toBe(status);
@@ -67,7 +68,7 @@ describe('/readyz and Slack auth (the local Slack revokes and restores the token
       expect(await readiness.report()).toEqual({ ready: true });
       const calls = h.slack.calls.length;
       h.slack.setTokenStatus('inactive');
-      await vi.waitFor(() => expect(h.slack.calls.length).toBeGreaterThan(calls + 1), { timeout: 5000 });
+      await waitUntil(() => expect(h.slack.calls.length).toBeGreaterThan(calls + 1), { timeout: 5000 });
       expect(await readiness.report()).toEqual({
         ready: false,
         problems: [{ part: 'slack', problem: 'Slack rejects the bot token (account_inactive)' }],

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { REJECT_MODAL_CALLBACK } from '../../src/slack/approvals/card.js';
 import { HOME_ACTION } from '../../src/slack/home/views.js';
 import { openStore, type Store } from '../../src/store/index.js';
@@ -15,6 +15,7 @@ import {
   startRig,
   textOf,
 } from '../support/approvals-rig.js';
+import { waitUntil } from '../support/patience.js';
 
 /**
  * Slack failing or refusing around approvals and the App Home, through the real bot (startAll with its
@@ -53,7 +54,7 @@ const lines = (from = 0): Line[] =>
     .map((l) => JSON.parse(l) as Line);
 async function logged(msg: string, from: number, fields: Record<string, unknown> = {}): Promise<Line> {
   let found: Line | undefined;
-  await vi.waitFor(
+  await waitUntil(
     () => {
       found = lines(from).find((l) => l.msg === msg && Object.entries(fields).every(([k, v]) => l[k] === v));
       if (!found) throw new Error(`no log line "${msg}"`);
@@ -84,7 +85,7 @@ async function file(text: string): Promise<{ note: LocalMessage; id: string }> {
   const known = new Set((await store.listApprovals({ limit: 500 })).map((r) => r.id));
   const note = await rig.command(text);
   let id = '';
-  await vi.waitFor(async () => {
+  await waitUntil(async () => {
     const fresh = (await store.listApprovals({ limit: 500 })).find((r) => !known.has(r.id));
     if (!fresh) throw new Error('no new request yet');
     id = fresh.id;
@@ -144,7 +145,7 @@ describe('an approval request the approvals channel does not take', () => {
     expect(botDms(REQUESTER).some((m) => textOf(m).includes(`Request \`${id}\``))).toBe(false);
 
     expect((await clickIn(APPROVER, bobs, 'approval_approve')).status).toBe(200);
-    await vi.waitFor(async () => expect((await approvalOf(id)).status).toBe('executed'), { timeout: 8_000 });
+    await waitUntil(async () => expect((await approvalOf(id)).status).toBe('executed'), { timeout: 8_000 });
     expect(await flowsFor(model, 'STARTLIVEMODEL')).toHaveLength(1);
     for (const copy of [bobs, carols])
       await rig.slack.waitFor(
@@ -170,7 +171,7 @@ describe('an approval request the approvals channel does not take', () => {
     const r = await approvalOf(id);
     // The bots' clock moves past the request's expiry: the sweeper expires it.
     rig.clock.set(new Date(r.expiresAt + 60_000));
-    await vi.waitFor(async () => expect((await approvalOf(id)).status).toBe('expired'), { timeout: 8_000 });
+    await waitUntil(async () => expect((await approvalOf(id)).status).toBe('expired'), { timeout: 8_000 });
     await rig.slack.waitFor(
       () => (/Expired/.test(textOf(latest(carols))) ? true : undefined),
       8_000,
@@ -195,7 +196,7 @@ describe('an approval request the approvals channel does not take', () => {
 
     rig.slack.setTokenStatus('active');
     await approveFromCarolsHome(id);
-    await vi.waitFor(async () => expect((await approvalOf(id)).status).toBe('executed'), { timeout: 8_000 });
+    await waitUntil(async () => expect((await approvalOf(id)).status).toBe('executed'), { timeout: 8_000 });
     expect(await flowsFor(model, 'STARTLIVEMODEL')).toHaveLength(1);
     await dmTo(REQUESTER, new RegExp(`start live model \`${model}\`[^]*was approved by <@${CAROL}>`));
   });
@@ -265,7 +266,7 @@ describe("a request's card that cannot be updated on a decision", () => {
     rig.slack.injectFault({ method: 'chat.update', channel: APPROVALS, status: 503, times: 2 });
     const from = rig.logs.length;
     await rig.click(APPROVER, card, 'approve');
-    await vi.waitFor(async () => expect((await approvalOf(id)).status).toBe('executed'), { timeout: 8_000 });
+    await waitUntil(async () => expect((await approvalOf(id)).status).toBe('executed'), { timeout: 8_000 });
     const told = await rig.slack.waitFor(
       () =>
         rig
@@ -299,7 +300,7 @@ describe("a request's card that cannot be updated on a decision", () => {
     for (const method of ['chat.update', 'chat.postMessage'])
       rig.slack.injectFault({ method, channel: APPROVALS, error: 'not_in_channel', times: 'always' });
     await rig.click(CAROL, card, 'approve');
-    await vi.waitFor(async () => expect((await approvalOf(id)).status).toBe('executed'), { timeout: 8_000 });
+    await waitUntil(async () => expect((await approvalOf(id)).status).toBe('executed'), { timeout: 8_000 });
     const told = await rig.slack.waitFor(
       () =>
         rig

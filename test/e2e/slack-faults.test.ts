@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   fieldActionId,
   MODAL_ACTION,
@@ -16,6 +16,7 @@ import {
 import { buttonsOf, textOf } from '../support/approvals-rig.js';
 import { stackForThisSuite } from '../support/fixtures/stack.js';
 import type { Harness } from '../support/harness.js';
+import { waitUntil } from '../support/patience.js';
 
 /**
  * Slack failing or refusing, through the real bot (signed requests into the real Bolt app, the follow-up
@@ -113,7 +114,7 @@ const lines = (from = 0): Line[] =>
 /** Waits for a log line with this message (and these fields), among the lines from index `from` on. */
 async function logged(msg: string, fields: Record<string, unknown> = {}, from = 0): Promise<Line> {
   let found: Line | undefined;
-  await vi.waitFor(
+  await waitUntil(
     () => {
       found = lines(from).find((l) => l.msg === msg && Object.entries(fields).every(([k, v]) => l[k] === v));
       if (!found) throw new Error(`no log line "${msg}" ${JSON.stringify(fields)}`);
@@ -180,7 +181,7 @@ describe('command replies', () => {
     expect(end.blocks).toHaveLength(1);
     expect(textOf(end)).toContain(`<@${ALICE}>`);
     expect(textOf(end)).toContain('completed after');
-    await vi.waitFor(async () => expect((await tracked(flowIdOf(ann2))).notifiedAt).not.toBeNull(), {
+    await waitUntil(async () => expect((await tracked(flowIdOf(ann2))).notifiedAt).not.toBeNull(), {
       timeout: 5_000,
     });
   });
@@ -197,7 +198,7 @@ describe('flow announcements and end notices', () => {
     });
     await h.command(learn('held-back'), { channel: SLOW });
     const slow = await announcement(SLOW, 'held-back');
-    await vi.waitFor(
+    await waitUntil(
       async () => expect((await tracked(flowIdOf(slow))).showNotBefore).toBeGreaterThan(Date.now()),
       { timeout: 5_000 },
     );
@@ -254,7 +255,7 @@ describe('flow announcements and end notices', () => {
         'the end through the response_url',
       );
       expect(end.ephemeralTo).toBeUndefined();
-      await vi.waitFor(
+      await waitUntil(
         async () => {
           const f = await tracked(flowIdOf(ann));
           expect(f.announcement).toMatchObject({ kind: 'response-url' });
@@ -273,7 +274,7 @@ describe('flow announcements and end notices', () => {
     h.slack.injectFault({ method: 'chat.postMessage', channel: SLOW, status: 502, times: 'always' });
     h.slack.injectFault({ method: 'chat.postMessage', channel: ALICE, status: 502, times: 'always' });
     // The flow ended at the service, the bot knows it, and nothing has been given up.
-    await vi.waitFor(async () => expect((await tracked(flowIdOf(ann))).endReason).toBe('ended'), {
+    await waitUntil(async () => expect((await tracked(flowIdOf(ann))).endReason).toBe('ended'), {
       timeout: 10_000,
     });
     await logged('could not update a flow announcement; trying again later', { flowId: flowIdOf(ann) }, from);
@@ -284,7 +285,7 @@ describe('flow announcements and end notices', () => {
     await showing(SLOW, ann.ts, /\*COMPLETED\* after/, 15_000);
     const end = await completion(SLOW, ann.ts, 15_000);
     expect(end.text).toContain(`<@${ALICE}>`);
-    await vi.waitFor(async () => expect((await tracked(flowIdOf(ann))).finishedAt).not.toBeNull(), {
+    await waitUntil(async () => expect((await tracked(flowIdOf(ann))).finishedAt).not.toBeNull(), {
       timeout: 5_000,
     });
     expect(threadOf(SLOW, ann.ts)).toHaveLength(1);
@@ -308,7 +309,7 @@ describe('flow announcements and end notices', () => {
       expect(textOf(dm)).toContain('completed after');
       expect(textOf(dm)).toContain(flowIdOf(ann));
       expect(threadOf(channel, ann.ts)).toEqual([]);
-      await vi.waitFor(
+      await waitUntil(
         async () => {
           const f = await tracked(flowIdOf(ann));
           expect(f.notifiedAt).not.toBeNull();
@@ -323,7 +324,7 @@ describe('flow announcements and end notices', () => {
     await h.command(learn('revoked-mid'), { channel: SLOW });
     const ann = await announcement(SLOW, 'revoked-mid');
     h.slack.setTokenStatus('revoked');
-    await vi.waitFor(async () => expect((await tracked(flowIdOf(ann))).endReason).toBe('ended'), {
+    await waitUntil(async () => expect((await tracked(flowIdOf(ann))).endReason).toBe('ended'), {
       timeout: 10_000,
     });
     // What a person sees meanwhile: a lookup answers as usual (a response_url needs no token).

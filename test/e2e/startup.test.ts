@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { settableClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/log.js';
@@ -9,6 +9,7 @@ import { type LoggedRequest, SEED } from '../../standins/emulator/index.js';
 import { startAll } from '../../standins/start-all.js';
 import { emulatorControl } from '../support/emulator.js';
 import { captureLogs, registerSecrets } from '../support/logs.js';
+import { patient, waitUntil } from '../support/patience.js';
 
 describe('startAll (npm start)', () => {
   it('with nothing configured runs the emulator and a local Slack, loudly, and commands work', async () => {
@@ -31,7 +32,7 @@ describe('startAll (npm start)', () => {
       const log = lines.join('');
       expect(log).toContain('BUILT-IN EMULATOR');
       expect(log).toContain('LOCAL SLACK STAND-IN');
-      const slack = running.localSlack!;
+      const slack = patient(running.localSlack!);
       const ack = await slack.sendCommand({
         user: 'U0ALICE',
         channel: 'C0GENERAL',
@@ -83,14 +84,14 @@ describe('startAll (npm start)', () => {
     });
     registerSecrets(...running.config.secrets);
     try {
-      const slack = running.localSlack!;
+      const slack = patient(running.localSlack!);
       const learn = async (name: string) => {
         await slack.sendCommand({
           user: 'U0ALICE',
           channel: 'C0GENERAL',
           text: `learn workspace=${SEED.workspaces.pumpStation} signals=${SEED.signals.temperature} range=yesterday name=${name}`,
         });
-        const body = await vi.waitFor(
+        const body = await waitUntil(
           async () => {
             const requests = (await emulatorControl(running.emulator!.url)(
               'GET',
@@ -109,7 +110,7 @@ describe('startAll (npm start)', () => {
       clock.advance(2 * 86_400_000);
       expect(await learn('second')).toBe('2026-03-11T00:00:00Z');
       // The service has the request before the worker logs it handled, and logs come over once per turn.
-      const handled = await vi.waitFor(() => {
+      const handled = await waitUntil(() => {
         const found = lines.filter((l) => l.includes('"operation handled"'));
         expect(found.length).toBe(2);
         return found;
@@ -128,7 +129,7 @@ describe('startAll (npm start)', () => {
     registerSecrets(...running.config.secrets);
     try {
       expect(lines.join('')).toContain('cannot be shared with a worker thread');
-      const slack = running.localSlack!;
+      const slack = patient(running.localSlack!);
       await slack.sendCommand({ user: 'U0ALICE', channel: 'C0GENERAL', text: 'workspace create in-memory' });
       await slack.waitFor(
         () => slack.messages('C0GENERAL').find((m) => m.text.includes('created a workspace')),

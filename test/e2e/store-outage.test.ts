@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PostgresStore } from '../../src/store/postgres.js';
 import { SEED } from '../../standins/emulator/index.js';
 import type { LocalMessage } from '../../standins/localslack/index.js';
 import { textOf } from '../support/approvals-rig.js';
 import { DEFAULT_CHANNEL, DEFAULT_USER, type Harness, startHarness } from '../support/harness.js';
+import { waitUntil } from '../support/patience.js';
 import { describeWithPgCluster, type PgCluster, startPgCluster } from '../support/pg-cluster.js';
 
 const W = SEED.workspaces.pumpStation;
@@ -73,12 +74,12 @@ describeWithPgCluster('the store goes away and comes back', () => {
     const delivery = await h.command(learn('blip after create'));
     expect(delivery.status).toBe(200);
     // The service holds the request; the store goes down before it answers.
-    await vi.waitFor(async () => expect(await flowsNamed('blip after create')).toHaveLength(1), {
+    await waitUntil(async () => expect(await flowsNamed('blip after create')).toHaveLength(1), {
       timeout: 5000,
     });
     await pg.stop();
     try {
-      await vi.waitFor(
+      await waitUntil(
         () => expect(h.logs.some((l) => l.includes('the store did not answer; writing again'))).toBe(true),
         { timeout: 10_000 },
       );
@@ -98,7 +99,8 @@ describeWithPgCluster('the store goes away and comes back', () => {
   });
 
   it('a restart during steady traffic: every command is answered once, as done or as not done, never half', async () => {
-    const names = Array.from({ length: 24 }, (_, i) => `steady ${i}`);
+    // Two digits each, so that no name is the start of another ("steady 1" of "steady 12").
+    const names = Array.from({ length: 24 }, (_, i) => `steady ${String(i).padStart(2, '0')}`);
     const sent: Promise<unknown>[] = [];
     for (const [i, name] of names.entries()) {
       sent.push(h.command(learn(name)));

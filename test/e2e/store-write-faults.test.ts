@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORE_REFUSED_MESSAGE } from '../../src/core/durable.js';
 import { PostgresStore } from '../../src/store/postgres.js';
 import { SEED } from '../../standins/emulator/index.js';
 import type { Running } from '../../standins/start-all.js';
 import { APPROVALS, APPROVER, type Rig, startRig, textOf } from '../support/approvals-rig.js';
+import { waitUntil } from '../support/patience.js';
 import { describeWithPgCluster, type PgCluster, startPgCluster } from '../support/pg-cluster.js';
 import { canMountSmallDisk, mountSmallDisk, type SmallDisk } from '../support/small-disk.js';
 
@@ -21,7 +22,7 @@ async function readyz(bot: Running): Promise<{ status: number; body: unknown }> 
 }
 
 const readyzBecomes = (bot: Running, status: number) =>
-  vi.waitFor(
+  waitUntil(
     async () => {
       const r = await readyz(bot);
       expect(r.status).toBe(status);
@@ -69,7 +70,7 @@ async function staysUnready(rig: Rig, bot: Running, probes: number): Promise<num
     expect(textOf(reply)).toContain(STORE_REFUSED_MESSAGE);
     const before = bot.readiness.refusedProbes;
     // Probes run when /readyz is asked (at most every 2 s): ask until one more has been refused.
-    await vi.waitFor(
+    await waitUntil(
       async () => {
         answers.add((await readyz(bot)).status);
         expect(bot.readiness.refusedProbes).toBeGreaterThan(before);
@@ -94,7 +95,7 @@ async function worksAgain(rig: Rig, bot: Running, engine: string): Promise<void>
   expect(await flowsNamed(rig, 'after the fault')).toHaveLength(1);
   const cardBefore = rig.requestMessage()?.ts;
   await rig.command(`live start ${MODEL} reason="after the fault"`);
-  await vi.waitFor(() => expect(rig.requestMessage()?.ts).not.toBe(cardBefore), { timeout: 30_000 });
+  await waitUntil(() => expect(rig.requestMessage()?.ts).not.toBe(cardBefore), { timeout: 30_000 });
 }
 
 describe.skipIf(!canMountSmallDisk)('SQLite on a disk that fills up (a real tmpfs), through the bot', () => {
@@ -180,7 +181,7 @@ describeWithPgCluster('PostgreSQL made read-only, through the bot', () => {
 
   it('an Approve while the database is read-only: the approver is told nothing was decided; clicked again once writable, it runs once', async () => {
     await rig.command(`live start ${MODEL} reason="approve while refused"`);
-    const card = await vi.waitFor(
+    const card = await waitUntil(
       () => {
         const m = rig.requestMessage();
         expect(textOf(m)).toContain('approve while refused');
@@ -210,7 +211,7 @@ describeWithPgCluster('PostgreSQL made read-only, through the bot', () => {
     expect(await rig.liveFlows()).toHaveLength(liveBefore);
     await readyzBecomes(bot, 200);
     await rig.click(APPROVER, rig.requestMessage()!, 'approve');
-    await vi.waitFor(async () => expect(await rig.liveFlows()).toHaveLength(liveBefore + 1), {
+    await waitUntil(async () => expect(await rig.liveFlows()).toHaveLength(liveBefore + 1), {
       timeout: 30_000,
     });
   });
@@ -222,7 +223,7 @@ describeWithPgCluster('PostgreSQL made read-only, through the bot', () => {
       body: JSON.stringify({ method: 'POST', path: '/flows$', latencyMs: 1000, count: 1 }),
     });
     const answer = rig.command(learn('answer unrecorded'));
-    await vi.waitFor(async () => expect(await flowsNamed(rig, 'answer unrecorded')).toHaveLength(1), {
+    await waitUntil(async () => expect(await flowsNamed(rig, 'answer unrecorded')).toHaveLength(1), {
       timeout: 30_000,
     });
     await readOnly(true);

@@ -1,3 +1,4 @@
+import { vi } from 'vitest';
 import type { LocalSlack } from '../../standins/localslack/index.js';
 
 /**
@@ -14,4 +15,19 @@ export function patient(slack: LocalSlack): LocalSlack {
   slack.waitFor = (predicate, timeoutMs, label) =>
     waitFor(predicate, Math.max(timeoutMs ?? 0, HANG_BOUND_MS), label);
   return slack;
+}
+
+/**
+ * `vi.waitFor`, whose own default gives up after one second, with the hang bound above as its least
+ * timeout: the callback is retried until it stops throwing (or its promise resolves).
+ */
+export function waitUntil<T>(
+  callback: () => T | Promise<T>,
+  options: number | { timeout?: number; interval?: number } = {},
+): Promise<T> {
+  const o = typeof options === 'number' ? { timeout: options } : options;
+  return vi.waitFor(callback, {
+    interval: o.interval ?? 20,
+    timeout: Math.max(o.timeout ?? 0, HANG_BOUND_MS),
+  });
 }

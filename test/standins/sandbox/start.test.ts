@@ -10,6 +10,7 @@ import { SEED } from '../../../standins/emulator/index.js';
 import { startLocalSlack } from '../../../standins/localslack/index.js';
 import { emulatorStateFile, type Running, startAll } from '../../../standins/start-all.js';
 import { emulatorControl, eventually } from '../../support/emulator.js';
+import { patient } from '../../support/patience.js';
 import { named } from '../../support/service-calls.js';
 
 /** `npm start` decides: the sandbox page only without Slack configuration. */
@@ -56,7 +57,10 @@ describe('sandbox at start-up', () => {
       body: JSON.stringify({ user: 'U0ALICE', channel: 'C0OPS', text: 'workspace show 1030000000000000001' }),
     });
     expect(((await ack.json()) as { status: number }).status).toBe(200);
-    await running.localSlack!.waitFor((s) => s.messages('C0OPS', { user: 'U0ALICE' }).length >= 2, 10_000);
+    await patient(running.localSlack!).waitFor(
+      (s) => s.messages('C0OPS', { user: 'U0ALICE' }).length >= 2,
+      10_000,
+    );
     const log = (await (await fetch(new URL('/_sandbox/service-requests', url))).json()) as {
       path: string;
     }[];
