@@ -270,7 +270,11 @@ export function findSchedule(list: readonly Schedule[], ref: string): Schedule |
 
 export type Changed = { ok: true; schedule: Schedule; action: ScheduleChange } | OpFailure;
 
-/** Pause, resume or delete: the owner and approvers may; everyone else reads. */
+/**
+ * Pause, resume or delete: the owner and approvers may; everyone else reads. The channel policy is not
+ * asked: a channel taken off TSAI_ALLOWED_CHANNELS must still let its schedules be stopped, and each run
+ * goes through the policy anyway (a resumed one there is refused at its instant, and its owner told).
+ */
 export async function changeSchedule(
   deps: SchedulingDeps,
   asker: Asker,
