@@ -39,6 +39,16 @@ export interface NewSchedule extends ScheduleDefinition {
 }
 
 /** One planned run, claimed by `owner` at `at`. */
+/** What came of a claimed run: its outcome, when, and the flow it started or why it did not. */
+export interface ScheduleRunFinish {
+  scheduleId: string;
+  plannedAt: number;
+  state: ScheduleRunOutcome;
+  at: number;
+  flowId?: string;
+  detail?: string;
+}
+
 export interface ScheduleRunClaim {
   scheduleId: string;
   plannedAt: number;
@@ -129,14 +139,7 @@ export interface ScheduleStore {
    */
   claimScheduleRun(o: ScheduleRunClaim): Promise<boolean>;
   /** What came of a claimed run (only from `claimed`). */
-  finishScheduleRun(o: {
-    scheduleId: string;
-    plannedAt: number;
-    state: ScheduleRunOutcome;
-    at: number;
-    flowId?: string;
-    detail?: string;
-  }): Promise<ScheduleRun | null>;
+  finishScheduleRun(o: ScheduleRunFinish): Promise<ScheduleRun | null>;
   /**
    * Moves the schedule to its next planned run, with its last outcome, and gives the lease back: only
    * while `owner` holds it and the schedule is still active. Null when it does not.

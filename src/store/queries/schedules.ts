@@ -6,6 +6,7 @@ import type {
   ScheduleQuery,
   ScheduleRun,
   ScheduleRunClaim,
+  ScheduleRunFinish,
   ScheduleRunOutcome,
   ScheduleRunQuery,
   ScheduleRunState,
@@ -147,14 +148,7 @@ export const claimScheduleRun = (o: ScheduleRunClaim) =>
     return changed === 1;
   });
 
-export const finishScheduleRun = (o: {
-  scheduleId: string;
-  plannedAt: number;
-  state: ScheduleRunOutcome;
-  at: number;
-  flowId?: string;
-  detail?: string;
-}) =>
+export const finishScheduleRun = (o: ScheduleRunFinish) =>
   statements(function* () {
     const row = yield* one(
       `UPDATE schedule_runs SET state = ?, finished_at = ?, flow_id = ?, detail = ?
