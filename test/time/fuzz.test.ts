@@ -11,6 +11,7 @@ import {
   type RangesOutcome,
 } from '../../src/time/index.js';
 import { SAMPLE_PHRASES } from '../../src/time/phrases.js';
+import { runsInThisZone } from './runs.js';
 
 const ZONES = [
   'UTC',
@@ -129,21 +130,21 @@ describe('fuzzing', () => {
   it('random text never throws and always gets a well-formed answer', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 260 }), context, (text, c) => check(text, c)),
-      { numRuns: 1000 },
+      { numRuns: runsInThisZone(1000) },
     );
   });
 
   it('mutated phrases never throw and always get a well-formed answer', () => {
     fc.assert(
       fc.property(mutated, context, (text, c) => check(text, c)),
-      { numRuns: 2000 },
+      { numRuns: runsInThisZone(2000) },
     );
   });
 
   it('word salad from the grammar never throws and always gets a well-formed answer', () => {
     fc.assert(
       fc.property(salad, context, (text, c) => check(text, c)),
-      { numRuns: 2000 },
+      { numRuns: runsInThisZone(2000) },
     );
   });
 

@@ -15,6 +15,7 @@ import {
   type Part,
   type Unit,
 } from '../support/range-oracle.js';
+import { runsInThisZone } from './runs.js';
 
 const ZONES = [
   'UTC',
@@ -369,7 +370,7 @@ const context = fc.record({
   requirePast: fc.boolean(),
 });
 
-const RUNS = 4000;
+const RUNS = runsInThisZone(4000);
 
 function run(p: Phrase, c: OracleCtx, style: (s: string) => string) {
   const text = style(p.text);
