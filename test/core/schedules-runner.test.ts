@@ -8,7 +8,7 @@ import {
   type SchedulingDeps,
 } from '../../src/core/schedules/manage.js';
 import { performScheduled, reportOf } from '../../src/core/schedules/perform.js';
-import { type ScheduleEvent, ScheduleRunner } from '../../src/core/schedules/runner.js';
+import { PARALLEL_RUNS, type ScheduleEvent, ScheduleRunner } from '../../src/core/schedules/runner.js';
 import type { Store } from '../../src/store/index.js';
 import { type Harness, startHarness } from '../support/emulator.js';
 import { storeForEachTest } from '../support/fixtures/store.js';
@@ -165,5 +165,62 @@ describe('schedules in core: created as a typed command is read, run once per pl
       state: 'unknown',
     });
     expect(await store.getSchedule(made.schedule.id)).toMatchObject({ nextRunAt: Date.UTC(2026, 10, 28, 6) });
+  });
+
+  it('keeps its runs under way side by side: a run the service holds never holds back the others', async () => {
+    const { deps } = setup();
+    const count = PARALLEL_RUNS + 20;
+    for (let i = 0; i < count; i++) {
+      const made = await createSchedule(deps, ALICE, {
+        kind: 'create',
+        whenText: 'every day at 06:00',
+        commandText: `workspace create "burst ${i}"`,
+      });
+      if (!made.ok) throw new Error(made.message);
+    }
+    now = Date.UTC(2026, 10, 27, 6, 0, 1);
+    // Every run waits until it is let go; the first one to start is let go last.
+    const started: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const waiting = new Map<string, () => void>();
+    const runner = new ScheduleRunner({
+      store,
+      now: () => new Date(now),
+      owner: 'burst',
+      catchUpMs: 3_600_000,
+      perform: (s) => {
+        started.push(s.id);
+        most = Math.max(most, ++inFlight);
+        return new Promise((resolve) =>
+          waiting.set(s.id, () => {
+            inFlight--;
+            resolve({ outcome: 'ok' });
+          }),
+        );
+      },
+      tell: async () => {},
+      log: { info: () => {}, error: () => {} },
+    });
+    const round = runner.round();
+    const until = async (what: string, ok: () => boolean) => {
+      for (let i = 0; i < 2000 && !ok(); i++) await new Promise((r) => setImmediate(r));
+      if (!ok()) throw new Error(`never: ${what}`);
+    };
+    await until('as many runs under way as the runner allows', () => started.length === PARALLEL_RUNS);
+    const first = started[0]!;
+    // Each finished run makes room for the next, while the first still waits.
+    while (waiting.size > 1 || started.length < count) {
+      await until('a run to let go', () => [...waiting.keys()].some((id) => id !== first));
+      for (const [id, go] of [...waiting]) {
+        if (id === first) continue;
+        waiting.delete(id);
+        go();
+      }
+    }
+    expect(started).toHaveLength(count);
+    expect(most).toBe(PARALLEL_RUNS);
+    waiting.get(first)!();
+    expect(await round).toBe(count);
   });
 });

@@ -39,8 +39,13 @@ export interface ScheduleRunnerDeps {
 
 const LEASE_MS = 5 * 60_000;
 const INTERRUPTED_AFTER_MS = 15 * 60_000;
-/** Runs of one round under way at once: 1,000 due in the same minute start within seconds. */
-const PARALLEL = 25;
+/**
+ * Runs under way at once. A run mostly waits: for the service's answer to its flow's creation, then for
+ * Slack. With a service that takes 2 s an answer, 100 at once start 1,000 runs due in the same minute
+ * within about 20 s (25 took 80 s: `npm run bench`, docs/performance.md). The service client admits 128
+ * calls at once, so people's commands still find room beside a burst.
+ */
+export const PARALLEL_RUNS = 100;
 
 /**
  * Runs due schedules, each planned run at most once across replicas and restarts: a replica leases due
@@ -54,7 +59,7 @@ export class ScheduleRunner {
 
   /** Schedules leased per round: a few rounds' worth, so that replicas share a burst of due runs. */
   get batch(): number {
-    return this.deps.batch ?? 2 * PARALLEL;
+    return this.deps.batch ?? 2 * PARALLEL_RUNS;
   }
 
   get owner(): string {
@@ -72,19 +77,17 @@ export class ScheduleRunner {
       limit: this.batch,
     });
     if (due.length) this.deps.log.info({ schedules: due.length }, 'claimed due schedules');
-    for (let i = 0; i < due.length; i += PARALLEL)
-      await Promise.all(
-        due
-          .slice(i, i + PARALLEL)
-          .map((s) =>
-            this.handle(s, now).catch((e: unknown) =>
-              this.deps.log.error(
-                { schedule: s.id, err: String(e) },
-                'a scheduled run failed inside the bot',
-              ),
-            ),
-          ),
-      );
+    // A pool, not waves: a run the service is slow to answer holds its own place only, never the next ones.
+    let next = 0;
+    const worker = async () => {
+      for (let s = due[next++]; s; s = due[next++]) {
+        const id = s.id;
+        await this.handle(s, now).catch((e: unknown) =>
+          this.deps.log.error({ schedule: id, err: String(e) }, 'a scheduled run failed inside the bot'),
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PARALLEL_RUNS, due.length) }, worker));
     return due.length;
   }
 
