@@ -76,10 +76,15 @@ export interface StepsResult {
       mainThreadCpuMsPerS: number | null;
       processCpuMsPerS: number | null;
       rssDuringMb: number | null;
+      /** Process CPU per flow read: the cost of following one flow, whatever the windows' read rates. */
+      cpuMsPerRead: number | null;
     };
     verdict: Verdict;
   };
 }
+
+const perRead = (cpu: number | null | undefined, reads: number | null | undefined) =>
+  cpu == null || !reads ? null : cpu / reads;
 
 function waitingResult(w: WaitingStepsMeasurements, ref: Reference): NonNullable<StepsResult['waiting']> {
   const t = ref.tracking;
@@ -88,6 +93,10 @@ function waitingResult(w: WaitingStepsMeasurements, ref: Reference): NonNullable
     mainThreadCpuMsPerS: ratio(w.mainThreadCpuMsPerS, t?.mainThreadCpuMsPerS),
     processCpuMsPerS: ratio(w.processCpuMsPerS, t?.processCpuMsPerS),
     rssDuringMb: ratio(w.rssMb.during, t?.rssMb.during),
+    cpuMsPerRead: ratio(
+      perRead(w.processCpuMsPerS, w.readsPerSecond),
+      perRead(t?.processCpuMsPerS, t?.readsPerSecond),
+    ),
   };
   return {
     steps: w.steps,
@@ -240,6 +249,7 @@ export function automationRows(r: { steps?: StepsResult; schedules?: SchedulesRe
       '',
       '',
     ]);
+    rows.push(['waiting steps: process CPU per read', '', 'vs flows', fmt(v.cpuMsPerRead), '', '']);
   }
   const s = r.schedules;
   if (s) {

@@ -5,7 +5,7 @@ import { closedLoop, type DriverTarget, type RunResult } from './driver.js';
 import { type AppProcess, procStatusMb } from './procs.js';
 import { CONCURRENCIES, type Concurrency } from './results.js';
 import type { ServicesClient } from './services-client.js';
-import { createInChunks, measureQuiet, withLongFlows } from './window.js';
+import { createInChunks, measureQuiet, windowAfterCreation, withLongFlows } from './window.js';
 
 /** The learn step's inputs, as a workflow fills them in: the bench's learn command, field by field. */
 export const learnStepInputs = (name: string): Record<string, unknown> => ({
@@ -127,7 +127,7 @@ export function measureWaitingSteps(
     ctx.log(
       `steps: ${made.acked} function_executed acked in ${made.ackMs.toFixed(0)} ms; ${made.created} of ${o.steps} flows created; waiting ${o.windowMs / 1000} s`,
     );
-    const w = await measureQuiet(bot, ctx.services, o.windowMs);
+    const w = await measureQuiet(bot, ctx.services, o.windowMs, windowAfterCreation(made.startedAt));
     const m: WaitingStepsMeasurements = {
       steps: o.steps,
       created: made.created,

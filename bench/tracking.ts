@@ -2,7 +2,14 @@ import { closedLoop, type DriverTarget } from './driver.js';
 import { type AppProcess, procStatusMb } from './procs.js';
 import type { IssuedCommand, ServicesClient } from './services-client.js';
 import { type Summary, summarize } from './stats.js';
-import { createInChunks, helpRoundsC50, measureQuiet, roundP50, withLongFlows } from './window.js';
+import {
+  createInChunks,
+  helpRoundsC50,
+  measureQuiet,
+  roundP50,
+  windowAfterCreation,
+  withLongFlows,
+} from './window.js';
 
 /** The figures of the flow-following phase (ms, MB, per second). */
 export interface TrackingMeasurements {
@@ -57,7 +64,7 @@ export function measureTracking(ctx: TrackingContext): Promise<TrackingMeasureme
 
     // The flows exist once the bot's follow-ups have created them.
     const issued = await ctx.issue(ctx.flows);
-    const { acked, ackMs, created } = await createInChunks({
+    const { acked, ackMs, created, startedAt } = await createInChunks({
       services,
       count: ctx.flows,
       chunk: CREATE_CHUNK,
@@ -74,7 +81,7 @@ export function measureTracking(ctx: TrackingContext): Promise<TrackingMeasureme
     log(`tracking: ${created} of ${ctx.flows} flows created; following them for ${ctx.windowMs / 1000} s`);
 
     // First the cost of following alone (no commands), then acks beside it.
-    const w = await measureQuiet(bot, services, ctx.windowMs);
+    const w = await measureQuiet(bot, services, ctx.windowMs, windowAfterCreation(startedAt));
     const withRounds = await helpRoundsC50(help, 3);
     const m: TrackingMeasurements = {
       flows: ctx.flows,

@@ -49,7 +49,8 @@ export async function createInChunks(o: {
   maxMs: number;
   /** Sends requests `from` … `from + size - 1`. */
   send: (from: number, size: number) => Promise<RunResult>;
-}): Promise<{ acked: number; ackMs: number; created: number }> {
+}): Promise<{ acked: number; ackMs: number; created: number; startedAt: number }> {
+  const startedAt = Date.now();
   const before = await flowsCreated(o.services);
   const deadline = performance.now() + o.maxMs;
   let acked = 0;
@@ -70,8 +71,15 @@ export async function createInChunks(o: {
       created = now;
     }
   }
-  return { acked, ackMs, created };
+  return { acked, ackMs, created, startedAt };
 }
+
+/**
+ * When a quiet window over flows created from `startedAt` begins. A flow is read more and more seldom as it
+ * ages (3 s at first, up to a minute), so two windows compare only when their flows are as old: 30 s
+ * after the creation began, whether it took 3 s or waited out a few creations the bot gave up on.
+ */
+export const windowAfterCreation = (startedAt: number): number => startedAt + 30_000;
 
 /** What the bot spent over a window with no requests sent to it. */
 export interface QuietWindow {
@@ -89,7 +97,9 @@ export async function measureQuiet(
   bot: AppProcess,
   services: ServicesClient,
   windowMs: number,
+  notBefore = 0,
 ): Promise<QuietWindow> {
+  await new Promise((r) => setTimeout(r, Math.max(0, notBefore - Date.now())));
   const start = Date.now();
   const cpu0 = procCpuMs(bot.pid);
   const main0 = procCpuMs(bot.pid, true);
