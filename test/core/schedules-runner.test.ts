@@ -167,9 +167,9 @@ describe('schedules in core: created as a typed command is read, run once per pl
     expect(await store.getSchedule(made.schedule.id)).toMatchObject({ nextRunAt: Date.UTC(2026, 10, 28, 6) });
   });
 
-  it('keeps its runs under way side by side: a run the service holds never holds back the others', async () => {
+  /** `count` schedules of a workspace creation, all due at 06:00, and the clock just after it. */
+  const dueAtSix = async (count: number) => {
     const { deps } = setup();
-    const count = PARALLEL_RUNS + 20;
     for (let i = 0; i < count; i++) {
       const made = await createSchedule(deps, ALICE, {
         kind: 'create',
@@ -179,16 +179,22 @@ describe('schedules in core: created as a typed command is read, run once per pl
       if (!made.ok) throw new Error(made.message);
     }
     now = Date.UTC(2026, 10, 27, 6, 0, 1);
-    // Every run waits until it is let go; the first one to start is let go last.
+  };
+  /**
+   * A round whose runs each wait until let go: every run but the first is let go as it starts, the first
+   * only once all the others have started (what the service is slow to answer must not hold back the rest).
+   */
+  const roundHoldingTheFirst = async (count: number, batch?: number) => {
     const started: string[] = [];
+    const waiting = new Map<string, () => void>();
     let inFlight = 0;
     let most = 0;
-    const waiting = new Map<string, () => void>();
     const runner = new ScheduleRunner({
       store,
       now: () => new Date(now),
       owner: 'burst',
       catchUpMs: 3_600_000,
+      ...(batch ? { batch } : {}),
       perform: (s) => {
         started.push(s.id);
         most = Math.max(most, ++inFlight);
@@ -207,10 +213,9 @@ describe('schedules in core: created as a typed command is read, run once per pl
       for (let i = 0; i < 2000 && !ok(); i++) await new Promise((r) => setImmediate(r));
       if (!ok()) throw new Error(`never: ${what}`);
     };
-    await until('as many runs under way as the runner allows', () => started.length === PARALLEL_RUNS);
+    await until('the first runs under way', () => started.length === Math.min(count, batch ?? PARALLEL_RUNS));
     const first = started[0]!;
-    // Each finished run makes room for the next, while the first still waits.
-    while (waiting.size > 1 || started.length < count) {
+    while (started.length < count) {
       await until('a run to let go', () => [...waiting.keys()].some((id) => id !== first));
       for (const [id, go] of [...waiting]) {
         if (id === first) continue;
@@ -218,9 +223,25 @@ describe('schedules in core: created as a typed command is read, run once per pl
         go();
       }
     }
-    expect(started).toHaveLength(count);
-    expect(most).toBe(PARALLEL_RUNS);
+    const mostBeforeTheFirstEnded = most;
     waiting.get(first)!();
-    expect(await round).toBe(count);
+    return { started, most: mostBeforeTheFirstEnded, handled: await round };
+  };
+
+  it('keeps its runs under way side by side: a run the service holds never holds back the others', async () => {
+    const count = PARALLEL_RUNS + 20;
+    await dueAtSix(count);
+    const r = await roundHoldingTheFirst(count);
+    expect(r.started).toHaveLength(count);
+    expect(r.most).toBe(PARALLEL_RUNS);
+    expect(r.handled).toBe(count);
+  });
+
+  it('leases the next batch once the leased runs have all started, not once the slowest has ended', async () => {
+    await dueAtSix(25);
+    const r = await roundHoldingTheFirst(25, 10);
+    expect(new Set(r.started).size).toBe(25);
+    expect(r.most).toBeLessThanOrEqual(10);
+    expect(r.handled).toBe(25);
   });
 });

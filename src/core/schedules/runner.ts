@@ -57,38 +57,66 @@ export const PARALLEL_RUNS = 100;
 export class ScheduleRunner {
   constructor(private readonly deps: ScheduleRunnerDeps) {}
 
-  /** Schedules leased per round: a few rounds' worth, so that replicas share a burst of due runs. */
+  /** Schedules leased at a time: as many as run at once, so that replicas share a burst of due runs. */
   get batch(): number {
-    return this.deps.batch ?? 2 * PARALLEL_RUNS;
+    return this.deps.batch ?? PARALLEL_RUNS;
   }
 
   get owner(): string {
     return this.deps.owner;
   }
 
-  /** One round: every due schedule this replica could lease. Returns how many schedules it handled. */
+  /**
+   * One round: every due schedule this replica could lease, run from a pool. A run the service is slow to
+   * answer holds its own place only: the next one starts as soon as any place is free, and when the leased
+   * ones have all started, the next batch is leased then, not after the slowest run has ended. Returns how
+   * many schedules it handled.
+   */
   async round(): Promise<number> {
-    const { store, owner } = this.deps;
-    const now = this.deps.now().getTime();
-    const due = await store.claimDueSchedules({
-      owner,
-      now,
-      leaseMs: this.deps.leaseMs ?? LEASE_MS,
-      limit: this.batch,
-    });
-    if (due.length) this.deps.log.info({ schedules: due.length }, 'claimed due schedules');
-    // A pool, not waves: a run the service is slow to answer holds its own place only, never the next ones.
-    let next = 0;
+    const queue: { s: Schedule; at: number }[] = [];
+    let handled = 0;
+    let more = true;
+    let leasing: Promise<void> | undefined;
+    const lease = async () => {
+      const at = this.deps.now().getTime();
+      const due = await this.deps.store.claimDueSchedules({
+        owner: this.deps.owner,
+        now: at,
+        leaseMs: this.deps.leaseMs ?? LEASE_MS,
+        limit: this.batch,
+      });
+      if (due.length) this.deps.log.info({ schedules: due.length }, 'claimed due schedules');
+      queue.push(...due.map((s) => ({ s, at })));
+      handled += due.length;
+      more = due.length >= this.batch;
+    };
+    const take = async (): Promise<{ s: Schedule; at: number } | undefined> => {
+      for (;;) {
+        const next = queue.shift();
+        if (next || !more) return next;
+        // A store that fails mid-round ends the leasing; the runs in hand go on, the next round tries again.
+        leasing ??= lease()
+          .catch((e: unknown) => {
+            more = false;
+            this.deps.log.error({ err: String(e) }, 'could not lease more due schedules');
+          })
+          .finally(() => {
+            leasing = undefined;
+          });
+        await leasing;
+      }
+    };
     const worker = async () => {
-      for (let s = due[next++]; s; s = due[next++]) {
-        const id = s.id;
-        await this.handle(s, now).catch((e: unknown) =>
+      for (let next = await take(); next; next = await take()) {
+        const id = next.s.id;
+        await this.handle(next.s, next.at).catch((e: unknown) =>
           this.deps.log.error({ schedule: id, err: String(e) }, 'a scheduled run failed inside the bot'),
         );
       }
     };
-    await Promise.all(Array.from({ length: Math.min(PARALLEL_RUNS, due.length) }, worker));
-    return due.length;
+    await lease();
+    await Promise.all(Array.from({ length: Math.min(PARALLEL_RUNS, queue.length) }, worker));
+    return handled;
   }
 
   /** Claimed runs whose process died: outcome unknown, owner told once (whoever marks them tells). */
