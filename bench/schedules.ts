@@ -2,12 +2,20 @@
 // each reached the service, none twice, and `help` acks while they start). The schedules are made through
 // the bot's real path, signed `/tsai schedule "…" learn …` commands; the bench only reads the bot's SQLite
 // file to know when they are all held.
+import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { closedLoop, type RunResult } from './driver.js';
 import { type AppProcess, procStatusMb } from './procs.js';
 import type { ServiceRequest, ServicesClient } from './services-client.js';
 import { type Summary, summarize } from './stats.js';
-import { type HelpDriver, helpRoundsC50, isFlowPost, measureQuiet, roundP50 } from './window.js';
+import {
+  type HelpDriver,
+  helpRoundsC50,
+  isFlowPost,
+  measureQuiet,
+  roundP50,
+  waitForCount,
+} from './window.js';
 
 export interface IdleSchedulesMeasurements {
   schedules: number;
@@ -110,10 +118,11 @@ async function createSchedules(
       body: (i) => ctx.bodies([issued[i]!], text(from + i))(0),
     });
     if (r.errors) ctx.log(`schedules: ${r.errors} schedule commands failed: ${JSON.stringify(r.outcomes)}`);
-    do {
-      await new Promise((res) => setTimeout(res, 250));
-      n = held(ctx.database, o.label, o.nextRunAt);
-    } while (n < from + size && Date.now() - start < o.maxMs);
+    n = await waitForCount(
+      () => held(ctx.database, o.label, o.nextRunAt),
+      from + size,
+      performance.now() + o.maxMs - (Date.now() - start),
+    );
   }
   return { held: n, ms: Date.now() - start };
 }

@@ -61,15 +61,11 @@ export async function createInChunks(o: {
     const r = await o.send(from, size);
     acked += r.sent;
     ackMs += r.elapsedMs;
-    created = (await flowsCreated(o.services)) - before;
-    // Until the chunk's flows exist, or nothing more came for 10 s (a creation the bot gave up on).
-    let progressed = performance.now();
-    while (created < from + size && performance.now() < deadline && performance.now() - progressed < 10_000) {
-      await new Promise((res) => setTimeout(res, 250));
-      const now = (await flowsCreated(o.services)) - before;
-      if (now > created) progressed = performance.now();
-      created = now;
-    }
+    created = await waitForCount(
+      async () => (await flowsCreated(o.services)) - before,
+      from + size,
+      deadline,
+    );
   }
   return { acked, ackMs, created, startedAt };
 }
@@ -80,6 +76,26 @@ export async function createInChunks(o: {
  * after the creation began, whether it took 3 s or waited out a few creations the bot gave up on.
  */
 export const windowAfterCreation = (startedAt: number): number => startedAt + 30_000;
+
+/**
+ * Polls `count` until it reaches `target`, `deadline` (performance.now()) passes, or it has not grown for
+ * 10 s (work the bot gave up on, which no wait brings); returns the last count.
+ */
+export async function waitForCount(
+  count: () => Promise<number> | number,
+  target: number,
+  deadline: number,
+): Promise<number> {
+  let n = await count();
+  let grew = performance.now();
+  while (n < target && performance.now() < deadline && performance.now() - grew < 10_000) {
+    await new Promise((res) => setTimeout(res, 250));
+    const next = await count();
+    if (next > n) grew = performance.now();
+    n = next;
+  }
+  return n;
+}
 
 /** What the bot spent over a window with no requests sent to it. */
 export interface QuietWindow {
