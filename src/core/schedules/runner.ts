@@ -41,9 +41,10 @@ const LEASE_MS = 5 * 60_000;
 const INTERRUPTED_AFTER_MS = 15 * 60_000;
 /**
  * Runs under way at once. A run mostly waits: for the service's answer to its flow's creation, then for
- * Slack. With a service that takes 2 s an answer, 100 at once start 1,000 runs due in the same minute
- * within about 20 s (25 took 80 s: `npm run bench`, docs/performance.md). The service client admits 128
- * calls at once, so people's commands still find room beside a burst.
+ * Slack. A run holds its place about 3 s with a service that takes 2 s an answer, so 100 places start
+ * 1,000 runs due in the same minute in about 30 s (`npm run bench`, docs/performance.md; 25 would take
+ * two minutes). The service client admits 128 calls at once, so people's commands still find room beside
+ * a burst.
  */
 export const PARALLEL_RUNS = 100;
 
