@@ -218,21 +218,7 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
     const { bare, bot } = await startApps(b, running);
     await warmUp(b, bare, bot);
     if (phase('acks')) await measureAcks(b, m, bare, bot);
-    // Signed acks while another process floods the app with unsigned and falsely signed nested bodies.
-    if (phase('flood')) m.flood = {};
-    for (const p of [bot, bare]) {
-      if (!p || !m.flood) continue;
-      m.flood[p.name as Who] = await measureFlood({
-        app: p,
-        target,
-        issue,
-        bodies,
-        log,
-        rounds: o.floodRounds,
-        requests: o.floodRequests,
-        connections: o.floodConnections,
-      });
-    }
+    if (phase('flood')) m.flood = await measureFloods(b, [bot, bare]);
 
     if (bot) {
       if (phase('views')) m.viewsOpen = await measureViewsOpen(b, bot);
@@ -461,6 +447,25 @@ async function withFreshBot<T>(
   } finally {
     await p.stop();
   }
+}
+
+/** Signed acks while another process floods each app with unsigned and falsely signed nested bodies. */
+async function measureFloods(b: Bench, apps: (AppProcess | undefined)[]): Promise<Measurements['flood']> {
+  const out: NonNullable<Measurements['flood']> = {};
+  for (const p of apps) {
+    if (!p) continue;
+    out[p.name as Who] = await measureFlood({
+      app: p,
+      target: b.target,
+      issue: b.issue,
+      bodies: b.bodies,
+      log: b.log,
+      rounds: b.o.floodRounds,
+      requests: b.o.floodRequests,
+      connections: b.o.floodConnections,
+    });
+  }
+  return out;
 }
 
 /** Workflow Builder steps: their acks against the bare app's, then steps waiting, on a bot of their own. */
