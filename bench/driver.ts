@@ -50,6 +50,8 @@ export interface DriverTarget {
   origin: string;
   path?: string;
   signingSecret: string;
+  /** Default: a form body, as commands and interactions come; `application/json` for Events API deliveries. */
+  contentType?: string;
 }
 
 const ACK_TIMEOUT_MS = 10_000;
@@ -77,7 +79,7 @@ async function sendOne(
       path: t.path ?? '/slack/events',
       method: 'POST',
       headers: {
-        'content-type': 'application/x-www-form-urlencoded',
+        'content-type': t.contentType ?? 'application/x-www-form-urlencoded',
         'x-slack-request-timestamp': String(ts),
         'x-slack-signature': signSlackRequest(t.signingSecret, body, ts),
         'user-agent': 'Slackbot 1.0 (+https://api.slack.com/robots)',

@@ -4,8 +4,8 @@
 // Prints a table and writes bench/results.json. Options (environment): BENCH_QUICK=1 for a short run,
 // BENCH_OUT=<file> for another output file, BENCH_KEEP_TMP=1 to keep the children's logs and databases,
 // BENCH_BOT_NODE_ARGS="--cpu-prof --cpu-prof-dir=$PWD/prof" to profile the bot (BENCH_BARE_NODE_ARGS: the bare app; absolute dir: the
-// children run in a temp dir), BENCH_PHASES=cold,acks,flood,views,sustained,tracking for only some phases
-// (their figures only; write them elsewhere with BENCH_OUT, as the others are left out).
+// children run in a temp dir), BENCH_PHASES=cold,acks,flood,views,sustained,tracking,steps,schedules for
+// only some phases (their figures only; write them elsewhere with BENCH_OUT, as the others are left out).
 import { resolve } from 'node:path';
 import { buildResults, formatTable } from './results.js';
 import { type BenchOptions, phasesFrom, runBench } from './run.js';
@@ -22,7 +22,17 @@ const QUICK: Partial<BenchOptions> = {
   trackingWindowMs: 15_000,
   floodRounds: 1,
   floodRequests: 100,
+  waitingSteps: 200,
+  idleSchedules: 1_000,
+  dueSchedules: 200,
 };
+
+/** BENCH_WAITING_STEPS, BENCH_IDLE_SCHEDULES, BENCH_DUE_SCHEDULES: counts of the steps and schedules phases. */
+const COUNTS = {
+  waitingSteps: 'BENCH_WAITING_STEPS',
+  idleSchedules: 'BENCH_IDLE_SCHEDULES',
+  dueSchedules: 'BENCH_DUE_SCHEDULES',
+} as const;
 
 async function main(): Promise<void> {
   const env = process.env;
@@ -30,6 +40,10 @@ async function main(): Promise<void> {
   if (env.BENCH_BOT_NODE_ARGS) opts.botNodeArgs = env.BENCH_BOT_NODE_ARGS.split(/\s+/).filter(Boolean);
   if (env.BENCH_BARE_NODE_ARGS) opts.bareNodeArgs = env.BENCH_BARE_NODE_ARGS.split(/\s+/).filter(Boolean);
   if (env.BENCH_BOT_LOG_LEVEL) opts.botLogLevel = env.BENCH_BOT_LOG_LEVEL;
+  for (const [key, name] of Object.entries(COUNTS)) {
+    const n = Number(env[name]);
+    if (env[name] && Number.isInteger(n) && n > 0) opts[key as keyof typeof COUNTS] = n;
+  }
   opts.phases = phasesFrom(env.BENCH_PHASES);
   const results = buildResults(await runBench(opts));
   console.log(formatTable(results));

@@ -1,5 +1,15 @@
+import {
+  automationRows,
+  type SchedulesResult,
+  type StepsResult,
+  schedulesResult,
+  stepsResult,
+  type WaitingCost,
+} from './automation-results.js';
 import type { FloodMeasurements } from './flood.js';
+import type { SchedulesMeasurements } from './schedules.js';
 import { ratio, round, type Summary, summarize } from './stats.js';
+import type { StepsMeasurements } from './steps.js';
 import type { TrackingMeasurements } from './tracking.js';
 
 export type AckCommand = 'help' | 'learn';
@@ -29,18 +39,16 @@ export interface BenchResults {
   peakRss: { botMb: number | null; bareMb: number | null; ratio: number | null };
   parse: { medianMs: number | null; p99Ms: number | null };
   /** 1,000 flows followed at once: reads/s, the bot's CPU and memory, and ack latency beside them. */
-  tracking?: {
+  tracking?: WaitingCost & {
     flows: number;
-    created: number;
-    windowS: number;
-    readsPerSecond: number | null;
-    mainThreadCpuMsPerS: number | null;
-    processCpuMsPerS: number | null;
-    rssMb: { before: number | null; during: number | null };
     helpAckC50: { without: Pct; with: Pct; roundP50sWithout: number[]; roundP50sWith: number[] };
   };
   /** `help` acks at 10 concurrent without and during a flood of hostile bodies from another process. */
   flood?: Partial<Record<'bot' | 'bare', FloodResult>>;
+  /** Workflow Builder steps: function_executed acks, and 1,000 steps waiting against 1,000 followed flows. */
+  steps?: StepsResult;
+  /** 10,000 schedules between runs; 1,000 runs due at one minute. */
+  schedules?: SchedulesResult;
 }
 
 export interface FloodResult {
@@ -69,6 +77,10 @@ export interface Measurements {
   tracking?: TrackingMeasurements;
   /** The flood phase, per app; absent when it was not run. */
   flood?: Partial<Record<'bot' | 'bare', FloodMeasurements>>;
+  /** Workflow Builder steps: acks and waiting; absent when the phase was not run. */
+  steps?: StepsMeasurements;
+  /** Idle schedules and runs due at one minute; absent when the phase was not run. */
+  schedules?: SchedulesMeasurements;
 }
 
 const pct = (s: Summary | undefined): Pct =>
@@ -93,6 +105,15 @@ function floodResult(f: FloodMeasurements): FloodResult {
 }
 
 export function buildResults(m: Measurements): BenchResults {
+  const r = buildCore(m);
+  return {
+    ...r,
+    ...(m.steps ? { steps: stepsResult(m.steps, r) } : {}),
+    ...(m.schedules ? { schedules: schedulesResult(m.schedules) } : {}),
+  };
+}
+
+function buildCore(m: Measurements): BenchResults {
   const ack = m.ack.map((a) => {
     const bot = pct(summarize(a.bot));
     const bare = pct(summarize(a.bare));
@@ -260,6 +281,7 @@ export function formatTable(r: BenchResults): string {
       ]);
     }
   }
+  rows.push(...automationRows(r));
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const line = (row: string[]) =>
     row

@@ -26,8 +26,10 @@ import {
   tail,
 } from './procs.js';
 import { type AckCommand, CONCURRENCIES, type Concurrency, type Measurements } from './results.js';
+import { measureDueRuns, measureIdleSchedules } from './schedules.js';
 import { type IssuedCommand, ServicesClient } from './services-client.js';
 import { summarize } from './stats.js';
+import { measureStepAcks, measureWaitingSteps, type StepsContext } from './steps.js';
 import { measureTracking } from './tracking.js';
 
 export interface BenchOptions {
@@ -52,12 +54,26 @@ export interface BenchOptions {
   floodRounds: number;
   floodRequests: number;
   floodConnections: number;
+  /** Workflow Builder steps left waiting for their flows (the tracking phase's window). */
+  waitingSteps: number;
+  /** Schedules held between their runs, and schedules due at the same minute. */
+  idleSchedules: number;
+  dueSchedules: number;
   /** The phases to run (all by default); the time-range parse always runs. */
   phases: ReadonlySet<Phase>;
   log(line: string): void;
 }
 
-export const PHASES = ['cold', 'acks', 'flood', 'views', 'sustained', 'tracking'] as const;
+export const PHASES = [
+  'cold',
+  'acks',
+  'flood',
+  'views',
+  'sustained',
+  'tracking',
+  'steps',
+  'schedules',
+] as const;
 export type Phase = (typeof PHASES)[number];
 
 /** `BENCH_PHASES=cold,acks`: the phases named, in their usual order; anything unknown is an error. */
@@ -89,6 +105,9 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   floodRounds: 3,
   floodRequests: 300,
   floodConnections: 8,
+  waitingSteps: 1_000,
+  idleSchedules: 10_000,
+  dueSchedules: 1_000,
   phases: new Set(PHASES),
   log: (line) => console.error(line),
 };
@@ -160,16 +179,19 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
       NODE_ENV: 'production',
     };
   };
-  const spawnWho = (who: Who, tag: string) =>
-    spawnApp({
+  const spawnWho = async (who: Who, tag: string) => {
+    const env = envFor(who);
+    const p = await spawnApp({
       name: who,
       entry: who === 'bot' ? join(distDir, 'bot', 'main.js') : join(distDir, 'bench', 'bare-bolt.js'),
-      env: envFor(who),
+      env,
       logFile: join(tmp, `${who}-${tag}.log`),
       nodeArgs: who === 'bot' ? o.botNodeArgs : o.bareNodeArgs,
       // Not the checkout: a developer's .env there would change the bot under test.
       cwd: tmp,
     });
+    return Object.assign(p, { database: env.DATABASE_URL });
+  };
   const target = (p: AppProcess): DriverTarget => ({ origin: p.origin, signingSecret });
   const bodies = (issued: IssuedCommand[], text: string) => (i: number) =>
     slashCommandBody({
@@ -192,30 +214,18 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
   const phase = (p: Phase) => o.phases.has(p);
   try {
     if (phase('cold')) await measureColdStarts(b, m);
-    if (!['acks', 'flood', 'views', 'sustained', 'tracking'].some((p) => phase(p as Phase))) return m;
+    if (!PHASES.some((p) => p !== 'cold' && phase(p))) return m;
     const { bare, bot } = await startApps(b, running);
     await warmUp(b, bare, bot);
     if (phase('acks')) await measureAcks(b, m, bare, bot);
-    // Signed acks while another process floods the app with unsigned and falsely signed nested bodies.
-    if (phase('flood')) m.flood = {};
-    for (const p of [bot, bare]) {
-      if (!p || !m.flood) continue;
-      m.flood[p.name as Who] = await measureFlood({
-        app: p,
-        target,
-        issue,
-        bodies,
-        log,
-        rounds: o.floodRounds,
-        requests: o.floodRequests,
-        connections: o.floodConnections,
-      });
-    }
+    if (phase('flood')) m.flood = await measureFloods(b, [bot, bare]);
 
     if (bot) {
       if (phase('views')) m.viewsOpen = await measureViewsOpen(b, bot);
       if (phase('sustained')) m.sustainedCommandsPerSecond = await measureSustained(b, bot);
       if (phase('tracking')) m.tracking = await measureFollowing(b, running);
+      if (phase('steps')) m.steps = await measureSteps(b, running, { bare, bot });
+      if (phase('schedules')) m.schedules = await measureSchedules(b, running);
     }
   } finally {
     log(
@@ -236,7 +246,8 @@ interface Bench {
   o: BenchOptions;
   log: (line: string) => void;
   services: ServicesClient;
-  spawnWho: (who: Who, tag: string) => Promise<AppProcess>;
+  /** A new process; a bot's has the path of its SQLite file. */
+  spawnWho: (who: Who, tag: string) => Promise<AppProcess & { database?: string }>;
   target: (p: AppProcess) => DriverTarget;
   bodies: (issued: IssuedCommand[], text: string) => (i: number) => string;
   issue: (n: number) => Promise<IssuedCommand[]>;
@@ -395,28 +406,123 @@ async function measureAcks(
  * and a bot that already followed flow 1400…001 would take a new one with that ID for the same flow.
  */
 async function measureFollowing(b: Bench, running: AppProcess[]): Promise<Measurements['tracking']> {
+  return withFreshBot(b, running, 'tracking', (follower) =>
+    measureTracking({
+      bot: follower,
+      services: b.services,
+      target: b.target,
+      issue: b.issue,
+      bodies: b.bodies,
+      learnText: (i) => LEARN_TEXT.replace('name="bench learn"', `name="followed ${i}"`),
+      log: b.log,
+      flows: b.o.trackedFlows,
+      windowMs: b.o.trackingWindowMs,
+      latencyMs: b.o.serviceLatencyMs,
+    }),
+  );
+}
+
+/**
+ * `measure` with a bot of its own on a fresh database (the emulator's flow IDs start again), acking a
+ * signed `help`; stopped after, so that what it still follows does not weigh on the phases after it.
+ */
+async function withFreshBot<T>(
+  b: Bench,
+  running: AppProcess[],
+  tag: string,
+  measure: (bot: AppProcess & { database?: string }) => Promise<T>,
+): Promise<T> {
   await b.services.settle(2500, 120_000);
   await b.services.reset();
-  const follower = await b.spawnWho('bot', 'tracking');
-  running.push(follower);
+  const p = await b.spawnWho('bot', tag);
+  running.push(p);
   const [probe] = await b.issue(1);
-  await firstAck(b.target(follower), () => b.bodies([probe!], 'help')(0), {
-    start: follower.spawnedAt,
+  await firstAck(b.target(p), () => b.bodies([probe!], 'help')(0), {
+    start: p.spawnedAt,
     timeoutMs: 20_000,
-    alive: follower.alive,
+    alive: p.alive,
   });
-  return measureTracking({
-    bot: follower,
+  try {
+    return await measure(p);
+  } finally {
+    await p.stop();
+  }
+}
+
+/** Signed acks while another process floods each app with unsigned and falsely signed nested bodies. */
+async function measureFloods(b: Bench, apps: (AppProcess | undefined)[]): Promise<Measurements['flood']> {
+  const out: NonNullable<Measurements['flood']> = {};
+  for (const p of apps) {
+    if (!p) continue;
+    out[p.name as Who] = await measureFlood({
+      app: p,
+      target: b.target,
+      issue: b.issue,
+      bodies: b.bodies,
+      log: b.log,
+      rounds: b.o.floodRounds,
+      requests: b.o.floodRequests,
+      connections: b.o.floodConnections,
+    });
+  }
+  return out;
+}
+
+/** Workflow Builder steps: their acks against the bare app's, then steps waiting, on a bot of their own. */
+async function measureSteps(
+  b: Bench,
+  running: AppProcess[],
+  apps: { bare: AppProcess; bot: AppProcess },
+): Promise<Measurements['steps']> {
+  const ctx: StepsContext = { services: b.services, users: USERS, target: b.target, log: b.log };
+  const ack = await measureStepAcks(ctx, apps, {
+    rounds: b.o.rounds,
+    requests: b.o.requests,
+    settleBot: b.settleBot,
+  });
+  const waiting = await withFreshBot(b, running, 'steps', (waiter) =>
+    measureWaitingSteps(ctx, waiter, {
+      steps: b.o.waitingSteps,
+      windowMs: b.o.trackingWindowMs,
+      latencyMs: b.o.serviceLatencyMs,
+    }),
+  );
+  return { ack, waiting };
+}
+
+/** Idle schedules, then runs due at one minute beside them, on a bot of their own. */
+function measureSchedules(b: Bench, running: AppProcess[]): Promise<Measurements['schedules']> {
+  return withFreshBot(b, running, 'schedules', (bot) => measureSchedulesOf(b, bot));
+}
+
+async function measureSchedulesOf(
+  b: Bench,
+  bot: AppProcess & { database?: string },
+): Promise<Measurements['schedules']> {
+  const ctx = {
+    bot,
+    database: bot.database!,
     services: b.services,
-    target: b.target,
+    target: b.target(bot),
     issue: b.issue,
     bodies: b.bodies,
-    learnText: (i) => LEARN_TEXT.replace('name="bench learn"', `name="followed ${i}"`),
+    learnText: (name: string) =>
+      LEARN_TEXT.replace(/range="[^"]*"/, 'range="last 8 hours"').replace(
+        'name="bench learn"',
+        `name="${name}"`,
+      ),
     log: b.log,
-    flows: b.o.trackedFlows,
-    windowMs: b.o.trackingWindowMs,
     latencyMs: b.o.serviceLatencyMs,
+  };
+  const idle = await measureIdleSchedules(ctx, {
+    schedules: b.o.idleSchedules,
+    windowMs: b.o.trackingWindowMs,
   });
+  const due = await measureDueRuns(ctx, {
+    schedules: b.o.dueSchedules,
+    msPerSchedule: idle.createMs / Math.max(1, idle.held),
+  });
+  return { idle, due };
 }
 
 /** Bursts of 50 modal commands; time from sending each to its views.open at the stand-in. */

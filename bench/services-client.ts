@@ -6,6 +6,8 @@ export type ServicesRequest = { id: number } & (
   | { op: 'issue'; n: number; users: string[]; channel: string }
   | { op: 'settle'; quietMs: number; maxMs: number }
   | { op: 'calls'; method?: string }
+  /** New executions of a Workflow Builder step; their `function_executed` bodies, as Slack would send them. */
+  | { op: 'functionEvents'; callbackId: string; users: string[]; inputs: Record<string, unknown>[] }
   | { op: 'serviceRequests' }
   | { op: 'reset' }
   /** The service's added latency and how long its flows take, for the flow-following phase. */
@@ -25,6 +27,16 @@ export interface ServicesReady {
 export interface IssuedCommand {
   triggerId: string;
   responseUrl: string;
+}
+
+export interface ServiceRequest {
+  /** The emulator's order of arrival. */
+  seq: number;
+  method: string;
+  path: string;
+  status?: number;
+  receivedAt: number;
+  name?: string;
 }
 
 export interface RecordedCall {
@@ -115,9 +127,17 @@ export class ServicesClient {
     return this.call(method ? { op: 'calls', method } : { op: 'calls' });
   }
 
-  /** What the emulator received since the last reset (newest 10 000); `receivedAt` is Date.now() there. */
-  serviceRequests(): Promise<{ method: string; path: string; status?: number; receivedAt: number }[]> {
+  /**
+   * What the emulator received since the last reset (newest 10 000); `receivedAt` is Date.now() there,
+   * `name` the body's `name` (a flow's).
+   */
+  serviceRequests(): Promise<ServiceRequest[]> {
     return this.call({ op: 'serviceRequests' });
+  }
+
+  /** One raw JSON body per `inputs`, each a new execution of the step, users taken round-robin. */
+  functionEvents(callbackId: string, users: string[], inputs: Record<string, unknown>[]): Promise<string[]> {
+    return this.call({ op: 'functionEvents', callbackId, users, inputs });
   }
 
   /** Changes the service's added latency and its flows' durations (until the next reset). */

@@ -1,7 +1,10 @@
 // Child-process entry: the local Slack stand-in and the service emulator (2 s added latency on every API
 // call), kept out of the load driver's process so their work does not skew the measured ack times.
 // The parent talks to it over IPC (see ServicesClient in services-client.ts).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { manifestFunctions } from '../src/slack/workflows/manifest.js';
 import { startEmulator } from '../standins/emulator/index.js';
 import { startLocalSlack } from '../standins/localslack/index.js';
 import type { ServicesReady, ServicesRequest } from './services-client.js';
@@ -12,7 +15,14 @@ const botToken = env.BENCH_BOT_TOKEN ?? '';
 let latencyMs = Number(env.BENCH_SERVICE_LATENCY_MS ?? 2000);
 
 // Slack's 3 s trigger lifetime: the views.open phase asks for its triggers just before it sends.
-const slack = await startLocalSlack({ signingSecret, botToken, port: 0, triggerTtlMs: 3000 });
+// The app's Workflow Builder steps as its manifest declares them, so that the bot's completions are checked.
+const slack = await startLocalSlack({
+  signingSecret,
+  botToken,
+  port: 0,
+  triggerTtlMs: 3000,
+  functions: manifestFunctions(),
+});
 const emulator = await startEmulator({ port: 0 });
 const control = (path: string, init?: RequestInit) => fetch(`${emulator.url}/_emulator/${path}`, init);
 
@@ -26,6 +36,42 @@ async function addLatency(): Promise<void> {
   if (r.status !== 201) throw new Error(`emulator refused the latency fault: ${r.status} ${await r.text()}`);
 }
 await addLatency();
+
+/**
+ * The stand-in delivers each `function_executed` here, not to an app: the driver sends the very bodies it
+ * built, signed, and times the acks itself. Each is kept by its execution ID until handed over.
+ */
+const captured = new Map<string, string>();
+const capture = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const id = (JSON.parse(raw) as { event?: { function_execution_id?: string } }).event
+      ?.function_execution_id;
+    if (id) captured.set(id, raw);
+    res.end();
+  });
+});
+await new Promise<void>((r) => capture.listen(0, '127.0.0.1', r));
+slack.setBotEndpoint(`http://127.0.0.1:${(capture.address() as AddressInfo).port}/slack/events`);
+
+/** New executions of one step, as the stand-in delivers them (Events API envelope, JSON), in order. */
+async function functionEvents(m: { callbackId: string; users: string[]; inputs: Record<string, unknown>[] }) {
+  const out: string[] = [];
+  for (let from = 0; from < m.inputs.length; from += 50) {
+    const batch = m.inputs.slice(from, from + 50).map(async (inputs, j) => {
+      const user = m.users[(from + j) % m.users.length]!;
+      const ex = await slack.runFunction({ callbackId: m.callbackId, user, inputs });
+      const raw = captured.get(ex.id);
+      captured.delete(ex.id);
+      if (!raw) throw new Error(`the stand-in delivered no function_executed for ${ex.id}`);
+      return raw;
+    });
+    out.push(...(await Promise.all(batch)));
+  }
+  return out;
+}
 
 let lastChange = performance.now();
 slack.on('change', () => {
@@ -76,6 +122,8 @@ async function handle(m: ServicesRequest): Promise<unknown> {
     }
     case 'settle':
       return settle(m.quietMs, m.maxMs);
+    case 'functionEvents':
+      return functionEvents(m);
     case 'calls':
       return {
         calls: slack.calls
@@ -92,16 +140,20 @@ async function handle(m: ServicesRequest): Promise<unknown> {
     case 'serviceRequests': {
       const r = await control('requests');
       const list = (await r.json()) as {
+        seq: number;
         method: string;
         path: string;
         status?: number;
         receivedAt: number;
+        body?: { name?: unknown };
       }[];
       return list.map((e) => ({
+        seq: e.seq,
         method: e.method,
         path: e.path,
         status: e.status,
         receivedAt: e.receivedAt,
+        ...(typeof e.body?.name === 'string' ? { name: e.body.name } : {}),
       }));
     }
     case 'configure': {
@@ -136,6 +188,7 @@ process.on('message', (raw) => {
   );
 });
 process.on('disconnect', () => {
+  capture.close();
   void Promise.allSettled([slack.close(), emulator.close()]).then(() => process.exit(0));
 });
 

@@ -8,7 +8,7 @@ import {
   type SchedulingDeps,
 } from '../../src/core/schedules/manage.js';
 import { performScheduled, reportOf } from '../../src/core/schedules/perform.js';
-import { type ScheduleEvent, ScheduleRunner } from '../../src/core/schedules/runner.js';
+import { PARALLEL_RUNS, type ScheduleEvent, ScheduleRunner } from '../../src/core/schedules/runner.js';
 import type { Store } from '../../src/store/index.js';
 import { type Harness, startHarness } from '../support/emulator.js';
 import { storeForEachTest } from '../support/fixtures/store.js';
@@ -165,5 +165,83 @@ describe('schedules in core: created as a typed command is read, run once per pl
       state: 'unknown',
     });
     expect(await store.getSchedule(made.schedule.id)).toMatchObject({ nextRunAt: Date.UTC(2026, 10, 28, 6) });
+  });
+
+  /** `count` schedules of a workspace creation, all due at 06:00, and the clock just after it. */
+  const dueAtSix = async (count: number) => {
+    const { deps } = setup();
+    for (let i = 0; i < count; i++) {
+      const made = await createSchedule(deps, ALICE, {
+        kind: 'create',
+        whenText: 'every day at 06:00',
+        commandText: `workspace create "burst ${i}"`,
+      });
+      if (!made.ok) throw new Error(made.message);
+    }
+    now = Date.UTC(2026, 10, 27, 6, 0, 1);
+  };
+  /**
+   * A round whose runs each wait until let go: every run but the first is let go as it starts, the first
+   * only once all the others have started (what the service is slow to answer must not hold back the rest).
+   */
+  const roundHoldingTheFirst = async (count: number, batch?: number) => {
+    const started: string[] = [];
+    const waiting = new Map<string, () => void>();
+    let inFlight = 0;
+    let most = 0;
+    const runner = new ScheduleRunner({
+      store,
+      now: () => new Date(now),
+      owner: 'burst',
+      catchUpMs: 3_600_000,
+      ...(batch ? { batch } : {}),
+      perform: (s) => {
+        started.push(s.id);
+        most = Math.max(most, ++inFlight);
+        return new Promise((resolve) =>
+          waiting.set(s.id, () => {
+            inFlight--;
+            resolve({ outcome: 'ok' });
+          }),
+        );
+      },
+      tell: async () => {},
+      log: { info: () => {}, error: () => {} },
+    });
+    const round = runner.round();
+    const until = async (what: string, ok: () => boolean) => {
+      for (let i = 0; i < 2000 && !ok(); i++) await new Promise((r) => setImmediate(r));
+      if (!ok()) throw new Error(`never: ${what}`);
+    };
+    await until('the first runs under way', () => started.length === Math.min(count, batch ?? PARALLEL_RUNS));
+    const first = started[0]!;
+    while (started.length < count) {
+      await until('a run to let go', () => [...waiting.keys()].some((id) => id !== first));
+      for (const [id, go] of [...waiting]) {
+        if (id === first) continue;
+        waiting.delete(id);
+        go();
+      }
+    }
+    const mostBeforeTheFirstEnded = most;
+    waiting.get(first)!();
+    return { started, most: mostBeforeTheFirstEnded, handled: await round };
+  };
+
+  it('keeps its runs under way side by side: a run the service holds never holds back the others', async () => {
+    const count = PARALLEL_RUNS + 20;
+    await dueAtSix(count);
+    const r = await roundHoldingTheFirst(count);
+    expect(r.started).toHaveLength(count);
+    expect(r.most).toBe(PARALLEL_RUNS);
+    expect(r.handled).toBe(count);
+  });
+
+  it('leases the next batch once the leased runs have all started, not once the slowest has ended', async () => {
+    await dueAtSix(25);
+    const r = await roundHoldingTheFirst(25, 10);
+    expect(new Set(r.started).size).toBe(25);
+    expect(r.most).toBeLessThanOrEqual(10);
+    expect(r.handled).toBe(25);
   });
 });

@@ -39,8 +39,14 @@ export interface ScheduleRunnerDeps {
 
 const LEASE_MS = 5 * 60_000;
 const INTERRUPTED_AFTER_MS = 15 * 60_000;
-/** Runs of one round under way at once: 1,000 due in the same minute start within seconds. */
-const PARALLEL = 25;
+/**
+ * Runs under way at once. A run mostly waits: for the service's answer to its flow's creation, then for
+ * Slack. A run holds its place about 3 s with a service that takes 2 s an answer, so 100 places start
+ * 1,000 runs due in the same minute in about 30 s (`npm run bench`, docs/performance.md; 25 would take
+ * two minutes). The service client admits 128 calls at once, so people's commands still find room beside
+ * a burst.
+ */
+export const PARALLEL_RUNS = 100;
 
 /**
  * Runs due schedules, each planned run at most once across replicas and restarts: a replica leases due
@@ -52,40 +58,66 @@ const PARALLEL = 25;
 export class ScheduleRunner {
   constructor(private readonly deps: ScheduleRunnerDeps) {}
 
-  /** Schedules leased per round: a few rounds' worth, so that replicas share a burst of due runs. */
+  /** Schedules leased at a time: as many as run at once, so that replicas share a burst of due runs. */
   get batch(): number {
-    return this.deps.batch ?? 2 * PARALLEL;
+    return this.deps.batch ?? PARALLEL_RUNS;
   }
 
   get owner(): string {
     return this.deps.owner;
   }
 
-  /** One round: every due schedule this replica could lease. Returns how many schedules it handled. */
+  /**
+   * One round: every due schedule this replica could lease, run from a pool. A run the service is slow to
+   * answer holds its own place only: the next one starts as soon as any place is free, and when the leased
+   * ones have all started, the next batch is leased then, not after the slowest run has ended. Returns how
+   * many schedules it handled.
+   */
   async round(): Promise<number> {
-    const { store, owner } = this.deps;
-    const now = this.deps.now().getTime();
-    const due = await store.claimDueSchedules({
-      owner,
-      now,
-      leaseMs: this.deps.leaseMs ?? LEASE_MS,
-      limit: this.batch,
-    });
-    if (due.length) this.deps.log.info({ schedules: due.length }, 'claimed due schedules');
-    for (let i = 0; i < due.length; i += PARALLEL)
-      await Promise.all(
-        due
-          .slice(i, i + PARALLEL)
-          .map((s) =>
-            this.handle(s, now).catch((e: unknown) =>
-              this.deps.log.error(
-                { schedule: s.id, err: String(e) },
-                'a scheduled run failed inside the bot',
-              ),
-            ),
-          ),
-      );
-    return due.length;
+    const queue: { s: Schedule; at: number }[] = [];
+    let handled = 0;
+    let more = true;
+    let leasing: Promise<void> | undefined;
+    const lease = async () => {
+      const at = this.deps.now().getTime();
+      const due = await this.deps.store.claimDueSchedules({
+        owner: this.deps.owner,
+        now: at,
+        leaseMs: this.deps.leaseMs ?? LEASE_MS,
+        limit: this.batch,
+      });
+      if (due.length) this.deps.log.info({ schedules: due.length }, 'claimed due schedules');
+      queue.push(...due.map((s) => ({ s, at })));
+      handled += due.length;
+      more = due.length >= this.batch;
+    };
+    const take = async (): Promise<{ s: Schedule; at: number } | undefined> => {
+      for (;;) {
+        const next = queue.shift();
+        if (next || !more) return next;
+        // A store that fails mid-round ends the leasing; the runs in hand go on, the next round tries again.
+        leasing ??= lease()
+          .catch((e: unknown) => {
+            more = false;
+            this.deps.log.error({ err: String(e) }, 'could not lease more due schedules');
+          })
+          .finally(() => {
+            leasing = undefined;
+          });
+        await leasing;
+      }
+    };
+    const worker = async () => {
+      for (let next = await take(); next; next = await take()) {
+        const id = next.s.id;
+        await this.handle(next.s, next.at).catch((e: unknown) =>
+          this.deps.log.error({ schedule: id, err: String(e) }, 'a scheduled run failed inside the bot'),
+        );
+      }
+    };
+    await lease();
+    await Promise.all(Array.from({ length: Math.min(PARALLEL_RUNS, queue.length) }, worker));
+    return handled;
   }
 
   /** Claimed runs whose process died: outcome unknown, owner told once (whoever marks them tells). */
