@@ -16,8 +16,17 @@ import { eventMessage } from './views.js';
 const ROUND_MS = 1_000;
 const INTERRUPTED_EVERY_MS = 60_000;
 
-/** One run, shown as a command's outcome is: a flow announced in the schedule's channel and followed. */
-async function performRun(bot: Bot, s: Schedule, plannedAt: number): Promise<RunReport> {
+/**
+ * One run, shown as a command's outcome is: a flow announced in the schedule's channel and followed. The
+ * run's place in the runner is for starting it: once the service has answered, the showing goes on beside
+ * the next runs (`showing` holds it until the work stops), so runs due together start sooner.
+ */
+async function performRun(
+  bot: Bot,
+  s: Schedule,
+  plannedAt: number,
+  showing: Set<Promise<void>>,
+): Promise<RunReport> {
   if (s.kind === 'digest') {
     try {
       await postScheduledDigest(bot, s, plannedAt);
@@ -41,23 +50,28 @@ async function performRun(bot: Bot, s: Schedule, plannedAt: number): Promise<Run
   const to = result.ok
     ? { userId: s.ownerId, channelId: s.channelId, responseUrls: [] }
     : { userId: s.ownerId, responseUrls: [] };
-  await showResult(bot, result, { to, who: { userId: s.ownerId, commandText: actor.asked } }).catch(
-    (e: unknown) => bot.logger.warn({ schedule: s.id, err: errText(e) }, 'could not show a scheduled run'),
+  const shown = (async () => {
+    await showResult(bot, result, { to, who: { userId: s.ownerId, commandText: actor.asked } });
+    if (unsaid) await say(bot, to, escapeMrkdwn(unsaid));
+  })().catch((e: unknown) =>
+    bot.logger.warn({ schedule: s.id, err: errText(e) }, 'could not show a scheduled run'),
   );
-  if (unsaid) await say(bot, to, escapeMrkdwn(unsaid));
+  showing.add(shown);
+  void shown.finally(() => showing.delete(shown));
   return reportOf(result);
 }
 
 /** The runner of every replica: due runs claimed once in the store, run through the one path. */
 export async function startScheduleWork(bot: Bot): Promise<Running> {
   const owner = `schedules-${randomUUID()}`;
+  const showing = new Set<Promise<void>>();
   const log = bot.logger.child({ part: 'schedules', owner });
   const runner = new ScheduleRunner({
     store: bot.store,
     now: bot.now,
     owner,
     catchUpMs: bot.config.schedules.catchUpMs,
-    perform: (s, at) => performRun(bot, s, at),
+    perform: (s, at) => performRun(bot, s, at, showing),
     tell: async (e: ScheduleEvent) =>
       void (await tellUser(bot, { userId: e.schedule.ownerId, responseUrls: [] }, eventMessage(e))),
     log,
@@ -99,6 +113,7 @@ export async function startScheduleWork(bot: Bot): Promise<Running> {
       stopped = true;
       clearInterval(timer);
       await running;
+      await Promise.allSettled([...showing]);
       await bot.store.releaseScheduleLeases(runner.owner).catch(() => 0);
     },
   };
