@@ -80,17 +80,22 @@ describePg('two bot processes following 200 flows on one PostgreSQL database', (
             !m.threadTs &&
             /replica-flow-\d+/.test(m.text + JSON.stringify(m.blocks)),
         );
-    const ended = await rig.slack.waitFor(
-      () => {
-        const all = announcements();
-        return all.length === FLOWS && all.every((m) => /\*COMPLETED\* after/.test(JSON.stringify(m.blocks)))
-          ? all
-          : undefined;
-      },
-      // 200 flows over two processes: on a machine busy with other work, this takes minutes.
-      240_000,
-      'every announcement at COMPLETED',
-    );
+    let progress = 'none announced';
+    const ended = await rig.slack
+      .waitFor(
+        () => {
+          const all = announcements();
+          const done = all.filter((m) => /\*COMPLETED\* after/.test(JSON.stringify(m.blocks)));
+          progress = `${all.length} of ${FLOWS} announced, ${done.length} at COMPLETED`;
+          return all.length === FLOWS && done.length === FLOWS ? all : undefined;
+        },
+        // 200 flows over two processes: on a machine busy with other work, this takes minutes.
+        240_000,
+        'every announcement at COMPLETED',
+      )
+      .catch((e: unknown) => {
+        throw new Error(`${progress}: ${e instanceof Error ? e.message : String(e)}`);
+      });
     const notices = (m: LocalMessage) =>
       rig.slack
         .messages(OPS, { threadTs: m.ts })

@@ -389,6 +389,17 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
       HELD_MS / 2,
       'the doomed replica’s creations at the service',
     );
+    // The replica keeps what it has in hand in the store, a write every 20 ms, and a death before that write
+    // is the one moment a job goes untold (docs/reliability.md). On a machine kept busy by other work that
+    // write can lag the service call, so the kill waits for the five learns' and the form's holds.
+    await until(
+      async () => {
+        const rows = (await sql.query('SELECT notice FROM follow_ups_held')).rows as { notice: string }[];
+        return rows.filter((r) => r.notice.includes('learn')).length >= 6 ? true : undefined;
+      },
+      HELD_MS / 2,
+      'the doomed replica’s learns held in the store',
+    );
     // SIGKILL while it holds leases on followed flows too.
     const killedAt = await until(
       async () => {
