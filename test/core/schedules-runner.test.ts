@@ -68,15 +68,20 @@ describe('schedules in core: created as a typed command is read, run once per pl
     return { deps, runner, events };
   };
   const posts = async () => (await emu.requests()).filter((r) => r.method === 'POST');
-
-  it('two runners racing over the same due schedule run its planned instant once', async () => {
-    const { deps, runner } = setup();
+  /** Alice's schedule of a workspace creation every day at 06:00. */
+  const atSix = async (deps: Parameters<typeof createSchedule>[0], name: string) => {
     const made = await createSchedule(deps, ALICE, {
       kind: 'create',
       whenText: 'every day at 06:00',
-      commandText: `workspace create "made at six"`,
+      commandText: `workspace create "${name}"`,
     });
     if (!made.ok) throw new Error(made.message);
+    return made;
+  };
+
+  it('two runners racing over the same due schedule run its planned instant once', async () => {
+    const { deps, runner } = setup();
+    const made = await atSix(deps, 'made at six');
     now = Date.UTC(2026, 10, 27, 6, 0, 1);
     await Promise.all([runner('A').round(), runner('B').round(), runner('C').round()]);
     expect(await posts()).toHaveLength(1);
@@ -170,14 +175,7 @@ describe('schedules in core: created as a typed command is read, run once per pl
   /** `count` schedules of a workspace creation, all due at 06:00, and the clock just after it. */
   const dueAtSix = async (count: number) => {
     const { deps } = setup();
-    for (let i = 0; i < count; i++) {
-      const made = await createSchedule(deps, ALICE, {
-        kind: 'create',
-        whenText: 'every day at 06:00',
-        commandText: `workspace create "burst ${i}"`,
-      });
-      if (!made.ok) throw new Error(made.message);
-    }
+    for (let i = 0; i < count; i++) await atSix(deps, `burst ${i}`);
     now = Date.UTC(2026, 10, 27, 6, 0, 1);
   };
   /**
