@@ -41,10 +41,11 @@ export async function startFollowUps(
     tell: (n, text) => say(bot, audienceOf(n), text),
   });
   // A job that opens a view has 3 seconds to do it: it runs here, beside the acks (feature.ts, opensView).
+  // Which one it is (a command's parse) is read after the ack's bytes have left, never before them.
   const here = followUpsHere(bot);
   return {
     ...elsewhere,
-    run: (job) => (opensView(job) ? here.run(job) : elsewhere.run(job)),
+    run: (job) => setImmediate(() => (opensView(job) ? here.run(job) : elsewhere.run(job))),
     async stop() {
       await Promise.all([here.stop(), elsewhere.stop()]);
     },
