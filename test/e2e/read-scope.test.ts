@@ -78,6 +78,15 @@ describe('pending requests are shown to their requester and to whoever decides t
     await ask(`model move ${SEED.models.pressureCommon} to ${SEED.workspaces.sandbox}`, 'U0CAROL');
     await ask(`live start ${SEED.models.pressureCommon} reason="scope test"`, 'U0CAROL');
     await card(SEED.models.pressureCommon);
+    // Carol's own notice of her request may come after its card: the next reply must not be taken for it.
+    await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages('C0OPS', { user: 'U0CAROL' })
+          .find((m) => m.user !== 'U0CAROL' && m.text.includes('is waiting for approval')),
+      5_000,
+      "Carol's notice of her request",
+    );
     const requester = await ask('approvals', 'U0CAROL');
     expect(requester).toContain('that you filed or may decide');
     expect(requester).toContain(SEED.models.pressureCommon);
