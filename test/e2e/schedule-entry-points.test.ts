@@ -80,6 +80,20 @@ async function openLearn(): Promise<OpenView> {
   return topModal(MODAL_CALLBACK.learn, before);
 }
 
+/** Sends Alice's learn form with the demo workspace and temperature signal, one range and these fields. */
+async function submitLearn(v: OpenView, rangeText: string, fields: Record<string, string>) {
+  return h.slack.submitView({
+    user: ALICE,
+    viewId: v.id,
+    values: {
+      ...(await pick(v, 'workspace', W)),
+      ...(await pick(v, 'signals', `${T}:temperature`, true)),
+      ...range(1, rangeText),
+      ...Object.assign({}, ...Object.entries(fields).map(([k, x]) => text(k, x))),
+    },
+  });
+}
+
 describe('a form with Repeat', () => {
   it('every form shows the optional Repeat field, within Block Kit limits', async () => {
     for (const [command, callback] of [
@@ -102,31 +116,13 @@ describe('a form with Repeat', () => {
   it('an unreadable "when" is an error under the field with an example; nothing runs', async () => {
     await h.clearServiceRequests();
     const v = await openLearn();
-    const d = await h.slack.submitView({
-      user: ALICE,
-      viewId: v.id,
-      values: {
-        ...(await pick(v, 'workspace', W)),
-        ...(await pick(v, 'signals', `${T}:temperature`, true)),
-        ...range(1, 'last 8 hours'),
-        ...text('repeat', 'whenever it suits'),
-      },
-    });
+    const d = await submitLearn(v, 'last 8 hours', { repeat: 'whenever it suits' });
     expect(Object.keys(d.errors ?? {})).toEqual(['repeat']);
     expect(d.errors?.repeat).toContain('For example: every weekday at 06:00');
     expect(h.slack.topView(ALICE)?.id).toBe(v.id);
 
     // A fixed past range with a Repeat: every run would read the same data; said under the range.
-    const fixed = await h.slack.submitView({
-      user: ALICE,
-      viewId: v.id,
-      values: {
-        ...(await pick(v, 'workspace', W)),
-        ...(await pick(v, 'signals', `${T}:temperature`, true)),
-        ...range(1, 'Nov 1 to Nov 3'),
-        ...text('repeat', 'every weekday at 06:00'),
-      },
-    });
+    const fixed = await submitLearn(v, 'Nov 1 to Nov 3', { repeat: 'every weekday at 06:00' });
     expect(Object.keys(fixed.errors ?? {})).toEqual(['range_1']);
     expect(fixed.errors?.range_1).toContain('last 8 hours');
     expect(await learnsSent()).toEqual([]);
@@ -135,17 +131,7 @@ describe('a form with Repeat', () => {
   it('a valid Repeat makes a schedule of the form’s command, listed by /tsai schedules, and starts nothing now', async () => {
     await h.clearServiceRequests();
     const v = await openLearn();
-    const d = await h.slack.submitView({
-      user: ALICE,
-      viewId: v.id,
-      values: {
-        ...(await pick(v, 'workspace', W)),
-        ...(await pick(v, 'signals', `${T}:temperature`, true)),
-        ...range(1, 'last 8 hours'),
-        ...text('name', 'shiftly'),
-        ...text('repeat', 'every weekday at 06:00'),
-      },
-    });
+    const d = await submitLearn(v, 'last 8 hours', { name: 'shiftly', repeat: 'every weekday at 06:00' });
     expect(d.errors ?? {}).toEqual({});
     const schedule = await waitForSchedule((x) => x.command.includes('name=shiftly'));
     expect(schedule).toMatchObject({ status: 'active', ownerId: ALICE, whenText: 'every weekday at 06:00' });
