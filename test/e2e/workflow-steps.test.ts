@@ -13,7 +13,7 @@ import {
   requestIdOf,
   startRig,
 } from '../support/approvals-rig.js';
-import { emulatorControl } from '../support/emulator.js';
+import { emulatorControl, eventually } from '../support/emulator.js';
 
 const W = SEED.workspaces.pumpStation;
 const T = SEED.signals.temperature;
@@ -79,15 +79,23 @@ async function waitingStep(id: string) {
   const store = (await import('../../src/store/index.js')).openStore;
   const s = await store(rig.databaseUrl);
   try {
-    for (let i = 0; i < 400; i++) {
+    return await eventually(async () => {
       const row = await s.getStepExecution(id);
-      if (row?.state === 'waiting') return row;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`step ${id} never waited`);
+      return row?.state === 'waiting' ? row : undefined;
+    });
   } finally {
     await s.close();
   }
+}
+
+/** A learn step named `name`, whose flow the service ends as `rule` says (RUNNING: until the test ends it). */
+async function learnStep(name: string, rule: { status: string; message?: string }) {
+  await control('POST', 'flow-rules', { flowType: 'ANOMALYLEARN', name: `^${name}$`, count: 1, ...rule });
+  return slack().runFunction({
+    callbackId: 'tsai_learn',
+    user: REQUESTER,
+    inputs: { workspace: W, signals: T, range: RANGE, name },
+  });
 }
 
 describe('Workflow Builder steps through the real bot', () => {
@@ -162,17 +170,9 @@ describe('Workflow Builder steps through the real bot', () => {
   });
 
   it('fails a step whose flow failed, with the service’s reason', async () => {
-    await control('POST', 'flow-rules', {
-      flowType: 'ANOMALYLEARN',
-      name: '^wf-fails$',
-      count: 1,
+    const ex = await learnStep('wf-fails', {
       status: 'FAILED',
       message: 'signal 1050000000000000001 has no data in the range',
-    });
-    const ex = await slack().runFunction({
-      callbackId: 'tsai_learn',
-      user: REQUESTER,
-      inputs: { workspace: W, signals: T, range: RANGE, name: 'wf-fails' },
     });
     const end = await ended(ex.id, 'the failed step');
     expect(end.state).toBe('failed');
@@ -243,17 +243,7 @@ describe('Workflow Builder steps through the real bot', () => {
   });
 
   it('completes a step whose flow ends after its execution token expired', async () => {
-    await control('POST', 'flow-rules', {
-      flowType: 'ANOMALYLEARN',
-      name: '^wf-long$',
-      count: 1,
-      status: 'RUNNING',
-    });
-    const ex = await slack().runFunction({
-      callbackId: 'tsai_learn',
-      user: REQUESTER,
-      inputs: { workspace: W, signals: T, range: RANGE, name: 'wf-long' },
-    });
+    const ex = await learnStep('wf-long', { status: 'RUNNING' });
     const row = await waitingStep(ex.id);
     // Sixteen minutes later by Slack's clock: the execution's own token is refused.
     slackOffset += 16 * 60_000;
@@ -269,17 +259,7 @@ describe('Workflow Builder steps through the real bot', () => {
   });
 
   it('completes a waiting step once across a restart of the bot', async () => {
-    await control('POST', 'flow-rules', {
-      flowType: 'ANOMALYLEARN',
-      name: '^wf-restart$',
-      count: 1,
-      status: 'RUNNING',
-    });
-    const ex = await slack().runFunction({
-      callbackId: 'tsai_learn',
-      user: REQUESTER,
-      inputs: { workspace: W, signals: T, range: RANGE, name: 'wf-restart' },
-    });
+    const ex = await learnStep('wf-restart', { status: 'RUNNING' });
     const row = await waitingStep(ex.id);
     await rig.stopBot(rig.bots[0]!);
     await control('POST', `flows/${row.flowId}/finish`, {});
