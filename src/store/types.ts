@@ -429,11 +429,13 @@ export type FlowOrigin = 'command' | 'form' | 'approval' | 'workflow';
 
 /**
  * Where a flow's announcement is, so that it can be updated in place: a message the bot posted (`ts`),
- * or, when the bot could not post in the channel, the response_url that did (5 uses within 30 minutes).
+ * or, when the bot could not post in the channel, the response_url that did (5 uses within 30 minutes);
+ * `none` when nothing took it (the person was told privately, and its end goes by direct message).
  */
 export type FlowAnnouncement =
   | { kind: 'message'; channelId: string; ts: string }
-  | { kind: 'response-url'; url: string; issuedAt: number; uses: number };
+  | { kind: 'response-url'; url: string; issuedAt: number; uses: number }
+  | { kind: 'none' };
 
 export interface NewTrackedFlow {
   flowId: string;

@@ -68,6 +68,7 @@ describe('a read that outlasts its lease', () => {
       createdAt: t0,
       nextPollAt: t0,
     });
+    await stores[0]!.setFlowAnnouncement(flow.id, { kind: 'message', channelId: 'C0OPS', ts: '1.000001' });
     // The first replica's read hangs for 3 s; by the second replica's clock its lease has run out by then.
     await emu.fault({ method: 'GET', path: `/flows/${flow.id}$`, latencyMs: 3_000, count: 1 });
     const seen: { who: string; what: 'show' | 'notify'; status: string }[] = [];

@@ -14,6 +14,15 @@ import { nextPollDelay, type PollSchedule } from './schedule.js';
 /** How long a claimed flow is a replica's unless TSAI_TRACK_LEASE says otherwise. */
 export const DEFAULT_LEASE_MS = 60_000;
 
+/**
+ * How long a flow's status and end wait for the surface to say where it announced the flow. The surface
+ * posts the announcement after the service answered, and on a busy replica a short flow can end before
+ * that post is recorded: shown then, the end would go nowhere (no message to update, no thread to reply
+ * in) and the announcement would keep its first status for good. Past this wait the surface is taken to
+ * have failed silently, and the end is told by direct message.
+ */
+export const ANNOUNCE_WAIT_MS = 60_000;
+
 /** How a surface shows a followed flow; the tracker knows nothing of Slack. */
 export interface FlowNotifier {
   /** Shows the flow's current state where it was announced (or on its approval request). */
@@ -59,6 +68,8 @@ export interface TrackerDeps {
   batch?: number;
   /** How often the store is asked for due flows. */
   tickMs?: number;
+  /** How long telling waits for the announcement (`ANNOUNCE_WAIT_MS`). */
+  announceWaitMs?: number;
 }
 
 /** What the runner tells the tracker about a flow it just created. */
@@ -232,12 +243,16 @@ export class FlowTracker {
     }
 
     const wanted = shownKey(flow);
+    const unannounced = this.awaitingAnnouncement(flow, now);
+    if (unannounced) next = Math.min(next, now + schedule.firstMs);
     // The read may have outlasted the lease, and another replica may have taken the flow meanwhile: what
     // is shown and told is done only by a holder that still has a whole lease ahead, so the end notice
     // cannot be sent by two replicas, however long one of them took to read.
-    const telling = flow.shownStatus !== wanted || (flow.endReason !== null && flow.notifiedAt === null);
+    const telling =
+      !unannounced &&
+      (flow.shownStatus !== wanted || (flow.endReason !== null && flow.notifiedAt === null));
     if (telling && !(await this.stillHeld(flow.flowId))) return;
-    if (flow.shownStatus !== wanted) {
+    if (telling && flow.shownStatus !== wanted) {
       if (flow.showNotBefore !== null && now < flow.showNotBefore) next = Math.min(next, flow.showNotBefore);
       else {
         const r = await this.safely(() => notifier.show(flow, now), flow, 'show');
@@ -255,7 +270,7 @@ export class FlowTracker {
     }
 
     const shownFinal = flow.shownStatus === wanted;
-    if (flow.endReason && shownFinal && flow.notifiedAt === null) {
+    if (telling && flow.endReason && shownFinal && flow.notifiedAt === null) {
       const r = await this.safely(() => notifier.notify(flow, now), flow, 'notify');
       if (r.kind === 'later') next = Math.min(next, r.notBefore);
       else apply({ notifiedAt: now });
@@ -274,6 +289,13 @@ export class FlowTracker {
         { flowId: flow.flowId, status: flow.status, reason: flow.endReason, polls: flow.polls },
         'stopped following a flow',
       );
+  }
+
+  /** The surface has not yet said where it announced the flow, and may still (see `ANNOUNCE_WAIT_MS`). */
+  private awaitingAnnouncement(flow: TrackedFlow, now: number): boolean {
+    // A live start or stop is shown on its approval request, which exists before the flow does.
+    if (flow.announcement !== null || flow.origin === 'approval') return false;
+    return now - flow.createdAt < (this.deps.announceWaitMs ?? ANNOUNCE_WAIT_MS);
   }
 
   /** Extends this replica's lease on a flow; false when another replica holds it now. */

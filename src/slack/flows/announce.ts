@@ -64,6 +64,8 @@ export async function announceFlow(
     return true;
   } catch (e) {
     log.warn({ err: errText(e) }, 'could not announce the flow anywhere');
+    // The tracker holds the flow's end until it knows where the flow went: here, nowhere.
+    await tell({ kind: 'none' });
     return false;
   }
 }

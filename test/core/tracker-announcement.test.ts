@@ -1,0 +1,121 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FlowNotifier, FlowTracker } from '../../src/core/tracking/tracker.js';
+import type { Store, TrackedFlow } from '../../src/store/index.js';
+import { SEED } from '../../standins/emulator/index.js';
+import { eventually, type Harness, startHarness } from '../support/emulator.js';
+import { sqliteLocation, storesForEachTest } from '../support/fixtures/store.js';
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+const MESSAGE = { kind: 'message', channelId: 'C0OPS', ts: '1.000001' } as const;
+
+type Seen = { what: 'show' | 'notify'; status: string; announcement: TrackedFlow['announcement'] };
+
+function surface(seen: Seen[]): FlowNotifier {
+  const note = (what: Seen['what']) => async (f: TrackedFlow) => {
+    seen.push({ what, status: f.status, announcement: f.announcement });
+    return { kind: 'done' } as const;
+  };
+  return { show: note('show'), notify: note('notify') };
+}
+
+// The surface posts a flow's announcement after the service answered; on a busy replica a short flow can
+// end before that post is recorded. Its end must still be shown on the announcement and told under it.
+describe('a flow that ends before its announcement is recorded', () => {
+  let emu: Harness;
+  let store: Store;
+  const openStore = storesForEachTest(sqliteLocation);
+  beforeEach(async () => {
+    emu = await startHarness({ maxAttempts: 1 }, { runningAfterMs: 0, completedAfterMs: 0 });
+    store = await openStore();
+  });
+  afterEach(async () => {
+    await emu.close();
+  });
+
+  async function endedFlow(): Promise<string> {
+    const flow = await emu.client.anomalyLearn({
+      name: 'quick',
+      spec: {
+        workspace: SEED.workspaces.pumpStation,
+        dataspec: {
+          name: 'd',
+          specs: [
+            {
+              timeRanges: [{ startTime: '2025-11-01T00:00:00Z', endTime: '2025-11-08T00:00:00Z' }],
+              signals: [{ signal: SEED.signals.temperature, name: 'temperature' }],
+            },
+          ],
+        },
+      },
+    });
+    const t0 = Date.now();
+    await store.trackFlow({
+      flowId: flow.id,
+      flowType: 'ANOMALYLEARN',
+      channelId: 'C0OPS',
+      requesterId: 'U0ALICE',
+      origin: 'command',
+      asked: '/tsai learn …',
+      request: { operation: { kind: 'learn' }, outcome: {} },
+      status: 'CREATED',
+      createdAt: t0,
+      nextPollAt: t0,
+    });
+    return flow.id;
+  }
+
+  const tracker = (announceWaitMs?: number) =>
+    new FlowTracker({
+      store,
+      service: emu.client,
+      schedule: { firstMs: 50, maxIntervalMs: 50, maxAgeMs: 86_400_000 },
+      log: quiet,
+      tickMs: 3_600_000,
+      ...(announceWaitMs ? { announceWaitMs } : {}),
+    });
+
+  it('reads it meanwhile, and shows and tells its end once the announcement is known', async () => {
+    const flowId = await endedFlow();
+    const seen: Seen[] = [];
+    const t = tracker();
+    t.start(surface(seen));
+    try {
+      await eventually(async () => ((await store.getTrackedFlow(flowId))?.endReason ? true : undefined));
+      await t.tick();
+      expect(seen).toEqual([]);
+      await t.announced(flowId, MESSAGE);
+      await eventually(async () => {
+        await t.tick();
+        return (await store.getTrackedFlow(flowId))?.finishedAt ? true : undefined;
+      });
+    } finally {
+      await t.stop();
+    }
+    expect(seen).toEqual([
+      { what: 'show', status: 'COMPLETED', announcement: MESSAGE },
+      { what: 'notify', status: 'COMPLETED', announcement: MESSAGE },
+    ]);
+  });
+
+  it('tells the end without one when the surface said nothing took it, or never said', async () => {
+    const nowhere = await endedFlow();
+    const silent = await endedFlow();
+    await store.setFlowAnnouncement(nowhere, { kind: 'none' });
+    const seen: Seen[] = [];
+    const t = tracker(300);
+    t.start(surface(seen));
+    try {
+      await eventually(async () => ((await store.getTrackedFlow(nowhere))?.finishedAt ? true : undefined));
+      await eventually(async () => {
+        await t.tick();
+        return (await store.getTrackedFlow(silent))?.finishedAt ? true : undefined;
+      });
+    } finally {
+      await t.stop();
+    }
+    expect(seen.filter((s) => s.what === 'notify').map((s) => s.announcement)).toEqual([
+      { kind: 'none' },
+      null,
+    ]);
+  });
+});
