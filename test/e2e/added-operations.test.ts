@@ -274,6 +274,16 @@ describe('operations added by their registry entries alone', () => {
     expect(handled.every((l) => l.thread === 'follow-ups')).toBe(true);
   });
 
+  it('its global shortcut opens its form, empty, as a built-in form\'s does', async () => {
+    const before = h.slack.topView(USER)?.id;
+    const sent = await h.slack.sendShortcut({ user: USER, callbackId: 'tsai_shortcut_test-forecast' });
+    expect(sent.status).toBe(200);
+    const view = await modal('tsai_modal_test-forecast', before);
+    const ids = (view.view.blocks as { block_id?: string }[]).map((b) => b.block_id);
+    expect(ids).toEqual(expect.arrayContaining(['horizon', 'workspace']));
+    expect(initialOf(view, 'horizon')).toBeUndefined();
+  });
+
   it("its arguments' own fields (a text, a type-ahead): prefilled, shown as declared, checked, sent, kept for a reopen", async () => {
     const before = h.slack.topView(USER)?.id;
     expect((await h.command('forecast horizon=3h')).status).toBe(200);

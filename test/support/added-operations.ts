@@ -175,6 +175,7 @@ export const forecast: OperationEntry<
   ],
   form: {
     id: 'test-forecast',
+    shortcut: true,
     title: 'Forecast',
     submit: 'Start forecasting',
     fields: [{ arg: 'name' }, { arg: 'workspace' }, { arg: 'horizon' }, { arg: 'baseline' }, ...DATA_FORM],

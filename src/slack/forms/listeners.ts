@@ -6,7 +6,6 @@ import type {
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
 } from '@slack/bolt';
-import type { FormId } from '../../core/forms/fields.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import { formOfFlowNext } from '../flows/index.js';
@@ -17,27 +16,24 @@ import {
   MODAL_CALLBACK_PATTERN,
   modalKindOfCallback,
   REMOVE_RANGE_PATTERN,
-  SHORTCUT_CALLBACK,
+  formOfShortcut,
+  SHORTCUT_CALLBACK_PATTERN,
 } from './views/ids.js';
 
 /** The forms' submissions, by the view's `callback_id`. */
 export const FORM_CALLBACKS = MODAL_CALLBACK_PATTERN;
 /** The global shortcuts that open the forms. */
-export const FORM_SHORTCUTS = new RegExp(`^(${Object.values(SHORTCUT_CALLBACK).join('|')})$`);
+export const FORM_SHORTCUTS = SHORTCUT_CALLBACK_PATTERN;
 /** The actions inside the forms (range preview, add and remove a range) and "Reopen with my inputs". */
 export const FORM_ACTIONS = new RegExp(
   `^(${[MODAL_ACTION.range, MODAL_ACTION.addRange, MODAL_ACTION.reopen].join('|')}|${REMOVE_RANGE_PATTERN.source.slice(1, -1)})$`,
 );
-const SHORTCUT_KINDS = new Map<string, FormId>(
-  Object.entries(SHORTCUT_CALLBACK).map(([kind, id]) => [id, kind]),
-);
-
 export async function ackShortcut(
   { ack, shortcut }: Pick<SlackShortcutMiddlewareArgs, 'ack' | 'shortcut'>,
   followUps: Pick<FollowUps, 'run'>,
 ): Promise<void> {
   await ack();
-  const form = SHORTCUT_KINDS.get(shortcut.callback_id);
+  const form = formOfShortcut(shortcut.callback_id);
   const teamId = shortcut.team?.id ?? shortcut.user.team_id;
   if (form)
     followUps.run({

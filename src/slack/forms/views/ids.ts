@@ -1,5 +1,5 @@
 import { type FormId, isFormId } from '../../../core/forms/fields.js';
-import { formIds, REGISTRY } from '../../../core/operations/registry/index.js';
+import { entryOfForm, formIds, REGISTRY } from '../../../core/operations/registry/index.js';
 import { MODAL_ACTION } from '../../views/form-actions.js';
 
 const MODAL_PREFIX = 'tsai_modal_';
@@ -23,10 +23,25 @@ export function modalKindOfCallback(callbackId: string): FormId | undefined {
   return isFormId(kind) ? kind : undefined;
 }
 
-/** The global shortcut of each form that declares one (manifest.yml declares them to Slack). */
+const SHORTCUT_PREFIX = 'tsai_shortcut_';
+
+/** Every form's global shortcut `callback_id` (manifest.yml declares them to Slack). */
+export const SHORTCUT_CALLBACK_PATTERN = new RegExp(`^${SHORTCUT_PREFIX}[a-z0-9-]+$`);
+
+/** The global shortcut of each form that declares one, by form (for the manifest and the tests). */
 export const SHORTCUT_CALLBACK: Readonly<Record<FormId, string>> = Object.fromEntries(
-  REGISTRY.flatMap((e) => (e.form?.shortcut ? [[e.form.id, `tsai_shortcut_${e.form.id}`]] : [])),
+  REGISTRY.flatMap((e) => (e.form?.shortcut ? [[e.form.id, `${SHORTCUT_PREFIX}${e.form.id}`]] : [])),
 );
+
+/**
+ * The form a global shortcut opens, read from the registry when it arrives, so that a form registered
+ * after load (an added operation's) is opened by its shortcut too.
+ */
+export function formOfShortcut(callbackId: string): FormId | undefined {
+  if (!SHORTCUT_CALLBACK_PATTERN.test(callbackId)) return undefined;
+  const id = callbackId.slice(SHORTCUT_PREFIX.length);
+  return entryOfForm(id)?.form?.shortcut && isFormId(id) ? id : undefined;
+}
 
 export { MODAL_ACTION };
 
