@@ -274,7 +274,7 @@ describe('operations added by their registry entries alone', () => {
     expect(handled.every((l) => l.thread === 'follow-ups')).toBe(true);
   });
 
-  it('its global shortcut opens its form, empty, as a built-in form\'s does', async () => {
+  it("its global shortcut opens its form, empty, as a built-in form's does", async () => {
     const before = h.slack.topView(USER)?.id;
     const sent = await h.slack.sendShortcut({ user: USER, callbackId: 'tsai_shortcut_test-forecast' });
     expect(sent.status).toBe(200);

@@ -249,8 +249,7 @@ export class FlowTracker {
     // is shown and told is done only by a holder that still has a whole lease ahead, so the end notice
     // cannot be sent by two replicas, however long one of them took to read.
     const telling =
-      !unannounced &&
-      (flow.shownStatus !== wanted || (flow.endReason !== null && flow.notifiedAt === null));
+      !unannounced && (flow.shownStatus !== wanted || (flow.endReason !== null && flow.notifiedAt === null));
     if (telling && !(await this.stillHeld(flow.flowId))) return;
     if (telling && flow.shownStatus !== wanted) {
       if (flow.showNotBefore !== null && now < flow.showNotBefore) next = Math.min(next, flow.showNotBefore);

@@ -12,11 +12,11 @@ import { formOfFlowNext } from '../flows/index.js';
 import type { FollowUps, Job } from '../runtime/jobs.js';
 import type { SubmissionBody } from './submit.js';
 import {
+  formOfShortcut,
   MODAL_ACTION,
   MODAL_CALLBACK_PATTERN,
   modalKindOfCallback,
   REMOVE_RANGE_PATTERN,
-  formOfShortcut,
   SHORTCUT_CALLBACK_PATTERN,
 } from './views/ids.js';
 
