@@ -44,6 +44,10 @@ export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readi
     // Bolt's conversation store keeps per-conversation state we never use; its middleware cost every
     // incoming request ~15 % of a bare app's ack CPU (docs/performance.md).
     convoStore: false,
+    // Bolt builds a new WebClient for every function_executed event to carry the execution's own token;
+    // steps are completed with the bot token instead (workflows/complete.ts: the execution's lasts
+    // minutes, a flow hours), so that client would be built on the acking path for nothing.
+    attachFunctionToken: false,
     clientOptions: webClientOptions(slack.apiUrl),
   };
   const app =
