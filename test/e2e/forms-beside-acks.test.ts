@@ -1,6 +1,7 @@
-// Forms open on the acking thread: Slack takes a trigger_id for 3 seconds only, and a busy machine can
-// starve the lower-priority follow-up worker for longer. Here the worker is a stand-in that never runs a
-// job, the limit of that starvation: what opens a form still does, and nothing else is answered.
+// Slack takes a trigger_id for 3 seconds only, and a busy machine can starve the lower-priority follow-up
+// worker for longer: a form the worker has not begun within a second is opened by the acking thread. Here
+// the worker is a stand-in that never begins a job, the limit of that starvation: what opens a form still
+// does, within the trigger's 3 s (the local Slack refuses an expired trigger), and nothing else is answered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODAL_CALLBACK, SHORTCUT_CALLBACK } from '../../src/slack/forms/views/ids.js';
 import { SEED } from '../../standins/emulator/index.js';

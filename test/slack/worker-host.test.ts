@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { SYSTEM_CLOCK } from '../../src/core/clock.js';
 import { createLogger } from '../../src/log.js';
-import type { FollowUps, Job } from '../../src/slack/runtime/jobs.js';
-import { startWorkerHost } from '../../src/slack/runtime/worker-host.js';
+import type { Job } from '../../src/slack/runtime/jobs.js';
+import { startWorkerHost, type WorkerFollowUps } from '../../src/slack/runtime/worker-host.js';
 import { captureLogs } from '../support/logs.js';
 
 const SCRIPT = new URL('../support/scripted-worker.mjs', import.meta.url);
@@ -85,9 +85,9 @@ describe('startWorkerHost (a real worker thread running a scripted worker)', () 
   // What the product does with a notice: post it through the job's response_url.
   const tell = async (n: { responseUrl?: string }, text: string) =>
     fetch(n.responseUrl!, { method: 'POST', body: JSON.stringify({ text }) });
-  const host = (o: Partial<Parameters<typeof startWorkerHost>[0]> = {}): FollowUps =>
+  const host = (o: Partial<Parameters<typeof startWorkerHost>[0]> = {}): WorkerFollowUps =>
     startWorkerHost({ setup: setup(), logger, script: SCRIPT, tell, writeLog: (l) => written.push(l), ...o });
-  const start = (o: Partial<Parameters<typeof startWorkerHost>[0]> = {}): FollowUps => {
+  const start = (o: Partial<Parameters<typeof startWorkerHost>[0]> = {}): WorkerFollowUps => {
     const w = host(o);
     cleanups.push(() => w.stop());
     return w;
@@ -103,6 +103,25 @@ describe('startWorkerHost (a real worker thread running a scripted worker)', () 
     await until(() => (urls.got('a').length === 2 ? true : undefined));
     expect(urls.got('a')).toEqual(['ran one', 'ran two']);
     await until(() => (written.some((l) => l.includes('ran two')) ? true : undefined));
+  });
+
+  // A job that must open a view in 3 s: the worker's if it begins it in time, else this thread's; never both.
+  it('a job the worker begins in time runs there; one it is slow to begin runs here, and the worker then drops it', async () => {
+    const urls = await responseUrls();
+    cleanups.push(urls.close);
+    const w = start({ takeBackAfterMs: 100 });
+    await w.ready;
+    const takenHere: string[] = [];
+    const here = (job: Job) => takenHere.push(job.kind === 'command' ? job.command.text : job.kind);
+    w.runOrTake(command('prompt', urls.url('prompt')), here);
+    expect(await until(() => urls.got('prompt')[0])).toBe('ran prompt');
+    w.runOrTake(command('late-claim', urls.url('late')), here);
+    await until(() => (takenHere.length > 0 ? true : undefined));
+    expect(takenHere).toEqual(['late-claim']);
+    // The worker asks after 500 ms, is told no, and says it is done without running it.
+    await until(() => (written.some((l) => l.includes('dropped late-claim')) ? true : undefined));
+    expect(urls.got('late')).toEqual([]);
+    expect(urls.got('prompt')).toEqual(['ran prompt']);
   });
 
   it('when the worker dies, every job it had in hand is told its outcome is unknown, and a new worker takes the next ones', async () => {

@@ -40,12 +40,14 @@ export async function startFollowUps(
     writeLog: rawLogWriter(logger),
     tell: (n, text) => say(bot, audienceOf(n), text),
   });
-  // A job that opens a view has 3 seconds to do it: it runs here, beside the acks (feature.ts, opensView).
-  // Which one it is (a command's parse) is read after the ack's bytes have left, never before them.
+  // A job that opens a view has 3 seconds to do it (feature.ts, opensView): the worker runs it if it
+  // begins it in time, else it runs here, beside the acks (worker-host.ts, TAKE_BACK_AFTER_MS). Which one
+  // it is (a command's parse) is read after the ack's bytes have left, never before them.
   const here = followUpsHere(bot);
   return {
     ...elsewhere,
-    run: (job) => setImmediate(() => (opensView(job) ? here.run(job) : elsewhere.run(job))),
+    run: (job) =>
+      setImmediate(() => (opensView(job) ? elsewhere.runOrTake(job, here.run) : elsewhere.run(job))),
     async stop() {
       await Promise.all([here.stop(), elsewhere.stop()]);
     },

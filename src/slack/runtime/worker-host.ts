@@ -31,7 +31,26 @@ export interface WorkerHostOptions {
    * with the acking thread's own start; jobs before then wait for it.
    */
   startAfter?: Promise<unknown>;
+  /** How long a job sent with `runOrTake` waits for the worker to begin it (`TAKE_BACK_AFTER_MS`). */
+  takeBackAfterMs?: number;
 }
+
+/** The worker's follow-ups, and a way to have a job run here when the worker is slow to begin it. */
+export interface WorkerFollowUps extends FollowUps {
+  /**
+   * Runs the job on the worker if it begins it within `takeBackAfterMs`, else calls `here` with it: one
+   * or the other, never both.
+   */
+  runOrTake(job: Job, here: (job: Job) => void): void;
+}
+
+/**
+ * A view must be opened within 3 s of its trigger. On an idle machine the worker opens it at once, beside
+ * the acks; on a machine whose cores are busy, the worker (run at a lower priority) may not begin it for
+ * seconds, so a job it has not begun within a second is taken back and run on the acking thread, with two
+ * seconds left to open the view.
+ */
+export const TAKE_BACK_AFTER_MS = 1_000;
 
 /**
  * The worker's heap. Under a burst V8 grew each isolate's young generation to ~34 MB and let the old one
@@ -81,56 +100,43 @@ const CALM_AFTER_MS = 60_000;
  * (docs/performance.md has the figures). If the worker dies, the person behind every job it had in hand
  * is told its outcome is unknown, and a new worker starts; jobs that arrive meanwhile wait for it.
  */
-export function startWorkerHost(o: WorkerHostOptions): FollowUps {
+export function startWorkerHost(o: WorkerHostOptions): WorkerFollowUps {
   const log = o.logger.child({ part: 'follow-up-worker' });
   const script = o.script ?? workerScript();
   const maxWaiting = o.maxWaiting ?? 1_000;
   const inHand = new Map<number, Job>();
-  let waiting: { id: number; job: Job }[] = [];
+  let waiting: { id: number; job: Job; claim?: true }[] = [];
   let nextId = 1;
   let worker: Worker | undefined;
   let stopping = false;
-  let crashes = 0;
-  let lastCrash = 0;
+  const restartDelay = restartPacer();
   let restartTimer: NodeJS.Timeout | undefined;
   let drained: (() => void) | undefined;
 
-  let settleReady!: (error?: Error) => void;
-  const ready = new Promise<void>((ok, fail) => {
-    settleReady = (error) => (error ? fail(error) : ok());
-  });
-  let isReady = false;
-
+  const start = startSignal();
   const send = (w: Worker, m: ToWorker) => w.postMessage(m);
   const scrapes = workerScrapes();
-
+  const unclaimed = unclaimedJobs(o.takeBackAfterMs ?? TAKE_BACK_AFTER_MS);
   const tell = (job: Job, text: (n: Notice) => string) => tellAboutJob(o, log, job, text);
 
   const spawn = () => {
     restartTimer = undefined;
-    const w = new Worker(script, {
-      workerData: workerSetup(o.setup),
-      resourceLimits: HEAP_LIMITS,
-    });
+    const w = new Worker(script, { workerData: workerSetup(o.setup), resourceLimits: HEAP_LIMITS });
     worker = w;
     w.on('message', (m: FromWorker) =>
       onWorkerMessage(m, o, inHand, {
-        started() {
-          isReady = true;
-          settleReady();
-        },
-        startFailed(message) {
-          if (!isReady) settleReady(new Error(`the follow-up worker could not start: ${message}`));
-        },
+        started: start.ok,
+        startFailed: (message) => start.failed(`the follow-up worker could not start: ${message}`),
         drained: () => drained?.(),
         metrics: (id, metrics) => scrapes.answered(id, metrics),
+        claim: (id) => send(w, { kind: 'claimed', id, ok: unclaimed.claim(id) }),
       }),
     );
     w.on('error', (e) => log.error({ err: e.stack ?? e.message }, 'the follow-up worker failed'));
     w.on('exit', (code) => {
       if (worker === w) worker = undefined;
       if (stopping) return drained?.();
-      if (!isReady) return settleReady(new Error(`the follow-up worker exited with ${code} while starting`));
+      if (!start.isReady()) return start.failed(`the follow-up worker exited with ${code} while starting`);
       onCrash(code);
     });
     for (const m of waiting) {
@@ -141,38 +147,54 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
   };
 
   const onCrash = (code: number) => {
+    // What the worker had not begun was not lost: it runs here.
+    unclaimed.takeAllBack();
     const lost = [...inHand.values()];
     o.holds?.release([...inHand.keys()]);
     inHand.clear();
     log.error({ code, jobsLost: lost.length }, 'the follow-up worker stopped; starting a new one');
     for (const job of lost) void tell(job, interruptedText);
-    const now = Date.now();
-    if (now - lastCrash > CALM_AFTER_MS) crashes = 0;
-    lastCrash = now;
-    const delay = RESTART_DELAYS_MS[Math.min(crashes, RESTART_DELAYS_MS.length - 1)] ?? 0;
-    crashes++;
-    restartTimer = setTimeout(spawn, delay);
+    restartTimer = setTimeout(spawn, restartDelay());
   };
 
   void (o.startAfter ?? Promise.resolve()).then(() => stopping || spawn());
 
+  const run = (job: Job, claim?: true): number | undefined => {
+    const id = nextId++;
+    if (worker && !stopping) {
+      inHand.set(id, job);
+      o.holds?.hold(id, job);
+      send(worker, { kind: 'job', id, job, ...(claim ? { claim } : {}) });
+    } else if (waiting.length < maxWaiting && !stopping) {
+      waiting.push({ id, job, ...(claim ? { claim } : {}) });
+      o.holds?.hold(id, job);
+    } else {
+      void tell(job, restartingText);
+      return undefined;
+    }
+    return id;
+  };
+
   return {
-    ready,
+    ready: start.ready,
     run(job) {
-      const id = nextId++;
-      if (worker && !stopping) {
-        inHand.set(id, job);
-        o.holds?.hold(id, job);
-        send(worker, { kind: 'job', id, job });
-      } else if (waiting.length < maxWaiting && !stopping) {
-        waiting.push({ id, job });
-        o.holds?.hold(id, job);
-      } else {
-        void tell(job, restartingText);
-      }
+      run(job);
+    },
+    runOrTake(job, here) {
+      const id = run(job, true);
+      if (id === undefined) return;
+      unclaimed.wait(id, () => {
+        // The worker will be told no when it asks: the job is this thread's now.
+        inHand.delete(id);
+        waiting = waiting.filter((m) => m.id !== id);
+        o.holds?.release([id]);
+        here(job);
+      });
     },
     async stop() {
       stopping = true;
+      // Stopping, this thread takes nothing back: the worker begins what it was sent, and drains it.
+      unclaimed.forget();
       if (restartTimer) clearTimeout(restartTimer);
       // Jobs waiting for a worker that will not come: nothing was done with them.
       const unstarted = waiting.map((m) => m.job);
@@ -186,10 +208,7 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
         const cut = await drainOrEnd(w, done, inHand, o.drainTimeoutMs ?? 20_000, log);
         told.push(...cut.map((job) => tell(job, stoppedText)));
       }
-      await Promise.race([
-        Promise.allSettled(told),
-        new Promise((ok) => setTimeout(ok, TELL_AT_STOP_MS).unref()),
-      ]);
+      await Promise.race([Promise.allSettled(told), delay(TELL_AT_STOP_MS)]);
       // Everybody was answered or told: nothing is left for another replica to tell.
       await o.holds?.close();
     },
@@ -198,6 +217,69 @@ export function startWorkerHost(o: WorkerHostOptions): FollowUps {
     },
     metrics() {
       return worker && !stopping ? scrapes.ask(worker) : Promise.resolve([]);
+    },
+  };
+}
+
+/** Whether the worker has started: `ready` resolves when it has, and rejects when it could not. */
+function startSignal() {
+  let settle!: (error?: Error) => void;
+  let started = false;
+  const ready = new Promise<void>((ok, fail) => {
+    settle = (error) => (error ? fail(error) : ok());
+  });
+  return {
+    ready,
+    isReady: () => started,
+    ok(): void {
+      started = true;
+      settle();
+    },
+    failed(message: string): void {
+      if (!started) settle(new Error(message));
+    },
+  };
+}
+
+/** The wait before the next restart: at once, then growing; back to at once after a calm minute. */
+function restartPacer(): () => number {
+  let crashes = 0;
+  let lastCrash = 0;
+  return () => {
+    const now = Date.now();
+    if (now - lastCrash > CALM_AFTER_MS) crashes = 0;
+    lastCrash = now;
+    return RESTART_DELAYS_MS[Math.min(crashes++, RESTART_DELAYS_MS.length - 1)] ?? 0;
+  };
+}
+
+const delay = (ms: number) => new Promise((ok) => setTimeout(ok, ms).unref());
+
+/** Jobs sent with a claim that the worker has not begun, each taken back when its time runs out. */
+function unclaimedJobs(afterMs: number) {
+  const pending = new Map<number, { timer: NodeJS.Timeout; takeBack: () => void }>();
+  const take = (id: number) => {
+    const p = pending.get(id);
+    if (!p) return undefined;
+    clearTimeout(p.timer);
+    pending.delete(id);
+    return p;
+  };
+  return {
+    wait(id: number, takeBack: () => void): void {
+      const timer = setTimeout(() => take(id)?.takeBack(), afterMs);
+      timer.unref();
+      pending.set(id, { timer, takeBack });
+    },
+    /** The worker asks to begin `id`: whether it may (this thread has not taken it back). */
+    claim: (id: number): boolean => take(id) !== undefined,
+    /** The worker is gone: what it had not begun is taken back now. */
+    takeAllBack(): void {
+      for (const id of [...pending.keys()]) take(id)?.takeBack();
+    },
+    /** Stopping: nothing is taken back any more; the worker begins what it was sent. */
+    forget(): void {
+      for (const id of [...pending.keys()]) take(id);
     },
   };
 }
@@ -223,6 +305,7 @@ interface WorkerLifecycle {
   startFailed(message: string): void;
   drained(): void;
   metrics(id: number, metrics: ThreadMetrics): void;
+  claim(id: number): void;
 }
 
 /** How long a scrape waits for the worker's metrics before it answers with this thread's alone. */
@@ -289,6 +372,9 @@ function onWorkerMessage(
       return;
     case 'metrics':
       life.metrics(m.id, m.metrics);
+      return;
+    case 'claim':
+      life.claim(m.id);
       return;
   }
 }

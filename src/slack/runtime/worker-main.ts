@@ -5,6 +5,7 @@ import { loadMetricsIfCounting, threadMetrics } from '../../metrics/metrics.js';
 import { composeBot } from '../bot.js';
 import { startBackgroundWork } from './background.js';
 import { runFollowUp } from './dispatch.js';
+import type { Job } from './jobs.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './protocol.js';
 
 /** Log lines go to the acking thread, once per event-loop turn, so the process keeps one log stream. */
@@ -53,20 +54,37 @@ export async function runWorkerThread(): Promise<void> {
       post({ kind: 'done', ids: finished });
       finished = [];
     };
+    const finish = (id: number) => {
+      if (finished.push(id) === 1) setImmediate(reportFinished);
+    };
+    const start = (id: number, job: Job) => {
+      const run = runFollowUp(job, bot)
+        .catch((e: unknown) =>
+          logger.error(
+            { err: e instanceof Error ? (e.stack ?? e.message) : String(e), job: job.kind },
+            'follow-up failed',
+          ),
+        )
+        .finally(() => {
+          inHand.delete(run);
+          finish(id);
+        });
+      inHand.add(run);
+    };
+    // Jobs the acking thread may take instead (a view to open within its trigger's 3 s), until it answers.
+    const claiming = new Map<number, Job>();
     port.on('message', (m: ToWorker) => {
       if (m.kind === 'job') {
-        const run = runFollowUp(m.job, bot)
-          .catch((e: unknown) =>
-            logger.error(
-              { err: e instanceof Error ? (e.stack ?? e.message) : String(e), job: m.job.kind },
-              'follow-up failed',
-            ),
-          )
-          .finally(() => {
-            inHand.delete(run);
-            if (finished.push(m.id) === 1) setImmediate(reportFinished);
-          });
-        inHand.add(run);
+        if (!m.claim) return start(m.id, m.job);
+        claiming.set(m.id, m.job);
+        post({ kind: 'claim', id: m.id });
+        return;
+      }
+      if (m.kind === 'claimed') {
+        const job = claiming.get(m.id);
+        claiming.delete(m.id);
+        if (job && m.ok) start(m.id, job);
+        else finish(m.id);
         return;
       }
       if (m.kind === 'memory') {
@@ -77,6 +95,9 @@ export async function runWorkerThread(): Promise<void> {
         void threadMetrics().then((metrics) => post({ kind: 'metrics', id: m.id, metrics }));
         return;
       }
+      // Draining, the acking thread takes no job back: those it was asked about are begun here.
+      for (const [id, job] of claiming) start(id, job);
+      claiming.clear();
       void (async () => {
         // The replies in hand and the background work (whose last round ends, then gives its leases back)
         // stop side by side, so the drain takes the longer of the two, not their sum.
