@@ -5,14 +5,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODAL_CALLBACK, SHORTCUT_CALLBACK } from '../../src/slack/forms/views/ids.js';
 import { SEED } from '../../standins/emulator/index.js';
+import { DEFAULT_USERS } from '../../standins/localslack/index.js';
 import { DEFAULT_CHANNEL, DEFAULT_USER, type Harness, startHarness } from '../support/harness.js';
 
 const STUCK_WORKER = new URL('../support/stuck-worker.mjs', import.meta.url);
 const USER = DEFAULT_USER;
+/** More people than the acking thread opens forms for at once. */
+const BURST = Array.from({ length: 7 }, (_, i) => ({
+  id: `U0BURST${i + 1}`,
+  name: `burst${i + 1}`,
+  realName: `Burst ${i + 1}`,
+  tz: 'Europe/London',
+  locale: 'en-GB',
+}));
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ workerScript: STUCK_WORKER });
+  h = await startHarness({ workerScript: STUCK_WORKER, users: [...DEFAULT_USERS, ...BURST] });
 });
 afterAll(async () => {
   await h?.close();
@@ -41,6 +50,20 @@ describe('with the follow-up worker stuck', () => {
     const d = await h.slack.sendShortcut({ user: USER, callbackId: SHORTCUT_CALLBACK.score });
     expect(d.status).toBe(200);
     await topModal(MODAL_CALLBACK.score, before);
+  });
+
+  it('a burst of forms, more than the acking thread takes at once: those sent to the worker are taken back, and every one opens', async () => {
+    const users = BURST.map((u) => u.id);
+    const acks = await Promise.all(
+      users.map((user) => h.slack.sendCommand({ user, channel: DEFAULT_CHANNEL, text: 'learn' })),
+    );
+    expect(acks.map((a) => a.status)).toEqual(users.map(() => 200));
+    for (const user of users)
+      await h.slack.waitFor(
+        (s) => (s.topView(user)?.view.callback_id === MODAL_CALLBACK.learn ? true : undefined),
+        10_000,
+        `the learn form of ${user}`,
+      );
   });
 
   it('a command that opens no form waits for the worker: the split is by what the job does', async () => {

@@ -26,7 +26,7 @@ export function inThreadFollowUps(bot: Bot): FollowUps {
  * Jobs run on this thread: each starts after the acks already received (setImmediate), and is not
  * awaited, so Bolt's request objects are released at the ack.
  */
-export function followUpsHere(bot: Bot): Pick<FollowUps, 'run' | 'stop'> {
+export function followUpsHere(bot: Bot): Pick<FollowUps, 'run' | 'stop'> & { inHand(): number } {
   const inHand = new Set<Promise<void>>();
   let stopping = false;
   return {
@@ -48,5 +48,6 @@ export function followUpsHere(bot: Bot): Pick<FollowUps, 'run' | 'stop'> {
       stopping = true;
       await Promise.allSettled([...inHand]);
     },
+    inHand: () => inHand.size,
   };
 }

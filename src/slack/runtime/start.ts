@@ -3,8 +3,11 @@ import { type Bot, type BotHooks, type BotSetup, storeSharedAcrossThreads } from
 import { say } from '../reply.js';
 import { opensView } from './dispatch.js';
 import { followUpsHere, inThreadFollowUps } from './in-thread.js';
-import type { FollowUps } from './jobs.js';
+import type { FollowUps, Job } from './jobs.js';
 import { audienceOf } from './notices.js';
+
+/** Views opened on the acking thread at once before the next goes to the worker first. */
+const VIEWS_HERE_AT_ONCE = 4;
 
 /**
  * Follow-ups run on a worker thread, so that acks never queue behind them (docs/performance.md), except
@@ -40,14 +43,20 @@ export async function startFollowUps(
     writeLog: rawLogWriter(logger),
     tell: (n, text) => say(bot, audienceOf(n), text),
   });
-  // A job that opens a view has 3 seconds to do it (feature.ts, opensView): the worker runs it if it
-  // begins it in time, else it runs here, beside the acks (worker-host.ts, TAKE_BACK_AFTER_MS). Which one
-  // it is (a command's parse) is read after the ack's bytes have left, never before them.
+  // A job that opens a view has 3 seconds to do it (feature.ts, opensView). It runs here, beside the acks,
+  // where a busy machine does not starve it; past a few at once (a burst of forms), the worker runs it if
+  // it begins it in time, else it is taken back here (worker-host.ts, TAKE_BACK_AFTER_MS), so a burst
+  // does not queue its views behind one another on this thread. Which job opens a view (a command's
+  // parse) is read after the ack's bytes have left, never before them.
   const here = followUpsHere(bot);
+  const route = (job: Job) => {
+    if (!opensView(job)) return elsewhere.run(job);
+    if (here.inHand() < VIEWS_HERE_AT_ONCE) return here.run(job);
+    elsewhere.runOrTake(job, here.run);
+  };
   return {
     ...elsewhere,
-    run: (job) =>
-      setImmediate(() => (opensView(job) ? elsewhere.runOrTake(job, here.run) : elsewhere.run(job))),
+    run: (job) => setImmediate(() => route(job)),
     async stop() {
       await Promise.all([here.stop(), elsewhere.stop()]);
     },
