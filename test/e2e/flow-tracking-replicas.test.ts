@@ -25,6 +25,25 @@ function readsOf(proc: BotProcess): Read[] {
     .map((l) => JSON.parse(l) as Read);
 }
 
+/** The bots' warnings and errors, counted by message, with the first reason of each: what a failure needs. */
+function warnings(bots: BotProcess[]): string {
+  const seen = new Map<string, { n: number; first: string }>();
+  for (const line of bots.flatMap((p) => p.output().split('\n'))) {
+    let l: { level?: number; msg?: string; err?: string };
+    try {
+      l = JSON.parse(line) as typeof l;
+    } catch {
+      continue;
+    }
+    if ((l.level ?? 0) < 40 && !/response_url|could not post/.test(l.msg ?? '')) continue;
+    const key = l.msg ?? '?';
+    const had = seen.get(key);
+    if (had) had.n++;
+    else seen.set(key, { n: 1, first: l.err ?? '' });
+  }
+  return [...seen].map(([msg, { n, first }]) => `  ${n} × ${msg}${first ? ` (${first})` : ''}`).join('\n');
+}
+
 // Two bot processes, as two replicas would run, on one PostgreSQL database, behind a balancer that
 // spreads the commands over both. Each follows the flows it leases; a flow is read by one at a time.
 describePg('two bot processes following 200 flows on one PostgreSQL database', () => {
@@ -94,7 +113,9 @@ describePg('two bot processes following 200 flows on one PostgreSQL database', (
         'every announcement at COMPLETED',
       )
       .catch((e: unknown) => {
-        throw new Error(`${progress}: ${e instanceof Error ? e.message : String(e)}`);
+        throw new Error(
+          `${progress}: ${e instanceof Error ? e.message : String(e)}\nwhat the bots warned of:\n${warnings(procs)}`,
+        );
       });
     const notices = (m: LocalMessage) =>
       rig.slack
