@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FlowNotifier, FlowTracker } from '../../src/core/tracking/tracker.js';
 import type { Store, TrackedFlow } from '../../src/store/index.js';
-import { SEED } from '../../standins/emulator/index.js';
 import { eventually, type Harness, startHarness } from '../support/emulator.js';
 import { sqliteLocation, storesForEachTest } from '../support/fixtures/store.js';
+import { trackedLearn } from '../support/tracked-learn.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const MESSAGE = { kind: 'message', channelId: 'C0OPS', ts: '1.000001' } as const;
@@ -32,37 +32,7 @@ describe('a flow that ends before its announcement is recorded', () => {
     await emu.close();
   });
 
-  async function endedFlow(): Promise<string> {
-    const flow = await emu.client.anomalyLearn({
-      name: 'quick',
-      spec: {
-        workspace: SEED.workspaces.pumpStation,
-        dataspec: {
-          name: 'd',
-          specs: [
-            {
-              timeRanges: [{ startTime: '2025-11-01T00:00:00Z', endTime: '2025-11-08T00:00:00Z' }],
-              signals: [{ signal: SEED.signals.temperature, name: 'temperature' }],
-            },
-          ],
-        },
-      },
-    });
-    const t0 = Date.now();
-    await store.trackFlow({
-      flowId: flow.id,
-      flowType: 'ANOMALYLEARN',
-      channelId: 'C0OPS',
-      requesterId: 'U0ALICE',
-      origin: 'command',
-      asked: '/tsai learn …',
-      request: { operation: { kind: 'learn' }, outcome: {} },
-      status: 'CREATED',
-      createdAt: t0,
-      nextPollAt: t0,
-    });
-    return flow.id;
-  }
+  const endedFlow = () => trackedLearn(emu, store, 'quick');
 
   const tracker = (announceWaitMs?: number) =>
     new FlowTracker({

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FlowNotifier, FlowTracker } from '../../src/core/tracking/tracker.js';
 import type { Store, TrackedFlow } from '../../src/store/index.js';
-import { SEED } from '../../standins/emulator/index.js';
 import { eventually, type Harness, startHarness } from '../support/emulator.js';
 import { sqliteLocation, storesForEachTest } from '../support/fixtures/store.js';
+import { trackedLearn } from '../support/tracked-learn.js';
 
 const LEASE_MS = 60_000;
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -40,34 +40,7 @@ describe('a read that outlasts its lease', () => {
   });
 
   it('leaves the flow to the replica that took it over: one end notice', async () => {
-    const flow = await emu.client.anomalyLearn({
-      name: 'slow read',
-      spec: {
-        workspace: SEED.workspaces.pumpStation,
-        dataspec: {
-          name: 'd',
-          specs: [
-            {
-              timeRanges: [{ startTime: '2025-11-01T00:00:00Z', endTime: '2025-11-08T00:00:00Z' }],
-              signals: [{ signal: SEED.signals.temperature, name: 'temperature' }],
-            },
-          ],
-        },
-      },
-    });
-    const t0 = Date.now();
-    await stores[0]!.trackFlow({
-      flowId: flow.id,
-      flowType: 'ANOMALYLEARN',
-      channelId: 'C0OPS',
-      requesterId: 'U0ALICE',
-      origin: 'command',
-      asked: '/tsai learn …',
-      request: { operation: { kind: 'learn' }, outcome: {} },
-      status: 'CREATED',
-      createdAt: t0,
-      nextPollAt: t0,
-    });
+    const flow = { id: await trackedLearn(emu, stores[0]!, 'slow read') };
     await stores[0]!.setFlowAnnouncement(flow.id, { kind: 'message', channelId: 'C0OPS', ts: '1.000001' });
     // The first replica's read hangs for 3 s; by the second replica's clock its lease has run out by then.
     await emu.fault({ method: 'GET', path: `/flows/${flow.id}$`, latencyMs: 3_000, count: 1 });
