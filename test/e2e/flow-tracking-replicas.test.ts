@@ -25,6 +25,41 @@ function readsOf(proc: BotProcess): Read[] {
     .map((l) => JSON.parse(l) as Read);
 }
 
+/** The status line a message body shows (the section that names a status in bold), or what it says. */
+function statusIn(blocks: unknown): string {
+  const m = /(\*[A-Z]+\*[^"]{0,40})/.exec(JSON.stringify(blocks ?? ''));
+  return m ? m[1]! : 'no status';
+}
+
+/**
+ * For each announcement not at COMPLETED: what it shows, every update the local Slack received for it (when,
+ * with what status, and what it answered), and what each bot logged about its flow.
+ */
+function unfinished(rig: Rig, stuck: LocalMessage[], bots: BotProcess[]): string {
+  const lines = bots.flatMap((p, i) =>
+    p
+      .output()
+      .split('\n')
+      .map((l) => [i, l] as const),
+  );
+  return stuck
+    .slice(0, 3)
+    .map((m) => {
+      const flowId = /\(flow (\d+),/.exec(m.text)?.[1] ?? '?';
+      const updates = rig.slack.calls
+        .filter((c) => c.method === 'chat.update' && c.args.ts === m.ts)
+        .map(
+          (c) =>
+            `    ${new Date(c.at).toISOString()} ${statusIn(c.args.blocks)} → ${c.status} ${String(c.response.ok)}`,
+        );
+      const logged = lines
+        .filter(([, l]) => flowId !== '?' && l.includes(flowId) && !l.includes('"component":"bolt"'))
+        .map(([i, l]) => `    bot ${i}: ${l.slice(0, 300)}`);
+      return [`  ${m.ts} shows ${statusIn(m.blocks)} (flow ${flowId})`, ...updates, ...logged].join('\n');
+    })
+    .join('\n');
+}
+
 /** The bots' warnings and errors, counted by message, with the first reason of each: what a failure needs. */
 function warnings(bots: BotProcess[]): string {
   const seen = new Map<string, { n: number; first: string }>();
@@ -100,12 +135,14 @@ describePg('two bot processes following 200 flows on one PostgreSQL database', (
             /replica-flow-\d+/.test(m.text + JSON.stringify(m.blocks)),
         );
     let progress = 'none announced';
+    let stuck: LocalMessage[] = [];
     const ended = await rig.slack
       .waitFor(
         () => {
           const all = announcements();
           const done = all.filter((m) => /\*COMPLETED\* after/.test(JSON.stringify(m.blocks)));
           progress = `${all.length} of ${FLOWS} announced, ${done.length} at COMPLETED`;
+          stuck = all.filter((m) => !done.includes(m));
           return all.length === FLOWS && done.length === FLOWS ? all : undefined;
         },
         // 200 flows over two processes: on a machine busy with other work, this takes minutes.
@@ -114,7 +151,7 @@ describePg('two bot processes following 200 flows on one PostgreSQL database', (
       )
       .catch((e: unknown) => {
         throw new Error(
-          `${progress}: ${e instanceof Error ? e.message : String(e)}\nwhat the bots warned of:\n${warnings(procs)}`,
+          `${progress}: ${e instanceof Error ? e.message : String(e)}\nwhat the bots warned of:\n${warnings(procs)}\nthe first not at COMPLETED:\n${unfinished(rig, stuck, procs)}`,
         );
       });
     const notices = (m: LocalMessage) =>

@@ -251,6 +251,11 @@ export class FlowTracker {
     const telling =
       !unannounced && (flow.shownStatus !== wanted || (flow.endReason !== null && flow.notifiedAt === null));
     if (telling && !(await this.stillHeld(flow.flowId))) return;
+    if (telling && flow.announcement === null && flow.origin !== 'approval' && flow.shownStatus === null)
+      this.deps.log.warn(
+        { flowId: flow.flowId, waitedMs: now - flow.createdAt },
+        'no word from the surface on where a followed flow was announced; telling its end without it',
+      );
     if (telling && flow.shownStatus !== wanted) {
       if (flow.showNotBefore !== null && now < flow.showNotBefore) next = Math.min(next, flow.showNotBefore);
       else {
