@@ -2,6 +2,7 @@ import pg from 'pg';
 import { noteStoreError } from './availability.js';
 import { paramBytes, WriteHealthSignal, writesData } from './health.js';
 import { MIGRATIONS } from './migrations.js';
+import { PoolCheckout } from './pg-checkout.js';
 import type { Dialect, Query, Row, RowsInsert, SqlEngine, Step, Steps } from './sql.js';
 import { SqlStore } from './sql-store.js';
 
@@ -35,8 +36,8 @@ export function numberPlaceholders(text: string): string {
   return text.replace(/'(?:[^']|'')*'|\?/g, (m) => (m === '?' ? `$${++n}` : m));
 }
 
-/** A pool, or one client of it inside a transaction. */
-type Queryable = Pick<pg.Pool, 'query'>;
+/** The pool (one client per statement), or one client of it inside a transaction. */
+type Queryable = { query(text: string, params: unknown[]): Promise<pg.QueryResult> };
 
 /** One query's run: whether it has written, or meant to, so that its end is reported as a write's. */
 type Run = { writing: boolean; bytes: number };
@@ -49,7 +50,11 @@ class PostgresEngine implements SqlEngine {
 
   readonly health = new WriteHealthSignal();
 
-  constructor(private readonly pool: pg.Pool) {}
+  private readonly checkout: PoolCheckout;
+
+  constructor(private readonly pool: pg.Pool) {
+    this.checkout = new PoolCheckout(pool);
+  }
 
   async exec<T>(query: Query<T>): Promise<T> {
     const run = { writing: query.mode === 'transaction', bytes: 0 };
@@ -65,19 +70,18 @@ class PostgresEngine implements SqlEngine {
   }
 
   private async run<T>(query: Query<T>, run: Run): Promise<T> {
-    if (query.mode !== 'transaction') return this.drive(this.pool, query.body(POSTGRES_DIALECT), run);
-    const client = await this.pool.connect();
-    try {
+    if (query.mode !== 'transaction') return this.drive(this.checkout, query.body(POSTGRES_DIALECT), run);
+    return this.checkout.with(async (client) => {
       await client.query('BEGIN');
-      const result = await this.drive(client, query.body(POSTGRES_DIALECT), run);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+      try {
+        const result = await this.drive(client, query.body(POSTGRES_DIALECT), run);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      }
+    });
   }
 
   async close(): Promise<void> {
