@@ -7,6 +7,7 @@ import { registerListeners } from './feature.js';
 import { FEATURES } from './features.js';
 import { boundedServerOptions, boundServer } from './http/limits.js';
 import { type Route, SlackHttpReceiver } from './http/receiver.js';
+import { type MarkSeen, processMarks } from './http/seen-marks.js';
 import type { Readiness } from './readiness.js';
 import type { FollowUps } from './runtime/jobs.js';
 import { webClientOptions } from './web-client.js';
@@ -129,10 +130,28 @@ function guardedReceiver(
     endpoint: EVENTS_PATH,
     routes,
     signingSecret,
-    markSeen: (keys, now, expiresAt) => bot.store.markRequestsSeen(keys, now, expiresAt),
+    ...replayMarks(bot),
     pruneSeen: (now) => bot.store.pruneRequestsSeen(now),
     logger: bot.logger,
   });
+}
+
+/**
+ * Replicas share a PostgreSQL store, so each request's mark is its atomic upsert there, awaited before the
+ * request is acted on: one replica acts on a replay that reaches two. A SQLite store is this process's
+ * alone: its marks are held in memory and written every few seconds (seen-marks.ts, `processMarks`).
+ */
+function replayMarks(bot: Bot): { markSeen: MarkSeen; flushSeen?: () => Promise<void> } {
+  const { store } = bot;
+  if (store.kind === 'postgres')
+    return { markSeen: (keys, now, expiresAt) => store.markRequestsSeen(keys, now, expiresAt) };
+  const marks = processMarks(store, (err) =>
+    bot.logger.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      'could not read or write the replay marks; kept in memory and written again shortly',
+    ),
+  );
+  return { markSeen: marks.markSeen, flushSeen: marks.flush };
 }
 
 /** `GET /readyz`: 200 `{"ready":true}`, or 503 with what keeps the bot from its work (`/healthz` is liveness). */

@@ -4,7 +4,7 @@ import type { Logger } from '../log.js';
 import { BODIES_IN_FLIGHT_LIMIT_BYTES, BODY_LIMIT_BYTES } from './http/limits.js';
 import { type Payload, readPayload, replayKey, routable, UNKEYED_RETRY } from './http/payload.js';
 import { BodyBudget, readBody } from './http/read-body.js';
-import { batchedMarks } from './http/seen-marks.js';
+import { batchedMarks, type MarkSeen } from './http/seen-marks.js';
 import {
   SIGNATURE_WINDOW_SECONDS,
   signatureHeaders,
@@ -18,7 +18,9 @@ export interface GuardOptions {
    * Marks distinct keys until `expiresAt`; answers those marked for the first time (or after their mark
    * expired), across every replica sharing the store.
    */
-  markSeen(keys: readonly string[], now: number, expiresAt: number): Promise<Set<string>>;
+  markSeen: MarkSeen;
+  /** Writes the marks not yet in the store (a stop); see `writeBehindMarks`. */
+  flushSeen?(): Promise<void>;
   /** Forgets keys expired by `now`. */
   pruneSeen(now: number): Promise<unknown>;
   logger: Logger;

@@ -227,6 +227,12 @@ export class SqlStore implements Store {
   markRequestsSeen(keys: readonly string[], now: number, expiresAt: number) {
     return this.engine.exec(seen.markRequestsSeen(keys, now, expiresAt));
   }
+  requestsSeen(keys: readonly string[], now: number) {
+    return this.engine.exec(seen.requestsSeen(keys, now));
+  }
+  standingRequestMarks(now: number, limit: number) {
+    return this.engine.exec(seen.standingRequestMarks(now, limit));
+  }
   pruneRequestsSeen(now: number) {
     return this.engine.exec(seen.pruneRequestsSeen(now));
   }

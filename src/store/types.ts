@@ -402,6 +402,10 @@ export interface Store
   markRequestSeen(key: string, now: number, expiresAt: number): Promise<boolean>;
   /** `markRequestSeen` for distinct keys at once: the keys marked now (the others stand marked). */
   markRequestsSeen(keys: readonly string[], now: number, expiresAt: number): Promise<Set<string>>;
+  /** The keys of `keys` (distinct) whose mark stands at `now`; marks nothing. */
+  requestsSeen(keys: readonly string[], now: number): Promise<Set<string>>;
+  /** Up to `limit` of the marks standing at `now`, latest expiry first: each key with its expiry. */
+  standingRequestMarks(now: number, limit: number): Promise<Map<string, number>>;
   /** Forgets the marks expired by `now`, and the form submissions' keys expired by then. */
   pruneRequestsSeen(now: number): Promise<void>;
 

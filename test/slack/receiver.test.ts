@@ -155,3 +155,24 @@ describe('our Bolt receiver: each request read, checked and parsed once', () => 
     expect((await fetch(`${origin}${ENDPOINT}`)).status).toBe(404);
   });
 });
+
+describe('stopping the receiver', () => {
+  it('writes the replay marks not yet written once the server has closed', async () => {
+    const order: string[] = [];
+    const stopping = new SlackHttpReceiver({
+      endpoint: ENDPOINT,
+      signingSecret: SECRET,
+      routes: {},
+      markSeen: async (keys) => new Set(keys),
+      flushSeen: async () => {
+        order.push('flushed');
+      },
+      pruneSeen: async () => undefined,
+      logger: createLogger({ level: 'silent' }),
+    });
+    const server = await stopping.start(0);
+    server.on('close', () => order.push('closed'));
+    await stopping.stop();
+    expect(order).toEqual(['closed', 'flushed']);
+  });
+});

@@ -103,6 +103,17 @@ export function storeConformance(name: string, createLocation: () => Promise<Sto
       expect(await b.markRequestsSeen(['body:1', 'body:86', 'body:new'], T0 + 1, T0 + HOUR)).toEqual(
         new Set(['body:new']),
       );
+      // Reading marks marks nothing: what stands at a moment, and nothing new.
+      expect(await b.requestsSeen(['body:1', 'body:86', 'body:new', 'body:unseen'], T0 + 1)).toEqual(
+        new Set(['body:1', 'body:86', 'body:new']),
+      );
+      expect(await a.requestsSeen(keys, T0 + HOUR)).toEqual(new Set());
+      expect(await a.requestsSeen(['body:unseen'], T0 + 1)).toEqual(new Set());
+      const standing = await b.standingRequestMarks(T0 + 1, 1_000);
+      expect(standing.size).toBe(88);
+      expect(standing.get('body:new')).toBe(T0 + HOUR);
+      expect((await b.standingRequestMarks(T0 + 1, 3)).size).toBe(3);
+      expect((await b.standingRequestMarks(T0 + HOUR, 1_000)).size).toBe(0);
       // Taken again once expired, like a single mark.
       expect(await b.markRequestsSeen(['body:1', 'body:2'], T0 + HOUR, T0 + 2 * HOUR)).toEqual(
         new Set(['body:1', 'body:2']),

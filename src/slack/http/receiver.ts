@@ -61,7 +61,11 @@ export class SlackHttpReceiver implements Receiver {
     const server = this.server;
     this.server = undefined;
     if (!server) return Promise.resolve();
-    return new Promise((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+    const closed = new Promise<void>((resolve, reject) =>
+      server.close((err) => (err ? reject(err) : resolve())),
+    );
+    // Once no request is left, the marks written behind go to the store, so a restart still knows them.
+    return closed.finally(() => this.o.flushSeen?.());
   }
 
   private route(req: IncomingMessage, res: ServerResponse): void {

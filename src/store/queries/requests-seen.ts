@@ -42,6 +42,33 @@ export const markRequestsSeen = (keys: readonly string[], now: number, expiresAt
     return marked;
   });
 
+/** The keys of `keys` (distinct) whose mark stands at `now`: a read, which on SQLite waits for no writer. */
+export const requestsSeen = (keys: readonly string[], now: number) =>
+  statements(function* () {
+    const standing = new Set<string>();
+    let at = 0;
+    for (const size of CHUNK_SIZES) {
+      for (; keys.length - at >= size; at += size) {
+        const rows = yield* all(
+          `SELECT key FROM requests_seen WHERE key IN (${Array(size).fill('?').join(', ')}) AND expires_at > ?`,
+          [...keys.slice(at, at + size), now],
+        );
+        for (const row of rows) standing.add(String(row.key));
+      }
+    }
+    return standing;
+  });
+
+/** Up to `limit` marks standing at `now`, latest expiry first: key and expiry. */
+export const standingRequestMarks = (now: number, limit: number) =>
+  statements(function* () {
+    const rows = yield* all(
+      'SELECT key, expires_at FROM requests_seen WHERE expires_at > ? ORDER BY expires_at DESC LIMIT ?',
+      [now, limit],
+    );
+    return new Map(rows.map((r) => [String(r.key), Number(r.expires_at)]));
+  });
+
 export const pruneRequestsSeen = (now: number) =>
   statements(function* () {
     yield* run('DELETE FROM requests_seen WHERE expires_at <= ?', [now]);
