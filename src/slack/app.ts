@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type AppOptions, type AuthorizeResult } from '@slack/bolt';
+import { errText } from '../log.js';
 import { boltLogger } from './bolt-logger.js';
 import type { Bot } from './bot.js';
 import { registerListeners } from './feature.js';
@@ -147,7 +148,7 @@ function replayMarks(bot: Bot): { markSeen: MarkSeen; flushSeen?: () => Promise<
     return { markSeen: (keys, now, expiresAt) => store.markRequestsSeen(keys, now, expiresAt) };
   const marks = processMarks(store, (err) =>
     bot.logger.warn(
-      { err: err instanceof Error ? err.message : String(err) },
+      { err: errText(err) },
       'could not read or write the replay marks; kept in memory and written again shortly',
     ),
   );

@@ -19,7 +19,7 @@ export interface GuardOptions {
    * expired), across every replica sharing the store.
    */
   markSeen: MarkSeen;
-  /** Writes the marks not yet in the store (a stop); see `writeBehindMarks`. */
+  /** Writes the marks not yet in the store (a stop); see `processMarks`. */
   flushSeen?(): Promise<void>;
   /** Forgets keys expired by `now`. */
   pruneSeen(now: number): Promise<unknown>;
