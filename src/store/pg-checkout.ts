@@ -25,7 +25,14 @@ export class PoolCheckout {
     private readonly pool: pg.Pool,
     private readonly busyWaitMs = BUSY_POOL_WAIT_MS,
   ) {
-    pool.on('release', () => {
+    // A client is guarded from the moment pg-pool hands it out, in the same tick: a connection that
+    // breaks while the client is out (a server shutting down sends its FATAL right behind the ready
+    // message of a new connection, in one read) must fail the call using it, not crash the thread with
+    // an 'error' event nobody listens to. The call's query rejects on its own, and pg-pool drops a client
+    // that can no longer be queried when it is given back.
+    pool.on('acquire', (client) => client.on('error', whileOut));
+    pool.on('release', (_err, client) => {
+      client.off('error', whileOut);
       this.givenBack++;
     });
   }
@@ -45,25 +52,18 @@ export class PoolCheckout {
   }
 
   /**
-   * Runs `use` with a client of its own. A connection that breaks while the client is out is reported
-   * through the call that was using it (never as an unhandled 'error' event), and the client is dropped.
-   * `dropOnError`: drop it after any failure too, as `pool.query` does.
+   * Runs `use` with a client of its own, given back afterwards. `dropOnError`: a client whose call
+   * failed is dropped rather than kept, as `pool.query` does.
    */
   async with<T>(use: (client: pg.PoolClient) => Promise<T>, dropOnError = false): Promise<T> {
     const client = await this.client();
-    let broken: Error | undefined;
-    const onError = (e: Error) => {
-      broken = e;
-    };
-    client.on('error', onError);
     try {
-      return await use(client);
+      const result = await use(client);
+      client.release();
+      return result;
     } catch (err) {
-      if (dropOnError) broken ??= err instanceof Error ? err : new Error(String(err));
+      client.release(dropOnError ? (err instanceof Error ? err : new Error(String(err))) : undefined);
       throw err;
-    } finally {
-      client.off('error', onError);
-      client.release(broken);
     }
   }
 
@@ -72,3 +72,6 @@ export class PoolCheckout {
     return this.with((c) => c.query(text, params), true);
   }
 }
+
+/** The listener a client has while it is out: see the constructor. */
+function whileOut(): void {}

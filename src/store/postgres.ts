@@ -50,11 +50,10 @@ class PostgresEngine implements SqlEngine {
 
   readonly health = new WriteHealthSignal();
 
-  private readonly checkout: PoolCheckout;
-
-  constructor(private readonly pool: pg.Pool) {
-    this.checkout = new PoolCheckout(pool);
-  }
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly checkout: PoolCheckout,
+  ) {}
 
   async exec<T>(query: Query<T>): Promise<T> {
     const run = { writing: query.mode === 'transaction', bytes: 0 };
@@ -146,13 +145,14 @@ export class PostgresStore extends SqlStore {
     });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
+    const checkout = new PoolCheckout(pool);
     try {
-      await migrate(pool, schema);
+      await checkout.with((client) => migrate(client, schema));
     } catch (err) {
       await pool.end();
       throw err;
     }
-    const engine = new PostgresEngine(pool);
+    const engine = new PostgresEngine(pool, checkout);
     return new PostgresStore(engine, engine.health);
   }
 }
@@ -161,36 +161,32 @@ export class PostgresStore extends SqlStore {
  * Applies pending migrations while holding a session advisory lock, so replicas starting at the same
  * time apply each migration exactly once (the second waits, then finds nothing left to do).
  */
-async function migrate(pool: pg.Pool, schema: string | undefined): Promise<void> {
-  const client = await pool.connect();
+async function migrate(client: pg.PoolClient, schema: string | undefined): Promise<void> {
+  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    try {
-      if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
         version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`);
-      const applied = new Set(
-        (await client.query('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)),
-      );
-      for (const m of MIGRATIONS) {
-        if (applied.has(m.version)) continue;
-        await client.query('BEGIN');
-        try {
-          await client.query(m.postgres);
-          await client.query(
-            'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
-            [m.version, m.name, Date.now()],
-          );
-          await client.query('COMMIT');
-        } catch (err) {
-          await client.query('ROLLBACK').catch(() => {});
-          throw err;
-        }
+    const applied = new Set(
+      (await client.query('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)),
+    );
+    for (const m of MIGRATIONS) {
+      if (applied.has(m.version)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(m.postgres);
+        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+          m.version,
+          m.name,
+          Date.now(),
+        ]);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
       }
-    } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
   } finally {
-    client.release();
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
   }
 }

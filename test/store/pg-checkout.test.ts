@@ -85,6 +85,25 @@ describePg('a full pool is told from a stuck one', () => {
     await holder;
   });
 
+  it('an error a client emits in the very tick it is handed out does not escape as an unheard event', async () => {
+    const { pool } = onePool();
+    const checkout = new PoolCheckout(pool);
+    // As a server shutting down does: its FATAL read in one go with the new connection's ready message,
+    // so the client emits it right after pg-pool took off its idle listener, before the caller has it.
+    pool.once('acquire', (client) => {
+      const remove = client.removeListener.bind(client);
+      client.removeListener = ((event: string, listener: (...a: unknown[]) => void) => {
+        const out = remove(event, listener);
+        if (event === 'error') {
+          client.removeListener = remove;
+          client.emit('error', new Error('terminating connection'));
+        }
+        return out;
+      }) as typeof client.removeListener;
+    });
+    expect((await checkout.query('SELECT 3 AS three', [])).rows[0].three).toBe(3);
+  });
+
   it('a connection broken while its client is out fails the call using it, and the pool goes on', async () => {
     const { pool } = onePool();
     const checkout = new PoolCheckout(pool);
