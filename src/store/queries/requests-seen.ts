@@ -20,6 +20,13 @@ export const markRequestSeen = (key: string, now: number, expiresAt: number) =>
  */
 const CHUNK_SIZES = [64, 16, 4, 1] as const;
 
+/** `keys` cut into slices of the sizes in `CHUNK_SIZES`, largest first, in order. */
+function* sizedChunks(keys: readonly string[]): Generator<readonly string[]> {
+  let at = 0;
+  for (const size of CHUNK_SIZES)
+    for (; keys.length - at >= size; at += size) yield keys.slice(at, at + size);
+}
+
 /**
  * The keys of `keys` (distinct) that had not been seen or whose mark had expired by `now`, now marked until
  * `expiresAt`. Each key's mark is the same atomic upsert as `markRequestSeen`'s, so replicas act once.
@@ -27,17 +34,13 @@ const CHUNK_SIZES = [64, 16, 4, 1] as const;
 export const markRequestsSeen = (keys: readonly string[], now: number, expiresAt: number) =>
   statements(function* () {
     const marked = new Set<string>();
-    let at = 0;
-    for (const size of CHUNK_SIZES) {
-      for (; keys.length - at >= size; at += size) {
-        const chunk = keys.slice(at, at + size);
-        const rows = yield* all(
-          `INSERT INTO requests_seen (key, expires_at) VALUES ${Array(size).fill('(?, ?)').join(', ')}
-             ${UPSERT_TAIL} RETURNING key`,
-          [...chunk.flatMap((key) => [key, expiresAt]), now],
-        );
-        for (const row of rows) marked.add(String(row.key));
-      }
+    for (const chunk of sizedChunks(keys)) {
+      const rows = yield* all(
+        `INSERT INTO requests_seen (key, expires_at) VALUES ${Array(chunk.length).fill('(?, ?)').join(', ')}
+           ${UPSERT_TAIL} RETURNING key`,
+        [...chunk.flatMap((key) => [key, expiresAt]), now],
+      );
+      for (const row of rows) marked.add(String(row.key));
     }
     return marked;
   });
@@ -46,15 +49,12 @@ export const markRequestsSeen = (keys: readonly string[], now: number, expiresAt
 export const requestsSeen = (keys: readonly string[], now: number) =>
   statements(function* () {
     const standing = new Set<string>();
-    let at = 0;
-    for (const size of CHUNK_SIZES) {
-      for (; keys.length - at >= size; at += size) {
-        const rows = yield* all(
-          `SELECT key FROM requests_seen WHERE key IN (${Array(size).fill('?').join(', ')}) AND expires_at > ?`,
-          [...keys.slice(at, at + size), now],
-        );
-        for (const row of rows) standing.add(String(row.key));
-      }
+    for (const chunk of sizedChunks(keys)) {
+      const rows = yield* all(
+        `SELECT key FROM requests_seen WHERE key IN (${Array(chunk.length).fill('?').join(', ')}) AND expires_at > ?`,
+        [...chunk, now],
+      );
+      for (const row of rows) standing.add(String(row.key));
     }
     return standing;
   });
