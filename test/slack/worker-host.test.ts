@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { SlashCommand } from '@slack/bolt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -138,6 +141,27 @@ describe('startWorkerHost (a real worker thread running a scripted worker)', () 
     w.run(command('after &lt;restart&gt;', urls.url('after')));
     expect(await until(() => urls.got('after')[0])).toBe('ran after &lt;restart&gt;');
     expect(logs.join('')).toContain('the follow-up worker stopped; starting a new one');
+  });
+
+  // A restart that cannot start (the store down) began nothing: what it was sent waits for the next worker,
+  // and its person gets the answer, not "interrupted".
+  it('jobs sent to a new worker that then cannot start wait for the next one and run there', async () => {
+    const urls = await responseUrls();
+    cleanups.push(urls.close);
+    const gate = join(mkdtempSync(join(tmpdir(), 'worker-gate-')), 'gate');
+    const w = start({ setup: setup({ startGate: gate }) });
+    await w.ready;
+    writeFileSync(gate, '');
+    w.run(command('crash', urls.url('crashed')));
+    await until(() => urls.got('crashed')[0]);
+    w.run(command('sent while restarting', urls.url('waited')));
+    writeFileSync(gate, 'fail');
+    // The failed start is logged, or (as before) the person was already told something.
+    const failedStart = () => logs.join('').includes('could not start; its jobs wait');
+    await until(() => (failedStart() || urls.got('waited').length ? true : undefined), 15_000);
+    rmSync(gate);
+    expect(await until(() => urls.got('waited')[0], 15_000)).toBe('ran sent while restarting');
+    expect(urls.got('waited')).toHaveLength(1);
   });
 
   it('a worker that cannot start makes `ready` reject with its reason', async () => {

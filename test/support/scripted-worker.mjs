@@ -1,8 +1,22 @@
 // A stand-in follow-up worker for testing startWorkerHost (src/slack/runtime/worker-host.ts): it speaks
 // the same protocol, and its behaviour per job comes from the command text.
+import { existsSync, readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 
-if (workerData.failStart) {
+/**
+ * `startGate`: a file that, while it exists, holds a starting worker back (as a store that does not answer
+ * would); once it reads `fail`, the worker fails its start.
+ */
+async function gated() {
+  const gate = workerData.startGate;
+  while (gate && existsSync(gate)) {
+    if (readFileSync(gate, 'utf8') === 'fail') return true;
+    await new Promise((ok) => setTimeout(ok, 10));
+  }
+  return false;
+}
+
+if (workerData.failStart || (await gated())) {
   parentPort.postMessage({ kind: 'start-failed', message: 'scripted start failure' });
   parentPort.close();
 } else {

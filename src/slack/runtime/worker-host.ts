@@ -121,24 +121,20 @@ export function startWorkerHost(o: WorkerHostOptions): WorkerFollowUps {
 
   const spawn = () => {
     restartTimer = undefined;
-    const w = new Worker(script, { workerData: workerSetup(o.setup), resourceLimits: HEAP_LIMITS });
-    worker = w;
-    w.on('message', (m: FromWorker) =>
-      onWorkerMessage(m, o, inHand, {
-        started: start.ok,
-        startFailed: (message) => start.failed(`the follow-up worker could not start: ${message}`),
-        drained: () => drained?.(),
-        metrics: (id, metrics) => scrapes.answered(id, metrics),
-        claim: (id) => send(w, { kind: 'claimed', id, ok: unclaimed.claim(id) }),
-      }),
-    );
-    w.on('error', (e) => log.error({ err: e.stack ?? e.message }, 'the follow-up worker failed'));
-    w.on('exit', (code) => {
-      if (worker === w) worker = undefined;
-      if (stopping) return drained?.();
-      if (!start.isReady()) return start.failed(`the follow-up worker exited with ${code} while starting`);
-      onCrash(code);
+    const w = newWorker(script, o, inHand, log, {
+      started: start.ok,
+      startFailed: (message) => start.failed(`the follow-up worker could not start: ${message}`),
+      drained: () => drained?.(),
+      metrics: (id, metrics) => scrapes.answered(id, metrics),
+      claim: (id) => send(w, { kind: 'claimed', id, ok: unclaimed.claim(id) }),
+      exited: (code, began) => {
+        if (worker === w) worker = undefined;
+        if (stopping) return drained?.();
+        if (!start.isReady()) return start.failed(`the follow-up worker exited with ${code} while starting`);
+        onExit(code, began);
+      },
     });
+    worker = w;
     for (const m of waiting) {
       inHand.set(m.id, m.job);
       send(w, { kind: 'job', ...m });
@@ -146,14 +142,25 @@ export function startWorkerHost(o: WorkerHostOptions): WorkerFollowUps {
     waiting = [];
   };
 
-  const onCrash = (code: number) => {
+  // A worker reads its jobs only once it is ready, so one that never got there (a restart while the store
+  // is down) began none of them: they wait for the next worker, their holds kept, and nobody is told that
+  // something may have reached the service. A worker that had begun loses what it had in hand.
+  const onExit = (code: number, began: boolean) => {
     // What the worker had not begun was not lost: it runs here.
     unclaimed.takeAllBack();
-    const lost = [...inHand.values()];
-    o.holds?.release([...inHand.keys()]);
+    const sent = [...inHand];
     inHand.clear();
-    log.error({ code, jobsLost: lost.length }, 'the follow-up worker stopped; starting a new one');
-    for (const job of lost) void tell(job, interruptedText);
+    if (began) {
+      o.holds?.release(sent.map(([id]) => id));
+      log.error({ code, jobsLost: sent.length }, 'the follow-up worker stopped; starting a new one');
+      for (const [, job] of sent) void tell(job, interruptedText);
+    } else {
+      waiting = [...sent.map(([id, job]) => ({ id, job })), ...waiting];
+      log.error(
+        { code, jobsWaiting: waiting.length },
+        'a new follow-up worker could not start; its jobs wait',
+      );
+    }
     restartTimer = setTimeout(spawn, restartDelay());
   };
 
@@ -196,21 +203,12 @@ export function startWorkerHost(o: WorkerHostOptions): WorkerFollowUps {
       // Stopping, this thread takes nothing back: the worker begins what it was sent, and drains it.
       unclaimed.forget();
       if (restartTimer) clearTimeout(restartTimer);
-      // Jobs waiting for a worker that will not come: nothing was done with them.
       const unstarted = waiting.map((m) => m.job);
       waiting = [];
-      const told = unstarted.map((job) => tell(job, restartingText));
-      const w = worker;
-      if (w) {
-        const done = new Promise<void>((ok) => {
-          drained = ok;
-        });
-        const cut = await drainOrEnd(w, done, inHand, o.drainTimeoutMs ?? 20_000, log);
-        told.push(...cut.map((job) => tell(job, stoppedText)));
-      }
-      await Promise.race([Promise.allSettled(told), delay(TELL_AT_STOP_MS)]);
-      // Everybody was answered or told: nothing is left for another replica to tell.
-      await o.holds?.close();
+      const done = new Promise<void>((ok) => {
+        drained = ok;
+      });
+      await stopJobs(o, log, { unstarted, worker, done, inHand });
     },
     memory() {
       if (worker) send(worker, { kind: 'memory' });
@@ -219,6 +217,45 @@ export function startWorkerHost(o: WorkerHostOptions): WorkerFollowUps {
       return worker && !stopping ? scrapes.ask(worker) : Promise.resolve([]);
     },
   };
+}
+
+/** A worker thread, its messages handled; `exited` learns whether it had become ready. */
+function newWorker(
+  script: URL,
+  o: WorkerHostOptions,
+  inHand: Map<number, Job>,
+  log: Logger,
+  life: WorkerLifecycle & { exited(code: number, began: boolean): void },
+): Worker {
+  const w = new Worker(script, { workerData: workerSetup(o.setup), resourceLimits: HEAP_LIMITS });
+  let began = false;
+  const started = () => {
+    began = true;
+    life.started();
+  };
+  w.on('message', (m: FromWorker) => onWorkerMessage(m, o, inHand, { ...life, started }));
+  w.on('error', (e) => log.error({ err: e.stack ?? e.message }, 'the follow-up worker failed'));
+  w.on('exit', (code) => life.exited(code, began));
+  return w;
+}
+
+/**
+ * A stop's end: the people of jobs no worker will take are told nothing was done; the worker drains, and
+ * the people of jobs it could not finish in time are told so; then the holds are given back.
+ */
+async function stopJobs(
+  o: WorkerHostOptions,
+  log: Logger,
+  s: { unstarted: Job[]; worker: Worker | undefined; done: Promise<void>; inHand: Map<number, Job> },
+): Promise<void> {
+  const told = s.unstarted.map((job) => tellAboutJob(o, log, job, restartingText));
+  if (s.worker) {
+    const cut = await drainOrEnd(s.worker, s.done, s.inHand, o.drainTimeoutMs ?? 20_000, log);
+    told.push(...cut.map((job) => tellAboutJob(o, log, job, stoppedText)));
+  }
+  await Promise.race([Promise.allSettled(told), delay(TELL_AT_STOP_MS)]);
+  // Everybody was answered or told: nothing is left for another replica to tell.
+  await o.holds?.close();
 }
 
 /** Whether the worker has started: `ready` resolves when it has, and rejects when it could not. */
