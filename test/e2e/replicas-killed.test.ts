@@ -392,14 +392,24 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
     // The replica keeps what it has in hand in the store, a write every 20 ms, and a death before that write
     // is the one moment a job goes untold (docs/reliability.md). On a machine kept busy by other work that
     // write can lag the service call, so the kill waits for the five learns' and the form's holds.
+    const heldLearns = async () => {
+      const rows = (await sql.query('SELECT notice FROM follow_ups_held')).rows as { notice: string }[];
+      return rows.filter((r) => r.notice.includes('learn'));
+    };
     await until(
-      async () => {
-        const rows = (await sql.query('SELECT notice FROM follow_ups_held')).rows as { notice: string }[];
-        return rows.filter((r) => r.notice.includes('learn')).length >= 6 ? true : undefined;
-      },
+      async () => ((await heldLearns()).length >= 6 ? true : undefined),
       HELD_MS / 2,
       'the doomed replica’s learns held in the store',
-    );
+    ).catch(async (e: Error) => {
+      const said = doomed
+        .logs()
+        .filter((l) => String(l.part ?? '').includes('follow-up') || Number(l.level) >= 40)
+        .map((l) => `${String(l.msg)} ${String(l.err ?? '')}`);
+      throw new Error(
+        `${e.message}; held: ${JSON.stringify((await heldLearns()).map((r) => r.notice))}; ` +
+          `the replica said: ${said.slice(-20).join(' | ') || 'nothing about it'}`,
+      );
+    });
     // SIGKILL while it holds leases on followed flows too.
     const killedAt = await until(
       async () => {
