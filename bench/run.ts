@@ -91,7 +91,7 @@ export function phasesFrom(list: string | undefined): ReadonlySet<Phase> {
 
 export const DEFAULT_OPTIONS: BenchOptions = {
   rounds: 3,
-  requests: { 1: 200, 50: 600, 200: 1200 },
+  requests: { 1: 1000, 50: 600, 200: 1200 },
   coldStartRuns: 5,
   viewsOpenRounds: 4,
   sustainedRates: [25, 50, 100, 200, 300, 400, 600, 800, 1000, 1300, 1600, 2000],
