@@ -129,9 +129,16 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
       databaseUrl: db.url,
       flowDelays: { runningAfterMs: 1_000, completedAfterMs: FLOW_MS },
     });
+    // Service bounds longer than the rig's 1.5 s: the doomed replica's creations must still be in its hands
+    // when it is killed, seconds after the service began holding them (with 1.5 s each learn was told
+    // "timed out" and its hold given back before a busy machine's kill came). 2 s + 8 s is the longest
+    // call the 10 s leases allow (the configuration refuses a lease shorter than one service call).
+    const { TSAI_REQUEST_TIMEOUT_MS: _short, TSAI_MAX_ATTEMPTS: _few, ...rigEnv } = rig.env();
     const env = {
-      ...rig.env(),
+      ...rigEnv,
       LOG_LEVEL: 'debug',
+      TSAI_CONNECT_TIMEOUT: '2s',
+      TSAI_REQUEST_TIMEOUT: '8s',
       TSAI_TRACK_FIRST_POLL: '1s',
       TSAI_TRACK_MAX_INTERVAL: '3s',
       TSAI_TRACK_LEASE: LEASE,
@@ -378,38 +385,56 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
         formsSubmitted.push({ name: 'kill-doomed-form', user: CROWD[19]!, delivery, phase: 'doomed' });
       },
     ];
+    const switchedAt = Date.now();
     await Promise.all(inHand.map((f) => f()));
-    // Four live starts, five learns and the form's learn have reached the service, which holds them.
+    const held = async () =>
+      (await sql.query('SELECT owner, notice FROM follow_ups_held')).rows as {
+        owner: string;
+        notice: string;
+      }[];
+    /** On a failed wait below: what the replica was sent, kept, logged, and what reached the service. */
+    const whatTheDoomedDid = async (e: Error) => {
+      const doomedSent = sent
+        .filter((x) => x.phase === 'doomed')
+        .map((x) => `${x.marker}: ${x.delivery.status}`)
+        .concat(
+          formsSubmitted.filter((f) => f.phase === 'doomed').map((f) => `${f.name}: ${f.delivery.status}`),
+        );
+      const lines = doomed
+        .logs()
+        .filter((l) => Number(l.time ?? 0) >= switchedAt && l.msg !== 'read a followed flow')
+        .map((l) => `${String(l.part ?? '')} ${String(l.msg)} ${String(l.err ?? '')}`.trim());
+      const posts = serviceLog
+        .slice(postsBefore)
+        .filter((r) => r.method === 'POST')
+        .map((r) => `${r.path} ${JSON.stringify(r.body).slice(0, 80)}`);
+      throw new Error(
+        `${e.message}; held: ${JSON.stringify(await held())}; sent to it: ${doomedSent.join(', ')}; ` +
+          `the service's POSTs since: ${posts.join(' | ')}; ` +
+          `its last ${Math.min(40, lines.length)} of ${lines.length} log lines since: ${lines.slice(-40).join(' | ')}`,
+      );
+    };
+    // Four live starts, five learns and the form's learn have reached the service, which holds them. The
+    // learns are told by their names: a creation of the burst before can reach the service this late.
     await until(
-      () =>
-        serviceLog.slice(postsBefore).filter((r) => r.method === 'POST' && r.path.endsWith('/flows'))
-          .length >= 10
-          ? true
-          : undefined,
+      () => {
+        const posts = serviceLog
+          .slice(postsBefore)
+          .filter((r) => r.method === 'POST' && r.path.endsWith('/flows'));
+        const learns = posts.filter((r) => JSON.stringify(r.body).includes('kill-doomed-'));
+        return posts.length >= 10 && learns.length >= 6 ? true : undefined;
+      },
       HELD_MS / 2,
       'the doomed replica’s creations at the service',
-    );
+    ).catch(whatTheDoomedDid);
     // The replica keeps what it has in hand in the store, a write every 20 ms, and a death before that write
     // is the one moment a job goes untold (docs/reliability.md). On a machine kept busy by other work that
     // write can lag the service call, so the kill waits for the five learns' and the form's holds.
-    const heldLearns = async () => {
-      const rows = (await sql.query('SELECT notice FROM follow_ups_held')).rows as { notice: string }[];
-      return rows.filter((r) => r.notice.includes('learn'));
-    };
     await until(
-      async () => ((await heldLearns()).length >= 6 ? true : undefined),
+      async () => ((await held()).filter((r) => r.notice.includes('learn')).length >= 6 ? true : undefined),
       HELD_MS / 2,
       'the doomed replica’s learns held in the store',
-    ).catch(async (e: Error) => {
-      const said = doomed
-        .logs()
-        .filter((l) => String(l.part ?? '').includes('follow-up') || Number(l.level) >= 40)
-        .map((l) => `${String(l.msg)} ${String(l.err ?? '')}`);
-      throw new Error(
-        `${e.message}; held: ${JSON.stringify((await heldLearns()).map((r) => r.notice))}; ` +
-          `the replica said: ${said.slice(-20).join(' | ') || 'nothing about it'}`,
-      );
-    });
+    ).catch(whatTheDoomedDid);
     // SIGKILL while it holds leases on followed flows too.
     const killedAt = await until(
       async () => {
