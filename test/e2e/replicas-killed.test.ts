@@ -387,7 +387,7 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
     ];
     const switchedAt = Date.now();
     await Promise.all(inHand.map((f) => f()));
-    const held = async () =>
+    const holdsInStore = async () =>
       (await sql.query('SELECT owner, notice FROM follow_ups_held')).rows as {
         owner: string;
         notice: string;
@@ -409,7 +409,7 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
         .filter((r) => r.method === 'POST')
         .map((r) => `${r.path} ${JSON.stringify(r.body).slice(0, 80)}`);
       throw new Error(
-        `${e.message}; held: ${JSON.stringify(await held())}; sent to it: ${doomedSent.join(', ')}; ` +
+        `${e.message}; held: ${JSON.stringify(await holdsInStore())}; sent to it: ${doomedSent.join(', ')}; ` +
           `the service's POSTs since: ${posts.join(' | ')}; ` +
           `its last ${Math.min(40, lines.length)} of ${lines.length} log lines since: ${lines.slice(-40).join(' | ')}`,
       );
@@ -431,7 +431,8 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
     // is the one moment a job goes untold (docs/reliability.md). On a machine kept busy by other work that
     // write can lag the service call, so the kill waits for the five learns' and the form's holds.
     await until(
-      async () => ((await held()).filter((r) => r.notice.includes('learn')).length >= 6 ? true : undefined),
+      async () =>
+        (await holdsInStore()).filter((r) => r.notice.includes('learn')).length >= 6 ? true : undefined,
       HELD_MS / 2,
       'the doomed replica’s learns held in the store',
     ).catch(whatTheDoomedDid);
