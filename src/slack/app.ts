@@ -10,10 +10,9 @@ import { boundedServerOptions, boundServer } from './http/limits.js';
 import { type Route, SlackHttpReceiver } from './http/receiver.js';
 import { type MarkSeen, processMarks } from './http/seen-marks.js';
 import type { Readiness } from './readiness.js';
+import { EVENTS_PATH } from './routes.js';
 import type { FollowUps } from './runtime/jobs.js';
 import { webClientOptions } from './web-client.js';
-
-const EVENTS_PATH = '/slack/events';
 
 /** How long requests in flight may take to finish once the app stops. */
 const STOP_GRACE_MS = 1_000;

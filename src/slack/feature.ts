@@ -12,7 +12,8 @@ import type {
 } from '@slack/bolt';
 import { ackTimer, type SurfaceKind } from '../metrics/metrics.js';
 import type { Bot } from './bot.js';
-import { type Route, type RouteHandler, type Routes, routeRequests } from './routes.js';
+import type { BotEvent, ManifestPart } from './manifest/part.js';
+import { exactly, type Route, type RouteHandler, type Routes, routeRequests } from './routes.js';
 import type { FollowUps, Job, JobKind, JobOf, Notice } from './runtime/jobs.js';
 
 /** What a listener's acknowledgement gets from Bolt, per kind of request. */
@@ -55,7 +56,11 @@ export type FollowUpTable = { readonly [K in JobKind]?: FollowUp<JobOf<K>> };
  * thread) and the follow-ups of the jobs that acknowledgement hands on, side by side.
  */
 export interface Listener<R extends Route = Route> {
-  readonly match: { readonly route: R; readonly ids: RegExp };
+  /**
+   * The requests it answers; an Events API listener also names the bot events the app subscribes to for
+   * it (`onEvents`), which manifest.yml declares.
+   */
+  readonly match: { readonly route: R; readonly ids: RegExp; readonly subscribes?: readonly BotEvent[] };
   ack(args: ListenerArgs[R], context: ListenerContext): Promise<void>;
   readonly followUps?: FollowUpTable;
 }
@@ -73,6 +78,21 @@ export interface Feature {
   readonly background?: (bot: Bot) => Promise<Running>;
   /** After every feature's background work stopped: let go of what is still waiting. */
   readonly drain?: (bot: Bot) => Promise<void>;
+  /**
+   * What it adds to the app's manifest besides its listeners' events (its slash command, shortcuts,
+   * steps, scopes, settings), each with why; loaded only by the manifest's generator (src/slack/manifest/).
+   */
+  readonly manifest?: () => Promise<ManifestPart>;
+}
+
+/**
+ * The match of a listener of Events API events: the bot events it subscribes to, each with the scope it
+ * needs and why. It answers the events of their types: a subscription's type is its name up to a dot, so
+ * `message.im` (messages in direct messages) is answered as a `message` event.
+ */
+export function onEvents(...events: BotEvent[]): Listener<'events'>['match'] {
+  const types = [...new Set(events.map((e) => e.name.split('.')[0]!))];
+  return { route: 'events', ids: exactly(...types), subscribes: events };
 }
 
 /** A listener, its acknowledgement typed by the kind of request it matches. */

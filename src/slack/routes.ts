@@ -22,6 +22,9 @@ export interface Routes {
   events?: RegExp;
 }
 
+/** The one path Slack posts every request to, in HTTP mode (manifest.yml's URLs end with it). */
+export const EVENTS_PATH = '/slack/events';
+
 /** An exact ID as a pattern. */
 export const exactly = (...ids: string[]) =>
   new RegExp(`^(${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);

@@ -1,7 +1,7 @@
 /**
- * Every Slack Web API method the bot calls, with the bot scope it needs (null: none). The manifest
- * test checks that manifest.yml asks for exactly these scopes (plus `commands`) and that the code
- * calls no method missing here. Parts that call new methods add them here.
+ * Every Slack Web API method the bot calls, with the bot scope it needs (null: none). The manifest's
+ * generator asks for these scopes (with the features' own: `Feature.manifest`, and their events'), and a
+ * test checks that the code calls no method missing here. Parts that call new methods add them here.
  */
 export const WEB_API_METHODS: Record<string, string | null> = {
   'auth.test': null,
@@ -22,8 +22,11 @@ export const WEB_API_METHODS: Record<string, string | null> = {
   'functions.completeError': null,
 };
 
-/**
- * Scopes needed beyond Web API methods: `commands` for the slash command; `chat:write.public` so that
- * `chat.postMessage` can announce a flow in a public channel the bot has not joined.
- */
-export const BASE_SCOPES = ['commands', 'chat:write.public'];
+/** What the bot does with each scope of the methods above: the manifest's comment beside the scope. */
+export const METHOD_SCOPE_USES: Record<string, string> = {
+  'users:read': "the user's time zone for reading time ranges",
+  'chat:write':
+    'approval requests and their updates, thread notes to requesters, modal results when no ' +
+    'response_url is at hand, "Reopen with my inputs" notes',
+  'usergroups:read': 'approvers and operators given as user groups (S…)',
+};

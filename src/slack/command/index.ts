@@ -23,7 +23,11 @@ const slashCommand: Listener = listener({
   },
 });
 
-export const COMMAND: Feature = { name: 'command', listeners: [slashCommand] };
+export const COMMAND: Feature = {
+  name: 'command',
+  listeners: [slashCommand],
+  manifest: async () => (await import('./manifest.js')).commandManifest(),
+};
 
 /**
  * A held command is named in the store by its first word alone (`/tsai learn`): the rest of the text may

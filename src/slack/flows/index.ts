@@ -20,4 +20,14 @@ export const FLOWS: Feature = {
     if (tracker) tracker.start((await import('./notifier.js')).createFlowNotifier(bot));
     return { stop: async () => void (await tracker?.stop()) };
   },
+  manifest: async () => ({
+    scopes: [
+      {
+        scope: 'chat:write.public',
+        why:
+          "post a flow's announcement in a public channel the bot has not joined, so it can be updated in " +
+          "place; in a private channel without the bot, the command's response_url carries the news instead",
+      },
+    ],
+  }),
 };

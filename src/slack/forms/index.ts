@@ -84,4 +84,5 @@ const nextStep: Listener = listener({
 export const FORMS: Feature = {
   name: 'forms',
   listeners: [formShortcut, formAction, formSubmission, nextStep],
+  manifest: async () => (await import('./manifest.js')).formsManifest(),
 };

@@ -1,7 +1,6 @@
 import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { onChange } from '../changes.js';
-import { type Feature, type Listener, listener } from '../feature.js';
-import { exactly } from '../routes.js';
+import { type Feature, type Listener, listener, onEvents } from '../feature.js';
 import { code } from '../views/mrkdwn.js';
 import { HOME_ACTION } from './ids.js';
 import { ackHomeDecision, ackHomeOpened } from './listeners.js';
@@ -13,7 +12,7 @@ type Click = SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
 
 /** The Home tab opened (acked by Bolt, as every event is): published, debounced. */
 const homeOpened: Listener = listener({
-  match: { route: 'events', ids: exactly('app_home_opened') },
+  match: onEvents({ name: 'app_home_opened', why: 'the bot publishes your Home tab when you open it' }),
   ack: (args, { followUps }) => ackHomeOpened(args, followUps),
   followUps: {
     'home-opened': { run: async (job, bot) => (await import('./follow-up.js')).followHomeOpened(job, bot) },
@@ -41,4 +40,14 @@ const homeDecision: Listener = listener({
 onChange(refreshHomes);
 
 /** The App Home: what one person has waiting, asked and running, published again when it changes. */
-export const HOME: Feature = { name: 'home', listeners: [homeOpened, homeDecision], drain: stopHomes };
+export const HOME: Feature = {
+  name: 'home',
+  listeners: [homeOpened, homeDecision],
+  drain: stopHomes,
+  manifest: async () => ({
+    appHome: {
+      set: { home_tab_enabled: true },
+      why: 'The Home tab: what waits for your approval (Approve/Reject), your requests, flows and channels.',
+    },
+  }),
+};

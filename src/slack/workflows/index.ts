@@ -1,11 +1,13 @@
 import { runnerOf } from '../../core/workflows/inputs.js';
-import { type Feature, type Listener, listener } from '../feature.js';
-import { exactly } from '../routes.js';
+import { type Feature, type Listener, listener, onEvents } from '../feature.js';
 import { ackFunctionExecuted, type FunctionExecutedBody } from './listener.js';
 
 /** A workflow reached one of the bot's steps: acked at once, run after as a command is. */
 const functionExecuted: Listener = listener({
-  match: { route: 'events', ids: exactly('function_executed') },
+  match: onEvents({
+    name: 'function_executed',
+    why: "a workflow reached one of the bot's steps (`functions`)",
+  }),
   ack: (args, { followUps }) =>
     ackFunctionExecuted(
       {
@@ -36,4 +38,5 @@ export const WORKFLOWS: Feature = {
     bot.steps.begin(slackCompleter(bot));
     return { stop: () => bot.steps.stop() };
   },
+  manifest: async () => (await import('./manifest.js')).workflowsManifest(),
 };

@@ -1,20 +1,7 @@
 import { allSteps, type StepParameter, type StepParameterType } from '../../core/workflows/steps.js';
+import type { ManifestFunction, ManifestParameter, ManifestPart } from '../manifest/part.js';
 
-/** A parameter as Slack's manifest declares it. */
-export interface ManifestParameter {
-  type: string;
-  title: string;
-  description: string;
-  hint?: string;
-}
-
-/** A manifest function: one Workflow Builder step. */
-export interface ManifestFunction {
-  title: string;
-  description: string;
-  input_parameters: { properties: Record<string, ManifestParameter>; required: string[] };
-  output_parameters: { properties: Record<string, ManifestParameter>; required: string[] };
-}
+export type { ManifestFunction, ManifestParameter };
 
 /** Slack's types for what a step's parameters hold. */
 const SLACK_TYPE: Record<StepParameterType, string> = {
@@ -37,8 +24,24 @@ function parameters(list: readonly StepParameter[]): ManifestFunction['input_par
 }
 
 /**
- * manifest.yml's `functions`, generated from the steps (themselves read from the registry): a test
- * fails when the file says otherwise, and writes it anew when asked (docs/workflows.md).
+ * The workflows feature's part of the manifest: its steps, and the settings without which Workflow
+ * Builder does not offer them.
+ */
+export function workflowsManifest(): ManifestPart {
+  return {
+    functions: manifestFunctions(),
+    settings: {
+      set: { org_deploy_enabled: true, function_runtime: 'remote' },
+      why:
+        "Workflow Builder offers an app's steps only when the app is org-ready (installed at the org level); " +
+        "the steps run in this bot (remote), not on Slack's own runtime",
+    },
+  };
+}
+
+/**
+ * manifest.yml's `functions`, generated from the steps (themselves read from the registry), in major
+ * version 2's form: each parameter under `properties`, the required ones listed in `required`.
  */
 export function manifestFunctions(): Record<string, ManifestFunction> {
   return Object.fromEntries(

@@ -28,9 +28,14 @@ const SHORTCUT_PREFIX = 'tsai_shortcut_';
 /** Every form's global shortcut `callback_id` (manifest.yml declares them to Slack). */
 export const SHORTCUT_CALLBACK_PATTERN = new RegExp(`^${SHORTCUT_PREFIX}[a-z0-9-]+$`);
 
+/** The `callback_id` of a form's global shortcut: `tsai_shortcut_<form>`. */
+export function shortcutCallbackId(form: string): string {
+  return `${SHORTCUT_PREFIX}${form}`;
+}
+
 /** The global shortcut of each form that declares one, by form (for the manifest and the tests). */
 export const SHORTCUT_CALLBACK: Readonly<Record<FormId, string>> = Object.fromEntries(
-  REGISTRY.flatMap((e) => (e.form?.shortcut ? [[e.form.id, `${SHORTCUT_PREFIX}${e.form.id}`]] : [])),
+  REGISTRY.flatMap((e) => (e.form?.shortcut ? [[e.form.id, shortcutCallbackId(e.form.id)]] : [])),
 );
 
 /**
