@@ -3,10 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeMeta } from '../../src/slack/forms/index.js';
 import { fieldActionId, MODAL_ACTION } from '../../src/slack/forms/views/ids.js';
+import { generateManifest } from '../../src/slack/manifest/generate.js';
 import { SEED } from '../../standins/emulator/index.js';
 import type { LocalMessage } from '../../standins/localslack/index.js';
 import { forecastBody } from '../support/added-operations.js';
 import { type Harness, startHarness } from '../support/harness.js';
+import { manifestProblems } from '../support/manifest-schema/index.js';
 
 /**
  * An operation is its registry entry: two the bot does not ship (test/support/added-operations.ts) are
@@ -272,6 +274,16 @@ describe('operations added by their registry entries alone', () => {
       .filter((l) => l.msg === 'operation handled' && l.op === 'test-forecast');
     expect(handled.length).toBeGreaterThan(0);
     expect(handled.every((l) => l.thread === 'follow-ups')).toBe(true);
+  });
+
+  it('its shortcut and step are in the manifest the code generates, which Slack’s schema accepts', async () => {
+    const { manifest } = await generateManifest();
+    const features = manifest.features as { shortcuts: { name: string; callback_id: string }[] };
+    expect(features.shortcuts).toContainEqual(
+      expect.objectContaining({ name: 'Forecast', callback_id: 'tsai_shortcut_test-forecast' }),
+    );
+    expect(Object.keys(manifest.functions as object)).toContain('tsai_forecast');
+    expect(manifestProblems(manifest)).toEqual([]);
   });
 
   it("its global shortcut opens its form, empty, as a built-in form's does", async () => {
