@@ -157,6 +157,6 @@ async function sendToApprovers(
 function doubtNote(request: ApprovalRequest): string {
   const doubt = modelDoubtText(request);
   return doubt
-    ? ` :warning: ${escapeMrkdwn(doubt)} The card says so too. ${escapeMrkdwn(MODEL_DOUBT_CHECK)} If you know the model's assessment, naming it lets the service say: \`/tsai live ${request.action} assessment=<assessment ID>\`.`
+    ? ` :warning: ${escapeMrkdwn(doubt)} The card says so too. ${escapeMrkdwn(MODEL_DOUBT_CHECK)} If you know the model's assessment, naming it lets the service say: ${code(`/tsai live ${request.action} assessment=<assessment ID>`)}.`
     : '';
 }

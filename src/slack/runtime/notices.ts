@@ -1,5 +1,9 @@
 import type { Audience } from '../reply.js';
+import { code } from '../views/mrkdwn.js';
 import type { Notice } from './jobs.js';
+
+/** How a person looks a flow up, as a code span (its placeholder escaped, as all mrkdwn text is). */
+const FLOW_LOOKUP = code('/tsai flow <flow-id>');
 
 /** Where to reach the person behind a notice: the way they asked first. */
 export function audienceOf(n: Notice): Audience {
@@ -12,7 +16,7 @@ export function audienceOf(n: Notice): Audience {
 
 /** The follow-up thread stopped while it had this job in hand: nobody knows whether it reached the service. */
 export function interruptedText(n: Notice): string {
-  return `The bot was interrupted while handling ${n.what}. It may or may not have reached the service: check with \`/tsai flow <flow-id>\` or the service's Activity view before trying again.`;
+  return `The bot was interrupted while handling ${n.what}. It may or may not have reached the service: check with ${FLOW_LOOKUP} or the service's Activity view before trying again.`;
 }
 
 /** The follow-up thread is restarting and its waiting line is full: nothing was done. */
@@ -22,5 +26,5 @@ export function restartingText(n: Notice): string {
 
 /** The bot was stopping and this job was still in hand when its time ran out. */
 export function stoppedText(n: Notice): string {
-  return `The bot was stopping and could not finish ${n.what} in time. It may or may not have reached the service: check with \`/tsai flow <flow-id>\` or the service's Activity view before trying again.`;
+  return `The bot was stopping and could not finish ${n.what} in time. It may or may not have reached the service: check with ${FLOW_LOOKUP} or the service's Activity view before trying again.`;
 }

@@ -87,12 +87,12 @@ export function scheduleLine(s: Schedule, n: number, o: { channel?: boolean } = 
 
 export function listMessage(list: readonly Schedule[]): MessageBody {
   if (list.length === 0) {
-    const text = `This channel has no schedules. Make one: ${'`/tsai schedule "every weekday at 06:00" <command>`'}, or a digest: \`/tsai digest "every weekday at 07:00"\`.`;
+    const text = `This channel has no schedules. Make one: ${code('/tsai schedule "every weekday at 06:00" <command>')}, or a digest: ${code('/tsai digest "every weekday at 07:00"')}.`;
     return { text, blocks: [section(text)] };
   }
   const blocks: KnownBlock[] = [section(`*This channel's ${plural(list.length, 'schedule')}*`)];
   for (const [i, s] of list.entries()) blocks.push(section(scheduleLine(s, i + 1)));
-  blocks.push(context('Owners and approvers may `/tsai schedule pause|resume|delete <number>`.'));
+  blocks.push(context(`Owners and approvers may ${code('/tsai schedule pause|resume|delete <number>')}.`));
   return { text: `This channel has ${plural(list.length, 'schedule')}.`, blocks: limitBlocks(blocks) };
 }
 

@@ -14,6 +14,7 @@ import { DEFAULT_NAME_PLACEHOLDER } from '../../../core/operations/registry/argu
 import { type Argument, fieldNameOf } from '../../../core/operations/registry/entry.js';
 import { entryOfForm } from '../../../core/operations/registry/index.js';
 import { LIMITS } from '../../../wire/block-kit.js';
+import { escapeMrkdwn } from '../../views/mrkdwn.js';
 import {
   button,
   clip,
@@ -71,7 +72,8 @@ export function buildModalView(input: ModalViewInput): types.ModalView {
       context('defaults_note', `Prefilled from this channel's defaults (\`/tsai use\`): ${names}.`),
     );
   }
-  for (const note of form.notes ?? []) blocks.push(section(note.id, note.text));
+  // The entry's notes are text for a person (with *bold* and :emoji: as written): escaped like all of it.
+  for (const note of form.notes ?? []) blocks.push(section(note.id, escapeMrkdwn(note.text)));
   if (!meta.channel) blocks.push(channelInput(input.fields.channel));
 
   for (const item of form.fields) {
