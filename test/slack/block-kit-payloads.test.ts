@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/core/grammar/commands.js';
+import { type AnyEntry, REGISTRY } from '../../src/core/operations/registry/index.js';
 import {
   APPROVAL_ACTION,
   REJECT_REASON_ACTION,
@@ -27,7 +28,12 @@ import { type Harness, startHarness } from '../support/harness.js';
 /**
  * Every payload the bot can produce, gathered by driving the real bot (HTTP, real signatures) through
  * every command, form, button, Home and type-ahead request, with ordinary, long and odd input, and checked
- * against the Block Kit JSON Schema (test/support/block-kit-schema) and the payload limits Slack states.
+ * against the Block Kit JSON Schema (test/support/block-kit-schema) and the payload limits Slack states,
+ * and for any `<`, `>` or `&` in mrkdwn that Slack would read as markup. What is driven is read from the
+ * command table and the registry, not listed: every command's help, examples, bare words and a key it
+ * does not take; every operation's call failing each way the service fails; every form, opened by its
+ * command and its shortcut; every flow an operation starts, followed to its end, with each button under
+ * its end notice.
  * The store is in memory, so the follow-ups run on the acking thread and this stays in the fast tier;
  * what they send is built by the same code either way.
  */
@@ -62,7 +68,28 @@ const EDGE_INPUT = [
 ];
 const HELP = ['help', ...COMMANDS.map((c) => `help ${c.words.join(' ')}`)];
 const EXAMPLES = COMMANDS.flatMap((c) => c.examples.map((e) => e.replace(/^\/tsai\s+/, '')));
-const COMMAND_TEXTS = [...new Set([...HELP, ...EXAMPLES, ...EDGE_INPUT])];
+/** Each command's words alone (its form, or what it misses) and with a key no command takes. */
+const BARE = COMMANDS.flatMap((c) => [c.words.join(' '), `${c.words.join(' ')} frobnicate=1`]);
+const COMMAND_TEXTS = [...new Set([...HELP, ...EXAMPLES, ...BARE, ...EDGE_INPUT])];
+/** The operations whose command starts a flow, and those with a form. */
+const FLOW_ENTRIES = REGISTRY.filter((e) => e.wire.flowType && e.command.examples.length > 0);
+const FORM_ENTRIES = REGISTRY.filter((e) => e.form);
+const exampleOf = (e: AnyEntry) => e.command.examples[0]!.replace(/^\/tsai\s+/, '');
+/** The service's path of an entry's own call, as a pattern the emulator's faults match. */
+const pathOf = (e: AnyEntry) =>
+  `${e.wire.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '\\d+')}$`;
+/** The ways the service fails: refused token, role, unknown resource, failing, gone before it answered. */
+const SERVICE_FAULTS = [
+  { status: 401, message: 'Unauthorized' },
+  { status: 403, message: 'Forbidden' },
+  { status: 404, message: 'Not found & <gone>' },
+  { status: 500, message: 'Internal error <x> & more' },
+  { reset: 'before' as const },
+];
+const FAULT_CHANNELS = SERVICE_FAULTS.flatMap((_, f) => REGISTRY.map((_e, i) => `C0FAULT${f}X${i}`));
+const FLOW_CHANNELS = FLOW_ENTRIES.map((_, i) => `C0FLOWS${i}`);
+/** A flow's end notice says how it ended. */
+const ENDED = /\b(completed|failed|cancelled)\b/i;
 const channelOf = (i: number) => `C0PAYLOAD${i}`;
 
 let h: Harness;
@@ -81,6 +108,7 @@ beforeAll(async () => {
       ...DEFAULT_CHANNELS,
       { id: APPROVALS, name: 'approvals' },
       ...COMMAND_TEXTS.map((_, i) => ({ id: channelOf(i), name: `payload-${i}` })),
+      ...[...FAULT_CHANNELS, ...FLOW_CHANNELS].map((id) => ({ id, name: id.toLowerCase() })),
     ],
   });
 });
@@ -174,6 +202,10 @@ function expectValidSince(m: Mark): Record<string, number> {
   }
   return kinds;
 }
+
+/** Everything the bot sent since `m`, as JSON text. */
+const sentSince = (m: Mark) =>
+  JSON.stringify([h.slack.calls.slice(m.calls).map((c) => c.args), h.slack.responses.slice(m.responses)]);
 
 const isReply = (m: LocalMessage, user: string) => m.kind !== 'command' && m.user !== user;
 
@@ -279,6 +311,79 @@ async function exploreForm(user: string, v: OpenView): Promise<OpenView> {
 }
 
 describe('every payload the bot produces is valid Block Kit within Slack limits', () => {
+  // First, while no request of the examples' is pending (a second one for the same model is refused).
+  it('every flow an operation starts (approved when it must be), to its end, and each button under it', {
+    timeout: 240_000,
+  }, async () => {
+    const m = mark();
+    const bot = h.slack.botUserId;
+    for (const [i, e] of FLOW_ENTRIES.entries()) {
+      const channel = FLOW_CHANNELS[i]!;
+      const filed = h.slack.messages(APPROVALS).length;
+      await h.command(exampleOf(e), { channel });
+      // Its announcement in the channel, or the request the approvers decide, in whose thread it is followed.
+      const first = await h.slack.waitFor(
+        () =>
+          h.slack.messages(channel).find((x) => x.user === bot && !x.ephemeralTo) ??
+          h.slack
+            .messages(APPROVALS)
+            .slice(filed)
+            .find((x) => x.user === bot && JSON.stringify(x.blocks ?? []).includes(APPROVAL_ACTION.approve)),
+        20_000,
+        `the flow of ${e.command.id}, or its request`,
+      );
+      if (first.channel === APPROVALS)
+        ackOf(
+          `approve ${e.command.id}`,
+          await h.slack.clickButton({
+            user: BOB,
+            channel: APPROVALS,
+            messageTs: first.ts,
+            actionId: APPROVAL_ACTION.approve,
+          }),
+        );
+      const end = await h.slack.waitFor(
+        () =>
+          h.slack
+            .messages(first.channel, { threadTs: first.ts })
+            .find((x) => x.ts !== first.ts && ENDED.test(x.text)),
+        30_000,
+        `the end notice of ${e.command.id}`,
+      );
+      const buttons = ((end.blocks ?? []) as Block[])
+        .filter((b) => b.type === 'actions')
+        .flatMap((b) => (b.elements as Block[]).map((el) => ({ block: b.block_id as string, el })))
+        .filter(({ el }) => el.type === 'button');
+      for (const { block, el } of buttons) {
+        const view = h.slack.topView(ALICE)?.hash;
+        const seen = h.slack.messages(first.channel, { user: ALICE }).length;
+        ackOf(
+          `${el.action_id} under ${e.command.id}`,
+          await h.slack.clickButton({
+            user: ALICE,
+            channel: first.channel,
+            messageTs: end.ts,
+            actionId: el.action_id as string,
+            blockId: block,
+            value: el.value,
+          }),
+        );
+        await h.slack.waitFor(
+          () =>
+            (h.slack.topView(ALICE)?.hash ?? view) !== view ||
+            h.slack.messages(first.channel, { user: ALICE }).length > seen,
+          10_000,
+          `what ${el.action_id} under ${e.command.id} led to`,
+        );
+        const open = h.slack.topView(ALICE);
+        if (open) await h.slack.closeView({ user: ALICE, viewId: open.id });
+      }
+    }
+    const kinds = expectValidSince(m);
+    expect(kinds['chat.update'] ?? 0).toBeGreaterThan(0);
+    expect(kinds['views.open'] ?? 0).toBeGreaterThan(0);
+  });
+
   it('commands: help, every example, usage errors, huge and hostile input', {
     timeout: 240_000,
   }, async () => {
@@ -298,14 +403,17 @@ describe('every payload the bot produces is valid Block Kit within Slack limits'
     timeout: 120_000,
   }, async () => {
     const m = mark();
+    // Every form, opened by its command with nothing given (then with its first example's first value,
+    // so that its type-ahead fields have something chosen), and by its shortcut.
     const openers: [string, () => Promise<unknown>][] = [
-      [MODAL_CALLBACK.learn, () => h.command(`learn workspace=${W}`, { channel: OPS })],
-      [
-        MODAL_CALLBACK.relearn,
-        () => h.command(`relearn ${SEED.models.temperatureAnomaly}`, { channel: OPS }),
-      ],
-      [MODAL_CALLBACK.score, () => h.command(`score ${SEED.models.temperatureAnomaly}`, { channel: OPS })],
-      [MODAL_CALLBACK.eval, () => h.command(`eval ${SEED.assessments.temperature}`, { channel: OPS })],
+      ...FORM_ENTRIES.flatMap((e): [string, () => Promise<unknown>][] => {
+        const words = e.command.words.join(' ');
+        const first = exampleOf(e).slice(words.length).trim().split(/\s+/)[0] ?? '';
+        return [
+          [MODAL_CALLBACK[e.form!.id]!, () => h.command(words, { channel: OPS })],
+          [MODAL_CALLBACK[e.form!.id]!, () => h.command(`${words} ${first}`, { channel: OPS })],
+        ];
+      }),
       ...Object.entries(SHORTCUT_CALLBACK).map(
         ([kind, callbackId]) =>
           [
@@ -583,5 +691,48 @@ describe('every payload the bot produces is valid Block Kit within Slack limits'
     await clickOnCard(APPROVAL_ACTION.retry, false, 'the retried request');
     const kinds = expectValidSince(m);
     expect(kinds['chat.update'] ?? 0).toBeGreaterThan(0);
+  });
+  it('a live start the bot cannot vouch for, whose card the approvals channel does not take', {
+    timeout: 60_000,
+  }, async () => {
+    const m = mark();
+    h.slack.injectFault({
+      method: 'chat.postMessage',
+      channel: APPROVALS,
+      error: 'not_in_channel',
+      times: 'always',
+    });
+    try {
+      const unseen = '1070000000000000999';
+      await command(`live start ${unseen} reason="never seen"`, OPS);
+      await h.slack.waitFor(
+        () => sentSince(m).includes('The card says so too'),
+        10_000,
+        'the requester told what the bot cannot vouch for',
+      );
+    } finally {
+      h.slack.clearFaults();
+    }
+    expectValidSince(m);
+    // The example a person may type names its placeholder as Slack shows it: escaped.
+    expect(sentSince(m)).toContain('assessment=&lt;assessment ID&gt;');
+  });
+  // Last: a 404 on a flow's read-back that does not name the flow says the service has no read-back,
+  // which the bot then remembers, and follows no flow after it.
+  it('every operation failing at the service, each way the service fails: what the person is told', {
+    timeout: 240_000,
+  }, async () => {
+    const m = mark();
+    for (const [f, fault] of SERVICE_FAULTS.entries()) {
+      for (const e of REGISTRY) await h.addFault({ method: e.wire.method, path: pathOf(e), ...fault });
+      await Promise.all(
+        REGISTRY.map((e, i) =>
+          e.command.examples.length > 0 ? command(exampleOf(e), `C0FAULT${f}X${i}`) : undefined,
+        ),
+      );
+      await h.clearFaults();
+    }
+    const kinds = expectValidSince(m);
+    expect(kinds.response_url ?? 0).toBeGreaterThanOrEqual(SERVICE_FAULTS.length);
   });
 });

@@ -16,12 +16,14 @@ import type {
   LocalUsergroup,
 } from '../../standins/localslack/index.js';
 import { type Running, startAll } from '../../standins/start-all.js';
+import { sentMarkupProblems } from './block-kit-schema/mrkdwn.js';
 import { emulatorControl } from './emulator.js';
 import {
   type BackendOptions,
   BOT_TOKEN,
   commandAndReply,
   HARNESS_NOW,
+  refuseMarkup,
   SIGNING_SECRET,
   startBackends,
 } from './harness.js';
@@ -244,6 +246,7 @@ export async function startRig(o: RigOptions = {}): Promise<Rig> {
     },
     async close() {
       for (const b of [...bots].reverse()) await rig.stopBot(b).catch(() => undefined);
+      const markup = sentMarkupProblems(slack);
       for (const c of cleanups.reverse()) {
         try {
           await c();
@@ -251,6 +254,7 @@ export async function startRig(o: RigOptions = {}): Promise<Rig> {
           // keep closing the rest
         }
       }
+      refuseMarkup(markup);
     },
   };
   return rig;

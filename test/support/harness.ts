@@ -24,6 +24,7 @@ import {
   startLocalSlack,
 } from '../../standins/localslack/index.js';
 import { type Running, startAll } from '../../standins/start-all.js';
+import { type Sent, sentMarkupProblems } from './block-kit-schema/mrkdwn.js';
 import { emulatorControl } from './emulator.js';
 import { BOT_TOKEN, SIGNING_SECRET } from './harness-secrets.js';
 import { captureLogs, registerSecrets } from './logs.js';
@@ -141,7 +142,9 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'tsai-harness-'));
   const databaseUrl = join(dir, 'tsai.sqlite');
   const cleanups: (() => Promise<void> | void)[] = [() => rmSync(dir, { recursive: true, force: true })];
+  let sent: Sent | undefined;
   const close = async () => {
+    const markup = sent ? sentMarkupProblems(sent) : [];
     for (const c of cleanups.reverse()) {
       try {
         await c();
@@ -149,6 +152,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
         // keep closing the rest
       }
     }
+    refuseMarkup(markup);
   };
   try {
     const { emulator, slack } = await startBackends(o);
@@ -156,6 +160,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
       () => emulator.close(),
       () => slack.close(),
     );
+    sent = slack;
 
     const config = loadConfig({
       SLACK_BOT_TOKEN: BOT_TOKEN,
@@ -251,6 +256,18 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
     await close();
     throw e;
   }
+}
+
+/**
+ * Whatever a test drove the bot through, nothing it sent a Slack may be misread as markup: the harness
+ * and the approvals rig check every message and view when they close, so every test that runs the bot
+ * checks its replies.
+ */
+export function refuseMarkup(problems: readonly string[]): void {
+  if (problems.length > 0)
+    throw new Error(
+      `the bot sent text Slack reads as markup:\n${[...new Set(problems)].slice(0, 20).join('\n')}`,
+    );
 }
 
 /** How long a reply may take before a test calls it lost. */

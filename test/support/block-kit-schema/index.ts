@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { mrkdwnProblems } from './mrkdwn.js';
 
 /**
  * What Slack would refuse in a payload, by the vendored Block Kit JSON Schema (README.md beside this file)
- * plus the limits that schema leaves to the payload around the blocks. Each limit below names where Slack
- * states it.
+ * plus the limits that schema leaves to the payload around the blocks, and what it would misread: an
+ * unescaped `<`, `>` or `&` in mrkdwn text (mrkdwn.ts). Each limit below names where Slack states it.
  */
 export const PAYLOAD_LIMITS = {
   /** docs.slack.dev/reference/block-kit/blocks: "up to 50 blocks in each message, and 100 in modals or Home tabs". */
@@ -144,6 +145,7 @@ export function messageProblems(body: Json, kind: MessageKind = 'posted'): strin
       'text: missing (it is the notification and screen-reader text, and the only text without blocks)',
     );
   else if (text.length > max) out.push(`text: ${text.length} characters (max ${max})`);
+  out.push(...mrkdwnProblems(body, '', true));
   if (blocks === undefined) return out;
   if (!validators.message(blocks)) {
     const own = blockProblems(blocks, 'blocks');
@@ -166,7 +168,7 @@ export function viewProblems(view: Json): string[] {
     if (own.length === 0 || !def(`${kind}_view`)({ ...envelope, blocks: [{ type: 'divider' }] }))
       out.push(...describe(v.errors, 'view'));
   } else out.push(...blockProblems(view.blocks, 'view.blocks'));
-  return [...new Set([...out, ...optionValueProblems(view, 'view')])];
+  return [...new Set([...out, ...optionValueProblems(view, 'view'), ...mrkdwnProblems(view, 'view')])];
 }
 
 /** An answer to a block_suggestion: `{options}` or `{option_groups}`. */
