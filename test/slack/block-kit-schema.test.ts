@@ -147,6 +147,45 @@ describe('the Block Kit checker', () => {
   });
 });
 
+describe('mrkdwn that Slack reads as written', () => {
+  const message = (t: string) => ({ text: t, blocks: [{ type: 'section', text: md(t) }] });
+
+  it.each([
+    ['a placeholder in a code span', 'Try `/tsai live start assessment=<assessment ID>`.'],
+    ['a bare ampersand', 'R&D pumps'],
+    ['a closing bracket alone', 'score > 0.5'],
+    ['a broadcast the bot never means', '<!channel> look'],
+    ['a mention of something that is no ID', '<@alice>'],
+  ])('refuses %s, in the text and in the blocks', (_what, t) => {
+    const problems = messageProblems(message(t));
+    expect(problems.some((p) => p.startsWith('text:'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('blocks/0/text:'))).toBe(true);
+  });
+
+  it('passes escaped text and the control sequences the bot builds from Slack IDs', () => {
+    for (const t of [
+      'Try `/tsai live start assessment=&lt;assessment ID&gt;` &amp; more',
+      '<@U0ALICE> asked in <#C0OPS> and <#C0OPS|ops>; ask <!subteam^S0LEADS>',
+      'due <!date^1795900000^{date_short_pretty} {time}|2026-11-22 10:42 UTC>',
+      'see <https://example.com/a?b=1&c=2|the request &amp; its reason>',
+    ])
+      expect(messageProblems(message(t)), t).toEqual([]);
+  });
+
+  it('checks every mrkdwn text of a view, and leaves plain text alone', () => {
+    const view = modal({
+      blocks: [
+        { type: 'section', text: text('plain <text> & more') },
+        { type: 'context', elements: [md('a <placeholder>')] },
+      ],
+    });
+    expect(viewProblems(view)).toEqual([
+      expect.stringMatching(/^view\/blocks\/1\/elements\/0: an unescaped "<"/),
+      expect.stringMatching(/^view\/blocks\/1\/elements\/0: an unescaped ">"/),
+    ]);
+  });
+});
+
 describe('long text is shortened at a word boundary, visibly', () => {
   const words = Array.from({ length: 2000 }, (_, i) => `word${i}`).join(' ');
 
