@@ -1,4 +1,3 @@
-import { Document, isMap, isScalar, isSeq } from 'yaml';
 import type { Feature } from '../feature.js';
 import { FEATURES } from '../features.js';
 import { EVENTS_PATH, type Route } from '../routes.js';
@@ -8,11 +7,11 @@ import {
   BASE_SETTINGS,
   BOT_USER,
   DISPLAY_INFORMATION,
-  HEADER,
   MAJOR_VERSION,
   PLACEHOLDER_ORIGIN,
 } from './base.js';
 import type { AppHome, BotEvent, ManifestFunction, ManifestPart, Settings } from './part.js';
+import { type Path, render } from './render.js';
 
 /**
  * manifest.yml, generated from the code: the app's own part (base.ts), each feature's part
@@ -27,8 +26,6 @@ export interface GeneratedManifest {
   /** The file's text: the same manifest, with why beside each declaration. */
   text: string;
 }
-
-type Path = readonly (string | number)[];
 
 /** Requests Slack sends to the interactivity URL. */
 const INTERACTIVE: readonly Route[] = ['actions', 'shortcuts', 'viewSubmissions', 'viewClosures', 'options'];
@@ -210,46 +207,4 @@ export async function generateManifest(
         'its outputs from what it yields (src/core/workflows/steps.ts).',
     );
   return { manifest, text: render(manifest, comments) };
-}
-
-/** Comment lines of at most `width` characters. */
-function wrap(text: string, width = 100): string {
-  return (
-    text
-      .split('\n')
-      .flatMap((para) => {
-        const lines: string[] = [];
-        let line = '';
-        for (const word of para.split(' ')) {
-          if (line && line.length + 1 + word.length > width) {
-            lines.push(line);
-            line = word;
-          } else line = line ? `${line} ${word}` : word;
-        }
-        return [...lines, line];
-      })
-      // A comment's empty line would end it: a lone space keeps a `#` line between paragraphs.
-      .map((l) => ` ${l}`)
-      .join('\n')
-  );
-}
-
-function render(manifest: Record<string, unknown>, comments: readonly { path: Path; why: string }[]): string {
-  const doc = new Document(manifest);
-  doc.commentBefore = wrap(HEADER.join('\n'), 110);
-  for (const { path, why } of comments) {
-    const parent = path.length > 1 ? doc.getIn(path.slice(0, -1), true) : doc.contents;
-    const last = path.at(-1)!;
-    if (isSeq(parent)) {
-      const item = parent.items[last as number];
-      if (isScalar(item) || isMap(item)) item.commentBefore = wrap(why);
-    } else if (isMap(parent)) {
-      const pair = parent.items.find((p) => isScalar(p.key) && p.key.value === last);
-      if (pair && isScalar(pair.key)) pair.key.commentBefore = wrap(why);
-    }
-  }
-  const text = doc.toString({ lineWidth: 0 });
-  // The header stands apart from the manifest by an empty line.
-  const body = text.indexOf('\n_metadata:');
-  return `${text.slice(0, body)}\n${text.slice(body)}`;
 }
