@@ -44,8 +44,5 @@ export function render(
       if (pair && isScalar(pair.key)) pair.key.commentBefore = wrap(why);
     }
   }
-  const text = doc.toString({ lineWidth: 0 });
-  // The header stands apart from the manifest by an empty line.
-  const body = text.indexOf('\n_metadata:');
-  return `${text.slice(0, body)}\n${text.slice(body)}`;
+  return doc.toString({ lineWidth: 0 });
 }
