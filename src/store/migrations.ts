@@ -209,6 +209,12 @@ ALTER TABLE approvals ADD COLUMN model_doubt TEXT;
 ALTER TABLE approvals ADD COLUMN approvers_strictest INTEGER;
 `;
 
+// The thread a live start or stop was asked from (a mention in a thread): where the request says it waits
+// and where its requester is told the decision. Null for requests asked outside a thread.
+const approvalOriginThread = `
+ALTER TABLE approvals ADD COLUMN origin_thread_ts TEXT;
+`;
+
 // Each person's token row carries the version it was sealed with (inside its authenticated data), and
 // person_token_versions the highest version ever given to that person, which only grows (a save, a
 // re-seal and a delete each take the next): an older row put back is below it and is not read. Rows
@@ -386,5 +392,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'Workflow Builder step executions',
     sqlite: stepExecutions('INTEGER'),
     postgres: stepExecutions('BIGINT'),
+  },
+  {
+    version: 16,
+    name: 'the thread a live start or stop was asked from',
+    sqlite: approvalOriginThread,
+    postgres: approvalOriginThread,
   },
 ];

@@ -29,6 +29,7 @@ export function toApproval(r: Row): ApprovalRequest {
     requesterId: String(r.requester_id),
     teamId: str(r.team_id),
     originChannelId: String(r.origin_channel_id),
+    originThreadTs: str(r.origin_thread_ts),
     approvalsChannelId: String(r.approvals_channel_id),
     messageTs: str(r.message_ts),
     status: r.status as ApprovalStatus,

@@ -31,6 +31,8 @@ export interface NewApprovalRequest {
   teamId?: string;
   /** Channel where the command ran. */
   originChannelId: string;
+  /** The thread it was asked in, within that channel (a mention in a thread): where its requester hears back. */
+  originThreadTs?: string;
   /** Channel where the request message is posted. */
   approvalsChannelId: string;
   createdAt: number;
@@ -58,6 +60,8 @@ export interface ApprovalRequest {
   requesterId: string;
   teamId: string | null;
   originChannelId: string;
+  /** The thread it was asked in (a mention in a thread); null: asked outside a thread. */
+  originThreadTs: string | null;
   approvalsChannelId: string;
   /** Slack `ts` of the request message, once posted. */
   messageTs: string | null;
@@ -428,16 +432,20 @@ export interface Store
   close(): Promise<void>;
 }
 
-/** Where a flow was started from: what can reopen it, and how its end is told. */
-export type FlowOrigin = 'command' | 'form' | 'approval' | 'workflow';
+/**
+ * Where a flow was started from: what can reopen it, and how its end is told. `mention`: the bot mentioned
+ * in a channel or a thread; `direct-message`: typed in the bot's Messages tab.
+ */
+export type FlowOrigin = 'command' | 'form' | 'approval' | 'workflow' | 'mention' | 'direct-message';
 
 /**
- * Where a flow's announcement is, so that it can be updated in place: a message the bot posted (`ts`),
- * or, when the bot could not post in the channel, the response_url that did (5 uses within 30 minutes);
- * `none` when nothing took it (the person was told privately, and its end goes by direct message).
+ * Where a flow's announcement is, so that it can be updated in place: a message the bot posted (`ts`,
+ * and `threadTs` when it is a reply in a thread, where its end is told too), or, when the bot could not
+ * post in the channel, the response_url that did (5 uses within 30 minutes); `none` when nothing took it
+ * (the person was told privately, and its end goes by direct message).
  */
 export type FlowAnnouncement =
-  | { kind: 'message'; channelId: string; ts: string }
+  | { kind: 'message'; channelId: string; ts: string; threadTs?: string }
   | { kind: 'response-url'; url: string; issuedAt: number; uses: number }
   | { kind: 'none' };
 

@@ -145,16 +145,22 @@ export function storeConformance(name: string, createLocation: () => Promise<Sto
       );
       expect(b.assessmentId).toBeNull();
       expect(b.reason).toBeNull();
+      expect(a.originThreadTs).toBeNull();
+      const inThread = await s.createApproval(newRequest({ originThreadTs: '1763799999.000200', createdAt: T0 - 1 }));
+      expect((await s.getApproval(inThread.id))?.originThreadTs).toBe('1763799999.000200');
       expect(a.id).not.toBe(b.id);
       await s.setApprovalMessage(a.id, 'C0OTHER', '1763800000.000100');
       expect(await s.getApproval(a.id)).toMatchObject({
         approvalsChannelId: 'C0OTHER',
         messageTs: '1763800000.000100',
       });
-      expect((await s.listApprovals()).map((r) => r.id)).toEqual([b.id, a.id]);
+      expect((await s.listApprovals()).map((r) => r.id)).toEqual([b.id, a.id, inThread.id]);
       expect(await s.getApproval('no-such-id')).toBeNull();
       await s.decideApproval({ id: b.id, decision: 'reject', by: 'U0BOB', at: T0 + 2 });
-      expect((await s.listApprovals({ statuses: ['pending'] })).map((r) => r.id)).toEqual([a.id]);
+      expect((await s.listApprovals({ statuses: ['pending'] })).map((r) => r.id)).toEqual([
+        a.id,
+        inThread.id,
+      ]);
       expect((await s.listApprovals({ statuses: ['rejected', 'expired'] })).map((r) => r.id)).toEqual([b.id]);
     });
 

@@ -50,10 +50,14 @@ export function trackingConformance(name: string, createLocation: () => Promise<
       expect(again).toEqual(f);
     });
 
-    it('remembers where a flow was announced: a message, or a response_url with its uses', async () => {
+    it('remembers where a flow was announced: a message (in a thread or not), or a response_url with its uses', async () => {
       const s = await open();
       await s.trackFlow(newFlow(1));
       await s.trackFlow(newFlow(2));
+      await s.trackFlow(newFlow(3));
+      const inThread = { kind: 'message', channelId: 'C0OPS', ts: '17.2', threadTs: '16.9' } as const;
+      await s.setFlowAnnouncement('1400000000000000003', inThread);
+      expect((await s.getTrackedFlow('1400000000000000003'))?.announcement).toEqual(inThread);
       await s.setFlowAnnouncement('1400000000000000001', { kind: 'message', channelId: 'C0OPS', ts: '17.1' });
       await s.setFlowAnnouncement('1400000000000000002', {
         kind: 'response-url',

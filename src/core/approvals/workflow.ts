@@ -93,6 +93,8 @@ export interface FileRequestInput {
   teamId?: string;
   /** Channel where the command ran. */
   channelId: string;
+  /** The thread within it that asked (a mention in a thread), where the requester hears back. */
+  threadTs?: string;
   /** Where the request is posted (TSAI_APPROVALS_CHANNEL); default: `channelId`. */
   approvalsChannelId?: string;
   /** Looks up an assessment's common model with the requester's identity; default: the workflow's own. */
@@ -338,6 +340,7 @@ export class ApprovalWorkflow {
       requesterId: input.requesterId,
       teamId: input.teamId,
       originChannelId: input.channelId,
+      ...(input.threadTs ? { originThreadTs: input.threadTs } : {}),
       approvalsChannelId: input.approvalsChannelId || input.channelId,
       createdAt: at,
       expiresAt: at + this.ttlMs,

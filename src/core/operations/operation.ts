@@ -54,6 +54,8 @@ export interface Actor {
   userName?: string;
   teamId?: string;
   channelId: string;
+  /** The thread within that channel that asked (a mention in a thread): where what comes of it is told. */
+  threadTs?: string;
   /** What was asked as the person would recognise it: the command as typed, or a form's summary. */
   asked: string;
   /** The person's IANA zone: time ranges in the outcome are shown in it. */

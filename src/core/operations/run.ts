@@ -463,6 +463,7 @@ export class Operations {
             requesterId: actor.userId,
             ...(actor.teamId ? { teamId: actor.teamId } : {}),
             channelId: actor.channelId,
+            ...(actor.threadTs ? { threadTs: actor.threadTs } : {}),
             ...(this.deps.approvalsChannel ? { approvalsChannelId: this.deps.approvalsChannel } : {}),
           });
           if (!filed.ok)
@@ -587,6 +588,8 @@ export class Operations {
             : requestParams(op)),
           ...actedAs,
           ...(actor.workflow ? { via: 'workflow', workflow: actor.workflow } : {}),
+          // Asked in a conversation rather than with the slash command or a form: the line says so.
+          ...(actor.via === 'mention' || actor.via === 'direct-message' ? { via: actor.via } : {}),
         },
         ...(op.kind === 'live-model' ? { requestId: op.approvalId } : {}),
       });

@@ -18,8 +18,8 @@ export const createApproval = (input: NewApprovalRequest) =>
     const row = yield* one(
       `INSERT INTO approvals (id, action, model_id, assessment_id, reason, requester_id, team_id,
          origin_channel_id, approvals_channel_id, status, created_at, expires_at,
-         approvers_workspace_id, approvers_workspace_name, model_doubt, approvers_strictest)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?) RETURNING *`,
+         approvers_workspace_id, approvers_workspace_name, model_doubt, approvers_strictest, origin_thread_ts)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       [
         randomUUID(),
         input.action,
@@ -36,6 +36,7 @@ export const createApproval = (input: NewApprovalRequest) =>
         input.approversWorkspace?.name ?? null,
         input.modelDoubt ?? null,
         input.approversStrictest ? 1 : 0,
+        input.originThreadTs ?? null,
       ],
     );
     return toApproval(row!);
