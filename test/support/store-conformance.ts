@@ -146,7 +146,9 @@ export function storeConformance(name: string, createLocation: () => Promise<Sto
       expect(b.assessmentId).toBeNull();
       expect(b.reason).toBeNull();
       expect(a.originThreadTs).toBeNull();
-      const inThread = await s.createApproval(newRequest({ originThreadTs: '1763799999.000200', createdAt: T0 - 1 }));
+      const inThread = await s.createApproval(
+        newRequest({ originThreadTs: '1763799999.000200', createdAt: T0 - 1 }),
+      );
       expect((await s.getApproval(inThread.id))?.originThreadTs).toBe('1763799999.000200');
       expect(a.id).not.toBe(b.id);
       await s.setApprovalMessage(a.id, 'C0OTHER', '1763800000.000100');
