@@ -16,7 +16,11 @@ import { declaredMajor, manifestProblems } from './support/manifest-schema/index
 
 interface Manifest {
   features: {
-    app_home?: { home_tab_enabled?: boolean; messages_tab_enabled?: boolean };
+    app_home?: {
+      home_tab_enabled?: boolean;
+      messages_tab_enabled?: boolean;
+      messages_tab_read_only_enabled?: boolean;
+    };
     slash_commands: {
       command: string;
       url?: string;
@@ -166,7 +170,9 @@ describe('manifest.yml', () => {
     const subscribed = manifest.settings.event_subscriptions?.bot_events ?? [];
     const declared = eventListeners.flatMap((l) => (l.match.subscribes ?? []).map((e) => e.name));
     expect(subscribed).toEqual([...new Set(declared)]);
-    expect(subscribed).toEqual(expect.arrayContaining(['app_home_opened', 'function_executed']));
+    expect(subscribed).toEqual(
+      expect.arrayContaining(['app_home_opened', 'function_executed', 'app_mention', 'message.im']),
+    );
     for (const l of eventListeners) {
       expect(l.match.subscribes?.length).toBeGreaterThan(0);
       for (const e of l.match.subscribes ?? []) expect(l.match.ids.test(e.name.split('.')[0]!)).toBe(true);
@@ -192,8 +198,12 @@ describe('manifest.yml', () => {
     await expect(generateManifest([...FEATURES, offline])).rejects.toThrow(/org_deploy_enabled/);
   });
 
-  it('enables the Home tab the bot publishes, and keeps the Messages tab its direct messages use', () => {
-    expect(manifest.features.app_home).toEqual({ home_tab_enabled: true, messages_tab_enabled: true });
+  it('enables the Home tab the bot publishes, and a Messages tab people can type commands in', () => {
+    expect(manifest.features.app_home).toEqual({
+      home_tab_enabled: true,
+      messages_tab_enabled: true,
+      messages_tab_read_only_enabled: false,
+    });
   });
 
   it('asks for exactly the scopes of the Web API methods the code calls, the features and their events', async () => {
@@ -209,7 +219,17 @@ describe('manifest.yml', () => {
     ]);
     expect(new Set(manifest.oauth_config.scopes.bot)).toEqual(needed);
     expect(needed).toEqual(
-      new Set(['commands', 'chat:write', 'chat:write.public', 'users:read', 'usergroups:read']),
+      new Set([
+        'commands',
+        'chat:write',
+        'chat:write.public',
+        'users:read',
+        'usergroups:read',
+        'app_mentions:read',
+        'im:history',
+        'channels:read',
+        'groups:read',
+      ]),
     );
   });
 });

@@ -9,6 +9,7 @@ export type {
   ApprovalStatus,
   AuditEntry,
   CatalogKind,
+  FlowOrigin,
   Schedule,
   ScheduleRunOutcome,
   Store,

@@ -5,6 +5,7 @@ import { FLOWS } from './flows/index.js';
 import { FORMS } from './forms/index.js';
 import { HOME } from './home/index.js';
 import { IDENTITY } from './identity/index.js';
+import { MENTIONS } from './mentions/index.js';
 import { SCHEDULES } from './schedules/index.js';
 import { TYPEAHEAD } from './typeahead/index.js';
 import { WORKFLOWS } from './workflows/index.js';
@@ -21,6 +22,7 @@ export const FEATURES: readonly Feature[] = [
   FLOWS,
   HOME,
   IDENTITY,
+  MENTIONS,
   SCHEDULES,
   WORKFLOWS,
 ];

@@ -10,9 +10,19 @@ export interface Audience {
   userId: string;
   /** The channel (or DM) the person asked in; absent for a surface outside any conversation. */
   channelId?: string;
+  /**
+   * The thread they asked in (a mention of the bot): what is said in the channel is a reply in it, and
+   * what only they may see is shown to them alone in it.
+   */
+  threadTs?: string;
+  /** The conversation is their direct messages with the bot: what only they may see is said there plainly. */
+  direct?: boolean;
   /** response_urls that post into that channel, best first (a command's, a form's channel picker's). */
   responseUrls: string[];
 }
+
+/** Where in the channel an answer goes: under the thread asked in, when there is one. */
+const inThread = (to: Audience) => (to.threadTs ? { thread_ts: to.threadTs } : {});
 
 export interface Replier {
   slack: webApi.WebClient;
@@ -68,7 +78,9 @@ export async function postInChannel(r: Replier, to: Audience, body: MessageBody)
   const channel = to.channelId;
   if (!channel) return false;
   try {
-    await sendOrPlain(r, body, (b) => r.slack.chat.postMessage({ channel, text: b.text, blocks: b.blocks }));
+    await sendOrPlain(r, body, (b) =>
+      r.slack.chat.postMessage({ channel, ...inThread(to), text: b.text, blocks: b.blocks }),
+    );
     return true;
   } catch (e) {
     r.logger.warn({ err: errText(e), channel: to.channelId }, 'could not post in the channel');
@@ -77,16 +89,25 @@ export async function postInChannel(r: Replier, to: Audience, body: MessageBody)
 }
 
 /**
- * Tells only the person: ephemeral through a response_url, else ephemeral in the channel, else a direct
- * message from the app, so that what they asked is never answered by silence. False when nothing worked.
+ * Tells only the person: ephemeral through a response_url, else ephemeral in the channel (in the thread
+ * they asked in), else a direct message from the app, so that what they asked is never answered by
+ * silence. In their own direct messages with the bot it is a plain message there. False when nothing worked.
  */
 export async function tellUser(r: Replier, to: Audience, body: MessageBody): Promise<boolean> {
   if (await viaResponseUrls(r, to, body, 'ephemeral')) return true;
   const channel = to.channelId;
-  if (channel) {
+  if (channel && to.direct) {
+    if (await postInChannel(r, to, body)) return true;
+  } else if (channel) {
     try {
       await sendOrPlain(r, body, (b) =>
-        r.slack.chat.postEphemeral({ channel, user: to.userId, text: b.text, blocks: b.blocks }),
+        r.slack.chat.postEphemeral({
+          channel,
+          user: to.userId,
+          ...inThread(to),
+          text: b.text,
+          blocks: b.blocks,
+        }),
       );
       return true;
     } catch (e) {

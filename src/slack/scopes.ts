@@ -17,6 +17,8 @@ export const WEB_API_METHODS: Record<string, string | null> = {
   'usergroups.users.list': 'usergroups:read',
   // App Home (src/slack/home/)
   'views.publish': null,
+  // mentions (src/slack/mentions/): whether the bot is in the channel a mention came from
+  'conversations.info': 'channels:read',
   // Workflow Builder steps (src/slack/workflows/), with the bot token: they need no scope
   'functions.completeSuccess': null,
   'functions.completeError': null,
@@ -29,4 +31,5 @@ export const METHOD_SCOPE_USES: Record<string, string> = {
     'approval requests and their updates, thread notes to requesters, modal results when no ' +
     'response_url is at hand, "Reopen with my inputs" notes',
   'usergroups:read': 'approvers and operators given as user groups (S…)',
+  'channels:read': 'whether the bot is in the public channel a mention came from',
 };

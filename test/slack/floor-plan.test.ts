@@ -24,7 +24,7 @@ function importsOf(file: string): string[] {
 const files = sourceFiles(SLACK);
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
 const rel = (f: string) => relative(SLACK, f);
-const FEATURE_DIRS = ['approvals', 'command', 'flows', 'forms', 'home', 'typeahead'];
+const FEATURE_DIRS = ['approvals', 'command', 'flows', 'forms', 'home', 'mentions', 'typeahead'];
 const featureOf = (f: string) => FEATURE_DIRS.find((d) => rel(f).startsWith(`${d}/`));
 
 describe('the Slack surface, as its files import each other', () => {
@@ -84,6 +84,7 @@ describe('the features', () => {
       'flows',
       'home',
       'identity',
+      'mentions',
       'schedules',
       'workflows',
     ]);
@@ -94,6 +95,7 @@ describe('the features', () => {
       'approval-click',
       'approval-reject',
       'command',
+      'direct-message',
       'flow-next',
       'form-open',
       'form-range',
@@ -104,6 +106,7 @@ describe('the features', () => {
       'identity-connected',
       'identity-disconnect',
       'identity-open',
+      'mention',
       'schedule-decision',
       'schedule-repeat-create',
       'schedule-repeat-open',
@@ -118,6 +121,8 @@ describe('the features', () => {
       routes.filter((r) => (r as Record<string, RegExp | undefined>)[route]?.test(id)).length;
     expect(answering('commands', '/tsai')).toBe(1);
     expect(answering('events', 'app_home_opened')).toBe(1);
+    expect(answering('events', 'app_mention')).toBe(1);
+    expect(answering('events', 'message')).toBe(1);
     expect(answering('actions', 'tsai_modal_reopen')).toBe(1);
     expect(answering('actions', 'tsai_modal_range_remove:3')).toBe(1);
     expect(answering('actions', 'home_approve')).toBe(1);

@@ -9,6 +9,8 @@ export interface Draft {
   userId: string;
   /** The channel the modal was opened in (absent: it came from a shortcut; fields.channel holds the choice). */
   channel?: string;
+  /** The thread within that channel it was asked from: where its outcome is told. */
+  threadTs?: string;
   fields: ModalFields;
 }
 
@@ -18,7 +20,7 @@ export function encodeDraft(d: Draft): string {
   for (const [name, value] of Object.entries(d.fields))
     if (typeof value === 'string' && value) f[name] = value;
   if (d.fields.ranges?.some((r) => r.trim() !== '')) f.ranges = d.fields.ranges;
-  return JSON.stringify({ k: d.kind, u: d.userId, c: d.channel, f });
+  return JSON.stringify({ k: d.kind, u: d.userId, c: d.channel, t: d.threadTs, f });
 }
 
 /**
@@ -48,6 +50,7 @@ export function decodeDraft(text: string): Draft | undefined {
     kind: o.k,
     userId: o.u,
     channel: typeof o.c === 'string' ? o.c : undefined,
+    ...(typeof o.t === 'string' ? { threadTs: o.t } : {}),
     fields,
   };
 }

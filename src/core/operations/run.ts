@@ -432,8 +432,7 @@ export class Operations {
   }
 
   private async perform(actor: Actor, op: Operation, identity?: IdentityChoice): Promise<OperationResult> {
-    const { store, approvals } = this.deps;
-    const now = this.deps.now;
+    const { store, approvals, now } = this.deps;
     if (op.kind === 'approval-decision')
       return { ok: true, kind: 'approval-decision', outcome: await this.decide(actor, op) };
     const service: ServiceCalls = identity?.ok ? identity.service : this.deps.service;

@@ -3,10 +3,10 @@ import type { ApprovalRequest } from '../../core/records.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import { announceChange, requestChange } from '../changes.js';
-import { type Audience, sendOrPlain, tellUser } from '../reply.js';
+import { type Audience, postInChannel, sendOrPlain, tellUser } from '../reply.js';
 import { type SlackFailure, slackFailure, slackFailureText } from '../slack-errors.js';
 import type { Invocation, MessageBody } from '../views/messages.js';
-import { code, context, escapeMrkdwn, section, slackTime } from '../views/mrkdwn.js';
+import { code, context, escapeMrkdwn, mention, section, slackTime } from '../views/mrkdwn.js';
 import { approvalMessage, describeAction, withHomeHint } from './card.js';
 import { approverUsers, type CardCopy, recordCopies } from './copies.js';
 
@@ -62,16 +62,21 @@ export async function announceRequest(
     bot.logger.warn({ requestId: request.id, err: errText(e) }, 'chat.getPermalink failed');
   }
   const model = modelFrom === 'assessment' ? ` (M[0] of assessment ${code(request.assessmentId ?? '')})` : '';
+  // Asked in a thread, everyone in it learns where the request waits, and its decision is told there too.
+  const inThread = o.to.threadTs !== undefined;
+  const whose = inThread ? `${mention(request.requesterId)}'s request` : 'Your request';
   const text =
-    `:inbox_tray: Your request to ${describeAction(request)} is waiting for approval: ${link}.` +
+    `:inbox_tray: ${whose} to ${describeAction(request)} is waiting for approval: ${link}.` +
     `${model ? ` Model ${code(request.modelId)}${model}.` : ''}` +
     `${request.reason ? ` Reason: ${escapeMrkdwn(request.reason)}.` : ''}` +
     ' Nothing starts or stops until another approver approves it.' +
     doubtNote(request);
-  await tellUser(bot, o.to, {
+  const note = {
     text,
-    blocks: [{ type: 'section', text: { type: 'mrkdwn', text, verbatim: true } }],
-  });
+    blocks: [{ type: 'section' as const, text: { type: 'mrkdwn' as const, text, verbatim: true } }],
+  };
+  if (inThread && (await postInChannel(bot, o.to, note))) return;
+  await tellUser(bot, o.to, note);
 }
 
 /**

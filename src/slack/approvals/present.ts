@@ -83,18 +83,23 @@ async function updateCard(bot: Bot, r: ApprovalRequest, place: CardCopy, retries
 }
 
 /**
- * Tells the requester what happened: in the request's thread, or by direct message when there is no
- * thread (the card went to the approvers directly) or it does not take the reply.
+ * Tells the requester what happened: in the thread they asked from (a mention in a thread), else in the
+ * request's thread, or by direct message when there is no thread (the card went to the approvers
+ * directly) or none takes the reply.
  */
 export async function tellRequester(bot: Bot, r: ApprovalRequest): Promise<void> {
   const text = requesterNotice(r);
   const body = { text, blocks: [section(text)] };
-  if (r.messageTs) {
+  const threads = [
+    ...(r.originThreadTs ? [{ channel: r.originChannelId, ts: r.originThreadTs }] : []),
+    ...(r.messageTs ? [{ channel: r.approvalsChannelId, ts: r.messageTs }] : []),
+  ];
+  for (const thread of threads) {
     try {
       await sendOrPlain(bot, body, (b) =>
         bot.slack.chat.postMessage({
-          channel: r.approvalsChannelId,
-          thread_ts: r.messageTs!,
+          channel: thread.channel,
+          thread_ts: thread.ts,
           text: b.text,
           blocks: b.blocks,
         }),
@@ -102,8 +107,8 @@ export async function tellRequester(bot: Bot, r: ApprovalRequest): Promise<void>
       return;
     } catch (e) {
       bot.logger.info(
-        { requestId: r.id, err: errText(e) },
-        'could not reply in the request thread; sending a direct message',
+        { requestId: r.id, channel: thread.channel, err: errText(e) },
+        'could not reply in a thread of the request; trying the next way',
       );
     }
   }

@@ -4,39 +4,62 @@ import { interpretCommand, withNotes } from '../../core/interpret.js';
 import type { Actor } from '../../core/operations/operation.js';
 import type { OpFailure } from '../../core/outcome.js';
 import { errText } from '../../log.js';
+import { type Asked, commandLineOf, invocationOfAsked } from '../asked.js';
 import type { Bot } from '../bot.js';
-import { type Audience, say, tellUser } from '../reply.js';
+import { say, tellUser } from '../reply.js';
 import { goesBy } from '../users.js';
-import { errorMessage, helpMessage, invocationOf } from '../views/messages.js';
-import { escapeMrkdwn } from '../views/mrkdwn.js';
+import { errorMessage, helpMessage } from '../views/messages.js';
+import { context, escapeMrkdwn } from '../views/mrkdwn.js';
 import { showResult } from './show.js';
 
-/**
- * `/tsai` after the ack: core reads the command once (`interpretCommand`); this shows help or the usage
- * error, opens the form when arguments are missing, or hands the operation to the runner and shows the
- * outcome.
- */
+/** `/tsai` after the ack: the command as any surface asks it, answered through its response_url. */
 export async function followCommand(command: SlashCommand, bot: Bot): Promise<void> {
-  const to: Audience = {
+  await followAsked(bot, askedOfCommand(command));
+}
+
+/** A slash command as the one command path takes it. */
+export function askedOfCommand(command: SlashCommand): Asked {
+  return {
+    text: command.text,
     userId: command.user_id,
+    ...(command.user_name ? { userName: command.user_name } : {}),
+    ...(command.team_id ? { teamId: command.team_id } : {}),
     channelId: command.channel_id,
-    responseUrls: [command.response_url],
+    via: 'command',
+    to: { userId: command.user_id, channelId: command.channel_id, responseUrls: [command.response_url] },
+    triggerId: command.trigger_id,
   };
-  const who = invocationOf(command);
+}
+
+/**
+ * What came of a typed command, for a surface that must know whether a corrected version of it may still
+ * run: `refused`, its wording was refused and nothing was done; `done`, anything else.
+ */
+export type AskedOutcome = 'refused' | 'done';
+
+/**
+ * A typed command, whichever surface asked (`/tsai`, a mention, the Messages tab): core reads it once
+ * (`interpretCommand`); this shows help or the usage error, opens the form when arguments are missing (or
+ * offers a button that opens it, where nothing lets a form open at once), or hands the operation to the
+ * runner and shows the outcome where the person asked.
+ */
+export async function followAsked(bot: Bot, asked: Asked): Promise<AskedOutcome> {
+  const { to } = asked;
+  const who = invocationOfAsked(asked);
   const fail = (failure: OpFailure) => tellUser(bot, to, errorMessage(failure, who));
   let ran = false;
   try {
     const read = await interpretCommand(bot.store, {
-      text: command.text,
-      ...(command.team_id ? { teamId: command.team_id } : {}),
-      channelId: command.channel_id,
+      text: asked.text,
+      ...(asked.teamId ? { teamId: asked.teamId } : {}),
+      channelId: asked.channelId,
       now: bot.now,
       person: async () => {
         const [info, timeZone] = await Promise.all([
-          bot.users.lookup(command.user_id),
-          bot.zoneOf(command.user_id),
+          bot.users.lookup(asked.userId),
+          bot.zoneOf(asked.userId),
         ]);
-        const userName = goesBy(info, command.user_name);
+        const userName = goesBy(info, asked.userName);
         return {
           ...(userName ? { userName } : {}),
           timeZone,
@@ -44,43 +67,59 @@ export async function followCommand(command: SlashCommand, bot: Bot): Promise<vo
         };
       },
     });
-    if (read.kind === 'refused') return void (await fail(read.failure));
-    if (read.kind === 'help') return void (await tellUser(bot, to, helpMessage(read.topic)));
+    if (read.kind === 'refused') {
+      const message = errorMessage(read.failure, who);
+      // The message that asked can be edited: a corrected command is read again, once (mentions/).
+      if (asked.correctable)
+        message.blocks.push(context('Edit your message to correct it, and I will read it again, once.'));
+      await tellUser(bot, to, message);
+      return 'refused';
+    }
+    if (read.kind === 'help') return done(await tellUser(bot, to, helpMessage(read.topic)));
     if (read.kind === 'identity') {
       const { followIdentityCommand } = await import('../identity/index.js');
-      return void (await followIdentityCommand(bot, read.action, command, to));
+      return done(await followIdentityCommand(bot, read.action, asked));
     }
     if (read.kind === 'scheduling') {
       const { followScheduling } = await import('../schedules/index.js');
-      return void (await followScheduling(bot, read, command, to));
+      return done(await followScheduling(bot, read, asked));
     }
 
     const actor: Actor = {
-      userId: command.user_id,
-      ...(command.team_id ? { teamId: command.team_id } : {}),
-      channelId: command.channel_id,
-      asked: who.commandText,
+      userId: asked.userId,
+      ...(asked.teamId ? { teamId: asked.teamId } : {}),
+      channelId: asked.channelId,
+      ...(to.threadTs ? { threadTs: to.threadTs } : {}),
+      asked: commandLineOf(asked.text),
       timeZone: read.person.timeZone,
-      via: 'command',
+      via: asked.via,
     };
 
     if (read.kind === 'form') {
       // Asked before the form opens, so that nobody fills one in only to be refused at the end.
       const refused = await bot.operations.authorize(actor, read.spec);
-      if (refused) return void (await fail(refused));
-      const { openForm } = await import('../forms/open.js');
-      await openForm(bot, {
-        triggerId: command.trigger_id,
-        userId: command.user_id,
-        ...(command.team_id ? { teamId: command.team_id } : {}),
+      if (refused) return done(await fail(refused));
+      const form = {
+        userId: asked.userId,
+        ...(asked.teamId ? { teamId: asked.teamId } : {}),
         kind: read.form,
         fields: read.fields,
-        origin: 'command',
-        channel: command.channel_id,
-        responseUrl: command.response_url,
+        channel: asked.channelId,
+        ...(to.threadTs ? { threadTs: to.threadTs } : {}),
         fromDefaults: read.fromDefaults,
+      };
+      if (!asked.triggerId) {
+        const { offerForm } = await import('../forms/index.js');
+        return done(await offerForm(bot, form, { to, via: asked.via }));
+      }
+      const { openForm } = await import('../forms/open.js');
+      await openForm(bot, {
+        ...form,
+        triggerId: asked.triggerId,
+        origin: 'command',
+        ...(to.responseUrls[0] ? { responseUrl: to.responseUrls[0] } : {}),
       });
-      return;
+      return 'done';
     }
 
     ran = true;
@@ -89,24 +128,24 @@ export async function followCommand(command: SlashCommand, bot: Bot): Promise<vo
     await showResult(bot, result, { to, who });
     // Other replies have no place for notes: the person still learns what their names stood for.
     if (unsaid) await say(bot, to, escapeMrkdwn(unsaid));
+    return 'done';
   } catch (e) {
     // Before the runner, nothing has been sent or written: trying again is safe, and the person is told so.
     const storeFault = ran ? undefined : storeFaultMessage(e);
+    const where = { user: asked.userId, channel: asked.channelId, via: asked.via };
     if (storeFault) {
-      bot.logger.error(
-        { user: command.user_id, channel: command.channel_id, err: errText(e) },
-        'the store failed; the command was not run',
-      );
-      return void (await fail({ ok: false, message: storeFault }));
+      bot.logger.error({ ...where, err: errText(e) }, 'the store failed; the command was not run');
+      await fail({ ok: false, message: storeFault });
+      return 'done';
     }
-    bot.logger.error(
-      { user: command.user_id, channel: command.channel_id, err: errText(e, { stack: true }) },
-      'command failed inside the bot',
-    );
+    bot.logger.error({ ...where, err: errText(e, { stack: true }) }, 'command failed inside the bot');
     await fail({
       ok: false,
       message:
         "Something went wrong inside the bot (the error is in its log). If the command creates something, check the service's Activity view before trying again.",
     });
+    return 'done';
   }
 }
+
+const done = (_: unknown): AskedOutcome => 'done';

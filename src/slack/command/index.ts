@@ -1,7 +1,19 @@
-import { secretSafe } from '../../core/secret-text.js';
+import { type Asked, keptWordOf, shownWhat } from '../asked.js';
+import type { Bot } from '../bot.js';
 import { type Feature, type Listener, listener } from '../feature.js';
 import { code } from '../views/mrkdwn.js';
+import type { AskedOutcome } from './follow-up.js';
 import { ackCommand, COMMAND_ROUTES, opensForm } from './listener.js';
+
+export type { AskedOutcome };
+
+/**
+ * A command typed on any surface (a mention, the Messages tab, `/tsai` itself), read and run by the one
+ * command path and answered where it was asked (`follow-up.ts`).
+ */
+export async function followAsked(bot: Bot, asked: Asked): Promise<AskedOutcome> {
+  return (await import('./follow-up.js')).followAsked(bot, asked);
+}
 
 /** `/tsai`: help is answered in the ack; anything else is parsed, then a form opens or it runs. */
 const slashCommand: Listener = listener({
@@ -16,8 +28,8 @@ const slashCommand: Listener = listener({
         channelId: c.channel_id,
         responseUrl: c.response_url,
         // Told by this process, the person sees their command (tokens masked); the store keeps its word.
-        what: code(secretSafe(`${c.command} ${c.text}`.trim())),
-        keptWhat: code(commandWord(c)),
+        what: code(shownWhat('command', c.text)),
+        keptWhat: code(keptWordOf('command', c.text)),
       }),
     },
   },
@@ -28,12 +40,3 @@ export const COMMAND: Feature = {
   listeners: [slashCommand],
   manifest: async () => (await import('./manifest.js')).commandManifest(),
 };
-
-/**
- * A held command is named in the store by its first word alone (`/tsai learn`): the rest of the text may
- * carry what should never be kept (a pasted token).
- */
-function commandWord(c: { command: string; text: string }): string {
-  const word = c.text.trim().split(/\s+/)[0] ?? '';
-  return /^[a-z][a-z-]{0,19}$/i.test(word) ? `${c.command} ${word}` : c.command;
-}

@@ -6,7 +6,8 @@ import { postToResponseUrl } from '../respond.js';
 import type { MessageBody } from '../views/messages.js';
 
 /**
- * Posts a created flow in the channel it was asked from, where its status can then be updated in place:
+ * Posts a created flow in the channel it was asked from (in the thread, when asked in one), where its
+ * status can then be updated in place:
  * `chat.postMessage` first, because it gives the message's `ts`; when the bot may not post there (not a
  * member of a private channel, say), the response_url, which posts in the channel but gives no `ts` and
  * takes only 5 uses; else a direct message to the person. Tells the tracker where it went. False when
@@ -23,17 +24,24 @@ export async function announceFlow(
     bot.tracker
       ?.announced(flowId, a)
       .catch((e: unknown) => log.error({ err: errText(e) }, 'could not record where a flow was announced'));
-  const post = async (channel: string) => {
+  const post = async (channel: string, threadTs?: string) => {
     const r = await sendOrPlain(bot, body, (b) =>
-      bot.slack.chat.postMessage({ channel, text: b.text, blocks: b.blocks }),
+      bot.slack.chat.postMessage({
+        channel,
+        ...(threadTs ? { thread_ts: threadTs } : {}),
+        text: b.text,
+        blocks: b.blocks,
+      }),
     );
-    if (r.ts && r.channel) await tell({ kind: 'message', channelId: r.channel, ts: r.ts });
+    if (r.ts && r.channel)
+      await tell({ kind: 'message', channelId: r.channel, ts: r.ts, ...(threadTs ? { threadTs } : {}) });
   };
   // Not a member: the person is told once that inviting the bot gives live status (invite-hint.ts).
   let notIn: string | undefined;
   if (to.channelId) {
     try {
-      await post(to.channelId);
+      // Asked in a thread, the flow is announced in it and its end told there.
+      await post(to.channelId, to.threadTs);
       return true;
     } catch (e) {
       if (isNotInChannel(e)) notIn = to.channelId;

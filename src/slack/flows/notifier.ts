@@ -211,15 +211,19 @@ async function postTold(
   return { kind: 'done' };
 }
 
-/** The message to reply under: the approval request's card, or the announcement the bot posted. */
+/**
+ * The thread to reply in: the one a live start or stop was asked from, else its request's card; the one
+ * the announcement is a reply in (asked in a thread), else under the announcement the bot posted.
+ */
 async function threadOf(bot: Bot, f: TrackedFlow): Promise<{ channel: string; ts: string } | undefined> {
   if (f.origin === 'approval' && f.approvalId) {
     const r = await bot.approvals.get(f.approvalId);
+    if (r?.originThreadTs) return { channel: r.originChannelId, ts: r.originThreadTs };
     return r?.messageTs ? { channel: r.approvalsChannelId, ts: r.messageTs } : undefined;
   }
   const a = f.announcement;
   // A direct message as the announcement is a thread too; a response_url message has no ts to reply to.
-  return a?.kind === 'message' ? { channel: a.channelId, ts: a.ts } : undefined;
+  return a?.kind === 'message' ? { channel: a.channelId, ts: a.threadTs ?? a.ts } : undefined;
 }
 
 /** "Reopen with my inputs" for a flow that did not complete: the form again, filled as it was asked. */

@@ -11,7 +11,7 @@ import {
   FORM_CALLBACKS,
   FORM_SHORTCUTS,
 } from './listeners.js';
-import type { OpenFormRequest } from './open.js';
+import type { OfferedForm, OpenFormRequest } from './open.js';
 
 export { loadDraft, saveDraft } from './drafts.js';
 export { FIELD_OPTIONS_PATTERN } from './views/ids.js';
@@ -25,6 +25,13 @@ type Click = SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
 export async function openForm(bot: Bot, req: OpenFormRequest): Promise<boolean> {
   return (await import('./open.js')).openForm(bot, req);
 }
+
+/** Offers a button that opens a form, where a typed command gives no trigger to open it at once (`open.ts`). */
+export async function offerForm(...args: Parameters<typeof import('./open.js').offerForm>): Promise<void> {
+  return (await import('./open.js')).offerForm(...args);
+}
+
+export type { OfferedForm };
 
 /** A global shortcut opens its form. */
 const formShortcut: Listener = listener({

@@ -18,8 +18,9 @@ import { defaultName } from '../../core/names.js';
 import { entryOfForm, REGISTRY } from '../../core/operations/registry/index.js';
 import { formatShifts, parseShifts } from '../../core/time.js';
 import { errText } from '../../log.js';
+import { type AskedVia, typedOn } from '../asked.js';
 import type { Bot } from '../bot.js';
-import { say, tellUser } from '../reply.js';
+import { type Audience, say, tellUser } from '../reply.js';
 import type { Job } from '../runtime/jobs.js';
 import { slackFailure, slackFailureText } from '../slack-errors.js';
 import { goesBy } from '../users.js';
@@ -51,6 +52,8 @@ export interface OpenFormRequest {
   origin: ModalMeta['origin'];
   /** Known when opened from a command (or reopened from one); absent from a global shortcut. */
   channel?: string;
+  /** The thread within that channel it was asked from (a mention): its outcome is told there. */
+  threadTs?: string;
   responseUrl?: string;
   /** A response_url to tell the person through if the form does not open, when not `responseUrl` (a click's). */
   replyUrl?: string;
@@ -136,6 +139,7 @@ export async function openForm(bot: Bot, req: OpenFormRequest): Promise<boolean>
     kind: req.kind,
     origin: req.origin,
     ...(req.channel ? { channel: req.channel } : {}),
+    ...(req.channel && req.threadTs ? { thread: req.threadTs } : {}),
     ...(req.responseUrl ? { responseUrl: req.responseUrl } : {}),
     ...(req.fromDefaults?.length ? { defaults: req.fromDefaults } : {}),
     ...initialRangeKeys(ranges.length, max),
@@ -201,6 +205,7 @@ async function formDidNotOpen(bot: Bot, req: OpenFormRequest, fields: ModalField
     kind: req.kind,
     userId: req.userId,
     ...(req.channel ? { channel: req.channel } : {}),
+    ...(req.threadTs ? { threadTs: req.threadTs } : {}),
     fields,
   }).catch((err: unknown) => {
     bot.logger.warn(
@@ -213,26 +218,63 @@ async function formDidNotOpen(bot: Bot, req: OpenFormRequest, fields: ModalField
   const again = value ? 'Click *Open the form* to get it with what you gave, or run' : 'Run';
   const text = `The ${operationWordOf(req.kind)} form did not open: ${why}. Nothing was sent. ${again} it as one command: ${code(commandLineOf(req.kind, fields))}`;
   const blocks: KnownBlock[] = [section(`:warning: ${text}`)];
-  if (value)
-    blocks.push({
-      type: 'actions',
-      block_id: 'modal_reopen',
-      elements: [
-        {
-          type: 'button',
-          action_id: MODAL_ACTION.reopen,
-          text: { type: 'plain_text', text: 'Open the form', emoji: true },
-          value,
-          style: 'primary',
-        },
-      ],
-    });
+  if (value) blocks.push(openFormActions(value, 'Open the form'));
   const urls = [req.replyUrl, req.responseUrl].filter((u): u is string => !!u);
   await tellUser(
     bot,
-    { userId: req.userId, ...(req.channel ? { channelId: req.channel } : {}), responseUrls: urls },
+    {
+      userId: req.userId,
+      ...(req.channel ? { channelId: req.channel } : {}),
+      ...(req.threadTs ? { threadTs: req.threadTs } : {}),
+      responseUrls: urls,
+    },
     { text, blocks },
   );
+}
+
+/** The button that opens a form again with the inputs a draft (`value`, from `saveDraft`) keeps. */
+export function openFormActions(value: string, label: 'Open the form' | 'Reopen with my inputs'): KnownBlock {
+  return {
+    type: 'actions',
+    block_id: 'modal_reopen',
+    elements: [
+      {
+        type: 'button',
+        action_id: MODAL_ACTION.reopen,
+        text: { type: 'plain_text', text: label, emoji: true },
+        value,
+        style: 'primary',
+      },
+    ],
+  };
+}
+
+/** What a typed command gave toward a form, where the form cannot open at once. */
+export type OfferedForm = Omit<OpenFormRequest, 'triggerId' | 'origin' | 'responseUrl' | 'replyUrl'>;
+
+/**
+ * A command typed in a message (a mention, the Messages tab) left arguments to fill in, and a message
+ * gives the bot no trigger to open a form with: the person alone is offered a button that opens the form
+ * with what they gave (its click brings a trigger), and the whole request as one message instead.
+ */
+export async function offerForm(
+  bot: Bot,
+  req: OfferedForm,
+  o: { to: Audience; via: AskedVia },
+): Promise<void> {
+  const value = await saveDraft(bot.store, bot.now(), {
+    kind: req.kind,
+    userId: req.userId,
+    ...(req.channel ? { channel: req.channel } : {}),
+    ...(req.threadTs ? { threadTs: req.threadTs } : {}),
+    fields: req.fields,
+  });
+  const oneLine = typedOn(o.via, commandLineOf(req.kind, req.fields));
+  const text = `The ${operationWordOf(req.kind)} form holds what you gave: click *Open the form* to fill in the rest. Or give it all in one message, as in ${code(oneLine)}`;
+  await tellUser(bot, o.to, {
+    text,
+    blocks: [section(`:memo: ${text}`), openFormActions(value, 'Open the form')],
+  });
 }
 
 /** A global shortcut asked for a form: open it, empty, at once (its trigger lasts 3 seconds). */
@@ -274,6 +316,7 @@ export async function followReopen(job: Extract<Job, { kind: 'form-reopen' }>, b
     fields: draft.fields,
     origin: 'reopen',
     ...(draft.channel ? { channel: draft.channel } : {}),
+    ...(draft.threadTs ? { threadTs: draft.threadTs } : {}),
     ...(job.responseUrl ? { replyUrl: job.responseUrl } : {}),
   });
 }

@@ -16,8 +16,7 @@ import { errorMessage, type Invocation, resultMessage } from '../views/messages.
 import { saveDraft } from './drafts.js';
 import type { Submission } from './jobs.js';
 import { recordOutcome, runsOnce, submissionKey } from './once.js';
-import { operationWordOf } from './open.js';
-import { MODAL_ACTION } from './views/ids.js';
+import { openFormActions, operationWordOf } from './open.js';
 import { decodeMeta } from './views/metadata.js';
 import { readModalState, type StateValues } from './views/state.js';
 
@@ -106,13 +105,21 @@ export async function checkSubmission(
  */
 export async function followSubmission(s: Submission, bot: Bot): Promise<void> {
   const who: Invocation = { userId: s.userId, commandText: commandLineOf(s.meta.kind, s.fields) };
-  const to: Audience = { userId: s.userId, channelId: s.channelId, responseUrls: s.responseUrls };
+  // A form asked from a thread (a mention) answers in that thread, when it runs in that thread's channel.
+  const thread = s.meta.thread && s.meta.channel === s.channelId ? s.meta.thread : undefined;
+  const to: Audience = {
+    userId: s.userId,
+    channelId: s.channelId,
+    ...(thread ? { threadTs: thread } : {}),
+    responseUrls: s.responseUrls,
+  };
   if (!(await runsOnce(bot, s.key, to))) return;
   if (s.fields.repeat) return scheduleForm(bot, s, to, who);
   const actor: Actor = {
     userId: s.userId,
     ...(s.teamId ? { teamId: s.teamId } : {}),
     channelId: s.channelId,
+    ...(thread ? { threadTs: thread } : {}),
     asked: who.commandText,
     timeZone: s.timeZone,
     via: 'form',
@@ -194,21 +201,10 @@ async function reportFailure(bot: Bot, s: Submission, to: Audience, failure: OpF
       kind: s.meta.kind,
       userId: s.userId,
       ...(s.meta.channel ? { channel: s.meta.channel } : {}),
+      ...(s.meta.thread ? { threadTs: s.meta.thread } : {}),
       fields: s.fields,
     });
-    message.blocks.push({
-      type: 'actions',
-      block_id: 'modal_reopen',
-      elements: [
-        {
-          type: 'button',
-          action_id: MODAL_ACTION.reopen,
-          text: { type: 'plain_text', text: 'Reopen with my inputs', emoji: true },
-          value,
-          style: 'primary',
-        },
-      ],
-    });
+    message.blocks.push(openFormActions(value, 'Reopen with my inputs'));
   } catch (e) {
     bot.logger.warn({ user: s.userId, err: errText(e) }, 'could not keep the typed values');
   }

@@ -1,12 +1,13 @@
-import type { SlashCommand } from '@slack/bolt';
 import type { IdentityAction } from '../../core/grammar/types.js';
 import { CONNECT_UNAVAILABLE, type PersonRef } from '../../core/identity/index.js';
 import { errText } from '../../log.js';
+import type { Asked as AskedCommand } from '../asked.js';
 import type { Bot } from '../bot.js';
 import { announceChange } from '../changes.js';
 import { type Audience, say, tellUser } from '../reply.js';
 import type { JobOf } from '../runtime/jobs.js';
 import { slackFailure, slackFailureText } from '../slack-errors.js';
+import { connectActions } from '../views/connect.js';
 import { escapeMrkdwn } from '../views/mrkdwn.js';
 import { type ConnectFormMeta, connectedText, connectModal, standingMessage } from './views.js';
 
@@ -17,22 +18,24 @@ interface Asked {
 
 const NO_TEAM = 'Connecting needs a Slack workspace: use `/tsai connect` in one of its channels.';
 
-/** `/tsai connect`, `disconnect` or `whoami`, after the ack. */
+/** `connect`, `disconnect` or `whoami` typed on any surface, after the ack. */
 export async function followIdentityCommand(
   bot: Bot,
   action: IdentityAction,
-  command: SlashCommand,
-  to: Audience,
+  command: AskedCommand,
 ): Promise<void> {
   const asked: Asked = {
-    person: command.team_id ? { teamId: command.team_id, userId: command.user_id } : undefined,
-    to,
+    person: command.teamId ? { teamId: command.teamId, userId: command.userId } : undefined,
+    to: command.to,
+  };
+  const meta: ConnectFormMeta = {
+    channelId: command.channelId,
+    ...(command.to.responseUrls[0] ? { responseUrl: command.to.responseUrls[0] } : {}),
   };
   if (action === 'connect')
-    return openConnectForm(bot, asked, command.trigger_id, {
-      channelId: command.channel_id,
-      responseUrl: command.response_url,
-    });
+    return command.triggerId
+      ? openConnectForm(bot, asked, command.triggerId, meta)
+      : offerConnectForm(bot, asked);
   if (action === 'disconnect') return disconnect(bot, asked);
   return whoami(bot, asked);
 }
@@ -58,6 +61,21 @@ async function openConnectForm(bot: Bot, asked: Asked, triggerId: string, meta: 
       asked.to,
       'The Connect form is open: paste your own service token there. It goes to the bot only, never to the channel.',
     );
+}
+
+/**
+ * Asked in a message, which gives the bot no trigger to open a form with: a Connect button, only for the
+ * person, opens it (its click brings one).
+ */
+async function offerConnectForm(bot: Bot, asked: Asked) {
+  if (!bot.connections.canConnect) return void (await say(bot, asked.to, escapeMrkdwn(CONNECT_UNAVAILABLE)));
+  if (!asked.person) return void (await say(bot, asked.to, NO_TEAM));
+  await say(
+    bot,
+    asked.to,
+    'Click *Connect* to paste your own service token in a private form: it goes to the bot only, never to a conversation.',
+    [connectActions('connect')],
+  );
 }
 
 async function disconnect(bot: Bot, asked: Asked) {

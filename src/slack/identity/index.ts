@@ -1,8 +1,8 @@
-import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs, SlashCommand } from '@slack/bolt';
+import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { IdentityAction } from '../../core/grammar/types.js';
+import type { Asked } from '../asked.js';
 import type { Bot } from '../bot.js';
 import { type Feature, type Listener, listener } from '../feature.js';
-import type { Audience } from '../reply.js';
 import { exactly } from '../routes.js';
 import { CONNECT_CALLBACK, IDENTITY_ACTION } from './ids.js';
 import { ackConnectSubmission, ackIdentityClick } from './listeners.js';
@@ -12,14 +12,9 @@ export { IDENTITY_ACTION };
 
 type Click = SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
 
-/** `/tsai connect`, `disconnect`, `whoami`: the command feature hands them here after reading them. */
-export async function followIdentityCommand(
-  bot: Bot,
-  action: IdentityAction,
-  command: SlashCommand,
-  to: Audience,
-): Promise<void> {
-  return (await import('./follow-up.js')).followIdentityCommand(bot, action, command, to);
+/** `connect`, `disconnect`, `whoami`, typed anywhere: the command path hands them here after reading them. */
+export async function followIdentityCommand(bot: Bot, action: IdentityAction, asked: Asked): Promise<void> {
+  return (await import('./follow-up.js')).followIdentityCommand(bot, action, asked);
 }
 
 /** Connect (opens the form) and Disconnect, wherever the buttons are shown. */

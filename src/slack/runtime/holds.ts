@@ -52,7 +52,13 @@ export interface FollowUpHoldsOptions {
  * an ephemeral message in the channel, else a direct message.
  */
 function keptNotice(n: Notice): Record<string, unknown> {
-  return { userId: n.userId, ...(n.channelId ? { channelId: n.channelId } : {}), what: n.keptWhat ?? n.what };
+  return {
+    userId: n.userId,
+    ...(n.channelId ? { channelId: n.channelId } : {}),
+    ...(n.threadTs ? { threadTs: n.threadTs } : {}),
+    ...(n.direct ? { direct: true } : {}),
+    what: n.keptWhat ?? n.what,
+  };
 }
 
 export function startFollowUpHolds(o: FollowUpHoldsOptions): FollowUpHolds {

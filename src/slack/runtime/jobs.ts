@@ -5,6 +5,7 @@ import type { FlowJob } from '../flows/jobs.js';
 import type { FormJob } from '../forms/jobs.js';
 import type { HomeJob } from '../home/jobs.js';
 import type { IdentityJob } from '../identity/jobs.js';
+import type { MessageJob } from '../mentions/jobs.js';
 import type { ScheduleJob } from '../schedules/jobs.js';
 import type { WorkflowJob } from '../workflows/jobs.js';
 
@@ -20,6 +21,7 @@ export type Job =
   | HomeJob
   | FlowJob
   | IdentityJob
+  | MessageJob
   | ScheduleJob
   | WorkflowJob;
 
@@ -32,6 +34,10 @@ export type JobOf<K extends JobKind> = Extract<Job, { kind: K }>;
 export interface Notice {
   userId: string;
   channelId?: string;
+  /** The thread they asked in (a mention): they are told there. */
+  threadTs?: string;
+  /** They asked in their direct messages with the bot: they are told there. */
+  direct?: boolean;
   responseUrl?: string;
   /** e.g. "`/tsai learn …`" or "your approval of request 1a2b…". */
   what: string;

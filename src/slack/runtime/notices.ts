@@ -10,6 +10,8 @@ export function audienceOf(n: Notice): Audience {
   return {
     userId: n.userId,
     ...(n.channelId ? { channelId: n.channelId } : {}),
+    ...(n.threadTs ? { threadTs: n.threadTs } : {}),
+    ...(n.direct ? { direct: true } : {}),
     responseUrls: n.responseUrl ? [n.responseUrl] : [],
   };
 }

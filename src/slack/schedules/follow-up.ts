@@ -1,4 +1,3 @@
-import type { SlashCommand } from '@slack/bolt';
 import {
   changeSchedule,
   channelSchedules,
@@ -6,32 +5,34 @@ import {
   createSchedule,
   readScheduling,
 } from '../../core/schedules/manage.js';
+import { type Asked, invocationOfAsked } from '../asked.js';
 import type { Bot } from '../bot.js';
-import { type Audience, postInChannel, tellUser } from '../reply.js';
-import { errorMessage, invocationOf } from '../views/messages.js';
+import { postInChannel, tellUser } from '../reply.js';
+import { errorMessage } from '../views/messages.js';
 import { askerOf, showCreated } from './create.js';
 import { schedulingDeps } from './deps.js';
 import { postDigestNow } from './digest.js';
 import { changedMessage, listMessage } from './views.js';
 
 /**
- * `/tsai schedule …`, `/tsai schedules`, `/tsai digest …` after the ack: core reads and decides; this
- * shows the outcome (a new or changed schedule in the channel, the list and refusals only to the asker).
+ * `schedule …`, `schedules`, `digest …` typed on any surface, after the ack: core reads and decides; this
+ * shows the outcome where it was asked (a new or changed schedule in the channel, or the thread asked in;
+ * the list and refusals only to the asker). A schedule belongs to its channel, so its runs are shown there.
  */
 export async function followScheduling(
   bot: Bot,
   read: { id: string; text: string },
-  command: SlashCommand,
-  to: Audience,
+  asked: Asked,
 ): Promise<void> {
-  const who = invocationOf(command);
+  const { to } = asked;
+  const who = invocationOfAsked(asked);
   const req = readScheduling(read.id, read.text);
   if ('ok' in req) return void (await tellUser(bot, to, errorMessage(req, who)));
   const asker = await askerOf(bot, {
-    userId: command.user_id,
-    ...(command.team_id ? { teamId: command.team_id } : {}),
-    channelId: command.channel_id,
-    userName: command.user_name,
+    userId: asked.userId,
+    ...(asked.teamId ? { teamId: asked.teamId } : {}),
+    channelId: asked.channelId,
+    ...(asked.userName ? { userName: asked.userName } : {}),
   });
   const deps = schedulingDeps(bot);
   const inChannel = async (body: Parameters<typeof postInChannel>[2]) =>

@@ -1,8 +1,8 @@
-import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs, SlashCommand } from '@slack/bolt';
+import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { checkRepeat } from '../../core/forms/repeat.js';
+import type { Asked } from '../asked.js';
 import type { Bot } from '../bot.js';
 import { type Feature, type Listener, listener } from '../feature.js';
-import type { Audience } from '../reply.js';
 import { exactly } from '../routes.js';
 import { REPEAT_FLOW } from '../views/schedule-actions.js';
 
@@ -119,14 +119,13 @@ interface RepeatSubmission {
   };
 }
 
-/** `/tsai schedule …`, `/tsai schedules`, `/tsai digest …`, handed over by the command's follow-up. */
+/** `schedule …`, `schedules`, `digest …` typed anywhere, handed over by the command path's follow-up. */
 export async function followScheduling(
   bot: Bot,
   read: { id: string; text: string },
-  command: SlashCommand,
-  to: Audience,
+  asked: Asked,
 ): Promise<void> {
-  return (await import('./follow-up.js')).followScheduling(bot, read, command, to);
+  return (await import('./follow-up.js')).followScheduling(bot, read, asked);
 }
 
 export { scheduleLine } from './views.js';

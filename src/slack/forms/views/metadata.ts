@@ -15,6 +15,8 @@ export interface ModalMeta {
   channel?: string;
   /** `response_url` of the slash command that opened the modal, to post in-channel as the command path does. */
   responseUrl?: string;
+  /** The thread it was asked from (a mention in a thread): the outcome is a reply there. */
+  thread?: string;
   origin: 'command' | 'shortcut' | 'reopen';
   /** Stable keys of the time-range inputs present, in display order. */
   ranges: number[];
@@ -44,6 +46,7 @@ export function encodeMeta(meta: ModalMeta): string {
     k: meta.kind,
     c: meta.channel,
     u: meta.responseUrl,
+    t: meta.thread,
     o: meta.origin,
     r: meta.ranges,
     n: meta.next,
@@ -79,6 +82,7 @@ export function decodeMeta(text: string | undefined): ModalMeta | undefined {
     kind: o.k as FormId,
     channel: typeof o.c === 'string' ? o.c : undefined,
     responseUrl: typeof o.u === 'string' ? o.u : undefined,
+    thread: typeof o.t === 'string' ? o.t : undefined,
     origin: o.o,
     ranges,
     next: Math.max(next, Math.max(...ranges) + 1),
