@@ -14,6 +14,10 @@ export class BotDelivery {
     this.endpoint = url;
   }
 
+  hasEndpoint(): boolean {
+    return this.endpoint !== undefined;
+  }
+
   /** The path of the bot's endpoint, where commands, interactions and events all go. */
   endpointPath(): string {
     return new URL(this.endpoint ?? 'http://x/').pathname;

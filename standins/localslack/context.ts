@@ -20,6 +20,8 @@ export interface LocalSlackContext {
   readonly functions: FunctionRuntime;
   readonly triggerTtlMs: number;
   tokenStatus: TokenStatus;
+  /** The message events told to the app, one after the other, in the order of their changes. */
+  eventQueue: Promise<void>;
   /** Set once the server listens. */
   url: string;
 }

@@ -10,7 +10,8 @@ import type { LocalSlack } from './local-slack-api.js';
  *   GET    /_local/faults | rate-limits | token | app | functions | workflows
  *   DELETE /_local/faults[/<id>][?method=…]   { removed }
  *   POST   /_local/<action>             user actions: command | click | view-action | type | pick | submit |
- *                                       close-view | shortcut | options | message | open-home | event |
+ *                                       close-view | shortcut | options | message | edit-message |
+ *                                       delete-message | open-home | event |
  *                                       workflow ({ user, workflow: { name, steps } }: run it);
  *                                       platform: faults | rate-limits | token | channel-state | app | reset
  * POST bodies are the JSON arguments of the matching LocalSlack method; answers are its result (a
@@ -77,6 +78,8 @@ export async function handleControl(
     shortcut: (a) => slack.sendShortcut(a),
     options: (a) => slack.sendOptionsRequest(a),
     message: (a) => slack.postUserMessage(a),
+    'edit-message': (a) => slack.editUserMessage(a),
+    'delete-message': (a) => slack.deleteUserMessage(a),
     'open-home': (a) => slack.openHome(a),
     event: ({ event, ...rest }: A) => slack.sendEvent(event, rest),
     faults: (a) => slack.injectFault(a),

@@ -181,8 +181,34 @@ export interface LocalSlack {
   setFunctions(definitions: Record<string, FunctionDefinition>): void;
   /** The user opens the app's Home (or Messages) tab: `app_home_opened`, sent on every visit as Slack does. */
   openHome(o: { user: string; tab?: 'home' | 'messages' }): Promise<Delivery>;
-  /** A user writes a plain message (no `message` event is delivered). */
-  postUserMessage(o: { user: string; channel: string; text: string; threadTs?: string }): LocalMessage;
+  /**
+   * A user writes a message in a channel, a thread (`threadTs`) or their direct messages with the app
+   * (`channel`: `D<user>` or their own ID). The text is written as Slack's client writes it (`&<>` as
+   * entities, `@tsai` as `<@U0LOCALBOT>`, `#channel` and links as references) unless `rawText`. Slack then
+   * tells the app, as its subscriptions ask (`AppSettings.botEvents`): `app_mention` when the message
+   * mentions the bot, `message` (`channel_type: im`) in its direct messages (with a hidden
+   * `message_changed` of the parent for a thread reply there); the delivery comes after this returns.
+   */
+  postUserMessage(o: {
+    user: string;
+    channel: string;
+    text: string;
+    threadTs?: string;
+    rawText?: boolean;
+  }): LocalMessage;
+  /**
+   * A user edits their message: `message_changed` (with `edited`) in direct messages; in a channel,
+   * `app_mention` again, with `edited`, when the new text mentions the bot.
+   */
+  editUserMessage(o: {
+    user: string;
+    channel: string;
+    ts: string;
+    text: string;
+    rawText?: boolean;
+  }): LocalMessage;
+  /** A user deletes their message: `message_deleted` in direct messages; nothing is told of a channel's. */
+  deleteUserMessage(o: { user: string; channel: string; ts: string }): void;
   signedPost(path: string, rawBody: string, o?: SignedPostOptions): Promise<Delivery>;
   /** Messages `user` sees in `channel` (top level, or one thread when threadTs is given). */
   messages(channel: string, o?: { user?: string; threadTs?: string }): LocalMessage[];

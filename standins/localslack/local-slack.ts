@@ -15,6 +15,7 @@ import { sendOptionsRequest } from './options-request.js';
 import { RateLimiter } from './rate-limits.js';
 import { messagesIn, snapshotOf } from './snapshot.js';
 import { APP_ID, BOT_ID, BOT_USER_ID, SlackState, TEAM_ID } from './state.js';
+import { deleteUserMessage, editUserMessage, postUserMessage } from './user-messages.js';
 import { closeView, pickOptions, sendViewAction, submitView, typeIntoView } from './view-actions.js';
 import { waitFor } from './wait-for.js';
 import { handleApi, handleResponseUrl } from './web-api-server.js';
@@ -42,6 +43,7 @@ function newContext(o: LocalSlackOptions): LocalSlackContext {
     bot: new BotDelivery(o.signingSecret, o.ackTimeoutMs ?? 3000, o.botEndpoint),
     triggerTtlMs: o.triggerTtlMs ?? 3000,
     tokenStatus: 'active',
+    eventQueue: Promise.resolve(),
     url: '',
     functions: new FunctionRuntime(o.functions ?? {}, now, (event) => sendEvent(ctx, event)),
   };
@@ -128,11 +130,9 @@ function localSlackOf(ctx: LocalSlackContext, close: () => Promise<void>): Local
       ctx.functions.definitions = definitions;
       state.changed();
     },
-    postUserMessage({ user, channel, text, threadTs }) {
-      if (!state.users.has(user)) throw new Error(`local slack: unknown user "${user}"`);
-      const ch = channelRef(ctx, channel);
-      return state.addMessage({ channel: ch.id, user, text, threadTs, kind: 'message', via: 'user' });
-    },
+    postUserMessage: (a) => postUserMessage(ctx, a),
+    editUserMessage: (a) => editUserMessage(ctx, a),
+    deleteUserMessage: (a) => deleteUserMessage(ctx, a),
     signedPost: (path, rawBody, so) => ctx.bot.post(path, rawBody, so),
     messages: (channel, mo) => messagesIn(state, channel, mo),
     topView: (user) => state.topView(user),

@@ -8,6 +8,7 @@ import {
   userRef,
 } from './context.js';
 import type { LocalSlack } from './local-slack-api.js';
+import { threadOf } from './message-events.js';
 import { applyResponse } from './respond.js';
 import { APP_ID, TEAM_DOMAIN, TEAM_ID } from './state.js';
 import type { Delivery } from './types.js';
@@ -105,7 +106,7 @@ export async function clickButton(
     container: { type: 'message', message_ts: m.ts, channel_id: ch.id, is_ephemeral: ephemeral },
     trigger_id: triggerId,
     channel: { id: ch.id, name: ch.name },
-    ...(ephemeral ? {} : { message: messagePayload(m) }),
+    ...(ephemeral ? {} : { message: messagePayload(m, threadOf(ctx, m)) }),
     state: { values: buildStateValues(m.blocks) },
     response_url: rUrl,
     actions: [actionPayload(ref, value, state.nextTs())],

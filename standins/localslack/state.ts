@@ -15,6 +15,8 @@ export const TEAM_DOMAIN = 'localslack';
 export const APP_ID = 'A0LOCAL';
 export const BOT_ID = 'B0LOCAL';
 export const BOT_USER_ID = 'U0LOCALBOT';
+/** What an app that asks for mentions and direct messages subscribes to, unless configured otherwise. */
+export const DEFAULT_BOT_EVENTS = ['app_home_opened', 'function_executed', 'app_mention', 'message.im'];
 
 export interface ChannelState extends LocalChannel {
   messages: LocalMessage[];
@@ -51,7 +53,13 @@ export class SlackState extends EventEmitter {
   readonly triggers = new Map<string, Trigger>();
   readonly responseTargets = new Map<string, ResponseTarget>();
   /** The app's configuration (kept across `reset`). */
-  readonly app: AppSettings = { homeTabEnabled: true, messagesTabEnabled: true, chatWritePublic: true };
+  readonly app: AppSettings = {
+    homeTabEnabled: true,
+    messagesTabEnabled: true,
+    messagesTabReadOnly: false,
+    chatWritePublic: true,
+    botEvents: [...DEFAULT_BOT_EVENTS],
+  };
   /** Increments on every change; a sandbox can long-poll on it. */
   version = 0;
   private lastMicros = 0;

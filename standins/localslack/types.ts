@@ -156,6 +156,13 @@ export interface AppSettings {
   homeTabEnabled: boolean;
   /** `messages_tab_enabled`. */
   messagesTabEnabled: boolean;
+  /** `messages_tab_read_only_enabled`: people can read the Messages tab but not write in it. */
+  messagesTabReadOnly: boolean;
+  /**
+   * The bot events the app subscribes to (`settings.event_subscriptions.bot_events`): of the message
+   * events, only `app_mention` and `message.im` are told, and only when named here.
+   */
+  botEvents: string[];
   /**
    * The `chat:write.public` scope: the app may post in a public channel it has not joined, and update what
    * it posted there. Without it such a channel answers `not_in_channel`, as it does for any private one.

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LocalSlackContext } from './context.js';
 import { RESPONSE_URL } from './faults.js';
 import { parseArgs, sendJson } from './http-io.js';
+import { tellApp } from './message-events.js';
 import { applyResponse } from './respond.js';
 import type { ApiCall } from './types.js';
 import { type ApiContext, callApi, normaliseArgs } from './webapi.js';
@@ -56,7 +57,12 @@ export function handleApi(
     );
   if (method === 'functions.completeSuccess' || method === 'functions.completeError')
     return answer(200, ctx.functions.call(method, args));
-  const apiCtx: ApiContext = { state: ctx.state, baseUrl: ctx.url, triggerTtlMs: ctx.triggerTtlMs };
+  const apiCtx: ApiContext = {
+    state: ctx.state,
+    baseUrl: ctx.url,
+    triggerTtlMs: ctx.triggerTtlMs,
+    tell: (change) => tellApp(ctx, change),
+  };
   answer(200, callApi(method, args, apiCtx));
 }
 

@@ -1,3 +1,4 @@
+import type { MessageChange } from './message-events.js';
 import { APP_ID, BOT_ID, BOT_USER_ID, type SlackState, TEAM_DOMAIN, TEAM_ID } from './state.js';
 import type { LocalChannel, LocalMessage, LocalUser, OpenView } from './types.js';
 import { UPDATE_TEXT_MAX, validateMessage, validateView } from './validate.js';
@@ -10,6 +11,8 @@ export interface ApiContext {
   state: SlackState;
   baseUrl: string;
   triggerTtlMs: number;
+  /** Tells the app of a change to a message, as Slack's event subscriptions do (the bot's own included). */
+  tell?: (change: MessageChange) => void;
 }
 
 const fail = (error: string, messages?: string[]): ApiResult =>
@@ -40,8 +43,9 @@ export function viewPayload(ov: OpenView): Json {
   };
 }
 
-export function messagePayload(m: LocalMessage): Json {
-  const out: Json = { type: 'message', ts: m.ts, text: m.text, user: m.user, team: TEAM_ID };
+/** A message object as the Web API and interaction payloads carry it; `thread`: a parent's reply fields. */
+export function messagePayload(m: LocalMessage, thread: Json = {}): Json {
+  const out: Json = { type: 'message', ts: m.ts, text: m.text, user: m.user, team: TEAM_ID, ...thread };
   if (m.botId) {
     out.bot_id = m.botId;
     out.app_id = APP_ID;
@@ -156,7 +160,7 @@ const handlers: Record<string, Handler> = {
     is_enterprise_install: false,
   }),
 
-  'chat.postMessage': (a, { state }) => {
+  'chat.postMessage': (a, { state, tell }) => {
     const ch = state.channel(a.channel);
     if (!ch) return fail('channel_not_found');
     const refused = postingRefused(state, ch);
@@ -170,6 +174,7 @@ const handlers: Record<string, Handler> = {
       threadTs,
       broadcast: threadTs ? a.reply_broadcast === true || a.reply_broadcast === 'true' : undefined,
     });
+    tell?.({ kind: 'posted', message: m });
     return { ok: true, channel: ch.id, ts: m.ts, message: messagePayload(m) };
   },
 
@@ -178,6 +183,9 @@ const handlers: Record<string, Handler> = {
     if (!ch) return fail('channel_not_found');
     const refused = postingRefused(state, ch);
     if (refused) return refused;
+    // chat:write.public lets an app post in a public channel it is not in, not whisper there: Slack answers
+    // not_in_channel (slackapi/node-slack-sdk#977).
+    if (!state.botIn(ch)) return fail('not_in_channel');
     const user = str(a.user);
     if (!user || !state.users.has(user)) return fail('user_not_found');
     if (ch.members && !ch.members.includes(user)) return fail('user_not_in_channel');
@@ -187,7 +195,7 @@ const handlers: Record<string, Handler> = {
     return { ok: true, message_ts: m.ts };
   },
 
-  'chat.update': (a, { state }) => {
+  'chat.update': (a, { state, tell }) => {
     const ch = state.channel(a.channel);
     if (!ch || (ch.isPrivate && !state.botIn(ch))) return fail('channel_not_found');
     if (ch.archived) return fail('is_inactive');
@@ -198,10 +206,12 @@ const handlers: Record<string, Handler> = {
     const text = a.text ?? (a.blocks === undefined ? undefined : m.text);
     const bad = validateMessage(text, a.blocks ?? m.blocks, UPDATE_TEXT_MAX);
     if (bad) return fail(bad.error, bad.messages);
+    const previous = structuredClone(m);
     if (a.text !== undefined) m.text = String(a.text);
     if (a.blocks !== undefined) m.blocks = assignIds(a.blocks);
     m.edits++;
     state.changed();
+    tell?.({ kind: 'edited', message: m, previous, editedTs: state.nextTs() });
     return { ok: true, channel: ch.id, ts: m.ts, text: m.text, message: messagePayload(m) };
   },
 

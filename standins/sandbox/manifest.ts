@@ -8,8 +8,13 @@ export interface ManifestSummary {
   description?: string;
   usageHint?: string;
   shortcuts: { name: string; callbackId: string; description?: string }[];
-  /** `features.app_home`, when a manifest was read: Slack's Home tab is off unless enabled, Messages on. */
-  appHome?: { homeTabEnabled: boolean; messagesTabEnabled: boolean };
+  /**
+   * `features.app_home`, when a manifest was read: Slack's Home tab is off unless enabled, Messages on (and
+   * open to typing unless `messages_tab_read_only_enabled`).
+   */
+  appHome?: { homeTabEnabled: boolean; messagesTabEnabled: boolean; messagesTabReadOnly: boolean };
+  /** `settings.event_subscriptions.bot_events`: the events Slack sends the app. */
+  botEvents?: string[];
   /** Whether the bot scopes include `chat:write.public` (posting in public channels it has not joined). */
   chatWritePublic?: boolean;
   /** The Workflow Builder steps the app offers (`functions`), by callback_id. */
@@ -56,10 +61,19 @@ export function readManifest(path: string): ManifestSummary {
     appHome: {
       homeTabEnabled: appHome.home_tab_enabled === true,
       messagesTabEnabled: appHome.messages_tab_enabled !== false,
+      messagesTabReadOnly: appHome.messages_tab_read_only_enabled === true,
     },
+    botEvents: botEventsOf(doc),
     chatWritePublic: botScopes.includes('chat:write.public'),
     ...(isRecord(functions) ? { functions: functions as Record<string, FunctionDefinition> } : {}),
   };
+}
+
+function botEventsOf(doc: unknown): string[] {
+  const settings = isRecord(doc) && isRecord(doc.settings) ? doc.settings : {};
+  const subscriptions = isRecord(settings.event_subscriptions) ? settings.event_subscriptions : {};
+  const events = subscriptions.bot_events;
+  return Array.isArray(events) ? events.filter((e): e is string => typeof e === 'string') : [];
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>

@@ -112,12 +112,17 @@ describe('sandbox server', () => {
       expect(write('features:\n  bot_user: { display_name: tsai }\n')).toEqual({
         homeTabEnabled: false,
         messagesTabEnabled: true,
+        messagesTabReadOnly: false,
       });
       expect(
         write('features:\n  app_home: { home_tab_enabled: true, messages_tab_enabled: false }\n'),
       ).toEqual({
         homeTabEnabled: true,
         messagesTabEnabled: false,
+        messagesTabReadOnly: false,
+      });
+      expect(write('features:\n  app_home: { messages_tab_read_only_enabled: true }\n')).toMatchObject({
+        messagesTabReadOnly: true,
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -130,7 +135,11 @@ describe('sandbox server', () => {
       const sandbox = await startSandbox({ slack: own });
       await sandbox.close();
       const manifest = readManifest(new URL('../../../manifest.yml', import.meta.url).pathname);
-      expect(own.snapshot().app).toEqual({ ...manifest.appHome, chatWritePublic: true });
+      expect(own.snapshot().app).toEqual({
+        ...manifest.appHome,
+        chatWritePublic: true,
+        botEvents: ['app_home_opened', 'function_executed', 'app_mention', 'message.im'],
+      });
     } finally {
       await own.close();
     }
