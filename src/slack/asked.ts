@@ -4,9 +4,10 @@ import { secretSafe } from '../core/secret-text.js';
 import { COMMAND_NAME } from './command/name.js';
 import type { Audience } from './reply.js';
 import type { Invocation } from './views/messages.js';
+import { PREFIX, type TypedOn } from './views/typed-commands.js';
 
 /** The surfaces where a person types a command: the slash command, a mention, the Messages tab. */
-export type AskedVia = Extract<FlowOrigin, 'command' | 'mention' | 'direct-message'>;
+export type AskedVia = Extract<FlowOrigin, TypedOn>;
 
 /**
  * A person asked the bot something in words, somewhere, and is answered there: what every surface that
@@ -31,13 +32,6 @@ export interface Asked {
   /** Their message can be edited: a command refused for its wording is read again once corrected. */
   correctable?: boolean;
 }
-
-/** How each surface's commands read as typed: `/tsai flows`, `@tsai flows`, or `flows` in the Messages tab. */
-const PREFIX: Record<AskedVia, string> = {
-  command: COMMAND_NAME,
-  mention: `@${COMMAND_NAME.slice(1)}`,
-  'direct-message': '',
-};
 
 /** What the person typed, as shown back under a reply (tokens masked; entities decoded, escaped when shown). */
 export function invocationOfAsked(a: Pick<Asked, 'userId' | 'text' | 'via'>): Invocation {

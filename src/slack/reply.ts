@@ -4,6 +4,7 @@ import { postToResponseUrl } from './respond.js';
 import { slackFailure } from './slack-errors.js';
 import { type MessageBody, plainMessage } from './views/messages.js';
 import type { KnownBlock } from './views/mrkdwn.js';
+import { type TypedOn, writtenFor } from './views/typed-commands.js';
 
 /** Who an outcome is for, and the ways to reach them in the conversation they asked from. */
 export interface Audience {
@@ -17,6 +18,11 @@ export interface Audience {
   threadTs?: string;
   /** The conversation is their direct messages with the bot: what only they may see is said there plainly. */
   direct?: boolean;
+  /**
+   * How commands are typed where they read (a mention's thread, the Messages tab): the commands a message
+   * quotes are written so (`writtenFor`); absent: as the slash command.
+   */
+  typedOn?: TypedOn;
   /** response_urls that post into that channel, best first (a command's, a form's channel picker's). */
   responseUrls: string[];
 }
@@ -73,7 +79,8 @@ async function viaResponseUrls(
  * Posts an outcome in the channel: through a response_url first (it works whether or not the bot is a
  * member), then `chat.postMessage`. False when nothing worked.
  */
-export async function postInChannel(r: Replier, to: Audience, body: MessageBody): Promise<boolean> {
+export async function postInChannel(r: Replier, to: Audience, shown: MessageBody): Promise<boolean> {
+  const body = writtenFor(to.typedOn, shown);
   if (await viaResponseUrls(r, to, body, 'in_channel')) return true;
   const channel = to.channelId;
   if (!channel) return false;
@@ -93,7 +100,8 @@ export async function postInChannel(r: Replier, to: Audience, body: MessageBody)
  * they asked in), else a direct message from the app, so that what they asked is never answered by
  * silence. In their own direct messages with the bot it is a plain message there. False when nothing worked.
  */
-export async function tellUser(r: Replier, to: Audience, body: MessageBody): Promise<boolean> {
+export async function tellUser(r: Replier, to: Audience, shown: MessageBody): Promise<boolean> {
+  const body = writtenFor(to.typedOn, shown);
   if (await viaResponseUrls(r, to, body, 'ephemeral')) return true;
   const channel = to.channelId;
   if (channel && to.direct) {

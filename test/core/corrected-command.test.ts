@@ -31,6 +31,15 @@ describe('the whole corrected command a refusal ends with', () => {
     );
   });
 
+  it('keeps the way it was typed: after @tsai in a thread, bare in the Messages tab', () => {
+    expect(correctedCommand(`@tsai learn signals=${T} range=never`, 'range="last 3 days"')).toBe(
+      `@tsai learn signals=${T} range="last 3 days"`,
+    );
+    expect(correctedCommand(`learn signals=${T}`, 'range="last 3 days"')).toBe(
+      `learn signals=${T} range="last 3 days"`,
+    );
+  });
+
   it('gives nothing for a whole command or text it cannot split', () => {
     expect(correctedCommand('/tsai learn x', '/tsai help learn')).toBeUndefined();
     expect(correctedCommand('/tsai learn name="open', 'range="last 3 days"')).toBeUndefined();

@@ -13,9 +13,9 @@ export function correctedCommand(typed: string, fix: string): string | undefined
   const fixed = tokenize(fix);
   const fixToken = fixed.ok && fixed.tokens.length === 1 ? fixed.tokens[0] : undefined;
   if (fixToken?.kind !== 'keyvalue') return undefined;
-  const slash = /^\/\S+/.exec(typed.trim())?.[0];
-  if (!slash) return undefined;
-  const rest = tokenize(typed.trim().slice(slash.length));
+  // As typed: after `/tsai` or `@tsai`, or bare (the bot's Messages tab).
+  const lead = /^[/@]\S+/.exec(typed.trim())?.[0] ?? '';
+  const rest = tokenize(typed.trim().slice(lead.length));
   if (!rest.ok) return undefined;
   const tokens = rest.tokens;
   const words = tokens.map((t) => (t.kind === 'positional' && !t.quoted ? t.value.toLowerCase() : ''));
@@ -34,7 +34,7 @@ export function correctedCommand(typed: string, fix: string): string | undefined
     if (spec.freeText?.includes(key)) while (out[end]?.kind === 'positional') end++;
     out.splice(at, end - at, fixToken);
   }
-  return [slash, ...out.map((t) => t.raw)].join(' ');
+  return [...(lead ? [lead] : []), ...out.map((t) => t.raw)].join(' ');
 }
 
 const canonical = (key: string) => {

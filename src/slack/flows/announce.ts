@@ -4,6 +4,7 @@ import { isNotInChannel, tellInviteOnce } from '../invite-hint.js';
 import { type Audience, sendOrPlain } from '../reply.js';
 import { postToResponseUrl } from '../respond.js';
 import type { MessageBody } from '../views/messages.js';
+import { writtenFor } from '../views/typed-commands.js';
 
 /**
  * Posts a created flow in the channel it was asked from (in the thread, when asked in one), where its
@@ -16,9 +17,10 @@ import type { MessageBody } from '../views/messages.js';
 export async function announceFlow(
   bot: Bot,
   to: Audience,
-  body: MessageBody,
+  shown: MessageBody,
   flowId: string,
 ): Promise<boolean> {
+  const body = writtenFor(to.typedOn, shown);
   const log = bot.logger.child({ part: 'flow-tracking', flowId });
   const tell = (a: Parameters<NonNullable<Bot['tracker']>['announced']>[1]) =>
     bot.tracker

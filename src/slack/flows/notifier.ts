@@ -12,6 +12,7 @@ import { postToResponseUrl } from '../respond.js';
 import { type SlackFailure, slackFailure } from '../slack-errors.js';
 import { saveDraft } from '../views/form-drafts.js';
 import type { MessageBody } from '../views/messages.js';
+import { writtenFor } from '../views/typed-commands.js';
 import { announcementMessage, completionMessage } from './views.js';
 
 /** A response_url takes 5 posts within 30 minutes (Slack); the last is kept for the flow's end. */
@@ -113,7 +114,7 @@ export function createFlowNotifier(bot: Bot): FlowNotifier {
       // A slash command's response_url cannot edit its earlier reply (replace_original posts a new
       // message), so a flow announced through one is only told at its end.
       if (a?.kind !== 'message') return { kind: 'skipped' };
-      return update(a.channelId, a.ts, announcementMessage(f, now), f, now);
+      return update(a.channelId, a.ts, writtenFor(typedOn(f), announcementMessage(f, now)), f, now);
     },
 
     async notify(f, now) {
@@ -126,7 +127,10 @@ export function createFlowNotifier(bot: Bot): FlowNotifier {
           : undefined;
       const thread = await threadOf(bot, f);
       const body = (where?: string) =>
-        completionMessage(f, { timeZone, ...(reopen ? { reopen } : {}), ...(where ? { where } : {}) });
+        writtenFor(
+          typedOn(f),
+          completionMessage(f, { timeZone, ...(reopen ? { reopen } : {}), ...(where ? { where } : {}) }),
+        );
       const ways = waysToTell(bot, f, now, thread, body);
       for (const way of ways) {
         try {
@@ -156,6 +160,10 @@ export function createFlowNotifier(bot: Bot): FlowNotifier {
 }
 
 type Way = { name: string; tell: () => Promise<NotifyResult> };
+
+/** How commands are typed where a flow was asked from: its notices quote them so. */
+const typedOn = (f: TrackedFlow) =>
+  f.origin === 'mention' || f.origin === 'direct-message' ? f.origin : undefined;
 
 /**
  * The ways to tell the requester, best first: under the announcement (or the approval's card); through

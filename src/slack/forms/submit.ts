@@ -110,7 +110,7 @@ export async function followSubmission(s: Submission, bot: Bot): Promise<void> {
   const to: Audience = {
     userId: s.userId,
     channelId: s.channelId,
-    ...(thread ? { threadTs: thread } : {}),
+    ...(thread ? { threadTs: thread, typedOn: 'mention' as const } : {}),
     responseUrls: s.responseUrls,
   };
   if (!(await runsOnce(bot, s.key, to))) return;

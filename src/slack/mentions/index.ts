@@ -11,12 +11,13 @@ import { audienceOf } from './place.js';
 const followUp: FollowUp<MessageJob> = {
   run: async (job: MessageJob, bot: Bot) => (await import('./follow-up.js')).followMessage(job, bot),
   notice: (job: MessageJob): Notice => {
-    const { userId, channelId, threadTs, direct } = audienceOf(job);
+    const { userId, channelId, threadTs, direct, typedOn } = audienceOf(job);
     return {
       userId,
       ...(channelId ? { channelId } : {}),
       ...(threadTs ? { threadTs } : {}),
       ...(direct ? { direct } : {}),
+      ...(typedOn ? { typedOn } : {}),
       what: code(shownWhat(job.kind, job.text)),
       keptWhat: code(keptWordOf(job.kind, job.text)),
     };

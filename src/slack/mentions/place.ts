@@ -12,7 +12,14 @@ export function audienceOf(job: MessageJob): Audience {
       channelId: job.channelId,
       direct: true,
       ...(job.threadTs ? { threadTs: job.threadTs } : {}),
+      typedOn: 'direct-message',
       responseUrls: [],
     };
-  return { userId: job.userId, channelId: job.channelId, threadTs: job.threadTs ?? job.ts, responseUrls: [] };
+  return {
+    userId: job.userId,
+    channelId: job.channelId,
+    threadTs: job.threadTs ?? job.ts,
+    typedOn: 'mention',
+    responseUrls: [],
+  };
 }

@@ -57,6 +57,7 @@ function keptNotice(n: Notice): Record<string, unknown> {
     ...(n.channelId ? { channelId: n.channelId } : {}),
     ...(n.threadTs ? { threadTs: n.threadTs } : {}),
     ...(n.direct ? { direct: true } : {}),
+    ...(n.typedOn ? { typedOn: n.typedOn } : {}),
     what: n.keptWhat ?? n.what,
   };
 }

@@ -7,6 +7,7 @@ import type { HomeJob } from '../home/jobs.js';
 import type { IdentityJob } from '../identity/jobs.js';
 import type { MessageJob } from '../mentions/jobs.js';
 import type { ScheduleJob } from '../schedules/jobs.js';
+import type { TypedOn } from '../views/typed-commands.js';
 import type { WorkflowJob } from '../workflows/jobs.js';
 
 /**
@@ -38,6 +39,8 @@ export interface Notice {
   threadTs?: string;
   /** They asked in their direct messages with the bot: they are told there. */
   direct?: boolean;
+  /** How commands are typed where they asked (a mention, the Messages tab). */
+  typedOn?: TypedOn;
   responseUrl?: string;
   /** e.g. "`/tsai learn …`" or "your approval of request 1a2b…". */
   what: string;

@@ -12,6 +12,7 @@ export function audienceOf(n: Notice): Audience {
     ...(n.channelId ? { channelId: n.channelId } : {}),
     ...(n.threadTs ? { threadTs: n.threadTs } : {}),
     ...(n.direct ? { direct: true } : {}),
+    ...(n.typedOn ? { typedOn: n.typedOn } : {}),
     responseUrls: n.responseUrl ? [n.responseUrl] : [],
   };
 }

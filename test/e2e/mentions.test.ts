@@ -1,0 +1,364 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APPROVAL_ACTION } from '../../src/slack/approvals/card.js';
+import { fieldActionId, MODAL_ACTION } from '../../src/slack/forms/views/ids.js';
+import { SEED } from '../../standins/emulator/index.js';
+import { DEFAULT_USERS, type LocalMessage } from '../../standins/localslack/index.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { waitUntil } from '../support/patience.js';
+
+/**
+ * Asking the bot where people talk, through the real bot over signed HTTP: the local Slack delivers what
+ * people write exactly as Slack's Events API does (app_mention, message.im and its subtypes), and the bot
+ * answers in the thread or the direct messages.
+ */
+const W = SEED.workspaces.pumpStation;
+const T = SEED.signals.temperature;
+const ALICE = 'U0ALICE';
+const BOB = 'U0BOB';
+const OPS = 'C0OPS';
+const APPROVALS = 'C0APPROVALS';
+const QUIET = 'C0QUIET';
+const RANGE = 'range="2026-11-20 to 2026-11-21"';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({
+    flowDelays: { runningAfterMs: 300, completedAfterMs: 1_200 },
+    env: {
+      TSAI_TRACK_FIRST_POLL: '100ms',
+      TSAI_TRACK_MAX_INTERVAL: '400ms',
+      TSAI_APPROVERS: BOB,
+      TSAI_APPROVALS_CHANNEL: APPROVALS,
+    },
+    users: DEFAULT_USERS,
+    channels: [
+      { id: 'C0GENERAL', name: 'general' },
+      { id: OPS, name: 'plant-ops' },
+      { id: APPROVALS, name: 'approvals' },
+      { id: QUIET, name: 'quiet', botMember: false },
+    ],
+  });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read Block Kit JSON by path
+type Block = Record<string, any>;
+const textOf = (m: LocalMessage | undefined) => (m ? `${m.text}\n${JSON.stringify(m.blocks ?? [])}` : '');
+const bot = () => h.slack.botUserId;
+/** What `user` sees of the bot in a thread (its parent left out), oldest first. */
+const inThread = (user: string, channel: string, threadTs: string) =>
+  h.slack.messages(channel, { user, threadTs }).filter((m) => m.ts !== threadTs && m.user === bot());
+const buttonsOf = (m: LocalMessage | undefined) =>
+  ((m?.blocks ?? []) as Block[])
+    .filter((b) => b.type === 'actions')
+    .flatMap((b) => (b.elements as Block[]).map((e) => e.action_id as string));
+
+/** `user` writes in `channel` (in the thread of `threadTs`), as Slack's client writes it. */
+const say = (user: string, channel: string, text: string, threadTs?: string) =>
+  h.slack.postUserMessage({ user, channel, text, ...(threadTs ? { threadTs } : {}) });
+
+/** The first message of the bot in that thread that `user` sees and `test` accepts. */
+const answer = (user: string, channel: string, threadTs: string, test: RegExp, label: string) =>
+  h.slack.waitFor(() => inThread(user, channel, threadTs).find((m) => test.test(textOf(m))), 60_000, label);
+
+/** Until the bot has read an event of this message, so that "nothing happened" means something. */
+const read = (m: LocalMessage) =>
+  h.slack.waitFor(
+    () => h.slack.events.find((e) => e.event.ts === m.ts && e.status === 200),
+    60_000,
+    `the delivery of ${m.ts}`,
+  );
+
+describe('a thread conversation', () => {
+  it('is answered in the thread: a question, a flow looked up, a learn followed to its end, a live start approved', async () => {
+    const question = say(ALICE, OPS, 'Pump 1 ran hot overnight. Was the baseline learn fine?');
+    // Nobody asked the bot: no event, nothing said.
+    expect(h.slack.events.some((e) => e.event.ts === question.ts)).toBe(false);
+
+    // A flow looked up from the thread: its status, only to the one who asked, in the thread.
+    const asked = say(BOB, OPS, `@tsai flow ${SEED.flows.baselineLearn}`, question.ts);
+    expect(asked.text).toBe(`<@${bot()}> flow ${SEED.flows.baselineLearn}`);
+    const status = await answer(
+      BOB,
+      OPS,
+      question.ts,
+      new RegExp(SEED.flows.baselineLearn),
+      'the flow status',
+    );
+    expect(status.threadTs).toBe(question.ts);
+    expect(status.ephemeralTo).toBe(BOB);
+    expect(inThread(ALICE, OPS, question.ts)).toEqual([]);
+
+    // A learn asked in the thread: announced there for everyone, followed there to its end.
+    say(
+      ALICE,
+      OPS,
+      `@tsai learn workspace=${W} signals=${T}:temperature ${RANGE} name=thread-learn`,
+      question.ts,
+    );
+    const announced = await answer(BOB, OPS, question.ts, /thread-learn/, 'the announcement in the thread');
+    expect(announced.ephemeralTo).toBeUndefined();
+    // A reply in the thread, not a message at the top of the channel.
+    expect(h.slack.messages(OPS, { user: BOB }).some((m) => m.ts === announced.ts)).toBe(false);
+    const ended = await answer(
+      BOB,
+      OPS,
+      question.ts,
+      /Model .*created|created.*model/i,
+      'the end in the thread',
+    );
+    expect(ended.threadTs).toBe(question.ts);
+    expect(textOf(ended)).toContain(`<@${ALICE}>`);
+    await h.slack.waitFor(
+      () =>
+        /COMPLETED/.test(
+          textOf(h.slack.messages(OPS, { threadTs: question.ts }).find((m) => m.ts === announced.ts)),
+        ),
+      60_000,
+      'the announcement at COMPLETED, in place',
+    );
+    const audit = await h.store.listAudit({ limit: 5 });
+    expect(audit.find((e) => e.operation === 'flow.ANOMALYLEARN')?.params.via).toBe('mention');
+
+    // A live start asked in the thread: where it waits is said there, and its decision told there.
+    say(
+      ALICE,
+      OPS,
+      `@tsai live start ${SEED.models.pressureCommon} reason="after the overnight run"`,
+      question.ts,
+    );
+    const waiting = await answer(BOB, OPS, question.ts, /waiting for approval/, 'where the request waits');
+    expect(textOf(waiting)).toContain(`<@${ALICE}>`);
+    expect(textOf(waiting)).toContain(`<#${APPROVALS}>`);
+    const card = await h.slack.waitFor(
+      () => h.slack.messages(APPROVALS).find((m) => buttonsOf(m).includes(APPROVAL_ACTION.approve)),
+      60_000,
+      'the request card',
+    );
+    const approved = await h.slack.clickButton({
+      user: BOB,
+      channel: APPROVALS,
+      messageTs: card.ts,
+      actionId: APPROVAL_ACTION.approve,
+    });
+    expect(approved.status).toBe(200);
+    const decision = await answer(ALICE, OPS, question.ts, /was approved/, 'the decision in the thread');
+    expect(textOf(decision)).toContain(`<@${BOB}>`);
+    expect(decision.ephemeralTo).toBeUndefined();
+    await answer(ALICE, OPS, question.ts, /now live|is live/i, 'the live model told in the thread');
+  });
+
+  it('offers the form with a button when arguments are missing, and its outcome comes back to the thread', async () => {
+    const top = say(ALICE, OPS, '@tsai learn');
+    const offer = await answer(ALICE, OPS, top.ts, /Open the form/, 'the offer of the form');
+    expect(offer.ephemeralTo).toBe(ALICE);
+    expect(buttonsOf(offer)).toEqual([MODAL_ACTION.reopen]);
+    const click = await h.slack.clickButton({
+      user: ALICE,
+      channel: OPS,
+      messageTs: offer.ts,
+      actionId: MODAL_ACTION.reopen,
+    });
+    expect(click.status).toBe(200);
+    const form = await h.slack.waitFor(() => h.slack.topView(ALICE), 60_000, 'the learn form');
+    // The ID fields are type-ahead selects: what goes in them is picked from what the bot offers.
+    for (const [blockId, typed] of [
+      ['workspace', W],
+      ['signals', `${T}:temperature`],
+    ] as const)
+      await h.slack.sendOptionsRequest({
+        user: ALICE,
+        viewId: form.id,
+        blockId,
+        actionId: fieldActionId(blockId),
+        value: typed,
+      });
+    const sent = await h.slack.submitView({
+      user: ALICE,
+      viewId: form.id,
+      values: {
+        name: { [fieldActionId('name')]: 'form-from-thread' },
+        workspace: { [fieldActionId('workspace')]: W },
+        signals: { [fieldActionId('signals')]: [`${T}:temperature`] },
+        range_1: { [MODAL_ACTION.range]: '2026-11-20 to 2026-11-21' },
+      },
+    });
+    expect(sent.errors).toBeUndefined();
+    const announced = await answer(BOB, OPS, top.ts, /form-from-thread/, 'the form’s flow in the thread');
+    expect(announced.threadTs).toBe(top.ts);
+  });
+
+  it('makes a schedule and a digest from a mention, said in the thread', async () => {
+    const top = say(ALICE, OPS, '@tsai digest now');
+    const digest = await answer(BOB, OPS, top.ts, /Digest for/, 'the digest in the thread');
+    expect(digest.ephemeralTo).toBeUndefined();
+    say(ALICE, OPS, `@tsai schedule "every weekday at 06:00" workspace show ${W}`, top.ts);
+    await answer(BOB, OPS, top.ts, /weekday/i, 'the new schedule in the thread');
+    const made = await h.store.listSchedules({ channelId: OPS });
+    expect(made.map((s) => s.command)).toContain(`workspace show ${W}`);
+  });
+});
+
+describe('never a loop, never twice', () => {
+  const workspaces = async (name: string) =>
+    (await h.serviceRequests()).filter(
+      (r) => r.method === 'POST' && r.path.endsWith('/workspace') && JSON.stringify(r.body).includes(name),
+    );
+
+  it('a bot’s message, its own mention of itself, a retry and a second delivery run nothing', async () => {
+    const text = `<@${bot()}> workspace create "Loop 1"`;
+    const own = await h.slack.sendEvent({
+      type: 'app_mention',
+      user: bot(),
+      bot_id: h.slack.botId,
+      text,
+      ts: '1790000000.000101',
+      channel: OPS,
+    });
+    const other = await h.slack.sendEvent({
+      type: 'app_mention',
+      subtype: 'bot_message',
+      bot_id: 'B0OTHER',
+      user: 'U0OTHERBOT',
+      text,
+      ts: '1790000000.000102',
+      channel: OPS,
+    });
+    expect([own.status, other.status]).toEqual([200, 200]);
+
+    const first = say(ALICE, OPS, '@tsai workspace create "Once only"');
+    await waitUntil(async () => expect(await workspaces('Once only')).toHaveLength(1));
+    const delivered = h.slack.events.find((e) => e.event.ts === first.ts)!;
+    // Slack's retry of that delivery, and the same message delivered again under another event ID.
+    const retry = await h.slack.sendEvent(delivered.event, { eventId: delivered.eventId, retryNum: 1 });
+    const again = await h.slack.sendEvent(delivered.event);
+    expect([retry.status, again.status]).toEqual([200, 200]);
+    // A message after them, read once it is answered: whatever the earlier ones did is done by then.
+    const later = say(ALICE, OPS, '@tsai workspace create "After the repeats"');
+    await waitUntil(async () => expect(await workspaces('After the repeats')).toHaveLength(1));
+    await answer(ALICE, OPS, later.ts, /After the repeats/, 'the later answer');
+    expect(await workspaces('Loop 1')).toEqual([]);
+    expect(await workspaces('Once only')).toHaveLength(1);
+    expect(inThread(ALICE, OPS, '1790000000.000101')).toEqual([]);
+  });
+
+  it('an edit of a command that ran runs nothing; a refused one is read again once corrected', async () => {
+    const ran = say(ALICE, OPS, '@tsai workspace create "Edited 1"');
+    await waitUntil(async () => expect(await workspaces('Edited 1')).toHaveLength(1));
+    h.slack.editUserMessage({
+      user: ALICE,
+      channel: OPS,
+      ts: ran.ts,
+      text: '@tsai workspace create "Edited 2"',
+    });
+    await h.slack.waitFor(
+      () => h.slack.events.find((e) => e.event.ts === ran.ts && e.event.edited),
+      60_000,
+      'the edit delivered',
+    );
+
+    const typo = say(ALICE, OPS, '@tsai worksapce create "Corrected"');
+    const refusal = await answer(ALICE, OPS, typo.ts, /Edit your message/, 'the refusal');
+    expect(refusal.ephemeralTo).toBe(ALICE);
+    expect(textOf(refusal)).toContain('workspace');
+    // Its examples are written as they are typed in a thread, where Slack runs no slash command.
+    expect(textOf(refusal)).toContain('`@tsai ');
+    expect(textOf(refusal)).not.toContain('`/tsai');
+    h.slack.editUserMessage({
+      user: ALICE,
+      channel: OPS,
+      ts: typo.ts,
+      text: '@tsai workspace create "Corrected"',
+    });
+    await waitUntil(async () => expect(await workspaces('Corrected')).toHaveLength(1));
+    // Edited again after it ran: nothing more.
+    h.slack.editUserMessage({
+      user: ALICE,
+      channel: OPS,
+      ts: typo.ts,
+      text: '@tsai workspace create "Corrected"',
+    });
+    const last = say(ALICE, OPS, '@tsai workspace create "Edited last"');
+    await answer(ALICE, OPS, last.ts, /Edited last/, 'a later answer');
+    expect(await workspaces('Edited 2')).toEqual([]);
+    expect(await workspaces('Corrected')).toHaveLength(1);
+  });
+
+  it('a mention with nothing else gets help, to the one who asked', async () => {
+    const bare = say(ALICE, OPS, '@tsai');
+    const help = await answer(ALICE, OPS, bare.ts, /help/, 'help');
+    expect(help.ephemeralTo).toBe(ALICE);
+    expect(textOf(help)).toContain('`@tsai learn');
+    expect(textOf(help)).not.toContain('`/tsai');
+  });
+});
+
+describe('the Messages tab', () => {
+  it('takes commands without /tsai, answers there, and never answers itself', async () => {
+    const dm = `D${ALICE}`;
+    h.slack.postUserMessage({ user: ALICE, channel: dm, text: `workspace show ${W}` });
+    const shown = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(dm, { user: ALICE })
+          .find((m) => m.user === bot() && /Pump station A/.test(textOf(m))),
+      60_000,
+      'the workspace in the DM',
+    );
+    expect(shown.ephemeralTo).toBeUndefined();
+    h.slack.postUserMessage({ user: ALICE, channel: dm, text: 'help learn' });
+    const help = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(dm, { user: ALICE })
+          .find((m) => m.user === bot() && /learn/.test(textOf(m)) && m.ts > shown.ts),
+      60_000,
+      'help in the DM',
+    );
+    // Commands read there as they are typed there: without /tsai.
+    expect(textOf(help)).toContain('`learn workspace=');
+    expect(textOf(help)).not.toContain('`/tsai');
+    // The bot's own posts there reach it as message.im events, with its bot_id: none is answered.
+    await h.slack.waitFor(
+      () =>
+        h.slack.events.filter((e) => e.event.channel === dm && e.event.bot_id === h.slack.botId).length >= 2,
+      60_000,
+      'the bot told of its own DM posts',
+    );
+    const mine = h.slack.messages(dm).filter((m) => m.user === bot()).length;
+    const after = h.slack.postUserMessage({ user: ALICE, channel: dm, text: 'flows' });
+    await h.slack.waitFor(
+      () => h.slack.messages(dm).some((m) => m.user === bot() && m.ts > after.ts),
+      60_000,
+      'the answer to flows',
+    );
+    expect(h.slack.messages(dm).filter((m) => m.user === bot()).length).toBe(mine + 1);
+  });
+});
+
+describe('a channel the bot is not in', () => {
+  it('answers where Slack lets it and tells how to invite the bot, once', async () => {
+    const asked = say(ALICE, QUIET, '@tsai flows');
+    await read(asked);
+    const hint = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(`D${ALICE}`)
+          .find((m) => m.text.includes('/invite @tsai') && m.text.includes(`<#${QUIET}>`)),
+      60_000,
+      'the invite hint',
+    );
+    expect(hint.user).toBe(bot());
+    // Slack takes no ephemeral there from an app outside the channel: the answer comes by direct message.
+    await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(`D${ALICE}`)
+          .find((m) => m.ts > hint.ts && /flow/i.test(textOf(m)) && !m.text.includes('/invite')),
+      60_000,
+      'the answer by direct message',
+    );
+  });
+});
