@@ -30,7 +30,8 @@ export async function sendCommand(
 ): Promise<Delivery> {
   const { state } = ctx;
   const u = userRef(ctx, user);
-  const ch = channelRef(ctx, channel);
+  // A command typed in the app's Messages tab runs in the person's direct messages with it.
+  const ch = channel === `D${u.id}` ? state.channel(u.id)! : channelRef(ctx, channel);
   if (ch.archived) throw new Error(`local slack: #${ch.name} is archived; nobody can type there`);
   if (!state.canSee(ch, u.id)) throw new Error(`local slack: ${user} is not in ${channel}`);
   // Slack shows the invocation only to its author until an in_channel reply reveals it to everyone.

@@ -81,10 +81,13 @@ function dmId(): string {
   return `D${ui.viewer}`;
 }
 
-function channelId(): string | undefined {
-  if (ui.channel !== APP) return ui.channel;
-  return ui.snap?.channels.some((c) => c.id === dmId()) ? dmId() : undefined;
+/** The conversation shown: a channel, or the viewer's direct messages with the app (opened on first message). */
+function channelId(): string {
+  return ui.channel === APP ? dmId() : ui.channel;
 }
+
+/** Whether the viewer may type in the app's Messages tab (`messages_tab_read_only_enabled` off). */
+const messagesWritable = () => ui.snap?.app.messagesTabReadOnly !== true;
 
 function topLevel(ms: LocalMessage[]): LocalMessage[] {
   return ms.filter((m) => m.threadTs === undefined || m.threadTs === m.ts || m.broadcast === true);
@@ -340,18 +343,25 @@ function renderMain(): void {
           h(
             'div',
             { class: 'empty-title' },
-            ui.channel === APP ? 'No messages from tsai yet' : 'No messages yet',
+            ui.channel === APP ? 'No messages with tsai yet' : 'No messages yet',
           ),
-          `Type ${ui.cfg.command} help below to get started.`,
+          ui.channel === APP
+            ? messagesWritable()
+              ? 'Type help below, or any command without its slash: flows, workspace show …'
+              : 'The app writes to you here; its Messages tab is read-only.'
+            : `Type ${ui.cfg.command} help below to get started, or mention @tsai in a thread.`,
         ),
       );
     else replaceChildren(list, messageList(topLevel(msgs), messageHost(msgs, false)));
     if (atBottom || ui.pendingCommand) list.scrollTop = list.scrollHeight;
   }
-  const composerOff = showHome || (ui.channel === APP && !id);
+  const composerOff = showHome || (ui.channel === APP && !messagesWritable());
   $('composer').classList.toggle('hidden', composerOff);
   const input = $<HTMLTextAreaElement>('composer-input');
-  input.placeholder = ch ? `Message ${ch.isIm ? 'tsai' : `#${ch.name}`} — try ${ui.cfg.command} help` : '';
+  input.placeholder =
+    ui.channel === APP
+      ? 'Message tsai — type help, or a command without its slash'
+      : `Message #${ch?.name ?? ui.channel} — try ${ui.cfg.command} help, or @tsai <command>`;
 }
 
 let lastThreadKey = '';
@@ -370,12 +380,23 @@ function renderThread(): void {
   const key = JSON.stringify([ui.viewer, parent, replies]);
   if (key === lastThreadKey) return;
   lastThreadKey = key;
-  const input = h('textarea', { class: 'thread-input', rows: 1, placeholder: 'Reply…' });
+  const input = h('textarea', {
+    class: 'thread-input',
+    rows: 1,
+    placeholder: ch.isIm ? 'Reply…' : 'Reply… (ask the bot with @tsai <command>)',
+  });
   input.addEventListener('keydown', (e) => {
     if (e.key !== 'Enter' || e.shiftKey) return;
     e.preventDefault();
     const text = input.value.trim();
     if (!text) return;
+    // Slack runs no slash command in a thread; it says so, and the text stays.
+    if (text.startsWith(ui.cfg.command) && !ch.isIm) {
+      toast(
+        `${ui.cfg.command} is not supported in threads. Mention the app instead: @tsai ${text.slice(ui.cfg.command.length).trim()}`,
+      );
+      return;
+    }
     input.value = '';
     control('message', { user: ui.viewer, channel: ch.id, text, threadTs: parent.ts }).catch((err: unknown) =>
       toast(String(err)),

@@ -703,5 +703,78 @@ describe.skipIf(!run)(
       // The model the learn produced is the one the score asked the service to use.
       expect(learned.some((v) => /^\d{19}$/.test(v) && JSON.stringify(score?.body).includes(v))).toBe(true);
     }, 60_000);
+
+    it('a thread conversation: a question, then @tsai answers there, follows a learn to its end there, and tells a live start’s decision there', async () => {
+      await send(page, 'Pump 1 ran hot overnight: was its baseline learn fine?');
+      const question = page.locator('#messages .message', { hasText: 'Pump 1 ran hot overnight' });
+      await question.waitFor();
+      await question.hover();
+      await question.locator('button[title="Reply in thread"]').click();
+      const thread = page.locator('#thread-pane');
+      const reply = async (text: string) => {
+        await thread.locator('.thread-input').fill(text);
+        await thread.locator('.thread-input').press('Enter');
+      };
+
+      // A slash command is refused in a thread, as in Slack, with the way to ask there.
+      await reply('/tsai flows');
+      await page.locator('.toast', { hasText: 'Mention the app instead' }).waitFor();
+
+      // Asked in the thread, answered in the thread, only to alice.
+      await reply('@tsai flow 1090000000000000001');
+      const status = thread.locator('.message.ephemeral', { hasText: '1090000000000000001' });
+      await status.waitFor();
+      await expect(thread.locator('.message', { hasText: '@tsai' }).first().textContent()).resolves.toContain(
+        '@tsai flow 1090000000000000001',
+      );
+
+      // A learn asked there is announced there and followed to its end there.
+      await reply(
+        '@tsai learn workspace=1030000000000000001 signals=1050000000000000001:temperature range="2026-11-20 to 2026-11-21" name="thread learn"',
+      );
+      const announced = thread.locator('.message:not(.ephemeral)', { hasText: 'thread learn' });
+      await announced.first().waitFor();
+      await thread
+        .locator('.message:not(.ephemeral)', { hasText: 'thread learn' })
+        .filter({ hasText: 'COMPLETED after' })
+        .first()
+        .waitFor({ timeout: 40_000 });
+      await thread.locator('.message', { hasText: 'your ANOMALYLEARN flow' }).waitFor({ timeout: 40_000 });
+      await expect(page.locator('#messages .message', { hasText: 'thread learn' }).count()).resolves.toBe(0);
+      await shot(page, 'thread-conversation');
+
+      // A live start asked there says there where it waits; bob approves it; alice is told there.
+      await reply('@tsai live start 1070000000000000002 reason="after the overnight run"');
+      await thread.locator('.message:not(.ephemeral)', { hasText: 'waiting for approval' }).waitFor();
+      await actAs(page, 'U0BOB');
+      const card = page
+        .locator('#messages .message', { hasText: 'start live model 1070000000000000002' })
+        .filter({ has: page.locator('[data-action$="/approval_approve"]') });
+      await card.waitFor();
+      await card.locator('[data-action$="/approval_approve"]').click();
+      await page.locator('#messages .message', { hasText: 'Approved and executed' }).first().waitFor();
+      await actAs(page, 'U0ALICE');
+      await page
+        .locator('#messages .message', { hasText: 'Pump 1 ran hot overnight' })
+        .locator('button.replies')
+        .click();
+      await page.locator('#thread-pane .message', { hasText: 'was approved' }).waitFor();
+    }, 120_000);
+
+    it('the Messages tab takes commands without /tsai, answered there', async () => {
+      await page.locator('[data-channel="app"]').click();
+      await page.locator('[data-tab="messages"]').click();
+      await send(page, 'help learn');
+      const help = page
+        .locator('#messages .message', { hasText: 'Help for' })
+        .or(page.locator('#messages .message', { hasText: 'learn workspace=' }));
+      await help.first().waitFor();
+      await expect(help.first().locator('code', { hasText: '/tsai' }).count()).resolves.toBe(0);
+      await send(page, 'flows');
+      await page
+        .locator('#messages .message', { hasText: /flows? started|No flows|Latest flows/i })
+        .first()
+        .waitFor();
+    });
   },
 );
