@@ -362,3 +362,48 @@ describe('a channel the bot is not in', () => {
     );
   });
 });
+
+describe('a live start asked in the Messages tab, with no approvals channel set', () => {
+  let dmBot: Harness;
+  beforeAll(async () => {
+    dmBot = await startHarness({ users: DEFAULT_USERS, env: { TSAI_APPROVERS: BOB } });
+  });
+  afterAll(async () => {
+    await dmBot?.close();
+  });
+
+  it('goes to the approvers directly (its direct messages are no place approvers see), and its decision comes back', async () => {
+    const slack = dmBot.slack;
+    slack.postUserMessage({
+      user: ALICE,
+      channel: `D${ALICE}`,
+      text: `live start ${SEED.models.pressureCommon}`,
+    });
+    const card = await slack.waitFor(
+      () =>
+        slack.messages(`D${BOB}`, { user: BOB }).find((m) => buttonsOf(m).includes(APPROVAL_ACTION.approve)),
+      60_000,
+      'the card in bob’s direct messages',
+    );
+    expect(textOf(card)).toContain('asked in a direct message');
+    expect(slack.messages(`D${ALICE}`).some((m) => buttonsOf(m).includes(APPROVAL_ACTION.approve))).toBe(
+      false,
+    );
+    await slack.waitFor(
+      () => slack.messages(`D${ALICE}`).find((m) => /sent to the approvers directly/.test(textOf(m))),
+      60_000,
+      'alice told where it went',
+    );
+    await slack.clickButton({
+      user: BOB,
+      channel: `D${BOB}`,
+      messageTs: card.ts,
+      actionId: APPROVAL_ACTION.approve,
+    });
+    await slack.waitFor(
+      () => slack.messages(`D${ALICE}`).find((m) => /was approved/.test(textOf(m))),
+      60_000,
+      'alice told the decision',
+    );
+  });
+});

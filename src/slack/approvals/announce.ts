@@ -10,6 +10,10 @@ import { code, context, escapeMrkdwn, mention, section, slackTime } from '../vie
 import { approvalMessage, describeAction, withHomeHint } from './card.js';
 import { approverUsers, type CardCopy, recordCopies } from './copies.js';
 
+/** Why a request asked in a direct message, with no approvals channel set, goes to the approvers directly. */
+const ASKED_IN_DM =
+  'it was asked in a direct message and no approvals channel is set (TSAI_APPROVALS_CHANNEL), where approvers could see it';
+
 /** A 429 this short on the approvals channel (a burst of requests) is waited out once, inside the job. */
 const SHORT_RETRY_AFTER_MS = 5_000;
 
@@ -25,6 +29,10 @@ export async function announceRequest(
   o: { to: Audience; who: Invocation },
 ): Promise<void> {
   announceChange(bot, requestChange(request));
+  // Asked in the requester's direct messages with no approvals channel set, the card would be posted
+  // where no approver can see it: it goes to the approvers directly.
+  if (o.to.direct && request.approvalsChannelId === o.to.channelId)
+    return sendToApprovers(bot, request, undefined, o, ASKED_IN_DM);
   let ts: string | undefined;
   let failure: SlackFailure | undefined;
   for (let attempt = 0; attempt < 2 && !ts; attempt++) {
@@ -108,19 +116,18 @@ async function sendToApprovers(
   request: ApprovalRequest,
   failure: SlackFailure | undefined,
   o: { to: Audience; who: Invocation },
+  reason?: string,
 ): Promise<void> {
   const where = `<#${request.approvalsChannelId}>`;
   const why = escapeMrkdwn(failure ? slackFailureText(failure) : 'Slack gave no message');
+  const because = reason ?? `it could not be posted in ${where} (${why})`;
   const deciders = (await approverUsers(bot, request)).filter(
     (u) => u !== request.requesterId || bot.config.approvals.allowSelfApproval,
   );
   const card = approvalMessage(request);
   const copy: MessageBody = {
     text: card.text,
-    blocks: [
-      ...card.blocks,
-      context(`:warning: Sent to you directly: it could not be posted in ${where} (${why}).`),
-    ],
+    blocks: [...card.blocks, context(`:warning: Sent to you directly: ${because}.`)],
   };
   const copies: CardCopy[] = [];
   for (const user of deciders) {
@@ -148,8 +155,8 @@ async function sendToApprovers(
   const expires = slackTime(request.expiresAt);
   const message =
     copies.length > 0
-      ? `Your request to ${describeAction(request)} (${code(request.id)}) is filed, but it could not be posted in ${where} (${why}), so it was sent to the approvers directly (${copies.length}). Nothing starts or stops until one of them approves it; if nobody decides, it expires ${expires}.`
-      : `Your request to ${describeAction(request)} (${code(request.id)}) is filed, but it could not be posted in ${where} (${why}), and no approver could be sent it. Approvers can still decide it in the bot's Home tab; if nobody does, it expires ${expires}. Ask whoever runs the bot to invite it to ${where}.`;
+      ? `Your request to ${describeAction(request)} (${code(request.id)}) is filed, but ${because}, so it was sent to the approvers directly (${copies.length}). Nothing starts or stops until one of them approves it; if nobody decides, it expires ${expires}.`
+      : `Your request to ${describeAction(request)} (${code(request.id)}) is filed, but ${because}, and no approver could be sent it. Approvers can still decide it in the bot's Home tab; if nobody does, it expires ${expires}. ${reason ? 'Ask whoever runs the bot to set an approvals channel (TSAI_APPROVALS_CHANNEL).' : `Ask whoever runs the bot to invite it to ${where}.`}`;
   const note = doubtNote(request);
   const icon = copies.length > 0 ? ':inbox_tray:' : ':warning:';
   await tellUser(bot, o.to, {

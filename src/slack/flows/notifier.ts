@@ -239,10 +239,13 @@ async function reopenValue(bot: Bot, f: TrackedFlow): Promise<string | undefined
   const args = commandArguments(f.asked);
   const kind = args && entryOfCommand(args.spec.id)?.form?.id;
   if (!args || !kind) return undefined;
+  const a = f.announcement;
   return saveDraft(bot.store, bot.now(), {
     kind,
     userId: f.requesterId,
     channel: f.channelId,
+    // Asked in a thread, the form reopened from there answers there again.
+    ...(a?.kind === 'message' && a.threadTs ? { threadTs: a.threadTs } : {}),
     fields: fieldsFromCommand(kind, args.given),
   });
 }

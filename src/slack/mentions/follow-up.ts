@@ -16,9 +16,35 @@ import { audienceOf } from './place.js';
  */
 const READ_FOR_MS = 24 * 60 * 60_000;
 
-/** What the store keeps of a message the bot read: what came of it. */
+/**
+ * What the store keeps of a message the bot read: what came of its last reading, and which version that was
+ * (`first`, or the ts of the edit read). One edit at most is read after each refused version: it claims
+ * the right to by that version, so two edits close together cannot both run.
+ */
 interface Read {
   outcome: AskedOutcome;
+  version: string;
+}
+
+/**
+ * How long an edit waits for what came of its message's reading, which may still be under way (an edit of
+ * a message never read waits this long for nothing, holding no more than a timer).
+ */
+const FIRST_READING_WAIT_MS = 10_000;
+const FIRST_READING_POLL_MS = 250;
+
+/**
+ * What came of a message's last reading. The refusal reaches the person just before it is recorded, so an
+ * edit made at once may come first: it waits for the record (nothing read yet: undefined).
+ */
+async function lastReading(bot: Bot, key: string): Promise<Read | undefined> {
+  const until = Date.now() + FIRST_READING_WAIT_MS;
+  for (;;) {
+    const read = await bot.store.submissionOutcome<Read>(key);
+    if (read) return read;
+    if (Date.now() >= until) return undefined;
+    await new Promise((ok) => setTimeout(ok, FIRST_READING_POLL_MS));
+  }
 }
 
 /** A message as the one command path takes it: answered where it was asked; no form opens without a click. */
@@ -44,13 +70,14 @@ export async function followMessage(job: MessageJob, bot: Bot): Promise<void> {
   const log = bot.logger.child({ part: 'mentions', user: job.userId, channel: job.channelId });
   const key = `message:${job.teamId ?? '-'}:${job.channelId}:${job.ts}`;
   const now = bot.now().getTime();
+  const claim = (k: string) => bot.store.claimSubmission(k, now, now + READ_FOR_MS);
   try {
     if (job.editedTs) {
       // A corrected command is not run again: only a wording that was refused (nothing done) is read anew.
-      const first = await bot.store.submissionOutcome<Read>(key);
-      if (first?.outcome !== 'refused') return void log.info('an edited message; nothing is run again');
-      if (!(await bot.store.claimSubmission(`${key}:edited:${job.editedTs}`, now, now + READ_FOR_MS))) return;
-    } else if (!(await bot.store.claimSubmission(key, now, now + READ_FOR_MS))) {
+      const last = await lastReading(bot, key);
+      if (last?.outcome !== 'refused' || !(await claim(`${key}:after:${last.version}`)))
+        return void log.info('an edited message; nothing is run again');
+    } else if (!(await claim(key))) {
       return void log.info('a message read before, delivered again; nothing is run');
     }
   } catch (e) {
@@ -67,6 +94,6 @@ export async function followMessage(job: MessageJob, bot: Bot): Promise<void> {
     );
   const outcome = await followAsked(bot, askedOf(job));
   await bot.store
-    .recordSubmissionOutcome(key, { outcome } satisfies Read)
+    .recordSubmissionOutcome(key, { outcome, version: job.editedTs ?? 'first' } satisfies Read)
     .catch((e: unknown) => log.warn({ err: errText(e) }, 'could not keep what came of a message'));
 }
