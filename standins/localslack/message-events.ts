@@ -1,15 +1,9 @@
 import type { LocalSlackContext } from './context.js';
 import { sendEvent } from './event-delivery.js';
 import { APP_ID, BOT_ID, BOT_USER_ID, TEAM_ID } from './state.js';
-import type { LocalMessage } from './types.js';
+import type { LocalMessage, MessageChange } from './types.js';
 
 type Json = Record<string, unknown>;
-
-/** A change to a message, as Slack tells an app about it. */
-export type MessageChange =
-  | { kind: 'posted'; message: LocalMessage }
-  | { kind: 'edited'; message: LocalMessage; previous: LocalMessage; editedTs: string }
-  | { kind: 'deleted'; message: LocalMessage };
 
 /**
  * The bot user's mention in message text, as Slack's client writes it (`<@U…>`; `<@U…|name>` from older

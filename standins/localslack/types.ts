@@ -53,6 +53,12 @@ export interface LocalMessage {
   via: 'api' | 'response_url' | 'ack' | 'user' | 'slack';
 }
 
+/** A change to a message, as Slack tells an app about it (message-events.ts). */
+export type MessageChange =
+  | { kind: 'posted'; message: LocalMessage }
+  | { kind: 'edited'; message: LocalMessage; previous: LocalMessage; editedTs: string }
+  | { kind: 'deleted'; message: LocalMessage };
+
 export interface OpenView {
   id: string;
   externalId?: string;

@@ -1,6 +1,5 @@
-import type { MessageChange } from './message-events.js';
 import { APP_ID, BOT_ID, BOT_USER_ID, type SlackState, TEAM_DOMAIN, TEAM_ID } from './state.js';
-import type { LocalChannel, LocalMessage, LocalUser, OpenView } from './types.js';
+import type { LocalChannel, LocalMessage, LocalUser, MessageChange, OpenView } from './types.js';
 import { UPDATE_TEXT_MAX, validateMessage, validateView } from './validate.js';
 import { assignIds, buildStateValues, listElements, viewWithIds } from './views.js';
 

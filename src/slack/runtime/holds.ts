@@ -3,7 +3,7 @@ import type { Store } from '../../core/records.js';
 import { errText, type Logger } from '../../log.js';
 import { noticeOf } from './dispatch.js';
 import type { Job, Notice } from './jobs.js';
-import { interruptedText } from './notices.js';
+import { interruptedText, placeOf } from './notices.js';
 
 /** How long a hold outlives its process's last renewal; the acking thread renews a third of it. */
 export const HOLD_LEASE_MS = 30_000;
@@ -52,14 +52,7 @@ export interface FollowUpHoldsOptions {
  * an ephemeral message in the channel, else a direct message.
  */
 function keptNotice(n: Notice): Record<string, unknown> {
-  return {
-    userId: n.userId,
-    ...(n.channelId ? { channelId: n.channelId } : {}),
-    ...(n.threadTs ? { threadTs: n.threadTs } : {}),
-    ...(n.direct ? { direct: true } : {}),
-    ...(n.typedOn ? { typedOn: n.typedOn } : {}),
-    what: n.keptWhat ?? n.what,
-  };
+  return { ...placeOf(n), what: n.keptWhat ?? n.what };
 }
 
 export function startFollowUpHolds(o: FollowUpHoldsOptions): FollowUpHolds {

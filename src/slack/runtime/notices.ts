@@ -5,16 +5,20 @@ import type { Notice } from './jobs.js';
 /** How a person looks a flow up, as a code span (its placeholder escaped, as all mrkdwn text is). */
 const FLOW_LOOKUP = code('/tsai flow <flow-id>');
 
-/** Where to reach the person behind a notice: the way they asked first. */
-export function audienceOf(n: Notice): Audience {
+/** Where the person behind a notice asked: whom, the conversation and thread, and how it reads commands. */
+export function placeOf(n: Notice): Omit<Audience, 'responseUrls'> {
   return {
     userId: n.userId,
     ...(n.channelId ? { channelId: n.channelId } : {}),
     ...(n.threadTs ? { threadTs: n.threadTs } : {}),
     ...(n.direct ? { direct: true } : {}),
     ...(n.typedOn ? { typedOn: n.typedOn } : {}),
-    responseUrls: n.responseUrl ? [n.responseUrl] : [],
   };
+}
+
+/** Where to reach the person behind a notice: the way they asked first. */
+export function audienceOf(n: Notice): Audience {
+  return { ...placeOf(n), responseUrls: n.responseUrl ? [n.responseUrl] : [] };
 }
 
 /** The follow-up thread stopped while it had this job in hand: nobody knows whether it reached the service. */
