@@ -102,14 +102,10 @@ describe('a thread conversation', () => {
     expect(announced.ephemeralTo).toBeUndefined();
     // A reply in the thread, not a message at the top of the channel.
     expect(h.slack.messages(OPS, { user: BOB }).some((m) => m.ts === announced.ts)).toBe(false);
-    const ended = await answer(
-      BOB,
-      OPS,
-      question.ts,
-      /Model .*created|created.*model/i,
-      'the end in the thread',
-    );
+    const ended = await answer(BOB, OPS, question.ts, /your ANOMALYLEARN flow/, 'the end in the thread');
+    expect(ended.ts).not.toBe(announced.ts);
     expect(ended.threadTs).toBe(question.ts);
+    expect(textOf(ended)).toMatch(/anomaly\/M\[\d+\]/);
     expect(textOf(ended)).toContain(`<@${ALICE}>`);
     await h.slack.waitFor(
       () =>

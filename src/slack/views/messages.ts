@@ -164,7 +164,11 @@ export function helpMessage(topic: string | undefined): MessageBody {
     blocks.push(section(lines.join('\n')));
   }
   if (!topic)
-    blocks.push(context(`${code('/tsai help <command>')} shows examples, e.g. \`/tsai help learn\`.`));
+    blocks.push(
+      context(
+        `${code('/tsai help <command>')} shows examples, e.g. \`/tsai help learn\`. In a thread, mention the bot: \`@tsai flows\`; in its Messages tab, type the command alone.`,
+      ),
+    );
   return {
     text: topic ? `Help for /tsai ${escapeMrkdwn(topic)}` : 'tsai commands',
     blocks: limitBlocks(blocks),
