@@ -377,6 +377,7 @@ function renderThread(): void {
     return;
   }
   const replies = ch.messages.filter((m) => m.threadTs === parent.ts && m.ts !== parent.ts);
+  const counted = replies.filter((m) => m.ephemeralTo === undefined).length;
   const key = JSON.stringify([ui.viewer, parent, replies]);
   if (key === lastThreadKey) return;
   lastThreadKey = key;
@@ -413,7 +414,7 @@ function renderThread(): void {
       'div',
       { class: 'thread-messages' },
       messageList([parent], messageHost(ch.messages, true)),
-      h('div', { class: 'thread-count' }, `${replies.length} ${replies.length === 1 ? 'reply' : 'replies'}`),
+      h('div', { class: 'thread-count' }, `${counted} ${counted === 1 ? 'reply' : 'replies'}`),
       messageList(replies, messageHost(ch.messages, true)),
     ),
     h('div', { class: 'thread-composer' }, input),

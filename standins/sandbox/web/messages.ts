@@ -70,7 +70,10 @@ function body(m: LocalMessage, host: MessageListHost): Child {
 function messageNode(m: LocalMessage, compact: boolean, host: MessageListHost): HTMLElement {
   const a = author(m, host);
   const ephemeral = m.ephemeralTo !== undefined;
-  const replies = host.inThread ? [] : host.all.filter((r) => r.threadTs === m.ts && r.ts !== m.ts);
+  // Slack counts no ephemeral message among a thread's replies.
+  const replies = host.inThread
+    ? []
+    : host.all.filter((r) => r.threadTs === m.ts && r.ts !== m.ts && r.ephemeralTo === undefined);
   const when = clock(tsMs(m.ts), host.timeZone);
   const command = m.kind === 'command';
   return h(

@@ -741,7 +741,13 @@ describe.skipIf(!run)(
         .waitFor({ timeout: 40_000 });
       await thread.locator('.message', { hasText: 'your ANOMALYLEARN flow' }).waitFor({ timeout: 40_000 });
       await expect(page.locator('#messages .message', { hasText: 'thread learn' }).count()).resolves.toBe(0);
-      await shot(page, 'thread-conversation');
+      if (SHOTS) {
+        await page.locator('.toast').first().waitFor({ state: 'detached' });
+        await thread.locator('.thread-messages').evaluate((el) => {
+          el.scrollTop = el.scrollHeight;
+        });
+        await shot(page, 'thread-conversation');
+      }
 
       // A live start asked there says there where it waits; bob approves it; alice is told there.
       await reply('@tsai live start 1070000000000000002 reason="after the overnight run"');
