@@ -24,7 +24,10 @@ export interface ListenerArgs {
   viewSubmissions: SlackViewMiddlewareArgs<ViewSubmitAction>;
   viewClosures: SlackViewMiddlewareArgs<ViewClosedAction>;
   options: SlackOptionsMiddlewareArgs<'block_suggestion'>;
-  /** The one event the bot listens to. */
+  /**
+   * Events API events, typed as the Home reads its own; the listeners of other events (mentions and direct
+   * messages, workflow steps) read the body themselves, as untrusted input.
+   */
   events: SlackEventMiddlewareArgs<'app_home_opened'>;
 }
 
