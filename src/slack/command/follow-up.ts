@@ -75,14 +75,14 @@ export async function followAsked(bot: Bot, asked: Asked): Promise<AskedOutcome>
       await tellUser(bot, to, message);
       return 'refused';
     }
-    if (read.kind === 'help') return done(await tellUser(bot, to, helpMessage(read.topic)));
+    if (read.kind === 'help') return await answered(tellUser(bot, to, helpMessage(read.topic)));
     if (read.kind === 'identity') {
       const { followIdentityCommand } = await import('../identity/index.js');
-      return done(await followIdentityCommand(bot, read.action, asked));
+      return await answered(followIdentityCommand(bot, read.action, asked));
     }
     if (read.kind === 'scheduling') {
       const { followScheduling } = await import('../schedules/index.js');
-      return done(await followScheduling(bot, read, asked));
+      return await answered(followScheduling(bot, read, asked));
     }
 
     const actor: Actor = {
@@ -98,7 +98,7 @@ export async function followAsked(bot: Bot, asked: Asked): Promise<AskedOutcome>
     if (read.kind === 'form') {
       // Asked before the form opens, so that nobody fills one in only to be refused at the end.
       const refused = await bot.operations.authorize(actor, read.spec);
-      if (refused) return done(await fail(refused));
+      if (refused) return await answered(fail(refused));
       const form = {
         userId: asked.userId,
         ...(asked.teamId ? { teamId: asked.teamId } : {}),
@@ -110,7 +110,7 @@ export async function followAsked(bot: Bot, asked: Asked): Promise<AskedOutcome>
       };
       if (!asked.triggerId) {
         const { offerForm } = await import('../forms/index.js');
-        return done(await offerForm(bot, form, { to, via: asked.via }));
+        return await answered(offerForm(bot, form, { to, via: asked.via }));
       }
       const { openForm } = await import('../forms/open.js');
       await openForm(bot, {
@@ -148,4 +148,8 @@ export async function followAsked(bot: Bot, asked: Asked): Promise<AskedOutcome>
   }
 }
 
-const done = (_: unknown): AskedOutcome => 'done';
+/** Whatever the answer was, the command was not refused for its wording. */
+async function answered(answer: Promise<unknown>): Promise<AskedOutcome> {
+  await answer;
+  return 'done';
+}
