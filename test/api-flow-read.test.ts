@@ -72,6 +72,8 @@ describe('getFlow reads what the bot shows for each ending', () => {
         name: 'Pump station A/anomaly/M[2]',
         created: true,
         live: false,
+        // For an anomaly model the assessment is the signal: the first one it learned on.
+        assessment: S.signals.temperature,
       },
     ]);
     expect(v.results.dataspecs).toEqual([
@@ -93,7 +95,13 @@ describe('getFlow reads what the bot shows for each ending', () => {
     await finish(flow.id);
     const v = await view(flow.id);
     expect(v.results.models).toEqual([
-      { id: S.models.temperatureAnomaly, name: 'Pump station A/anomaly/M[1]', created: false, live: false },
+      {
+        id: S.models.temperatureAnomaly,
+        name: 'Pump station A/anomaly/M[1]',
+        created: false,
+        live: false,
+        assessment: S.assessments.temperature,
+      },
     ]);
     expect(v.results.dataspecs).toEqual([{ id: S.dataspec, name: 'Baseline October', created: false }]);
   });

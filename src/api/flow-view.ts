@@ -13,6 +13,8 @@ export interface FlowModelResult {
   created?: boolean;
   /** The model's live state after the flow, when the service said. */
   live?: boolean;
+  /** The assessment the model belongs to (for an anomaly model, its signal), when the service said. */
+  assessment?: string;
 }
 export interface FlowDataspecResult {
   id: string;
@@ -189,7 +191,13 @@ function entry(kind: Kind | undefined, o: Obj, out: FlowResults, type: string): 
   if (id === undefined) return;
   const named = { id, ...opt('name', text(o.name)) };
   const created = opt('created', bool(o.created));
-  if (kind === 'model') add(out.models, { ...named, ...created, ...opt('live', bool(o.live)) });
+  if (kind === 'model')
+    add(out.models, {
+      ...named,
+      ...created,
+      ...opt('live', bool(o.live)),
+      ...opt('assessment', idOf(o.assessment)),
+    });
   else if (kind === 'dataspec') add(out.dataspecs, { ...named, ...created });
   else if (kind === 'signal') add(out.signals, signal(o, id));
   else {

@@ -31,8 +31,11 @@ export const flowRecord = z.looseObject({
  * tolerantly; the emulator writes exactly this one.
  */
 export type FlowOutput =
-  /** ANOMALYLEARN: the model created (`created: true`) or extended; STARTLIVEMODEL/STOPLIVEMODEL: the model whose `live` changed. */
-  | { type: 'entities.model'; id: string; name: string; created: boolean; live: boolean }
+  /**
+   * ANOMALYLEARN: the model created (`created: true`) or extended; STARTLIVEMODEL/STOPLIVEMODEL: the model
+   * whose `live` changed. `assessment`: the assessment it belongs to (for an anomaly model, its signal).
+   */
+  | { type: 'entities.model'; id: string; name: string; created: boolean; live: boolean; assessment?: string }
   /** ANOMALYLEARN/ANOMALYEVAL: the dataspec used, `created: true` when an inline one was stored. */
   | { type: 'entities.dataspec'; id: string; name: string; created: boolean }
   /** ANOMALYEVAL: the Eval object, with one entry per model output mapped to a signal. */

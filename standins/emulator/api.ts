@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { createWorkspaceBody, describeIssues, moveModelBody } from '../../src/wire/index.js';
+import { knownAssessment } from './assessments.js';
 import { FLOW_TYPES_BY_VERSION, type FlowType, flowBodyByType } from './flow-types.js';
 import { checkReferences, type FlowBody, flowRecordFields, Refusal } from './flows.js';
 import type { Role } from './people.js';
@@ -157,7 +158,7 @@ export const ROUTES: Route[] = [
         return msg(400, 'isCommonModel: must be true or false');
       const range = pageOf(q);
       if (isReply(range)) return range;
-      if (!store.get('assessments', assessment)) return msg(404, `assessment ${assessment} not found`);
+      if (!knownAssessment(store, assessment)) return msg(404, `assessment ${assessment} not found`);
       const all = store
         .all('models')
         .filter(

@@ -1,4 +1,5 @@
 import type { Dataspec, FlowOutput } from '../../src/wire/index.js';
+import { commonModelOf, knownAssessment } from './assessments.js';
 import type { AnomalyEvalBody, AnomalyLearnBody, EvalFlowBody, LiveModelFlowBody } from './flow-types.js';
 import { type Rec, SEED } from './seed.js';
 import type { Store } from './store.js';
@@ -28,7 +29,8 @@ export function checkReferences(store: Store, body: FlowBody): void {
   switch (body.flowType) {
     case 'EVAL': {
       const ds = need('datastreams', body.datastream, 'datastream');
-      need('assessments', body.assessment, 'assessment');
+      if (!knownAssessment(store, body.assessment))
+        throw new Refusal(404, `assessment ${body.assessment} not found`);
       const live = need('models', body.model, 'model');
       if (live.assessment !== body.assessment)
         throw new Refusal(400, `model: model ${live.id} does not belong to assessment ${body.assessment}`);
@@ -154,6 +156,7 @@ function modelOutput(model: Rec, created: boolean): FlowOutput {
     name: String(model.name ?? ''),
     created,
     live: model.live === true,
+    ...(typeof model.assessment === 'string' ? { assessment: model.assessment } : {}),
   };
 }
 
@@ -190,6 +193,8 @@ function completeLearn(store: Store, flowId: string, body: AnomalyLearnBody) {
     .filter((m) => m.workspace === ws.id && m.modelType === 'anomaly')
     .map((m) => Number(m.index ?? 0));
   const index = Math.max(0, ...built) + 1;
+  // For anomaly models the assessment is the signal: the model belongs to its first one, and is that
+  // assessment's common model M[0] when the assessment has none yet (live output goes to M[0]).
   const firstSignal = ds.specs
     ? (ds.specs as { signals: { signal: string }[] }[])[0]?.signals[0]?.signal
     : undefined;
@@ -199,7 +204,7 @@ function completeLearn(store: Store, flowId: string, body: AnomalyLearnBody) {
     modelType: 'anomaly',
     workspace: ws.id,
     assessment: firstSignal,
-    isCommonModel: false,
+    isCommonModel: firstSignal !== undefined && commonModelOf(store, firstSignal) === undefined,
     index,
     live: false,
     outputSchema: [...SEED.anomalyOutputSchema],

@@ -125,6 +125,7 @@ export function seedRecords(): SeedRecords {
             name: 'Pump station A/anomaly/M[1]',
             created: true,
             live: false,
+            assessment: S.assessments.temperature,
           },
           { type: 'entities.dataspec', id: S.dataspec, name: 'Baseline October', created: false },
         ],

@@ -59,6 +59,7 @@ describe('flow lifecycle and completion effects', () => {
         name: 'Pump station A/anomaly/M[2]',
         created: true,
         live: false,
+        assessment: SEED.signals.temperature,
       },
       { type: 'entities.dataspec', id: expect.stringMatching(/^\d{19}$/), name: inline.name, created: true },
     ]);
@@ -118,6 +119,7 @@ describe('flow lifecycle and completion effects', () => {
       name: 'Pump station A/anomaly/M[1]',
       created: false,
       live: false,
+      assessment: SEED.assessments.temperature,
     });
     expect((await h.state()).models).toHaveLength(before);
     const model = await byId('models', SEED.models.temperatureAnomaly);
@@ -224,6 +226,98 @@ describe('flow lifecycle and completion effects', () => {
       expect.objectContaining({ type: 'entities.model', id: SEED.models.pressureCommon, live: false }),
     ]);
     expect((await byId('models', SEED.models.pressureCommon))?.live).toBe(false);
+  });
+});
+
+describe("a learned model's whole life: its signal is its assessment, and the service knows it", () => {
+  const learnOn = async (signal: string, name: string) => {
+    const flow = await h.client.anomalyLearn({
+      name,
+      spec: {
+        workspace: SEED.workspaces.pumpStation,
+        dataspec: { ...inline, specs: [{ ...inline.specs[0]!, signals: [{ signal, name: 'v' }] }] },
+      },
+    });
+    return output(await finish(flow.id), 'entities.model');
+  };
+
+  it('the first model learned on a signal is its common model M[0]; the lookup, live start, EVAL and live stop take it', async () => {
+    const S = SEED.signals.vibration;
+    const model = await learnOn(S, 'vibration baseline');
+    // The flow names the model's assessment, so that a client can look up its M[0] and backfill it.
+    expect(model).toMatchObject({ created: true, live: false, assessment: S });
+    expect(await byId('models', model.id!)).toMatchObject({ assessment: S, isCommonModel: true });
+    expect((await h.client.findCommonModel(S))?.id).toBe(model.id);
+
+    const started = await finish((await h.client.startLiveModel({ name: 'go live', model: model.id! })).id);
+    expect(started.status).toBe('COMPLETED');
+    expect(output(started, 'entities.model')).toMatchObject({ id: model.id, live: true, assessment: S });
+
+    const segments = [
+      {
+        entities: ['pump-1'],
+        timeRange: { startTime: '1732176000000000000', endTime: '1732179600000000000' },
+      },
+    ];
+    const backfill = await h.client.createEvalFlow({
+      name: 'backfill the learned model',
+      datastream: SEED.datastream,
+      assessment: S,
+      model: model.id!,
+      spec: { commonModelId: model.id!, segments, forLive: true, withEpisodes: true },
+    });
+    const backfilled = await finish(backfill.id);
+    expect(backfilled.status).toBe('COMPLETED');
+    expect(outputs(backfilled)).toEqual([{ type: 'segment', model: model.id, ...segments[0] }]);
+
+    const stopped = await finish((await h.client.stopLiveModel({ name: 'stop', model: model.id! })).id);
+    expect(stopped.status).toBe('COMPLETED');
+    expect((await byId('models', model.id!))?.live).toBe(false);
+  });
+
+  it('a second model learned on the same signal is a built model beside that M[0]', async () => {
+    const S = SEED.signals.flowRate;
+    const first = await learnOn(S, 'first');
+    const second = await learnOn(S, 'second');
+    expect(await byId('models', second.id!)).toMatchObject({ assessment: S, isCommonModel: false });
+    expect((await h.client.findCommonModel(S))?.id).toBe(first.id);
+    // EVAL of the built model writes through its assessment's M[0].
+    const flow = await h.client.createEvalFlow({
+      name: 'backfill the second',
+      datastream: SEED.datastream,
+      assessment: S,
+      model: second.id!,
+      spec: {
+        commonModelId: first.id!,
+        segments: [
+          {
+            entities: ['pump-2'],
+            timeRange: { startTime: '1732176000000000000', endTime: '1732179600000000000' },
+          },
+        ],
+        forLive: true,
+        withEpisodes: true,
+      },
+    });
+    expect((await finish(flow.id)).status).toBe('COMPLETED');
+  });
+
+  it('a signal nobody learned on is an assessment without models: no M[0], and EVAL names what is missing', async () => {
+    expect(await h.client.findCommonModel(SEED.signals.pressure)).toBeNull();
+    const refused = await h.raw('POST', `/api/1.2/accounts/${SEED.accountId}/flows`, {
+      flowType: 'EVAL',
+      name: 'nothing to backfill',
+      datastream: SEED.datastream,
+      assessment: '1059999999999999999',
+      model: SEED.models.temperatureCommon,
+      spec: {
+        commonModelId: SEED.models.temperatureCommon,
+        segments: [{ entities: ['pump-1'], timeRange: { startTime: '1', endTime: '2' } }],
+        forLive: true,
+        withEpisodes: true,
+      },
+    });
+    expect(refused).toEqual({ status: 404, json: { message: 'assessment 1059999999999999999 not found' } });
   });
 });
 
