@@ -18,11 +18,14 @@ const SELF_PATH: Partial<Record<Collection, (a: string, id: string) => string>> 
   flows: (a, id) => `/api/1.3/accounts/${a}/flows/${id}`,
 };
 
-/** Everything the store holds, as plain data: what a state file keeps across restarts. */
+/**
+ * Everything the store holds, as plain data: what a state file keeps across restarts. A collection the
+ * records lack (a file written before it existed) is loaded as the demo data has it.
+ */
 export interface StoredRecords {
   /** The next ID to hand out (a decimal string: IDs exceed 2^53). */
   nextId: string;
-  records: Record<Collection, Rec[]>;
+  records: Partial<Record<Collection, Rec[]>>;
 }
 
 /** In-memory records of one account, stamped the way Part 2 of the spec describes. */
@@ -56,7 +59,12 @@ export class Store {
 
   /** Replaces every record with those kept before; IDs go on from where they were. */
   load(kept: StoredRecords): void {
-    for (const c of COLLECTIONS) this.data.set(c, new Map((kept.records[c] ?? []).map((r) => [r.id, r])));
+    const seed: Partial<Record<Collection, Rec[]>> = seedRecords();
+    const t = this.now();
+    for (const c of COLLECTIONS) {
+      const recs = kept.records[c] ?? (seed[c] ?? []).map((r) => this.stamp(c, r, t, SEED.principalId));
+      this.data.set(c, new Map(recs.map((r) => [r.id, r])));
+    }
     const next = BigInt(kept.nextId);
     if (next > this.nextId) this.nextId = next;
     this.onChange();

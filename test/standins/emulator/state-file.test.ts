@@ -117,6 +117,44 @@ describe('the emulator keeps its world in a state file across restarts', () => {
     expect(state.workspaces!.map((w) => w.id)).toContain(SEED.workspaces.pumpStation);
   });
 
+  it('a file written before a collection existed still loads: what it kept stays, the new collection starts as the demo data has it', async () => {
+    const file = tempFile();
+    const first = await start({ stateFile: file, flowDelays: QUICK });
+    const made = await learn(first.client, 'kept across versions');
+    await eventually(async () =>
+      (await flowIn(first.emu, made.id))?.status === 'COMPLETED' ? true : undefined,
+    );
+    await first.stop();
+    // As an older emulator wrote it: no Eval objects (none made) and no datastreams among its records.
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as { records: Record<string, unknown> };
+    delete kept.records.evals;
+    delete kept.records.datastreams;
+    writeFileSync(file, JSON.stringify(kept));
+
+    const problems: string[] = [];
+    const second = await start({ stateFile: file, onStateProblem: (p) => problems.push(p) });
+    expect(problems).toEqual([]);
+    expect(existsSync(`${file}.unreadable`)).toBe(false);
+    expect((await flowIn(second.emu, made.id))?.status).toBe('COMPLETED');
+    const state = (await second.control('GET', 'state')) as Record<string, Rec[]>;
+    expect(state.evals).toEqual([]);
+    expect(state.datastreams!.map((d) => d.id)).toEqual([SEED.datastream]);
+    // The demo datastream is there to be used, as after a fresh start.
+    const score = await second.client.createEvalFlow({
+      name: 'after an upgrade',
+      datastream: SEED.datastream,
+      assessment: SEED.assessments.temperature,
+      model: SEED.models.temperatureCommon,
+      spec: {
+        commonModelId: SEED.models.temperatureCommon,
+        segments: [{ entities: ['pump-1'], timeRange: { startTime: '1', endTime: '2' } }],
+        forLive: true,
+        withEpisodes: true,
+      },
+    });
+    expect(score.status).toBe('CREATED');
+  });
+
   it('without a state file a restart starts from the demo data', async () => {
     const first = await start({ flowDelays: QUICK });
     const flow = await learn(first.client, 'forgotten');
