@@ -2,12 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/api/index.js';
 import {
   CATALOG_RETENTION_DAYS,
-  entriesFromFlowResult,
   entriesFromOperation,
   forgetMissing,
   missingResource,
   pruneCatalog,
-  recordFlowResult,
   recordOperation,
   resolveName,
   searchCandidates,
@@ -20,6 +18,7 @@ import type { Store } from '../../src/store/index.js';
 import { SEED } from '../../standins/emulator/index.js';
 import { type Harness, startHarness } from '../support/emulator.js';
 import { storeForEachTest } from '../support/fixtures/store.js';
+import { recordFlowResult } from '../support/flow-results.js';
 
 const NOW = new Date('2026-11-22T09:14:42.500Z');
 const T0 = NOW.getTime();
@@ -166,38 +165,6 @@ describe('what an operation records', () => {
     ).toEqual([{ kind: 'workspace', id: W, source: 'service' }]);
   });
 
-  it('flow results: a model the flow created in its workspace, dataspec of that model, Eval object', () => {
-    // A model the flow only taught (a relearn) is not put in the flow's workspace: that was the request's word.
-    expect(entriesFromFlowResult({ workspaceId: W, model: { id: M, created: false } })).toEqual([
-      { kind: 'workspace', id: W, source: 'flow' },
-      { kind: 'model', id: M, source: 'flow' },
-    ]);
-    expect(
-      entriesFromFlowResult({
-        workspaceId: W,
-        model: { id: M, name: 'Line 3/anomaly/M[1]', created: true },
-        dataspec: { id: DS, name: 'learn by @alice' },
-      }),
-    ).toEqual([
-      { kind: 'workspace', id: W, source: 'flow' },
-      { kind: 'model', id: M, name: 'Line 3/anomaly/M[1]', source: 'flow', links: { workspace: W } },
-      {
-        kind: 'dataspec',
-        id: DS,
-        name: 'learn by @alice',
-        source: 'flow',
-        links: { model: M, workspace: W },
-      },
-    ]);
-    expect(entriesFromFlowResult({ eval: { id: S1, modelId: M, workspaceId: W } })).toEqual([
-      { kind: 'eval', id: S1, source: 'flow', links: { model: M, workspace: W } },
-    ]);
-    expect(entriesFromFlowResult({ dataspec: { id: DS, modelId: 'x' } })).toEqual([
-      { kind: 'dataspec', id: DS, source: 'flow' },
-    ]);
-    expect(entriesFromFlowResult({})).toEqual([]);
-  });
-
   it('a not-found answer names a resource only when the request names exactly one', () => {
     expect(missingResource(request(`workspace show ${W}`), 404)).toEqual({ kind: 'workspace', id: W });
     expect(missingResource(request(`workspace show ${W}`), 500)).toBeNull();
@@ -303,6 +270,38 @@ describe('recording against the emulator into a SQLite store', () => {
     ]);
   });
 
+  it('flow results, read by their entries: a model the flow created in its workspace, dataspec of that model, Eval object', async () => {
+    const entry = (kind: Parameters<Store['getCatalogEntry']>[1], id: string) =>
+      store.getCatalogEntry(TEAM, kind, id);
+    // A model the flow only taught (a relearn) is not put in the flow's workspace: that was the request's word.
+    await recordFlowResult(store, { teamId: TEAM, now, workspaceId: W, model: { id: M, created: false } });
+    expect(await entry('workspace', W)).toMatchObject({ source: 'flow' });
+    expect(await entry('model', M)).toMatchObject({ source: 'flow', workspaceId: null });
+
+    await recordFlowResult(store, {
+      teamId: TEAM,
+      now,
+      workspaceId: W,
+      model: { id: S1, name: 'Line 3/anomaly/M[1]', created: true, assessmentId: A },
+      dataspec: { id: DS, name: 'learn by @alice' },
+    });
+    expect(await entry('model', S1)).toMatchObject({
+      name: 'Line 3/anomaly/M[1]',
+      workspaceId: W,
+      assessmentId: A,
+    });
+    expect(await entry('dataspec', DS)).toMatchObject({
+      name: 'learn by @alice',
+      modelId: S1,
+      workspaceId: W,
+    });
+    // A learned model's assessment (its signal) is offered where an assessment is asked for.
+    expect(await entry('assessment', A)).toMatchObject({ source: 'flow' });
+
+    await recordFlowResult(store, { teamId: TEAM, now, workspaceId: W, eval: { id: D, modelId: M } });
+    expect(await entry('eval', D)).toMatchObject({ modelId: M, workspaceId: W });
+  });
+
   it('flow results and pruning: entries unused for the retention period go, others stay', async () => {
     await recordFlowResult(store, {
       teamId: TEAM,
@@ -314,12 +313,12 @@ describe('recording against the emulator into a SQLite store', () => {
       teamId: TEAM,
       now: () => T0 - DAY,
       workspaceId: W,
-      dataspec: { id: DS, modelId: M },
+      dataspec: { id: DS },
     });
     expect(await pruneCatalog(store, { now })).toBe(1);
     expect(await store.getCatalogEntry(TEAM, 'model', M)).toBeNull();
     expect(await store.getCatalogEntry(TEAM, 'workspace', W)).not.toBeNull();
-    expect(await store.getCatalogEntry(TEAM, 'dataspec', DS)).toMatchObject({ modelId: M, workspaceId: W });
+    expect(await store.getCatalogEntry(TEAM, 'dataspec', DS)).toMatchObject({ workspaceId: W });
 
     const pruner = startCatalogPruner(store, { now: () => T0 + 200 * DAY });
     await pruner.stop();

@@ -3,7 +3,6 @@ import {
   describeResolved,
   editDistance,
   forgetMissing,
-  recordFlowResult,
   recordOperation,
   resolveArguments,
   resolveCommandNames,
@@ -12,6 +11,7 @@ import {
 import { parseCommand } from '../../src/core/grammar/parse.js';
 import type { Store } from '../../src/store/index.js';
 import { storeForEachTest } from '../support/fixtures/store.js';
+import { recordFlowResult } from '../support/flow-results.js';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
 const TEAM = 'T0PLANT';

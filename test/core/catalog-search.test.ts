@@ -6,12 +6,12 @@ import {
   fitText,
   OPTION_TEXT_MAX,
   pickedSignals,
-  recordFlowResult,
   recordOperation,
   searchCandidates,
 } from '../../src/core/catalog/index.js';
 import type { CatalogUpsert, Store } from '../../src/store/index.js';
 import { storeForEachTest } from '../support/fixtures/store.js';
+import { recordFlowResult } from '../support/flow-results.js';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
 const TEAM = 'T0PLANT';

@@ -154,7 +154,13 @@ describe('following a flow to its end', () => {
     const dataspec = outputs.find((o) => o.type === 'entities.dataspec')!.id;
     expect(seen(reply)).toContain(model);
     expect(seen(reply)).toContain(dataspec);
-    expect(buttonsOf(reply)).toEqual([FLOW_ACTION.score, FLOW_ACTION.relearn, REPEAT_FLOW.action]);
+    // What comes next in the new model's life, as its state allows: it is not live, so no backfill.
+    expect(buttonsOf(reply)).toEqual([
+      FLOW_ACTION.score,
+      FLOW_ACTION['live-start'],
+      FLOW_ACTION.relearn,
+      REPEAT_FLOW.action,
+    ]);
     // In place, in order, and never the same status twice.
     const statuses = shownStatuses(OPS, ann.ts);
     expect(statuses.at(-1)).toBe('COMPLETED');

@@ -233,7 +233,7 @@ export const forecast: OperationEntry<
     }
   },
   catalog: (req) => ({ add: [typed('workspace', req.workspaceId), ...dataEntries(req.data)] }),
-  outputs: learnedOutputs,
+  outputs: learnedOutputs({ created: true, heading: 'Model created' }),
 };
 
 export const ADDED_OPERATIONS = [workspaceDelete, forecast] as const;

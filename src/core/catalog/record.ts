@@ -1,6 +1,7 @@
-import type { CatalogKind, CatalogLinks, CatalogSource, CatalogUpsert, Store } from '../../store/index.js';
+import type { CatalogKind, CatalogLinks, CatalogUpsert, Store } from '../../store/index.js';
 import { type Now, nowMs } from '../clock.js';
 import { isServiceId } from '../ids.js';
+import type { CatalogChange } from '../operations/registry/entry.js';
 import { entryOf, type ServiceOperation } from '../operations/registry/index.js';
 import type { ReturnedRecord } from './returned-model.js';
 
@@ -15,45 +16,6 @@ export interface OperationSeen {
   returned?: ReturnedRecord;
 }
 
-/** What a finished flow produced; only for flows that completed. Every part is optional. */
-export interface FlowResultSeen {
-  /** The flow's workspace (`spec.workspace`). */
-  workspaceId?: string;
-  /**
-   * The model an ANOMALYLEARN created or taught. `created`: this flow created it, in the flow's
-   * workspace; a model it only taught keeps whatever workspace the service said before.
-   */
-  model?: { id: string; name?: string; created?: boolean; assessmentId?: string };
-  /** The dataspec a completed ANOMALYLEARN yields; `name` is the inline dataspec's name when known. */
-  dataspec?: { id: string; name?: string; modelId?: string };
-  /** The Eval object a completed ANOMALYEVAL creates. */
-  eval?: { id: string; name?: string; modelId?: string; workspaceId?: string };
-}
-
-/**
- * A model's catalog entry, the only place one is made. Its workspace link decides whose approvers decide
- * the model's live start or stop, so it is only ever the service's word: the workspace a lookup's record
- * gives, the one a move the service accepted put it in, or the one a flow created it in. A workspace a
- * request merely names (a relearn's or a score's `workspace=`, and the flow it starts) is never passed.
- */
-function modelEntry(
-  id: string,
-  source: CatalogSource,
-  o: { name?: string; assessment?: string; workspaceFromService?: string | undefined },
-): CatalogUpsert {
-  const links: CatalogLinks = {
-    ...(o.assessment ? { assessment: o.assessment } : {}),
-    ...(o.workspaceFromService ? { workspace: o.workspaceFromService } : {}),
-  };
-  return {
-    kind: 'model',
-    id,
-    source,
-    ...(o.name ? { name: o.name } : {}),
-    ...(Object.keys(links).length ? { links } : {}),
-  };
-}
-
 /**
  * The catalog entries one successful operation justifies. Names come from the service's record, and
  * from signal labels typed by users; every other ID is recorded by itself, with the links the request
@@ -65,44 +27,12 @@ export function entriesFromOperation(op: OperationSeen): CatalogUpsert[] {
   return clean(entryOf(op.request).catalog(op.request, op.returned).add);
 }
 
-/** The catalog entries a completed flow justifies, all with source `flow`. */
-export function entriesFromFlowResult(result: FlowResultSeen): CatalogUpsert[] {
-  const out: CatalogUpsert[] = [];
-  const ws = result.workspaceId;
-  if (ws) out.push({ kind: 'workspace', id: ws, source: 'flow' });
-  const m = result.model;
-  if (m) {
-    out.push(
-      modelEntry(m.id, 'flow', {
-        ...(m.name ? { name: m.name } : {}),
-        ...(m.assessmentId ? { assessment: m.assessmentId } : {}),
-        workspaceFromService: m.created ? ws : undefined,
-      }),
-    );
-  }
-  const d = result.dataspec;
-  if (d) {
-    out.push({
-      kind: 'dataspec',
-      id: d.id,
-      name: d.name,
-      source: 'flow',
-      links: { model: d.modelId ?? m?.id, workspace: ws },
-    });
-  }
-  const e = result.eval;
-  if (e) {
-    out.push({
-      kind: 'eval',
-      id: e.id,
-      name: e.name,
-      source: 'flow',
-      links: { model: e.modelId ?? m?.id, workspace: e.workspaceId ?? ws },
-    });
-  }
-  return clean(out);
-}
-
+/**
+ * A model's workspace link decides whose approvers decide its live start or stop, so it is only ever the
+ * service's word: the workspace a lookup's record gives, the one a move the service accepted put it in,
+ * or the one a flow created it in (an entry declares that link only on the model it creates). A workspace
+ * a request merely names (a relearn's or a score's `workspace=`) is never linked.
+ */
 function clean(entries: CatalogUpsert[]): CatalogUpsert[] {
   const out: CatalogUpsert[] = [];
   for (const e of entries) {
@@ -134,15 +64,25 @@ export interface Recording {
  * failure here should be logged, not shown: the operation itself succeeded.
  */
 export async function recordOperation(store: Store, op: OperationSeen & Recording): Promise<void> {
-  const change = entryOf(op.request).catalog(op.request, op.returned);
-  await store.upsertCatalog(op.teamId, clean(change.add), nowMs(op.now));
-  for (const gone of change.remove ?? [])
-    await forgetMissing(store, { teamId: op.teamId, ...gone, ...(op.now ? { now: op.now } : {}) });
+  await recordChange(store, {
+    ...entryOf(op.request).catalog(op.request, op.returned),
+    teamId: op.teamId,
+    ...(op.now ? { now: op.now } : {}),
+  });
 }
 
-/** Records what a completed flow produced (see `recordOperation` for failures). */
-export async function recordFlowResult(store: Store, result: FlowResultSeen & Recording): Promise<void> {
-  await store.upsertCatalog(result.teamId, entriesFromFlowResult(result), nowMs(result.now));
+/**
+ * Records a change to a team's catalog: what an operation or a completed flow (by its entry's declared
+ * outputs) names, and what the service said is gone. See `recordOperation` for failures.
+ */
+export async function recordChange(store: Store, change: CatalogChange & Recording): Promise<void> {
+  await store.upsertCatalog(change.teamId, clean(change.add), nowMs(change.now));
+  for (const gone of change.remove ?? [])
+    await forgetMissing(store, {
+      teamId: change.teamId,
+      ...gone,
+      ...(change.now ? { now: change.now } : {}),
+    });
 }
 
 /**

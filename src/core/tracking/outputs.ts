@@ -1,7 +1,13 @@
 import type { FlowResults } from '../../api/index.js';
-import type { CatalogKind } from '../../store/index.js';
-import type { FlowResultSeen } from '../catalog/record.js';
-import type { FlowOutputs } from '../operations/registry/entry.js';
+import type { CatalogKind, CatalogUpsert } from '../../store/index.js';
+import type {
+  AnyEntry,
+  Finished,
+  NextStepSpec,
+  OutputSpec,
+  OutputType,
+  OutputValueOf,
+} from '../operations/registry/entry.js';
 import { entryOfOperation, REGISTRY } from '../operations/registry/index.js';
 
 /** What a completed flow's entry reads its outputs from: the results as read, and the request as stored. */
@@ -24,64 +30,179 @@ export function resultsOf(f: FlowAsStored): FlowResults {
 }
 
 /** The stored request's operation (JSON: instants as ISO strings). */
-function operationOf(f: FlowAsStored): Record<string, unknown> {
+export function operationOf(f: FlowAsStored): Record<string, unknown> {
   const op = (f.request as { operation?: unknown } | null)?.operation;
   return op && typeof op === 'object' ? (op as Record<string, unknown>) : {};
 }
 
-/** What a completed flow yields, as the entry of the operation that created it declares. */
-export function outputsOf(f: FlowAsStored): FlowOutputs {
-  const request = operationOf(f);
-  const entry = typeof request.kind === 'string' ? entryOfOperation(request.kind) : undefined;
-  return entry?.outputs?.({ results: resultsOf(f), request }) ?? {};
+/** One declared output an operation yielded, with its value. */
+export interface Output<T extends OutputType = OutputType> {
+  spec: OutputSpec<T>;
+  value: OutputValueOf[T];
 }
 
-/** What the catalog learns of a completed flow's outputs: what it yields, and what its record names. */
-export function catalogOfOutputs(
-  o: FlowOutputs,
-): FlowResultSeen & { removed: { kind: CatalogKind; id: string }[] } {
-  const model = o.model ?? o.used?.model;
-  const dataspec = o.dataspec ?? o.used?.dataspec;
-  const named = (x: { id: string; name?: string | undefined }) => ({
-    id: x.id,
-    ...(x.name ? { name: x.name } : {}),
-  });
+/** What an operation yielded, as its entry declares it: each output with a value, in the declared order. */
+export interface Yielded {
+  outputs: readonly Output[];
+  /** Names the entry's reading returned that it does not declare: left out, and a test refuses them. */
+  undeclared: readonly string[];
+}
+
+const NOTHING: Yielded = { outputs: [], undeclared: [] };
+
+const isNamed = (v: unknown): v is { id: string; name?: string } =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as { id?: unknown }).id === 'string' &&
+  ['string', 'undefined'].includes(typeof (v as { name?: unknown }).name);
+
+/** Whether a value is what its declared type holds (a value of another shape is left out, never shown). */
+const FITS: Record<OutputType, (v: unknown) => boolean> = {
+  id: (v) => typeof v === 'string' && v !== '',
+  resource: isNamed,
+  resources: (v) => Array.isArray(v) && v.length > 0 && v.every(isNamed),
+  text: (v) => typeof v === 'string' && v !== '',
+  flag: (v) => typeof v === 'boolean',
+  range: (v) =>
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as { startNs?: unknown }).startNs === 'bigint' &&
+    typeof (v as { endNs?: unknown }).endNs === 'bigint',
+};
+
+/** What an operation yielded, read by its entry and kept to what the entry declares. */
+export function readOutputs(entry: AnyEntry | undefined, done: Finished<unknown>): Yielded {
+  const outputs = entry?.outputs;
+  if (!outputs) return NOTHING;
+  const values = outputs.read(done);
+  const declared = new Set(outputs.declared.map((o) => o.name));
   return {
-    ...(o.workspace ? { workspaceId: o.workspace.id } : {}),
-    // Only a model the flow created takes the flow's workspace; one it used or taught keeps the service's.
-    ...(model ? { model: { ...named(model), created: o.model?.created === true } } : {}),
-    ...(dataspec ? { dataspec: named(dataspec) } : {}),
-    ...(o.eval ? { eval: named(o.eval) } : {}),
-    removed: o.removed ?? [],
+    outputs: outputs.declared.flatMap((spec) => {
+      const value = values[spec.name];
+      return value !== undefined && FITS[spec.type](value) ? [{ spec, value } as Output] : [];
+    }),
+    undeclared: Object.keys(values).filter((k) => values[k] !== undefined && !declared.has(k)),
   };
 }
 
-/** A form offered as the next step after a flow that yielded a model, and what it is given. */
+/** What a completed flow yields, as the entry of the operation that created it declares. */
+export function flowOutputs(f: FlowAsStored): Yielded {
+  const request = operationOf(f);
+  const entry = typeof request.kind === 'string' ? entryOfOperation(request.kind) : undefined;
+  return readOutputs(entry, { request, results: resultsOf(f) });
+}
+
+/** The ID an output stands for, when it stands for one: what it gives the argument it feeds. */
+export function idOfOutput(o: Output): string | undefined {
+  if (o.spec.type === 'id' || o.spec.type === 'text') return o.value as string;
+  if (o.spec.type === 'resource') return (o.value as OutputValueOf['resource']).id;
+  return undefined;
+}
+
+/**
+ * What the catalog learns of what a flow yielded: each output the entry declares a catalog kind for,
+ * linked to the outputs its declaration names; and the resources it says are gone.
+ */
+export function catalogOfOutputs(y: Yielded): {
+  add: CatalogUpsert[];
+  remove: { kind: CatalogKind; id: string }[];
+} {
+  const byName = new Map(y.outputs.map((o) => [o.spec.name, o]));
+  const add: CatalogUpsert[] = [];
+  const remove: { kind: CatalogKind; id: string }[] = [];
+  for (const o of y.outputs) {
+    const catalog = o.spec.catalog;
+    if (!catalog) continue;
+    const items: { id: string; name?: string }[] =
+      o.spec.type === 'resources'
+        ? (o.value as OutputValueOf['resources'])
+        : o.spec.type === 'resource'
+          ? [o.value as OutputValueOf['resource']]
+          : o.spec.type === 'id'
+            ? [{ id: o.value as string }]
+            : [];
+    if (catalog.forget) {
+      remove.push(...items.map((x) => ({ kind: catalog.kind, id: x.id })));
+      continue;
+    }
+    const links: Record<string, string> = {};
+    for (const [kind, name] of Object.entries(catalog.links ?? {})) {
+      const linked = byName.get(name as string);
+      const id = linked && idOfOutput(linked);
+      if (id) links[kind] = id;
+    }
+    for (const x of items)
+      add.push({
+        kind: catalog.kind,
+        id: x.id,
+        source: 'flow',
+        ...(x.name ? { name: x.name } : {}),
+        ...(Object.keys(links).length ? { links } : {}),
+      });
+  }
+  return { add, remove };
+}
+
+/** A next step a finished flow's outputs make possible, and what it is given. */
 export interface NextStep {
-  form: string;
+  /** Its name, unique in the registry: the form it opens (`score`), else its command and word (`live-start`). */
+  id: string;
   label: string;
   primary: boolean;
-  /** The IDs the form has fields for, by argument key: the model, its workspace, its dataspec. */
+  /** The form it opens; absent: it runs its command. */
+  form?: string;
+  /** The IDs it is given, by argument key. */
   given: Record<string, string>;
 }
 
-/** The next steps a completed flow's outputs make possible: the forms that declare one, primary first. */
-export function nextStepsOf(o: FlowOutputs): NextStep[] {
-  if (!o.model) return [];
-  const ids: Record<string, string | undefined> = {
-    model: o.model.id,
-    workspace: o.workspace?.id,
-    dataspec: o.dataspec?.id,
-  };
+/** A next step's name: the entry's form's, else its command's words and its own word. */
+export function nextStepId(entry: AnyEntry, step: NextStepSpec): string {
+  const words = entry.form ? [entry.form.id] : [...entry.command.words, ...(step.word ? [step.word] : [])];
+  return words
+    .join('-')
+    .replace(/[^a-z0-9-]+/gi, '-')
+    .toLowerCase();
+}
+
+/** Every next step the registry declares, with its entry. */
+export function allNextSteps(): { id: string; entry: AnyEntry; step: NextStepSpec }[] {
+  return REGISTRY.flatMap((entry) =>
+    (entry.next ?? []).map((step) => ({ id: nextStepId(entry, step), entry, step })),
+  );
+}
+
+/** The next step of this name, and its entry. */
+export function nextStepOf(id: string): { entry: AnyEntry; step: NextStepSpec } | undefined {
+  return allNextSteps().find((s) => s.id === id);
+}
+
+/**
+ * The next steps a finished flow's outputs make possible: each entry's that its outputs fill what it needs
+ * for, in the state it asks for; a form given every argument the outputs feed and it has a field for, a
+ * command only what it needs. Primary first, then in the registry's order.
+ */
+export function nextStepsOf(y: Yielded): NextStep[] {
+  const fed: Record<string, string> = {};
+  const flags: Record<string, boolean> = {};
+  for (const o of y.outputs) {
+    const id = idOfOutput(o);
+    if (typeof o.spec.feeds === 'string' && id && !(o.spec.feeds in fed)) fed[o.spec.feeds] = id;
+    if (o.spec.type === 'flag') flags[o.spec.name] = o.value as boolean;
+  }
   const steps: NextStep[] = [];
-  for (const e of REGISTRY) {
-    const step = e.form?.nextStep;
-    if (!e.form || !step) continue;
-    const given: Record<string, string> = {};
-    for (const [key, id] of Object.entries(ids))
-      if (id && e.args.some((a) => a.key === key && a.field)) given[key] = id;
-    if (!given.model) continue;
-    steps.push({ form: e.form.id, label: step.label, primary: step.primary === true, given });
+  for (const { id, entry, step } of allNextSteps()) {
+    if (!step.needs.every((k) => fed[k])) continue;
+    if (!Object.entries(step.when ?? {}).every(([name, state]) => flags[name] === state)) continue;
+    const keys = entry.form
+      ? entry.args.filter((a) => a.field && fed[a.key]).map((a) => a.key)
+      : [...step.needs];
+    steps.push({
+      id,
+      label: step.label,
+      primary: step.primary === true,
+      ...(entry.form ? { form: entry.form.id } : {}),
+      given: Object.fromEntries(keys.map((k) => [k, fed[k]!])),
+    });
   }
   return steps.sort((a, b) => Number(b.primary) - Number(a.primary));
 }

@@ -3,12 +3,12 @@ import { ServiceError } from '../../api/errors.js';
 import type { FlowResults, FlowView, ServiceCalls } from '../../api/index.js';
 import { observeServiceCall } from '../../metrics/metrics.js';
 import type { FlowAnnouncement, Store, TrackedFlow, TrackedFlowPatch } from '../../store/index.js';
-import { forgetMissing, recordFlowResult } from '../catalog/record.js';
+import { recordChange } from '../catalog/record.js';
 import type { Actor, Operation } from '../operations/operation.js';
 import { requestParams } from '../operations/params.js';
 import type { OpSuccess } from '../outcome.js';
 import { Rounds } from '../rounds.js';
-import { catalogOfOutputs, outputsOf } from './outputs.js';
+import { catalogOfOutputs, flowOutputs } from './outputs.js';
 import { nextPollDelay, type PollSchedule } from './schedule.js';
 
 /** How long a claimed flow is a replica's unless TSAI_TRACK_LEASE says otherwise. */
@@ -317,14 +317,19 @@ export class FlowTracker {
 
   /** What a completed flow yields joins the catalog of its team (and what it removed leaves it). */
   private async learn(flow: TrackedFlow, results: FlowResults): Promise<void> {
+    const yielded = flowOutputs({ result: { ...results }, request: flow.request });
+    if (yielded.undeclared.length)
+      this.deps.log.warn(
+        { flowId: flow.flowId, undeclared: yielded.undeclared },
+        'the operation read outputs its registry entry does not declare; they are not shown or handed on',
+      );
     if (!flow.teamId) return;
-    const { removed, ...seen } = catalogOfOutputs(
-      outputsOf({ result: { ...results }, request: flow.request }),
-    );
     try {
-      await recordFlowResult(this.deps.store, { teamId: flow.teamId, now: this.clock, ...seen });
-      for (const gone of removed)
-        await forgetMissing(this.deps.store, { teamId: flow.teamId, ...gone, now: this.clock });
+      await recordChange(this.deps.store, {
+        ...catalogOfOutputs(yielded),
+        teamId: flow.teamId,
+        now: this.clock,
+      });
     } catch (e) {
       this.deps.log.error(
         { flowId: flow.flowId, err: e instanceof Error ? e.message : String(e) },

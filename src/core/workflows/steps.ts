@@ -1,28 +1,25 @@
 import type { FlowResults } from '../../api/index.js';
-import type { CatalogUpsert } from '../../store/index.js';
-import { parseCommand } from '../grammar/parse.js';
-import type { Operation } from '../operations/operation.js';
-import { requestParams } from '../operations/params.js';
 import {
   type AnyEntry,
   type Argument,
   entryOfCommand,
   entryOfOperation,
-  type FlowOutputs,
+  type OutputSpec,
   REGISTRY,
 } from '../operations/registry/index.js';
-import { outputsOf as flowOutputsOf } from '../tracking/outputs.js';
+import { describeRange } from '../time.js';
+import { flowOutputs, type Output, readOutputs, type Yielded } from '../tracking/outputs.js';
 import { CHANNEL_INPUT, RUNNER_INPUT } from './inputs.js';
 
 /**
  * The Workflow Builder steps (Slack's custom steps, "functions"), derived from the registry with no list of
- * operations of their own: an entry is a step when it hands something on, a completed flow's declared
- * outputs or the resource the service's answer names; a command with a choice of leading words
- * (`live start|stop`) is a step per word. A step's inputs are the entry's arguments (every value a string,
- * as typed in the command, IDs included: they exceed what a number holds), plus the person who runs the
- * workflow and an optional channel to announce in. Its outputs are read from what the entry declares it
- * yields, by asking the entry about its own first example (`yieldOf`). manifest.yml's `functions` are
- * generated from this (src/slack/workflows/manifest.ts), and a test fails when they differ.
+ * operations of their own: an entry is a step when it declares outputs; a command with a choice of
+ * leading words (`live start|stop`) is a step per word. A step's inputs are the entry's arguments (every
+ * value a string, as typed in the command, IDs included: they exceed what a number holds), plus the
+ * person who runs the workflow and an optional channel to announce in. Its outputs are the entry's
+ * declared outputs that feed a next step, after the flow's ID and status for a flow, each named and typed
+ * by its declaration. manifest.yml's `functions` are generated from this (src/slack/workflows/manifest.ts),
+ * and a test fails when they differ.
  */
 
 export { CHANNEL_INPUT, RUNNER_INPUT } from './inputs.js';
@@ -69,125 +66,76 @@ export interface StepDone {
   approvalId?: string;
 }
 
-type Value = string | boolean | undefined;
-type Read = (o: FlowOutputs, added: readonly CatalogUpsert[], d: StepDone) => Value;
+/** One value a step hands on, as Slack takes it. */
+type Value = string | boolean;
 
-const returned = (kind: CatalogUpsert['kind']) => (added: readonly CatalogUpsert[], d: StepDone) =>
-  added.find((a) => a.kind === kind && a.id === d.seen?.id);
+/** A step's output parameter: its name, type and title, and how its value is read from what was yielded. */
+interface StepOutput {
+  param: Omit<StepParameter, 'required'>;
+  read(o: Output): Value | undefined;
+}
+
+/** The outputs every step that starts a flow hands on, and the one of a step that files an approval request. */
+const FLOW_ID = { name: 'flow_id', type: 'text', title: 'Flow ID', description: 'Flow ID' } as const;
+const STATUS = { name: 'status', type: 'text', title: 'Flow status', description: 'Flow status' } as const;
+const REQUEST_ID = {
+  name: 'request_id',
+  type: 'text',
+  title: 'Approval request ID',
+  description: 'Approval request ID',
+} as const;
+
+const param = (name: string, type: StepParameterType, title: string) => ({
+  name,
+  type,
+  title,
+  description: title,
+});
+const named = (o: Output) => o.value as { id: string; name?: string };
 
 /**
- * Every output a step may have, worded once: its type, its title in Workflow Builder, and how it is read
- * from what the entry declares (a completed flow's `outputs`, or the catalog entries of the resource the
- * service's answer named).
+ * The step outputs of one declared output, by its type: an ID as `<name>_id`; a resource as `<name>_id`
+ * and `<name>_name`; several as `<name>`, their IDs separated by commas; a text or a flag as `<name>`;
+ * a range as `<name>`, in words, in UTC.
  */
-const OUTPUTS = {
-  flow_id: { type: 'text', title: 'Flow ID', read: ((_o, _a, d) => d.flow?.id) as Read },
-  status: { type: 'text', title: 'Flow status', read: ((_o, _a, d) => d.flow?.status) as Read },
-  request_id: { type: 'text', title: 'Approval request ID', read: ((_o, _a, d) => d.approvalId) as Read },
-  model_id: {
-    type: 'text',
-    title: 'Model ID',
-    read: ((o, a, d) =>
-      o.model?.id ?? o.live?.modelId ?? o.backfill?.modelId ?? returned('model')(a, d)?.id) as Read,
-  },
-  model_name: {
-    type: 'text',
-    title: 'Model name',
-    read: ((o, a, d) => o.model?.name ?? o.live?.name ?? returned('model')(a, d)?.name) as Read,
-  },
-  dataspec_id: { type: 'text', title: 'Dataspec ID', read: ((o) => o.dataspec?.id) as Read },
-  eval_id: { type: 'text', title: 'Eval object ID', read: ((o) => o.eval?.id) as Read },
-  eval_name: { type: 'text', title: 'Eval object name', read: ((o) => o.eval?.name) as Read },
-  output_signals: {
-    type: 'text',
-    title: 'Output signal IDs (comma-separated)',
-    read: ((o) => (o.outputSignals?.length ? o.outputSignals.map((x) => x.id).join(',') : undefined)) as Read,
-  },
-  output_prefix: { type: 'text', title: 'Output signal prefix', read: ((o) => o.outputPrefix) as Read },
-  workspace_id: {
-    type: 'text',
-    title: 'Workspace ID',
-    read: ((o, a, d) =>
-      o.workspace?.id ??
-      returned('workspace')(a, d)?.id ??
-      returned('model')(a, d)?.links?.workspace) as Read,
-  },
-  workspace_name: {
-    type: 'text',
-    title: 'Workspace name',
-    read: ((_o, a, d) => returned('workspace')(a, d)?.name) as Read,
-  },
-  live: {
-    type: 'flag',
-    title: 'Model is live',
-    read: ((o) => (o.live ? o.live.state === 'live' : undefined)) as Read,
-  },
-} as const satisfies Record<string, { type: StepParameterType; title: string; read: Read }>;
-
-export type StepOutputName = keyof typeof OUTPUTS;
-
-/** Which outputs each part of a flow's declared outputs fills. */
-const FROM_FLOW: Record<keyof FlowOutputs, readonly StepOutputName[]> = {
-  model: ['model_id', 'model_name'],
-  dataspec: ['dataspec_id'],
-  eval: ['eval_id', 'eval_name'],
-  outputSignals: ['output_signals'],
-  outputPrefix: ['output_prefix'],
-  backfill: ['model_id'],
-  live: ['model_id', 'live'],
-  workspace: ['workspace_id'],
-  used: [],
-  removed: [],
-};
-
-/** Which outputs a resource the service's answer named fills. */
-const FROM_RETURNED: Partial<Record<CatalogUpsert['kind'], readonly StepOutputName[]>> = {
-  workspace: ['workspace_id', 'workspace_name'],
-  model: ['model_id', 'model_name', 'workspace_id'],
-};
-
-/** A complete record: one of everything a flow can yield, so an entry's `outputs` shows all it reads. */
-const EVERYTHING: FlowResults = {
-  models: [{ id: '1', name: 'm', created: true, live: true }],
-  dataspecs: [{ id: '2', name: 'd', created: true }],
-  evals: [{ id: '3', name: 'e', outputSignals: [{ id: '4', name: 's' }] }],
-  signals: [{ id: '4', name: 's' }],
-  segments: [],
-  others: [],
-};
-const RETURNED = { id: 'returned', name: 'n', workspace: 'w' };
-const EXAMPLE_NOW = new Date(Date.UTC(2026, 0, 15, 12));
-
-/** The operation an entry's first example comes to, with each of its leading words. */
-function exampleOperation(entry: AnyEntry, word?: string): Operation | undefined {
-  let text = (entry.command.examples[0] ?? '').replace(/^\/tsai\s+/, '');
-  if (word && entry.command.lead) text = text.replace(new RegExp(`\\b(${entry.command.lead})\\b`), word);
-  const parsed = parseCommand(text);
-  if (!parsed.ok) return undefined;
-  const resolved = entry.resolve(parsed.command, { now: EXAMPLE_NOW, timeZone: 'UTC', userName: 'someone' });
-  return resolved.ok ? resolved.operation : undefined;
-}
-
-/** What a step of this entry yields and waits for, asked of the entry about its own example. */
-function yieldOf(entry: AnyEntry, word?: string): { waits: StepWait; outputs: StepOutputName[] } | undefined {
-  const op = exampleOperation(entry, word);
-  if (!op) return undefined;
-  const request = requestParams(op);
-  if (entry.outputs) {
-    const o = entry.outputs({ results: EVERYTHING, request });
-    const names = (Object.keys(o) as (keyof FlowOutputs)[]).flatMap((k) => FROM_FLOW[k]);
-    // A request filed for approval: the flow comes once an approver approves it.
-    const waits = op.kind === entry.operationKind ? 'flow' : 'approval';
-    const head: StepOutputName[] =
-      waits === 'approval' ? ['flow_id', 'status', 'request_id'] : ['flow_id', 'status'];
-    return { waits, outputs: unique([...head, ...names]) };
+function stepOutputsOf(spec: OutputSpec): StepOutput[] {
+  const { name, label } = spec;
+  switch (spec.type) {
+    case 'id':
+      return [{ param: param(`${name}_id`, 'text', `${label} ID`), read: (o) => o.value as string }];
+    case 'resource':
+      return [
+        { param: param(`${name}_id`, 'text', `${label} ID`), read: (o) => named(o).id },
+        { param: param(`${name}_name`, 'text', `${label} name`), read: (o) => named(o).name },
+      ];
+    case 'resources':
+      return [
+        {
+          param: param(name, 'text', `${label} IDs (comma-separated)`),
+          read: (o) => (o.value as { id: string }[]).map((x) => x.id).join(','),
+        },
+      ];
+    case 'text':
+      return [{ param: param(name, 'text', label), read: (o) => o.value as string }];
+    case 'flag':
+      return [{ param: param(name, 'flag', label), read: (o) => o.value as boolean }];
+    case 'range':
+      return [
+        {
+          param: param(name, 'text', `${label} (in UTC)`),
+          read: (o) => describeRange(o.value as { startNs: bigint; endNs: bigint }, 'UTC'),
+        },
+      ];
   }
-  const added = entry.catalog(op, RETURNED).add.filter((a) => a.id === RETURNED.id);
-  const names = added.flatMap((a) => FROM_RETURNED[a.kind] ?? []);
-  return names.length ? { waits: 'nothing', outputs: unique(names) } : undefined;
 }
 
-const unique = <T>(xs: T[]) => [...new Set(xs)];
+/** The declared outputs a step hands on: those that feed a next step. */
+const handedOn = (entry: AnyEntry) => (entry.outputs?.declared ?? []).filter((o) => o.feeds !== false);
+
+/** What a step of this entry waits for: an approver's decision, its flow's end, or nothing. */
+function waitsOf(entry: AnyEntry): StepWait {
+  return entry.approval ? 'approval' : entry.wire.flowType ? 'flow' : 'nothing';
+}
 
 /** `model-name` -> `model_name`: Workflow Builder's parameter names are words joined by underscores. */
 export const inputName = (key: string) => key.replace(/[^a-z0-9]+/gi, '_').toLowerCase();
@@ -219,19 +167,18 @@ function argumentInput(arg: Argument): StepParameter {
   };
 }
 
-function outputParam(name: StepOutputName, required: boolean): StepParameter {
-  const o = OUTPUTS[name];
-  return { name, type: o.type, title: o.title, description: o.title, required };
-}
-
 function stepOf(entry: AnyEntry, word: string | undefined): StepSpec | undefined {
-  const y = yieldOf(entry, word);
-  if (!y) return undefined;
+  const declared = handedOn(entry);
+  if (declared.length === 0) return undefined;
+  const waits = waitsOf(entry);
   const words = word ? [word] : [];
   const base = entry.form?.title ?? titled(entry.command.summary.replace(/\s*\(.*$/, '').replace(/\.$/, ''));
   const title = word
-    ? `${titled([...entry.command.words, word].join(' '))}${y.waits === 'approval' ? ' (with approval)' : ''}`
+    ? `${titled([...entry.command.words, word].join(' '))}${waits === 'approval' ? ' (with approval)' : ''}`
     : base;
+  const head =
+    waits === 'approval' ? [FLOW_ID, STATUS, REQUEST_ID] : waits === 'flow' ? [FLOW_ID, STATUS] : [];
+  const own = declared.flatMap(stepOutputsOf).map((o) => o.param);
   return {
     callbackId: `tsai_${[...entry.command.words, ...words]
       .join('_')
@@ -241,7 +188,7 @@ function stepOf(entry: AnyEntry, word: string | undefined): StepSpec | undefined
     description: `${entry.command.summary} Needs the ${entry.role} role at the service.`,
     commandId: entry.command.id,
     words,
-    waits: y.waits,
+    waits,
     inputs: [
       {
         name: RUNNER_INPUT,
@@ -260,12 +207,12 @@ function stepOf(entry: AnyEntry, word: string | undefined): StepSpec | undefined
         required: false,
       },
     ],
-    // A flow's ID and status are always there; the rest only when the service's record names them.
-    // A flow's ID and status are always there, as is the resource a lookup or a create named; the rest
-    // only when the service's record names them.
-    outputs: y.outputs.map((n, i) =>
-      outputParam(n, n === 'flow_id' || n === 'status' || (y.waits === 'nothing' && i === 0)),
-    ),
+    // A flow's ID and status are always there, as is the first thing a lookup or a create names; the
+    // rest only when the service's answer names them.
+    outputs: [
+      ...head.map((p) => ({ ...p, required: p !== REQUEST_ID })),
+      ...own.map((p, i) => ({ ...p, required: waits === 'nothing' && i === 0 })),
+    ],
   };
 }
 
@@ -285,21 +232,31 @@ export function stepOfCallback(callbackId: string): StepSpec | undefined {
   return allSteps().find((st) => st.callbackId === callbackId);
 }
 
-/** The outputs a finished step hands on, as Slack takes them: only those it has a value for. */
-export function outputsOf(step: StepSpec, done: StepDone): Record<string, string | boolean> {
+/** What a finished step's operation yielded, as its entry declares. */
+function yieldedBy(step: StepSpec, done: StepDone): Yielded {
   const entry = entryOfOperation(String(done.request.kind)) ?? entryOfCommand(step.commandId);
-  // The tracker's one reading of what a stored flow yields, by the entry of the operation that created it.
-  const declared: FlowOutputs = done.flow?.results
-    ? flowOutputsOf({
-        result: done.flow.results as unknown as Record<string, unknown>,
-        request: { operation: done.request },
-      })
-    : {};
-  const added = done.seen && entry ? entry.catalog(done.request, done.seen).add : [];
-  const out: Record<string, string | boolean> = {};
-  for (const o of step.outputs) {
-    const v = OUTPUTS[o.name as StepOutputName].read(declared, added, done);
-    if (v !== undefined) out[o.name] = v;
+  // A flow's outputs are the tracker's one reading of what it yielded, by the entry that created it.
+  if (done.flow?.results)
+    return flowOutputs({
+      result: done.flow.results as unknown as Record<string, unknown>,
+      request: { operation: done.request },
+    });
+  return readOutputs(entry, { request: done.request, ...(done.seen ? { returned: done.seen } : {}) });
+}
+
+/** The outputs a finished step hands on, as Slack takes them: only those it has a value for. */
+export function outputsOf(step: StepSpec, done: StepDone): Record<string, Value> {
+  const out: Record<string, Value> = {};
+  if (done.flow) {
+    out[FLOW_ID.name] = done.flow.id;
+    out[STATUS.name] = done.flow.status;
   }
+  if (done.approvalId) out[REQUEST_ID.name] = done.approvalId;
+  for (const o of yieldedBy(step, done).outputs)
+    for (const s of stepOutputsOf(o.spec)) {
+      const v = s.read(o);
+      if (v !== undefined && v !== '' && step.outputs.some((p) => p.name === s.param.name))
+        out[s.param.name] = v;
+    }
   return out;
 }

@@ -7,10 +7,11 @@ export {
   flowStatusMessage,
   flowsListMessage,
   formOfFlowNext,
+  shownOutputs,
   statusLine,
 } from './views.js';
 
-/** Following created flows: their status moved in place, one notice at their end (its next steps are forms'). */
+/** Following created flows: their status moved in place, one notice at their end (with the next steps its outputs make possible). */
 export const FLOWS: Feature = {
   name: 'flows',
   listeners: [],

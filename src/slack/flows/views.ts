@@ -1,8 +1,7 @@
 import type { types } from '@slack/bolt';
-import { REGISTRY } from '../../core/operations/registry/index.js';
 import type { TrackedFlow } from '../../core/records.js';
 import { describeRange } from '../../core/time.js';
-import { nextStepsOf, outputsOf, resultsOf } from '../../core/tracking/outputs.js';
+import { allNextSteps, flowOutputs, nextStepsOf, type Output } from '../../core/tracking/outputs.js';
 import type { TrackedRequest } from '../../core/tracking/tracker.js';
 import { MODAL_ACTION } from '../views/form-actions.js';
 import { type MessageBody, resultMessage } from '../views/messages.js';
@@ -22,22 +21,22 @@ import { canRepeat, REPEAT_FLOW } from '../views/schedule-actions.js';
 
 const FLOW_NEXT_PREFIX = 'tsai_flow_';
 
-/** The `action_id` of the button under a finished flow that opens this form as the next step. */
-export function flowNextActionId(form: string): string {
-  return `${FLOW_NEXT_PREFIX}${form}`;
+/** The `action_id` of the button under a finished flow that takes this next step (`score`, `live-start`). */
+export function flowNextActionId(step: string): string {
+  return `${FLOW_NEXT_PREFIX}${step}`;
 }
 
 /** Every next-step button's `action_id`, whichever form it opens (one registered later included). */
 export const FLOW_NEXT_ACTIONS = new RegExp(`^${FLOW_NEXT_PREFIX}[a-z0-9-]+$`);
 
-/** The form a next-step button opens, from its `action_id`. */
+/** The next step a button takes, from its `action_id`. */
 export function formOfFlowNext(actionId: string): string {
   return actionId.slice(FLOW_NEXT_PREFIX.length);
 }
 
-/** Every next-step button's `action_id`, by form: each form that declares a next step has one. */
+/** Every next-step button's `action_id`, by next step: each one the registry declares has one. */
 export const FLOW_ACTION: Readonly<Record<string, string>> = Object.fromEntries(
-  REGISTRY.flatMap((e) => (e.form?.nextStep ? [[e.form.id, flowNextActionId(e.form.id)]] : [])),
+  allNextSteps().map((s) => [s.id, flowNextActionId(s.id)]),
 );
 
 const ACTIVITY = "follow it in the service's Activity view";
@@ -119,30 +118,42 @@ function button(text: string, actionId: string, value: string, style?: 'primary'
   };
 }
 
+/** One output's value as a person reads it: by its declared type, times in their zone. */
+export function shownValue(o: Output, timeZone: string): string {
+  const named = (x: { id: string; name?: string }) =>
+    x.name ? `${escapeMrkdwn(x.name)} ${code(x.id)}` : code(x.id);
+  const shown = o.spec.shown === 'hidden' ? {} : o.spec.shown;
+  switch (o.spec.type) {
+    case 'id':
+    case 'text':
+      return code(o.value as string);
+    case 'resource':
+      return named(o.value as { id: string; name?: string });
+    case 'resources':
+      return (o.value as { id: string; name?: string }[]).map(named).join('\n');
+    case 'flag':
+      return escapeMrkdwn(shown.words?.[o.value ? 1 : 0] ?? (o.value ? 'yes' : 'no'));
+    case 'range':
+      return escapeMrkdwn(describeRange(o.value as { startNs: bigint; endNs: bigint }, timeZone));
+  }
+}
+
+/** What a finished flow yielded that a person sees, as its entry declares: each with its heading. */
+export function shownOutputs(f: TrackedFlow, timeZone: string): { heading: string; value: string }[] {
+  return flowOutputs(f).outputs.flatMap((o) =>
+    o.spec.shown === 'hidden'
+      ? []
+      : [{ heading: o.spec.shown.heading ?? o.spec.label, value: shownValue(o, timeZone) }],
+  );
+}
+
 /** What the flow yielded, as fields, in the order its outputs are declared; and the next steps it makes possible. */
 function results(f: TrackedFlow, timeZone: string): { fields: string[]; next: types.Button[] } {
-  const o = outputsOf(f);
-  const name = (x: { id: string; name?: string }) =>
-    x.name ? `${escapeMrkdwn(x.name)} ${code(x.id)}` : code(x.id);
-  const fields: string[] = [];
-  if (o.model) fields.push(`*Model ${o.model.created ? 'created' : 'extended'}*\n${name(o.model)}`);
-  if (o.dataspec) fields.push(`*Dataspec*\n${code(o.dataspec.id)}`);
-  if (o.eval) fields.push(`*Eval object*\n${name(o.eval)}`);
-  if (o.outputSignals?.length)
-    fields.push(
-      `*Output signals*\n${o.outputSignals.map((s) => `${s.name ? `${escapeMrkdwn(s.name)} ` : ''}${code(s.id)}`).join('\n')}`,
-    );
-  else if (o.outputPrefix) fields.push(`*Output prefix*\n${code(o.outputPrefix)}`);
-  if (o.backfill?.range)
-    fields.push(`*Backfilled*\n${escapeMrkdwn(describeRange(o.backfill.range, timeZone))}`);
-  if (o.backfill?.modelId) fields.push(`*Live model*\n${code(o.backfill.modelId)}`);
-  if (o.live) fields.push(`*Model*\n${code(o.live.modelId)} is now ${o.live.state}`);
-  for (const x of resultsOf(f).others.slice(0, 5))
-    fields.push(`*Also produced*\n${escapeMrkdwn(x.type)} ${x.id ? code(x.id) : ''}`);
-  const next = nextStepsOf(o).map((step) =>
+  const fields = shownOutputs(f, timeZone).map((o) => `*${escapeMrkdwn(o.heading)}*\n${o.value}`);
+  const next = nextStepsOf(flowOutputs(f)).map((step) =>
     button(
       step.label,
-      flowNextActionId(step.form),
+      flowNextActionId(step.id),
       JSON.stringify(step.given),
       step.primary ? 'primary' : undefined,
     ),

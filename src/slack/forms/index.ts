@@ -1,4 +1,5 @@
 import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { isFormId } from '../../core/forms/fields.js';
 import type { Bot } from '../bot.js';
 import { type Feature, type Listener, listener } from '../feature.js';
 import { FLOW_NEXT_ACTIONS } from '../flows/index.js';
@@ -82,7 +83,8 @@ const nextStep: Listener = listener({
   followUps: {
     'flow-next': {
       run: async (job, bot) => (await import('./next-step.js')).followNextStep(job, bot),
-      opensView: () => true,
+      // A next step is named by the form it opens; one without a form runs its command.
+      opensView: (job) => isFormId(job.step),
     },
   },
 });

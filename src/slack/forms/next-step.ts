@@ -2,31 +2,98 @@ import { isFormId } from '../../core/forms/fields.js';
 import { parseJsonObject } from '../../core/forms/json-object.js';
 import { fieldsFromCommand } from '../../core/forms/prefill.js';
 import { isServiceId } from '../../core/ids.js';
+import { operationFromArgs } from '../../core/operations/from-args.js';
+import type { Actor } from '../../core/operations/operation.js';
+import type { AnyEntry, NextStepSpec } from '../../core/operations/registry/index.js';
+import { nextStepOf } from '../../core/tracking/outputs.js';
 import type { Bot } from '../bot.js';
-import { say } from '../reply.js';
+import { showCommandResult } from '../command/index.js';
+import { type Audience, say, tellUser } from '../reply.js';
 import type { Job } from '../runtime/jobs.js';
+import { errorMessage } from '../views/messages.js';
 import { openForm } from './open.js';
 
+type NextJob = Extract<Job, { kind: 'flow-next' }>;
+
 /**
- * A next-step button under a finished flow ("Score with this model", "Learn more data"): the form it names,
- * with the flow's model, its workspace and its dataspec filled into the fields the form has for them.
+ * A next-step button under a finished flow ("Score with this model", "Take it live"): the next step its
+ * entry declares, given what the finished flow yielded. An entry with a form opens it with those
+ * arguments filled in; one without runs its command with them, as the person who clicked, through the
+ * one runner (a live start is filed for approval, as typed).
  */
-export async function followNextStep(job: Extract<Job, { kind: 'flow-next' }>, bot: Bot): Promise<void> {
-  const v = parseJsonObject(job.value);
+export async function followNextStep(job: NextJob, bot: Bot): Promise<void> {
+  const to: Audience = {
+    userId: job.userId,
+    ...(job.channelId ? { channelId: job.channelId } : {}),
+    responseUrls: job.responseUrl ? [job.responseUrl] : [],
+  };
+  const next = nextStepOf(job.step);
+  const given = next ? givenTo(next.entry, job.value) : {};
+  const missing = next?.step.needs.filter((k) => !given[k]) ?? [];
+  if (!next || missing.length > 0)
+    return void (await say(
+      bot,
+      to,
+      `This button does not say which ${missing.join(' and ') || 'model'} to use; nothing was done.`,
+    ));
+  const { entry, step } = next;
+  if (entry.form && isFormId(entry.form.id))
+    return void (await openForm(bot, {
+      triggerId: job.triggerId,
+      userId: job.userId,
+      ...(job.teamId ? { teamId: job.teamId } : {}),
+      kind: entry.form.id,
+      fields: fieldsFromCommand(entry.form.id, given),
+      origin: 'command',
+      ...(job.channelId ? { channel: job.channelId } : {}),
+      ...(job.responseUrl ? { responseUrl: job.responseUrl } : {}),
+    }));
+  await runNextStep(bot, job, to, entry, step, given);
+}
+
+/** The IDs a button carries for the arguments its entry takes; anything else is left out. */
+function givenTo(entry: AnyEntry, value: string): Record<string, string> {
+  const v = parseJsonObject(value);
   const given: Record<string, string> = {};
-  for (const key of ['model', 'workspace', 'dataspec'])
-    if (typeof v?.[key] === 'string' && isServiceId(v[key] as string)) given[key] = v[key] as string;
-  const to = { userId: job.userId, responseUrls: job.responseUrl ? [job.responseUrl] : [] };
-  if (!given.model || !isFormId(job.step))
-    return void (await say(bot, to, 'This button does not name a model; nothing was opened.'));
-  await openForm(bot, {
-    triggerId: job.triggerId,
+  for (const arg of entry.args) {
+    const x = v?.[arg.key];
+    if (typeof x === 'string' && (arg.kind !== 'id' || isServiceId(x))) given[arg.key] = x;
+  }
+  return given;
+}
+
+/** The command a next step stands for, run with the arguments it needs alone, and its outcome shown. */
+async function runNextStep(
+  bot: Bot,
+  job: NextJob,
+  to: Audience,
+  entry: AnyEntry,
+  step: NextStepSpec,
+  given: Record<string, string>,
+): Promise<void> {
+  const args = Object.fromEntries(step.needs.map((k) => [k, given[k]!]));
+  const words = step.word ? [step.word] : [];
+  const asked = ['/tsai', ...entry.command.words, ...words, ...step.needs.map((k) => `${k}=${args[k]}`)].join(
+    ' ',
+  );
+  const who = { userId: job.userId, commandText: asked };
+  if (!job.channelId)
+    return void (await say(
+      bot,
+      to,
+      `Nothing was done: this button works in a conversation. Type \`${asked}\`.`,
+    ));
+  const timeZone = await bot.zoneOf(job.userId);
+  const built = operationFromArgs(entry, args, { now: bot.now(), timeZone }, words);
+  if (!built.ok) return void (await tellUser(bot, to, errorMessage(built, who)));
+  const actor: Actor = {
     userId: job.userId,
     ...(job.teamId ? { teamId: job.teamId } : {}),
-    kind: job.step,
-    fields: fieldsFromCommand(job.step, given),
-    origin: 'command',
-    ...(job.channelId ? { channel: job.channelId } : {}),
-    ...(job.responseUrl ? { responseUrl: job.responseUrl } : {}),
-  });
+    channelId: job.channelId,
+    asked,
+    timeZone,
+    via: 'command',
+  };
+  const result = await bot.operations.run(actor, built.operation);
+  await showCommandResult(bot, result, { to, who });
 }

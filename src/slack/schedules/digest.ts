@@ -2,6 +2,7 @@ import type { Schedule } from '../../core/records.js';
 import { type DigestData, digestPeriod, readDigest } from '../../core/schedules/digest.js';
 import type { Asker } from '../../core/schedules/manage.js';
 import type { Bot } from '../bot.js';
+import { shownOutputs } from '../flows/index.js';
 import { isNotInChannel, tellInviteOnce } from '../invite-hint.js';
 import { type Audience, postInChannel, sendOrPlain, tellUser } from '../reply.js';
 import type { MessageBody } from '../views/messages.js';
@@ -32,8 +33,32 @@ function part(title: string, lines: string[], more: string): KnownBlock[] {
 
 const at = (ms: number) => slackTime(ms, '{date_short_pretty} {time}');
 
-/** The digest as one message: each part a section, long parts summarised with a pointer to the full list. */
-export function digestMessage(d: DigestData): MessageBody {
+/** How long the outputs of one completed flow run on its digest line. */
+const OUTPUTS_CHARS = 300;
+
+/**
+ * What a completed flow yielded, on one line, as its entry declares and its end notice shows it: as many
+ * as fit, whole (a cut code span would show its backticks), then how many more.
+ */
+function yieldedLine(f: DigestData['completed'][number], timeZone: string): string {
+  const parts = shownOutputs(f, timeZone).map(
+    (o) => `${escapeMrkdwn(o.heading)} ${o.value.replaceAll('\n', ', ')}`,
+  );
+  const fit: string[] = [];
+  for (const p of parts) {
+    if ([...fit, p].join(' · ').length > OUTPUTS_CHARS) break;
+    fit.push(p);
+  }
+  const more = parts.length - fit.length;
+  if (parts.length === 0) return '';
+  return ` — ${fit.join(' · ')}${more ? `${fit.length ? ' · ' : ''}${plural(more, 'more output')}: \`/tsai flow ${f.flowId}\`` : ''}`;
+}
+
+/**
+ * The digest as one message: each part a section, long parts summarised with a pointer to the full list.
+ * `timeZone`: the reader's (the schedule's, or the person who asked), for the ranges flows yielded.
+ */
+export function digestMessage(d: DigestData, timeZone: string): MessageBody {
   const head = `:newspaper: *Digest for <#${d.channelId}>*, ${at(d.since)} to ${at(d.until)}`;
   const counts = `${plural(d.started.length, 'flow')} started · ${d.completed.length} completed · ${d.failed.length} failed or cancelled · ${d.running.length} still running · ${plural(d.waiting.length, 'approval')} waiting`;
   const flowLine = (f: DigestData['started'][number]) =>
@@ -46,7 +71,11 @@ export function digestMessage(d: DigestData): MessageBody {
       d.failed.map((f) => `${flowLine(f)}${f.failure ? ` — ${escapeMrkdwn(shorten(f.failure, 200))}` : ''}`),
       '`/tsai flows 25`',
     ),
-    ...part('Completed', d.completed.map(flowLine), '`/tsai flows 25`'),
+    ...part(
+      'Completed',
+      d.completed.map((f) => `${flowLine(f)}${yieldedLine(f, timeZone)}`),
+      '`/tsai flows 25`',
+    ),
     ...part('Still running', d.running.map(flowLine), '`/tsai flows 25`'),
     ...part(
       'Approvals waiting',
@@ -94,7 +123,7 @@ export async function postDigestNow(bot: Bot, asker: Asker, to: Audience): Promi
     since: digestPeriod(undefined, until),
     until,
   });
-  const body = digestMessage(data);
+  const body = digestMessage(data, asker.person.timeZone);
   (await postInChannel(bot, to, body)) || (await tellUser(bot, to, body));
 }
 
@@ -109,7 +138,7 @@ export async function postScheduledDigest(bot: Bot, s: Schedule, plannedAt: numb
     since: digestPeriod(s, plannedAt),
     until: plannedAt,
   });
-  const body = digestMessage(data);
+  const body = digestMessage(data, s.timeZone);
   const post = (channel: string) =>
     sendOrPlain(bot, body, (b) => bot.slack.chat.postMessage({ channel, text: b.text, blocks: b.blocks }));
   try {

@@ -105,6 +105,17 @@ describe('manifest.yml functions (Workflow Builder steps)', () => {
     );
   });
 
+  it('hand on a model’s whole life: a learn’s model and assessment are what live start, EVAL and live stop take', () => {
+    const learnOut = Object.keys(functions.tsai_learn!.output_parameters.properties);
+    expect(learnOut).toEqual(expect.arrayContaining(['model_id', 'assessment_id', 'live']));
+    for (const next of ['tsai_live_start', 'tsai_eval', 'tsai_live_stop'])
+      expect(Object.keys(functions[next]!.input_parameters.properties)).toEqual(
+        expect.arrayContaining(next === 'tsai_eval' ? ['model', 'assessment'] : ['model']),
+      );
+    // A flow's ID and status are always there; what the service may leave out is never required.
+    expect(functions.tsai_learn!.output_parameters.required).toEqual(['flow_id', 'status']);
+  });
+
   it('are the steps docs/workflows.md describes (its table is generated)', () => {
     const block = TABLE.exec(readFileSync(DOCS, 'utf8'));
     expect(block?.[0]).toBe(`${block?.[1]}${stepsTable()}\n${block?.[2]}`);
@@ -117,7 +128,9 @@ describe('manifest.yml functions (Workflow Builder steps)', () => {
       'status',
       'request_id',
       'model_id',
+      'model_name',
       'live',
+      'assessment_id',
     ]);
     expect(settings.org_deploy_enabled).toBe(true);
     expect(settings.function_runtime).toBe('remote');

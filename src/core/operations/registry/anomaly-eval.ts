@@ -27,9 +27,11 @@ import {
   startFlow,
   toDataspec,
   usedBy,
+  usedOutputs,
+  WORKSPACE_OUTPUT,
   workspaceOf,
 } from './describe.js';
-import { type Argument, type FlowOutputs, flowTypeIs, MAX_RANGES, type OperationEntry } from './entry.js';
+import { type Argument, declareOutputs, flowTypeIs, MAX_RANGES, type OperationEntry } from './entry.js';
 import { resolveNamedData } from './ranges.js';
 
 export interface ScoreCommand {
@@ -133,7 +135,6 @@ export const anomalyEval: OperationEntry<
       { arg: 'outputs' },
     ],
     maxRanges: MAX_RANGES,
-    nextStep: { label: 'Score with this model', primary: true },
     shortcut: true,
   },
   role: 'User',
@@ -185,21 +186,40 @@ export const anomalyEval: OperationEntry<
       ...(req.output.kind === 'signals' ? req.output.signals.map((s) => typed('signal', s.signal)) : []),
     ],
   }),
-  outputs({ results, request }): FlowOutputs {
-    const ev = results.evals[0];
-    const signals = ev?.outputSignals.length ? ev.outputSignals : results.signals;
-    const prefix = request.output && 'prefix' in request.output ? request.output.prefix : undefined;
-    const workspace = workspaceOf(request);
-    const used = usedBy(results);
-    return {
-      ...(ev ? { eval: { id: ev.id, ...(ev.name ? { name: ev.name } : {}) } } : {}),
-      ...(signals.length
-        ? { outputSignals: signals.map((s) => ({ id: s.id, ...(s.name ? { name: s.name } : {}) })) }
-        : typeof prefix === 'string'
-          ? { outputPrefix: prefix }
-          : {}),
-      ...(workspace ? { workspace } : {}),
-      ...(used ? { used } : {}),
-    };
-  },
+  // The Eval object and where its output went: the signals the service names, else the prefix asked for.
+  outputs: declareOutputs(
+    [
+      {
+        name: 'eval',
+        type: 'resource',
+        label: 'Eval object',
+        shown: {},
+        feeds: true,
+        catalog: { kind: 'eval', links: { model: 'model', workspace: 'workspace' } },
+      },
+      { name: 'output_signals', type: 'resources', label: 'Output signals', shown: {}, feeds: true },
+      { name: 'output_prefix', type: 'text', label: 'Output signal prefix', shown: {}, feeds: true },
+      { name: 'model', type: 'id', label: 'Model', shown: 'hidden', feeds: true },
+      WORKSPACE_OUTPUT,
+      ...usedOutputs(true),
+    ],
+    ({ results, request }) => {
+      const ev = results?.evals[0];
+      const signals = ev?.outputSignals.length ? ev.outputSignals : (results?.signals ?? []);
+      const prefix = request.output && 'prefix' in request.output ? request.output.prefix : undefined;
+      const workspace = workspaceOf(request);
+      return {
+        ...(ev ? { eval: { id: ev.id, ...(ev.name ? { name: ev.name } : {}) } } : {}),
+        ...(signals.length
+          ? { output_signals: signals.map((x) => ({ id: x.id, ...(x.name ? { name: x.name } : {}) })) }
+          : typeof prefix === 'string'
+            ? { output_prefix: prefix }
+            : {}),
+        ...(typeof request.modelId === 'string' ? { model: request.modelId } : {}),
+        ...(workspace ? { workspace } : {}),
+        ...usedBy(results),
+      };
+    },
+  ),
+  next: [{ label: 'Score with this model', primary: true, needs: ['model'] }],
 };

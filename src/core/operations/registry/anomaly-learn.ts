@@ -116,5 +116,5 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest, AnomalyLea
       ],
     }),
   catalog: (req) => ({ add: [typed('workspace', req.workspaceId), ...dataEntries(req.data)] }),
-  outputs: learnedOutputs,
+  outputs: learnedOutputs({ created: true, heading: 'Model created' }),
 };

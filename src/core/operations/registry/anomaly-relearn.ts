@@ -80,7 +80,6 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest, Anom
       { arg: 'dataspec-name' },
     ],
     maxRanges: MAX_RANGES,
-    nextStep: { label: 'Learn more data' },
   },
   role: 'User',
   parse(args, spec) {
@@ -110,8 +109,6 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest, Anom
     ],
   }),
   // A relearn teaches a model it did not create, so its flow's workspace is not the model's.
-  outputs: (flow) => {
-    const o = learnedOutputs(flow);
-    return o.model ? { ...o, model: { ...o.model, created: false } } : o;
-  },
+  outputs: learnedOutputs({ created: false, heading: 'Model extended' }),
+  next: [{ label: 'Learn more data', needs: ['model'] }],
 };

@@ -5,7 +5,7 @@ import { lazySchemas, type WireSchemas } from '../../../wire/call.js';
 import type { Fact, OpOutcome, OpSuccess } from '../../outcome.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData, ResolvedOutput } from '../requests.js';
-import type { CompletedFlow, FlowOutputs, FormItem, RangeEcho } from './entry.js';
+import { declareOutputs, type Finished, type FormItem, type OutputSpec, type RangeEcho } from './entry.js';
 
 export type { RangeEcho } from './entry.js';
 
@@ -122,32 +122,137 @@ export const DATA_FORM: readonly FormItem[] = [
   { arg: 'dataspec' },
 ];
 
-function named(x: { id: string; name?: string | undefined } | undefined) {
-  return x ? { id: x.id, ...(x.name ? { name: x.name } : {}) } : undefined;
-}
+const named = (x: { id: string; name?: string | undefined } | undefined) =>
+  x ? { id: x.id, ...(x.name ? { name: x.name } : {}) } : undefined;
 
-/** What a flow's record names besides what it yields: its first model and dataspec, for the catalog. */
-export function usedBy(r: FlowResults): FlowOutputs['used'] {
-  const model = named(r.models[0]);
-  const dataspec = named(r.dataspecs[0]);
-  return model || dataspec ? { ...(model ? { model } : {}), ...(dataspec ? { dataspec } : {}) } : undefined;
-}
+/** The workspace a flow ran in: handed on and recorded, not shown (its request names it). */
+export const WORKSPACE_OUTPUT = {
+  name: 'workspace',
+  type: 'id',
+  label: 'Workspace',
+  shown: 'hidden',
+  feeds: 'workspace',
+  catalog: { kind: 'workspace' },
+} as const satisfies OutputSpec;
 
 /** The workspace a request ran in, as stored. */
-export function workspaceOf(request: { workspaceId?: unknown }): FlowOutputs['workspace'] {
-  return typeof request.workspaceId === 'string' ? { id: request.workspaceId } : undefined;
+export function workspaceOf(request: { workspaceId?: unknown }): string | undefined {
+  return typeof request.workspaceId === 'string' ? request.workspaceId : undefined;
 }
 
-/** ANOMALYLEARN yields a model (created, or taught more) and the dataspec it learned from. */
-export function learnedOutputs({ results, request }: CompletedFlow<{ workspaceId: string }>): FlowOutputs {
-  const model = results.models[0];
-  const dataspec = named(results.dataspecs[0]);
-  const workspace = workspaceOf(request);
-  return {
-    ...(model ? { model: { ...named(model)!, created: model.created !== false } } : {}),
-    ...(dataspec ? { dataspec } : {}),
-    ...(workspace ? { workspace } : {}),
-  };
+/**
+ * What a flow's record names besides what it yields (the model and dataspec a scoring used): recorded in
+ * the catalog, neither shown nor handed on. `inWorkspace`: the entry declares the flow's workspace, which
+ * the dataspec is linked to.
+ */
+export function usedOutputs<const W extends boolean>(inWorkspace: W) {
+  return [
+    {
+      name: 'used_model',
+      type: 'resource',
+      label: 'Model used',
+      shown: 'hidden',
+      feeds: false,
+      catalog: { kind: 'model' },
+    },
+    {
+      name: 'used_dataspec',
+      type: 'resource',
+      label: 'Dataspec used',
+      shown: 'hidden',
+      feeds: false,
+      catalog: {
+        kind: 'dataspec',
+        links: inWorkspace ? { model: 'used_model', workspace: 'workspace' } : { model: 'used_model' },
+      },
+    },
+  ] as const satisfies readonly OutputSpec[];
+}
+
+/** What a flow's record names: its first model and dataspec, for the catalog. */
+export function usedBy(r: FlowResults | undefined): { used_model?: Named; used_dataspec?: Named } {
+  const model = named(r?.models[0]);
+  const dataspec = named(r?.dataspecs[0]);
+  return { ...(model ? { used_model: model } : {}), ...(dataspec ? { used_dataspec: dataspec } : {}) };
+}
+
+type Named = { id: string; name?: string };
+
+/** The workspace a create or a lookup named, for a later step. */
+export const workspaceReturned = declareOutputs(
+  [{ name: 'workspace', type: 'resource', label: 'Workspace', shown: {}, feeds: 'workspace' }],
+  ({ returned, request }: Finished<Record<string, unknown>>) => {
+    const name = returned?.name ?? str(request.name);
+    return returned ? { workspace: { id: returned.id, ...(name ? { name } : {}) } } : {};
+  },
+);
+
+/** The model a move or a lookup named, and the workspace it is in (the service's word, else the request's). */
+export const MODEL_RETURNED = [
+  { name: 'model', type: 'resource', label: 'Model', shown: {}, feeds: 'model' },
+  { name: 'workspace', type: 'id', label: 'Workspace', shown: {}, feeds: 'workspace' },
+] as const satisfies readonly OutputSpec[];
+
+export function modelReturnedValues({ returned, request }: Finished<Record<string, unknown>>) {
+  const workspace = returned?.workspace ?? workspaceOf(request);
+  return returned ? { model: named(returned)!, ...(workspace ? { workspace } : {}) } : {};
+}
+
+export const modelReturned = declareOutputs(MODEL_RETURNED, modelReturnedValues);
+
+/**
+ * What an ANOMALYLEARN yields, new model or taught more (`heading`: how its end notice names the model):
+ * the model, linked in the catalog to the workspace only when the flow created it there; the dataspec it
+ * learned from; the model's assessment (for an anomaly model, its signal) and whether it is live, which
+ * decide what comes next in its life (score it, take it live, backfill it once live).
+ */
+export function learnedOutputs(o: { created: boolean; heading: string }) {
+  return declareOutputs(
+    [
+      {
+        name: 'model',
+        type: 'resource',
+        label: 'Model',
+        shown: { heading: o.heading },
+        feeds: 'model',
+        catalog: {
+          kind: 'model',
+          links: o.created
+            ? { workspace: 'workspace', assessment: 'assessment' }
+            : { assessment: 'assessment' },
+        },
+      },
+      {
+        name: 'dataspec',
+        type: 'resource',
+        label: 'Dataspec',
+        shown: {},
+        feeds: 'dataspec',
+        catalog: { kind: 'dataspec', links: { model: 'model', workspace: 'workspace' } },
+      },
+      {
+        name: 'assessment',
+        type: 'id',
+        label: 'Assessment',
+        shown: { heading: 'Assessment (its signal)' },
+        feeds: 'assessment',
+        catalog: { kind: 'assessment' },
+      },
+      { name: 'live', type: 'flag', label: 'Model is live', shown: 'hidden', feeds: true },
+      WORKSPACE_OUTPUT,
+    ],
+    ({ results, request }: Finished<{ workspaceId?: string }>) => {
+      const model = results?.models[0];
+      const workspace = workspaceOf(request);
+      return {
+        ...(model ? { model: named(model)! } : {}),
+        ...(results?.dataspecs[0] ? { dataspec: named(results.dataspecs[0])! } : {}),
+        ...(model?.assessment ? { assessment: model.assessment } : {}),
+        ...(typeof model?.live === 'boolean' ? { live: model.live } : {}),
+        ...(workspace ? { workspace } : {}),
+      };
+    },
+  );
 }
 
 /**

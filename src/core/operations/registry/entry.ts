@@ -107,11 +107,6 @@ export interface FormSpec {
   fields: readonly FormItem[];
   /** How many time-range inputs it takes. */
   maxRanges: number;
-  /**
-   * Offered as a button under a completed flow that yielded a model: the form opens with the model, its
-   * workspace and its dataspec filled into the fields it has for them.
-   */
-  nextStep?: { label: string; primary?: true };
   /** Opened empty from Slack's global shortcut `tsai_shortcut_<id>` (which manifest.yml declares). */
   shortcut?: true;
 }
@@ -175,38 +170,103 @@ export type Stored<T> = T extends bigint
       : T;
 
 /**
- * What a completed flow yields, typed. Each is read by the entry's `outputs` from the flow's results (as
- * the client read the service's record) and the request that created it; what is absent was not
- * yielded. The end notice shows them (in this order), the catalog records them (and forgets `removed`),
- * and a `model` offers the next-step buttons of the forms that declare one.
+ * What a value of an output is, and so how a person sees it and how a workflow step hands it on:
+ * - `id`: one ID, shown as code; a step hands on `<name>_id`;
+ * - `resource`: an ID and the name the service gave it, shown `name \`id\``; `<name>_id` and `<name>_name`;
+ * - `resources`: several, one a line; `<name>`, their IDs separated by commas;
+ * - `text`: shown as code; `<name>`;
+ * - `flag`: yes or no, shown in its declared words; `<name>`, a boolean;
+ * - `range`: a time range, shown in the reader's zone; `<name>`, the range in words, in UTC.
  */
-export interface FlowOutputs {
-  /** A model created (`created: true`) or taught more. */
-  model?: { id: string; name?: string; created: boolean };
-  /** The dataspec the flow learned from. */
-  dataspec?: { id: string; name?: string };
-  /** The Eval object a scoring flow created. */
-  eval?: { id: string; name?: string };
-  /** Signals the outputs were written to. */
-  outputSignals?: { id: string; name?: string }[];
-  /** Where the outputs went when the service did not list them: new signals under this prefix. */
-  outputPrefix?: string;
-  /** A live model's output generated for a past range. */
-  backfill?: { range?: { startNs: bigint; endNs: bigint }; modelId?: string };
-  /** A model whose live state the flow changed. */
-  live?: { modelId: string; name?: string; state: 'live' | 'stopped' };
-  /** The workspace the flow ran in. */
-  workspace?: { id: string };
-  /** What the record names besides what it yields (the dataspec a scoring used): recorded, not announced. */
-  used?: { model?: { id: string; name?: string }; dataspec?: { id: string; name?: string } };
-  /** Resources the flow removed: the catalog forgets them. */
-  removed?: { kind: CatalogKind; id: string }[];
+export interface OutputValueOf {
+  id: string;
+  resource: { id: string; name?: string };
+  resources: { id: string; name?: string }[];
+  text: string;
+  flag: boolean;
+  range: { startNs: bigint; endNs: bigint };
+}
+export type OutputType = keyof OutputValueOf;
+export type OutputValue = OutputValueOf[OutputType];
+
+/** The argument keys an output's ID may link a catalog entry to. */
+export type CatalogLinkKind = 'workspace' | 'assessment' | 'model';
+
+/**
+ * One thing an operation yields, declared once: every surface that shows or hands it on (the end notice,
+ * the Home, the digest, `/tsai flow`, the workflow step's outputs and the manifest's functions, the
+ * next-step buttons, the catalog) reads it from here, and nothing else knows the kinds of outputs there are.
+ */
+export interface OutputSpec<T extends OutputType = OutputType, N extends string = string> {
+  /** Its name, unique in its entry, in snake_case: a workflow step's output is named from it (`model_id`). */
+  name: N;
+  type: T;
+  /** What it is, for a person: a step's outputs are titled from it (`Model` -> `Model ID`, `Model name`). */
+  label: string;
+  /**
+   * How a person sees it where a finished flow is shown (its end notice, the Home, the digest, `/tsai flow`):
+   * under `heading` (its label when absent), a flag in its `words` (for no, for yes); `hidden`: not shown.
+   */
+  shown: 'hidden' | { heading?: string; words?: readonly [string, string] };
+  /**
+   * Whether it feeds a next step: the argument key it fills there (`model`: a next step's `model=`, the
+   * field of a next-step form, a later workflow step's input of that name); `true`: handed on by the
+   * workflow step only; `false`: handed on nowhere (the catalog may still record it).
+   */
+  feeds: string | boolean;
+  /**
+   * What the catalog of known resources records it as: its kind, and the outputs whose IDs it is linked to
+   * (`{ workspace: 'workspace' }`: the workspace of the output named so); `forget`: the resources are gone.
+   */
+  catalog?: { kind: CatalogKind; links?: Partial<Record<CatalogLinkKind, string>>; forget?: true };
 }
 
-/** What a completed flow's `outputs` reads: the service's record as read, and the request that made it. */
-export interface CompletedFlow<Request> {
-  results: FlowResults;
+/** What an entry's outputs are read from: its request as stored, and what the service answered. */
+export interface Finished<Request> {
   request: Stored<Request>;
+  /** A completed flow's results, as the client read its record. */
+  results?: FlowResults;
+  /** The record a lookup or a create named (`OpSuccess.seen`). */
+  returned?: { id: string; name?: string; workspace?: string };
+}
+
+/** The values of a list of declared outputs, by name; what is absent was not yielded. */
+export type OutputValues<S extends readonly OutputSpec[] = readonly OutputSpec[]> = {
+  [O in S[number] as O['name']]?: OutputValueOf[O['type']];
+};
+
+/** An entry's outputs: what it declares it yields, and how they are read from what the service answered. */
+export interface EntryOutputs<Request = never> {
+  declared: readonly OutputSpec[];
+  read(done: Finished<Request>): Readonly<Record<string, OutputValue | undefined>>;
+}
+
+/**
+ * An entry's outputs, the values `read` returns typed by the declaration: each name it may return and the
+ * value its type holds. (A test also runs every entry against the emulator and refuses a name it does
+ * not declare, since a value spread in from elsewhere escapes the compiler's check.)
+ */
+export function declareOutputs<Request, const S extends readonly OutputSpec[]>(
+  declared: S,
+  read: (done: Finished<Request>) => OutputValues<S>,
+): EntryOutputs<Request> {
+  return { declared, read: read as EntryOutputs<Request>['read'] };
+}
+
+/**
+ * A button under a completed flow, offered when that flow's outputs fill what it needs: the entry's form,
+ * opened with every argument the outputs feed filled in, or for an entry without a form, its command run
+ * as the person who clicked with the arguments it needs (an approval still decides a live start).
+ */
+export interface NextStepSpec {
+  label: string;
+  primary?: true;
+  /** The arguments the finished flow's outputs must fill (by key); a command is run with these alone. */
+  needs: readonly string[];
+  /** The state it asks for, by the finished flow's flag outputs: `{ live: true }` backfills a live model. */
+  when?: Readonly<Record<string, boolean>>;
+  /** The word it runs with, for a command that takes one first (`start` of `live start|stop`). */
+  word?: string;
 }
 
 /**
@@ -231,8 +291,11 @@ export interface CatalogChange {
  * - `execute`: the call made (`ctx.send`) and its outcome described for a surface to show;
  * - `role`: the least service role it needs (a 403 names it);
  * - `catalog`: what a success adds to the catalog of known resources, and removes from it;
- * - `outputs`: what a completed flow yields (model, dataspec, Eval object, workspace, live state), from
- *   which its end notice, the next-step buttons and the catalog's additions and removals are derived.
+ * - `outputs`: what it yields, declared (name, type, label, how a person sees it, what it feeds), from
+ *   which its end notice, the Home, the digest, its workflow step's outputs and the manifest's functions,
+ *   the next-step buttons and the catalog's additions and removals are derived;
+ * - `next`: the buttons it offers under a finished flow whose outputs fill what it needs;
+ * - `approval`: its command files a request an approver decides, and its call is made once approved.
  *
  * A new operation is this entry, its line in index.ts (or `registerOperations` for one a test brings),
  * its tests, and the emulator's support when its call is new.
@@ -264,7 +327,10 @@ export interface OperationEntry<
   ): CatalogChange;
   /** A 404's answer is about this resource, when the call names exactly one. */
   notFound?(request: Request): { kind: CatalogKind; id: string } | undefined;
-  outputs?(flow: CompletedFlow<Request>): FlowOutputs;
+  outputs?: EntryOutputs<Request>;
+  next?: readonly NextStepSpec[];
+  /** Its command files a request that an approver decides; the call is made once it is approved. */
+  approval?: true;
 }
 
 /** Any entry, as the registry lists them. */

@@ -16,8 +16,9 @@ import {
   modelSeen,
   schemasOf,
   usedBy,
+  usedOutputs,
 } from './describe.js';
-import { flowTypeIs, type OperationEntry } from './entry.js';
+import { declareOutputs, flowTypeIs, type OperationEntry } from './entry.js';
 import { findCommonModel } from './model-common.js';
 import { isFailure, nameOr, resolveRange } from './ranges.js';
 
@@ -251,17 +252,33 @@ export const evalFlow: OperationEntry<
       ...returnedModel(r, 'service', { assessment: req.assessmentId }),
     ],
   }),
-  outputs({ results, request }) {
-    const r = request.range;
-    const ns = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
-    const range = r?.startNs && r.endNs ? { startNs: ns(r.startNs), endNs: ns(r.endNs) } : undefined;
-    const modelId = typeof request.modelId === 'string' ? request.modelId : undefined;
-    const used = usedBy(results);
-    return {
-      ...(range || modelId
-        ? { backfill: { ...(range ? { range } : {}), ...(modelId ? { modelId } : {}) } }
-        : {}),
-      ...(used ? { used } : {}),
-    };
-  },
+  // The range backfilled, and the live model and assessment it was for: what its next step takes.
+  outputs: declareOutputs(
+    [
+      { name: 'backfilled', type: 'range', label: 'Backfilled', shown: {}, feeds: true },
+      { name: 'model', type: 'id', label: 'Live model', shown: {}, feeds: 'model' },
+      {
+        name: 'assessment',
+        type: 'id',
+        label: 'Assessment',
+        shown: 'hidden',
+        feeds: 'assessment',
+        catalog: { kind: 'assessment' },
+      },
+      ...usedOutputs(false),
+    ],
+    ({ results, request }) => {
+      const r = request.range;
+      const ns = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
+      const range = r?.startNs && r.endNs ? { startNs: ns(r.startNs), endNs: ns(r.endNs) } : undefined;
+      return {
+        ...(range ? { backfilled: range } : {}),
+        ...(typeof request.modelId === 'string' ? { model: request.modelId } : {}),
+        ...(typeof request.assessmentId === 'string' ? { assessment: request.assessmentId } : {}),
+        ...usedBy(results),
+      };
+    },
+  ),
+  // Backfilling writes a live model's output for a past range: offered once the model is live.
+  next: [{ label: 'Backfill its output', needs: ['model', 'assessment'], when: { live: true } }],
 };

@@ -14,11 +14,13 @@ import { workspaceShow } from './workspace-show.js';
 export type {
   AnyEntry,
   Argument,
-  CompletedFlow,
-  FlowOutputs,
+  EntryOutputs,
+  Finished,
   FormItem,
   FormSpec,
+  NextStepSpec,
   OperationEntry,
+  OutputSpec,
   ResolveOutcome,
   ServiceRole,
 } from './entry.js';

@@ -4,8 +4,8 @@ import { typed } from '../../catalog/upserts.js';
 import { Bad, idFrom, ok, optionId, takePositional, text, tooMany } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
-import { FLOW_CALL, type FlowBodyOf, flowOf, schemasOf, usedBy } from './describe.js';
-import type { OperationEntry } from './entry.js';
+import { FLOW_CALL, type FlowBodyOf, flowOf, schemasOf, usedBy, usedOutputs } from './describe.js';
+import { declareOutputs, type OperationEntry } from './entry.js';
 
 export interface LiveCommand {
   kind: 'live';
@@ -136,14 +136,50 @@ export const liveModel: OperationEntry<
       ...(req.assessmentId ? [typed('assessment', req.assessmentId)] : []),
     ],
   }),
-  outputs({ results, request }) {
-    const modelId = typeof request.modelId === 'string' ? request.modelId : results.models[0]?.id;
-    const used = usedBy(results);
-    return {
-      ...(modelId
-        ? { live: { modelId, state: request.action === 'start' ? ('live' as const) : ('stopped' as const) } }
-        : {}),
-      ...(used ? { used } : {}),
-    };
-  },
+  // The model whose live state the flow changed, that state, and the model's assessment (for a backfill).
+  outputs: declareOutputs(
+    [
+      { name: 'model', type: 'resource', label: 'Model', shown: {}, feeds: 'model' },
+      {
+        name: 'live',
+        type: 'flag',
+        label: 'Model is live',
+        shown: { heading: 'Live monitoring', words: ['stopped', 'running'] },
+        feeds: true,
+      },
+      {
+        name: 'assessment',
+        type: 'id',
+        label: 'Assessment',
+        shown: 'hidden',
+        feeds: 'assessment',
+        catalog: { kind: 'assessment' },
+      },
+      ...usedOutputs(false),
+    ],
+    ({ results, request }) => {
+      const record = results?.models.find((m) => m.id === request.modelId) ?? results?.models[0];
+      const modelId = typeof request.modelId === 'string' ? request.modelId : record?.id;
+      const name = record?.id === modelId ? record?.name : undefined;
+      const assessment =
+        (record?.id === modelId ? record?.assessment : undefined) ??
+        (typeof request.assessmentId === 'string' ? request.assessmentId : undefined);
+      return {
+        ...(modelId
+          ? {
+              model: { id: modelId, ...(name ? { name } : {}) },
+              live: request.action === 'start',
+            }
+          : {}),
+        ...(assessment ? { assessment } : {}),
+        ...usedBy(results),
+      };
+    },
+  ),
+  // What comes next in a model's life, as its state allows: take it live, or stop it.
+  next: [
+    { word: 'start', label: 'Take it live', needs: ['model'], when: { live: false } },
+    { word: 'stop', label: 'Stop it', needs: ['model'], when: { live: true } },
+  ],
+  approval: true,
 };

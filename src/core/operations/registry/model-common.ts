@@ -4,8 +4,8 @@ import { returnedModel } from '../../catalog/returned-model.js';
 import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
-import { modelSeen, schemasOf, str } from './describe.js';
-import type { OperationEntry } from './entry.js';
+import { MODEL_RETURNED, modelReturnedValues, modelSeen, schemasOf, str } from './describe.js';
+import { declareOutputs, type OperationEntry } from './entry.js';
 
 export interface ModelCommon {
   kind: 'model-common';
@@ -79,6 +79,17 @@ export const modelCommon: OperationEntry<ModelCommon, ModelCommon, never, ModelR
         ]
       : [],
   }),
+  // The model named, its workspace, and the assessment it is M[0] of: what a live start or EVAL takes.
+  outputs: declareOutputs(
+    [
+      ...MODEL_RETURNED,
+      { name: 'assessment', type: 'id', label: 'Assessment', shown: {}, feeds: 'assessment' },
+    ],
+    (done) => ({
+      ...modelReturnedValues(done),
+      ...(done.returned ? { assessment: done.request.assessmentId } : {}),
+    }),
+  ),
 };
 
 /** M[0] of an assessment, `null` when it has none: the lookup the approvals and EVAL make on the way. */

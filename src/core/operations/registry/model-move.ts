@@ -3,7 +3,7 @@ import { returnedModel } from '../../catalog/returned-model.js';
 import { Bad, idFrom, ok, tooMany } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
-import { modelSeen, schemasOf, str } from './describe.js';
+import { modelReturned, modelSeen, schemasOf, str } from './describe.js';
 import type { OperationEntry } from './entry.js';
 
 export interface ModelMove {
@@ -76,4 +76,5 @@ export const modelMove: OperationEntry<ModelMove, ModelMove, MoveModelBody, Mode
   catalog: (req, r) => ({
     add: returnedModel(r ?? { id: req.modelId }, 'service', { workspace: req.workspaceId }),
   }),
+  outputs: modelReturned,
 };

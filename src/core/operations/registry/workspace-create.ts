@@ -1,7 +1,7 @@
 import type { CreateWorkspaceBody, WorkspaceRecord } from '../../../wire/index.js';
 import { Bad, MAX_TEXT, ok, text } from '../../grammar/args.js';
 import { serviceFailure } from '../../service-errors.js';
-import { described, schemasOf, str } from './describe.js';
+import { described, schemasOf, str, workspaceReturned } from './describe.js';
 import type { OperationEntry } from './entry.js';
 
 export interface WorkspaceCreate {
@@ -79,4 +79,5 @@ export const workspaceCreate: OperationEntry<
   catalog: (req, r) => ({
     add: r ? [{ kind: 'workspace', id: r.id, name: r.name ?? req.name, source: 'service' }] : [],
   }),
+  outputs: workspaceReturned,
 };

@@ -2,7 +2,7 @@ import type { WorkspaceRecord } from '../../../wire/index.js';
 import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
-import { described, schemasOf, str } from './describe.js';
+import { described, schemasOf, str, workspaceReturned } from './describe.js';
 import type { OperationEntry } from './entry.js';
 
 export interface WorkspaceShow {
@@ -74,4 +74,5 @@ export const workspaceShow: OperationEntry<WorkspaceShow, WorkspaceShow, never, 
     add: [{ kind: 'workspace', id: r?.id ?? req.workspaceId, name: r?.name, source: 'service' }],
   }),
   notFound: (req) => ({ kind: 'workspace', id: req.workspaceId }),
+  outputs: workspaceReturned,
 };
