@@ -303,6 +303,21 @@ describe('other record shapes a real service might send', () => {
     expect(v.results.others).toEqual([{ type: 'entities.flow', id: '9' }]);
   });
 
+  it('an entry of a kind the client does not know keeps its scalar fields, for an entry that declares it', async () => {
+    const v = await read(
+      `{"id": "1400000000000000001", "status": "COMPLETED", "outputs": [{"type": "entities.forecast", "id": "1490000000000000046", "name": "pump-1 next 6h", "horizon": "6h", "error": 0.12, "final": true, "nested": {"x": 1}, "${'k'.repeat(61)}": "too long a key", "note": "${'n'.repeat(300)}"}]}`,
+    );
+    expect(v.results.others).toEqual([
+      {
+        type: 'entities.forecast',
+        id: '1490000000000000046',
+        name: 'pump-1 next 6h',
+        fields: { horizon: '6h', error: 0.12, final: true, note: expect.stringMatching(/^n{190,200}/) },
+      },
+    ]);
+    expect(String(v.results.others[0]!.fields!.note).length).toBeLessThanOrEqual(201);
+  });
+
   it('a record wrapped under "flow", a reason under "error", a lower-case status', async () => {
     const v = await read(
       '{"flow": {"id": "1400000000000000001", "status": "failed", "error": {"message": "disk full"}}}',

@@ -50,8 +50,11 @@ export interface FlowResults {
   /** Signals listed on their own (output signals of an Eval are under `evals`). */
   signals: FlowSignalResult[];
   segments: FlowSegmentResult[];
-  /** Typed entries of a kind the client does not know, for an "also produced" line. */
-  others: { type: string; id?: string; name?: string }[];
+  /**
+   * Typed entries of a kind the client does not know, with their other scalar fields as sent (bounded):
+   * what an operation's registry entry may read as an output of its own, with no change here.
+   */
+  others: { type: string; id?: string; name?: string; fields?: Record<string, string | number | boolean> }[];
 }
 
 export interface FlowView {
@@ -184,8 +187,14 @@ function entry(kind: Kind | undefined, o: Obj, out: FlowResults, type: string): 
   const id = idOf(o.id) ?? (kind ? (idOf(o[kind]) ?? idOf(o[`${kind}Id`])) : undefined);
   if (kind === undefined) {
     const name = text(o.name);
+    const fields = scalars(o);
     if (out.others.length < MAX_ENTRIES)
-      out.others.push({ type: trimForDisplay(type, 60), ...opt('id', id), ...opt('name', name) });
+      out.others.push({
+        type: trimForDisplay(type, 60),
+        ...opt('id', id),
+        ...opt('name', name),
+        ...(Object.keys(fields).length ? { fields } : {}),
+      });
     return;
   }
   if (id === undefined) return;
@@ -209,6 +218,21 @@ function entry(kind: Kind | undefined, o: Obj, out: FlowResults, type: string): 
     });
     add(out.evals, { ...named, outputSignals });
   }
+}
+
+/** How many fields of an entry of an unknown kind are kept, beside its type, ID and name. */
+const MAX_FIELDS = 20;
+
+/** An entry's scalar fields besides its type, ID and name: texts trimmed, numbers finite, IDs kept exact. */
+function scalars(o: Obj): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [key, v] of Object.entries(o)) {
+    if (Object.keys(out).length >= MAX_FIELDS) break;
+    if (key === 'type' || key === 'id' || key === 'name' || key.length > 60) continue;
+    if (typeof v === 'string') out[key] = trimForDisplay(v, 200);
+    else if (typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) out[key] = v;
+  }
+  return out;
 }
 
 function signal(o: Obj, id: string): FlowSignalResult {

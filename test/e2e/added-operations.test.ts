@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { decodeMeta } from '../../src/slack/forms/index.js';
 import { fieldActionId, MODAL_ACTION } from '../../src/slack/forms/views/ids.js';
 import { generateManifest } from '../../src/slack/manifest/generate.js';
+import { manifestFunctions } from '../../src/slack/workflows/manifest.js';
 import { SEED } from '../../standins/emulator/index.js';
 import type { LocalMessage } from '../../standins/localslack/index.js';
 import { forecastBody } from '../support/added-operations.js';
@@ -20,13 +23,14 @@ const ACC = SEED.accountId;
 const W = SEED.workspaces.pumpStation;
 const T = SEED.signals.temperature;
 const FORBIDDEN = '1353853719423319999';
-const FLOW_ID = '1490000000000000042';
-/** The flow a form creates, apart from the command's. */
-const FORM_FLOW_ID = '1490000000000000045';
+/** The first flow the service creates; each creation gets the next ID. */
+const FIRST_FLOW_ID = 1490000000000000100n;
 /** A horizon the service refuses (403), so the form's inputs are offered again. */
 const REFUSED_HORIZON = '403h';
 const MODEL = '1490000000000000043';
 const DATASPEC = '1490000000000000044';
+/** What every ANOMALYFORECAST flow yields besides its model: a kind of output no shipped operation has. */
+const FORECAST = '1490000000000000046';
 const USER = 'U0ALICE';
 
 interface Seen {
@@ -43,6 +47,8 @@ async function startService(): Promise<{
   server: Server;
 }> {
   const seen: Seen[] = [];
+  /** The flows created, by ID, with the horizon each was asked for. */
+  const created = new Map<string, string>();
   const target = { url: '' };
   const read = async (req: IncomingMessage) => {
     let text = '';
@@ -72,11 +78,12 @@ async function startService(): Promise<{
       const checked = forecastBody.safeParse(body);
       if (!checked.success) return json(400, { message: checked.error.message });
       if (body.spec.horizon === REFUSED_HORIZON) return json(403, { message: 'Forbidden' });
-      const id = body.spec.horizon === '6h' ? FLOW_ID : FORM_FLOW_ID;
+      const id = String(FIRST_FLOW_ID + BigInt(created.size));
+      created.set(id, body.spec.horizon);
       return json(200, { id, status: 'CREATED', name: body.name, flowType: 'ANOMALYFORECAST' });
     }
-    const flow = new RegExp(`^/api/1\\.3/accounts/${ACC}/flows/(${FLOW_ID}|${FORM_FLOW_ID})$`).exec(path);
-    if (req.method === 'GET' && flow)
+    const flow = new RegExp(`^/api/1\\.3/accounts/${ACC}/flows/(\\d+)$`).exec(path);
+    if (req.method === 'GET' && flow && created.has(flow[1]!))
       return json(200, {
         id: flow[1],
         status: 'COMPLETED',
@@ -84,6 +91,12 @@ async function startService(): Promise<{
         outputs: [
           { type: 'entities.model', id: MODEL, name: 'pump forecaster', created: true, live: false },
           { type: 'entities.dataspec', id: DATASPEC, name: 'forecast data', created: true },
+          {
+            type: 'entities.forecast',
+            id: FORECAST,
+            name: 'pump-1, the next hours',
+            horizon: created.get(flow[1]!),
+          },
         ],
       });
     const headers: Record<string, string> = {};
@@ -284,6 +297,95 @@ describe('operations added by their registry entries alone', () => {
     );
     expect(Object.keys(manifest.functions as object)).toContain('tsai_forecast');
     expect(manifestProblems(manifest)).toEqual([]);
+  });
+
+  it('a kind of output no shipped operation has, declared by its entry alone: as a workflow step’s output and in the manifest’s functions, in its end notice and in the Home', async () => {
+    // The manifest's functions, generated as manifest.yml's are: the added flow is a step that hands on
+    // its forecast, named and typed by its declaration.
+    const functions = manifestFunctions();
+    const outputs = functions.tsai_forecast!.output_parameters;
+    expect(Object.keys(outputs.properties)).toEqual(
+      expect.arrayContaining([
+        'flow_id',
+        'status',
+        'model_id',
+        'forecast_id',
+        'forecast_name',
+        'forecast_horizon',
+      ]),
+    );
+    expect(outputs.properties.forecast_id).toMatchObject({ type: 'string', title: 'Forecast ID' });
+    expect(outputs.properties.forecast_horizon).toMatchObject({ type: 'string', title: 'Forecast horizon' });
+    // What ships knows nothing of it: no product file names it.
+    const shipped = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8')) as {
+      functions: Record<string, unknown>;
+    };
+    expect(shipped.functions).not.toHaveProperty('tsai_forecast');
+
+    // Workflow Builder runs it as a step (the local Slack checks the outputs against the functions).
+    h.slack.setFunctions(functions);
+    const ex = await h.slack.runFunction({
+      callbackId: 'tsai_forecast',
+      user: USER,
+      inputs: {
+        workspace: W,
+        signals: `${T}:temperature`,
+        range: 'last week',
+        horizon: '9h',
+        name: 'forecast-step',
+        channel: 'C0OPS',
+      },
+    });
+    const end = await h.slack.waitFor(
+      (s) => {
+        const e = s.execution(ex.id);
+        return e && e.state !== 'running' ? e : undefined;
+      },
+      20_000,
+      'the forecast step to end',
+    );
+    expect(end.error).toBeUndefined();
+    expect(end.outputs).toMatchObject({
+      status: 'COMPLETED',
+      model_id: MODEL,
+      forecast_id: FORECAST,
+      forecast_name: 'pump-1, the next hours',
+      forecast_horizon: '9h',
+    });
+
+    // Its end notice shows it, under its declared heading, in the announcement's thread.
+    const notice = await h.slack.waitFor(
+      (s) =>
+        s
+          .messages('C0OPS')
+          .find(
+            (m) =>
+              m.threadTs !== undefined &&
+              seenText(m).includes('completed after') &&
+              seenText(m).includes('`9h`'),
+          ),
+      20_000,
+      'the end notice of the forecast step',
+    );
+    expect(seenText(notice)).toContain('Forecast made');
+    expect(seenText(notice)).toContain(`pump-1, the next hours \`${FORECAST}\``);
+    expect(seenText(notice)).toContain('Forecast horizon');
+
+    // The Home of the person who started it shows it with the flow.
+    await h.slack.openHome({ user: USER });
+    const home = await h.slack.waitFor(
+      (s) => {
+        const v = s.state.home.get(USER);
+        return v && JSON.stringify(v.view.blocks).includes('`9h`') ? v : undefined;
+      },
+      20_000,
+      'the Home with the forecast',
+    );
+    expect(JSON.stringify(home.view.blocks)).toContain('Forecast made');
+    expect(JSON.stringify(home.view.blocks)).toContain(FORECAST);
+
+    // Everything the entry read, it declared: nothing was left out.
+    expect(h.logs.filter((l) => l.includes('does not declare'))).toEqual([]);
   });
 
   it("its global shortcut opens its form, empty, as a built-in form's does", async () => {

@@ -9,10 +9,16 @@ import {
   dataFacts,
   FLOW_CALL,
   flowOf,
-  learnedOutputs,
+  learnedDeclared,
+  learnedValues,
   toDataspec,
 } from '../../src/core/operations/registry/describe.js';
-import { flowTypeIs, MAX_RANGES, type OperationEntry } from '../../src/core/operations/registry/entry.js';
+import {
+  declareOutputs,
+  flowTypeIs,
+  MAX_RANGES,
+  type OperationEntry,
+} from '../../src/core/operations/registry/entry.js';
 import { resolveNamedData } from '../../src/core/operations/registry/ranges.js';
 import type { ResolvedData } from '../../src/core/operations/requests.js';
 import { serviceFailure } from '../../src/core/service-errors.js';
@@ -29,7 +35,8 @@ import {
  * Two operations the bot does not ship, for a test that registers them and drives them through the real
  * bot: a mutation (a DELETE of a workspace) and a flow with a form and two more arguments than
  * ANOMALYLEARN (`horizon=`, a text, and `baseline=`, a model picked in the form), each with a form field
- * of its own. No file of src/ names them.
+ * of its own, that yields a kind of output no shipped operation has (a forecast). No file of src/ names
+ * them.
  */
 
 export interface WorkspaceDelete {
@@ -233,7 +240,31 @@ export const forecast: OperationEntry<
     }
   },
   catalog: (req) => ({ add: [typed('workspace', req.workspaceId), ...dataEntries(req.data)] }),
-  outputs: learnedOutputs({ created: true, heading: 'Model created' }),
+  // A kind of output no shipped operation has: the forecast the service made, read from its record's
+  // `entities.forecast` entry (the client keeps an unknown kind's ID, name and scalar fields), beside the
+  // model and dataspec a learn yields. Declared here, it is shown, handed on and offered by every surface.
+  outputs: declareOutputs(
+    [
+      ...learnedDeclared({ created: true, heading: 'Model created' }),
+      {
+        name: 'forecast',
+        type: 'resource',
+        label: 'Forecast',
+        shown: { heading: 'Forecast made' },
+        feeds: true,
+      },
+      { name: 'forecast_horizon', type: 'text', label: 'Forecast horizon', shown: {}, feeds: true },
+    ],
+    (done) => {
+      const made = done.results?.others.find((o) => o.type === 'entities.forecast' && o.id);
+      const horizon = made?.fields?.horizon;
+      return {
+        ...learnedValues(done),
+        ...(made?.id ? { forecast: { id: made.id, ...(made.name ? { name: made.name } : {}) } } : {}),
+        ...(typeof horizon === 'string' ? { forecast_horizon: horizon } : {}),
+      };
+    },
+  ),
 };
 
 export const ADDED_OPERATIONS = [workspaceDelete, forecast] as const;

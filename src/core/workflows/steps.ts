@@ -5,6 +5,7 @@ import {
   entryOfCommand,
   entryOfOperation,
   type OutputSpec,
+  onRegistered,
   REGISTRY,
 } from '../operations/registry/index.js';
 import { describeRange } from '../time.js';
@@ -217,6 +218,10 @@ function stepOf(entry: AnyEntry, word: string | undefined): StepSpec | undefined
 }
 
 let steps: readonly StepSpec[] | undefined;
+// Operations registered before start (a test's own) are steps too.
+onRegistered(() => {
+  steps = undefined;
+});
 
 /** Every step, in the registry's order (read once, after any operations were registered). */
 export function allSteps(): readonly StepSpec[] {

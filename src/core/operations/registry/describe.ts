@@ -207,52 +207,57 @@ export const modelReturned = declareOutputs(MODEL_RETURNED, modelReturnedValues)
  * decide what comes next in its life (score it, take it live, backfill it once live).
  */
 export function learnedOutputs(o: { created: boolean; heading: string }) {
-  return declareOutputs(
-    [
-      {
-        name: 'model',
-        type: 'resource',
-        label: 'Model',
-        shown: { heading: o.heading },
-        feeds: 'model',
-        catalog: {
-          kind: 'model',
-          links: o.created
-            ? { workspace: 'workspace', assessment: 'assessment' }
-            : { assessment: 'assessment' },
-        },
+  return declareOutputs(learnedDeclared(o), learnedValues);
+}
+
+/** What an ANOMALYLEARN's outputs are declared as (for an entry that yields a learned model and more). */
+export function learnedDeclared(o: { created: boolean; heading: string }) {
+  return [
+    {
+      name: 'model',
+      type: 'resource',
+      label: 'Model',
+      shown: { heading: o.heading },
+      feeds: 'model',
+      catalog: {
+        kind: 'model',
+        links: o.created
+          ? { workspace: 'workspace', assessment: 'assessment' }
+          : { assessment: 'assessment' },
       },
-      {
-        name: 'dataspec',
-        type: 'resource',
-        label: 'Dataspec',
-        shown: {},
-        feeds: 'dataspec',
-        catalog: { kind: 'dataspec', links: { model: 'model', workspace: 'workspace' } },
-      },
-      {
-        name: 'assessment',
-        type: 'id',
-        label: 'Assessment',
-        shown: { heading: 'Assessment (its signal)' },
-        feeds: 'assessment',
-        catalog: { kind: 'assessment' },
-      },
-      { name: 'live', type: 'flag', label: 'Model is live', shown: 'hidden', feeds: true },
-      WORKSPACE_OUTPUT,
-    ],
-    ({ results, request }: Finished<{ workspaceId?: string }>) => {
-      const model = results?.models[0];
-      const workspace = workspaceOf(request);
-      return {
-        ...(model ? { model: named(model)! } : {}),
-        ...(results?.dataspecs[0] ? { dataspec: named(results.dataspecs[0])! } : {}),
-        ...(model?.assessment ? { assessment: model.assessment } : {}),
-        ...(typeof model?.live === 'boolean' ? { live: model.live } : {}),
-        ...(workspace ? { workspace } : {}),
-      };
     },
-  );
+    {
+      name: 'dataspec',
+      type: 'resource',
+      label: 'Dataspec',
+      shown: {},
+      feeds: 'dataspec',
+      catalog: { kind: 'dataspec', links: { model: 'model', workspace: 'workspace' } },
+    },
+    {
+      name: 'assessment',
+      type: 'id',
+      label: 'Assessment',
+      shown: { heading: 'Assessment (its signal)' },
+      feeds: 'assessment',
+      catalog: { kind: 'assessment' },
+    },
+    { name: 'live', type: 'flag', label: 'Model is live', shown: 'hidden', feeds: true },
+    WORKSPACE_OUTPUT,
+  ] as const satisfies readonly OutputSpec[];
+}
+
+/** What an ANOMALYLEARN's record and request give its declared outputs. */
+export function learnedValues({ results, request }: Finished<{ workspaceId?: string }>) {
+  const model = results?.models[0];
+  const workspace = workspaceOf(request);
+  return {
+    ...(model ? { model: named(model)! } : {}),
+    ...(results?.dataspecs[0] ? { dataspec: named(results.dataspecs[0])! } : {}),
+    ...(model?.assessment ? { assessment: model.assessment } : {}),
+    ...(typeof model?.live === 'boolean' ? { live: model.live } : {}),
+    ...(workspace ? { workspace } : {}),
+  };
 }
 
 /**
