@@ -1,15 +1,18 @@
 import type { HttpMethod } from '../wire/call.js';
-export type ServiceErrorKind =
-  | 'invalid-request'
-  | 'bad-id'
-  | 'http'
-  | 'network'
-  | 'timeout'
-  | 'outcome-unknown'
+/** Every kind of failure the client tells apart (docs/api-and-emulator.md has a row for each). */
+export const SERVICE_ERROR_KINDS = [
+  'invalid-request',
+  'bad-id',
+  'http',
+  'network',
+  'timeout',
+  'outcome-unknown',
   /** The client's own queue was full or the wait for a connection ran out: nothing was sent. */
-  | 'busy'
+  'busy',
   /** A read or a change was answered with success, but the answer cannot be read (not JSON, wrong shape). */
-  | 'bad-response';
+  'bad-response',
+] as const;
+export type ServiceErrorKind = (typeof SERVICE_ERROR_KINDS)[number];
 
 /** The one error type of the client. `userMessage` is a single sentence, safe to show in Slack. */
 export class ServiceError extends Error {

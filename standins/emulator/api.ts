@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { createWorkspaceBody, describeIssues, moveModelBody } from '../../src/wire/index.js';
 import { knownAssessment } from './assessments.js';
-import { FLOW_TYPES_BY_VERSION, type FlowType, flowBodyByType } from './flow-types.js';
-import { checkReferences, type FlowBody, flowRecordFields, Refusal } from './flows.js';
+import { flowTypeOf, flowTypesAt } from './flow-types.js';
+import { Refusal } from './flows.js';
 import type { Role } from './people.js';
 import type { Rec } from './seed.js';
 import type { Store } from './store.js';
@@ -21,7 +21,7 @@ export interface ApiReply {
 }
 
 type Handler = (req: ApiRequest, store: Store, onFlow: (flow: Rec) => void) => ApiReply;
-interface Route {
+export interface Route {
   version: '1.2' | '1.3';
   method: string;
   /** Path after /accounts/{account}/, ':x' segments are parameters. */
@@ -31,22 +31,22 @@ interface Route {
   feature?: 'flowReadBack';
   /** The least role the request needs, and what a refusal calls it; any role (User) when absent. */
   needs?: (body: unknown) => Need | undefined;
+  /**
+   * Whether a body is this route's, when another route shares its method and path (two operations on
+   * one resource: a move and a rename of a model); absent: every body.
+   */
+  accepts?: (body: unknown) => boolean;
+  /** A route the spec does not document: why the emulator has it (docs/api-and-emulator.md lists them). */
+  extension?: string;
 }
 export interface Need {
   role: Role;
   doing: string;
 }
 
-const LIVE_FLOWS = new Map([
-  ['STARTLIVEMODEL', 'Starting a live model (a STARTLIVEMODEL flow)'],
-  ['STOPLIVEMODEL', 'Stopping a live model (a STOPLIVEMODEL flow)'],
-]);
-/** Live start and stop change what runs in production; every other flow only analyses. */
-const flowNeeds = (body: unknown): Need | undefined => {
-  const flowType = (body as { flowType?: unknown } | null)?.flowType;
-  const doing = typeof flowType === 'string' ? LIVE_FLOWS.get(flowType) : undefined;
-  return doing ? { role: 'Manager', doing } : undefined;
-};
+/** What creating a flow needs: its flow type's role (live start and stop), else any. */
+const flowNeeds = (body: unknown): Need | undefined =>
+  flowTypeOf((body as { flowType?: unknown } | null)?.flowType)?.needs;
 
 const msg = (status: number, message: string): ApiReply => ({ status, body: { message } });
 
@@ -79,22 +79,29 @@ const page = (all: Rec[], { offset, limit }: { offset: number; limit: number }) 
 
 function createFlow(version: '1.2' | '1.3'): Handler {
   return (req, store, onFlow) => {
-    const allowed: readonly string[] = FLOW_TYPES_BY_VERSION[version];
+    const allowed = flowTypesAt(version);
     const flowType = (req.body as { flowType?: unknown } | null)?.flowType;
-    if (typeof flowType !== 'string' || !allowed.includes(flowType))
+    const type =
+      typeof flowType === 'string' && allowed.includes(flowType) ? flowTypeOf(flowType) : undefined;
+    if (!type)
       return msg(
         400,
         `flowType: must be one of ${allowed.join(', ')} at /api/${version} (got ${JSON.stringify(flowType ?? null)})`,
       );
-    const body = parse(flowBodyByType[flowType as FlowType] as z.ZodType<FlowBody>, req.body);
+    const body = parse(type.body, req.body);
     if (isReply(body)) return body;
     try {
-      checkReferences(store, body);
+      type.check(store, body);
     } catch (e) {
       if (e instanceof Refusal) return msg(e.status, e.message);
       throw e;
     }
-    const flow = store.create('flows', flowRecordFields(body));
+    const flow = store.create('flows', {
+      type: 'entities.flow',
+      status: 'CREATED',
+      ...body,
+      ...type.record?.(body),
+    });
     onFlow(flow);
     return { status: 201, body: flow };
   };
@@ -112,11 +119,11 @@ export const ROUTES: Route[] = [
     },
   },
   {
-    // Emulator extension: the spec documents no list, but a list with `limit=1` is the cheap
-    // authenticated read that tells whether a token works.
     version: '1.3',
     method: 'GET',
     pattern: ['workspace'],
+    extension:
+      'the spec documents no list of workspaces, but a list with `limit=1` is the cheapest authenticated read, the one that tells whether a token works (200, 401 or 403)',
     handle: (req, store) => {
       const range = pageOf(req.query);
       return isReply(range) ? range : { status: 200, body: page(store.all('workspaces'), range) };
@@ -136,6 +143,7 @@ export const ROUTES: Route[] = [
     method: 'PUT',
     pattern: ['models', ':id'],
     needs: () => ({ role: 'Manager', doing: 'Moving a model to another workspace' }),
+    accepts: (body) => typeof body === 'object' && body !== null && 'workspace' in body,
     handle: (req, store) => {
       const id = req.rest[1]!;
       if (!store.get('models', id)) return msg(404, `model ${id} not found`);
@@ -170,17 +178,27 @@ export const ROUTES: Route[] = [
   { version: '1.2', method: 'POST', pattern: ['flows'], handle: createFlow('1.2'), needs: flowNeeds },
   { version: '1.3', method: 'POST', pattern: ['flows'], handle: createFlow('1.3'), needs: flowNeeds },
   {
-    // Emulator extension: the spec documents no way to read a flow back.
     version: '1.3',
     method: 'GET',
     pattern: ['flows', ':id'],
     feature: 'flowReadBack',
+    extension:
+      'the spec documents no way to read a flow back; a public script reads one, so the bot follows flows with it, feature-detected (`flowReadBack` switches it off)',
     handle: (req, store) => {
       const flow = store.get('flows', req.rest[1]!);
       return flow ? { status: 200, body: flow } : msg(404, `flow ${req.rest[1]} not found`);
     },
   },
 ];
+
+/**
+ * The route that takes a request: of those that match its path, the first with its method that accepts
+ * its body, else the first with its method (whose checks then say what is wrong with the body).
+ */
+export function routeFor(routes: readonly Route[], method: string, body: unknown): Route | undefined {
+  const withMethod = routes.filter((r) => r.method === method);
+  return withMethod.find((r) => r.accepts?.(body) ?? true) ?? withMethod[0];
+}
 
 /** Routes whose version and shape match; an empty result is a 404, a method mismatch a 405. */
 export function matchRoutes(version: string, rest: string[]): Route[] {

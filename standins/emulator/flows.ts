@@ -1,10 +1,23 @@
-import type { Dataspec, FlowOutput } from '../../src/wire/index.js';
-import { commonModelOf, knownAssessment } from './assessments.js';
-import type { AnomalyEvalBody, AnomalyLearnBody, EvalFlowBody, LiveModelFlowBody } from './flow-types.js';
+import type { z } from 'zod';
+import type {
+  anomalyEvalFields,
+  anomalyLearnFields,
+  Dataspec,
+  FlowOutput,
+  flowBody,
+} from '../../src/wire/index.js';
+import { commonModelOf } from './assessments.js';
 import { type Rec, SEED } from './seed.js';
-import type { Store } from './store.js';
+import type { Collection, Store } from './store.js';
 
-export type FlowBody = EvalFlowBody | LiveModelFlowBody | AnomalyLearnBody | AnomalyEvalBody;
+/**
+ * What the flow types share (standins/emulator/flow-types.ts lists them, each with its checks and its
+ * completion): a refusal at creation, the references checked, the outputs written on completion.
+ */
+
+type LearnBody = z.infer<ReturnType<typeof flowBody<['ANOMALYLEARN'], typeof anomalyLearnFields>>>;
+type ScoreBody = z.infer<ReturnType<typeof flowBody<['ANOMALYEVAL'], typeof anomalyEvalFields>>>;
+
 export interface FlowDelays {
   runningAfterMs: number;
   completedAfterMs: number;
@@ -19,69 +32,14 @@ export class Refusal extends Error {
   }
 }
 
-/** Checks every ID the body refers to; throws a Refusal naming the first unknown or inconsistent one. */
-export function checkReferences(store: Store, body: FlowBody): void {
-  const need = (c: Parameters<Store['get']>[0], id: string, what: string): Rec => {
-    const rec = store.get(c, id);
-    if (!rec) throw new Refusal(404, `${what} ${id} not found`);
-    return rec;
-  };
-  switch (body.flowType) {
-    case 'EVAL': {
-      const ds = need('datastreams', body.datastream, 'datastream');
-      if (!knownAssessment(store, body.assessment))
-        throw new Refusal(404, `assessment ${body.assessment} not found`);
-      const live = need('models', body.model, 'model');
-      if (live.assessment !== body.assessment)
-        throw new Refusal(400, `model: model ${live.id} does not belong to assessment ${body.assessment}`);
-      const common = need('models', body.spec.commonModelId, 'model');
-      if (common.assessment !== body.assessment || common.isCommonModel !== true)
-        throw new Refusal(
-          400,
-          `spec.commonModelId: model ${common.id} is not the common model M[0] of assessment ${body.assessment}`,
-        );
-      const known = new Set(ds.entities as string[]);
-      body.spec.segments.forEach((seg, i) => {
-        seg.entities.forEach((e, j) => {
-          if (!known.has(e))
-            throw new Refusal(
-              400,
-              `spec.segments[${i}].entities[${j}]: entity "${e}" is not in datastream ${ds.id}`,
-            );
-        });
-      });
-      return;
-    }
-    case 'STARTLIVEMODEL':
-    case 'STOPLIVEMODEL':
-      need('models', body.spec.model, 'model');
-      return;
-    case 'ANOMALYLEARN':
-      need('workspaces', body.spec.workspace, 'workspace');
-      if (body.spec.model) need('models', body.spec.model, 'model');
-      checkDataspec(store, body.spec.dataspec);
-      return;
-    case 'ANOMALYEVAL': {
-      need('workspaces', body.spec.workspace, 'workspace');
-      const model = need('models', body.spec.model, 'model');
-      checkDataspec(store, body.spec.dataspec);
-      if (body.spec.outputsignals) {
-        for (const o of body.spec.outputsignals)
-          if (!store.get('signals', o.signal)) throw new Refusal(404, `signal ${o.signal} not found`);
-        const schema = [...((model.outputSchema as string[]) ?? [])].sort();
-        const given = body.spec.outputsignals.map((o) => o.name).sort();
-        if (schema.join('\n') !== given.join('\n'))
-          throw new Refusal(
-            400,
-            `spec.outputsignals: names must match the model's output schema exactly (${schema.join(', ')}), got (${given.join(', ')})`,
-          );
-      }
-      return;
-    }
-  }
+/** The record a body refers to; a Refusal (404) naming it when the service does not know it. */
+export function need(store: Store, c: Collection, id: string, what: string): Rec {
+  const rec = store.get(c, id);
+  if (!rec) throw new Refusal(404, `${what} ${id} not found`);
+  return rec;
 }
 
-function checkDataspec(store: Store, ds: Dataspec): void {
+export function checkDataspec(store: Store, ds: Dataspec): void {
   if ('id' in ds) {
     if (!store.get('dataspecs', ds.id)) throw new Refusal(404, `dataspec ${ds.id} not found`);
     return;
@@ -91,65 +49,15 @@ function checkDataspec(store: Store, ds: Dataspec): void {
       if (!store.get('signals', s.signal)) throw new Refusal(404, `signal ${s.signal} not found`);
 }
 
-/** The record returned on create; EVAL gets every field the spec lists, including those added to spec. */
-export function flowRecordFields(body: FlowBody): Omit<Rec, 'id'> {
-  const base = { type: 'entities.flow', status: 'CREATED', ...body };
-  if (body.flowType !== 'EVAL') return base;
-  return {
-    ...base,
-    spec: {
-      ...body.spec,
-      isBatch: true,
-      datastreamStats: {},
-      model: body.model,
-      assessmentRate: 1,
-      config: {},
-      inputList: [],
-      forEpisode: body.spec.withEpisodes,
-      tolerateNoData: false,
-    },
-  };
-}
-
-/** Applies a flow's completion effects; returns the fields to merge into the flow record. */
-export function complete(store: Store, flow: Rec): Record<string, unknown> {
-  const body = flow as unknown as FlowBody;
-  switch (body.flowType) {
-    case 'EVAL':
-      return completed(
-        body.spec.segments.map((seg) => ({
-          type: 'segment',
-          model: body.model,
-          entities: seg.entities,
-          timeRange: seg.timeRange,
-        })),
-      );
-    case 'STARTLIVEMODEL':
-    case 'STOPLIVEMODEL': {
-      const model = store.get('models', body.spec.model);
-      if (!model) return failed(`model ${body.spec.model} no longer exists`);
-      const start = body.flowType === 'STARTLIVEMODEL';
-      if (!start && model.live !== true)
-        return failed(`model ${model.id} is not live, so it cannot be stopped`);
-      const updated = store.update('models', model.id, { live: start });
-      return completed([modelOutput(updated, false)]);
-    }
-    case 'ANOMALYLEARN':
-      return completeLearn(store, flow.id, body);
-    case 'ANOMALYEVAL':
-      return completeEval(store, flow.id, body);
-  }
-}
-
-function failed(message: string) {
+export function failed(message: string) {
   return { status: 'FAILED', message };
 }
 
-function completed(outputs: FlowOutput[]) {
+export function completed(outputs: FlowOutput[]) {
   return { status: 'COMPLETED', outputs };
 }
 
-function modelOutput(model: Rec, created: boolean): FlowOutput {
+export function modelOutput(model: Rec, created: boolean): FlowOutput {
   return {
     type: 'entities.model',
     id: model.id,
@@ -174,7 +82,7 @@ function materialise(store: Store, ds: Dataspec): { rec: Rec; created: boolean }
   return { rec, created: true };
 }
 
-function completeLearn(store: Store, flowId: string, body: AnomalyLearnBody) {
+export function completeLearn(store: Store, flowId: string, body: LearnBody) {
   const ws = store.get('workspaces', body.spec.workspace);
   const used = materialise(store, body.spec.dataspec);
   if (!ws || !used) return failed('the workspace or dataspec of this flow no longer exists');
@@ -213,7 +121,7 @@ function completeLearn(store: Store, flowId: string, body: AnomalyLearnBody) {
   return completed([modelOutput(model, true), dataspecOutput(used)]);
 }
 
-function completeEval(store: Store, flowId: string, body: AnomalyEvalBody) {
+export function completeEval(store: Store, flowId: string, body: ScoreBody) {
   const used = materialise(store, body.spec.dataspec);
   if (!used || !store.get('models', body.spec.model))
     return failed('the model or dataspec of this flow no longer exists');

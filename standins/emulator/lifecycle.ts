@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describeIssues } from '../../src/wire/index.js';
-import { complete, type FlowDelays } from './flows.js';
+import { flowTypeOf } from './flow-types.js';
+import type { FlowDelays } from './flows.js';
 import { type Rec, SEED } from './seed.js';
 import type { Store } from './store.js';
 
@@ -178,7 +179,10 @@ export class FlowLifecycle {
     if (status === 'COMPLETED') {
       let outcome: Record<string, unknown>;
       try {
-        outcome = complete(this.store, flow);
+        const type = flowTypeOf(flow.flowType);
+        outcome = type
+          ? type.complete(this.store, flow as Rec & { flowType: string })
+          : { status: 'FAILED', message: `the emulator does not know flow type ${String(flow.flowType)}` };
       } catch (err) {
         // A bug in an effect must fail the flow visibly, never crash the emulator from a timer.
         outcome = { status: 'FAILED', message: `emulator error: ${(err as Error)?.message ?? String(err)}` };

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { describeIssues } from '../../src/wire/index.js';
-import { type ApiReply, matchRoutes } from './api.js';
+import { type ApiReply, matchRoutes, routeFor } from './api.js';
 import { type FaultSpec, Faults } from './faults.js';
 import type { FlowDelays } from './flows.js';
 import { FlowLifecycle, flowEnding } from './lifecycle.js';
@@ -285,7 +285,7 @@ function api(s: EmulatorState, { req, person, path, url, body, raw }: ApiCall): 
   }
   const routes = matchRoutes(version, rest).filter((r) => !r.feature || s.features[r.feature]);
   if (routes.length === 0) return { status: 404, body: { message: `no route ${req.method} ${path}` } };
-  const route = routes.find((r) => r.method === req.method);
+  const route = routeFor(routes, req.method ?? '', body);
   if (!route)
     return {
       status: 405,

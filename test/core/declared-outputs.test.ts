@@ -149,7 +149,11 @@ describe('declarations that hold together', () => {
 
   it('each next step needs arguments its entry takes, in states some output declares', () => {
     for (const { id, entry, step } of allNextSteps()) {
-      for (const k of step.needs) expect(entry.args.map((a) => a.key), id).toContain(k);
+      for (const k of step.needs)
+        expect(
+          entry.args.map((a) => a.key),
+          id,
+        ).toContain(k);
       for (const name of Object.keys(step.when ?? {})) expect(flags, id).toContain(name);
       if (step.word) expect(entry.command.lead?.split('|'), id).toContain(step.word);
     }
