@@ -9,7 +9,7 @@ import { generateManifest } from '../../src/slack/manifest/generate.js';
 import { manifestFunctions } from '../../src/slack/workflows/manifest.js';
 import { SEED } from '../../standins/emulator/index.js';
 import type { LocalMessage } from '../../standins/localslack/index.js';
-import { forecastBody } from '../support/added-operations.js';
+import { forecastBody, renameModelBody } from '../support/added-operations.js';
 import { type Harness, startHarness } from '../support/harness.js';
 import { manifestProblems } from '../support/manifest-schema/index.js';
 
@@ -63,6 +63,14 @@ async function startService(): Promise<{
       res.writeHead(status, value === undefined ? {} : { 'content-type': 'application/json' });
       res.end(value === undefined ? undefined : JSON.stringify(value));
     };
+    // A rename shares its method and path with the shipped move: told apart by its body, as here.
+    const model = new RegExp(`^/api/1\\.3/accounts/${ACC}/models/(\\d+)$`).exec(path);
+    if (req.method === 'PUT' && model && typeof body?.name === 'string') {
+      seen.push({ method: 'PUT', path, body });
+      const checked = renameModelBody.safeParse(body);
+      if (!checked.success) return json(400, { message: checked.error.message });
+      return json(200, { id: model[1], name: body.name });
+    }
     const del = new RegExp(`^/api/1\\.3/accounts/${ACC}/workspace/(\\d+)$`).exec(path);
     if (req.method === 'DELETE' && del) {
       seen.push({ method: 'DELETE', path, body });
@@ -214,6 +222,25 @@ describe('operations added by their registry entries alone', () => {
         ['workspace.delete', 'error'],
       ]),
     );
+  });
+
+  it('an operation that shares its method and path with a shipped one: each sends its own body, and each is answered', async () => {
+    const M = SEED.models.temperatureAnomaly;
+    const renamed = seenText(await h.commandAndReply(`model rename ${M} name="pump-3 baseline"`));
+    expect(renamed).toContain('renamed a model');
+    expect(service.seen).toContainEqual({
+      method: 'PUT',
+      path: `/api/1.3/accounts/${ACC}/models/${M}`,
+      body: { name: 'pump-3 baseline' },
+    });
+    // The shipped move, on the same method and path, still reaches the emulator with its own body.
+    const moved = seenText(await h.commandAndReply(`model move ${M} to ${SEED.workspaces.sandbox}`));
+    expect(moved).toContain('moved a model');
+    const state = (await (await fetch(`${h.emulator.url}/_emulator/state`)).json()) as {
+      models: { id: string; workspace: string }[];
+    };
+    expect(state.models.find((m) => m.id === M)?.workspace).toBe(SEED.workspaces.sandbox);
+    await fetch(`${h.emulator.url}/_emulator/reset`, { method: 'POST' });
   });
 
   it('the flow: its form opens with its fields in order, and its command is followed to its declared outputs, chained to the next step', async () => {

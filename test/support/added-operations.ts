@@ -28,6 +28,7 @@ import {
   flowBody,
   flowRecord,
   idString,
+  modelRecord,
   nameString,
 } from '../../src/wire/index.js';
 
@@ -36,7 +37,7 @@ import {
  * bot: a mutation (a DELETE of a workspace) and a flow with a form and two more arguments than
  * ANOMALYLEARN (`horizon=`, a text, and `baseline=`, a model picked in the form), each with a form field
  * of its own, that yields a kind of output no shipped operation has (a forecast). No file of src/ names
- * them.
+ * them. A third, a rename of a model, shares its method and path with the shipped move.
  */
 
 export interface WorkspaceDelete {
@@ -67,7 +68,7 @@ export interface ForecastRequest {
 // The grammar learns their parsed commands as it learns the shipped ones: by declaration merging.
 declare module '../../src/core/grammar/types.js' {
   interface ServiceCommands {
-    addedInTests: WorkspaceDelete | ForecastCommand;
+    addedInTests: WorkspaceDelete | ForecastCommand | ModelRename;
   }
 }
 
@@ -267,7 +268,73 @@ export const forecast: OperationEntry<
   ),
 };
 
-export const ADDED_OPERATIONS = [workspaceDelete, forecast] as const;
+export interface ModelRename {
+  kind: 'test-model-rename';
+  modelId: string;
+  name: string;
+}
+
+/** A rename's body: the same method and path as a move (`PUT /models/{model}`), another field. */
+export const renameModelBody = z.strictObject({ name: nameString });
+
+/** A mutation that shares its method and path with a shipped one (`model move`), told apart by its body. */
+export const modelRename: OperationEntry<
+  ModelRename,
+  ModelRename,
+  z.infer<typeof renameModelBody>,
+  unknown
+> = {
+  parsedKind: 'test-model-rename',
+  operationKind: 'test-model-rename',
+  command: {
+    id: 'model rename',
+    words: ['model', 'rename'],
+    summary: 'Give a model another name.',
+    examples: [`/tsai model rename ${X.model} name="pump-3 baseline"`],
+    mutating: true,
+  },
+  args: [
+    { key: 'model', kind: 'id', required: true, help: 'The model to rename.', positional: true },
+    { key: 'name', kind: 'text', required: true, help: 'Its new name.', freeText: true },
+  ],
+  role: 'Manager',
+  parse(args, spec) {
+    const modelId = idFrom(args, 'model', 'model', true);
+    const name = text(args, 'name');
+    if (!modelId || !name) return missingOutcome('test-model-rename', spec, [], args, 'model', modelId);
+    return ok({ kind: 'test-model-rename', modelId, name }, spec);
+  },
+  resolve: (command) => ({ ok: true, operation: command }),
+  wire: {
+    method: 'PUT',
+    version: '1.3',
+    path: '/models/{model}',
+    label: 'model rename',
+    what: 'model {model}',
+    schemas: async () => ({ body: renameModelBody, answer: { record: modelRecord } }),
+  },
+  async execute(req, { send }) {
+    try {
+      await send({ ids: { model: req.modelId }, body: { name: req.name } });
+      return {
+        ok: true,
+        kind: 'service',
+        visibility: 'channel',
+        title: 'renamed a model',
+        facts: [
+          { label: 'Model', value: req.modelId, code: true },
+          { label: 'New name', value: req.name },
+        ],
+      };
+    } catch (e) {
+      return serviceFailure(e, `rename model ${req.modelId}`);
+    }
+  },
+  catalog: (req) => ({ add: [typed('model', req.modelId)] }),
+  notFound: (req) => ({ kind: 'model', id: req.modelId }),
+};
+
+export const ADDED_OPERATIONS = [workspaceDelete, forecast, modelRename] as const;
 
 /** What the bot's setup reads from this module (`BotSetup.operations`), on each of its threads. */
 export const operations = ADDED_OPERATIONS;

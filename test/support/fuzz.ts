@@ -399,22 +399,38 @@ export const commandText: fc.Arbitrary<string> = fc.oneof(
 
 /**
  * Why a request the emulator logged breaks the wire schema the service API is specified by, or undefined:
- * it is checked against the body schema of the registry entry whose declared call it is. The emulator
- * checks with the same schemas; its other 400s are its own consistency checks (an entity not
- * in the datastream, output names that do not match the model), which a valid body can meet.
+ * it is checked against the body schema of every registry entry whose declared call it is (several may
+ * share a method and path: a move and a rename of a model, learn and relearn), and is well formed when
+ * one of them takes it. The emulator checks with the same schemas; its other 400s are its own consistency
+ * checks (an entity not in the datastream, output names that do not match the model), which a valid body
+ * can meet.
  */
-export async function wireProblem(r: LoggedRequest): Promise<string | undefined> {
+export async function wireProblem(
+  r: LoggedRequest,
+  entries: readonly AnyEntry[] = REGISTRY,
+): Promise<string | undefined> {
   const flowType = (r.body as { flowType?: unknown } | null)?.flowType;
-  for (const { wire } of REGISTRY) {
-    const path = wire.path.replace(/\{\w+\}/g, '[^/]+');
-    const at = new RegExp(`^/api/${wire.version}/accounts/[^/]+${path}(\\?.*)?$`);
-    if (wire.method !== r.method || !at.test(r.path)) continue;
-    if (wire.flowType && !wire.flowType.all.includes(String(flowType))) continue;
+  const calls = entries
+    .map((e) => e.wire)
+    .filter((wire) => {
+      const path = wire.path.replace(/\{\w+\}/g, '[^/]+');
+      const at = new RegExp(`^/api/${wire.version}/accounts/[^/]+${path}(\\?.*)?$`);
+      return (
+        wire.method === r.method &&
+        at.test(r.path) &&
+        (!wire.flowType || wire.flowType.all.includes(String(flowType)))
+      );
+    });
+  const problems: string[] = [];
+  for (const wire of calls) {
     const { body } = await wire.schemas();
-    if (!body) return r.body === undefined || r.body === null ? undefined : `${r.method} with a body`;
-    const result = body.safeParse(r.body);
-    return result.success ? undefined : `${r.method} ${r.path}: ${JSON.stringify(r.body)} breaks the schema`;
+    if (!body) {
+      if (r.body === undefined || r.body === null) return undefined;
+      problems.push(`${r.method} with a body`);
+    } else if (body.safeParse(r.body).success) return undefined;
+    else problems.push(`${r.method} ${r.path}: ${JSON.stringify(r.body)} breaks the schema`);
   }
+  if (problems.length) return [...new Set(problems)].join('; ');
   // Reads no entry declares (the token check's) change nothing; they only must not carry a body.
   if (r.method === 'GET') return r.body === undefined || r.body === null ? undefined : 'GET with a body';
   return `unexpected ${r.method} ${r.path}${flowType ? ` (flow type ${String(flowType)})` : ''}`;
