@@ -35,6 +35,50 @@ const EXAMPLE: DraftStep[] = [
   },
 ];
 
+/**
+ * A model's whole life (the demo data's vibration signal, which no demo model assesses): learn it, take
+ * it live (an approver decides), backfill what it would have said over past days, stop it (decided too).
+ * Each step after the learn takes the learned model, and the backfill its assessment (its signal).
+ */
+const LIFE: DraftStep[] = [
+  {
+    callbackId: 'tsai_learn',
+    inputs: {
+      workspace: { kind: 'typed', value: '1030000000000000001' },
+      signals: { kind: 'typed', value: '1050000000000000003:vibration' },
+      range: { kind: 'typed', value: 'last week' },
+      channel: { kind: 'typed', value: 'C0OPS' },
+    },
+  },
+  {
+    callbackId: 'tsai_live_start',
+    inputs: {
+      model: { kind: 'from', step: 0, output: 'model_id' },
+      reason: { kind: 'typed', value: 'the new vibration model goes live' },
+      channel: { kind: 'typed', value: 'C0OPS' },
+    },
+  },
+  {
+    callbackId: 'tsai_eval',
+    inputs: {
+      assessment: { kind: 'from', step: 0, output: 'assessment_id' },
+      model: { kind: 'from', step: 0, output: 'model_id' },
+      datastream: { kind: 'typed', value: '1040000000000000001' },
+      entities: { kind: 'typed', value: 'pump-1, pump-2' },
+      range: { kind: 'typed', value: 'yesterday' },
+      channel: { kind: 'typed', value: 'C0OPS' },
+    },
+  },
+  {
+    callbackId: 'tsai_live_stop',
+    inputs: {
+      model: { kind: 'from', step: 0, output: 'model_id' },
+      reason: { kind: 'typed', value: 'backfilled; stopping it' },
+      channel: { kind: 'typed', value: 'C0OPS' },
+    },
+  },
+];
+
 const STATE_LABEL: Record<string, string> = {
   'not started': 'not started',
   running: 'waiting…',
@@ -117,8 +161,21 @@ export class WorkflowPanel {
           ),
           h(
             'button',
-            { type: 'button', 'data-role': 'wf-example', onclick: () => this.example() },
+            {
+              type: 'button',
+              'data-role': 'wf-example',
+              onclick: () => this.example('Learn, then score', EXAMPLE),
+            },
             'Example: learn, then score',
+          ),
+          h(
+            'button',
+            {
+              type: 'button',
+              'data-role': 'wf-example-life',
+              onclick: () => this.example('A model’s life', LIFE),
+            },
+            'Example: a model’s life',
           ),
           h(
             'button',
@@ -230,9 +287,9 @@ export class WorkflowPanel {
     this.render();
   }
 
-  private example(): void {
-    this.name = 'Learn, then score';
-    this.draft = structuredClone(EXAMPLE).filter((st) => this.functions[st.callbackId]);
+  private example(name: string, steps: DraftStep[]): void {
+    this.name = name;
+    this.draft = structuredClone(steps).filter((st) => this.functions[st.callbackId]);
     this.render();
   }
 

@@ -782,5 +782,47 @@ describe.skipIf(!run)(
         .first()
         .waitFor();
     });
+    it('runs a model’s whole life as a workflow: learn, take it live, backfill, stop, an approver deciding on the cards', async () => {
+      const pane = page.locator('#workflow-pane');
+      if (!(await pane.locator('[data-role="wf-example-life"]').isVisible()))
+        await page.locator('[data-role="workflows-toggle"]').click();
+      await pane.locator('[data-role="wf-example-life"]').click();
+      await expect(pane.locator('.wf-step').count()).resolves.toBe(4);
+      const assessment = pane.locator('.wf-step[data-step="2"] select[data-input="assessment"]');
+      await expect(assessment.inputValue()).resolves.toBe('0:assessment_id');
+      await pane.locator('[data-role="wf-run"]').click();
+      const run = pane.locator('.wf-run').first();
+      const fail = async (e: unknown) => {
+        throw new Error(`${String(e)}\n${await run.textContent()}\n${product.output().slice(-3000)}`);
+      };
+      // Bob approves the live start on its card, and then the live stop.
+      await actAs(page, 'U0BOB');
+      for (const asks of ['asks to start live model', 'asks to stop live model']) {
+        const card = page
+          .locator('.message', { hasText: asks })
+          .filter({ has: page.locator('[data-action$="/approval_approve"]') })
+          .last();
+        await card.waitFor({ timeout: 50_000 }).catch(fail);
+        await card.locator('[data-action$="/approval_approve"]').click();
+      }
+      await actAs(page, 'U0ALICE');
+      await run
+        .locator('.wf-run-state', { hasText: /completed|failed/ })
+        .waitFor({ timeout: 50_000 })
+        .catch(fail);
+      await expect(run.locator('.wf-run-state').textContent()).resolves.toBe('completed');
+      await expect(run.locator('.wf-step-state[data-state="completed"]').count()).resolves.toBe(4);
+      const posts = (await product.serviceRequests()).filter((r) => r.method === 'POST' && r.status === 201);
+      const types = posts.map((r) => (r.body as { flowType?: string }).flowType);
+      expect(types.slice(-4)).toEqual(['ANOMALYLEARN', 'STARTLIVEMODEL', 'EVAL', 'STOPLIVEMODEL']);
+      // The backfill wrote through the learned model, its signal's M[0].
+      const backfill = posts.at(-2)!.body as {
+        assessment: string;
+        model: string;
+        spec: { commonModelId: string };
+      };
+      expect(backfill.assessment).toBe('1050000000000000003');
+      expect(backfill.spec.commonModelId).toBe(backfill.model);
+    }, 120_000);
   },
 );
