@@ -1,24 +1,12 @@
 import type { z } from 'zod';
 import { createWorkspaceBody, describeIssues, moveModelBody } from '../../src/wire/index.js';
 import { knownAssessment } from './assessments.js';
+import type { ApiReply, ApiRequest } from './exchange.js';
 import { flowTypeOf, flowTypesAt } from './flow-types.js';
 import { Refusal } from './flows.js';
 import type { Role } from './people.js';
 import type { Rec } from './seed.js';
 import type { Store } from './store.js';
-
-export interface ApiRequest {
-  method: string;
-  version: string;
-  rest: string[];
-  query: URLSearchParams;
-  body: unknown;
-}
-export interface ApiReply {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
 
 type Handler = (req: ApiRequest, store: Store, onFlow: (flow: Rec) => void) => ApiReply;
 export interface Route {

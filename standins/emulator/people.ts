@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { describeIssues } from '../../src/wire/index.js';
-import type { ApiReply } from './api.js';
+import type { ApiReply } from './exchange.js';
 
 /** The service's roles, weakest first: each may do what the ones before it may. */
 export const ROLES = ['User', 'Manager', 'Owner'] as const;
