@@ -1,13 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { FLOW_ACTION } from '../../src/slack/flows/views.js';
 import { fieldActionId, MODAL_ACTION, MODAL_CALLBACK } from '../../src/slack/forms/views/ids.js';
 import { decodeMeta } from '../../src/slack/forms/views/metadata.js';
 import { SEED } from '../../standins/emulator/index.js';
-import type { FunctionDefinition, LocalMessage, OpenView } from '../../standins/localslack/index.js';
+import type { LocalMessage, OpenView } from '../../standins/localslack/index.js';
 import { APPROVALS, APPROVER, OPS, REQUESTER, type Rig, startRig } from '../support/approvals-rig.js';
 import { emulatorControl } from '../support/emulator.js';
+import { manifestFunctionsOnDisk } from '../support/manifest-functions.js';
 
 /**
  * A model's whole life, as the service reference describes it, through the real bot over signed HTTP
@@ -22,11 +21,7 @@ const D = SEED.datastream;
 const LEARN_RANGE = '2026-11-01 to 2026-11-08';
 const BACKFILL_RANGE = '2026-11-20 09:00 to 17:00';
 
-const FUNCTIONS = (
-  parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8')) as {
-    functions: Record<string, FunctionDefinition>;
-  }
-).functions;
+const FUNCTIONS = manifestFunctionsOnDisk();
 
 let rig: Rig;
 let control: ReturnType<typeof emulatorControl>;

@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { REJECT_REASON_ACTION, REJECT_REASON_BLOCK } from '../../src/slack/approvals/card.js';
 import { SEED } from '../../standins/emulator/index.js';
-import type { FunctionDefinition, FunctionExecution, LocalSlack } from '../../standins/localslack/index.js';
+import type { FunctionExecution, LocalSlack } from '../../standins/localslack/index.js';
 import {
   APPROVALS,
   APPROVER,
@@ -14,17 +12,14 @@ import {
   startRig,
 } from '../support/approvals-rig.js';
 import { emulatorControl, eventually } from '../support/emulator.js';
+import { manifestFunctionsOnDisk } from '../support/manifest-functions.js';
 
 const W = SEED.workspaces.pumpStation;
 const T = SEED.signals.temperature;
 const RANGE = '2026-11-20 to 2026-11-21';
 
 /** The local Slack offers exactly the steps manifest.yml declares, and checks outputs against them. */
-const FUNCTIONS = (
-  parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8')) as {
-    functions: Record<string, FunctionDefinition>;
-  }
-).functions;
+const FUNCTIONS = manifestFunctionsOnDisk();
 
 // The local Slack's clock, for execution tokens: the test moves it, never waits for it.
 let slackOffset = 0;

@@ -3,6 +3,7 @@ import type { DigestData } from '../../src/core/schedules/digest.js';
 import { digestMessage } from '../../src/slack/schedules/digest.js';
 import type { TrackedFlow } from '../../src/store/index.js';
 import { checkBlockKitLimits } from '../../src/wire/block-kit.js';
+import { trackedFlowRecord } from '../support/fixtures/records.js';
 
 /** A channel's digest names what each completed flow yielded, as its entry declares and its end notice shows. */
 
@@ -11,32 +12,7 @@ const id = (n: number) => `14000000000000${String(n).padStart(5, '0')}`;
 const EVIL = '<!channel> *bold* & more';
 
 function flow(n: number, operation: Record<string, unknown>, result: Record<string, unknown>): TrackedFlow {
-  return {
-    flowId: id(n),
-    flowType: 'ANOMALYLEARN',
-    teamId: 'T0LOCAL',
-    channelId: 'C0OPS',
-    requesterId: 'U0ALICE',
-    origin: 'command',
-    asked: '/tsai learn',
-    request: { operation, outcome: {} },
-    approvalId: null,
-    announcement: null,
-    status: 'COMPLETED',
-    statusChangedAt: T,
-    shownStatus: 'COMPLETED|ended',
-    showNotBefore: null,
-    createdAt: T,
-    polls: 1,
-    nextPollAt: T,
-    leaseOwner: null,
-    leaseUntil: null,
-    finishedAt: T,
-    endReason: 'ended',
-    result,
-    failure: null,
-    notifiedAt: T,
-  } as TrackedFlow;
+  return trackedFlowRecord({ flowId: id(n), request: { operation, outcome: {} }, createdAt: T, result });
 }
 
 function digestOf(completed: TrackedFlow[]): DigestData {

@@ -5,7 +5,7 @@ import type { Job } from '../../src/slack/runtime/jobs.js';
 import type { ApprovalRequest, Schedule, TrackedFlow } from '../../src/store/index.js';
 import { checkBlockKitLimits } from '../../src/wire/block-kit.js';
 import { validateView } from '../../standins/localslack/index.js';
-import { approvalRecord } from '../support/fixtures/records.js';
+import { approvalRecord, trackedFlowRecord } from '../support/fixtures/records.js';
 
 const EVIL = '<!channel> *bold* <http://evil|click> & more';
 const T = Date.UTC(2026, 10, 22, 10, 42);
@@ -24,36 +24,22 @@ function request(n: number, requesterId: string): ApprovalRequest {
 }
 
 function flow(n: number): TrackedFlow {
-  return {
+  return trackedFlowRecord({
     flowId: id(n),
-    flowType: 'ANOMALYLEARN',
-    teamId: 'T0LOCAL',
-    channelId: 'C0OPS',
-    requesterId: 'U0ALICE',
-    origin: 'command',
     asked: `/tsai learn ${EVIL}`,
     request: { operation: { kind: 'learn', workspaceId: id(9) }, outcome: {} },
-    approvalId: null,
-    announcement: null,
-    status: 'COMPLETED',
     statusChangedAt: T + 60_000,
-    shownStatus: 'COMPLETED|ended',
-    showNotBefore: null,
     createdAt: T,
     polls: 3,
     nextPollAt: T,
-    leaseOwner: null,
-    leaseUntil: null,
     finishedAt: T + 60_000,
-    endReason: 'ended',
     result: {
       models: [{ id: id(n + 1000), name: `${EVIL} model ${'m'.repeat(300)}`, created: true }],
       dataspecs: [{ id: id(n + 2000) }],
       others: Array.from({ length: 9 }, (_, i) => ({ type: `thing ${i}`, id: id(i) })),
     },
-    failure: null,
     notifiedAt: T + 60_000,
-  };
+  });
 }
 
 function data(over: Partial<HomeData> = {}): HomeData {

@@ -135,6 +135,16 @@ export const WORKSPACE_OUTPUT = {
   catalog: { kind: 'workspace' },
 } as const satisfies OutputSpec;
 
+/** The assessment a model belongs to (for an anomaly model, its signal): what a backfill of it takes. */
+export const ASSESSMENT_OUTPUT = {
+  name: 'assessment',
+  type: 'id',
+  label: 'Assessment',
+  shown: 'hidden',
+  feeds: 'assessment',
+  catalog: { kind: 'assessment' },
+} as const satisfies OutputSpec;
+
 /** The workspace a request ran in, as stored. */
 export function workspaceOf(request: { workspaceId?: unknown }): string | undefined {
   return typeof request.workspaceId === 'string' ? request.workspaceId : undefined;
@@ -234,14 +244,7 @@ export function learnedDeclared(o: { created: boolean; heading: string }) {
       feeds: 'dataspec',
       catalog: { kind: 'dataspec', links: { model: 'model', workspace: 'workspace' } },
     },
-    {
-      name: 'assessment',
-      type: 'id',
-      label: 'Assessment',
-      shown: { heading: 'Assessment (its signal)' },
-      feeds: 'assessment',
-      catalog: { kind: 'assessment' },
-    },
+    { ...ASSESSMENT_OUTPUT, shown: { heading: 'Assessment (its signal)' } },
     { name: 'live', type: 'flag', label: 'Model is live', shown: 'hidden', feeds: true },
     WORKSPACE_OUTPUT,
   ] as const satisfies readonly OutputSpec[];

@@ -10,6 +10,7 @@ import { serviceFailure } from '../../service-errors.js';
 import { NAME, PICK_HINT, pick, rangesField } from './arguments.js';
 import {
   ACTIVITY_VIEW_HINT,
+  ASSESSMENT_OUTPUT,
   FLOW_CALL,
   type FlowBodyOf,
   flowOf,
@@ -257,14 +258,7 @@ export const evalFlow: OperationEntry<
     [
       { name: 'backfilled', type: 'range', label: 'Backfilled', shown: {}, feeds: true },
       { name: 'model', type: 'id', label: 'Live model', shown: {}, feeds: 'model' },
-      {
-        name: 'assessment',
-        type: 'id',
-        label: 'Assessment',
-        shown: 'hidden',
-        feeds: 'assessment',
-        catalog: { kind: 'assessment' },
-      },
+      ASSESSMENT_OUTPUT,
       ...usedOutputs(false),
     ],
     ({ results, request }) => {

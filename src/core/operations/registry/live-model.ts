@@ -4,7 +4,15 @@ import { typed } from '../../catalog/upserts.js';
 import { Bad, idFrom, ok, optionId, takePositional, text, tooMany } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { serviceFailure } from '../../service-errors.js';
-import { FLOW_CALL, type FlowBodyOf, flowOf, schemasOf, usedBy, usedOutputs } from './describe.js';
+import {
+  ASSESSMENT_OUTPUT,
+  FLOW_CALL,
+  type FlowBodyOf,
+  flowOf,
+  schemasOf,
+  usedBy,
+  usedOutputs,
+} from './describe.js';
 import { declareOutputs, type OperationEntry } from './entry.js';
 
 export interface LiveCommand {
@@ -147,14 +155,7 @@ export const liveModel: OperationEntry<
         shown: { heading: 'Live monitoring', words: ['stopped', 'running'] },
         feeds: true,
       },
-      {
-        name: 'assessment',
-        type: 'id',
-        label: 'Assessment',
-        shown: 'hidden',
-        feeds: 'assessment',
-        catalog: { kind: 'assessment' },
-      },
+      ASSESSMENT_OUTPUT,
       ...usedOutputs(false),
     ],
     ({ results, request }) => {
