@@ -40,13 +40,3 @@ export const COMMAND: Feature = {
   listeners: [slashCommand],
   manifest: async () => (await import('./manifest.js')).commandManifest(),
 };
-
-/**
- * Shows what the runner returned for a command where core's presentation says: for a command typed, or
- * one a next-step button stands for (`live start`, under a finished learn).
- */
-export async function showCommandResult(
-  ...args: Parameters<typeof import('./show.js').showResult>
-): Promise<void> {
-  await (await import('./show.js')).showResult(...args);
-}

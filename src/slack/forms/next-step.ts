@@ -2,15 +2,12 @@ import { isFormId } from '../../core/forms/fields.js';
 import { parseJsonObject } from '../../core/forms/json-object.js';
 import { fieldsFromCommand } from '../../core/forms/prefill.js';
 import { isServiceId } from '../../core/ids.js';
-import { operationFromArgs } from '../../core/operations/from-args.js';
-import type { Actor } from '../../core/operations/operation.js';
 import type { AnyEntry, NextStepSpec } from '../../core/operations/registry/index.js';
 import { nextStepOf } from '../../core/tracking/outputs.js';
 import type { Bot } from '../bot.js';
-import { showCommandResult } from '../command/index.js';
-import { type Audience, say, tellUser } from '../reply.js';
+import { followAsked } from '../command/index.js';
+import { type Audience, say } from '../reply.js';
 import type { Job } from '../runtime/jobs.js';
-import { errorMessage } from '../views/messages.js';
 import { openForm } from './open.js';
 
 type NextJob = Extract<Job, { kind: 'flow-next' }>;
@@ -18,8 +15,8 @@ type NextJob = Extract<Job, { kind: 'flow-next' }>;
 /**
  * A next-step button under a finished flow ("Score with this model", "Take it live"): the next step its
  * entry declares, given what the finished flow yielded. An entry with a form opens it with those
- * arguments filled in; one without runs its command with them, as the person who clicked, through the
- * one runner (a live start is filed for approval, as typed).
+ * arguments filled in; one without runs its command with them, as the person who clicked would type it
+ * (a live start is filed for approval, as typed).
  */
 export async function followNextStep(job: NextJob, bot: Bot): Promise<void> {
   const to: Audience = {
@@ -62,7 +59,10 @@ function givenTo(entry: AnyEntry, value: string): Record<string, string> {
   return given;
 }
 
-/** The command a next step stands for, run with the arguments it needs alone, and its outcome shown. */
+/**
+ * The command a next step stands for, with the arguments it needs alone: read and run by the one command
+ * path as if the person had typed it where the button is, and answered there.
+ */
 async function runNextStep(
   bot: Bot,
   job: NextJob,
@@ -71,29 +71,21 @@ async function runNextStep(
   step: NextStepSpec,
   given: Record<string, string>,
 ): Promise<void> {
-  const args = Object.fromEntries(step.needs.map((k) => [k, given[k]!]));
-  const words = step.word ? [step.word] : [];
-  const asked = ['/tsai', ...entry.command.words, ...words, ...step.needs.map((k) => `${k}=${args[k]}`)].join(
-    ' ',
-  );
-  const who = { userId: job.userId, commandText: asked };
+  const words = [...entry.command.words, ...(step.word ? [step.word] : [])];
+  const text = [...words, ...step.needs.map((k) => `${k}=${given[k]}`)].join(' ');
   if (!job.channelId)
     return void (await say(
       bot,
       to,
-      `Nothing was done: this button works in a conversation. Type \`${asked}\`.`,
+      `Nothing was done: this button works in a conversation. Type \`/tsai ${text}\`.`,
     ));
-  const timeZone = await bot.zoneOf(job.userId);
-  const built = operationFromArgs(entry, args, { now: bot.now(), timeZone }, words);
-  if (!built.ok) return void (await tellUser(bot, to, errorMessage(built, who)));
-  const actor: Actor = {
+  await followAsked(bot, {
+    text,
     userId: job.userId,
     ...(job.teamId ? { teamId: job.teamId } : {}),
     channelId: job.channelId,
-    asked,
-    timeZone,
     via: 'command',
-  };
-  const result = await bot.operations.run(actor, built.operation);
-  await showCommandResult(bot, result, { to, who });
+    to,
+    triggerId: job.triggerId,
+  });
 }
