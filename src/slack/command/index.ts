@@ -1,9 +1,12 @@
+import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { isFormId } from '../../core/forms/fields.js';
 import { type Asked, keptWordOf, shownWhat } from '../asked.js';
 import type { Bot } from '../bot.js';
 import { type Feature, type Listener, listener } from '../feature.js';
+import { FLOW_NEXT_ACTIONS } from '../flows/index.js';
 import { code } from '../views/mrkdwn.js';
 import type { AskedOutcome } from './follow-up.js';
-import { ackCommand, COMMAND_ROUTES, opensForm } from './listener.js';
+import { ackCommand, ackNextStep, COMMAND_ROUTES, opensForm } from './listener.js';
 
 export type { AskedOutcome };
 
@@ -35,8 +38,25 @@ const slashCommand: Listener = listener({
   },
 });
 
+/**
+ * The next-step buttons under a finished flow: each stands for an operation its outputs make possible,
+ * whose form opens within the click's 3 seconds, or whose command runs as typed.
+ */
+const nextStep: Listener = listener({
+  match: { route: 'actions', ids: FLOW_NEXT_ACTIONS },
+  ack: (args, { followUps }) =>
+    ackNextStep(args as SlackActionMiddlewareArgs<BlockAction<ButtonAction>>, followUps),
+  followUps: {
+    'flow-next': {
+      run: async (job, bot) => (await import('./next-step.js')).followNextStep(job, bot),
+      // A next step is named by the form it opens; one without a form runs its command.
+      opensView: (job) => isFormId(job.step),
+    },
+  },
+});
+
 export const COMMAND: Feature = {
   name: 'command',
-  listeners: [slashCommand],
+  listeners: [slashCommand, nextStep],
   manifest: async () => (await import('./manifest.js')).commandManifest(),
 };

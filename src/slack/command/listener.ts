@@ -1,5 +1,11 @@
-import type { SlackCommandMiddlewareArgs } from '@slack/bolt';
+import type {
+  BlockAction,
+  ButtonAction,
+  SlackActionMiddlewareArgs,
+  SlackCommandMiddlewareArgs,
+} from '@slack/bolt';
 import { parseCommand } from '../../core/grammar/parse.js';
+import { formOfFlowNext } from '../flows/index.js';
 import { frozen } from '../http/ack-body.js';
 import { exactly, type Routes } from '../routes.js';
 import type { FollowUps } from '../runtime/jobs.js';
@@ -22,6 +28,31 @@ export async function ackCommand(
   if (help) return await ack(help);
   await ack();
   followUps.run({ kind: 'command', command });
+}
+
+/**
+ * A next-step button under a finished flow, acked at once: the form it opens must open within the
+ * click's trigger_id, 3 seconds; the command it stands for runs after.
+ */
+export async function ackNextStep(
+  {
+    ack,
+    body,
+    action,
+  }: Pick<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>, 'ack' | 'body' | 'action'>,
+  followUps: Pick<FollowUps, 'run'>,
+): Promise<void> {
+  await ack();
+  followUps.run({
+    kind: 'flow-next',
+    step: formOfFlowNext(action.action_id),
+    value: action.value ?? '',
+    userId: body.user.id,
+    ...((body.team?.id ?? body.user.team_id) ? { teamId: body.team?.id ?? body.user.team_id } : {}),
+    triggerId: body.trigger_id,
+    ...(body.channel?.id ? { channelId: body.channel.id } : {}),
+    ...(body.response_url ? { responseUrl: body.response_url } : {}),
+  });
 }
 
 /**

@@ -1,11 +1,7 @@
-import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { isFormId } from '../../core/forms/fields.js';
 import type { Bot } from '../bot.js';
 import { type Feature, type Listener, listener } from '../feature.js';
-import { FLOW_NEXT_ACTIONS } from '../flows/index.js';
 import {
   ackFormAction,
-  ackNextStep,
   ackShortcut,
   ackSubmission,
   FORM_ACTIONS,
@@ -19,8 +15,6 @@ export { FIELD_OPTIONS_PATTERN } from './views/ids.js';
 export { decodeMeta } from './views/metadata.js';
 export { pickedResources, type StateValues } from './views/state.js';
 export type { OpenFormRequest };
-
-type Click = SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
 
 /** Opens a form, prefilled (`open.ts`); false when Slack refused to open it. */
 export async function openForm(bot: Bot, req: OpenFormRequest): Promise<boolean> {
@@ -76,22 +70,9 @@ const formSubmission: Listener = listener({
   },
 });
 
-/** The next-step buttons under a finished flow: the form they name opens within the click's 3 seconds. */
-const nextStep: Listener = listener({
-  match: { route: 'actions', ids: FLOW_NEXT_ACTIONS },
-  ack: (args, { followUps }) => ackNextStep(args as Click, followUps),
-  followUps: {
-    'flow-next': {
-      run: async (job, bot) => (await import('./next-step.js')).followNextStep(job, bot),
-      // A next step is named by the form it opens; one without a form runs its command.
-      opensView: (job) => isFormId(job.step),
-    },
-  },
-});
-
-/** The operations' forms: their shortcuts, the actions inside them, their submission, and the next steps. */
+/** The operations' forms: their shortcuts, the actions inside them, and their submission. */
 export const FORMS: Feature = {
   name: 'forms',
-  listeners: [formShortcut, formAction, formSubmission, nextStep],
+  listeners: [formShortcut, formAction, formSubmission],
   manifest: async () => (await import('./manifest.js')).formsManifest(),
 };

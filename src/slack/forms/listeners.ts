@@ -8,7 +8,6 @@ import type {
 } from '@slack/bolt';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
-import { formOfFlowNext } from '../flows/index.js';
 import type { FollowUps, Job } from '../runtime/jobs.js';
 import type { SubmissionBody } from './submit.js';
 import {
@@ -123,26 +122,4 @@ export async function ackSubmission(
   }
   await ack(checked.ack);
   if (checked.submission) followUps.run({ kind: 'form-submitted', submission: checked.submission });
-}
-
-/** Acked at once: the form must open within the click's trigger_id, 3 seconds. */
-export async function ackNextStep(
-  {
-    ack,
-    body,
-    action,
-  }: Pick<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>, 'ack' | 'body' | 'action'>,
-  followUps: Pick<FollowUps, 'run'>,
-): Promise<void> {
-  await ack();
-  followUps.run({
-    kind: 'flow-next',
-    step: formOfFlowNext(action.action_id),
-    value: action.value ?? '',
-    userId: body.user.id,
-    ...((body.team?.id ?? body.user.team_id) ? { teamId: body.team?.id ?? body.user.team_id } : {}),
-    triggerId: body.trigger_id,
-    ...(body.channel?.id ? { channelId: body.channel.id } : {}),
-    ...(body.response_url ? { responseUrl: body.response_url } : {}),
-  });
 }

@@ -5,10 +5,9 @@ import { isServiceId } from '../../core/ids.js';
 import type { AnyEntry, NextStepSpec } from '../../core/operations/registry/index.js';
 import { nextStepOf } from '../../core/tracking/outputs.js';
 import type { Bot } from '../bot.js';
-import { followAsked } from '../command/index.js';
 import { type Audience, say } from '../reply.js';
 import type { Job } from '../runtime/jobs.js';
-import { openForm } from './open.js';
+import { followAsked } from './follow-up.js';
 
 type NextJob = Extract<Job, { kind: 'flow-next' }>;
 
@@ -34,7 +33,8 @@ export async function followNextStep(job: NextJob, bot: Bot): Promise<void> {
       `This button does not say which ${missing.join(' and ') || 'model'} to use; nothing was done.`,
     ));
   const { entry, step } = next;
-  if (entry.form && isFormId(entry.form.id))
+  if (entry.form && isFormId(entry.form.id)) {
+    const { openForm } = await import('../forms/open.js');
     return void (await openForm(bot, {
       triggerId: job.triggerId,
       userId: job.userId,
@@ -45,6 +45,7 @@ export async function followNextStep(job: NextJob, bot: Bot): Promise<void> {
       ...(job.channelId ? { channel: job.channelId } : {}),
       ...(job.responseUrl ? { responseUrl: job.responseUrl } : {}),
     }));
+  }
   await runNextStep(bot, job, to, entry, step, given);
 }
 
