@@ -152,7 +152,10 @@ export const liveModel: OperationEntry<
         name: 'live',
         type: 'flag',
         label: 'Model is live',
-        shown: { heading: 'Live monitoring', words: ['stopped', 'running'] },
+        shown: {
+          heading: 'Live monitoring',
+          words: ['stopped: the model is not live', 'running: the model is now live'],
+        },
         feeds: true,
       },
       ASSESSMENT_OUTPUT,
