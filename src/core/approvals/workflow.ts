@@ -4,7 +4,6 @@ import type {
   ApprovalRequest,
   AuditEntry,
   ExecutionOutcome,
-  ModelDoubt,
   NewAuditEntry,
   Store,
 } from '../../store/index.js';
@@ -12,12 +11,12 @@ import { type Now, nowMs } from '../clock.js';
 import { recordSurely } from '../durable.js';
 import { EXAMPLE_IDS } from '../ids.js';
 import { personName } from '../names.js';
-import { type ExpandGroup, Membership } from '../principals.js';
+import type { ExpandGroup } from '../principals.js';
 import { withinTeam } from '../read-scope.js';
 import { serviceFailure } from '../service-errors.js';
-import { type Deciders, EveryRule } from './deciders.js';
+import { ApproverRule, type RuleOf } from './approver-rule.js';
 import { liveRequestRefusal, type ModelSeen } from './live-prechecks.js';
-import { type DecisionOutcome, lost, modelDoubtText, type Refusal } from './rules.js';
+import { type DecisionOutcome, lost, type Refusal } from './rules.js';
 
 export type { DecisionOutcome };
 
@@ -159,9 +158,6 @@ export interface FlowPeople {
   approver?: string;
 }
 
-/** What decides who approves a request: its workspace's rule, the strictest one, or else the bot's. */
-type RuleOf = Pick<ApprovalRequest, 'approversWorkspace' | 'approversStrictest'>;
-
 /** The name the service shows for an approved flow: what, for whom, by whom, when; never a Slack ID. */
 function defaultFlowName(request: ApprovalRequest, people: FlowPeople, atMs: number): string {
   const at = new Date(atMs).toISOString().slice(0, 16).replace('T', ' ');
@@ -175,33 +171,17 @@ function defaultFlowName(request: ApprovalRequest, people: FlowPeople, atMs: num
  * approved request's flow itself.
  */
 export class ApprovalWorkflow {
-  private readonly approvers: Membership;
-  private readonly byWorkspace: ReadonlyMap<string, Membership>;
+  /** Who decides a live start or stop: shared with the schedules of live starts and stops. */
+  readonly approverRule: ApproverRule;
 
   constructor(private readonly deps: ApprovalsDeps) {
-    const members = (ids: readonly string[]) =>
-      new Membership(ids, deps.expandGroup, {
-        cacheMs: deps.config.groupCacheMs,
-        now: deps.now,
-        onGroupError: deps.onGroupError,
-      });
-    this.approvers = members(deps.config.approvers);
-    this.byWorkspace = new Map(
-      Object.entries(deps.config.byWorkspace ?? {}).map(([workspace, ids]) => [workspace, members(ids)]),
-    );
-  }
-
-  /**
-   * The approvers who decide a request: those of the workspace it was filed under (see `routing`), or the
-   * bot's. A workspace whose rule was removed since falls back to the bot's approvers. A request on a model
-   * whose workspace the bot could not know is decided by the strictest rule that could apply: only someone
-   * every rule allows (the bot's approvers and every workspace's), as configured when they decide.
-   */
-  private approversOf(request: RuleOf): Deciders {
-    const workspace = request.approversWorkspace?.id;
-    if (workspace) return this.byWorkspace.get(workspace) ?? this.approvers;
-    if (request.approversStrictest) return new EveryRule([this.approvers, ...this.byWorkspace.values()]);
-    return this.approvers;
+    this.approverRule = new ApproverRule({
+      store: deps.store,
+      config: deps.config,
+      expandGroup: deps.expandGroup,
+      ...(deps.now ? { now: deps.now } : {}),
+      ...(deps.onGroupError ? { onGroupError: deps.onGroupError } : {}),
+    });
   }
 
   /** The IDs of the approvers who decide this request, for "ask one of …". */
@@ -209,30 +189,7 @@ export class ApprovalWorkflow {
     users: string[];
     groups: string[];
   } {
-    const m = this.approversOf(request);
-    return { users: [...m.users], groups: [...m.groups] };
-  }
-
-  /**
-   * Whose approvers decide a new request, from the service's word only: the workspace the service gave
-   * for the model (the common-model lookup of `assessment=`), else the one the team's catalog recorded
-   * from the service's answers (a lookup, a move, a flow that created the model). A workspace a request
-   * merely named never counts. `doubt` says what the bot could not vouch for; the workspace's name is
-   * the catalog's, for the card.
-   */
-  private async routing(
-    modelId: string,
-    teamId: string | undefined,
-    lookup: { seen: boolean; serviceWorkspace: string | undefined },
-  ): Promise<{ rule?: { id: string; name?: string }; doubt?: ModelDoubt }> {
-    const store = this.deps.store;
-    const entry = teamId ? await store.getCatalogEntry(teamId, 'model', modelId) : null;
-    const vouched = entry && entry.source !== 'command' ? entry : null;
-    const workspace = lookup.serviceWorkspace ?? vouched?.workspaceId ?? undefined;
-    if (!workspace) return { doubt: lookup.seen || vouched ? 'no-workspace' : 'unseen' };
-    if (!this.byWorkspace.has(workspace)) return {};
-    const name = teamId ? (await store.getCatalogEntry(teamId, 'workspace', workspace))?.name : undefined;
-    return { rule: { id: workspace, ...(name ? { name } : {}) } };
+    return this.approverRule.approverIdsOf(request);
   }
 
   get ttlMs(): number {
@@ -241,16 +198,16 @@ export class ApprovalWorkflow {
 
   /** Configured approver IDs, for "ask one of …" messages. */
   get approverIds(): { users: string[]; groups: string[] } {
-    return { users: [...this.approvers.users], groups: [...this.approvers.groups] };
+    return this.approverRule.botApproverIds;
   }
 
   isApprover(userId: string): Promise<boolean> {
-    return this.approvers.has(userId);
+    return this.approverRule.isBotApprover(userId);
   }
 
   /** Whether `userId` is one of the approvers who decide this request (the self-approval rule aside). */
   mayDecide(request: ApprovalRequest, userId: string): Promise<boolean> {
-    return this.approversOf(request).has(userId);
+    return this.approverRule.mayDecide(request, userId);
   }
 
   private now(): number {
@@ -279,7 +236,7 @@ export class ApprovalWorkflow {
     if (reason && reason.length > MAX_REASON_LENGTH) {
       return invalid(`The reason is ${reason.length} characters long; keep it under ${MAX_REASON_LENGTH}.`);
     }
-    if (this.approvers.isEmpty && this.byWorkspace.size === 0) {
+    if (!this.approverRule.anyone) {
       return {
         ok: false,
         error: 'no-approvers',
@@ -323,13 +280,15 @@ export class ApprovalWorkflow {
       ...(record ? { record } : {}),
     });
     if (pointless) return { ok: false, error: 'pointless', message: pointless };
-    const { rule, doubt } = await this.routing(modelId!, input.teamId, {
+    const route = await this.approverRule.route(modelId!, input.teamId, {
       seen: record !== undefined,
-      serviceWorkspace,
+      ...(serviceWorkspace ? { serviceWorkspace } : {}),
     });
-    const strictest = !rule && doubt !== undefined && this.byWorkspace.size > 0;
-    const nobody = this.nobodyCouldApprove(input.action, modelId!, { rule, doubt, strictest });
-    if (nobody) return nobody;
+    const nobody = this.approverRule.nobodyCouldApprove(input.action, modelId!, route);
+    if (nobody) return { ok: false, error: 'no-approvers', message: nobody };
+    const rule = route.approversWorkspace;
+    const doubt = route.modelDoubt;
+    const strictest = route.approversStrictest;
 
     const at = this.now();
     const request = await this.deps.store.createApproval({
@@ -344,7 +303,7 @@ export class ApprovalWorkflow {
       approvalsChannelId: input.approvalsChannelId || input.channelId,
       createdAt: at,
       expiresAt: at + this.ttlMs,
-      ...(rule ? { approversWorkspace: rule } : {}),
+      ...(rule ? { approversWorkspace: { id: rule.id, ...(rule.name ? { name: rule.name } : {}) } } : {}),
       ...(doubt ? { modelDoubt: doubt } : {}),
       ...(strictest ? { approversStrictest: true } : {}),
     });
@@ -367,27 +326,6 @@ export class ApprovalWorkflow {
       requestId: request.id,
     };
     return { ok: true, request, modelFrom, audit };
-  }
-
-  /** A request nobody could decide under the rule it would fall under: refused when filed, saying why. */
-  private nobodyCouldApprove(
-    action: ApprovalAction,
-    modelId: string,
-    r: { rule?: { id: string }; doubt?: ModelDoubt; strictest: boolean },
-  ): FileRequestOutcome | undefined {
-    const deciders = this.approversOf({
-      approversWorkspace: r.rule ? { id: r.rule.id, name: null } : null,
-      approversStrictest: r.strictest,
-    });
-    if (!deciders.isEmpty) return undefined;
-    const done = action === 'start' ? 'started' : 'stopped';
-    return {
-      ok: false,
-      error: 'no-approvers',
-      message: r.strictest
-        ? `Nobody could approve this request. ${modelDoubtText({ modelId, modelDoubt: r.doubt ?? null })} So it would need an approver who approves for the bot (TSAI_APPROVERS) and for every workspace with its own approvers (TSAI_WORKSPACE_APPROVERS), and nobody is named in all of them. Nothing was ${done}. Name the model's assessment instead, so that the service says where the model is: \`/tsai live ${action} assessment=<assessment ID>\`.`
-        : `Nobody could approve this request: model ${modelId} is not in a workspace with its own approvers (TSAI_WORKSPACE_APPROVERS), and the bot has none (TSAI_APPROVERS). Nothing was ${done}.`,
-    };
   }
 
   /** Records where the request message was posted, so it can be updated in place later. */
@@ -527,7 +465,7 @@ export class ApprovalWorkflow {
   ): Promise<
     { ok: true; entries: AuditEntry[] } | { ok: false; approvers: { users: string[]; groups: string[] } }
   > {
-    if (!(await this.approvers.has(userId))) return { ok: false, approvers: this.approverIds };
+    if (!(await this.approverRule.isBotApprover(userId))) return { ok: false, approvers: this.approverIds };
     const entries = await this.deps.store.listAudit({
       limit: Math.max(1, Math.min(100, Math.floor(limit) || 20)),
       operationPrefixes: ['approval.', 'flow.'],
@@ -576,11 +514,12 @@ export class ApprovalWorkflow {
   }
 
   private async rule(request: ApprovalRequest, userId: string, approving: boolean): Promise<Refusal | null> {
-    if (!(await this.mayDecide(request, userId)))
-      return { kind: 'not-approver', request, approvers: this.approverIdsOf(request) };
-    if (approving && userId === request.requesterId && !this.deps.config.allowSelfApproval)
-      return { kind: 'self-approval', request, approvers: this.approverIdsOf(request) };
-    return null;
+    const refused = await this.approverRule.refusal(request, {
+      requesterId: request.requesterId,
+      userId,
+      approving,
+    });
+    return refused ? { kind: refused, request, approvers: this.approverIdsOf(request) } : null;
   }
 
   /** The rules applied to a decision; a refusal changes nothing but is audited. */
