@@ -302,6 +302,15 @@ CREATE INDEX step_executions_workflow ON step_executions (workflow_execution_id,
 CREATE INDEX tracked_flows_approval ON tracked_flows (approval_id) WHERE approval_id IS NOT NULL;
 `;
 
+// Who decides a schedule of live starts or stops, kept with it as a request keeps its own: the approvers
+// of its model's workspace (and its name when made), the strictest rule, or the bot's (all empty).
+const scheduleApprovers = `
+ALTER TABLE schedules ADD COLUMN approvers_workspace_id TEXT;
+ALTER TABLE schedules ADD COLUMN approvers_workspace_name TEXT;
+ALTER TABLE schedules ADD COLUMN approvers_strictest INTEGER;
+ALTER TABLE schedules ADD COLUMN model_doubt TEXT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -398,5 +407,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'the thread a live start or stop was asked from',
     sqlite: approvalOriginThread,
     postgres: approvalOriginThread,
+  },
+  {
+    version: 17,
+    name: "who decides a schedule's live starts or stops",
+    sqlite: scheduleApprovers,
+    postgres: scheduleApprovers,
   },
 ];

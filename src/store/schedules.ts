@@ -33,7 +33,18 @@ interface ScheduleDefinition {
   nextRunAt: number | null;
 }
 
-export interface NewSchedule extends ScheduleDefinition {
+/**
+ * Who decides a schedule of live starts or stops, chosen when it is made as a request's is: the approvers
+ * of the service workspace that holds its model (and its name then, for the card), the strictest rule
+ * when the bot could not place the model, else the bot's approvers; and what the bot could not vouch for.
+ */
+export interface ScheduleApprovers {
+  approversWorkspace: { id: string; name: string | null } | null;
+  approversStrictest: boolean;
+  modelDoubt: 'unseen' | 'no-workspace' | null;
+}
+
+export interface NewSchedule extends ScheduleDefinition, Partial<ScheduleApprovers> {
   teamId?: string;
   approvalId?: string;
 }
@@ -59,7 +70,7 @@ export interface ScheduleRunClaim {
   detail?: string;
 }
 
-export interface Schedule extends ScheduleDefinition {
+export interface Schedule extends ScheduleDefinition, ScheduleApprovers {
   id: string;
   teamId: string | null;
   /** Why it is paused or rejected, in words for people. */
@@ -97,9 +108,13 @@ export interface ScheduleQuery {
   teamId?: string;
   channelId?: string;
   ownerId?: string;
+  /** The name, whatever its case. */
+  name?: string;
   /** Default: every status but deleted. */
   statuses?: ScheduleStatus[];
   limit?: number;
+  /** How many of the list (oldest first) to pass over: the 101st is `offset: 100, limit: 1`. */
+  offset?: number;
 }
 
 export interface ScheduleRunQuery {
@@ -119,6 +134,12 @@ export interface ScheduleStatusChange {
   /** Only when the schedule is in one of these now (compare-and-set); absent: any but deleted. */
   from?: ScheduleStatus[];
   approvalId?: string;
+  /** Only while `ownerId` owns it (compare-and-set), e.g. a take-over racing a deletion by its owner. */
+  fromOwner?: string;
+  /** A new owner (a take-over), with the change. */
+  ownerId?: string;
+  /** Who decides it from now on (a take-over or a change of its model's approvers sends it back to them). */
+  approvers?: ScheduleApprovers;
 }
 
 export interface ScheduleStore {
@@ -126,6 +147,8 @@ export interface ScheduleStore {
   getSchedule(id: string): Promise<Schedule | null>;
   /** Oldest first (the order people number them in). */
   listSchedules(q?: ScheduleQuery): Promise<Schedule[]>;
+  /** How many `listSchedules` would list without its limit and offset. */
+  countSchedules(q?: Omit<ScheduleQuery, 'limit' | 'offset'>): Promise<number>;
   /** Compare-and-set of the status; null when the schedule is not in an expected status. */
   setScheduleStatus(id: string, change: ScheduleStatusChange): Promise<Schedule | null>;
   /**

@@ -274,6 +274,9 @@ export class SqlStore implements Store {
   listSchedules(q: ScheduleQuery = {}) {
     return this.engine.exec(schedules.listSchedules(q));
   }
+  countSchedules(q: Omit<ScheduleQuery, 'limit' | 'offset'> = {}) {
+    return this.engine.exec(schedules.countSchedules(q));
+  }
   setScheduleStatus(id: string, change: ScheduleStatusChange) {
     return this.engine.exec(schedules.setScheduleStatus(id, change));
   }

@@ -127,6 +127,9 @@ describe('the Home view', () => {
       lastDetail: EVIL,
       leaseOwner: null,
       leaseUntil: null,
+      approversWorkspace: null,
+      approversStrictest: false,
+      modelDoubt: null,
       ...over,
     });
     const view = homeView(

@@ -84,6 +84,85 @@ export function scheduleConformance(name: string, createLocation: () => Promise<
       expect(paused).toMatchObject({ status: 'paused', statusReason: 'Paused by Alice.', nextRunAt: null });
     });
 
+    it('keeps who decides a schedule, and changes it, and its owner, only with a compare-and-set', async () => {
+      const s = await open();
+      const plain = await s.createSchedule(newSchedule());
+      expect(plain).toMatchObject({ approversWorkspace: null, approversStrictest: false, modelDoubt: null });
+      const live = await s.createSchedule(
+        newSchedule({
+          status: 'awaiting-approval',
+          nextRunAt: null,
+          approversWorkspace: { id: '1030000000000000001', name: 'Pump station A' },
+        }),
+      );
+      expect((await s.getSchedule(live.id))?.approversWorkspace).toEqual({
+        id: '1030000000000000001',
+        name: 'Pump station A',
+      });
+      const unseen = await s.createSchedule(newSchedule({ approversStrictest: true, modelDoubt: 'unseen' }));
+      expect(await s.getSchedule(unseen.id)).toMatchObject({
+        approversStrictest: true,
+        modelDoubt: 'unseen',
+      });
+
+      // Taken over by Bob while Alice owns it: back to the approvers, whose rule is now the bot's.
+      const taken = await s.setScheduleStatus(live.id, {
+        status: 'awaiting-approval',
+        from: ['awaiting-approval', 'paused'],
+        fromOwner: 'U0ALICE',
+        ownerId: 'U0BOB',
+        approvers: { approversWorkspace: null, approversStrictest: false, modelDoubt: 'no-workspace' },
+        by: 'U0BOB',
+        at: T0,
+        nextRunAt: null,
+      });
+      expect(taken).toMatchObject({
+        ownerId: 'U0BOB',
+        approversWorkspace: null,
+        approversStrictest: false,
+        modelDoubt: 'no-workspace',
+      });
+      // A second take-over that still expects Alice changes nothing.
+      expect(
+        await s.setScheduleStatus(live.id, {
+          status: 'awaiting-approval',
+          fromOwner: 'U0ALICE',
+          ownerId: 'U0CAROL',
+          by: 'U0CAROL',
+          at: T0,
+          nextRunAt: null,
+        }),
+      ).toBeNull();
+      // A change that names no approvers keeps them.
+      const paused = await s.setScheduleStatus(unseen.id, {
+        status: 'paused',
+        by: 'system',
+        at: T0,
+        nextRunAt: null,
+      });
+      expect(paused).toMatchObject({ ownerId: 'U0ALICE', approversStrictest: true, modelDoubt: 'unseen' });
+    });
+
+    it('counts and pages a channel’s schedules, and finds one by its name whatever its case', async () => {
+      const s = await open();
+      const made = [];
+      for (let i = 0; i < 105; i++)
+        made.push(await s.createSchedule(newSchedule({ name: `Bulk ${i + 1}`, createdAt: T0 + i })));
+      await s.createSchedule(newSchedule({ channelId: 'C0ELSE' }));
+      await s.setScheduleStatus(made[0]!.id, { status: 'deleted', by: 'U0ALICE', at: T0, nextRunAt: null });
+      expect(await s.countSchedules({ channelId: 'C0OPS', teamId: 'T0TEAM' })).toBe(104);
+      expect(await s.countSchedules({ ownerId: 'U0ALICE' })).toBe(105);
+      const page = await s.listSchedules({ channelId: 'C0OPS', limit: 20, offset: 100 });
+      expect(page.map((x) => x.name)).toEqual(['Bulk 102', 'Bulk 103', 'Bulk 104', 'Bulk 105']);
+      expect((await s.listSchedules({ channelId: 'C0OPS', offset: 103, limit: 1 }))[0]?.id).toBe(
+        made[104]!.id,
+      );
+      expect((await s.listSchedules({ channelId: 'C0OPS', name: 'bulk 103' })).map((x) => x.id)).toEqual([
+        made[102]!.id,
+      ]);
+      expect(await s.listSchedules({ channelId: 'C0OPS', name: 'bulk 1' })).toEqual([]);
+    });
+
     it('leases due active schedules to one replica at a time; a lapsed lease is taken over', async () => {
       const [a, b] = [await open(), await open()];
       const due = await a.createSchedule(newSchedule());

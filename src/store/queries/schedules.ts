@@ -43,6 +43,11 @@ export function toSchedule(r: Row): Schedule {
     lastDetail: str(r.last_detail),
     leaseOwner: str(r.lease_owner),
     leaseUntil: num(r.lease_until),
+    approversWorkspace: r.approvers_workspace_id
+      ? { id: String(r.approvers_workspace_id), name: str(r.approvers_workspace_name) }
+      : null,
+    approversStrictest: r.approvers_strictest != null && Number(r.approvers_strictest) === 1,
+    modelDoubt: r.model_doubt === 'unseen' || r.model_doubt === 'no-workspace' ? r.model_doubt : null,
   };
 }
 
@@ -68,8 +73,9 @@ export const createSchedule = (s: NewSchedule) =>
   statements(function* () {
     const row = yield* one(
       `INSERT INTO schedules (id, team_id, channel_id, owner_id, name, kind, command, when_text, rule, time_zone,
-         status, approval_id, created_at, updated_at, next_run_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+         status, approval_id, created_at, updated_at, next_run_at, approvers_workspace_id,
+         approvers_workspace_name, approvers_strictest, model_doubt)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       [
         // Short enough to type: 48 random bits.
         randomBytes(6).toString('hex'),
@@ -87,6 +93,10 @@ export const createSchedule = (s: NewSchedule) =>
         s.createdAt,
         s.createdAt,
         s.nextRunAt,
+        s.approversWorkspace?.id ?? null,
+        s.approversWorkspace?.name ?? null,
+        s.approversStrictest ? 1 : 0,
+        s.modelDoubt ?? null,
       ],
     );
     return toSchedule(row!);
@@ -94,31 +104,69 @@ export const createSchedule = (s: NewSchedule) =>
 
 export const getSchedule = (id: string) => statements(() => schedule(id));
 
+/** The conditions of a query of schedules (statuses: every one but deleted unless named). */
+function scheduleConditions(q: Omit<ScheduleQuery, 'limit' | 'offset'>) {
+  const { where, params } = givenConditions([
+    ['team_id = ?', q.teamId],
+    ['channel_id = ?', q.channelId],
+    ['owner_id = ?', q.ownerId],
+    ['LOWER(name) = ?', q.name?.toLowerCase()],
+  ]);
+  const statuses = q.statuses ?? ['active', 'paused', 'awaiting-approval', 'rejected'];
+  where.push(`status IN (${statuses.map(() => '?').join(', ')})`);
+  params.push(...statuses);
+  return { where, params };
+}
+
 export const listSchedules = (q: ScheduleQuery) =>
   statements(function* () {
-    const { where, params } = givenConditions([
-      ['team_id = ?', q.teamId],
-      ['channel_id = ?', q.channelId],
-      ['owner_id = ?', q.ownerId],
-    ]);
-    const statuses = q.statuses ?? ['active', 'paused', 'awaiting-approval', 'rejected'];
-    where.push(`status IN (${statuses.map(() => '?').join(', ')})`);
-    params.push(...statuses);
-    const rows = yield* all(`SELECT * FROM schedules${whereAll(where)} ORDER BY created_at, id LIMIT ?`, [
-      ...params,
-      clampLimit(q.limit, 100),
-    ]);
+    const { where, params } = scheduleConditions(q);
+    const rows = yield* all(
+      `SELECT * FROM schedules${whereAll(where)} ORDER BY created_at, id LIMIT ? OFFSET ?`,
+      [...params, clampLimit(q.limit, 100), Math.max(0, Math.floor(q.offset ?? 0))],
+    );
     return rows.map(toSchedule);
+  });
+
+export const countSchedules = (q: Omit<ScheduleQuery, 'limit' | 'offset'>) =>
+  statements(function* () {
+    const { where, params } = scheduleConditions(q);
+    const row = yield* one(`SELECT COUNT(*) AS n FROM schedules${whereAll(where)}`, params);
+    return Number(row?.n ?? 0);
   });
 
 export const setScheduleStatus = (id: string, c: ScheduleStatusChange) =>
   statements(function* () {
     const from = c.from ?? ['active', 'paused', 'awaiting-approval', 'rejected'];
+    const approvers = c.approvers
+      ? `, approvers_workspace_id = ?, approvers_workspace_name = ?, approvers_strictest = ?, model_doubt = ?`
+      : '';
+    const approversParams = c.approvers
+      ? [
+          c.approvers.approversWorkspace?.id ?? null,
+          c.approvers.approversWorkspace?.name ?? null,
+          c.approvers.approversStrictest ? 1 : 0,
+          c.approvers.modelDoubt,
+        ]
+      : [];
     const row = yield* one(
       `UPDATE schedules SET status = ?, status_reason = ?, status_by = ?, updated_at = ?, next_run_at = ?,
-         approval_id = COALESCE(?, approval_id)
-       WHERE id = ? AND status IN (${from.map(() => '?').join(', ')}) RETURNING *`,
-      [c.status, c.reason ?? null, c.by, c.at, c.nextRunAt, c.approvalId ?? null, id, ...from],
+         approval_id = COALESCE(?, approval_id), owner_id = COALESCE(?, owner_id)${approvers}
+       WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})${c.fromOwner ? ' AND owner_id = ?' : ''}
+       RETURNING *`,
+      [
+        c.status,
+        c.reason ?? null,
+        c.by,
+        c.at,
+        c.nextRunAt,
+        c.approvalId ?? null,
+        c.ownerId ?? null,
+        ...approversParams,
+        id,
+        ...from,
+        ...(c.fromOwner ? [c.fromOwner] : []),
+      ],
     );
     return row ? toSchedule(row) : null;
   });
