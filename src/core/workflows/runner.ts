@@ -8,8 +8,9 @@ import { entryOfCommand } from '../operations/registry/index.js';
 import type { Operations } from '../operations/run.js';
 import type { OpFailure } from '../outcome.js';
 import { Rounds } from '../rounds.js';
+import { maskSecrets } from '../secret-text.js';
 import { afterApproval, afterFlow, afterRun, INTERRUPTED, UNKNOWN_STEP } from './completion.js';
-import { CHANNEL_INPUT, runnerOf } from './inputs.js';
+import { CHANNEL_INPUT, RUN_AS_REFUSED, runnerOf } from './inputs.js';
 import { type StepSpec, stepOfCallback } from './steps.js';
 
 export type { StepCompletion, StepExecution };
@@ -143,10 +144,7 @@ export class StepRunner {
   ): Promise<ReturnType<typeof afterRun>> {
     const error = (text: string) => ({ completion: { kind: 'error' as const, error: text } });
     if (!step) return error(UNKNOWN_STEP);
-    if (!runner)
-      return error(
-        'This step needs to know who runs the workflow: in Workflow Builder, set its "Run as" input to the person who used the workflow.',
-      );
+    if (!runner) return error(RUN_AS_REFUSED);
     const entry = entryOfCommand(step.commandId);
     if (!entry) return error(UNKNOWN_STEP);
     const person = await surface.person(runner);
@@ -196,9 +194,13 @@ export class StepRunner {
   /** Makes a step ready with its completion, and sends it at once. */
   private async settle(
     row: StepExecution,
-    completion: StepCompletion,
+    told: StepCompletion,
     completer: StepCompleter,
   ): Promise<StepExecution> {
+    // Whatever the error quotes (a refusal quoting an input, a reason an approver typed) is masked before
+    // it is kept or sent to Slack, as under a command's reply.
+    const completion: StepCompletion =
+      told.kind === 'error' ? { ...told, error: maskSecrets(told.error) } : told;
     const ready = await this.deps.store.updateStepExecution(row.executionId, this.owner, {
       state: 'ready',
       completion,
