@@ -174,6 +174,10 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
       TSAI_TOKEN: services.info.serviceToken,
       TSAI_ACCOUNT_ID: services.info.accountId,
       TSAI_DEFAULT_TIMEZONE: 'UTC',
+      // The schedules phase measures 10,000 schedules of one person in one channel: what the bot costs at
+      // that scale, not the limits that keep one person from making them.
+      TSAI_SCHEDULES_PER_PERSON: '20000',
+      TSAI_SCHEDULES_PER_CHANNEL: '20000',
       DATABASE_URL: join(tmp, `bot-${++dbCount}.sqlite`),
       LOG_LEVEL: o.botLogLevel,
       NODE_ENV: 'production',

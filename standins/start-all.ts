@@ -101,6 +101,10 @@ export async function startAll(o: StartOptions): Promise<Running> {
         `TSAI_BASE_URL is not set: using the BUILT-IN EMULATOR at ${emulator.url}`,
         'Nothing reaches a real service. Set TSAI_BASE_URL, TSAI_TOKEN and TSAI_ACCOUNT_ID for that.',
       );
+      // The limit protects a real service; against the emulator, "every minute" shows a schedule firing
+      // while one watches. Set explicitly, the variable still holds.
+      if (process.env.TSAI_SCHEDULE_MIN_INTERVAL === undefined)
+        config = { ...config, schedules: { ...config.schedules, minIntervalMs: 60_000 } };
     }
 
     let localSlack: LocalSlack | undefined;

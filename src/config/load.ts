@@ -58,7 +58,12 @@ export function loadConfig(env: Env = process.env): Config {
       maxAgeMs: v.TSAI_TRACK_MAX_AGE,
       leaseMs: v.TSAI_TRACK_LEASE,
     },
-    schedules: { catchUpMs: v.TSAI_SCHEDULE_CATCH_UP },
+    schedules: {
+      catchUpMs: v.TSAI_SCHEDULE_CATCH_UP,
+      perPerson: v.TSAI_SCHEDULES_PER_PERSON,
+      perChannel: v.TSAI_SCHEDULES_PER_CHANNEL,
+      minIntervalMs: v.TSAI_SCHEDULE_MIN_INTERVAL,
+    },
     retention: {
       auditMs: v.TSAI_RETAIN_AUDIT,
       approvalsMs: v.TSAI_RETAIN_APPROVALS,

@@ -65,8 +65,11 @@ export interface Config {
     /** How long a replica holds a flow it claimed; a dead replica's flows are taken over after it. */
     leaseMs: number;
   };
-  /** Schedules: how late a missed run may be and still run once when the bot is back (TSAI_SCHEDULE_CATCH_UP). */
-  schedules: { catchUpMs: number };
+  /**
+   * Schedules: how late a missed run may be and still run once when the bot is back (TSAI_SCHEDULE_CATCH_UP),
+   * and the limits that protect the service: per person, per channel, the shortest interval.
+   */
+  schedules: { catchUpMs: number; perPerson: number; perChannel: number; minIntervalMs: number };
   /** How long the store keeps what it no longer needs (TSAI_RETAIN_*); pruned at start and every 6 h. */
   retention: { auditMs: number; approvalsMs: number; flowsMs: number; catalogMs: number };
   /**

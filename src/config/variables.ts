@@ -201,6 +201,21 @@ export const VARIABLES = {
     default: 3_600_000,
     does: 'A scheduled run missed while the bot was down runs once when it is back, if it is less late than this (only the latest missed run of each schedule); older missed runs are skipped and the owner is told. `0s`: missed runs are always skipped (docs/schedules.md).',
   }),
+  TSAI_SCHEDULES_PER_PERSON: withDefault({
+    ...wholeNumber(1, 100_000),
+    default: 25,
+    does: "The most schedules (and digests) one person may have at once, in every channel; past it a new one is refused, saying so and how to delete one. Each schedule's runs call the service on their own: this bounds what one person can set going.",
+  }),
+  TSAI_SCHEDULES_PER_CHANNEL: withDefault({
+    ...wholeNumber(1, 100_000),
+    default: 50,
+    does: 'The most schedules (and digests) one channel may have at once, whoever made them; past it a new one is refused, saying so and how to delete one. `/tsai schedules` lists them 20 to a page, each found by its number, name or ID however many there are.',
+  }),
+  TSAI_SCHEDULE_MIN_INTERVAL: withDefault({
+    ...duration({ min: 60_000, max: 7 * DAY_MS }),
+    default: 15 * 60_000,
+    does: 'The shortest time between two runs of one schedule (`every minute` is refused under `15m`, saying the shortest that is allowed). A run is a call to the service that nobody is waiting for; a minute apart, a few schedules are most of its load.',
+  }),
   TSAI_RETAIN_AUDIT: withDefault({
     ...duration({ min: DAY_MS }),
     default: 365 * DAY_MS,

@@ -2,6 +2,7 @@ import type { ServiceClient, TokenCheck } from '../api/index.js';
 import type { Store } from '../store/index.js';
 import { Approvals, type ApprovalsConfig, createApprovalWorkflow } from './approvals/index.js';
 import { AuditLog } from './audit.js';
+import type { SlackStanding } from './gate/index.js';
 import {
   Connections,
   createLockedVault,
@@ -33,6 +34,8 @@ export interface CoreOptions {
   displayName?: (userId: string) => Promise<string | undefined>;
   /** Whether `service` has the bot's shared token (TSAI_TOKEN); default yes. */
   sharedToken?: boolean;
+  /** A person's standing in Slack, which the gate asks; absent: nobody is refused for it. */
+  standing?: SlackStanding;
   /** Follow created flows until they end, on this schedule; absent: not followed. */
   tracking?: { schedule: PollSchedule; log: TrackerLog; leaseMs?: number };
   /**
@@ -118,6 +121,7 @@ export function createCore(o: CoreOptions): Core {
     audit,
     identity,
     ...(o.displayName ? { displayName: o.displayName } : {}),
+    ...(o.standing ? { standing: o.standing } : {}),
     ...(o.sharedToken !== undefined ? { sharedToken: o.sharedToken } : {}),
     requireUserToken: o.identity?.requireUserToken ?? false,
     ...(o.approvalsChannel ? { approvalsChannel: o.approvalsChannel } : {}),

@@ -1,3 +1,5 @@
+import type { GuaranteeId } from './gate/guarantees.js';
+
 /**
  * What an operation produced, free of Slack: the Slack layer renders it (views/) where core/present.ts
  * says it goes.
@@ -43,13 +45,24 @@ export interface OpFailure {
    * and keeps the command so it can be run again.
    */
   connect?: 'connect' | 'reconnect';
-  /** Refused by the access policy: whom to ask, or where the bot acts (the surface renders the mentions). */
+  /**
+   * Refused by the access policy: whom to ask, or where the bot acts (the surface renders the mentions).
+   * `not-owner`: only `owner` or the approvers named in `askUsers`/`askGroups` may.
+   */
   refusal?: {
-    reason: 'channel-not-allowed' | 'not-operator' | 'not-approver';
+    reason: 'channel-not-allowed' | 'not-operator' | 'not-approver' | 'not-owner';
     askUsers: string[];
     askGroups: string[];
     allowedChannels: string[];
+    owner?: string;
   };
+  /** The gate refused it before anything was sent: which of its guarantees (core/gate/guarantees.ts). */
+  refusedBy?: GuaranteeId;
+  /**
+   * What the person lost, said of them in the third person ("is no longer an operator"): how a schedule
+   * paused for its owner's rights says why.
+   */
+  lost?: string;
 }
 
 export type OpOutcome = OpSuccess | OpFailure;

@@ -102,7 +102,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
     logger: boltLogger(logger),
   });
   acceptResponseUrlsOf(config.slack.apiUrl);
-  const users = createUserDirectory(slack, { logger });
+  const users = createUserDirectory(slack, { logger, clock: () => now().getTime() });
   const expandGroup = async (groupId: string): Promise<string[]> =>
     (await slack.usergroups.users.list({ usergroup: groupId })).users ?? [];
   const onGroupError = (groupId: string, err: unknown) =>
@@ -128,6 +128,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
     },
     ...(config.approvals.channel ? { approvalsChannel: config.approvals.channel } : {}),
     displayName: async (userId) => goesBy(await users.lookup(userId)),
+    standing: { standingOf: (person) => users.standing(person.userId) },
     sharedToken: setup.service.token !== undefined,
     timeZone: config.defaultTimeZone,
     identity: {

@@ -7,6 +7,8 @@ export interface LocalUser {
   /** Slack's `user.locale` ("en-US", "en-GB", "de-DE", "en-IN"), returned only when `include_locale` is asked. */
   locale?: string;
   isBot?: boolean;
+  /** A deactivated (or deleted) account: `users.info` says `deleted: true`, as Slack does. */
+  deleted?: boolean;
 }
 
 export interface LocalChannel {

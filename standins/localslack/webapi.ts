@@ -85,7 +85,7 @@ export function userObject(u: LocalUser, o: { includeLocale?: boolean } = {}): J
     team_id: TEAM_ID,
     name: u.name,
     real_name: u.realName ?? u.name,
-    deleted: false,
+    deleted: u.deleted ?? false,
     is_bot: u.isBot ?? false,
     is_app_user: false,
     ...tzInfo(u.tz),

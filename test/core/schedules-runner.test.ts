@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/core/compose.js';
 import { decideSchedule } from '../../src/core/schedules/approval.js';
-import {
-  type Asker,
-  changeSchedule,
-  createSchedule,
-  type SchedulingDeps,
-} from '../../src/core/schedules/manage.js';
-import { performScheduled, reportOf } from '../../src/core/schedules/perform.js';
+import { changeSchedule } from '../../src/core/schedules/change.js';
+import { type Asker, createSchedule, type SchedulingDeps } from '../../src/core/schedules/manage.js';
+import { performScheduled } from '../../src/core/schedules/perform.js';
 import { PARALLEL_RUNS, type ScheduleEvent, ScheduleRunner } from '../../src/core/schedules/runner.js';
 import type { Store } from '../../src/store/index.js';
 import { type Harness, startHarness } from '../support/emulator.js';
@@ -50,8 +46,7 @@ describe('schedules in core: created as a typed command is read, run once per pl
       store,
       operations: core.operations,
       now: () => new Date(now),
-      isApprover: async (u) => (o.approvers ?? ['U0BOB']).includes(u),
-      hasApprovers: (o.approvers ?? ['U0BOB']).length > 0,
+      limits: { perPerson: 1_000, perChannel: 1_000, minIntervalMs: 60_000 },
     };
     const events: ScheduleEvent[] = [];
     const runner = (owner: string) =>
@@ -61,7 +56,7 @@ describe('schedules in core: created as a typed command is read, run once per pl
         owner,
         catchUpMs: 3_600_000,
         perform: async (s, at) =>
-          reportOf((await performScheduled({ store, operations: core.operations }, s, at)).result),
+          (await performScheduled({ store, operations: core.operations }, s, at)).report,
         tell: async (e) => void events.push(e),
         log: { info: () => {}, error: () => {} },
       });
@@ -124,25 +119,37 @@ describe('schedules in core: created as a typed command is read, run once per pl
     expect(await changeSchedule(deps, carol, { kind: 'change', action: 'delete', ref: '1' })).toMatchObject({
       ok: false,
     });
-    const decide = (userId: string, decision: 'approve' | 'reject') =>
+    const decide = async (userId: string, decision: 'approve' | 'reject') =>
       decideSchedule(
-        { ...deps, allowSelfApproval: false },
-        { scheduleId: made.schedule.id, userId, decision },
+        {
+          store,
+          approvers: deps.operations.approvers,
+          now: deps.now,
+          audit: deps.operations.auditLog,
+        },
+        { schedule: await store.getSchedule(made.schedule.id), userId, decision },
       );
     expect(await decide('U0ALICE', 'approve')).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/someone else/),
+      message: expect.stringMatching(/cannot approve it yourself/),
     });
     expect(await decide('U0CAROL', 'approve')).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/Only approvers/),
+      message: expect.stringMatching(/not an approver/),
     });
     const [first, second] = await Promise.all([decide('U0BOB', 'approve'), decide('U0BOB', 'reject')]);
     expect([first.ok, second.ok].filter(Boolean)).toHaveLength(1);
     const audit = await store.listAudit({ operationPrefixes: ['schedule.'] });
-    expect(audit.map((a) => a.operation).sort()).toEqual(
-      ['schedule.create', first.ok ? 'schedule.approve' : 'schedule.reject'].sort(),
-    );
+    expect(
+      audit
+        .filter((a) => a.outcome === 'ok')
+        .map((a) => a.operation)
+        .sort(),
+    ).toEqual(['schedule.create', first.ok ? 'schedule.approve' : 'schedule.reject'].sort());
+    expect(audit.filter((a) => a.outcome === 'refused').map((a) => [a.userId, a.error])).toEqual([
+      ['U0CAROL', 'not-approver'],
+      ['U0ALICE', 'self-approval'],
+    ]);
   });
 
   it('a run whose process died after claiming it is marked outcome unknown once, the owner told, never run again', async () => {

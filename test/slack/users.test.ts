@@ -36,7 +36,12 @@ describe('user directory (users.info, cached with expiry)', () => {
   it('caches per user until the TTL passes, then asks again', async () => {
     let t = 1_000;
     const users = createUserDirectory(app.client, { ttlMs: 60_000, now: () => t });
-    expect(await users.lookup('U1')).toEqual({ tz: 'Asia/Kolkata', name: 'ann', displayName: 'ann' });
+    expect(await users.lookup('U1')).toEqual({
+      tz: 'Asia/Kolkata',
+      name: 'ann',
+      displayName: 'ann',
+      standing: 'active',
+    });
     await users.lookup('U1');
     expect(infoCalls('U1')).toBe(1);
     t += 60_001;
@@ -51,21 +56,42 @@ describe('user directory (users.info, cached with expiry)', () => {
       name: 'dirk',
       displayName: 'dirk',
       locale: 'de-DE',
+      standing: 'active',
     });
     expect(slack.calls.find((c) => c.method === 'users.info' && c.args.user === 'U2')?.args).toMatchObject({
       include_locale: 'true',
     });
-    expect(await users.lookup('U3')).toEqual({ tz: 'Europe/Berlin', name: 'odd', displayName: 'odd' });
+    expect(await users.lookup('U3')).toEqual({
+      tz: 'Europe/Berlin',
+      name: 'odd',
+      displayName: 'odd',
+      standing: 'active',
+    });
   });
 
   it('remembers a failure only briefly', async () => {
     let t = 0;
     const users = createUserDirectory(app.client, { failureTtlMs: 5_000, now: () => t });
-    expect(await users.lookup('U_UNKNOWN')).toEqual({});
-    expect(await users.lookup('U_UNKNOWN')).toEqual({});
+    expect(await users.lookup('U_UNKNOWN')).toEqual({ standing: 'gone' });
+    expect(await users.lookup('U_UNKNOWN')).toEqual({ standing: 'gone' });
     expect(infoCalls('U_UNKNOWN')).toBe(1);
     t += 5_001;
     await users.lookup('U_UNKNOWN');
     expect(infoCalls('U_UNKNOWN')).toBe(2);
+  });
+
+  it('takes a person’s standing as Slack last said it for a minute of the bot’s clock, then asks again', async () => {
+    let clock = 0;
+    slack.state.users.set('U4', { id: 'U4', name: 'gone-soon', tz: 'UTC' });
+    const users = createUserDirectory(app.client, { clock: () => clock });
+    expect(await users.standing('U4')).toBe('active');
+    (slack.state.users.get('U4') as { deleted?: boolean }).deleted = true;
+    clock += 59_000;
+    expect(await users.standing('U4')).toBe('active');
+    clock += 2_000;
+    expect(await users.standing('U4')).toBe('deactivated');
+    slack.state.users.delete('U4');
+    clock += 61_000;
+    expect(await users.standing('U4')).toBe('gone');
   });
 });

@@ -91,6 +91,8 @@ export interface HarnessOptions {
   flowDelays?: { runningAfterMs: number; completedAfterMs: number };
   /** Operations the bot does not ship, by module URL, registered on both of its threads. */
   operations?: readonly string[];
+  /** The manifest's functions the local Slack offers as Workflow Builder steps. */
+  functions?: BackendOptions['functions'];
 }
 
 export interface Harness {

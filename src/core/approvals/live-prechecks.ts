@@ -22,6 +22,13 @@ export interface PrecheckInput {
    * costs a call the request itself would not make.
    */
   record?: ModelSeen;
+  /**
+   * What did not happen, for the refusal's sentence: by default no approver was asked (a request being
+   * filed); "nothing was sent" when the flow was about to be created (an approval, a schedule's run).
+   */
+  nothing?: string;
+  /** Whether the model's state counts (default yes): a schedule made now runs later, in a state unknown. */
+  state?: boolean;
 }
 
 /** How many of a team's requests are read to find what the bot knows of a model. */
@@ -35,10 +42,12 @@ const LOOK_BACK = 100;
  */
 export async function liveRequestRefusal(deps: PrecheckDeps, q: PrecheckInput): Promise<string | undefined> {
   const { store } = deps;
+  const nothing = q.nothing ?? 'nothing was asked of the approvers';
   const entry = q.teamId ? await store.getCatalogEntry(q.teamId, 'model', q.modelId) : null;
   if (entry?.missingAt != null)
-    return `The service said model ${q.modelId} does not exist, so nothing was asked of the approvers. \`/tsai model common <assessment_id>\` finds an assessment's common model.`;
+    return `The service said model ${q.modelId} does not exist, so ${nothing}. \`/tsai model common <assessment_id>\` finds an assessment's common model.`;
 
+  if (q.state === false) return undefined;
   const team = q.teamId ? { teamId: q.teamId } : {};
   const record = q.record;
   const state =
@@ -48,8 +57,8 @@ export async function liveRequestRefusal(deps: PrecheckDeps, q: PrecheckInput): 
   if (!state || state.live !== (q.action === 'start')) return undefined;
   const other = q.action === 'start' ? 'stop' : 'start';
   return q.action === 'start'
-    ? `Model ${q.modelId} is already live (${state.known}), so nothing was asked of the approvers. To stop it: \`/tsai live ${other} ${q.modelId}\`.`
-    : `Model ${q.modelId} is not live (${state.known}), so there is nothing to stop and nothing was asked of the approvers. To start it: \`/tsai live ${other} ${q.modelId}\`.`;
+    ? `Model ${q.modelId} is already live (${state.known}), so ${nothing}. To stop it: \`/tsai live ${other} ${q.modelId}\`.`
+    : `Model ${q.modelId} is not live (${state.known}), so there is nothing to stop and ${nothing}. To start it: \`/tsai live ${other} ${q.modelId}\`.`;
 }
 
 /** The model's state after the last live flow for it that the bot followed to COMPLETED. */

@@ -86,26 +86,43 @@ export function modelDoubtText(request: Pick<ApprovalRequest, 'modelId' | 'model
 export const MODEL_DOUBT_CHECK =
   "Approvers can check in the service's user interface that the model exists, which workspace holds it and that it is the one meant, before approving.";
 
+/**
+ * What someone who may not decide is told, for a request and a schedule alike: not one of the approvers
+ * its rule names, or its requester approving their own. The surface renders `ask` after `askLead`.
+ */
+export function deciderRefusalText(
+  kind: 'not-approver' | 'self-approval',
+  rule: Pick<ApprovalRequest, 'approversWorkspace' | 'approversStrictest'>,
+  what: 'request' | 'schedule',
+  ask: Approvers,
+): RefusalText {
+  if (kind === 'self-approval')
+    return {
+      message:
+        what === 'request'
+          ? 'You filed this request, so you cannot approve it yourself; nothing changed.'
+          : 'You made this schedule, so you cannot approve it yourself; nothing changed.',
+      askLead: 'Ask another approver:',
+      ask,
+    };
+  return {
+    message: rule.approversWorkspace
+      ? `You are not one of the approvers for workspace ${workspaceLabel(rule.approversWorkspace)}, who decide this ${what}, so nothing changed.`
+      : rule.approversStrictest
+        ? `The bot does not know which workspace holds this ${what}'s model, so only someone who approves for the bot and for every workspace with approvers of its own decides it. You are not, so nothing changed.`
+        : 'You are not an approver for starting or stopping live models, so nothing changed.',
+    askLead: 'Ask',
+    ask,
+  };
+}
+
 export function refusalText(outcome: DecisionOutcome): RefusalText | undefined {
   switch (outcome.kind) {
     case 'not-found':
       return { message: 'This request is not known to this bot; nothing changed.' };
     case 'not-approver':
-      return {
-        message: outcome.request.approversWorkspace
-          ? `You are not one of the approvers for workspace ${workspaceLabel(outcome.request.approversWorkspace)}, who decide this request, so nothing changed.`
-          : outcome.request.approversStrictest
-            ? "The bot does not know which workspace holds this request's model, so only someone who approves for the bot and for every workspace with approvers of its own decides it. You are not, so nothing changed."
-            : 'You are not an approver for starting or stopping live models, so nothing changed.',
-        askLead: 'Ask',
-        ask: outcome.approvers,
-      };
     case 'self-approval':
-      return {
-        message: 'You filed this request, so you cannot approve it yourself; nothing changed.',
-        askLead: 'Ask another approver:',
-        ask: outcome.approvers,
-      };
+      return deciderRefusalText(outcome.kind, outcome.request, 'request', outcome.approvers);
     case 'connect-first':
       return {
         message: `${outcome.message} The request stays pending: once you are connected, click the same button again.`,

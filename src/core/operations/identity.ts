@@ -113,10 +113,18 @@ const CONNECT_MESSAGES: Record<ConnectReason, string> = {
     'Nothing was sent to the service: it turned down your token earlier. Reconnect with a new token (`/tsai connect`), then run the same command again.',
 };
 
+/** What a person without a usable identity lacks, said of them (a paused schedule's reason). */
+const CONNECT_LOST: Record<ConnectReason, string> = {
+  'not-connected': 'has not connected their own service token, which this bot requires',
+  rejected: 'has a service token the service no longer accepts',
+  'still-rejected': 'has a service token the service no longer accepts',
+};
+
 function connectFirst(reason: ConnectReason): OpFailure {
   return {
     ok: false,
     message: CONNECT_MESSAGES[reason],
+    lost: CONNECT_LOST[reason],
     ...(reason === 'still-rejected' ? {} : { connect: reason === 'rejected' ? 'reconnect' : 'connect' }),
   };
 }

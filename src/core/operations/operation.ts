@@ -10,6 +10,7 @@ import type { OnExecuting } from '../approvals/workflow.js';
 import type { StoredChannelDefaults } from '../channel-defaults.js';
 import { type CommandSpec, specById } from '../grammar/commands.js';
 import type { OpFailure, OpOutcome, OpSuccess } from '../outcome.js';
+import type { DecidedSchedule, ScheduleDecision } from '../schedules/approval.js';
 import { entryOf, entryOfOperation, type ServiceOperation } from './registry/index.js';
 import type { LiveModel, LiveRequest } from './registry/live-model.js';
 
@@ -37,6 +38,8 @@ export type Operation =
       channelId?: string;
       onExecuting?: OnExecuting;
     }
+  /** Approve, reject or revoke the one approval of a schedule of live starts or stops. */
+  | { kind: 'schedule-decision'; decision: ScheduleDecision; scheduleId: string; channelId?: string }
   | { kind: 'defaults-set'; values: ChannelDefaults }
   | { kind: 'defaults-clear' }
   | { kind: 'defaults-show' }
@@ -71,6 +74,7 @@ export type OperationResult =
   | OpSuccess
   | { ok: true; kind: 'approval-filed'; request: ApprovalRequest; modelFrom: 'argument' | 'assessment' }
   | { ok: true; kind: 'approval-decision'; outcome: DecisionOutcome }
+  | { ok: true; kind: 'schedule-decision'; decided: DecidedSchedule }
   | {
       ok: true;
       kind: 'channel-defaults';
@@ -98,6 +102,7 @@ export type OperationResult =
 const BOT_COMMAND_OF: Record<Exclude<OperationKind, ServiceOperation['kind']>, string> = {
   'live-request': 'live',
   'approval-decision': 'approvals',
+  'schedule-decision': 'schedule',
   'defaults-set': 'use',
   'defaults-clear': 'use',
   'defaults-show': 'use',

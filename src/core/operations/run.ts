@@ -1,6 +1,7 @@
 import type { ServiceCalls, ServiceClient } from '../../api/index.js';
 import { errText } from '../../log.js';
 import type { ApprovalRequest, AuditResult, NewAuditEntry, Store } from '../../store/index.js';
+import type { ApproverRule } from '../approvals/approver-rule.js';
 import type { DecisionOutcome } from '../approvals/rules.js';
 import type {
   ApprovalWorkflow,
@@ -13,11 +14,14 @@ import { AuditLog } from '../audit.js';
 import { forgetMissing, missingResource, recordOperation } from '../catalog/record.js';
 import { clearChannelDefaults, setChannelDefaults } from '../channel-defaults.js';
 import { recordSurely, storeFaultMessage } from '../durable.js';
+import { Gate, type GateVerdict, MASKED_NOTE, type SlackStanding, singleTenant } from '../gate/index.js';
+import type { Resource } from '../gate/resource.js';
 import type { CommandSpec } from '../grammar/commands.js';
 import type { IdentityVault } from '../identity/vault.js';
 import type { OpFailure, OpOutcome } from '../outcome.js';
 import type { AccessPolicy } from '../policy.js';
-import { requestsVisibleTo, withinTeam } from '../read-scope.js';
+import { requestsVisibleTo } from '../read-scope.js';
+import { decideSchedule } from '../schedules/approval.js';
 import type { FlowTracker } from '../tracking/tracker.js';
 import { execute, type RangeEcho } from './execute.js';
 import { ACTED_AS_TEXT, type IdentityChoice, roleNeededFor, ServiceIdentity } from './identity.js';
@@ -28,7 +32,6 @@ import {
   type Operation,
   type OperationResult,
   reachesService,
-  specOf,
 } from './operation.js';
 import { requestParams } from './params.js';
 import { flowNotFound } from './registry/flow.js';
@@ -63,20 +66,26 @@ export interface OperationsDeps {
   sharedToken?: boolean;
   /** Operations run only with a person's own token (TSAI_REQUIRE_USER_TOKEN). */
   requireUserToken?: boolean;
+  /** A person's standing in Slack, asked by the gate; absent: nobody is refused for it. */
+  standing?: SlackStanding;
 }
 
 const INSIDE_THE_BOT =
   "Something went wrong inside the bot (the error is in its log). If it was meant to create something, check the service's Activity view before trying again.";
 
 /**
- * The one path every operation takes, whichever surface asked (a slash command, a form, a button, the
- * Home tab): authorise, execute, audit, and return the outcome for the surface to show. A surface decides
- * only how it acknowledges and how it shows the result.
+ * The one path every operation takes, whichever surface asked (core/gate/surfaces.ts): through the one
+ * gate (masking, the person, what it touches, their permissions), then execute, audit, and return the
+ * outcome for the surface to show. A surface decides only how it acknowledges and how it shows the result.
  */
 export class Operations {
-  private readonly auditLog: AuditLog;
+  /** The one audit writer, which the runner owns; what it decides outside an operation is audited here too. */
+  readonly auditLog: AuditLog;
   /** Whose token each service call uses. */
   readonly identity: ServiceIdentity;
+  /** Who decides a live start or stop (a request's, a schedule's). */
+  readonly approvers: ApproverRule;
+  private readonly gate: Gate;
 
   constructor(private readonly deps: OperationsDeps) {
     this.auditLog = deps.audit ?? new AuditLog(deps.store);
@@ -85,6 +94,14 @@ export class Operations {
       ...(deps.identity ? { vault: deps.identity } : {}),
       sharedToken: deps.sharedToken ?? true,
       requireUserToken: deps.requireUserToken ?? false,
+    });
+    this.approvers = deps.approvals.approverRule;
+    this.gate = new Gate({
+      store: deps.store,
+      policy: deps.policy,
+      approvers: this.approvers,
+      tenancy: singleTenant(this.identity),
+      ...(deps.standing ? { standing: deps.standing } : {}),
     });
   }
 
@@ -150,63 +167,46 @@ export class Operations {
   }
 
   /**
-   * The access policy for a command on its own: a surface asks before it opens a
-   * form, so that nobody fills one in to be refused at the end. `run` asks again, always.
+   * The gate for a command on its own (the person's standing and the access policy): a surface asks before
+   * it opens a form, so that nobody fills one in to be refused at the end. `run` asks again, always.
    */
   async authorize(
     actor: Actor,
     spec: CommandSpec,
     params: Record<string, unknown> = { asked: actor.asked },
   ): Promise<OpFailure | null> {
-    const verdict = await this.deps.policy.check({
-      userId: actor.userId,
-      ...(actor.teamId ? { teamId: actor.teamId } : {}),
-      channelId: actor.channelId,
-      operation: spec.id,
-      mutating: spec.mutating,
-      params,
-    });
-    if (verdict.allowed) return null;
-    return {
-      ok: false,
-      message: verdict.message,
-      refusal: {
-        reason: verdict.reason,
-        askUsers: verdict.askUsers,
-        askGroups: verdict.askGroups,
-        allowedChannels: verdict.allowedChannels,
-      },
-    };
+    return this.gate.command(actor, spec, params).catch((e: unknown) => storeFault(e));
   }
 
-  async run(actor: Actor, op: Operation): Promise<OperationResult> {
-    const spec = specOf(op);
-    // An approval decision is governed by the approval rules, and an approved request's flow was
-    // authorised by its approval (four eyes: a requester and an approver), which the workflow checked; the
-    // operator list governs what one person may do alone.
-    if (op.kind !== 'live-model' && op.kind !== 'approval-decision') {
-      const refused = await this.authorize(actor, spec, paramsOf(op)).catch((e: unknown) => {
-        // A refusal is audited before it is told; without the store nothing was done, and saying so is safe.
-        const message = storeFaultMessage(e);
-        if (message) return { ok: false as const, message };
-        throw e;
-      });
-      if (refused) return refused;
-    }
-    const identity = await this.identityFor(actor, op).catch((e: unknown) => {
-      // The vault is in the store: without it nothing was sent, and saying so is safe.
-      const message = storeFaultMessage(e);
-      if (message) return { ok: false as const, refusal: { ok: false as const, message } };
-      throw e;
-    });
-    if (identity && !identity.ok) return identity.refusal;
+  /**
+   * Whether `op` would pass the gate now, as `actor`, without running it: what a schedule's creation asks
+   * of its command (each of its runs passes the gate again, at its instant).
+   */
+  async check(actor: Actor, op: Operation): Promise<OpFailure | null> {
+    const verdict = await this.pass(actor, op);
+    return verdict.ok ? null : verdict.failure;
+  }
+
+  private pass(actor: Actor, op: Operation): Promise<GateVerdict> {
+    // A refusal is audited before it is told, and the vault is in the store: without the store nothing
+    // was done, and saying so is safe.
+    return this.gate.pass(actor, op).catch((e: unknown) => ({ ok: false as const, failure: storeFault(e) }));
+  }
+
+  async run(asked: Actor, requested: Operation): Promise<OperationResult> {
+    const verdict = await this.pass(asked, requested);
+    if (!verdict.ok) return verdict.failure;
+    const { actor, op, resource, masked } = verdict.passage;
+    const identity = verdict.passage.principal.identity;
     const where = { user: actor.userId, channel: actor.channelId };
     const intent = await this.intend(actor, op, identity);
     if (intent.kind === 'refused') return intent.failure;
     const started = Date.now();
-    const performed = await this.perform(actor, op, identity);
+    const performed = await this.perform(actor, op, resource, identity);
     const result =
       identity && !performed.ok ? this.identity.explain(identity, performed, roleNeededFor(op)) : performed;
+    if (masked && result.ok && result.kind === 'service')
+      result.notes = [...(result.notes ?? []), MASKED_NOTE];
     this.deps.log.info(
       {
         ...where,
@@ -298,8 +298,11 @@ export class Operations {
   private async decide(
     actor: Actor,
     op: Extract<Operation, { kind: 'approval-decision' }>,
+    resource: Resource,
   ): Promise<DecisionOutcome> {
     const { approvals } = this.deps;
+    // Read by the gate within the decider's Slack team: one of another team is not known here.
+    if (resource.kind !== 'request' || !resource.request) return { kind: 'not-found' };
     if (op.decision !== 'reject') {
       const waiting = await this.connectBeforeDeciding(actor, op);
       if (waiting) return waiting;
@@ -396,16 +399,6 @@ export class Operations {
   }
 
   /**
-   * The identity an operation that reaches the service (or files a request that looks up a model) acts
-   * with; undefined for operations on the bot's own store. An approval decision chooses in `decide`.
-   */
-  private async identityFor(actor: Actor, op: Operation): Promise<IdentityChoice | undefined> {
-    const needs = reachesService(op) || (op.kind === 'live-request' && op.assessmentId !== undefined);
-    if (!needs) return undefined;
-    return this.identity.forPerson({ teamId: actor.teamId ?? '', userId: actor.userId });
-  }
-
-  /**
    * An approver whose identity cannot act is asked to connect before anything is decided, so the request
    * stays pending and their click after connecting works; the approval rules still come first, so someone
    * who may not decide is told that instead.
@@ -431,25 +424,20 @@ export class Operations {
     };
   }
 
-  private async perform(actor: Actor, op: Operation, identity?: IdentityChoice): Promise<OperationResult> {
+  private async perform(
+    actor: Actor,
+    op: Operation,
+    resource: Resource,
+    identity?: IdentityChoice,
+  ): Promise<OperationResult> {
     const { store, approvals, now } = this.deps;
     if (op.kind === 'approval-decision')
-      return { ok: true, kind: 'approval-decision', outcome: await this.decide(actor, op) };
+      return { ok: true, kind: 'approval-decision', outcome: await this.decide(actor, op, resource) };
+    if (op.kind === 'schedule-decision')
+      return { ok: true, kind: 'schedule-decision', decided: await this.decideSchedule(actor, op, resource) };
     const service: ServiceCalls = identity?.ok ? identity.service : this.deps.service;
     try {
-      if (op.kind === 'flow') {
-        const tracked = await store.getTrackedFlow(op.flowId);
-        if (tracked && !withinTeam(tracked.teamId, actor))
-          return {
-            ok: true,
-            kind: 'flow-status',
-            flowId: op.flowId,
-            tracked: null,
-            now: flowNotFound(op.flowId),
-          };
-        const now = await execute(op, service, this.echoFor(actor));
-        return { ok: true, kind: 'flow-status', flowId: op.flowId, tracked, now };
-      }
+      if (op.kind === 'flow') return await this.flowStatus(actor, op, resource, service);
       if (reachesService(op)) return await execute(op, service, this.echoFor(actor));
       switch (op.kind) {
         case 'live-request': {
@@ -552,6 +540,44 @@ export class Operations {
     }
   }
 
+  /** The one approval of a schedule of live starts or stops, on the schedule the gate read in the team. */
+  private decideSchedule(
+    actor: Actor,
+    op: Extract<Operation, { kind: 'schedule-decision' }>,
+    resource: Resource,
+  ) {
+    return decideSchedule(
+      { store: this.deps.store, approvers: this.approvers, now: this.deps.now, audit: this.auditLog },
+      {
+        schedule: resource.kind === 'schedule' ? resource.schedule : null,
+        userId: actor.userId,
+        ...(actor.teamId ? { teamId: actor.teamId } : {}),
+        ...(op.channelId ? { channelId: op.channelId } : {}),
+        decision: op.decision,
+      },
+    );
+  }
+
+  /** `/tsai flow <id>`: one of another team is answered as an ID nobody knows, and the service not asked. */
+  private async flowStatus(
+    actor: Actor,
+    op: Extract<Operation, { kind: 'flow' }>,
+    resource: Resource,
+    service: ServiceCalls,
+  ): Promise<OperationResult> {
+    const tracked = resource.kind === 'flow' ? resource.tracked : null;
+    if (resource.kind === 'flow' && !resource.visible)
+      return {
+        ok: true,
+        kind: 'flow-status',
+        flowId: op.flowId,
+        tracked: null,
+        now: flowNotFound(op.flowId),
+      };
+    const now = await execute(op, service, this.echoFor(actor));
+    return { ok: true, kind: 'flow-status', flowId: op.flowId, tracked, now };
+  }
+
   /** Ranges are echoed in the person's zone, their year told by the bot's clock. */
   private echoFor(actor: Actor): RangeEcho {
     return { timeZone: actor.timeZone, now: this.deps.now() };
@@ -628,8 +654,11 @@ function noteUnrecorded(result: OperationResult, note: string): void {
   if (result.ok && result.kind === 'service') result.notes = [...(result.notes ?? []), note];
 }
 
-function paramsOf(op: Operation): Record<string, unknown> {
-  return reachesService(op) && op.kind !== 'live-model' ? requestParams(op) : { ...op };
+/** A store that failed before anything was done, said so; anything else is thrown on. */
+function storeFault(e: unknown): OpFailure {
+  const message = storeFaultMessage(e);
+  if (message) return { ok: false, message };
+  throw e;
 }
 
 /** The service turned the request down for a cause of its own (4xx): asking again would meet it again. */

@@ -7,6 +7,27 @@ export const SCHEDULED_EXAMPLE = `score ${X.model} workspace=${X.workspace} sign
 export const SCHEDULE_EXAMPLE = `/tsai schedule "every weekday at 06:00" ${SCHEDULED_EXAMPLE}`;
 
 /**
+ * What can be done to a schedule after it is made, by its word (and the words that mean the same): the
+ * usage below and the reading of `/tsai schedule <word> <schedule>` (manage.ts) both come from here.
+ */
+export const SCHEDULE_CHANGES = {
+  pause: { also: ['stop'], does: 'stops it running until resumed' },
+  resume: { also: [], does: 'runs it again' },
+  delete: { also: ['remove'], does: 'removes it for good' },
+  take: {
+    also: ['takeover'],
+    does: 'makes one paused because its owner may no longer run it yours, to run as you (a live start or stop is approved again)',
+  },
+} as const;
+
+export type ScheduleChange = keyof typeof SCHEDULE_CHANGES;
+
+/** How many schedules `/tsai schedules` lists on one page. */
+export const SCHEDULES_PAGE = 20;
+
+const CHANGE_WORDS = Object.keys(SCHEDULE_CHANGES).join('|');
+
+/**
  * Schedules and digests: their text after the command word is read by core/schedules, not by the
  * grammar's key table, because a schedule carries a whole command of its own (`raw`).
  */
@@ -14,9 +35,12 @@ export const SCHEDULE_COMMANDS: CommandSpec[] = [
   {
     id: 'schedule',
     words: ['schedule'],
-    usage: '/tsai schedule "<when>" <command…>  or  /tsai schedule pause|resume|delete <number or name>',
-    summary:
-      'Run a command again and again, in your zone ("every weekday at 06:00", "every 8 hours", cron); each run reads the command anew, so "last 8 hours" is the 8 hours before it. Pause, resume or delete one by its number in `/tsai schedules`.',
+    usage: `/tsai schedule "<when>" <command…>  or  /tsai schedule ${CHANGE_WORDS} <number, name or ID>`,
+    summary: `Run a command again and again, in your zone ("every weekday at 06:00", "every 8 hours", cron); each run reads the command anew, so "last 8 hours" is the 8 hours before it. By its number in \`/tsai schedules\`, its name or its ID: ${Object.entries(
+      SCHEDULE_CHANGES,
+    )
+      .map(([word, c]) => `${word} ${c.does}`)
+      .join('; ')}.`,
     examples: [
       SCHEDULE_EXAMPLE,
       `/tsai schedule "every other week on Friday at 16:00" workspace show ${X.workspace}`,
@@ -28,8 +52,8 @@ export const SCHEDULE_COMMANDS: CommandSpec[] = [
   {
     id: 'schedules',
     words: ['schedules'],
-    usage: '/tsai schedules',
-    summary: "This channel's schedules and digests: when each runs next, and how its last run went.",
+    usage: '/tsai schedules [page]',
+    summary: `This channel's schedules and digests, ${SCHEDULES_PAGE} to a page: when each runs next, and how its last run went.`,
     examples: ['/tsai schedules'],
     mutating: false,
     keys: [],

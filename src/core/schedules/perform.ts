@@ -1,4 +1,5 @@
 import type { Schedule, Store } from '../../store/index.js';
+import { guaranteeOf } from '../gate/guarantees.js';
 import { interpretCommand, withNotes } from '../interpret.js';
 import type { Actor, Operation, OperationResult } from '../operations/operation.js';
 import type { Operations } from '../operations/run.js';
@@ -16,6 +17,8 @@ export interface Performed {
   result: OperationResult;
   /** A line the result has no place for (what quoted names stood for). */
   unsaid?: string;
+  /** What the store keeps of it, and what it does to the schedule. */
+  report: RunReport;
 }
 
 /**
@@ -45,28 +48,23 @@ export async function performScheduled(
     now: () => new Date(plannedAt),
     person: async () => ({ ...(userName ? { userName } : {}), timeZone: s.timeZone }),
   });
-  if (read.kind === 'refused') return { actor, result: read.failure };
+  if (read.kind === 'refused') return performed(actor, read.failure);
   if (read.kind !== 'run')
-    return {
-      actor,
-      result: {
-        ok: false,
-        message:
-          'This command no longer runs on its own (it now needs a form or is not an operation); nothing was sent.',
-      },
-    };
+    return performed(actor, {
+      ok: false,
+      message:
+        'This command no longer runs on its own (it now needs a form or is not an operation); nothing was sent.',
+    });
   let op: Operation = read.operation;
   if (op.kind === 'live-request') {
     // Approved once as a schedule: each run is the approved live start or stop itself, as an approved
-    // request's flow is, so it needs no approval of its own.
-    if (!op.modelId || s.status !== 'active' || !s.statusBy)
-      return {
-        actor,
-        result: {
-          ok: false,
-          message: 'This live start or stop was not approved as a schedule; nothing was sent.',
-        },
-      };
+    // request's flow is. The gate checks that approval (the schedule's, under the rule that decides its
+    // model now) as one more condition, beside the owner's own rights and the live pre-checks.
+    if (!op.modelId)
+      return performed(actor, {
+        ok: false,
+        message: 'A scheduled live start or stop names its model; nothing was sent.',
+      });
     const at = new Date(plannedAt).toISOString().slice(0, 16).replace('T', ' ');
     op = {
       kind: 'live-model',
@@ -79,20 +77,41 @@ export async function performScheduled(
   }
   const result = await deps.operations.run(actor, op);
   const unsaid = withNotes(result, read.notes);
-  return { actor, result, ...(unsaid ? { unsaid } : {}) };
+  const report = reportOf(result);
+  // The approval no longer stands: it goes back to the approvers who decide its model now.
+  if (!result.ok && result.refusedBy === 'approval' && op.kind === 'live-model')
+    report.reapprove = {
+      reason: result.message,
+      approvers: await deps.operations.approvers.route(op.modelId, s.teamId ?? undefined),
+    };
+  return { actor, result, ...(unsaid ? { unsaid } : {}), report };
 }
 
-/** What the store keeps of a run's result. */
+function performed(actor: Actor, result: OperationResult): Performed {
+  return { actor, result, report: reportOf(result) };
+}
+
+/** What the store keeps of a run's result, and whether it stops the schedule running as its owner. */
 export function reportOf(result: OperationResult): RunReport {
   if (result.ok) {
     const flowId = result.kind === 'service' ? result.flow?.id : undefined;
     return { outcome: 'ok', ...(flowId ? { flowId } : {}) };
   }
+  if (result.refusedBy && guaranteeOf(result.refusedBy).ownerRight)
+    return {
+      outcome: 'refused',
+      detail: result.message,
+      pause: {
+        reason: `its owner ${result.lost ?? 'may no longer run it'}`,
+        ...(result.connect ? { connect: result.connect } : {}),
+        ownerReachable: result.refusedBy !== 'standing',
+      },
+    };
   if (result.connect) return { outcome: 'refused', detail: result.message, reconnect: true };
   if (result.outcomeUnknown) return { outcome: 'unknown', detail: result.message };
-  // Refused by the bot before anything was sent (policy, identity, bad input), or by the service.
+  // Refused by the bot before anything was sent (the gate, bad input), or by the service.
   return {
-    outcome: result.status === undefined && result.refusal ? 'refused' : 'failed',
+    outcome: result.status === undefined && (result.refusal || result.refusedBy) ? 'refused' : 'failed',
     detail: result.message,
   };
 }

@@ -20,6 +20,12 @@ export interface Rule {
   at?: { hour: number; minute: number };
 }
 
+/** A kept schedule's rule, in its zone. */
+export const ruleOf = (s: { rule: Record<string, unknown>; timeZone: string }): Rule => ({
+  ...(s.rule as unknown as Rule),
+  zone: s.timeZone,
+});
+
 const crons = new Map<string, Cron>();
 
 /** croner's object for a pattern in a zone: a paused job, used only for its arithmetic. */
@@ -78,6 +84,17 @@ export function runsAfter(rule: Rule, afterMs: number, n: number): number[] {
     from = next;
   }
   return out;
+}
+
+/**
+ * The shortest time between two of the next `n` runs (ms): how often the rule runs at its most frequent
+ * (steps of the clock keep their step across a repeated hour); undefined for a rule with one run left.
+ */
+export function shortestGap(rule: Rule, afterMs: number, n = 50): number | undefined {
+  const runs = runsAfter(rule, afterMs, n);
+  let gap: number | undefined;
+  for (let i = 1; i < runs.length; i++) gap = Math.min(gap ?? Infinity, runs[i]! - runs[i - 1]!);
+  return gap;
 }
 
 export function nextRunAfter(rule: Rule, afterMs: number): number | null {

@@ -1,6 +1,11 @@
-import type { Schedule, ScheduleRun, ScheduleRunOutcome, Store } from '../../store/index.js';
-import { ruleOf } from './manage.js';
-import { nextRunAfter, runsBetween } from './rule.js';
+import type {
+  Schedule,
+  ScheduleApprovers,
+  ScheduleRun,
+  ScheduleRunOutcome,
+  Store,
+} from '../../store/index.js';
+import { nextRunAfter, ruleOf, runsBetween } from './rule.js';
 
 /** What came of one run, as the store keeps it and the owner may be told. */
 export interface RunReport {
@@ -10,12 +15,30 @@ export interface RunReport {
   detail?: string;
   /** The service turned down the owner's own token: the schedule pauses until they reconnect. */
   reconnect?: boolean;
+  /**
+   * The gate refused it for a right its owner lost (Slack standing, identity, operator, channel): the
+   * schedule pauses, once, saying why (`reason`, said of the schedule: "its owner is no longer an operator").
+   */
+  pause?: { reason: string; connect?: 'connect' | 'reconnect'; ownerReachable: boolean };
+  /** Its approval no longer stands (its model's approvers changed): back to them, under this rule. */
+  reapprove?: { reason: string; approvers: ScheduleApprovers };
 }
 
 /** What the runner tells a surface, which tells the schedule's owner (once per event). */
 export type ScheduleEvent =
   | { kind: 'skipped'; schedule: Schedule; missed: number[]; ranLatest: boolean }
   | { kind: 'paused-token'; schedule: Schedule; plannedAt: number }
+  /** Paused because its owner may no longer run it: the owner (when reachable) and its channel are told. */
+  | {
+      kind: 'paused';
+      schedule: Schedule;
+      plannedAt: number;
+      reason: string;
+      connect?: 'connect' | 'reconnect';
+      ownerReachable: boolean;
+    }
+  /** Back to its approvers: its card is posted again, and its owner and channel told why. */
+  | { kind: 'reapproval'; schedule: Schedule; plannedAt: number; reason: string }
   | { kind: 'interrupted'; schedule: Schedule; run: ScheduleRun };
 
 export interface ScheduleRunnerDeps {
@@ -185,17 +208,7 @@ export class ScheduleRunner {
       });
       last = { at: latest, outcome: report.outcome, ...(report.detail ? { detail: report.detail } : {}) };
       this.deps.log.info({ schedule: s.id, plannedAt: latest, outcome: report.outcome }, 'scheduled run');
-      if (report.reconnect) {
-        const paused = await store.setScheduleStatus(s.id, {
-          status: 'paused',
-          from: ['active'],
-          reason: 'the service turned down its owner’s token',
-          by: 'system',
-          at: now,
-          nextRunAt: null,
-        });
-        if (paused) await this.deps.tell({ kind: 'paused-token', schedule: paused, plannedAt: latest });
-      }
+      await this.consequences(s, latest, report, now);
     }
     await store.advanceSchedule({
       id: s.id,
@@ -204,5 +217,58 @@ export class ScheduleRunner {
       at: now,
       ...(last ? { last } : {}),
     });
+  }
+
+  /**
+   * What a run's refusal does to its schedule, once across replicas (each a compare-and-set from active):
+   * a token the service turned down, or a right its owner lost, pauses it; an approval that no longer
+   * stands sends it back to its approvers. Whoever made the change tells.
+   */
+  private async consequences(s: Schedule, plannedAt: number, report: RunReport, now: number): Promise<void> {
+    const { store } = this.deps;
+    const pause = report.reconnect
+      ? { reason: 'the service turned down its owner’s token' }
+      : report.pause
+        ? { reason: report.pause.reason }
+        : undefined;
+    if (pause) {
+      const paused = await store.setScheduleStatus(s.id, {
+        status: 'paused',
+        from: ['active'],
+        reason: pause.reason,
+        by: 'system',
+        at: now,
+        nextRunAt: null,
+      });
+      if (!paused) return;
+      if (report.reconnect) return this.deps.tell({ kind: 'paused-token', schedule: paused, plannedAt });
+      const p = report.pause!;
+      return this.deps.tell({
+        kind: 'paused',
+        schedule: paused,
+        plannedAt,
+        reason: p.reason,
+        ...(p.connect ? { connect: p.connect } : {}),
+        ownerReachable: p.ownerReachable,
+      });
+    }
+    if (report.reapprove) {
+      const back = await store.setScheduleStatus(s.id, {
+        status: 'awaiting-approval',
+        from: ['active'],
+        reason: report.reapprove.reason,
+        approvers: report.reapprove.approvers,
+        by: 'system',
+        at: now,
+        nextRunAt: null,
+      });
+      if (back)
+        await this.deps.tell({
+          kind: 'reapproval',
+          schedule: back,
+          plannedAt,
+          reason: report.reapprove.reason,
+        });
+    }
   }
 }

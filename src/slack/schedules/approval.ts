@@ -1,11 +1,13 @@
+import { approversRuleText, MODEL_DOUBT_CHECK, modelDoubtText } from '../../core/approvals/rules.js';
 import type { Schedule } from '../../core/records.js';
-import { type DecidedSchedule, decideSchedule } from '../../core/schedules/approval.js';
-import { ruleOf } from '../../core/schedules/manage.js';
+import type { DecidedSchedule } from '../../core/schedules/approval.js';
 import { type PlannedRun, previewRuns } from '../../core/schedules/preview.js';
+import { ruleOf } from '../../core/schedules/rule.js';
 import type { Bot } from '../bot.js';
 import { say } from '../reply.js';
 import type { MessageBody } from '../views/messages.js';
 import {
+  askWhom,
   code,
   context,
   escapeMrkdwn,
@@ -15,7 +17,6 @@ import {
   section,
   truncate,
 } from '../views/mrkdwn.js';
-import { schedulingDeps } from './deps.js';
 import type { ScheduleJob } from './jobs.js';
 import { runLines } from './views.js';
 
@@ -38,9 +39,13 @@ export function approvalCard(s: Schedule, runs: readonly PlannedRun[]): MessageB
     deleted: ':wastebasket: *Deleted*: it never runs.',
   };
   const head = `${mention(s.ownerId)} asks to run ${what} *${escapeMrkdwn(s.whenText)}* (${escapeMrkdwn(s.timeZone)}) in <#${s.channelId}>.`;
+  const doubt = modelDoubtText({ modelId: modelOf(s), modelDoubt: s.modelDoubt });
   const blocks: KnownBlock[] = [
     section(head),
     section(`*It would run:*\n${runLines(runs)}`),
+    section(
+      `*Decided by* ${escapeMrkdwn(approversRuleText(s))}.${doubt ? ` ${escapeMrkdwn(`${doubt} ${MODEL_DOUBT_CHECK}`)}` : ''}`,
+    ),
     section(state[s.status]),
   ];
   const button = (text: string, action: string, style?: 'primary' | 'danger') => ({
@@ -66,6 +71,11 @@ export function approvalCard(s: Schedule, runs: readonly PlannedRun[]): MessageB
   return { text: truncate(`Schedule approval: ${head}`, LIMITS.text), blocks };
 }
 
+/** The model a schedule of live starts or stops names (its command's first ID after `live start|stop`). */
+function modelOf(s: Schedule): string {
+  return /^live\s+(?:start|stop)\s+(?:model=)?(\d+)/i.exec(s.command)?.[1] ?? 'its model';
+}
+
 /** Posts the card where approval requests go (TSAI_APPROVALS_CHANNEL, else the schedule's channel). */
 export async function askApproval(bot: Bot, s: Schedule, runs: readonly PlannedRun[]): Promise<void> {
   const channel = bot.config.approvals.channel ?? s.channelId;
@@ -82,20 +92,34 @@ export async function askApproval(bot: Bot, s: Schedule, runs: readonly PlannedR
   }
 }
 
-/** An approver's click: decided once in the store; the card shows the result, the clicker hears a refusal. */
+/**
+ * An approver's click: through the one gate (the decider, the schedule within their team) and the approvers'
+ * rule, decided once in the store; the card shows the result, the clicker hears a refusal.
+ */
 export async function followScheduleDecision(
   job: Extract<ScheduleJob, { kind: 'schedule-decision' }>,
   bot: Bot,
 ): Promise<void> {
-  const decided: DecidedSchedule = await decideSchedule(
-    { ...schedulingDeps(bot), allowSelfApproval: bot.config.approvals.allowSelfApproval },
+  const result = await bot.operations.run(
     {
-      scheduleId: job.scheduleId,
       userId: job.userId,
       ...(job.teamId ? { teamId: job.teamId } : {}),
+      channelId: job.channelId ?? '',
+      asked: `${job.decision} schedule ${job.scheduleId}`,
+      timeZone: bot.config.defaultTimeZone,
+      via: 'approval',
+    },
+    {
+      kind: 'schedule-decision',
       decision: job.decision,
+      scheduleId: job.scheduleId,
+      ...(job.channelId ? { channelId: job.channelId } : {}),
     },
   );
+  const decided: DecidedSchedule =
+    result.ok && result.kind === 'schedule-decision'
+      ? result.decided
+      : { ok: false, message: result.ok ? '' : result.message };
   const to = { userId: job.userId, ...(job.channelId ? { channelId: job.channelId } : {}), responseUrls: [] };
   const s = decided.schedule;
   if (s && job.channelId && job.messageTs) {
@@ -106,7 +130,10 @@ export async function followScheduleDecision(
         bot.logger.warn({ schedule: s.id, err: String(e) }, 'could not update a schedule’s approval card'),
       );
   }
-  if (!decided.ok) return void (await say(bot, to, `:warning: ${escapeMrkdwn(decided.message)}`));
+  if (!decided.ok) {
+    const ask = decided.ask ? ` ${decided.askLead ?? 'Ask'} ${askWhom(decided.ask)}.` : '';
+    return void (await say(bot, to, `:warning: ${escapeMrkdwn(decided.message)}${ask}`));
+  }
   const verb = { approve: 'approved', reject: 'rejected', revoke: 'revoked the approval of' }[
     decided.decision
   ];

@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Schedule } from '../../core/records.js';
-import { type PerformDeps, performScheduled, reportOf } from '../../core/schedules/perform.js';
+import { type PerformDeps, performScheduled } from '../../core/schedules/perform.js';
+import { previewRuns } from '../../core/schedules/preview.js';
+import { ruleOf } from '../../core/schedules/rule.js';
 import { type RunReport, type ScheduleEvent, ScheduleRunner } from '../../core/schedules/runner.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import { showResult } from '../command/show.js';
 import type { Running } from '../feature.js';
-import { say, tellUser } from '../reply.js';
+import { postInChannel, say, tellUser } from '../reply.js';
 import { goesBy } from '../users.js';
 import { escapeMrkdwn } from '../views/mrkdwn.js';
+import { askApproval } from './approval.js';
 import { postScheduledDigest } from './digest.js';
-import { eventMessage } from './views.js';
+import { channelEventMessage, eventMessage } from './views.js';
 
 /** How often due schedules are looked for: the query reads only due rows, so idle schedules cost nothing. */
 const ROUND_MS = 1_000;
@@ -45,7 +48,7 @@ async function performRun(
     operations: bot.operations,
     displayName: async (userId) => goesBy(await bot.users.lookup(userId)),
   };
-  const { actor, result, unsaid } = await performScheduled(deps, s, plannedAt);
+  const { actor, result, unsaid, report } = await performScheduled(deps, s, plannedAt);
   // Failures go to the owner alone (by direct message: nobody may be in the channel at that hour).
   const to = result.ok
     ? { userId: s.ownerId, channelId: s.channelId, responseUrls: [] }
@@ -58,7 +61,27 @@ async function performRun(
   );
   showing.add(shown);
   void shown.finally(() => showing.delete(shown));
-  return reportOf(result);
+  return report;
+}
+
+/**
+ * What the runner tells, once: the owner by direct message; a schedule that stopped running as its owner
+ * (paused for a right they lost, or back to its approvers) is told in its channel too, with who can take it
+ * over or delete it, and a schedule back to its approvers gets its card again.
+ */
+async function tell(bot: Bot, e: ScheduleEvent): Promise<void> {
+  const owner = { userId: e.schedule.ownerId, responseUrls: [] };
+  if (e.kind !== 'paused' || e.ownerReachable) await tellUser(bot, owner, eventMessage(e));
+  if (e.kind !== 'paused' && e.kind !== 'reapproval') return;
+  const approvers = bot.operations.approvers.approverIdsOf(e.schedule);
+  const body = channelEventMessage(e, approvers);
+  await postInChannel(
+    bot,
+    { userId: e.schedule.ownerId, channelId: e.schedule.channelId, responseUrls: [] },
+    body,
+  );
+  if (e.kind === 'reapproval')
+    await askApproval(bot, e.schedule, previewRuns(ruleOf(e.schedule), bot.now().getTime(), 3));
 }
 
 /** The runner of every replica: due runs claimed once in the store, run through the one path. */
@@ -72,8 +95,7 @@ export async function startScheduleWork(bot: Bot): Promise<Running> {
     owner,
     catchUpMs: bot.config.schedules.catchUpMs,
     perform: (s, at) => performRun(bot, s, at, showing),
-    tell: async (e: ScheduleEvent) =>
-      void (await tellUser(bot, { userId: e.schedule.ownerId, responseUrls: [] }, eventMessage(e))),
+    tell: (e: ScheduleEvent) => tell(bot, e),
     log,
     // A replica holds what it runs as long as it holds a flow it reads, and a run claimed by a process that
     // died is given up as an approval's execution is: the same two settings, one meaning.

@@ -1,13 +1,13 @@
 import type { SchedulingDeps } from '../../core/schedules/manage.js';
 import type { Bot } from '../bot.js';
 
-/** What core's schedule decisions need of the composed bot, for the commands and the approval card alike. */
+/** What core's schedule decisions need of the composed bot, for the commands, the forms and the runs alike. */
 export function schedulingDeps(bot: Bot): SchedulingDeps {
+  const { perPerson, perChannel, minIntervalMs } = bot.config.schedules;
   return {
     store: bot.store,
     operations: bot.operations,
     now: bot.now,
-    isApprover: (userId) => bot.approvals.isApprover(userId),
-    hasApprovers: bot.config.approvals.approvers.length > 0,
+    limits: { perPerson, perChannel, minIntervalMs },
   };
 }

@@ -1,14 +1,13 @@
-import {
-  changeSchedule,
-  channelSchedules,
-  createDigest,
-  createSchedule,
-  readScheduling,
-} from '../../core/schedules/manage.js';
+import { changeSchedule } from '../../core/schedules/change.js';
+import { schedulesPage } from '../../core/schedules/find.js';
+import { createDigest, createSchedule, readScheduling } from '../../core/schedules/manage.js';
+import { previewRuns } from '../../core/schedules/preview.js';
+import { ruleOf } from '../../core/schedules/rule.js';
 import { type Asked, invocationOfAsked } from '../asked.js';
 import type { Bot } from '../bot.js';
 import { postInChannel, tellUser } from '../reply.js';
 import { errorMessage } from '../views/messages.js';
+import { askApproval } from './approval.js';
 import { askerOf, showCreated } from './create.js';
 import { schedulingDeps } from './deps.js';
 import { postDigestNow } from './digest.js';
@@ -39,17 +38,20 @@ export async function followScheduling(
     (await postInChannel(bot, to, body)) || (await tellUser(bot, to, body));
   switch (req.kind) {
     case 'list':
-      return void (await tellUser(
-        bot,
-        to,
-        listMessage(await channelSchedules(bot.store, asker.channelId, asker.teamId)),
-      ));
+      return void (await tellUser(bot, to, listMessage(await schedulesPage(bot.store, asker, req.page))));
     case 'digest-now':
       return void (await postDigestNow(bot, asker, to));
     case 'change': {
       const changed = await changeSchedule(deps, asker, req);
       if (!changed.ok) return void (await tellUser(bot, to, errorMessage(changed, who)));
-      return void (await inChannel(changedMessage(changed.schedule, changed.action, asker.userId)));
+      await inChannel(changedMessage(changed, asker.userId));
+      if (changed.needsApproval)
+        await askApproval(
+          bot,
+          changed.schedule,
+          previewRuns(ruleOf(changed.schedule), bot.now().getTime(), 3),
+        );
+      return;
     }
     case 'create':
     case 'digest': {

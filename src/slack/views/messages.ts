@@ -144,6 +144,8 @@ function refusalDetail(failure: OpFailure): string | undefined {
   if (r.reason === 'channel-not-allowed')
     return `Allowed channels: ${r.allowedChannels.map((c) => `<#${c}>`).join(', ')}.`;
   const whom = askWhom({ users: r.askUsers, groups: r.askGroups });
+  if (r.reason === 'not-owner')
+    return `Its owner: ${r.owner ? `<@${r.owner}>` : 'unknown'}. Approvers: ${whom}.`;
   return `${r.reason === 'not-approver' ? 'Approvers' : 'Operators'}: ${whom}.`;
 }
 
