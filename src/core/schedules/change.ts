@@ -48,7 +48,7 @@ export async function changeSchedule(
     return notOwner(
       deps,
       s,
-      `Only the schedule's owner or one of its approvers can ${req.action} it; you can read it with \`/tsai schedules\`.`,
+      `Only the schedule's owner or an approver can ${req.action} it; you can read it with \`/tsai schedules\`.`,
     );
   const at = deps.now().getTime();
   if (req.action === 'resume' && s.kind === 'command' && s.status === 'paused') {
