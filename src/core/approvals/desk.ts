@@ -155,6 +155,8 @@ export class Approvals {
       op,
     );
     if (result.ok && result.kind === 'approval-decision') return result.outcome;
+    // The gate refused the decider before anything was decided (their standing in Slack).
+    if (!result.ok && result.refusedBy) return { kind: 'refused', message: result.message };
     throw new Error(`the runner answered a decision with ${result.ok ? result.kind : result.message}`);
   }
 }

@@ -12,7 +12,9 @@ export type Refusal =
   | { kind: 'not-approver'; request: ApprovalRequest; approvers: Approvers }
   | { kind: 'self-approval'; request: ApprovalRequest; approvers: Approvers }
   /** Approving runs the flow with the approver's own identity, which they have not connected (or was turned down). */
-  | { kind: 'connect-first'; request: ApprovalRequest; connect: 'connect' | 'reconnect'; message: string };
+  | { kind: 'connect-first'; request: ApprovalRequest; connect: 'connect' | 'reconnect'; message: string }
+  /** The gate refused the decider (their Slack standing): nothing changed. */
+  | { kind: 'refused'; message: string };
 
 export type DecisionOutcome =
   | Refusal
@@ -127,6 +129,8 @@ export function refusalText(outcome: DecisionOutcome): RefusalText | undefined {
       return {
         message: `${outcome.message} The request stays pending: once you are connected, click the same button again.`,
       };
+    case 'refused':
+      return { message: outcome.message };
     case 'not-retryable':
       return {
         message: `This request cannot be retried (it is ${outcome.request.status}); nothing changed.`,

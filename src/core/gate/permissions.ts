@@ -47,18 +47,24 @@ export async function assertPermissions(
       spec,
       reachesService(op) && op.kind !== 'live-model' ? requestParams(op) : { ...op },
     );
+    // Said of the person it acts for, who is not the one who clicked (an approver).
+    if (refused && asker.userId !== actor.userId)
+      return {
+        ...refused,
+        message: `Nothing was sent: the person who asked for it ${refused.lost}, and an approval does not stand in for their own rights.`,
+      };
     if (refused) return refused;
   }
   if (!live) return null;
-  const approved = await approvalRefusal(deps, live, actor.teamId);
-  if (approved) return approved;
+  // What would do nothing is said first: more use to whoever asked than who would have to approve it.
   const pointless = await liveRequestRefusal(deps, {
     action: live.action,
     modelId: live.modelId,
     ...(actor.teamId ? { teamId: actor.teamId } : {}),
     nothing: 'nothing was sent',
   });
-  return pointless ? { ok: false, message: pointless, refusedBy: 'live-prechecks' } : null;
+  if (pointless) return { ok: false, message: pointless, refusedBy: 'live-prechecks' };
+  return approvalRefusal(deps, live, actor.teamId);
 }
 
 /** The access policy's verdict on a person running a command in a channel, as the gate's refusal. */
