@@ -68,8 +68,7 @@ const OPS_OF_STEPS: Op[] = allSteps().map((step) => {
   const positional = specOf(entry.command.id).positional;
   // Its arguments by key, read without the leading word (which the grammar reads by position).
   const argsOf = (e: string) => commandArguments(head + e.slice(own.length))?.given;
-  const example =
-    examples.find((e) => !positional || argsOf(e)?.[positional] !== undefined) ?? examples[0]!;
+  const example = examples.find((e) => !positional || argsOf(e)?.[positional] !== undefined) ?? examples[0]!;
   const given = argsOf(example)!;
   // What the command takes by position (an ID, a quoted name) goes to the first inputs not given.
   const read = tokenize(example.slice(own.length));
@@ -141,7 +140,13 @@ beforeAll(async () => {
     startHarness({ ...common, env }),
     startHarness({
       ...common,
-      env: { ...env, TSAI_REQUIRE_USER_TOKEN: 'true', TSAI_SECRET_KEY: TOKEN_KEY },
+      // Without allowed channels, so that a direct message meets the other guarantees first.
+      env: {
+        ...env,
+        TSAI_ALLOWED_CHANNELS: '',
+        TSAI_REQUIRE_USER_TOKEN: 'true',
+        TSAI_SECRET_KEY: TOKEN_KEY,
+      },
     }),
   ]);
 });
@@ -172,6 +177,30 @@ async function typed(x: Harness, user: string, channel: string, text: string, te
     `a reply to /tsai ${text}`,
   );
   return textOf(reply);
+}
+
+/** `@tsai <text>` written by `user` in `channel`, and the bot's answer in the thread it starts. */
+async function mentioned(x: Harness, user: string, channel: string, text: string) {
+  const m = x.slack.postUserMessage({ user, channel, text: `@tsai ${text}` });
+  const answer = await x.slack.waitFor(
+    () =>
+      x.slack.messages(channel, { user, threadTs: m.ts }).find((a) => a.ts !== m.ts && a.user === botUser(x)),
+    60_000,
+    `the answer to @tsai ${text}`,
+  );
+  return textOf(answer);
+}
+
+/** `text` written by `user` in the bot's Messages tab, and the bot's answer there. */
+async function directly(x: Harness, user: string, text: string) {
+  const dm = `D${user}`;
+  const m = x.slack.postUserMessage({ user, channel: dm, text });
+  const answer = await x.slack.waitFor(
+    () => x.slack.messages(dm, { user }).find((a) => a.ts > m.ts && a.user === botUser(x)),
+    60_000,
+    `the answer to ${text} in the Messages tab`,
+  );
+  return textOf(answer);
 }
 
 /** A workflow step run by `user`, and how it ended. */
@@ -233,6 +262,7 @@ const runAt = (x: Harness, scheduleId: string, at: number) =>
 /** What each of the three surfaces was answered for one operation. */
 interface Answers {
   command: string;
+  mention: string;
   schedule: string;
   step: string;
 }
@@ -260,15 +290,20 @@ async function threeWays(
         })
       ).id,
     );
+  // First what answers at once, then every schedule's run, all due together.
+  const asked = new Map<string, Omit<Answers, 'schedule'>>();
+  for (const op of ops) {
+    const command = await typed(x, o.user, o.channel, op.command);
+    const mention = await mentioned(x, o.user, o.channel, op.command);
+    const step = await stepRun(x, o.user, op, { ...op.inputs, channel: o.channel });
+    asked.set(op.step.callbackId, { command, mention, step: step.error ?? `(${step.state})` });
+  }
   x.clock.set(o.at + 5_000);
   const out = new Map<string, Answers>();
   for (const op of ops) {
-    const command = await typed(x, o.user, o.channel, op.command);
-    const step = await stepRun(x, o.user, op, { ...op.inputs, channel: o.channel });
     const run = await runAt(x, kept.get(op.step.callbackId)!, o.at);
     out.set(op.step.callbackId, {
-      command,
-      step: step.error ?? `(${step.state})`,
+      ...asked.get(op.step.callbackId)!,
       schedule: run.detail ?? `(${run.state})`,
     });
   }
@@ -313,6 +348,40 @@ const refusals = {
   identity: once(() => threeWays(r, { user: ERIN, channel: OPS, at: NOW + 1 * HOUR, ops: (op) => !op.live })),
 };
 
+/**
+ * Every step's operation typed in the Messages tab, by each person the refusals concern: a direct message
+ * is a channel like any other, outside the allowed channels when they are set (`h`), else (`r`) met by the
+ * same refusals as a typed command there.
+ */
+const inMessagesTab = once(async () => {
+  const answers = async (x: Harness, user: string, ops: (op: Op) => boolean) => {
+    const out = new Map<string, string>();
+    for (const op of OPS_OF_STEPS.filter(ops))
+      out.set(op.step.callbackId, await directly(x, user, op.command));
+    return out;
+  };
+  return {
+    channel: await answers(h, ALICE, () => true),
+    operator: await answers(r, CAROL, (op) => entryOfCommand(op.step.commandId)!.command.mutating),
+    standing: await answers(r, DAVE, () => true),
+    identity: await answers(r, ERIN, (op) => !op.live),
+  };
+});
+
+/** The same refusal as the typed command's, from the Messages tab. */
+const sameInMessagesTab = (g: 'channel' | 'operator' | 'standing' | 'identity', pattern: RegExp) => ({
+  drive: async () => {
+    const dm = (await inMessagesTab())[g];
+    expect(dm.size).toBeGreaterThan(0);
+    for (const [callbackId, said] of dm) expect(plain(said), callbackId).toMatch(pattern);
+    // Word for word the typed command's, where the two met the same refusal.
+    const typedOnes = await refusals[g]();
+    for (const [callbackId, a] of typedOnes)
+      if (dm.has(callbackId) && pattern.test(a.schedule))
+        expect(plain(dm.get(callbackId)!), callbackId).toContain(plain(a.schedule));
+  },
+});
+
 /** What a secret typed into each free-text argument of each operation came to, per surface. */
 const masking = once(async () => {
   const secret = (tag: string) => `tsai-pat-${tag}${randomBytes(12).toString('hex')}`;
@@ -343,6 +412,10 @@ const masking = once(async () => {
       }),
     });
     expect(reply, line(op, key, t[0]!)).toMatch(/started an? /);
+    const tm = secret('m');
+    tokens.push(tm);
+    registerSecrets(tm);
+    results.push({ surface: 'mention', body: await sent(() => mentioned(h, ALICE, OPS, line(op, key, tm))) });
     if (input)
       results.push({
         surface: 'workflow-step',
@@ -672,6 +745,8 @@ const IDENTITY = /^Nothing was sent to the service: this bot acts with your own 
 
 const FORM_IS_A_COMMAND =
   "A form's values become the typed command's operation (core/forms/validate.ts: the entry's own parser and resolver) before the gate, which never sees which surface built it; a form files a live start or reads a flow exactly as the command does.";
+const A_MENTION_IS_A_COMMAND =
+  "A mention and a direct message hand their text to the typed command's own path (followAsked in slack/command/follow-up.ts: the same reading, the same operation, the same runner); only where the answer goes differs, so what depends on the operation alone is the command's, driven above.";
 const HOME_IS_A_CARD =
   "The Home tab's Approve and Reject are the card's own decideClick (slack/home/follow-up.ts): a decision, whichever surface clicked it, is the same operation through the same gate.";
 
@@ -707,6 +782,33 @@ const CASES: { [S in SurfaceId]: { [G in GuaranteeId]: Cell } } = {
         expect(p.liveFlows).toHaveLength(1);
       },
     },
+  },
+  mention: {
+    masking: {
+      drive: async () => {
+        const m = await masking();
+        const mentions = m.results.filter((y) => y.surface === 'mention');
+        expect(mentions.length).toBeGreaterThan(0);
+        for (const x of mentions) expect(x.body).toContain('[a token-like value, not shown]');
+      },
+    },
+    standing: sameAsTyped('standing', STANDING, 'mention'),
+    identity: sameAsTyped('identity', IDENTITY, 'mention'),
+    team: { none: A_MENTION_IS_A_COMMAND },
+    operator: sameAsTyped('operator', OPERATOR, 'mention'),
+    channel: sameAsTyped('channel', CHANNEL, 'mention'),
+    approval: { none: A_MENTION_IS_A_COMMAND },
+    'live-prechecks': { none: A_MENTION_IS_A_COMMAND },
+  },
+  'direct-message': {
+    masking: { none: A_MENTION_IS_A_COMMAND },
+    standing: sameInMessagesTab('standing', STANDING),
+    identity: sameInMessagesTab('identity', IDENTITY),
+    team: { none: A_MENTION_IS_A_COMMAND },
+    operator: sameInMessagesTab('operator', OPERATOR),
+    channel: sameInMessagesTab('channel', CHANNEL),
+    approval: { none: A_MENTION_IS_A_COMMAND },
+    'live-prechecks': { none: A_MENTION_IS_A_COMMAND },
   },
   schedule: {
     masking: {

@@ -12,6 +12,18 @@ export const SURFACES = [
     when: 'at once',
   },
   {
+    id: 'mention',
+    asks: '`@tsai <command>` in a channel or a thread',
+    actsFor: 'the person who wrote it',
+    when: 'when Slack delivers the message',
+  },
+  {
+    id: 'direct-message',
+    asks: "a command typed in the bot's Messages tab",
+    actsFor: 'the person who wrote it',
+    when: 'when Slack delivers the message',
+  },
+  {
     id: 'form',
     asks: "an operation's form (a command missing its arguments, a shortcut, Reopen, a next step)",
     actsFor: 'the person who sent it',
