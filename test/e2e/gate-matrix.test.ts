@@ -17,7 +17,7 @@ import { REJECT_REASON_ACTION, REJECT_REASON_BLOCK } from '../../src/slack/appro
 import { fieldActionId, MODAL_ACTION, MODAL_CALLBACK } from '../../src/slack/forms/views/ids.js';
 import { HOME_ACTION } from '../../src/slack/home/views.js';
 import { SEED } from '../../standins/emulator/index.js';
-import type { FunctionDefinition, OpenView } from '../../standins/localslack/index.js';
+import type { FunctionDefinition, LocalMessage, OpenView } from '../../standins/localslack/index.js';
 import { buttonsOf, textOf } from '../support/approvals-rig.js';
 import { eventually } from '../support/emulator.js';
 import { type Harness, startHarness } from '../support/harness.js';
@@ -657,18 +657,7 @@ const team = once(async () => {
     'the run shown to its owner',
   );
   // A decision from the other team, on a card and on the Home tab alike.
-  await typed(h, FRANK, OPS, `live start 1070000000000000801 reason="matrix team"`);
-  const q = await eventually(async () =>
-    (await h.store.listApprovals()).find((x) => x.reason === 'matrix team'),
-  );
-  const card = await h.slack.waitFor(
-    () =>
-      h.slack
-        .messages(OPS)
-        .find((m) => buttonsOf(m).includes('approval_approve') && textOf(m).includes(q.id)),
-    60_000,
-    'the card',
-  );
+  const { request: q, card } = await filed(h, FRANK, '1070000000000000801', 'matrix team');
   const seen = new Set(h.slack.messages(OPS, { user: CAROL }).map((m) => m.ts));
   await h.slack.clickButton({
     user: CAROL,
@@ -726,6 +715,40 @@ async function form(x: Harness, user: string, channel: string, name: string) {
     },
   });
   return textOf(await x.slack.waitFor(said, 60_000, 'what came of the form'));
+}
+
+/** `live start <model>` filed by `user` with `reason`, and its card, whose Approve and Reject are there. */
+async function filed(x: Harness, user: string, model: string, reason: string) {
+  await typed(x, user, OPS, `live start ${model} reason="${reason}"`);
+  const request = await eventually(async () =>
+    (await x.store.listApprovals()).find((q) => q.reason === reason),
+  );
+  const card = await x.slack.waitFor(
+    () =>
+      x.slack
+        .messages(OPS)
+        .find((m) => buttonsOf(m).includes('approval_approve') && textOf(m).includes(request.id)),
+    60_000,
+    `the card of ${request.id}`,
+  );
+  return { request, card };
+}
+
+/** `user` clicks `action` on a card; what the bot then tells them there (when it tells them something). */
+async function click(
+  x: Harness,
+  user: string,
+  card: LocalMessage,
+  action: 'approval_approve' | 'approval_reject',
+) {
+  const seen = new Set(x.slack.messages(OPS, { user }).map((m) => m.ts));
+  await x.slack.clickButton({ user, channel: OPS, messageTs: card.ts, actionId: action });
+  return () =>
+    x.slack.waitFor(
+      () => x.slack.messages(OPS, { user }).find((m) => !seen.has(m.ts) && m.user === botUser(x)),
+      60_000,
+      `${user} told`,
+    );
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -915,25 +938,9 @@ const CASES: { [S in SurfaceId]: { [G in GuaranteeId]: Cell } } = {
       drive: async () => {
         const secret = `xoxp-${randomBytes(16).toString('hex')}`;
         registerSecrets(secret);
-        await typed(h, FRANK, OPS, `live start 1070000000000000802 reason="matrix reject"`);
-        const q = await eventually(async () =>
-          (await h.store.listApprovals()).find((x) => x.reason === 'matrix reject'),
-        );
-        const card = await h.slack.waitFor(
-          () =>
-            h.slack
-              .messages(OPS)
-              .find((m) => buttonsOf(m).includes('approval_reject') && textOf(m).includes(q.id)),
-          60_000,
-          'the card',
-        );
+        const { request: q, card } = await filed(h, FRANK, '1070000000000000802', 'matrix reject');
         const before = h.slack.topView(CAROL)?.id;
-        await h.slack.clickButton({
-          user: CAROL,
-          channel: OPS,
-          messageTs: card.ts,
-          actionId: 'approval_reject',
-        });
+        await click(h, CAROL, card, 'approval_reject');
         const view = await h.slack.waitFor(
           () => {
             const v = h.slack.topView(CAROL);
@@ -957,30 +964,8 @@ const CASES: { [S in SurfaceId]: { [G in GuaranteeId]: Cell } } = {
     },
     standing: {
       drive: async () => {
-        await typed(h, FRANK, OPS, `live start 1070000000000000803 reason="matrix standing"`);
-        const q = await eventually(async () =>
-          (await h.store.listApprovals()).find((x) => x.reason === 'matrix standing'),
-        );
-        const card = await h.slack.waitFor(
-          () =>
-            h.slack
-              .messages(OPS)
-              .find((m) => buttonsOf(m).includes('approval_approve') && textOf(m).includes(q.id)),
-          60_000,
-          'the card',
-        );
-        const seen = new Set(h.slack.messages(OPS, { user: DAVE }).map((m) => m.ts));
-        await h.slack.clickButton({
-          user: DAVE,
-          channel: OPS,
-          messageTs: card.ts,
-          actionId: 'approval_approve',
-        });
-        const told = await h.slack.waitFor(
-          () => h.slack.messages(OPS, { user: DAVE }).find((m) => !seen.has(m.ts) && m.user === botUser(h)),
-          60_000,
-          'Dave told',
-        );
+        const { request: q, card } = await filed(h, FRANK, '1070000000000000803', 'matrix standing');
+        const told = await (await click(h, DAVE, card, 'approval_approve'))();
         expect(plain(textOf(told))).toMatch(STANDING);
         expect((await h.store.getApproval(q.id))?.status).toBe('pending');
       },
@@ -988,30 +973,8 @@ const CASES: { [S in SurfaceId]: { [G in GuaranteeId]: Cell } } = {
     identity: {
       drive: async () => {
         // Carol approves with her own identity, which she has not connected: the request stays pending.
-        await typed(r, ALICE, OPS, `live start 1070000000000000804 reason="matrix identity"`).catch(() => '');
-        const q = await eventually(async () =>
-          (await r.store.listApprovals()).find((x) => x.reason === 'matrix identity'),
-        );
-        const card = await r.slack.waitFor(
-          () =>
-            r.slack
-              .messages(OPS)
-              .find((m) => buttonsOf(m).includes('approval_approve') && textOf(m).includes(q.id)),
-          60_000,
-          'the card',
-        );
-        const seen = new Set(r.slack.messages(OPS, { user: CAROL }).map((m) => m.ts));
-        await r.slack.clickButton({
-          user: CAROL,
-          channel: OPS,
-          messageTs: card.ts,
-          actionId: 'approval_approve',
-        });
-        const told = await r.slack.waitFor(
-          () => r.slack.messages(OPS, { user: CAROL }).find((m) => !seen.has(m.ts) && m.user === botUser(r)),
-          60_000,
-          'Carol told',
-        );
+        const { request: q, card } = await filed(r, ALICE, '1070000000000000804', 'matrix identity');
+        const told = await (await click(r, CAROL, card, 'approval_approve'))();
         expect(plain(textOf(told))).toMatch(IDENTITY);
         expect((await r.store.getApproval(q.id))?.status).toBe('pending');
       },
@@ -1026,28 +989,12 @@ const CASES: { [S in SurfaceId]: { [G in GuaranteeId]: Cell } } = {
     operator: {
       drive: async () => {
         // Frank asked while an operator, and is none by the time Carol approves: the flow is not made.
-        await typed(h, FRANK, OPS, `live start 1070000000000000805 reason="matrix operator"`);
-        const q = await eventually(async () =>
-          (await h.store.listApprovals()).find((x) => x.reason === 'matrix operator'),
-        );
-        const card = await h.slack.waitFor(
-          () =>
-            h.slack
-              .messages(OPS)
-              .find((m) => buttonsOf(m).includes('approval_approve') && textOf(m).includes(q.id)),
-          60_000,
-          'the card',
-        );
+        const { request: q, card } = await filed(h, FRANK, '1070000000000000805', 'matrix operator');
         const group = h.slack.state.usergroups.get(OPERATORS)!;
         group.users = group.users.filter((u) => u !== FRANK);
         // Past the cache of the operators' group.
         h.clock.set(NOW + 10 * HOUR);
-        await h.slack.clickButton({
-          user: CAROL,
-          channel: OPS,
-          messageTs: card.ts,
-          actionId: 'approval_approve',
-        });
+        await click(h, CAROL, card, 'approval_approve');
         const decided = await eventually(async () => {
           const x = await h.store.getApproval(q.id);
           return x && x.status !== 'pending' && x.status !== 'executing' ? x : undefined;
