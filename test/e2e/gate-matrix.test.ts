@@ -907,6 +907,8 @@ const CASES: { [S in SurfaceId]: { [G in GuaranteeId]: Cell } } = {
         await h.clearServiceRequests();
         const told = await form(h, ALICE, OPS, `formed ${secret}`);
         expect(told).toMatch(/ANOMALYLEARN/);
+        expect(told).toContain('formed [a token-like value, not shown]');
+        expect(told).not.toContain(secret.slice(0, 20));
         const sent = JSON.stringify(await h.askedOfService());
         expect(sent).toContain('formed [a token-like value, not shown]');
         expect(sent).not.toContain(secret.slice(0, 20));

@@ -1,3 +1,4 @@
+import { maskCommandText } from '../gate/mask.js';
 import { type Argument, fieldNameOf, RANGES_FIELD } from '../operations/registry/entry.js';
 import { entryOfForm } from '../operations/registry/index.js';
 import { choose, takes } from './choices.js';
@@ -8,6 +9,8 @@ import { textOf } from './input.js';
  * The `/tsai` command equivalent to a modal's fields, shown under results ("Run by @alice: …") as the
  * command path quotes the typed command; it also teaches the one-line form. Each argument the form
  * shows and takes (its side of a choice chosen as the submission's is) is written as its command gives it.
+ * A token-like value typed into a field is masked here, as a typed command's echo is: this line is shown
+ * in the channel, kept as the flow's "asked" and logged by Slack's client.
  */
 export function commandLineOf(kind: FormId, f: ModalFields): string {
   const entry = entryOfForm(kind);
@@ -21,7 +24,7 @@ export function commandLineOf(kind: FormId, f: ModalFields): string {
     const value = asCommand(arg, form);
     if (value) parts.push(arg.positional ? value : `${arg.key}=${quote(value)}`);
   }
-  return parts.join(' ');
+  return maskCommandText(parts.join(' ')).text;
 }
 
 /** A field's value as the command takes it: lists comma-separated, ranges `;`-separated, texts on one line. */
