@@ -529,6 +529,8 @@ export interface TrackedFlowQuery {
   teamId?: string;
   channelId?: string;
   requesterId?: string;
+  /** Of these flow types only. */
+  flowTypes?: readonly string[];
   /** Created at or after (ms). */
   since?: number;
   limit?: number;

@@ -165,10 +165,10 @@ export function trackingConformance(name: string, createLocation: () => Promise<
       expect(left).toEqual(['4', '3']);
     });
 
-    it('lists flows newest first, by channel, requester, team and age', async () => {
+    it('lists flows newest first, by channel, requester, team, type and age', async () => {
       const s = await open();
       await s.trackFlow(newFlow(1));
-      await s.trackFlow(newFlow(2, { channelId: 'C0ELSE', requesterId: 'U0BOB' }));
+      await s.trackFlow(newFlow(2, { channelId: 'C0ELSE', requesterId: 'U0BOB', flowType: 'STOPLIVEMODEL' }));
       await s.trackFlow(newFlow(3, { teamId: 'T0OTHER' }));
       const ids = (fs: { flowId: string }[]) => fs.map((f) => f.flowId.slice(-1));
       expect(ids(await s.listTrackedFlows())).toEqual(['3', '2', '1']);
@@ -177,6 +177,11 @@ export function trackingConformance(name: string, createLocation: () => Promise<
       expect(ids(await s.listTrackedFlows({ teamId: 'T0TEAM', channelId: 'C0OPS' }))).toEqual(['1']);
       expect(ids(await s.listTrackedFlows({ since: T0 + 2 }))).toEqual(['3', '2']);
       expect(ids(await s.listTrackedFlows({ limit: 1 }))).toEqual(['3']);
+      expect(ids(await s.listTrackedFlows({ flowTypes: ['STARTLIVEMODEL', 'STOPLIVEMODEL'] }))).toEqual([
+        '2',
+      ]);
+      expect(ids(await s.listTrackedFlows({ flowTypes: ['ANOMALYLEARN'], limit: 1 }))).toEqual(['3']);
+      expect(await s.listTrackedFlows({ flowTypes: [] })).toEqual([]);
     });
 
     it('two handles claiming at once never lease the same flow, and between them lease all', async () => {

@@ -1,4 +1,4 @@
-import type { ApprovalAction, ApprovalRequest, Store } from '../../store/index.js';
+import type { ApprovalAction, Store } from '../../store/index.js';
 
 /** A model's record as the service answered it; `live` only when the service says it. */
 export interface ModelSeen {
@@ -9,7 +9,7 @@ export interface ModelSeen {
 }
 
 export interface PrecheckDeps {
-  store: Pick<Store, 'getCatalogEntry' | 'listApprovals' | 'getTrackedFlow'>;
+  store: Pick<Store, 'getCatalogEntry' | 'listTrackedFlows'>;
 }
 
 export interface PrecheckInput {
@@ -31,7 +31,7 @@ export interface PrecheckInput {
   state?: boolean;
 }
 
-/** How many of a team's requests are read to find what the bot knows of a model. */
+/** How many of a team's live flows are read to find what the bot knows of a model. */
 const LOOK_BACK = 100;
 
 /**
@@ -61,20 +61,36 @@ export async function liveRequestRefusal(deps: PrecheckDeps, q: PrecheckInput): 
     : `Model ${q.modelId} is not live (${state.known}), so there is nothing to stop and ${nothing}. To start it: \`/tsai live ${other} ${q.modelId}\`.`;
 }
 
-/** The model's state after the last live flow for it that the bot followed to COMPLETED. */
+/**
+ * The model's state after the last live start or stop of it that the bot followed to COMPLETED, whoever
+ * asked for it: an approved request, or a schedule's run (whose flows no request records).
+ */
 async function stateFromFlows(
   store: PrecheckDeps['store'],
   modelId: string,
   team: { teamId?: string },
 ): Promise<{ live: boolean; known: string } | undefined> {
-  const executed = (await store.listApprovals({ statuses: ['executed'], ...team, limit: LOOK_BACK }))
-    .filter((r): r is ApprovalRequest & { flowId: string } => r.modelId === modelId && r.flowId !== null)
-    .sort((a, b) => (b.finishedAt ?? 0) - (a.finishedAt ?? 0));
-  for (const r of executed) {
-    const flow = await store.getTrackedFlow(r.flowId);
-    if (flow?.endReason !== 'ended' || flow.status.toUpperCase() !== 'COMPLETED') continue;
-    const verb = r.action === 'start' ? 'started' : 'stopped';
-    return { live: r.action === 'start', known: `flow ${r.flowId}, which the bot followed, ${verb} it` };
-  }
-  return undefined;
+  const flows = await store.listTrackedFlows({
+    ...team,
+    flowTypes: [LIVE_FLOW.start, LIVE_FLOW.stop],
+    limit: LOOK_BACK,
+  });
+  const last = flows
+    .filter((f) => f.endReason === 'ended' && f.status.toUpperCase() === 'COMPLETED')
+    .filter((f) => liveModelOf(f.request) === modelId)
+    .sort((a, b) => (b.finishedAt ?? 0) - (a.finishedAt ?? 0))[0];
+  if (!last) return undefined;
+  const started = last.flowType === LIVE_FLOW.start;
+  return {
+    live: started,
+    known: `flow ${last.flowId}, which the bot followed, ${started ? 'started' : 'stopped'} it`,
+  };
+}
+
+const LIVE_FLOW = { start: 'STARTLIVEMODEL', stop: 'STOPLIVEMODEL' } as const;
+
+/** The model a followed live flow was for, from the operation it stored. */
+function liveModelOf(request: Record<string, unknown>): string | undefined {
+  const op = request.operation as { modelId?: unknown } | undefined;
+  return typeof op?.modelId === 'string' ? op.modelId : undefined;
 }

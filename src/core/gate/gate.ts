@@ -17,7 +17,10 @@ import { assertPermissions, policyRefusal } from './permissions.js';
 import { getResource, type Resource } from './resource.js';
 
 export interface GateDeps {
-  store: Pick<Store, 'getTrackedFlow' | 'getApproval' | 'getSchedule' | 'getCatalogEntry' | 'listApprovals'>;
+  store: Pick<
+    Store,
+    'getTrackedFlow' | 'getApproval' | 'getSchedule' | 'getCatalogEntry' | 'listTrackedFlows'
+  >;
   policy: AccessPolicy;
   approvers: ApproverRule;
   tenancy: Tenancy;

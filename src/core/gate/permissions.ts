@@ -20,7 +20,7 @@ import type { LiveApproval, Resource } from './resource.js';
  * theirs, in the channel they asked in, at the moment the flow is created.
  */
 export interface PermissionDeps {
-  store: Pick<Store, 'getCatalogEntry' | 'listApprovals' | 'getTrackedFlow'>;
+  store: Pick<Store, 'getCatalogEntry' | 'listTrackedFlows'>;
   policy: AccessPolicy;
   approvers: ApproverRule;
   standing?: SlackStanding;

@@ -103,6 +103,11 @@ export const listTrackedFlows = (q: TrackedFlowQuery) =>
       ['requester_id = ?', q.requesterId],
       ['created_at >= ?', q.since],
     ]);
+    if (q.flowTypes) {
+      if (q.flowTypes.length === 0) return [];
+      where.push(`flow_type IN (${q.flowTypes.map(() => '?').join(', ')})`);
+      params.push(...q.flowTypes);
+    }
     const rows = yield* all(
       `SELECT * FROM tracked_flows${whereAll(where)} ORDER BY created_at DESC, flow_id DESC LIMIT ?`,
       [...params, clampLimit(q.limit, 20)],
