@@ -14,6 +14,7 @@ import { SEED } from '../../standins/emulator/index.js';
 import type { LocalMessage, OpenView } from '../../standins/localslack/index.js';
 import { stackForThisSuite } from '../support/fixtures/stack.js';
 import { DEFAULT_CHANNEL, DEFAULT_USER, type Harness } from '../support/harness.js';
+import { registerSecrets } from '../support/logs.js';
 
 const S = SEED;
 const ACC = S.accountId;
@@ -547,6 +548,27 @@ describe('submission', () => {
     expect(ok.errors).toBeUndefined();
     const posted = await nextMessage(beforeFix);
     expect(seen(posted)).toContain('started an ANOMALYEVAL flow');
+  });
+
+  it('a token typed into a form that fails is masked in "Reopen with my inputs" too: never kept in Slack', async () => {
+    const secret = 'xoxp-5d4c3b2a19080706f5e4d3c2b1a09f8e';
+    registerSecrets(secret);
+    const v = await openFromCommand(`score ${M} workspace=${W} dataspec=${S.dataspec}`, MODAL_CALLBACK.score);
+    const before = tsSet();
+    await h.slack.submitView({
+      user: USER,
+      viewId: v.id,
+      values: {
+        ...text('description', `pasted ${secret}`),
+        ...(await pick(v, 'outputs', `${S.signals.anomalyScore}:nope`)),
+      },
+    });
+    const note = await nextMessage(before);
+    expect(seen(note)).toMatch(/output schema/);
+    expect(seen(note)).not.toContain(secret);
+    await h.slack.clickButton({ user: USER, channel: CH, messageTs: note.ts, actionId: MODAL_ACTION.reopen });
+    const reopened = await modal(MODAL_CALLBACK.score, v.id);
+    expect(initial(reopened, 'description')).toBe('pasted [a token-like value, not shown]');
   });
 
   it("another user cannot reopen someone else's inputs", async () => {
