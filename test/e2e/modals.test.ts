@@ -571,6 +571,14 @@ describe('submission', () => {
     expect(initial(reopened, 'description')).toBe('pasted [a token-like value, not shown]');
   });
 
+  it('a token typed into a command that opens its form is not carried into the form', async () => {
+    const secret = 'xoxp-0a1b2c3d4e5f60718293a4b5c6d7e8f9';
+    registerSecrets(secret);
+    const v = await openFromCommand(`score ${M} name="pasted ${secret}"`, MODAL_CALLBACK.score);
+    expect(initial(v, 'name')).toBe('pasted [a token-like value, not shown]');
+    expect(JSON.stringify(v.view)).not.toContain(secret);
+  });
+
   it("another user cannot reopen someone else's inputs", async () => {
     const v = await openFromCommand(`score ${M} workspace=${W} dataspec=${S.dataspec}`, MODAL_CALLBACK.score);
     const before = tsSet();

@@ -1,3 +1,4 @@
+import { maskValues } from '../gate/mask.js';
 import { fieldNameOf, RANGES_FIELD } from '../operations/registry/entry.js';
 import { entryOfForm } from '../operations/registry/index.js';
 import { CHOICES } from './choices.js';
@@ -35,7 +36,8 @@ export function fieldsFromCommand(kind: FormId, given: Record<string, string>): 
     if (fallback && !f[choice.radio] && offered(name as keyof typeof CHOICES))
       Object.assign(f, { [choice.radio]: fallback });
   }
-  return f;
+  // A token typed into the command is not carried into the form that finishes it (nor its kept draft).
+  return maskValues(f).value;
 }
 
 /** A value as a person types it into the form: signals one per line, entities after commas. */
