@@ -311,6 +311,31 @@ ALTER TABLE schedules ADD COLUMN approvers_strictest INTEGER;
 ALTER TABLE schedules ADD COLUMN model_doubt TEXT;
 `;
 
+// What each tenant (an installation of the app: a workspace, or an organisation installed org-wide) keeps
+// secret, encrypted by the bot before it gets here: its bot token, and its service account. `facts` is the
+// row's JSON, bound into the ciphertext's authenticated data; tenant_secret_versions is the mark that only
+// grows, as for people's tokens, so an older row put back is not read.
+const tenantSecrets = (ms: string) => `
+CREATE TABLE tenant_secrets (
+  tenant TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  facts TEXT NOT NULL,
+  ciphertext TEXT NOT NULL,
+  iv TEXT NOT NULL,
+  tag TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  saved_at ${ms} NOT NULL,
+  version ${ms} NOT NULL,
+  PRIMARY KEY (tenant, kind)
+);
+CREATE TABLE tenant_secret_versions (
+  tenant TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  version ${ms} NOT NULL,
+  PRIMARY KEY (tenant, kind)
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -413,5 +438,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "who decides a schedule's live starts or stops",
     sqlite: scheduleApprovers,
     postgres: scheduleApprovers,
+  },
+  {
+    version: 18,
+    name: "tenants' bot tokens and service accounts, encrypted",
+    sqlite: tenantSecrets('INTEGER'),
+    postgres: tenantSecrets('BIGINT'),
   },
 ];

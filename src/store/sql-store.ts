@@ -11,6 +11,7 @@ import * as seen from './queries/requests-seen.js';
 import * as schedules from './queries/schedules.js';
 import * as state from './queries/state.js';
 import * as steps from './queries/step-executions.js';
+import * as tenants from './queries/tenant-secrets.js';
 import * as flows from './queries/tracked-flows.js';
 import type {
   NewSchedule,
@@ -40,6 +41,8 @@ import type {
   PersonToken,
   SealedSecret,
   Store,
+  TenantSecret,
+  TenantSecretKind,
   TrackedFlowPatch,
   TrackedFlowQuery,
   UserChannelsQuery,
@@ -263,6 +266,31 @@ export class SqlStore implements Store {
     sealed: SealedSecret,
   ) {
     return this.engine.exec(tokens.resealPersonToken(o, sealed));
+  }
+  deleteTeamPersonTokens(teamId: string) {
+    return this.engine.exec(tokens.deleteTeamPersonTokens(teamId));
+  }
+
+  getTenantSecret(tenant: string, kind: TenantSecretKind) {
+    return this.engine.exec(tenants.getTenantSecret(tenant, kind));
+  }
+  latestTenantSecretVersion(tenant: string, kind: TenantSecretKind) {
+    return this.engine.exec(tenants.latestTenantSecretVersion(tenant, kind));
+  }
+  saveTenantSecret(secret: TenantSecret) {
+    return this.engine.exec(tenants.saveTenantSecret(secret));
+  }
+  deleteTenantSecret(tenant: string, kind: TenantSecretKind) {
+    return this.engine.exec(tenants.deleteTenantSecret(tenant, kind));
+  }
+  resealTenantSecret(
+    o: { tenant: string; kind: TenantSecretKind; fromVersion: number; version: number },
+    sealed: SealedSecret,
+  ) {
+    return this.engine.exec(tenants.resealTenantSecret(o, sealed));
+  }
+  countTenantSecrets(kind: TenantSecretKind) {
+    return this.engine.exec(tenants.countTenantSecrets(kind));
   }
 
   createSchedule(s: NewSchedule) {

@@ -1,8 +1,10 @@
 import type { WriteHealth } from './health.js';
 import type { ScheduleStore } from './schedules.js';
 import type { StepExecutionStore } from './step-types.js';
+import type { TenantSecretStore } from './tenant-types.js';
 
 export type * from './step-types.js';
+export type * from './tenant-types.js';
 /** Live-model actions that need an approval. */
 export type ApprovalAction = 'start' | 'stop';
 
@@ -304,7 +306,8 @@ export interface Store
     FollowUpHoldStore,
     PersonTokenStore,
     ScheduleStore,
-    StepExecutionStore {
+    StepExecutionStore,
+    TenantSecretStore {
   readonly kind: 'sqlite' | 'postgres';
 
   /** Followed flows by status and pending approval requests, for the metrics every replica reports alike. */
@@ -604,6 +607,11 @@ export interface PersonTokenStore {
   savePersonToken(token: PersonToken): Promise<boolean>;
   /** Deletes it and moves the mark past it; true when there was one. */
   deletePersonToken(teamId: string, userId: string): Promise<boolean>;
+  /**
+   * Deletes the tokens of everyone of a team (the app was removed from it), each person's mark moved past
+   * their row; returns how many there were.
+   */
+  deleteTeamPersonTokens(teamId: string): Promise<number>;
   /**
    * Puts the same token under another key or binding, as `version`: only while the row is still at
    * `fromVersion` (a reconnection in between wins). True when it was replaced.

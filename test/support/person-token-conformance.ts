@@ -78,5 +78,21 @@ export function personTokenConformance(name: string, createLocation: () => Promi
       expect(row?.sealed).toEqual(sealed(2, 'new0new0new0new0'));
       expect(row).toMatchObject({ connectedAt: T0, version: 2, latestVersion: 2 });
     });
+
+    it("deletes the tokens of a whole team at once, each person's mark past their row, other teams untouched", async () => {
+      const s = await open();
+      await s.savePersonToken(personToken());
+      await s.savePersonToken(personToken({ userId: 'U0BOB', version: 4 }));
+      await s.savePersonToken(personToken({ teamId: 'T0OTHER' }));
+      expect(await s.deleteTeamPersonTokens('T0TEAM')).toBe(2);
+      expect(await s.deleteTeamPersonTokens('T0TEAM')).toBe(0);
+      expect(await s.getPersonToken('T0TEAM', 'U0ALICE')).toBeNull();
+      expect(await s.getPersonToken('T0TEAM', 'U0BOB')).toBeNull();
+      expect(await s.latestPersonTokenVersion('T0TEAM', 'U0ALICE')).toBe(2);
+      expect(await s.latestPersonTokenVersion('T0TEAM', 'U0BOB')).toBe(5);
+      // The old rows put back are below their marks, so they are not read.
+      expect(await s.savePersonToken(personToken())).toBe(false);
+      expect((await s.getPersonToken('T0OTHER', 'U0ALICE'))?.sealed).toEqual(sealed(1));
+    });
   });
 }

@@ -110,3 +110,19 @@ export const resealPersonToken = (
     yield* raiseMark(o.teamId, o.userId, o.version);
     return true;
   });
+
+/** Every person of the team loses their token; each mark moves past the row it had, as a delete does. */
+export const deleteTeamPersonTokens = (teamId: string) =>
+  transaction(function* (d) {
+    yield* run(
+      `INSERT INTO person_token_versions AS v (team_id, user_id, version)
+       SELECT t.team_id, t.user_id, ${d.greatest}(COALESCE(m.version, 0), COALESCE(t.version, 0)) + 1
+       FROM person_tokens t
+       LEFT JOIN person_token_versions m ON m.team_id = t.team_id AND m.user_id = t.user_id
+       WHERE t.team_id = ?
+       ON CONFLICT (team_id, user_id) DO UPDATE SET version = excluded.version
+       WHERE v.version < excluded.version`,
+      [teamId],
+    );
+    return yield* run('DELETE FROM person_tokens WHERE team_id = ?', [teamId]);
+  });
