@@ -58,6 +58,44 @@ export function sealedBinding(f: RowFacts): Buffer {
   return Buffer.from(fields.map((x) => `${Buffer.byteLength(x, 'utf8')}:${x}`).join('\u0000'), 'utf8');
 }
 
+/** What a tenant's secret row says beside its ciphertext, all of it under the ciphertext's integrity check. */
+export interface TenantRowFacts {
+  tenant: string;
+  kind: string;
+  /** JSON-safe facts of the row (IDs, names, who and when). */
+  facts: Record<string, unknown>;
+  savedAt: number;
+  version: number;
+}
+
+/**
+ * What a tenant's ciphertext is bound to: the tenant, the kind of secret, every fact beside it (as JSON
+ * with its keys in order, so the same facts always make the same bytes), when it was saved and which
+ * write it is. Moved to another tenant or kind, or with a fact changed beside it, it does not decrypt.
+ */
+export function tenantBinding(f: TenantRowFacts): Buffer {
+  const fields = [
+    'tsai-tenant-secret/v1',
+    f.tenant,
+    f.kind,
+    canonicalJson(f.facts),
+    String(f.savedAt),
+    String(f.version),
+  ];
+  return Buffer.from(fields.map((x) => `${Buffer.byteLength(x, 'utf8')}:${x}`).join('\u0000'), 'utf8');
+}
+
+/** JSON with every object's keys sorted, so that equal values give equal text whatever the keys' order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : v,
+  );
+}
+
 /** Encrypts with a fresh random IV every time; an IV is never used twice with the same key. */
 export function seal(key: Uint8Array, secret: string, binding: Buffer): SealedSecret {
   const iv = randomBytes(IV_BYTES);
