@@ -10,6 +10,7 @@ export type { ConfigNotice, ConfigProblem } from './config/read.js';
 export {
   type Config,
   ConfigError,
+  type InstallSettings,
   type SecretKeyring,
   type ServiceConfig,
   type SlackConfig,

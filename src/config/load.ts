@@ -16,7 +16,7 @@ export function loadConfig(env: Env = process.env): Config {
   const read = readVariables(env);
   const { values: v, problems } = read;
   const slack = slackMode(read);
-  if (read.isSet('TSAI_BASE_URL')) {
+  if (read.isSet('TSAI_BASE_URL') && slack.mode !== 'installs') {
     if (!v.TSAI_REQUIRE_USER_TOKEN)
       requireWith(read, 'TSAI_TOKEN', 'when TSAI_BASE_URL is set (unless TSAI_REQUIRE_USER_TOKEN=true)');
     requireWith(read, 'TSAI_ACCOUNT_ID', 'when TSAI_BASE_URL is set');
@@ -85,10 +85,20 @@ function requireWith(read: ReadVariables, name: VariableName, why: string): void
   if (!read.isSet(name)) read.problems.push({ variable: name, problem: `is required ${why}` });
 }
 
-/** Socket Mode when an app token is given, HTTP mode with a signing secret, otherwise none. */
+/** The redirect path served when SLACK_REDIRECT_URI does not name one. */
+const DEFAULT_REDIRECT_PATH = '/slack/oauth_redirect';
+
+/**
+ * Socket Mode when an app token is given; "Add to Slack" (installs) with a client ID; HTTP mode with a
+ * signing secret and a bot token; otherwise none.
+ */
 function slackMode(read: ReadVariables): SlackConfig {
   const { values: v } = read;
   const apiUrl = v.SLACK_API_URL;
+  if (read.isSet('SLACK_CLIENT_ID')) return installsMode(read);
+  for (const name of ['SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET', 'SLACK_REDIRECT_URI'] as const)
+    if (read.isSet(name))
+      read.problems.push({ variable: name, problem: 'is read only with SLACK_CLIENT_ID ("Add to Slack")' });
   if (read.isSet('SLACK_APP_TOKEN')) {
     requireWith(read, 'SLACK_BOT_TOKEN', 'for Socket Mode (SLACK_APP_TOKEN is set)');
     if (v.SLACK_BOT_TOKEN && v.SLACK_APP_TOKEN)
@@ -104,6 +114,49 @@ function slackMode(read: ReadVariables): SlackConfig {
     });
   }
   return { mode: 'none', apiUrl };
+}
+
+/**
+ * "Add to Slack": every installation's token comes from its OAuth flow and is kept encrypted, so a bot
+ * token of its own, Socket Mode or the shared service account would contradict it.
+ */
+function installsMode(read: ReadVariables): SlackConfig {
+  const { values: v } = read;
+  const why = 'with SLACK_CLIENT_ID ("Add to Slack")';
+  for (const name of ['SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET', 'SLACK_SIGNING_SECRET'] as const)
+    requireWith(read, name, why);
+  if (!read.isSet('TSAI_SECRET_KEY'))
+    read.problems.push({
+      variable: 'TSAI_SECRET_KEY',
+      problem: `is required ${why}: installations' bot tokens and service accounts are kept encrypted under it`,
+    });
+  const notWith: [VariableName, string][] = [
+    ['SLACK_BOT_TOKEN', 'each installation gets its own bot token from Slack; unset it'],
+    ['SLACK_APP_TOKEN', '"Add to Slack" runs over HTTP, not Socket Mode; unset it'],
+    ['TSAI_TOKEN', 'each installation connects its own service account (`/tsai setup`); unset it'],
+    ['TSAI_ACCOUNT_ID', 'each installation connects its own service account (`/tsai setup`); unset it'],
+  ];
+  for (const [name, problem] of notWith)
+    if (read.isSet(name)) read.problems.push({ variable: name, problem: `is not read ${why}: ${problem}` });
+  const redirectPath = v.SLACK_REDIRECT_URI ? new URL(v.SLACK_REDIRECT_URI).pathname : DEFAULT_REDIRECT_PATH;
+  if (redirectPath === v.SLACK_INSTALL_PATH)
+    read.problems.push({
+      variable: 'SLACK_INSTALL_PATH',
+      problem: 'must differ from the redirect path (SLACK_REDIRECT_URI), e.g. /slack/install',
+    });
+  if (!(v.SLACK_CLIENT_ID && v.SLACK_CLIENT_SECRET && v.SLACK_STATE_SECRET && v.SLACK_SIGNING_SECRET))
+    return { mode: 'none', apiUrl: v.SLACK_API_URL };
+  return {
+    mode: 'installs',
+    signingSecret: v.SLACK_SIGNING_SECRET,
+    clientId: v.SLACK_CLIENT_ID,
+    clientSecret: v.SLACK_CLIENT_SECRET,
+    stateSecret: v.SLACK_STATE_SECRET,
+    installPath: v.SLACK_INSTALL_PATH,
+    redirectPath,
+    ...(v.SLACK_REDIRECT_URI ? { redirectUri: v.SLACK_REDIRECT_URI } : {}),
+    apiUrl: v.SLACK_API_URL,
+  };
 }
 
 /** Settings that only make sense together. */

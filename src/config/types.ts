@@ -1,11 +1,29 @@
 import type { ConfigNotice, ConfigProblem } from './read.js';
 
-export type SlackMode = 'http' | 'socket' | 'none';
+export type SlackMode = SlackConfig['mode'];
 
+/**
+ * How the bot meets Slack: one workspace's bot token over HTTP or Socket Mode; "Add to Slack" for many
+ * (`installs`: each installation's token kept from its OAuth flow, over HTTP); or no Slack at all.
+ */
 export type SlackConfig =
   | { mode: 'http'; botToken: string; signingSecret: string; apiUrl?: string }
   | { mode: 'socket'; botToken: string; appToken: string; apiUrl?: string }
+  | ({ mode: 'installs'; signingSecret: string; apiUrl?: string } & InstallSettings)
   | { mode: 'none'; apiUrl?: string };
+
+/** "Add to Slack": what the OAuth flow needs (SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET, ...). */
+export interface InstallSettings {
+  clientId: string;
+  clientSecret: string;
+  stateSecret: string;
+  /** Where the "Add to Slack" page is served. */
+  installPath: string;
+  /** The path Slack sends the installer back to (that of `redirectUri`, or /slack/oauth_redirect). */
+  redirectPath: string;
+  /** The public redirect URL to name to Slack; absent: the app's one registered redirect URL. */
+  redirectUri?: string;
+}
 
 export interface ServiceConfig {
   /** Absent: the bot starts the emulator in-process. */

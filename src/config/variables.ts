@@ -68,6 +68,36 @@ export const VARIABLES = {
     does: "HTTP mode: verifies Slack's request signatures (Basic Information → App Credentials). Endpoint `/slack/events`.",
     secret: true,
   }),
+  SLACK_CLIENT_ID: variable({
+    ...text(
+      'client ID',
+      /^\d+\.\d+$/,
+      "must be the app's client ID, digits.digits (Basic Information → App Credentials)",
+    ),
+    does: '"Add to Slack" for many workspaces instead of one `SLACK_BOT_TOKEN`: the app\'s client ID (Basic Information → App Credentials). With `SLACK_CLIENT_SECRET`, `SLACK_STATE_SECRET`, `SLACK_SIGNING_SECRET` and `TSAI_SECRET_KEY`, the bot serves every workspace (or Enterprise Grid organisation) that installs it at `SLACK_INSTALL_PATH`, each with its own service account (docs/install.md).',
+  }),
+  SLACK_CLIENT_SECRET: variable({
+    schema: z.string().min(8, 'looks too short for a client secret'),
+    format: 'secret',
+    does: "With `SLACK_CLIENT_ID`: the client secret (Basic Information → App Credentials), sent to Slack to exchange an installation's code for its bot token.",
+    secret: true,
+  }),
+  SLACK_STATE_SECRET: variable({
+    schema: z.string().min(16, 'must be at least 16 characters: make one with `openssl rand -hex 32`'),
+    format: 'secret, 16 characters or more',
+    does: 'With `SLACK_CLIENT_ID`: signs the `state` of each installation, so that only an install started at `SLACK_INSTALL_PATH` (in the same browser, within 10 minutes) completes. The same on every replica.',
+    secret: true,
+  }),
+  SLACK_INSTALL_PATH: withDefault({
+    ...text('path', /^\/[A-Za-z0-9._~/-]{0,200}$/, 'must be a path starting with /, e.g. /slack/install'),
+    default: '/slack/install',
+    does: 'With `SLACK_CLIENT_ID`: where the "Add to Slack" page is served, on the bot\'s port. It sends the browser to Slack with a fresh `state`.',
+  }),
+  SLACK_REDIRECT_URI: variable({
+    ...httpUrl('SLACK_CLIENT_SECRET'),
+    shownDefault: "the app's one redirect URL; the bot serves `/slack/oauth_redirect`",
+    does: 'With `SLACK_CLIENT_ID`: the public address Slack sends the installer back to, as listed under OAuth & Permissions → Redirect URLs; the bot serves its path. Needed when the app lists more than one.',
+  }),
   SLACK_APP_TOKEN: variable({
     ...token('xapp-', 'an app-level token'),
     does: 'Socket Mode instead of HTTP: an app-level token with `connections:write`; takes precedence.',

@@ -14,6 +14,8 @@ import { findCommonModel } from './operations/registry/model-common.js';
 import { type OperationLog, Operations } from './operations/run.js';
 import { type AccessPolicy, createPolicy, type PolicyConfig } from './policy.js';
 import type { ExpandGroup } from './principals.js';
+import { Tenancy } from './tenancy/lifecycle.js';
+import { createLockedTenantVault, createTenantVault, type TenantVault } from './tenancy/vault.js';
 import type { PollSchedule } from './tracking/schedule.js';
 import { FlowTracker, type TrackerLog } from './tracking/tracker.js';
 
@@ -59,6 +61,10 @@ export interface Core {
   identity: IdentityVault;
   /** Connecting and disconnecting a person's token, and whom they act as. */
   connections: Connections;
+  /** What each tenant keeps secret (its installation's bot token, its service account), encrypted alike. */
+  tenants: TenantVault;
+  /** What a tenant's installation and removal do. */
+  tenancy: Tenancy;
 }
 
 /**
@@ -71,6 +77,7 @@ export function createCore(o: CoreOptions): Core {
   const audit = new AuditLog(o.store);
   const keys = o.identity?.keys;
   const identity = keys ? createVault(o.store, keys) : createLockedVault(o.store);
+  const tenants = keys ? createTenantVault(o.store, keys) : createLockedTenantVault(o.store);
   const connections = new Connections({
     vault: identity,
     canConnect: keys !== undefined,
@@ -128,5 +135,15 @@ export function createCore(o: CoreOptions): Core {
     ...(tracker ? { tracker } : {}),
   });
   const approvals = new Approvals(workflow, operations, o.timeZone);
-  return { policy, approvals, operations, identity, connections, ...(tracker ? { tracker } : {}) };
+  const tenancy = new Tenancy({ store: o.store, vault: tenants, audit, now: o.now });
+  return {
+    policy,
+    approvals,
+    operations,
+    identity,
+    connections,
+    tenants,
+    tenancy,
+    ...(tracker ? { tracker } : {}),
+  };
 }

@@ -9,6 +9,7 @@ import { FEATURES } from './features.js';
 import { boundedServerOptions, boundServer } from './http/limits.js';
 import { type Route, SlackHttpReceiver } from './http/receiver.js';
 import { type MarkSeen, processMarks } from './http/seen-marks.js';
+import { installRoutes } from './install/installer.js';
 import type { Readiness } from './readiness.js';
 import { EVENTS_PATH } from './routes.js';
 import type { FollowUps } from './runtime/jobs.js';
@@ -34,12 +35,18 @@ export interface SlackApp {
 export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readiness): SlackApp {
   const slack = bot.config.slack;
   if (slack.mode === 'none') throw new Error('the Slack app needs Slack settings (a bot token)');
-  // Who the bot is, asked of Slack at once, while the rest starts: Bolt's own check (app.init) would hold
-  // the port closed for a round trip to Slack. Requests wait for the answer; start() fails on a refused
-  // token, as loudly as before.
-  const identity = whoTheBotIs(bot, slack.botToken);
+  // One bot token: who the bot is, asked of Slack at once, while the rest starts: Bolt's own check
+  // (app.init) would hold the port closed for a round trip to Slack. Requests wait for the answer; start()
+  // fails on a refused token, as loudly as before. "Add to Slack": each request's installation, looked up.
+  const identity = slack.mode === 'installs' ? undefined : whoTheBotIs(bot, slack.botToken);
+  const installations = bot.installations;
   const common: AppOptions = {
-    authorize: () => identity,
+    authorize: identity
+      ? () => identity
+      : (source) => {
+          if (!installations) throw new Error('"Add to Slack" without installations');
+          return installations.authorize(source);
+        },
     logger: boltLogger(bot.logger),
     deferInitialization: true,
     // Bolt's conversation store keeps per-conversation state we never use; its middleware cost every
@@ -54,7 +61,15 @@ export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readi
   const app =
     slack.mode === 'socket'
       ? new App({ ...common, socketMode: true, appToken: slack.appToken })
-      : new App({ ...common, receiver: guardedReceiver(bot, slack.signingSecret, readiness) });
+      : new App({
+          ...common,
+          receiver: guardedReceiver(
+            bot,
+            slack.signingSecret,
+            readiness,
+            slack.mode === 'installs' ? installRoutes(bot, slack) : {},
+          ),
+        });
 
   registerListeners(app, FEATURES, { bot, followUps });
   app.error(async (error) => {
@@ -118,8 +133,10 @@ function guardedReceiver(
   bot: Bot,
   signingSecret: string,
   readiness: Readiness | undefined,
+  pages: Record<string, Route>,
 ): SlackHttpReceiver {
   const routes: Record<string, Route> = {
+    ...pages,
     '/healthz': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('ok');

@@ -8,12 +8,16 @@ import { createCore } from '../core/compose.js';
 import type { Connections, IdentityVault } from '../core/identity/index.js';
 import type { Operations } from '../core/operations/run.js';
 import type { AccessPolicy } from '../core/policy.js';
+import type { Tenancy } from '../core/tenancy/lifecycle.js';
+import type { TenantVault } from '../core/tenancy/vault.js';
 import type { FlowTracker } from '../core/tracking/tracker.js';
 import { StepRunner } from '../core/workflows/runner.js';
 import { errText, type Logger } from '../log.js';
 import { countOnThisThread } from '../metrics/metrics.js';
 import { openStore, resolveStoreTarget, type Store, type WriteHealth } from '../store/index.js';
 import { boltLogger } from './bolt-logger.js';
+import { tenantSpeech } from './install/clients.js';
+import type { Installations } from './install/installations.js';
 import { watchingSlackAuth } from './readiness.js';
 import { acceptResponseUrlsOf } from './respond.js';
 import { createUserDirectory, goesBy, type UserDirectory } from './users.js';
@@ -47,9 +51,27 @@ export interface Bot {
   readonly now: () => Date;
   readonly store: Store;
   readonly service: ServiceClient;
-  /** The bot's Web API client (the bot token). */
+  /**
+   * The Web API client of the installation this bot speaks to: the one bot token (SLACK_BOT_TOKEN), or,
+   * with "Add to Slack", that of the installation `forTeam` chose (the composed bot's own has no token).
+   */
   readonly slack: webApi.WebClient;
+  /** `users.info`, through `slack`. */
   readonly users: UserDirectory;
+  /** The tenant `forTeam` chose (slack/tenant.ts); undefined for the composed bot. */
+  readonly team: string | undefined;
+  /**
+   * The same bot, speaking to the installation that serves `teamId` (a tenant, as `teamOf` reads it from a
+   * request): with one bot token, the same client; with "Add to Slack", that installation's. Undefined
+   * when the app is not (or no longer) installed there.
+   */
+  forTeam(teamId: string | undefined): Promise<Bot | undefined>;
+  /** "Add to Slack": every installation, and the installer's store. Absent with one bot token. */
+  readonly installations: Installations | undefined;
+  /** What each tenant keeps secret (its installation's bot token, its service account). */
+  readonly tenants: TenantVault;
+  /** What a tenant's installation and removal do (audited). */
+  readonly tenancy: Tenancy;
   /** The user's zone, or TSAI_DEFAULT_TIMEZONE when Slack does not know it. */
   zoneOf(userId: string): Promise<string>;
   readonly policy: AccessPolicy;
@@ -84,7 +106,8 @@ const TOKEN_CHECK_BUDGET_MS = 2_000;
 
 export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHooks = {}): Promise<Bot> {
   const { config } = setup;
-  if (config.slack.mode === 'none') throw new Error('the bot needs Slack settings (a bot token)');
+  if (config.slack.mode === 'none')
+    throw new Error('the bot needs Slack settings (a bot token, or "Add to Slack")');
   if (setup.operations?.length) {
     const { addOperationModules } = await import('../core/operations/registry/added.js');
     await addOperationModules(setup.operations);
@@ -95,12 +118,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
   if (hooks.onStoreWrites) store.watchWrites(hooks.onStoreWrites);
   // Loaded on first use: the acking thread rarely calls the service, and its start should not pay for it.
   const service = createLazyServiceClient(setup.service);
-  const { WebClient: Client } = await import('@slack/web-api');
-  const WebClient = hooks.onSlackAuthError ? watchingSlackAuth(Client, hooks.onSlackAuthError) : Client;
-  const slack = new WebClient(config.slack.botToken, {
-    ...webClientOptions(config.slack.apiUrl),
-    logger: boltLogger(logger),
-  });
+  const { slack, installs, client } = await slackClients(config, hooks, logger);
   acceptResponseUrlsOf(config.slack.apiUrl);
   const users = createUserDirectory(slack, { logger, clock: () => now().getTime() });
   const expandGroup = async (groupId: string): Promise<string[]> =>
@@ -111,7 +129,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
       'usergroups.users.list failed; treating the group as empty for now',
     );
 
-  const { policy, approvals, operations, tracker, identity, connections } = createCore({
+  const { policy, approvals, operations, tracker, identity, connections, tenants, tenancy } = createCore({
     store,
     service,
     now,
@@ -158,7 +176,17 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
       : {}),
   });
 
-  return {
+  const speech = tenantSpeech({
+    installs,
+    vault: tenants,
+    now: () => now().getTime(),
+    root: { slack, users },
+    client,
+    logger,
+  });
+  const zoneIn = (directory: UserDirectory) => async (userId: string) =>
+    (await directory.lookup(userId)).tz ?? config.defaultTimeZone;
+  const bot: Bot = {
     setup,
     config,
     logger,
@@ -167,7 +195,16 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
     service,
     slack,
     users,
-    zoneOf: async (userId) => (await users.lookup(userId)).tz ?? config.defaultTimeZone,
+    team: undefined,
+    installations: speech.installations,
+    tenants,
+    tenancy,
+    async forTeam(teamId) {
+      const speaker = await speech.speakerFor(teamId);
+      if (!speaker || teamId === undefined) return speaker && bot;
+      return { ...bot, team: teamId, ...speaker, zoneOf: zoneIn(speaker.users) };
+    },
+    zoneOf: zoneIn(users),
     policy,
     approvals,
     operations,
@@ -185,6 +222,29 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
     async close() {
       await Promise.allSettled([service.close(), store.close()]);
     },
+  };
+  return bot;
+}
+
+/**
+ * The bot's own Web API client, and how a client for an installation's token is made. One bot token:
+ * Slack refusing it means the bot can do nothing, which readiness says. "Add to Slack": the bot's own
+ * client has no token, and a refusal concerns one installation (removed, or reinstalled), which is read
+ * again.
+ */
+async function slackClients(config: Config, hooks: BotHooks, logger: Logger) {
+  const { WebClient: Client } = await import('@slack/web-api');
+  const options = { ...webClientOptions(config.slack.apiUrl), logger: boltLogger(logger) };
+  const installs = config.slack.mode === 'installs';
+  const WebClient =
+    !installs && hooks.onSlackAuthError ? watchingSlackAuth(Client, hooks.onSlackAuthError) : Client;
+  const token =
+    config.slack.mode === 'http' || config.slack.mode === 'socket' ? config.slack.botToken : undefined;
+  return {
+    slack: new WebClient(token, options),
+    installs,
+    client: (token: string, refused: (error: string) => void): webApi.WebClient =>
+      new (watchingSlackAuth(Client, refused))(token, options),
   };
 }
 

@@ -15,6 +15,7 @@ import type { Bot } from './bot.js';
 import type { BotEvent, ManifestPart } from './manifest/part.js';
 import { exactly, type Route, type RouteHandler, type Routes, routeRequests } from './routes.js';
 import type { FollowUps, Job, JobKind, JobOf, Notice } from './runtime/jobs.js';
+import { teamOf } from './tenant.js';
 
 /** What a listener's acknowledgement gets from Bolt, per kind of request. */
 export interface ListenerArgs {
@@ -50,6 +51,11 @@ export interface FollowUp<J extends Job> {
    * worker (docs/architecture.md).
    */
   opensView?(job: J): boolean;
+  /**
+   * The follow-up is given the bot as composed, not as it speaks to the job's tenant (removing an
+   * installation, which by then has no token to speak with).
+   */
+  anyTenant?: true;
 }
 
 export type FollowUpTable = { readonly [K in JobKind]?: FollowUp<JobOf<K>> };
@@ -134,8 +140,16 @@ export function registerListeners(app: App, features: readonly Feature[], contex
         ids: l.match.ids,
         handle: async (args) => {
           const started = performance.now();
+          // Every job this request hands on speaks to the installation it was authorised as.
+          const tenant = teamOf(args.body);
+          const here = tenant
+            ? {
+                bot: context.bot,
+                followUps: { run: (job: Job) => context.followUps.run({ ...job, tenant }) },
+              }
+            : context;
           try {
-            await l.ack(args as unknown as ListenerArgs[Route], context);
+            await l.ack(args as unknown as ListenerArgs[Route], here);
           } finally {
             timer.observe((performance.now() - started) / 1000);
           }

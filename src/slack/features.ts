@@ -5,6 +5,7 @@ import { FLOWS } from './flows/index.js';
 import { FORMS } from './forms/index.js';
 import { HOME } from './home/index.js';
 import { IDENTITY } from './identity/index.js';
+import { INSTALL } from './install/index.js';
 import { MENTIONS } from './mentions/index.js';
 import { SCHEDULES } from './schedules/index.js';
 import { TYPEAHEAD } from './typeahead/index.js';
@@ -25,4 +26,5 @@ export const FEATURES: readonly Feature[] = [
   MENTIONS,
   SCHEDULES,
   WORKFLOWS,
+  INSTALL,
 ];

@@ -1,4 +1,14 @@
-import type { SealedSecret } from './types.js';
+/** A token as the store keeps it: encrypted by the caller, bound to its row; never in clear. */
+export interface SealedSecret {
+  /** base64 */
+  ciphertext: string;
+  /** base64, 12 bytes */
+  iv: string;
+  /** base64, the 16-byte GCM tag */
+  tag: string;
+  /** Which key it is under (hex of the first bytes of the key's SHA-256). */
+  keyId: string;
+}
 
 /**
  * What a tenant (one installation of the app: a Slack workspace, or a whole Enterprise Grid organisation

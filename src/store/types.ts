@@ -1,7 +1,7 @@
 import type { WriteHealth } from './health.js';
 import type { ScheduleStore } from './schedules.js';
 import type { StepExecutionStore } from './step-types.js';
-import type { TenantSecretStore } from './tenant-types.js';
+import type { SealedSecret, TenantSecretStore } from './tenant-types.js';
 
 export type * from './step-types.js';
 export type * from './tenant-types.js';
@@ -562,18 +562,6 @@ export interface FlowTrackingStore {
    * followed is never deleted. Returns how many.
    */
   pruneTrackedFlows(before: number, limit: number): Promise<number>;
-}
-
-/** A token as the store keeps it: encrypted by the caller, bound to its row; never in clear. */
-export interface SealedSecret {
-  /** base64 */
-  ciphertext: string;
-  /** base64, 12 bytes */
-  iv: string;
-  /** base64, the 16-byte GCM tag */
-  tag: string;
-  /** Which key it is under (hex of the first bytes of the key's SHA-256). */
-  keyId: string;
 }
 
 export interface PersonToken {

@@ -87,6 +87,7 @@ describe('the features', () => {
       'mentions',
       'schedules',
       'workflows',
+      'install',
     ]);
   });
 
@@ -106,6 +107,7 @@ describe('the features', () => {
       'identity-connected',
       'identity-disconnect',
       'identity-open',
+      'install-removed',
       'mention',
       'schedule-decision',
       'schedule-repeat-create',
@@ -123,6 +125,8 @@ describe('the features', () => {
     expect(answering('events', 'app_home_opened')).toBe(1);
     expect(answering('events', 'app_mention')).toBe(1);
     expect(answering('events', 'message')).toBe(1);
+    expect(answering('events', 'app_uninstalled')).toBe(1);
+    expect(answering('events', 'tokens_revoked')).toBe(1);
     expect(answering('actions', 'tsai_modal_reopen')).toBe(1);
     expect(answering('actions', 'tsai_modal_range_remove:3')).toBe(1);
     expect(answering('actions', 'home_approve')).toBe(1);

@@ -6,6 +6,7 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import type { FollowUps } from '../runtime/jobs.js';
+import { teamOf } from '../tenant.js';
 import { APPROVAL_ACTION, REJECT_REASON_ACTION, REJECT_REASON_BLOCK } from './card.js';
 
 type Click = BlockAction<ButtonAction>;
@@ -28,7 +29,7 @@ export async function ackApprovalClick(
     action: which,
     requestId: action.value ?? '',
     userId: body.user.id,
-    ...(body.team?.id ? { teamId: body.team.id } : {}),
+    ...(teamOf(body) ? { teamId: teamOf(body)! } : {}),
     ...(body.channel?.id ? { channelId: body.channel.id } : {}),
     ...(body.response_url ? { responseUrl: body.response_url } : {}),
     triggerId: body.trigger_id,
@@ -46,7 +47,7 @@ export async function ackRejectReason(
     kind: 'approval-reject',
     requestId: view.private_metadata,
     userId: body.user.id,
-    ...(body.team?.id ? { teamId: body.team.id } : {}),
+    ...(teamOf(body) ? { teamId: teamOf(body)! } : {}),
     ...(reason ? { reason } : {}),
   });
 }

@@ -7,6 +7,7 @@ import { errText } from '../../log.js';
 import { type Asked, commandLineOf, invocationOfAsked } from '../asked.js';
 import type { Bot } from '../bot.js';
 import { say, tellUser } from '../reply.js';
+import { teamOf } from '../tenant.js';
 import { goesBy } from '../users.js';
 import { errorMessage, helpMessage } from '../views/messages.js';
 import { context, escapeMrkdwn } from '../views/mrkdwn.js';
@@ -23,7 +24,7 @@ export function askedOfCommand(command: SlashCommand): Asked {
     text: command.text,
     userId: command.user_id,
     ...(command.user_name ? { userName: command.user_name } : {}),
-    ...(command.team_id ? { teamId: command.team_id } : {}),
+    ...(teamOf(command) ? { teamId: teamOf(command)! } : {}),
     channelId: command.channel_id,
     via: 'command',
     to: { userId: command.user_id, channelId: command.channel_id, responseUrls: [command.response_url] },

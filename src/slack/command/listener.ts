@@ -9,6 +9,7 @@ import { formOfFlowNext } from '../flows/index.js';
 import { frozen } from '../http/ack-body.js';
 import { exactly, type Routes } from '../routes.js';
 import type { FollowUps } from '../runtime/jobs.js';
+import { teamOf } from '../tenant.js';
 import { helpMessage, type MessageBody } from '../views/messages.js';
 import { COMMAND_NAME } from './name.js';
 
@@ -48,7 +49,7 @@ export async function ackNextStep(
     step: formOfFlowNext(action.action_id),
     value: action.value ?? '',
     userId: body.user.id,
-    ...((body.team?.id ?? body.user.team_id) ? { teamId: body.team?.id ?? body.user.team_id } : {}),
+    ...(teamOf(body) ? { teamId: teamOf(body)! } : {}),
     triggerId: body.trigger_id,
     ...(body.channel?.id ? { channelId: body.channel.id } : {}),
     ...(body.response_url ? { responseUrl: body.response_url } : {}),

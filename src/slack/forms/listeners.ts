@@ -9,6 +9,7 @@ import type {
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import type { FollowUps, Job } from '../runtime/jobs.js';
+import { teamOf } from '../tenant.js';
 import type { SubmissionBody } from './submit.js';
 import {
   formOfShortcut,
@@ -33,7 +34,7 @@ export async function ackShortcut(
 ): Promise<void> {
   await ack();
   const form = formOfShortcut(shortcut.callback_id);
-  const teamId = shortcut.team?.id ?? shortcut.user.team_id;
+  const teamId = teamOf(shortcut);
   if (form)
     followUps.run({
       kind: 'form-open',
@@ -52,7 +53,7 @@ export async function ackFormAction(
   const id = action.action_id;
   const value = (action as ButtonAction).value;
   if (id === MODAL_ACTION.reopen) {
-    const teamId = body.team?.id ?? body.user.team_id;
+    const teamId = teamOf(body);
     followUps.run({
       kind: 'form-reopen',
       userId: body.user.id,

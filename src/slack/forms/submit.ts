@@ -11,6 +11,7 @@ import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import { announceFlow } from '../flows/index.js';
 import { type Audience, postInChannel, tellUser } from '../reply.js';
+import { teamOf } from '../tenant.js';
 import { goesBy } from '../users.js';
 import { errorMessage, type Invocation, resultMessage } from '../views/messages.js';
 import { saveDraft } from './drafts.js';
@@ -52,7 +53,7 @@ export async function checkSubmission(
     return { ack: first ? { response_action: 'errors', errors: { [first]: UNREADABLE_FORM } } : undefined };
   }
   const { fields, form } = readModalState(meta, body.view.state?.values);
-  const teamId = body.team?.id ?? body.user.team_id;
+  const teamId = teamOf(body);
   // A picked signal is run with its label, as a typed `id:label` would be.
   for (const name of labelledSignalFields(meta.kind)) {
     const picked = textIn(form, name);

@@ -5,6 +5,7 @@ import type {
   SlackEventMiddlewareArgs,
 } from '@slack/bolt';
 import type { FollowUps } from '../runtime/jobs.js';
+import { teamOf } from '../tenant.js';
 import { HOME_ACTION } from './ids.js';
 
 type Click = BlockAction<ButtonAction>;
@@ -14,7 +15,7 @@ export async function ackHomeOpened(
   { event, body }: Pick<SlackEventMiddlewareArgs<'app_home_opened'>, 'event' | 'body'>,
   followUps: Pick<FollowUps, 'run'>,
 ): Promise<void> {
-  const teamId = typeof body.team_id === 'string' ? body.team_id : undefined;
+  const teamId = teamOf(body);
   if (event.tab === 'messages' || typeof event.user !== 'string' || !teamId) return;
   const hash = (event.view as { hash?: unknown } | undefined)?.hash;
   followUps.run({
@@ -31,7 +32,7 @@ export async function ackHomeDecision(
   followUps: Pick<FollowUps, 'run'>,
 ): Promise<void> {
   await ack();
-  const teamId = body.team?.id ?? body.user.team_id;
+  const teamId = teamOf(body);
   followUps.run({
     kind: 'home-decision',
     action: action.action_id === HOME_ACTION.reject ? 'reject' : 'approve',

@@ -9,6 +9,7 @@ import type { ConnectOutcome } from '../../core/identity/index.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import type { FollowUps } from '../runtime/jobs.js';
+import { teamOf } from '../tenant.js';
 import { IDENTITY_ACTION, TOKEN_BLOCK, TOKEN_INPUT } from './ids.js';
 import { connectedModal, formMeta } from './views.js';
 
@@ -21,7 +22,7 @@ export async function ackIdentityClick(
   followUps: Pick<FollowUps, 'run'>,
 ): Promise<void> {
   await ack();
-  const teamId = body.team?.id ?? body.user.team_id;
+  const teamId = teamOf(body);
   const asked = {
     userId: body.user.id,
     ...(teamId ? { teamId } : {}),
@@ -46,7 +47,7 @@ export async function ackConnectSubmission(
   bot: Bot,
   followUps: Pick<FollowUps, 'run'>,
 ): Promise<void> {
-  const teamId = body.team?.id ?? body.user.team_id;
+  const teamId = teamOf(body);
   const meta = formMeta(body.view.private_metadata);
   const pasted = body.view.state.values[TOKEN_BLOCK]?.[TOKEN_INPUT]?.value ?? '';
   let outcome: ConnectOutcome;

@@ -1,4 +1,5 @@
 import type { FollowUps } from '../runtime/jobs.js';
+import { teamOf } from '../tenant.js';
 import type { MessageJob } from './jobs.js';
 import { directCommand, mentionCommand } from './text.js';
 
@@ -50,7 +51,7 @@ export function readMessageEvent(a: MessageEventArgs): MessageJob | undefined {
     ...(botUserId ? { userId: botUserId } : {}),
     ...(a.context?.botId ? { botId: a.context.botId } : {}),
   };
-  const teamId = str(body.team_id) ?? str(event.team);
+  const teamId = teamOf(body) ?? str(event.team);
   const channelId = str(event.channel);
   if (!channelId) return undefined;
 

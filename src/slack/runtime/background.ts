@@ -4,9 +4,8 @@ import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import type { Running } from '../feature.js';
 import { FEATURES } from '../features.js';
-import { say } from '../reply.js';
 import { tellAbandoned } from './holds.js';
-import { audienceOf } from './notices.js';
+import { tell } from './notices.js';
 
 export type BackgroundWork = Running;
 
@@ -60,7 +59,7 @@ function startAbandonedSweep(bot: Bot, log: Bot['logger']): Running {
       try {
         const told = await tellAbandoned(
           bot.store,
-          (n, text) => say(bot, audienceOf(n), text),
+          (n, text) => tell(bot, n, text),
           // The machine's clock: holds are renewed by other processes.
           Date.now(),
         );

@@ -12,7 +12,16 @@ const FOLLOW_UPS = followUpsOf(FEATURES);
 export async function runFollowUp(job: Job, bot: Bot): Promise<void> {
   const followUp = FOLLOW_UPS.get(job.kind);
   if (!followUp) throw new Error(`no feature follows up a job of kind ${String(job.kind)}`);
-  return followUp.run(job, bot);
+  if (followUp.anyTenant) return followUp.run(job, bot);
+  const speaking = await bot.forTeam(job.tenant);
+  if (!speaking) {
+    bot.logger.warn(
+      { job: job.kind, tenant: job.tenant },
+      'a follow-up for a workspace the app is no longer installed in; nothing done',
+    );
+    return;
+  }
+  return followUp.run(job, speaking);
 }
 
 /**
@@ -21,7 +30,8 @@ export async function runFollowUp(job: Job, bot: Bot): Promise<void> {
  * garbage button value).
  */
 export function noticeOf(job: Job): Notice | undefined {
-  return FOLLOW_UPS.get(job.kind)?.notice?.(job);
+  const notice = FOLLOW_UPS.get(job.kind)?.notice?.(job);
+  return notice && job.tenant ? { ...notice, tenant: job.tenant } : notice;
 }
 
 /** Whether the job must open a view within its trigger's 3 seconds, as its feature says. */

@@ -52,7 +52,7 @@ export interface FollowUpHoldsOptions {
  * an ephemeral message in the channel, else a direct message.
  */
 function keptNotice(n: Notice): Record<string, unknown> {
-  return { ...placeOf(n), what: n.keptWhat ?? n.what };
+  return { ...placeOf(n), ...(n.tenant ? { tenant: n.tenant } : {}), what: n.keptWhat ?? n.what };
 }
 
 export function startFollowUpHolds(o: FollowUpHoldsOptions): FollowUpHolds {

@@ -5,6 +5,7 @@ import type { FlowJob } from '../flows/jobs.js';
 import type { FormJob } from '../forms/jobs.js';
 import type { HomeJob } from '../home/jobs.js';
 import type { IdentityJob } from '../identity/jobs.js';
+import type { InstallJob } from '../install/jobs.js';
 import type { MessageJob } from '../mentions/jobs.js';
 import type { ScheduleJob } from '../schedules/jobs.js';
 import type { TypedOn } from '../views/typed-commands.js';
@@ -15,7 +16,7 @@ import type { WorkflowJob } from '../workflows/jobs.js';
  * follow-up worker thread (see `worker-host.ts`). Each feature declares its own kinds, and the follow-up
  * that does each (`dispatch.ts` finds it in the list of features).
  */
-export type Job =
+export type Job = (
   | CommandJob
   | FormJob
   | ApprovalJob
@@ -24,7 +25,15 @@ export type Job =
   | IdentityJob
   | MessageJob
   | ScheduleJob
-  | WorkflowJob;
+  | WorkflowJob
+  | InstallJob
+) & {
+  /**
+   * The tenant whose installation the job speaks to (slack/tenant.ts), as its request was authorised:
+   * set by `registerListeners` on every job an acknowledgement hands on, so no feature can forget it.
+   */
+  tenant?: string;
+};
 
 export type JobKind = Job['kind'];
 
@@ -34,6 +43,8 @@ export type JobOf<K extends JobKind> = Extract<Job, { kind: K }>;
 /** Whom to tell, and what to call the job, if its thread dies while it is in hand. */
 export interface Notice {
   userId: string;
+  /** The tenant whose installation reaches them (the job's). */
+  tenant?: string;
   channelId?: string;
   /** The thread they asked in (a mention): they are told there. */
   threadTs?: string;

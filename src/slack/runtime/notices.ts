@@ -1,9 +1,16 @@
-import type { Audience } from '../reply.js';
+import type { Bot } from '../bot.js';
+import { type Audience, say } from '../reply.js';
 import { code } from '../views/mrkdwn.js';
 import type { Notice } from './jobs.js';
 
 /** How a person looks a flow up, as a code span (its placeholder escaped, as all mrkdwn text is). */
 const FLOW_LOOKUP = code('/tsai flow <flow-id>');
+
+/** Tells the person behind a notice, through the installation of their tenant; false when it is gone. */
+export async function tell(bot: Bot, n: Notice, text: string): Promise<boolean> {
+  const speaking = await bot.forTeam(n.tenant);
+  return speaking ? say(speaking, audienceOf(n), text) : false;
+}
 
 /** Where the person behind a notice asked: whom, the conversation and thread, and how it reads commands. */
 export function placeOf(n: Notice): Omit<Audience, 'responseUrls'> {

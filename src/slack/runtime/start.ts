@@ -1,10 +1,9 @@
 import { type Logger, rawLogWriter } from '../../log.js';
 import { type Bot, type BotHooks, type BotSetup, storeSharedAcrossThreads } from '../bot.js';
-import { say } from '../reply.js';
 import { opensView } from './dispatch.js';
 import { followUpsHere, inThreadFollowUps } from './in-thread.js';
 import type { FollowUps, Job } from './jobs.js';
-import { audienceOf } from './notices.js';
+import { tell } from './notices.js';
 
 /** Views opened on the acking thread at once before the next goes to the worker first. */
 const VIEWS_HERE_AT_ONCE = 4;
@@ -41,7 +40,7 @@ export async function startFollowUps(
     // What is left of the shutdown bound goes to stopping HTTP, telling whom the drain left, and closing.
     drainTimeoutMs: Math.max(1_000, setup.config.shutdownTimeoutMs - 3_000),
     writeLog: rawLogWriter(logger),
-    tell: (n, text) => say(bot, audienceOf(n), text),
+    tell: (n, text) => tell(bot, n, text),
   });
   // A job that opens a view has 3 seconds to do it (feature.ts, opensView). It runs here, beside the acks,
   // where a busy machine does not starve it; past a few at once (a burst of forms), the worker runs it if

@@ -4,6 +4,7 @@ import type { Asked } from '../asked.js';
 import type { Bot } from '../bot.js';
 import { type Feature, type Listener, listener } from '../feature.js';
 import { exactly } from '../routes.js';
+import { teamOf } from '../tenant.js';
 import { REPEAT_FLOW } from '../views/schedule-actions.js';
 
 /** `action_id`s of a schedule's approval card (kept here so the acking thread loads nothing more). */
@@ -28,7 +29,7 @@ const decision: Listener = listener({
       decision: which,
       scheduleId: action.value,
       userId: body.user.id,
-      ...(body.team?.id ? { teamId: body.team.id } : {}),
+      ...(teamOf(body) ? { teamId: teamOf(body)! } : {}),
       ...(body.channel?.id ? { channelId: body.channel.id } : {}),
       ...(body.message?.ts ? { messageTs: body.message.ts } : {}),
     });
@@ -89,7 +90,7 @@ const repeatSubmission: Listener = listener({
         'This form cannot be read (an older version of the bot may have opened it): close it and press the button again.';
     if (!when.ok || !meta || !commandText) return void (await ack({ response_action: 'errors', errors }));
     await ack();
-    const teamId = body.team?.id ?? body.user.team_id;
+    const teamId = teamOf(body);
     followUps.run({
       kind: 'schedule-repeat-create',
       userId: body.user.id,

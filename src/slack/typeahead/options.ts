@@ -5,6 +5,7 @@ import { fieldOptions } from '../../core/forms/options.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import { decodeMeta, pickedResources, type StateValues } from '../forms/index.js';
+import { teamOf } from '../tenant.js';
 
 type OptionsAck = Pick<SlackOptionsMiddlewareArgs<'block_suggestion'>, 'ack'>['ack'];
 type Option = {
@@ -33,7 +34,7 @@ export async function ackFieldOptions(
 }
 
 async function optionsFor(body: BlockSuggestion, bot: Pick<Bot, 'store'>): Promise<Option[]> {
-  const teamId = body.team?.id ?? body.user?.team_id;
+  const teamId = teamOf(body);
   if (typeof teamId !== 'string' || !teamId) return [];
   const view = body.view as { private_metadata?: unknown; state?: { values?: unknown } } | undefined;
   const meta = decodeMeta(typeof view?.private_metadata === 'string' ? view.private_metadata : undefined);

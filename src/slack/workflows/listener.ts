@@ -1,4 +1,5 @@
 import type { FollowUps } from '../runtime/jobs.js';
+import { teamOf } from '../tenant.js';
 
 /** The parts of Slack's `function_executed` event the bot reads. */
 export interface FunctionExecutedBody {
@@ -31,7 +32,7 @@ export async function ackFunctionExecuted(
       ? (event.inputs as Record<string, unknown>)
       : {};
   const workflowExecutionId = str(event.workflow_execution_id);
-  const teamId = str(body.team_id);
+  const teamId = teamOf(body);
   followUps.run({
     kind: 'step-executed',
     start: {

@@ -1,0 +1,31 @@
+import type { Bot } from '../bot.js';
+import type { FollowUps } from '../runtime/jobs.js';
+
+/** An `app_uninstalled` or `tokens_revoked` event's envelope, as far as the bot reads it. */
+export interface RemovalBody {
+  event?: { type?: unknown; tokens?: { bot?: unknown } };
+}
+
+/**
+ * The app was removed from a workspace or organisation (`app_uninstalled`), or its bot token revoked
+ * (`tokens_revoked` naming bots; people's OAuth tokens the bot never keeps). Bolt acknowledged the event;
+ * the removal itself is done after. With one bot token (SLACK_BOT_TOKEN) there is no installation to
+ * remove: the event is only logged.
+ */
+export async function ackRemoval(
+  body: RemovalBody,
+  bot: Bot,
+  followUps: Pick<FollowUps, 'run'>,
+): Promise<void> {
+  const type = body.event?.type;
+  const bots = body.event?.tokens?.bot;
+  if (type === 'tokens_revoked' && !(Array.isArray(bots) && bots.length > 0)) return;
+  if (!bot.installations) {
+    bot.logger.warn({ event: type }, 'Slack says the app was removed or its token revoked');
+    return;
+  }
+  followUps.run({
+    kind: 'install-removed',
+    cause: type === 'tokens_revoked' ? 'tokens_revoked' : 'app_uninstalled',
+  });
+}
