@@ -7,12 +7,14 @@ import type { LocalSlack } from './local-slack-api.js';
  *   GET    /_local/snapshot?viewer=U…   what that user sees (LocalSlackSnapshot)
  *   GET    /_local/events               Server-Sent Events, `data: {"version":n}` on every change
  *   GET    /_local/log                  { calls, responses, events }: Web API calls, response_url posts, events
- *   GET    /_local/faults | rate-limits | token | app | functions | workflows
+ *   GET    /_local/faults | rate-limits | token | app | functions | workflows | installs
  *   DELETE /_local/faults[/<id>][?method=…]   { removed }
  *   POST   /_local/<action>             user actions: command | click | view-action | type | pick | submit |
  *                                       close-view | shortcut | options | message | edit-message |
  *                                       delete-message | open-home | event |
  *                                       workflow ({ user, workflow: { name, steps } }: run it);
+ *                                       install ({ installUrl, user, teamId | enterpriseId }: "Add to
+ *                                       Slack" as a browser does it), uninstall ({ teamId | enterpriseId });
  *                                       platform: faults | rate-limits | token | channel-state | app | reset
  * POST bodies are the JSON arguments of the matching LocalSlack method; answers are its result (a
  * Delivery for user actions) or `{ error }` with status 400 when the arguments are wrong.
@@ -51,6 +53,7 @@ export async function handleControl(
     app: () => slack.snapshot().app,
     functions: () => ({ functions: slack.functions() }),
     workflows: () => ({ workflows: slack.workflows() }),
+    installs: () => ({ installs: slack.snapshot().installs }),
   };
   if (req.method === 'GET' && getters[action]) return send(200, getters[action]());
   const one = /^faults(?:\/(\d+))?$/.exec(action);
@@ -93,6 +96,13 @@ export async function handleControl(
     app: (a) => slack.configureApp(a),
     reset: () => slack.reset(),
     workflow: (a) => slack.runWorkflow(a).then((run) => ({ id: run.id })),
+    // The browser's whole install; its answer leaves the token out, which only the app may hold.
+    install: (a) =>
+      slack.installApp(a).then(({ install, ...rest }) => ({
+        ...rest,
+        ...(install ? { install: { ...install, token: undefined } } : {}),
+      })),
+    uninstall: (a) => slack.uninstallApp(a),
   };
   const run = actions[action];
   if (!run) return send(404, { error: `unknown control action "${action}"`, actions: Object.keys(actions) });

@@ -1,4 +1,9 @@
-import type { LocalChannel, LocalUser, LocalUsergroup } from './types.js';
+import type { LocalChannel, LocalEnterprise, LocalTeam, LocalUser, LocalUsergroup } from './types.js';
+
+/** The stand-in's own workspace: where everyone is unless told otherwise, and the bot token is installed. */
+export const DEFAULT_TEAMS: LocalTeam[] = [{ id: 'T0LOCAL', name: 'Local Slack', domain: 'localslack' }];
+
+export const DEFAULT_ENTERPRISES: LocalEnterprise[] = [];
 
 /**
  * A requester and two approvers in different zones and locales, so per-user time zones, day/month order

@@ -1,12 +1,32 @@
 import { randomBytes } from 'node:crypto';
-import { type LocalSlackContext, userRef } from './context.js';
+import { type LocalSlackContext, placeOf, userRef } from './context.js';
+import type { LocalInstall } from './installs.js';
 import type { SendEventOptions } from './local-slack-api.js';
 import { nowSeconds } from './signing.js';
-import { APP_ID, BOT_USER_ID, TEAM_ID } from './state.js';
+import { APP_ID } from './state.js';
 import type { Delivery } from './types.js';
 import { viewPayload } from './webapi.js';
 
 const randomId = (n: number) => randomBytes(n).toString('hex').toUpperCase().slice(0, n);
+
+/**
+ * Where an event happens and which installation it is delivered for: the installation given, else the one
+ * serving the workspace of the event's person (`user`, or the option's), else the stand-in's own.
+ */
+function eventPlace(ctx: LocalSlackContext, event: Record<string, unknown>, eo: SendEventOptions) {
+  if (eo.install) {
+    const i = eo.install;
+    const teamId = i.teamId ?? ctx.installs.teamsOf(i)[0] ?? i.enterpriseId ?? '';
+    return { teamId, enterpriseId: i.enterpriseId, install: i };
+  }
+  const user = eo.user ?? (typeof event.user === 'string' ? event.user : undefined);
+  if (user && ctx.state.users.has(user)) {
+    const p = placeOf(ctx, user);
+    return { teamId: p.team.id, enterpriseId: p.enterprise?.id, install: p.install };
+  }
+  const i = ctx.installs.default;
+  return { teamId: i.teamId ?? '', enterpriseId: undefined, install: i };
+}
 
 /** An Events API delivery: a signed JSON `event_callback` envelope around `event`. */
 export async function sendEvent(
@@ -15,24 +35,19 @@ export async function sendEvent(
   eo: SendEventOptions = {},
 ): Promise<Delivery> {
   const eventId = eo.eventId ?? `Ev${randomId(10)}`;
+  const place = eventPlace(ctx, event, eo);
   const envelope = {
     token: 'local-verification-token',
-    team_id: TEAM_ID,
-    context_team_id: TEAM_ID,
+    team_id: place.teamId,
+    ...(place.enterpriseId ? { enterprise_id: place.enterpriseId } : {}),
+    context_team_id: place.teamId,
+    ...(place.enterpriseId ? { context_enterprise_id: place.enterpriseId } : {}),
     api_app_id: APP_ID,
     event: { event_ts: ctx.state.nextTs(), ...event },
     type: 'event_callback',
     event_id: eventId,
     event_time: nowSeconds(),
-    authorizations: [
-      {
-        enterprise_id: null,
-        team_id: TEAM_ID,
-        user_id: BOT_USER_ID,
-        is_bot: true,
-        is_enterprise_install: false,
-      },
-    ],
+    authorizations: [authorization(place.install)],
     is_ext_shared_channel: false,
     event_context: `4-${randomId(16)}`,
   };
@@ -78,4 +93,15 @@ export function openHome(
     tab,
     ...(home ? { view: viewPayload(home) } : {}),
   });
+}
+
+/** Which installation an event is for, as Slack's `authorizations[0]` names it. */
+function authorization(i: LocalInstall) {
+  return {
+    enterprise_id: i.enterpriseId ?? null,
+    team_id: i.isEnterpriseInstall ? null : (i.teamId ?? null),
+    user_id: i.botUserId,
+    is_bot: true,
+    is_enterprise_install: i.isEnterpriseInstall,
+  };
 }

@@ -37,7 +37,8 @@ export class FunctionRuntime {
     definitions: Record<string, FunctionDefinition>,
     private readonly now: () => number,
     /** Delivers `function_executed` for a new execution (the stand-in signs and posts it). */
-    private readonly deliver: (event: Json) => Promise<unknown>,
+    /** Delivers the event for the installation that serves `user`, who ran the workflow. */
+    private readonly deliver: (event: Json, user: string) => Promise<unknown>,
   ) {
     this.definitions = definitions;
   }
@@ -96,26 +97,29 @@ export class FunctionRuntime {
         description: x.description ?? '',
         is_required: (p.required ?? []).includes(name),
       }));
-    await this.deliver({
-      type: 'function_executed',
-      function: {
-        id: `Fn${ex.callbackId
-          .toUpperCase()
-          .replace(/[^A-Z0-9]/g, '')
-          .slice(0, 8)}`,
-        callback_id: ex.callbackId,
-        title: def.title,
-        description: def.description ?? '',
-        type: 'app',
-        input_parameters: params(def.input_parameters),
-        output_parameters: params(def.output_parameters),
-        date_created: Math.floor(this.now() / 1000),
+    await this.deliver(
+      {
+        type: 'function_executed',
+        function: {
+          id: `Fn${ex.callbackId
+            .toUpperCase()
+            .replace(/[^A-Z0-9]/g, '')
+            .slice(0, 8)}`,
+          callback_id: ex.callbackId,
+          title: def.title,
+          description: def.description ?? '',
+          type: 'app',
+          input_parameters: params(def.input_parameters),
+          output_parameters: params(def.output_parameters),
+          date_created: Math.floor(this.now() / 1000),
+        },
+        inputs: withUserContext(def, ex.inputs, ex.user),
+        function_execution_id: ex.id,
+        workflow_execution_id: ex.workflowExecutionId,
+        bot_access_token: ex.token,
       },
-      inputs: withUserContext(def, ex.inputs, ex.user),
-      function_execution_id: ex.id,
-      workflow_execution_id: ex.workflowExecutionId,
-      bot_access_token: ex.token,
-    });
+      ex.user,
+    );
   }
 
   /** `functions.completeSuccess` / `functions.completeError`. */

@@ -1,5 +1,5 @@
 export { commandText } from './command-text.js';
-export { DEFAULT_CHANNELS, DEFAULT_USERGROUPS, DEFAULT_USERS } from './defaults.js';
+export { DEFAULT_CHANNELS, DEFAULT_TEAMS, DEFAULT_USERGROUPS, DEFAULT_USERS } from './defaults.js';
 export { type FaultSpec, type InjectedFault, PLATFORM_ERRORS, RESPONSE_URL } from './faults.js';
 export {
   EXECUTION_TOKEN_TTL_MS,
@@ -9,8 +9,10 @@ export {
   type WorkflowRun,
   type WorkflowRunView,
 } from './functions.js';
+export type { InstallTarget, LocalInstall } from './installs.js';
 export { startLocalSlack } from './local-slack.js';
 export type {
+  InstallOutcome,
   LocalSlack,
   LocalSlackOptions,
   SendEventOptions,
@@ -18,6 +20,7 @@ export type {
   TokenStatus,
   WaitPredicate,
 } from './local-slack-api.js';
+export type { OAuthApp } from './oauth.js';
 export { METHOD_TIERS, type RateLimitConfig, type RateLimitOptions, TIERS } from './rate-limits.js';
 export { RESPONSE_URL_MAX_USES, RESPONSE_URL_TTL_MS } from './respond.js';
 export { signSlackRequest } from './signing.js';

@@ -6,6 +6,8 @@ import type {
   WorkflowRun,
   WorkflowRunView,
 } from './functions.js';
+import type { InstallTarget, LocalInstall } from './installs.js';
+import type { OAuthApp } from './oauth.js';
 import type { RateLimitConfig, RateLimitOptions } from './rate-limits.js';
 import type { SlackState } from './state.js';
 import type {
@@ -14,8 +16,10 @@ import type {
   Delivery,
   EventDelivery,
   LocalChannel,
+  LocalEnterprise,
   LocalMessage,
   LocalSlackSnapshot,
+  LocalTeam,
   LocalUser,
   LocalUsergroup,
   OpenView,
@@ -49,12 +53,33 @@ export interface LocalSlackOptions {
   app?: Partial<AppSettings>;
   /** The manifest's `functions` (Workflow Builder steps), keyed by callback_id. */
   functions?: Record<string, FunctionDefinition>;
+  /**
+   * More workspaces beside the stand-in's own (T0LOCAL, where the bot token is installed); people and
+   * channels name theirs (`teamId`, `teams`). A workspace of an organisation names it (`enterpriseId`).
+   */
+  teams?: LocalTeam[];
+  /** Enterprise Grid organisations. */
+  enterprises?: LocalEnterprise[];
+  /** "Add to Slack": the app's client ID and secret, and its redirect URL (`configureOAuth`). */
+  oauth?: OAuthApp;
+}
+
+/** What came of `installApp`: the page the browser ended on, and the installation made, if any. */
+export interface InstallOutcome {
+  /** The bot's answer to Slack's redirect (or to the install page, when it went no further). */
+  status: number;
+  page: string;
+  install?: LocalInstall;
 }
 
 /** How the workspace regards the bot's token: `revoked` answers `token_revoked`, `inactive` `account_inactive`. */
 export type TokenStatus = 'active' | 'revoked' | 'inactive';
 
 export interface SendEventOptions {
+  /** The installation it is delivered for (default: the one serving the event's person, else the stand-in's own). */
+  install?: LocalInstall;
+  /** Whose workspace it happens in, when the event itself names nobody. */
+  user?: string;
   /** Default: a fresh `Ev…` id. Reuse one with `retryNum` to redeliver an event as Slack's retries do. */
   eventId?: string;
   /** Sent as X-Slack-Retry-Num (with X-Slack-Retry-Reason, default `http_timeout`). */
@@ -231,6 +256,24 @@ export interface LocalSlack {
   /** Revokes (or deactivates, or restores) the bot's token: every call answers with its error meanwhile. */
   setTokenStatus(status: TokenStatus): void;
   tokenStatus(): TokenStatus;
+  /** "Add to Slack": the app's client ID, client secret and redirect URL, as its settings pages hold them. */
+  configureOAuth(app: OAuthApp): void;
+  /**
+   * Installs the app as a person would in a browser: opens the bot's install page (`installUrl`, keeping
+   * the cookies it sets), follows its Add to Slack link to the stand-in's authorize page, chooses where
+   * (`teamId`, or `enterpriseId` for an org-wide install) and allows (or cancels, `deny`), and follows
+   * the redirect back to the bot with the same cookies.
+   */
+  installApp(
+    o: { installUrl: string; user: string; deny?: boolean } & InstallTarget,
+  ): Promise<InstallOutcome>;
+  /**
+   * Removes the app from a workspace or an organisation: its token is revoked, and the bot is sent
+   * `tokens_revoked` and `app_uninstalled`, as Slack sends them.
+   */
+  uninstallApp(target: InstallTarget): Promise<Delivery[]>;
+  /** Every installation, removed ones included (their status `revoked`); tokens included, for tests. */
+  installs(): LocalInstall[];
   /** Adds the bot to a channel or removes it, archives or unarchives the channel. */
   setChannelState(channel: string, s: { botMember?: boolean; archived?: boolean }): LocalChannel;
   /** The app's manifest settings (kept across `reset`). */

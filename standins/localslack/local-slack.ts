@@ -3,14 +3,23 @@ import type { AddressInfo } from 'node:net';
 import { BotDelivery } from './bot-delivery.js';
 import { channelRef, type LocalSlackContext } from './context.js';
 import { handleControl } from './control.js';
-import { DEFAULT_CHANNELS, DEFAULT_USERGROUPS, DEFAULT_USERS } from './defaults.js';
+import {
+  DEFAULT_CHANNELS,
+  DEFAULT_ENTERPRISES,
+  DEFAULT_TEAMS,
+  DEFAULT_USERGROUPS,
+  DEFAULT_USERS,
+} from './defaults.js';
 import { openHome, sendEvent } from './event-delivery.js';
 import { Faults } from './faults.js';
 import { FunctionRuntime, viewOfRun } from './functions.js';
 import { readBody, sendJson } from './http-io.js';
+import { installApp, uninstallApp } from './install-flow.js';
+import { Installs } from './installs.js';
 import { refuseForeign, servedHosts } from './local-guard.js';
 import type { LocalSlack, LocalSlackOptions, TokenStatus } from './local-slack-api.js';
 import { clickButton, sendCommand, sendShortcut } from './message-actions.js';
+import { handleAuthorize, OAuthCodes } from './oauth.js';
 import { sendOptionsRequest } from './options-request.js';
 import { RateLimiter } from './rate-limits.js';
 import { messagesIn, snapshotOf } from './snapshot.js';
@@ -27,11 +36,21 @@ function newContext(o: LocalSlackOptions): LocalSlackContext {
   const users = [...(o.users ?? DEFAULT_USERS)];
   if (!users.some((u) => u.id === BOT_USER_ID))
     users.push({ id: BOT_USER_ID, name: 'tsai', tz: 'UTC', isBot: true });
+  const teams = [...(o.teams ?? [])];
+  for (const t of DEFAULT_TEAMS) if (!teams.some((x) => x.id === t.id)) teams.unshift(t);
   const state = new SlackState(
-    { users, channels: o.channels ?? DEFAULT_CHANNELS, usergroups: o.usergroups ?? DEFAULT_USERGROUPS },
+    {
+      teams,
+      enterprises: o.enterprises ?? DEFAULT_ENTERPRISES,
+      users,
+      channels: o.channels ?? DEFAULT_CHANNELS,
+      usergroups: o.usergroups ?? DEFAULT_USERGROUPS,
+    },
     now,
   );
   Object.assign(state.app, o.app ?? {});
+  const oauth = new OAuthCodes();
+  if (o.oauth) oauth.app = { ...o.oauth };
   const ctx: LocalSlackContext = {
     options: o,
     state,
@@ -42,10 +61,11 @@ function newContext(o: LocalSlackOptions): LocalSlackContext {
     limiter: new RateLimiter(now, o.rateLimits),
     bot: new BotDelivery(o.signingSecret, o.ackTimeoutMs ?? 3000, o.botEndpoint),
     triggerTtlMs: o.triggerTtlMs ?? 3000,
-    tokenStatus: 'active',
     eventQueue: Promise.resolve(),
+    installs: new Installs(state, o.botToken),
+    oauth,
     url: '',
-    functions: new FunctionRuntime(o.functions ?? {}, now, (event) => sendEvent(ctx, event)),
+    functions: new FunctionRuntime(o.functions ?? {}, now, (event, user) => sendEvent(ctx, event, { user })),
   };
   return ctx;
 }
@@ -55,6 +75,7 @@ async function route(ctx: LocalSlackContext, slack: LocalSlack, req: IncomingMes
   const raw = await readBody(req);
   const api = /^\/api\/([\w.]+)$/.exec(u.pathname);
   if (api) return handleApi(ctx, api[1]!, raw, req, u.searchParams, res);
+  if (u.pathname === '/oauth/v2/authorize') return handleAuthorize(ctx, req, u, raw, res);
   if (u.pathname.startsWith('/_local/')) {
     const refused = refuseForeign(req, servedHosts(new URL(ctx.url).hostname, Number(new URL(ctx.url).port)));
     if (refused) return sendJson(res, refused.status, { error: refused.error });
@@ -136,7 +157,7 @@ function localSlackOf(ctx: LocalSlackContext, close: () => Promise<void>): Local
     signedPost: (path, rawBody, so) => ctx.bot.post(path, rawBody, so),
     messages: (channel, mo) => messagesIn(state, channel, mo),
     topView: (user) => state.topView(user),
-    snapshot: (viewer) => snapshotOf(state, viewer),
+    snapshot: (viewer) => snapshotOf(state, ctx.installs, viewer),
     injectFault: (f) => changed(faults.add(f)),
     listFaults: () => faults.describe(),
     clearFaults: (filter) => changed(faults.clear(filter)),
@@ -148,10 +169,17 @@ function localSlackOf(ctx: LocalSlackContext, close: () => Promise<void>): Local
     setTokenStatus(status) {
       if (!TOKEN_STATUSES.includes(status))
         throw new Error(`local slack: token status is active, revoked or inactive, not "${status}"`);
-      ctx.tokenStatus = status;
+      ctx.installs.default.status = status;
       state.changed();
     },
-    tokenStatus: () => ctx.tokenStatus,
+    tokenStatus: () => ctx.installs.default.status,
+    configureOAuth(app) {
+      ctx.oauth.app = { ...app };
+      state.changed();
+    },
+    installApp: (a) => installApp(ctx, a),
+    uninstallApp: (target) => uninstallApp(ctx, target),
+    installs: () => ctx.installs.all.map((i) => structuredClone(i)),
     setChannelState(channel, cs) {
       const ch = channelRef(ctx, channel);
       if (ch.isIm) throw new Error('local slack: the bot is always in its DMs, and DMs are never archived');
@@ -176,7 +204,7 @@ function localSlackOf(ctx: LocalSlackContext, close: () => Promise<void>): Local
       ctx.events.length = 0;
       faults.clear();
       limiter.set(o.rateLimits ?? false);
-      ctx.tokenStatus = 'active';
+      ctx.installs.reset();
       ctx.functions.reset();
       state.reset();
     },

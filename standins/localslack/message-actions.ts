@@ -3,14 +3,14 @@ import {
   channelRef,
   interactionBase,
   type LocalSlackContext,
+  placeOf,
   responseUrl,
-  TEAM,
   userRef,
 } from './context.js';
 import type { LocalSlack } from './local-slack-api.js';
 import { threadOf } from './message-events.js';
 import { applyResponse } from './respond.js';
-import { APP_ID, TEAM_DOMAIN, TEAM_ID } from './state.js';
+import { APP_ID } from './state.js';
 import type { Delivery } from './types.js';
 import { actionPayload, buildStateValues, findElement } from './views.js';
 import { messagePayload } from './webapi.js';
@@ -25,13 +25,14 @@ export async function sendCommand(
     command = '/tsai',
     shouldEscape,
     rawText,
-    teamId = TEAM_ID,
+    teamId,
   }: Parameters<LocalSlack['sendCommand']>[0],
 ): Promise<Delivery> {
   const { state } = ctx;
   const u = userRef(ctx, user);
   // A command typed in the app's Messages tab runs in the person's direct messages with it.
   const ch = channel === `D${u.id}` ? state.channel(u.id)! : channelRef(ctx, channel);
+  const place = placeOf(ctx, u.id, teamId);
   if (ch.archived) throw new Error(`local slack: #${ch.name} is archived; nobody can type there`);
   if (!state.canSee(ch, u.id)) throw new Error(`local slack: ${user} is not in ${channel}`);
   // Slack shows the invocation only to its author until an in_channel reply reveals it to everyone.
@@ -48,8 +49,11 @@ export async function sendCommand(
   const rUrl = responseUrl(ctx, state.issueResponseUrl({ user: u.id, channel: ch.id, commandTs: cmd.ts }));
   const body = new URLSearchParams({
     token: 'local-verification-token',
-    team_id: teamId,
-    team_domain: TEAM_DOMAIN,
+    team_id: place.team.id,
+    team_domain: place.team.domain,
+    ...(place.enterprise
+      ? { enterprise_id: place.enterprise.id, enterprise_name: place.enterprise.name }
+      : {}),
     channel_id: ch.id,
     channel_name: ch.isIm ? 'directmessage' : ch.name,
     user_id: u.id,
@@ -57,7 +61,7 @@ export async function sendCommand(
     command,
     text,
     api_app_id: APP_ID,
-    is_enterprise_install: 'false',
+    is_enterprise_install: String(place.install.isEnterpriseInstall),
     response_url: rUrl,
     trigger_id: triggerId,
   }).toString();
@@ -102,8 +106,7 @@ export async function clickButton(
   const rUrl = responseUrl(ctx, state.issueResponseUrl({ user: u.id, channel: ch.id, messageTs: m.ts }));
   const ephemeral = m.ephemeralTo !== undefined;
   const d = await ctx.bot.deliverPayload({
-    ...interactionBase('block_actions', u),
-    ...(teamId ? { team: { id: teamId, domain: 'other' }, user: { ...u, team_id: teamId } } : {}),
+    ...interactionBase(ctx, 'block_actions', u, teamId),
     container: { type: 'message', message_ts: m.ts, channel_id: ch.id, is_ephemeral: ephemeral },
     trigger_id: triggerId,
     channel: { id: ch.id, name: ch.name },
@@ -122,16 +125,13 @@ export async function sendShortcut(
 ): Promise<Delivery> {
   const u = userRef(ctx, user);
   const triggerId = ctx.state.issueTrigger(u.id);
+  const { api_app_id: _a, ...base } = interactionBase(ctx, 'shortcut', u);
   const d = await ctx.bot.deliverPayload({
-    type: 'shortcut',
-    token: 'local-verification-token',
+    ...base,
+    user: { id: u.id, username: u.username, team_id: u.team_id },
     action_ts: ctx.state.nextTs(),
-    team: TEAM,
-    user: { id: u.id, username: u.username, team_id: TEAM_ID },
     callback_id: callbackId,
     trigger_id: triggerId,
-    is_enterprise_install: false,
-    enterprise: null,
   });
   return { ...d, triggerId };
 }

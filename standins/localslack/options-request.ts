@@ -54,7 +54,7 @@ export async function sendOptionsRequest(ctx: LocalSlackContext, r: OptionsReque
     throw new Error(`local slack: no type-ahead select ${r.blockId}/${r.actionId} there`);
   if (r.value.length < minQueryLength(ref.element)) return { status: 0, body: '', delivered: false };
   const d = await ctx.bot.deliverPayload({
-    ...interactionBase('block_suggestion', u),
+    ...interactionBase(ctx, 'block_suggestion', u),
     ...where,
     action_id: ref.actionId,
     block_id: ref.blockId,

@@ -3,7 +3,9 @@ import { EventEmitter } from 'node:events';
 import type {
   AppSettings,
   LocalChannel,
+  LocalEnterprise,
   LocalMessage,
+  LocalTeam,
   LocalUser,
   LocalUsergroup,
   OpenView,
@@ -43,6 +45,8 @@ const rid = (prefix: string, n = 8) => prefix + randomBytes(n).toString('hex').t
 
 /** The whole observable workspace: what a sandbox renders and what tests assert on. */
 export class SlackState extends EventEmitter {
+  readonly teams = new Map<string, LocalTeam>();
+  readonly enterprises = new Map<string, LocalEnterprise>();
   readonly users = new Map<string, LocalUser>();
   readonly channels = new Map<string, ChannelState>();
   readonly usergroups = new Map<string, LocalUsergroup>();
@@ -65,7 +69,13 @@ export class SlackState extends EventEmitter {
   private lastMicros = 0;
 
   constructor(
-    private readonly seed: { users: LocalUser[]; channels: LocalChannel[]; usergroups: LocalUsergroup[] },
+    private readonly seed: {
+      teams: LocalTeam[];
+      enterprises: LocalEnterprise[];
+      users: LocalUser[];
+      channels: LocalChannel[];
+      usergroups: LocalUsergroup[];
+    },
     readonly now: () => number,
   ) {
     super();
@@ -74,6 +84,10 @@ export class SlackState extends EventEmitter {
   }
 
   private load(): void {
+    this.teams.clear();
+    this.enterprises.clear();
+    for (const t of this.seed.teams) this.teams.set(t.id, { ...t });
+    for (const e of this.seed.enterprises) this.enterprises.set(e.id, { ...e });
     this.users.clear();
     this.channels.clear();
     this.usergroups.clear();
@@ -147,6 +161,21 @@ export class SlackState extends EventEmitter {
       this.channels.set(dmId, dm);
     }
     return dm;
+  }
+
+  /** The workspace a user acts from. */
+  teamOf(userId: string): LocalTeam {
+    const id = this.users.get(userId)?.teamId ?? TEAM_ID;
+    const team = this.teams.get(id);
+    if (!team)
+      throw new Error(`local slack: user ${userId} is in a workspace the stand-in does not know (${id})`);
+    return team;
+  }
+
+  /** The workspaces a conversation is in: a DM is in its member's. */
+  teamsOf(ch: LocalChannel): string[] {
+    if (ch.isIm) return (ch.members ?? []).map((u) => this.teamOf(u).id);
+    return ch.teams ?? [TEAM_ID];
   }
 
   /** The bot is in every DM and, unless configured otherwise, in every channel. */

@@ -1,6 +1,23 @@
+/** A Slack workspace (team); on Enterprise Grid, one of its organisation's workspaces. */
+export interface LocalTeam {
+  id: string;
+  name: string;
+  domain: string;
+  /** The Enterprise Grid organisation it belongs to. */
+  enterpriseId?: string;
+}
+
+/** An Enterprise Grid organisation: its people have one ID in every one of its workspaces. */
+export interface LocalEnterprise {
+  id: string;
+  name: string;
+}
+
 /** A workspace member known to the stand-in. `tz` is an IANA zone, as Slack's `user.tz`. */
 export interface LocalUser {
   id: string;
+  /** The workspace they act from (default the stand-in's own, T0LOCAL); on Grid, also their organisation's. */
+  teamId?: string;
   name: string;
   realName?: string;
   tz: string;
@@ -14,6 +31,11 @@ export interface LocalUser {
 export interface LocalChannel {
   id: string;
   name: string;
+  /**
+   * The workspaces it is in (default the stand-in's own): more than one for a channel shared between
+   * workspaces, of one organisation or (Slack Connect) of several.
+   */
+  teams?: string[];
   isPrivate?: boolean;
   isIm?: boolean;
   /** When given, chat.postEphemeral to a user outside this list fails with `user_not_in_channel`. */
@@ -63,6 +85,8 @@ export type MessageChange =
 
 export interface OpenView {
   id: string;
+  /** The workspace of the installation that opened it (Slack's `app_installed_team_id`). */
+  appTeamId?: string;
   externalId?: string;
   /** Changes on every update, as Slack's view hash. */
   hash: string;
@@ -147,8 +171,15 @@ export interface Delivery {
 /** A JSON-serialisable picture of the workspace, for a browser UI. */
 export interface LocalSlackSnapshot {
   version: number;
+  /** The viewer's workspace (the stand-in's own without a viewer). */
   teamId: string;
   botUserId: string;
+  /** Every bot user of an installation of the app, for naming their messages. */
+  botUserIds: string[];
+  teams: LocalTeam[];
+  enterprises: LocalEnterprise[];
+  /** Where the app is installed: each installation's workspace or organisation. */
+  installs: { teamId?: string; enterpriseId?: string; isEnterpriseInstall: boolean; botUserId: string }[];
   users: LocalUser[];
   /** Messages include thread replies (group them by `threadTs`); with a viewer, only what they see. */
   channels: (LocalChannel & { messages: LocalMessage[] })[];

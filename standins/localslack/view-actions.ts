@@ -55,7 +55,7 @@ export async function sendViewAction(
     store(ov, blockId, actionId, chosen);
   const triggerId = ctx.state.issueTrigger(u.id);
   const payload = {
-    ...interactionBase('block_actions', u),
+    ...interactionBase(ctx, 'block_actions', u),
     container: { type: 'view', view_id: ov.id },
     trigger_id: triggerId,
     view: viewPayload(ov),
@@ -94,7 +94,7 @@ export async function submitView(
   }
   const triggerId = ctx.state.issueTrigger(u.id);
   const d = await ctx.bot.deliverPayload({
-    ...interactionBase('view_submission', u),
+    ...interactionBase(ctx, 'view_submission', u),
     trigger_id: triggerId,
     view: viewPayload(ov),
     response_urls: [],
@@ -122,7 +122,7 @@ export async function closeView(
   ctx.state.changed();
   if (ov.view.notify_on_close !== true) return undefined;
   return ctx.bot.deliverPayload({
-    ...interactionBase('view_closed', u),
+    ...interactionBase(ctx, 'view_closed', u),
     view: viewPayload(ov),
     is_cleared: ov.view.clear_on_close === true,
   });

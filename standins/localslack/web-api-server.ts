@@ -3,6 +3,7 @@ import type { LocalSlackContext } from './context.js';
 import { RESPONSE_URL } from './faults.js';
 import { parseArgs, sendJson } from './http-io.js';
 import { tellApp } from './message-events.js';
+import { oauthAccess } from './oauth.js';
 import { applyResponse } from './respond.js';
 import type { ApiCall } from './types.js';
 import { type ApiContext, callApi, normaliseArgs } from './webapi.js';
@@ -23,21 +24,28 @@ export function handleApi(
   const auth = req.headers.authorization;
   const token = auth?.startsWith('Bearer ') ? auth.slice(7) : parsed.token;
   delete parsed.token;
+  // The app's client secret is a secret like a token: it is never recorded.
+  const secret = parsed.client_secret;
+  delete parsed.client_secret;
   const { args, badJson } = normaliseArgs(parsed);
   const answer = (status: number, response: Json, extra: Partial<ApiCall> = {}, headers = {}) => {
     ctx.calls.push({ method, args, response, status, ...extra, at: Date.now() });
     ctx.state.changed();
     sendJson(res, status, response, headers);
   };
+  // The app's own credentials, not a token: the exchange of an installation's code.
+  if (method === 'oauth.v2.access') return answer(200, oauthAccess(ctx, { ...args, client_secret: secret }));
   if (token === undefined || token === '') return answer(200, { ok: false, error: 'not_authed' });
-  // A function execution's own token works until it expires or its step completes.
+  // A function execution's own token works until it expires or its step completes; it acts for the
+  // installation that serves the person who ran the workflow.
   const execution = ctx.functions.executionToken(String(token));
   if (execution?.refused) return answer(200, { ok: false, error: execution.refused });
-  if (!execution && token !== ctx.options.botToken) return answer(200, { ok: false, error: 'invalid_auth' });
-  if (ctx.tokenStatus !== 'active')
+  const install = execution ? ctx.installs.default : ctx.installs.byToken(String(token));
+  if (!install) return answer(200, { ok: false, error: 'invalid_auth' });
+  if (install.status !== 'active')
     return answer(200, {
       ok: false,
-      error: ctx.tokenStatus === 'revoked' ? 'token_revoked' : 'account_inactive',
+      error: install.status === 'revoked' ? 'token_revoked' : 'account_inactive',
     });
   if (badJson)
     return answer(200, {
@@ -62,6 +70,8 @@ export function handleApi(
     baseUrl: ctx.url,
     triggerTtlMs: ctx.triggerTtlMs,
     tell: (change) => tellApp(ctx, change),
+    install,
+    installs: ctx.installs,
   };
   answer(200, callApi(method, args, apiCtx));
 }

@@ -1,4 +1,5 @@
-import { APP_ID, BOT_ID, BOT_USER_ID, type SlackState, TEAM_DOMAIN, TEAM_ID } from './state.js';
+import type { Installs, LocalInstall } from './installs.js';
+import { APP_ID, BOT_ID, type ChannelState, type SlackState, TEAM_DOMAIN, TEAM_ID } from './state.js';
 import type { LocalChannel, LocalMessage, LocalUser, MessageChange, OpenView } from './types.js';
 import { UPDATE_TEXT_MAX, validateMessage, validateView } from './validate.js';
 import { assignIds, buildStateValues, listElements, viewWithIds } from './views.js';
@@ -12,6 +13,9 @@ export interface ApiContext {
   triggerTtlMs: number;
   /** Tells the app of a change to a message, as Slack's event subscriptions do (the bot's own included). */
   tell?: (change: MessageChange) => void;
+  /** The installation whose token made the call: what it sees, and whom it posts as. */
+  install: LocalInstall;
+  installs: Installs;
 }
 
 const fail = (error: string, messages?: string[]): ApiResult =>
@@ -22,7 +26,7 @@ export function viewPayload(ov: OpenView): Json {
   const modal = ov.view.type !== 'home';
   return {
     id: ov.id,
-    team_id: TEAM_ID,
+    team_id: ov.appTeamId ?? TEAM_ID,
     type: ov.view.type,
     // A Home tab has no title, buttons or stack.
     ...(modal ? { title: ov.view.title, submit: ov.view.submit ?? null, close: ov.view.close ?? null } : {}),
@@ -37,7 +41,7 @@ export function viewPayload(ov: OpenView): Json {
     root_view_id: ov.rootViewId,
     ...(modal ? { previous_view_id: ov.previousViewId ?? null } : {}),
     app_id: APP_ID,
-    app_installed_team_id: TEAM_ID,
+    app_installed_team_id: ov.appTeamId ?? TEAM_ID,
     bot_id: BOT_ID,
   };
 }
@@ -82,7 +86,7 @@ export function tzInfo(tz: string, at = new Date()): { tz: string; tz_label: str
 export function userObject(u: LocalUser, o: { includeLocale?: boolean } = {}): Json {
   return {
     id: u.id,
-    team_id: TEAM_ID,
+    team_id: u.teamId ?? TEAM_ID,
     name: u.name,
     real_name: u.realName ?? u.name,
     deleted: u.deleted ?? false,
@@ -90,7 +94,7 @@ export function userObject(u: LocalUser, o: { includeLocale?: boolean } = {}): J
     is_app_user: false,
     ...tzInfo(u.tz),
     ...(o.includeLocale && u.locale ? { locale: u.locale } : {}),
-    profile: { real_name: u.realName ?? u.name, display_name: u.name, team: TEAM_ID },
+    profile: { real_name: u.realName ?? u.name, display_name: u.name, team: u.teamId ?? TEAM_ID },
   };
 }
 
@@ -105,19 +109,32 @@ type Handler = (args: Json, ctx: ApiContext) => ApiResult;
  * an archived one takes no messages, a public one it is not in needs it to join first, unless the app
  * has `chat:write.public`.
  */
-function postingRefused(state: SlackState, ch: LocalChannel): ApiResult | undefined {
+function postingRefused(ctx: ApiContext, ch: LocalChannel): ApiResult | undefined {
+  const { state } = ctx;
+  if (!ctx.installs.sees(ctx.install, ch)) return fail('channel_not_found');
   if (ch.isPrivate && !state.botIn(ch)) return fail('channel_not_found');
   if (ch.archived) return fail('is_archived');
   if (!state.botMayPost(ch)) return fail('not_in_channel');
   return undefined;
 }
 
-/** A message the bot posts through the Web API, as the state records it. */
-function botMessage(ch: LocalChannel, a: Json) {
+/**
+ * The conversation a call names, as the calling installation sees it: a channel of one of its workspaces,
+ * or the DM with a person of one of them (opened as Slack does); undefined otherwise.
+ */
+function conversation(ctx: ApiContext, id: unknown): ChannelState | undefined {
+  if (typeof id === 'string' && ctx.state.users.has(id) && !ctx.installs.seesUser(ctx.install, id))
+    return undefined;
+  const ch = ctx.state.channel(id);
+  return ch && ctx.installs.sees(ctx.install, ch) ? ch : undefined;
+}
+
+/** A message the bot posts through the Web API, as the state records it: from the calling installation's bot. */
+function botMessage(ctx: ApiContext, ch: LocalChannel, a: Json) {
   return {
     channel: ch.id,
-    user: BOT_USER_ID,
-    botId: BOT_ID,
+    user: ctx.install.botUserId,
+    botId: ctx.install.botId,
     text: String(a.text ?? ''),
     blocks: a.blocks as unknown[] | undefined,
     kind: 'message' as const,
@@ -127,8 +144,10 @@ function botMessage(ch: LocalChannel, a: Json) {
 
 function openView(ctx: ApiContext, user: string, view: Json, previous?: OpenView): OpenView {
   const id = ctx.state.newViewId();
+  const appTeamId = ctx.install.isEnterpriseInstall ? ctx.state.teamOf(user).id : ctx.install.teamId;
   return {
     id,
+    ...(appTeamId ? { appTeamId } : {}),
     externalId: str(view.external_id),
     hash: ctx.state.newHash(),
     user,
@@ -148,28 +167,35 @@ function externalIdTaken(ctx: ApiContext, view: Json): boolean {
 const handlers: Record<string, Handler> = {
   'api.test': (args) => ({ ok: true, args }),
 
-  'auth.test': (_a, ctx) => ({
-    ok: true,
-    url: `${ctx.baseUrl}/`,
-    team: 'Local Slack',
-    user: 'tsai',
-    team_id: TEAM_ID,
-    user_id: BOT_USER_ID,
-    bot_id: BOT_ID,
-    is_enterprise_install: false,
-  }),
+  'auth.test': (_a, ctx) => {
+    const i = ctx.install;
+    const team = i.teamId ? ctx.state.teams.get(i.teamId) : undefined;
+    const enterprise = i.enterpriseId ? ctx.state.enterprises.get(i.enterpriseId) : undefined;
+    return {
+      ok: true,
+      url: `${ctx.baseUrl}/`,
+      team: i.isEnterpriseInstall ? (enterprise?.name ?? '') : (team?.name ?? 'Local Slack'),
+      user: 'tsai',
+      team_id: i.isEnterpriseInstall ? (i.enterpriseId ?? '') : (i.teamId ?? TEAM_ID),
+      user_id: i.botUserId,
+      bot_id: i.botId,
+      ...(i.enterpriseId ? { enterprise_id: i.enterpriseId } : {}),
+      is_enterprise_install: i.isEnterpriseInstall,
+    };
+  },
 
-  'chat.postMessage': (a, { state, tell }) => {
-    const ch = state.channel(a.channel);
+  'chat.postMessage': (a, ctx) => {
+    const { state, tell } = ctx;
+    const ch = conversation(ctx, a.channel);
     if (!ch) return fail('channel_not_found');
-    const refused = postingRefused(state, ch);
+    const refused = postingRefused(ctx, ch);
     if (refused) return refused;
     const bad = validateMessage(a.text, a.blocks);
     if (bad) return fail(bad.error, bad.messages);
     const threadTs = str(a.thread_ts);
     if (threadTs && !state.message(ch.id, threadTs)) return fail('thread_not_found');
     const m = state.addMessage({
-      ...botMessage(ch, a),
+      ...botMessage(ctx, ch, a),
       threadTs,
       broadcast: threadTs ? a.reply_broadcast === true || a.reply_broadcast === 'true' : undefined,
     });
@@ -177,31 +203,34 @@ const handlers: Record<string, Handler> = {
     return { ok: true, channel: ch.id, ts: m.ts, message: messagePayload(m) };
   },
 
-  'chat.postEphemeral': (a, { state }) => {
-    const ch = state.channel(a.channel);
+  'chat.postEphemeral': (a, ctx) => {
+    const { state } = ctx;
+    const ch = conversation(ctx, a.channel);
     if (!ch) return fail('channel_not_found');
-    const refused = postingRefused(state, ch);
+    const refused = postingRefused(ctx, ch);
     if (refused) return refused;
     // chat:write.public lets an app post in a public channel it is not in, not whisper there: Slack answers
     // not_in_channel (slackapi/node-slack-sdk#977).
     if (!state.botIn(ch)) return fail('not_in_channel');
     const user = str(a.user);
-    if (!user || !state.users.has(user)) return fail('user_not_found');
+    if (!user || !state.users.has(user) || !ctx.installs.seesUser(ctx.install, user))
+      return fail('user_not_found');
     if (ch.members && !ch.members.includes(user)) return fail('user_not_in_channel');
     const bad = validateMessage(a.text, a.blocks);
     if (bad) return fail(bad.error, bad.messages);
-    const m = state.addMessage({ ...botMessage(ch, a), threadTs: str(a.thread_ts), ephemeralTo: user });
+    const m = state.addMessage({ ...botMessage(ctx, ch, a), threadTs: str(a.thread_ts), ephemeralTo: user });
     return { ok: true, message_ts: m.ts };
   },
 
-  'chat.update': (a, { state, tell }) => {
-    const ch = state.channel(a.channel);
+  'chat.update': (a, ctx) => {
+    const { state, tell } = ctx;
+    const ch = conversation(ctx, a.channel);
     if (!ch || (ch.isPrivate && !state.botIn(ch))) return fail('channel_not_found');
     if (ch.archived) return fail('is_inactive');
     if (!state.botMayPost(ch)) return fail('not_in_channel');
     const m = typeof a.ts === 'string' ? state.message(ch.id, a.ts) : undefined;
     if (!m || m.ephemeralTo !== undefined) return fail('message_not_found');
-    if (m.user !== BOT_USER_ID) return fail('cant_update_message');
+    if (m.user !== ctx.install.botUserId) return fail('cant_update_message');
     const text = a.text ?? (a.blocks === undefined ? undefined : m.text);
     const bad = validateMessage(text, a.blocks ?? m.blocks, UPDATE_TEXT_MAX);
     if (bad) return fail(bad.error, bad.messages);
@@ -214,8 +243,9 @@ const handlers: Record<string, Handler> = {
     return { ok: true, channel: ch.id, ts: m.ts, text: m.text, message: messagePayload(m) };
   },
 
-  'chat.getPermalink': (a, { state, baseUrl }) => {
-    const ch = state.channel(a.channel);
+  'chat.getPermalink': (a, ctx) => {
+    const { state, baseUrl } = ctx;
+    const ch = conversation(ctx, a.channel);
     if (!ch) return fail('channel_not_found');
     const ts = str(a.message_ts);
     if (!ts || !state.message(ch.id, ts)) return fail('message_not_found');
@@ -225,6 +255,7 @@ const handlers: Record<string, Handler> = {
   'views.open': (a, ctx) => {
     const trig = ctx.state.useTrigger(a.trigger_id ?? a.interactivity_pointer, ctx.triggerTtlMs);
     if ('error' in trig) return fail(trig.error);
+    if (!ctx.installs.seesUser(ctx.install, trig.user)) return fail('invalid_trigger_id');
     const bad = validateView(a.view, 'modal');
     if (bad) return fail(bad.error, bad.messages);
     const view = viewWithIds(a.view as Json);
@@ -239,6 +270,7 @@ const handlers: Record<string, Handler> = {
   'views.push': (a, ctx) => {
     const trig = ctx.state.useTrigger(a.trigger_id ?? a.interactivity_pointer, ctx.triggerTtlMs);
     if ('error' in trig) return fail(trig.error);
+    if (!ctx.installs.seesUser(ctx.install, trig.user)) return fail('invalid_trigger_id');
     const bad = validateView(a.view, 'modal');
     if (bad) return fail(bad.error, bad.messages);
     const stack = ctx.state.stack(trig.user);
@@ -255,7 +287,7 @@ const handlers: Record<string, Handler> = {
   'views.update': (a, ctx) => {
     if (a.view_id === undefined && a.external_id === undefined) return fail('invalid_arguments');
     const ov = ctx.state.findView({ viewId: a.view_id, externalId: a.external_id });
-    if (!ov) return fail('not_found');
+    if (!ov || !ctx.installs.seesUser(ctx.install, ov.user)) return fail('not_found');
     if (str(a.hash) && a.hash !== ov.hash) return fail('hash_conflict');
     const bad = validateView(a.view, ov.view.type === 'home' ? 'home' : 'modal');
     if (bad) return fail(bad.error, bad.messages);
@@ -272,7 +304,8 @@ const handlers: Record<string, Handler> = {
   'views.publish': (a, ctx) => {
     if (!ctx.state.app.homeTabEnabled) return fail('not_enabled');
     const user = str(a.user_id);
-    if (!user || !ctx.state.users.has(user)) return fail('user_not_found');
+    if (!user || !ctx.state.users.has(user) || !ctx.installs.seesUser(ctx.install, user))
+      return fail('user_not_found');
     const bad = validateView(a.view, 'home');
     if (bad) return fail(bad.error, bad.messages);
     const prev = ctx.state.home.get(user);
@@ -287,9 +320,9 @@ const handlers: Record<string, Handler> = {
     return { ok: true, view: viewPayload(ov) };
   },
 
-  'users.info': (a, { state }) => {
-    const u = typeof a.user === 'string' ? state.users.get(a.user) : undefined;
-    if (!u) return fail('user_not_found');
+  'users.info': (a, ctx) => {
+    const u = typeof a.user === 'string' ? ctx.state.users.get(a.user) : undefined;
+    if (!u || !ctx.installs.seesUser(ctx.install, u.id)) return fail('user_not_found');
     return {
       ok: true,
       user: userObject(u, { includeLocale: a.include_locale === true || a.include_locale === 'true' }),
@@ -302,9 +335,11 @@ const handlers: Record<string, Handler> = {
     return { ok: true, users: [...g.users] };
   },
 
-  'conversations.info': (a, { state }) => {
+  'conversations.info': (a, ctx) => {
+    const { state } = ctx;
     const ch = typeof a.channel === 'string' ? state.channels.get(a.channel) : undefined;
-    if (!ch || (ch.isPrivate && !state.botIn(ch))) return fail('channel_not_found');
+    if (!ch || !ctx.installs.sees(ctx.install, ch) || (ch.isPrivate && !state.botIn(ch)))
+      return fail('channel_not_found');
     return {
       ok: true,
       channel: {
@@ -316,7 +351,7 @@ const handlers: Record<string, Handler> = {
         is_private: !!ch.isPrivate,
         is_member: state.botIn(ch),
         is_archived: ch.archived === true,
-        context_team_id: TEAM_ID,
+        context_team_id: state.teamsOf(ch)[0] ?? TEAM_ID,
       },
     };
   },
