@@ -21,19 +21,24 @@ const SECRET_KEYS = [
 const REDACTED = '[redacted]';
 
 /**
+ * Slack's tokens by their shape (bot `xoxb-`, user `xoxp-`, refresh `xoxe-`, app `xapp-`): with "Add to
+ * Slack" every installation has its own, too many to list, so any text shaped like one is scrubbed.
+ */
+const SLACK_TOKEN = /\bx(?:ox[a-z]|app)-[A-Za-z0-9-]{6,}/g;
+
+/**
  * Replaces every occurrence of a known secret value inside strings, at any depth.
  * Path-based redaction alone misses a token that ends up inside an error message or URL,
  * so the values themselves are scrubbed too.
  */
 export function scrubSecrets<T>(value: T, secrets: readonly string[]): T {
   const live = secrets.filter((s) => s.length >= 6);
-  if (live.length === 0) return value;
   const seen = new WeakSet<object>();
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') {
       let out = v;
       for (const s of live) if (out.includes(s)) out = out.split(s).join(REDACTED);
-      return out;
+      return out.includes('x') ? out.replace(SLACK_TOKEN, REDACTED) : out;
     }
     if (v === null || typeof v !== 'object') return v;
     if (seen.has(v)) return v;

@@ -29,10 +29,10 @@ export interface RunningBot {
 /**
  * A configuration with a service and a Slack to talk to: what the production bot needs. The shared token
  * may be absent only when everyone acts with their own (TSAI_REQUIRE_USER_TOKEN), which needs the key
- * their tokens are kept under.
+ * their tokens are kept under. With "Add to Slack" each installation connects its own service account,
+ * so none is configured (TSAI_BASE_URL, when set, is only what the setup form offers first).
  */
 export type ConnectedConfig = Config & {
-  service: Config['service'] & { baseUrl: string; accountId: string };
   slack: Exclude<Config['slack'], { mode: 'none' }>;
 };
 
@@ -54,6 +54,7 @@ export interface StartBotOptions {
 /** The variables the production bot cannot run without, missing from `config` (none: it can start). */
 export function missingConnection(config: Config): string[] {
   const missing: string[] = [];
+  if (config.slack.mode === 'installs') return missing;
   if (!config.service.baseUrl) missing.push('TSAI_BASE_URL');
   if (config.service.requireUserToken) {
     if (!config.secretKeys) missing.push('TSAI_SECRET_KEY (TSAI_REQUIRE_USER_TOKEN=true)');
@@ -96,10 +97,12 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
     stops.length = 0;
   };
   try {
+    // With "Add to Slack" there is no shared account: each installation's client is made from its own
+    // (core/tenancy), with these same bounds.
     const service: ServiceClientOptions = {
-      baseUrl: config.service.baseUrl,
-      accountId: config.service.accountId,
-      ...(config.service.token ? { token: config.service.token } : {}),
+      baseUrl: config.service.baseUrl ?? '',
+      accountId: config.slack.mode === 'installs' ? '' : (config.service.accountId ?? ''),
+      ...(config.service.token && config.slack.mode !== 'installs' ? { token: config.service.token } : {}),
       connectTimeoutMs: config.service.connectTimeoutMs,
       requestTimeoutMs: config.service.requestTimeoutMs,
       maxAttempts: config.service.maxAttempts,
@@ -130,7 +133,13 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
       { ...(o.workerScript ? { script: o.workerScript } : {}), startAfter: listening },
     );
     stops.push(() => followUps.stop());
-    readiness = new Readiness({ store: bot.store, authTest: () => bot.slack.auth.test(), logger });
+    readiness = new Readiness({
+      store: bot.store,
+      // One bot token: Slack must accept it. "Add to Slack": no token is the bot's own, and one
+      // installation's being refused (removed) leaves the others served.
+      authTest: config.slack.mode === 'installs' ? async () => undefined : () => bot.slack.auth.test(),
+      logger,
+    });
     const slack = createSlackApp(bot, followUps, readiness);
     // Acks that need no follow-up (help) do not wait for the worker to be ready.
     await slack.start(config.port);
@@ -146,7 +155,7 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
     });
     if (metrics) stops.push(() => metrics.stop());
     logger.info(
-      { mode: config.slack.mode, port: config.slack.mode === 'http' ? slack.port() : undefined },
+      { mode: config.slack.mode, port: config.slack.mode === 'socket' ? undefined : slack.port() },
       'tsai-chatops bot is running',
     );
     return { config, bot, slack, followUps, readiness, ...(metrics ? { metrics } : {}), stop };

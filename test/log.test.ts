@@ -3,6 +3,24 @@ import { createLogger } from '../src/log.js';
 import { captureLogs } from './support/logs.js';
 
 describe('logger', () => {
+  it("scrubs any text shaped like a Slack token, though nobody listed it (an installation's own)", () => {
+    const { lines, destination } = captureLogs();
+    const log = createLogger({ level: 'info', secrets: [], destination });
+    log.warn(
+      { err: 'invalid_auth for xoxb-12345-67890-abcdefABCDEF', nested: { refresh: 'xoxe-1-My4xLTEy' } },
+      'refused: xapp-1-A0-123-abc and xoxp-99-88-77 in text',
+    );
+    const line = lines.join('');
+    for (const token of [
+      'xoxb-12345-67890-abcdefABCDEF',
+      'xoxe-1-My4xLTEy',
+      'xapp-1-A0-123-abc',
+      'xoxp-99-88-77',
+    ])
+      expect(line).not.toContain(token);
+    expect(line.match(/\[redacted\]/g)).toHaveLength(4);
+  });
+
   it('redacts secret keys and scrubs secret values inside messages and nested objects', () => {
     const { lines, destination } = captureLogs();
     const secret = 'xoxb-very-secret-token-123';

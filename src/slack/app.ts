@@ -82,7 +82,7 @@ export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readi
     async start(port) {
       await app.init();
       const started = await app.start(port, boundedServerOptions());
-      if (slack.mode === 'http') {
+      if (slack.mode !== 'socket') {
         server = started as Server;
         boundServer(server);
       }

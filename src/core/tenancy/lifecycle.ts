@@ -71,6 +71,8 @@ export class Tenancy {
       if (paused) schedulesPaused++;
     }
     const removed = { installation, serviceAccount, peopleTokens, schedulesPaused };
+    // Slack tells a removal twice (tokens_revoked, app_uninstalled): the second finds nothing left.
+    if (!installation && !serviceAccount && peopleTokens === 0 && schedulesPaused === 0) return removed;
     await this.o.audit.writeSurely({
       at,
       userId: 'slack',
