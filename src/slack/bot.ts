@@ -61,6 +61,11 @@ export interface Bot {
   /** The tenant `forTeam` chose (slack/tenant.ts); undefined for the composed bot. */
   readonly team: string | undefined;
   /**
+   * The bot as composed, whichever tenant this one speaks to: what a thread keeps once (the Home's
+   * publisher, say) is kept for it, not for each tenant.
+   */
+  readonly composed: Bot;
+  /**
    * The same bot, speaking to the installation that serves `teamId` (a tenant, as `teamOf` reads it from a
    * request): with one bot token, the same client; with "Add to Slack", that installation's. Undefined
    * when the app is not (or no longer) installed there.
@@ -161,19 +166,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
           TOKEN_CHECK_BUDGET_MS,
         ),
     },
-    ...(config.tracking.enabled
-      ? {
-          tracking: {
-            schedule: {
-              firstMs: config.tracking.firstPollMs,
-              maxIntervalMs: config.tracking.maxIntervalMs,
-              maxAgeMs: config.tracking.maxAgeMs,
-            },
-            log: logger.child({ part: 'flow-tracking' }),
-            leaseMs: config.tracking.leaseMs,
-          },
-        }
-      : {}),
+    ...trackingOf(config, logger),
   });
 
   const speech = tenantSpeech({
@@ -196,6 +189,9 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
     slack,
     users,
     team: undefined,
+    get composed(): Bot {
+      return bot;
+    },
     installations: speech.installations,
     tenants,
     tenancy,
@@ -245,6 +241,22 @@ async function slackClients(config: Config, hooks: BotHooks, logger: Logger) {
     installs,
     client: (token: string, refused: (error: string) => void): webApi.WebClient =>
       new (watchingSlackAuth(Client, refused))(token, options),
+  };
+}
+
+/** Following every created flow, on the schedule TSAI_TRACK_* set; nothing when TSAI_TRACK_FLOWS is off. */
+function trackingOf(config: Config, logger: Logger) {
+  if (!config.tracking.enabled) return {};
+  return {
+    tracking: {
+      schedule: {
+        firstMs: config.tracking.firstPollMs,
+        maxIntervalMs: config.tracking.maxIntervalMs,
+        maxAgeMs: config.tracking.maxAgeMs,
+      },
+      log: logger.child({ part: 'flow-tracking' }),
+      leaseMs: config.tracking.leaseMs,
+    },
   };
 }
 

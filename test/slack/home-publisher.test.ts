@@ -42,6 +42,7 @@ describe('the Home publisher', () => {
     answer = async () => ({ ok: true, view: { hash: `h${publishes.length}` } });
     const bot = {
       store,
+      forTeam: async () => bot,
       now: () => new Date(),
       logger: { warn() {}, info() {}, error() {} },
       config: { approvals: { allowSelfApproval: false } },

@@ -124,8 +124,11 @@ export async function tellRequester(bot: Bot, r: ApprovalRequest): Promise<void>
 /** Requests the bot decided by itself (expired, or interrupted by a crash): their messages and requesters. */
 export async function announceDecided(bot: Bot, requests: ApprovalRequest[]): Promise<void> {
   for (const r of requests) {
-    await showRequest(bot, r);
-    await tellRequester(bot, r);
+    // Through the installation of the request's workspace: a sweep decides for every workspace at once.
+    const speaking = await bot.forTeam(r.teamId ?? undefined);
+    if (!speaking) continue;
+    await showRequest(speaking, r);
+    await tellRequester(speaking, r);
   }
 }
 

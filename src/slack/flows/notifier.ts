@@ -49,8 +49,8 @@ function retryAt(f: SlackFailure, now: number, since: number): number | undefine
  * Slack's rate limits are obeyed as Slack states them: a 429's Retry-After puts off only the message it
  * was about, while the others go on.
  */
-export function createFlowNotifier(bot: Bot): FlowNotifier {
-  const log = bot.logger.child({ part: 'flow-tracking' });
+export function createFlowNotifier(root: Bot): FlowNotifier {
+  const log = root.logger.child({ part: 'flow-tracking' });
 
   /** When Slack may get over `e`, the result that puts this flow off until then (logged, unless a 429). */
   const tryAgainLater = (
@@ -68,6 +68,7 @@ export function createFlowNotifier(bot: Bot): FlowNotifier {
   };
 
   const update = async (
+    bot: Bot,
     channel: string,
     ts: string,
     body: MessageBody,
@@ -98,26 +99,30 @@ export function createFlowNotifier(bot: Bot): FlowNotifier {
 
   return {
     async show(f, now) {
+      const bot = await speakingFor(root, f);
+      if (!bot) return { kind: 'skipped' };
       if (f.origin === 'approval' && f.approvalId) {
         const r = await bot.approvals.get(f.approvalId);
         if (!r) return { kind: 'skipped' };
         // Copies sent to approvers directly (the channel did not take the card) follow as they can.
         for (const c of await copiesOf(bot.store, r.id).catch(() => [])) {
-          const shown = await update(c.channel, c.ts, approvalMessage(r, f), f, now);
+          const shown = await update(bot, c.channel, c.ts, approvalMessage(r, f), f, now);
           if (shown.kind !== 'done')
             log.info({ flowId: f.flowId, channel: c.channel }, 'a copy of the request card was not updated');
         }
         if (!r.messageTs) return { kind: 'skipped' };
-        return update(r.approvalsChannelId, r.messageTs, approvalMessage(r, f), f, now);
+        return update(bot, r.approvalsChannelId, r.messageTs, approvalMessage(r, f), f, now);
       }
       const a = f.announcement;
       // A slash command's response_url cannot edit its earlier reply (replace_original posts a new
       // message), so a flow announced through one is only told at its end.
       if (a?.kind !== 'message') return { kind: 'skipped' };
-      return update(a.channelId, a.ts, writtenFor(typedOn(f), announcementMessage(f, now)), f, now);
+      return update(bot, a.channelId, a.ts, writtenFor(typedOn(f), announcementMessage(f, now)), f, now);
     },
 
     async notify(f, now) {
+      const bot = await speakingFor(root, f);
+      if (!bot) return { kind: 'skipped' };
       announceChange(bot, flowChange(f));
       if (f.endReason !== 'ended') return { kind: 'skipped' };
       const timeZone = await bot.zoneOf(f.requesterId);
@@ -157,6 +162,20 @@ export function createFlowNotifier(bot: Bot): FlowNotifier {
       return { kind: 'skipped' };
     },
   };
+}
+
+/**
+ * The bot as it speaks to the flow's workspace (its installation); undefined when the app was removed
+ * from it since, and nothing about the flow can be shown there any more.
+ */
+async function speakingFor(root: Bot, f: TrackedFlow): Promise<Bot | undefined> {
+  const bot = await root.forTeam(f.teamId ?? undefined);
+  if (!bot)
+    root.logger.info(
+      { part: 'flow-tracking', flowId: f.flowId, team: f.teamId },
+      'the app is no longer installed where this flow started; nothing shown',
+    );
+  return bot;
 }
 
 type Way = { name: string; tell: () => Promise<NotifyResult> };

@@ -90,7 +90,7 @@ export class HomePublisher {
     const teamId = c.teamId;
     const users = new Set<string>();
     for (const u of c.userIds ?? []) if (u) users.add(u);
-    if (c.approvers) for (const u of await this.approverUsers(c.approvers)) users.add(u);
+    if (c.approvers) for (const u of await this.approverUsers(teamId, c.approvers)) users.add(u);
     for (const userId of users) {
       const viewer = { teamId, userId };
       if (await this.hasHome(viewer)) this.request(viewer, c.flowEnded ? { flowEnded: c.flowEnded } : {});
@@ -151,6 +151,9 @@ export class HomePublisher {
   private async publishOnce(p: Pending): Promise<void> {
     if (Date.now() < this.pausedUntil) return;
     const { viewer } = p;
+    // Through the installation of the viewer's workspace; removed since, there is no Home to publish.
+    const bot = await this.bot.forTeam(viewer.teamId);
+    if (!bot) return;
     for (const flowId of p.flows) {
       if ((await flowStillRunning(this.bot.store, flowId)) && p.waits < FLOW_END_WAITS) {
         this.schedule(viewer, HOME_DEBOUNCE_MS, p.flows, p.waits + 1);
@@ -160,10 +163,10 @@ export class HomePublisher {
     const key = keyOf(viewer);
     let fallback = false;
     for (let attempt = 0; attempt < 3; attempt++) {
-      const view = fallback ? fallbackHomeView(Date.now()) : homeView(await loadHome(this.bot, viewer));
+      const view = fallback ? fallbackHomeView(Date.now()) : homeView(await loadHome(bot, viewer));
       const hash = this.hashes.get(key);
       try {
-        const res = await this.bot.slack.views.publish({
+        const res = await bot.slack.views.publish({
           user_id: viewer.userId,
           view,
           ...(hash ? { hash } : {}),
@@ -230,14 +233,17 @@ export class HomePublisher {
 
   /** The approvers who decide a request as people: user IDs, and the members of the user groups. */
   private async approverUsers(
+    teamId: string,
     request: Pick<ApprovalRequest, 'approversWorkspace' | 'approversStrictest'>,
   ): Promise<string[]> {
     const { users, groups } = this.bot.approvals.approverIdsOf(request);
     if (groups.length === 0) return users;
-    const key = groups.join(' ');
+    // User groups belong to a workspace: they are read through its installation.
+    const key = `${teamId}:${groups.join(' ')}`;
     const hit = this.groupCache.get(key);
-    const members =
-      hit && Date.now() - hit.at <= GROUP_CACHE_MS ? hit.users : await groupMembers(this.bot, groups);
+    const speaking =
+      hit && Date.now() - hit.at <= GROUP_CACHE_MS ? undefined : await this.bot.forTeam(teamId);
+    const members = speaking ? await groupMembers(speaking, groups) : (hit?.users ?? []);
     if (members !== hit?.users) this.groupCache.set(key, { at: Date.now(), users: members });
     return [...new Set([...users, ...members])];
   }
@@ -292,17 +298,17 @@ export async function loadHome(bot: Bot, viewer: HomeViewer): Promise<HomeData> 
 
 const publishers = new WeakMap<Bot, HomePublisher>();
 
-/** This bot's publisher (one per thread that runs follow-ups). */
+/** This bot's publisher (one per thread that runs follow-ups, whichever tenant it speaks to). */
 export function homes(bot: Bot): HomePublisher {
-  let p = publishers.get(bot);
+  let p = publishers.get(bot.composed);
   if (!p) {
-    p = new HomePublisher(bot);
-    publishers.set(bot, p);
+    p = new HomePublisher(bot.composed);
+    publishers.set(bot.composed, p);
   }
   return p;
 }
 
 /** Stops this bot's publisher, if it has one. */
 export async function stopHomes(bot: Bot): Promise<void> {
-  await publishers.get(bot)?.stop();
+  await publishers.get(bot.composed)?.stop();
 }

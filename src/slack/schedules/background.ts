@@ -25,11 +25,19 @@ const INTERRUPTED_EVERY_MS = 60_000;
  * the next runs (`showing` holds it until the work stops), so runs due together start sooner.
  */
 async function performRun(
-  bot: Bot,
+  root: Bot,
   s: Schedule,
   plannedAt: number,
   showing: Set<Promise<void>>,
 ): Promise<RunReport> {
+  // A run speaks through the installation of its schedule's workspace (a removal pauses its schedules).
+  const bot = await root.forTeam(s.teamId ?? undefined);
+  if (!bot)
+    return {
+      outcome: 'failed',
+      detail:
+        'The app is no longer installed in this Slack workspace; install it again, then resume the schedule.',
+    };
   if (s.kind === 'digest') {
     try {
       await postScheduledDigest(bot, s, plannedAt);
@@ -69,7 +77,10 @@ async function performRun(
  * (paused for a right they lost, or back to its approvers) is told in its channel too, with who can take it
  * over or delete it, and a schedule back to its approvers gets its card again.
  */
-async function tell(bot: Bot, e: ScheduleEvent): Promise<void> {
+async function tell(root: Bot, e: ScheduleEvent): Promise<void> {
+  // Said through the schedule's own installation; where the app was removed since, nothing is said.
+  const bot = await root.forTeam(e.schedule.teamId ?? undefined);
+  if (!bot) return;
   const owner = { userId: e.schedule.ownerId, responseUrls: [] };
   if (e.kind !== 'paused' || e.ownerReachable) await tellUser(bot, owner, eventMessage(e));
   if (e.kind !== 'paused' && e.kind !== 'reapproval') return;

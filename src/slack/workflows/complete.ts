@@ -14,9 +14,18 @@ const ENDED = new Set(['execution_not_in_running_state', 'function_execution_not
  * Completes steps with the app's own bot token, never the execution's: that token lasts 15 minutes (or
  * until the step completes), and a flow can run for hours. The `functions.*` methods need no scope.
  */
-export function slackCompleter(bot: Bot): StepCompleter {
+export function slackCompleter(root: Bot): StepCompleter {
   return {
     async complete(step: StepExecution, completion: StepCompletion): Promise<CompleteResult> {
+      // With the token of the installation the workflow ran in; removed since, nobody can be told.
+      const bot = await root.forTeam(step.teamId ?? undefined);
+      if (!bot) {
+        root.logger.info(
+          { execution: step.executionId },
+          'the app is no longer installed where this step ran',
+        );
+        return { kind: 'done' };
+      }
       try {
         if (completion.kind === 'success')
           await bot.slack.functions.completeSuccess({
