@@ -4,8 +4,11 @@ import { Transport } from './transport.js';
 
 /** What one cheap authenticated read with a token said of it. Never carries the token. */
 export type TokenCheck =
-  /** The service took the token; `role` and `serviceUser` when its answer said so. */
-  | { ok: true; role?: string; serviceUser?: string }
+  /**
+   * The service took the token; `role` and `serviceUser` when its answer said so. `listed`: it answered
+   * the list itself (a 403, 404 or 405 takes the token too, but says nothing of the account).
+   */
+  | { ok: true; role?: string; serviceUser?: string; listed?: boolean; status?: number }
   /** 401: the token is invalid or expired. */
   | { ok: false; reason: 'refused' }
   /** No answer that tells (network, timeout, 5xx, 429): nothing is known of the token. */
@@ -42,11 +45,11 @@ export async function checkServiceToken(
       query: { limit: '1' },
       what: 'the workspaces of the account',
     });
-    return { ok: true, ...identityIn(reply.body) };
+    return { ok: true, listed: true, ...identityIn(reply.body) };
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
     if (e.status === 401) return { ok: false, reason: 'refused' };
-    if (e.status === 403 || e.status === 404 || e.status === 405) return { ok: true };
+    if (e.status === 403 || e.status === 404 || e.status === 405) return { ok: true, status: e.status };
     return { ok: false, reason: 'unanswered', message: e.userMessage };
   } finally {
     await transport.close();

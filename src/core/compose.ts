@@ -14,6 +14,7 @@ import { findCommonModel } from './operations/registry/model-common.js';
 import { type OperationLog, Operations } from './operations/run.js';
 import { type AccessPolicy, createPolicy, type PolicyConfig } from './policy.js';
 import type { ExpandGroup } from './principals.js';
+import { TenantAccounts, type TenantAccountsOptions } from './tenancy/accounts.js';
 import { Tenancy } from './tenancy/lifecycle.js';
 import { createLockedTenantVault, createTenantVault, type TenantVault } from './tenancy/vault.js';
 import type { PollSchedule } from './tracking/schedule.js';
@@ -50,6 +51,11 @@ export interface CoreOptions {
     accountId: string;
     checkToken(token: string): Promise<TokenCheck>;
   };
+  /**
+   * "Add to Slack": each tenant connects a service account of its own, which serves all of its calls
+   * instead of `service` (core/tenancy/accounts.ts).
+   */
+  tenantAccounts?: Pick<TenantAccountsOptions, 'isAdmin' | 'checkToken' | 'client'>;
 }
 
 export interface Core {
@@ -65,6 +71,8 @@ export interface Core {
   tenants: TenantVault;
   /** What a tenant's installation and removal do. */
   tenancy: Tenancy;
+  /** "Add to Slack": each tenant's own service account; absent with one service account. */
+  accounts?: TenantAccounts;
 }
 
 /**
@@ -78,6 +86,9 @@ export function createCore(o: CoreOptions): Core {
   const keys = o.identity?.keys;
   const identity = keys ? createVault(o.store, keys) : createLockedVault(o.store);
   const tenants = keys ? createTenantVault(o.store, keys) : createLockedTenantVault(o.store);
+  const accounts = o.tenantAccounts
+    ? new TenantAccounts({ ...o.tenantAccounts, vault: tenants, audit, now: o.now })
+    : undefined;
   const connections = new Connections({
     vault: identity,
     canConnect: keys !== undefined,
@@ -87,6 +98,19 @@ export function createCore(o: CoreOptions): Core {
       o.identity
         ? o.identity.checkToken(token)
         : Promise.resolve({ ok: false, reason: 'unanswered', message: 'No service to check it with.' }),
+    ...(accounts
+      ? {
+          tenantAccount: async (teamId: string) => {
+            const account = await accounts.account(teamId);
+            return (
+              account && {
+                accountId: account.accountId,
+                checkToken: (token: string) => o.tenantAccounts!.checkToken(account, token),
+              }
+            );
+          },
+        }
+      : {}),
     audit,
     now: o.now,
   });
@@ -129,7 +153,9 @@ export function createCore(o: CoreOptions): Core {
     identity,
     ...(o.displayName ? { displayName: o.displayName } : {}),
     ...(o.standing ? { standing: o.standing } : {}),
-    ...(o.sharedToken !== undefined ? { sharedToken: o.sharedToken } : {}),
+    // A tenant's own account acts for whoever of it has not connected, as the shared token does.
+    ...(accounts ? { sharedToken: true, serviceOf: (teamId: string) => accounts.serviceOf(teamId) } : {}),
+    ...(o.sharedToken !== undefined && !accounts ? { sharedToken: o.sharedToken } : {}),
     requireUserToken: o.identity?.requireUserToken ?? false,
     ...(o.approvalsChannel ? { approvalsChannel: o.approvalsChannel } : {}),
     ...(tracker ? { tracker } : {}),
@@ -144,6 +170,7 @@ export function createCore(o: CoreOptions): Core {
     connections,
     tenants,
     tenancy,
+    ...(accounts ? { accounts } : {}),
     ...(tracker ? { tracker } : {}),
   };
 }

@@ -6,7 +6,7 @@
  */
 
 /** The commands that never take anything after their word: whatever follows may be a pasted token. */
-const TAKES_NOTHING = new Set(['connect', 'disconnect', 'whoami']);
+const TAKES_NOTHING = new Set(['connect', 'disconnect', 'whoami', 'setup']);
 
 /** Words that look like a secret: Slack's token prefixes, or a long run of letters and digits. */
 const SECRET_PREFIX = /^(xox[abpre]|xapp|tsai)-/i;
@@ -36,7 +36,7 @@ export function maskSecrets(text: string): string {
  * a note saying so. `/tsai connect abc…` becomes `/tsai connect [the text after connect, not shown]`.
  */
 export function secretSafe(commandText: string): string {
-  const m = /^(\S+\s+)?(connect|disconnect|whoami)\b(.*)$/is.exec(commandText.trim());
+  const m = /^(\S+\s+)?(connect|disconnect|whoami|setup)\b(.*)$/is.exec(commandText.trim());
   if (m && TAKES_NOTHING.has(m[2]!.toLowerCase()) && m[3]!.trim() !== '')
     return `${m[1] ?? ''}${m[2]} [the text after ${m[2]}, not shown]`;
   return maskSecrets(commandText);

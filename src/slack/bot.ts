@@ -4,10 +4,11 @@ import { createLazyServiceClient } from '../api/lazy.js';
 import type { Config } from '../config.js';
 import type { Approvals } from '../core/approvals/index.js';
 import { type ClockSource, clockOf } from '../core/clock.js';
-import { createCore } from '../core/compose.js';
+import { type CoreOptions, createCore } from '../core/compose.js';
 import type { Connections, IdentityVault } from '../core/identity/index.js';
 import type { Operations } from '../core/operations/run.js';
 import type { AccessPolicy } from '../core/policy.js';
+import type { TenantAccounts } from '../core/tenancy/accounts.js';
 import type { Tenancy } from '../core/tenancy/lifecycle.js';
 import type { TenantVault } from '../core/tenancy/vault.js';
 import type { FlowTracker } from '../core/tracking/tracker.js';
@@ -77,6 +78,8 @@ export interface Bot {
   readonly tenants: TenantVault;
   /** What a tenant's installation and removal do (audited). */
   readonly tenancy: Tenancy;
+  /** "Add to Slack": each tenant's own service account, connected by its admins. Absent otherwise. */
+  readonly accounts: TenantAccounts | undefined;
   /** The user's zone, or TSAI_DEFAULT_TIMEZONE when Slack does not know it. */
   zoneOf(userId: string): Promise<string>;
   readonly policy: AccessPolicy;
@@ -134,40 +137,42 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
       'usergroups.users.list failed; treating the group as empty for now',
     );
 
-  const { policy, approvals, operations, tracker, identity, connections, tenants, tenancy } = createCore({
-    store,
-    service,
-    now,
-    log: logger,
-    expandGroup,
-    onGroupError,
-    policy: { operators: config.policy.operators, allowedChannels: config.policy.allowedChannels },
-    approvals: {
-      approvers: config.approvals.approvers,
-      byWorkspace: config.approvals.byWorkspace,
-      allowSelfApproval: config.approvals.allowSelfApproval,
-      ttlMs: config.approvals.ttlMs,
-      interruptedAfterMs: config.approvals.interruptedAfterMs,
-    },
-    ...(config.approvals.channel ? { approvalsChannel: config.approvals.channel } : {}),
-    displayName: async (userId) => goesBy(await users.lookup(userId)),
-    standing: { standingOf: (person) => users.standing(person.userId) },
-    sharedToken: setup.service.token !== undefined,
-    timeZone: config.defaultTimeZone,
-    identity: {
-      ...(config.secretKeys ? { keys: config.secretKeys } : {}),
-      requireUserToken: config.service.requireUserToken,
-      accountId: setup.service.accountId,
-      // One attempt that fits in the form's acknowledgement (Slack waits 3 s for it).
-      checkToken: async (token) =>
-        (await import('../api/token-check.js')).checkServiceToken(
-          setup.service,
-          token,
-          TOKEN_CHECK_BUDGET_MS,
-        ),
-    },
-    ...trackingOf(config, logger),
-  });
+  const { policy, approvals, operations, tracker, identity, connections, tenants, tenancy, accounts } =
+    createCore({
+      store,
+      service,
+      now,
+      log: logger,
+      expandGroup,
+      onGroupError,
+      policy: { operators: config.policy.operators, allowedChannels: config.policy.allowedChannels },
+      approvals: {
+        approvers: config.approvals.approvers,
+        byWorkspace: config.approvals.byWorkspace,
+        allowSelfApproval: config.approvals.allowSelfApproval,
+        ttlMs: config.approvals.ttlMs,
+        interruptedAfterMs: config.approvals.interruptedAfterMs,
+      },
+      ...(config.approvals.channel ? { approvalsChannel: config.approvals.channel } : {}),
+      displayName: async (userId) => goesBy(await users.lookup(userId)),
+      standing: { standingOf: (person) => users.standing(person.userId) },
+      sharedToken: setup.service.token !== undefined,
+      timeZone: config.defaultTimeZone,
+      identity: {
+        ...(config.secretKeys ? { keys: config.secretKeys } : {}),
+        requireUserToken: config.service.requireUserToken,
+        accountId: setup.service.accountId,
+        // One attempt that fits in the form's acknowledgement (Slack waits 3 s for it).
+        checkToken: async (token) =>
+          (await import('../api/token-check.js')).checkServiceToken(
+            setup.service,
+            token,
+            TOKEN_CHECK_BUDGET_MS,
+          ),
+      },
+      ...trackingOf(config, logger),
+      ...(installs ? { tenantAccounts: tenantAccountsOf(setup, (tenant) => bot.forTeam(tenant)) } : {}),
+    });
 
   const speech = tenantSpeech({
     installs,
@@ -195,6 +200,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
     installations: speech.installations,
     tenants,
     tenancy,
+    accounts,
     async forTeam(teamId) {
       const speaker = await speech.speakerFor(teamId);
       if (!speaker || teamId === undefined) return speaker && bot;
@@ -216,7 +222,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
       log: logger.child({ part: 'workflow-steps' }),
     }),
     async close() {
-      await Promise.allSettled([service.close(), store.close()]);
+      await Promise.allSettled([service.close(), store.close(), accounts?.close()]);
     },
   };
   return bot;
@@ -241,6 +247,34 @@ async function slackClients(config: Config, hooks: BotHooks, logger: Logger) {
     installs,
     client: (token: string, refused: (error: string) => void): webApi.WebClient =>
       new (watchingSlackAuth(Client, refused))(token, options),
+  };
+}
+
+/**
+ * "Add to Slack": how each tenant's service account is checked and called, with the bot's own bounds; and
+ * who may connect it: whoever installed the app there, and the workspace's (or organisation's) admins and
+ * owners as Slack says (`users.info`).
+ */
+function tenantAccountsOf(
+  setup: BotSetup,
+  speaking: (tenant: string) => Promise<Bot | undefined>,
+): NonNullable<CoreOptions['tenantAccounts']> {
+  return {
+    async isAdmin(tenant, userId) {
+      const bot = await speaking(tenant);
+      if (!bot) return false;
+      if ((await bot.installations?.find(tenant))?.installerId === userId) return true;
+      const { user } = await bot.slack.users.info({ user: userId });
+      return user?.is_admin === true || user?.is_owner === true || user?.is_primary_owner === true;
+    },
+    checkToken: async (place, token) =>
+      (await import('../api/token-check.js')).checkServiceToken(
+        { ...place, connectTimeoutMs: setup.service.connectTimeoutMs },
+        token,
+        TOKEN_CHECK_BUDGET_MS,
+      ),
+    client: ({ baseUrl, accountId, token }) =>
+      createLazyServiceClient({ ...setup.service, baseUrl, accountId, token }),
   };
 }
 

@@ -8,6 +8,7 @@ import { IDENTITY } from './identity/index.js';
 import { INSTALL } from './install/index.js';
 import { MENTIONS } from './mentions/index.js';
 import { SCHEDULES } from './schedules/index.js';
+import { SETUP } from './setup/index.js';
 import { TYPEAHEAD } from './typeahead/index.js';
 import { WORKFLOWS } from './workflows/index.js';
 
@@ -27,4 +28,5 @@ export const FEATURES: readonly Feature[] = [
   SCHEDULES,
   WORKFLOWS,
   INSTALL,
+  SETUP,
 ];

@@ -26,6 +26,8 @@ export interface LocalUser {
   isBot?: boolean;
   /** A deactivated (or deleted) account: `users.info` says `deleted: true`, as Slack does. */
   deleted?: boolean;
+  /** A workspace admin (`users.info`'s `is_admin`): may set the app up where it is installed. */
+  isAdmin?: boolean;
 }
 
 export interface LocalChannel {

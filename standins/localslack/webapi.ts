@@ -91,6 +91,8 @@ export function userObject(u: LocalUser, o: { includeLocale?: boolean } = {}): J
     real_name: u.realName ?? u.name,
     deleted: u.deleted ?? false,
     is_bot: u.isBot ?? false,
+    is_admin: u.isAdmin ?? false,
+    is_owner: false,
     is_app_user: false,
     ...tzInfo(u.tz),
     ...(o.includeLocale && u.locale ? { locale: u.locale } : {}),

@@ -88,6 +88,7 @@ describe('the features', () => {
       'schedules',
       'workflows',
       'install',
+      'setup',
     ]);
   });
 
@@ -112,6 +113,7 @@ describe('the features', () => {
       'schedule-decision',
       'schedule-repeat-create',
       'schedule-repeat-open',
+      'setup-open',
       'step-executed',
     ]);
     expect(() => followUpsOf([...FEATURES, FEATURES[0]!])).toThrow(/two follow-ups for the job kind command/);

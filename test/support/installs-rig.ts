@@ -8,6 +8,7 @@ import { createLogger } from '../../src/log.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { type RunningEmulator, startEmulator } from '../../standins/emulator/index.js';
 import {
+  type Delivery,
   type InstallOutcome,
   type InstallTarget,
   type LocalChannel,
@@ -40,7 +41,14 @@ export const WORLD = {
     { id: 'U0ANNA', name: 'anna', realName: 'Anna Acme', tz: 'Europe/Berlin', teamId: 'T0ACME' },
     { id: 'U0ARNE', name: 'arne', realName: 'Arne Acme', tz: 'Europe/Berlin', teamId: 'T0ACME' },
     { id: 'U0GREG', name: 'greg', realName: 'Greg Globex', tz: 'America/Chicago', teamId: 'T0GLOBEX' },
-    { id: 'U0GINA', name: 'gina', realName: 'Gina Globex', tz: 'America/Chicago', teamId: 'T0GLOBEX' },
+    {
+      id: 'U0GINA',
+      name: 'gina',
+      realName: 'Gina Globex',
+      tz: 'America/Chicago',
+      teamId: 'T0GLOBEX',
+      isAdmin: true,
+    },
     { id: 'W0NINA', name: 'nina', realName: 'Nina North', tz: 'UTC', teamId: 'T0NORTH' },
     { id: 'W0SAM', name: 'sam', realName: 'Sam South', tz: 'UTC', teamId: 'T0SOUTH' },
   ] satisfies LocalUser[],
@@ -76,6 +84,16 @@ export interface InstallsRig {
   install(target: InstallTarget, user: string): Promise<InstallOutcome>;
   /** `/tsai <text>` from `user` in `channel`, and the bot's next message there that `user` sees. */
   commandAndReply(text: string, user: string, channel: string): Promise<LocalMessage>;
+  /**
+   * `/tsai setup` from `user` in `channel`, and the form it opens sent with `company`'s service account
+   * (what is given in `over` instead): the submission's delivery, whose errors are the form's.
+   */
+  setUp(
+    user: string,
+    channel: string,
+    company: Company,
+    over?: Partial<Record<'baseUrl' | 'accountId' | 'token', string>>,
+  ): Promise<Delivery>;
   close(): Promise<void>;
 }
 
@@ -178,6 +196,29 @@ export async function startInstallsRig(
           60_000,
           `a reply to /tsai ${text} from ${user}`,
         );
+      },
+      async setUp(user, channel, company, over = {}) {
+        const before = slack.topView(user)?.id;
+        await slack.sendCommand({ user, channel, text: 'setup' });
+        const view = await slack.waitFor(
+          () => {
+            const v = slack.topView(user);
+            return v && v.id !== before && v.view.callback_id === 'tenant_setup_form' ? v : undefined;
+          },
+          60_000,
+          `the setup form for ${user}`,
+        );
+        const e = emulators[company];
+        const value = (v: string) => v;
+        return slack.submitView({
+          user,
+          viewId: view.id,
+          values: {
+            setup_base_url: { setup_base_url_input: value(over.baseUrl ?? e.url) },
+            setup_account_id: { setup_account_id_input: value(over.accountId ?? e.accountId) },
+            setup_token: { setup_token_input: value(over.token ?? e.token) },
+          },
+        });
       },
       close,
     };

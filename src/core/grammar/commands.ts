@@ -111,6 +111,16 @@ const IDENTITY_COMMANDS: CommandSpec[] = [
     mutating: false,
     keys: [],
   },
+  {
+    id: 'setup',
+    words: ['setup'],
+    usage: '/tsai setup',
+    summary:
+      "Connect this Slack workspace to its own service account (its admins, where the app was installed with Add to Slack): a private form takes the service's URL, the account ID and a token, checked with the service before they are kept.",
+    examples: ['/tsai setup'],
+    mutating: false,
+    keys: [],
+  },
 ];
 
 const service = (id: string): CommandSpec => {

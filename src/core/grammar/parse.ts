@@ -329,6 +329,7 @@ const PARSERS: Record<string, Parser> = {
   connect: identity('connect'),
   disconnect: identity('disconnect'),
   whoami: identity('whoami'),
+  setup: identity('setup'),
 
   flows: (args, spec) => {
     const n = takePositional(args)?.value;

@@ -44,7 +44,7 @@ export type ParsedCommand =
 
 /** Whom the person acts as at the service: never an operation, never sent to the service as typed. */
 export type IdentityCommand = { kind: 'identity'; action: IdentityAction };
-export type IdentityAction = 'connect' | 'disconnect' | 'whoami';
+export type IdentityAction = 'connect' | 'disconnect' | 'whoami' | 'setup';
 
 /** Commands about the bot's own state (channel defaults, approvals, audit log): never reach the service. */
 export type GovernanceCommand =

@@ -30,6 +30,13 @@ export interface ConnectionsOptions {
   accountId: string;
   /** One cheap read with the token (the service client's `checkServiceToken`). */
   checkToken(token: string): Promise<TokenCheck>;
+  /**
+   * "Add to Slack": the service account of the person's tenant, whose tokens are checked against it
+   * instead of `accountId`; undefined while the tenant has connected none.
+   */
+  tenantAccount?(
+    teamId: string,
+  ): Promise<{ accountId: string; checkToken(token: string): Promise<TokenCheck> } | undefined>;
   audit: AuditLog;
   now: () => Date;
 }
@@ -38,7 +45,7 @@ export const CONNECT_UNAVAILABLE =
   "Connecting your own service token is not available: the bot's operator must set TSAI_SECRET_KEY first (docs/security.md).";
 
 /** What a service token looks like: printable ASCII without spaces (it goes in an HTTP header). */
-const TOKEN_SHAPE = /^[\x21-\x7e]{8,4096}$/;
+export const TOKEN_SHAPE = /^[\x21-\x7e]{8,4096}$/;
 
 /**
  * Connecting a person's own service token: checked with the service before it is kept, kept only in the
@@ -66,13 +73,22 @@ export class Connections {
         problem:
           "That is not a service token: paste the token as the service's user interface shows it (one line, no spaces).",
       };
-    const check = await this.o.checkToken(token);
+    const tenant = this.o.tenantAccount ? await this.o.tenantAccount(p.teamId) : undefined;
+    if (this.o.tenantAccount && !tenant)
+      return {
+        ok: false,
+        problem:
+          'This Slack workspace is not connected to a service account yet, so there is nothing to connect your token to. One of its admins connects it first with `/tsai setup`.',
+      };
+    const accountId = tenant?.accountId ?? this.o.accountId;
+    const check = await (tenant ? tenant.checkToken(token) : this.o.checkToken(token));
     if (!check.ok && check.reason === 'refused') {
       await this.audit(
         p,
         'identity.connect',
         'refused',
         'the service refused the token (invalid or expired)',
+        accountId,
       );
       return {
         ok: false,
@@ -87,12 +103,12 @@ export class Connections {
       };
     const connection: Connection = {
       since: this.o.now().getTime(),
-      accountId: this.o.accountId,
+      accountId,
       ...(check.role ? { role: check.role } : {}),
       ...(check.serviceUser ? { serviceUser: check.serviceUser } : {}),
     };
     await this.o.vault.save(p, token, connection);
-    await this.audit(p, 'identity.connect', 'ok');
+    await this.audit(p, 'identity.connect', 'ok', undefined, accountId);
     return { ok: true, connection };
   }
 
@@ -103,14 +119,20 @@ export class Connections {
     return had;
   }
 
-  private audit(p: Asker, operation: string, outcome: 'ok' | 'refused', error?: string): Promise<void> {
+  private audit(
+    p: Asker,
+    operation: string,
+    outcome: 'ok' | 'refused',
+    error?: string,
+    account = this.o.accountId,
+  ): Promise<void> {
     return this.o.audit.writeSurely({
       at: this.o.now().getTime(),
       userId: p.userId,
       teamId: p.teamId,
       ...(p.channelId ? { channelId: p.channelId } : {}),
       operation,
-      params: { account: this.o.accountId },
+      params: account ? { account } : {},
       outcome,
       ...(error ? { error } : {}),
     });

@@ -20,6 +20,11 @@ export type IdentityChoice =
 
 export interface ServiceIdentityDeps {
   service: ServiceClient;
+  /**
+   * "Add to Slack": the service account of a tenant (core/tenancy/accounts.ts), instead of `service` for
+   * everyone; undefined while the tenant has connected none.
+   */
+  serviceOf?: (teamId: string) => Promise<ServiceClient | undefined>;
   /** Each person's own token; absent: nobody is connected. */
   vault?: IdentityVault;
   /** Whether the bot has a shared token (TSAI_TOKEN). */
@@ -44,7 +49,9 @@ export class ServiceIdentity {
   constructor(private readonly deps: ServiceIdentityDeps) {}
 
   async forPerson(person: PersonRef): Promise<IdentityChoice> {
-    const { vault, service } = this.deps;
+    const { vault } = this.deps;
+    const service = await this.serviceFor(person.teamId);
+    if (!service) return { ok: false, refusal: NOT_SET_UP };
     const token = vault ? await vault.tokenOf(person) : undefined;
     if (token !== undefined) {
       const tokenId = digestOf(token);
@@ -62,9 +69,16 @@ export class ServiceIdentity {
    * token of the person who started it; undefined when there is neither.
    */
   async forBackground(starter: PersonRef | undefined): Promise<ServiceCalls | undefined> {
-    if (this.deps.sharedToken) return this.deps.service;
+    const service = await this.serviceFor(starter?.teamId ?? '');
+    if (!service) return undefined;
+    if (this.deps.sharedToken) return service;
     const token = starter && (await this.deps.vault?.tokenOf(starter));
-    return token === undefined ? undefined : this.deps.service.as(token);
+    return token === undefined ? undefined : service.as(token);
+  }
+
+  /** The service client of the person's tenant: the one account, or (installs) the tenant's own. */
+  private serviceFor(teamId: string): Promise<ServiceClient | undefined> {
+    return this.deps.serviceOf ? this.deps.serviceOf(teamId) : Promise.resolve(this.deps.service);
   }
 
   /**
@@ -101,6 +115,13 @@ function digestOf(token: string): string {
 function keyOf(p: PersonRef): string {
   return `${p.teamId}:${p.userId}`;
 }
+
+/** A tenant whose admins have not connected its service account yet: nothing can be sent for it. */
+const NOT_SET_UP: OpFailure = {
+  ok: false,
+  message:
+    'Nothing was sent to the service: this Slack workspace is not connected to a service account yet. One of its admins connects it with `/tsai setup`; then run the same command again.',
+};
 
 type ConnectReason = 'not-connected' | 'rejected' | 'still-rejected';
 

@@ -68,6 +68,8 @@ export interface OperationsDeps {
   requireUserToken?: boolean;
   /** A person's standing in Slack, asked by the gate; absent: nobody is refused for it. */
   standing?: SlackStanding;
+  /** "Add to Slack": each tenant's own service account, instead of `service` for everyone. */
+  serviceOf?: (teamId: string) => Promise<ServiceClient | undefined>;
 }
 
 const INSIDE_THE_BOT =
@@ -91,6 +93,7 @@ export class Operations {
     this.auditLog = deps.audit ?? new AuditLog(deps.store);
     this.identity = new ServiceIdentity({
       service: deps.service,
+      ...(deps.serviceOf ? { serviceOf: deps.serviceOf } : {}),
       ...(deps.identity ? { vault: deps.identity } : {}),
       sharedToken: deps.sharedToken ?? true,
       requireUserToken: deps.requireUserToken ?? false,

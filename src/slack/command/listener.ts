@@ -64,7 +64,10 @@ export async function ackNextStep(
 export function opensForm(text: string): boolean {
   const parsed = parseCommand(text);
   if (!parsed.ok) return parsed.kind === 'missing';
-  return parsed.command.kind === 'identity' && parsed.command.action === 'connect';
+  return (
+    parsed.command.kind === 'identity' &&
+    (parsed.command.action === 'connect' || parsed.command.action === 'setup')
+  );
 }
 
 /**

@@ -258,10 +258,11 @@ const keyOf = (v: HomeViewer) => `${v.teamId}:${v.userId}`;
 export async function loadHome(bot: Bot, viewer: HomeViewer): Promise<HomeData> {
   const { teamId, userId } = viewer;
   const now = bot.now().getTime();
-  const [isApprover, timeZone, standing] = await Promise.all([
+  const [isApprover, timeZone, standing, setup] = await Promise.all([
     bot.approvals.isApprover(userId),
     bot.zoneOf(userId),
     bot.connections.standing(viewer),
+    setupOf(bot, viewer),
   ]);
   // Flows are followed on the machine's clock (the tracker's), so "the last days" are counted on it too.
   const flowNow = Date.now();
@@ -293,7 +294,18 @@ export async function loadHome(bot: Bot, viewer: HomeViewer): Promise<HomeData> 
     timeZone,
     identity: { standing, canConnect: bot.connections.canConnect },
     schedules: listed(await bot.store.listSchedules({ teamId, ownerId: userId, limit: 51 }), 5, 51),
+    ...(setup ? { setup } : {}),
   };
+}
+
+/** "Add to Slack": what the workspace works with, and whether this viewer may change it. */
+async function setupOf(bot: Bot, viewer: HomeViewer): Promise<HomeData['setup']> {
+  if (!bot.accounts) return undefined;
+  const [account, mayConnect] = await Promise.all([
+    bot.accounts.account(viewer.teamId),
+    bot.accounts.mayConnect(viewer.teamId, viewer.userId).catch(() => false),
+  ]);
+  return { account, mayConnect };
 }
 
 const publishers = new WeakMap<Bot, HomePublisher>();

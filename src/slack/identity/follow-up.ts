@@ -36,6 +36,7 @@ export async function followIdentityCommand(
     return command.triggerId
       ? openConnectForm(bot, asked, command.triggerId, meta)
       : offerConnectForm(bot, asked);
+  if (action === 'setup') return (await import('../setup/index.js')).followSetupCommand(bot, command);
   if (action === 'disconnect') return disconnect(bot, asked);
   return whoami(bot, asked);
 }

@@ -8,6 +8,7 @@ import type { IdentityJob } from '../identity/jobs.js';
 import type { InstallJob } from '../install/jobs.js';
 import type { MessageJob } from '../mentions/jobs.js';
 import type { ScheduleJob } from '../schedules/jobs.js';
+import type { SetupJob } from '../setup/jobs.js';
 import type { TypedOn } from '../views/typed-commands.js';
 import type { WorkflowJob } from '../workflows/jobs.js';
 
@@ -27,6 +28,7 @@ export type Job = (
   | ScheduleJob
   | WorkflowJob
   | InstallJob
+  | SetupJob
 ) & {
   /**
    * The tenant whose installation the job speaks to (slack/tenant.ts), as its request was authorised:
