@@ -6,7 +6,7 @@ import type { ApprovalRequest } from '../store/index.js';
  * - a record of a team (a followed flow, an approval request) is shown only within that team; from
  *   another it is "not found", worded as for an ID nobody knows;
  * - pending approval requests are shown to whoever filed them and to whoever may decide them.
- * The audit log is for the bot's approvers only (core/approvals/workflow.ts, `auditTrail`).
+ * The audit log is for the bot's approvers only, and of their team (core/approvals/workflow.ts, `auditTrail`).
  */
 export interface Viewer {
   userId: string;

@@ -165,6 +165,8 @@ export interface AuditEntry {
 export interface AuditQuery {
   limit?: number;
   channelId?: string;
+  /** Only entries of this Slack team (a tenant), and those recorded before teams were. */
+  teamId?: string;
   /** Only operations starting with one of these prefixes. */
   operationPrefixes?: string[];
 }

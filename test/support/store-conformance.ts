@@ -407,6 +407,14 @@ export function storeConformance(name: string, createLocation: () => Promise<Sto
       expect((await s.listAudit({ channelId: 'C1' })).map((e) => e.userId)).toEqual(['U0D', 'U0C', 'U0A']);
       const decisions = await s.listAudit({ operationPrefixes: ['approval.', 'flow.'] });
       expect(decisions.map((e) => e.operation)).toEqual(['approval.approve', 'flow.STARTLIVEMODEL']);
+      // A team's entries, and those of no team; never another team's.
+      expect((await s.listAudit({ teamId: 'T0' })).map((e) => e.userId)).toEqual([
+        'U0D',
+        'U0C',
+        'U0B',
+        'U0A',
+      ]);
+      expect((await s.listAudit({ teamId: 'T9' })).map((e) => e.userId)).toEqual(['U0D', 'U0C', 'U0B']);
     });
 
     it('writes an audit result over its entry, once however often it is written', async () => {

@@ -462,6 +462,7 @@ export class ApprovalWorkflow {
   async auditTrail(
     userId: string,
     limit = 20,
+    teamId?: string,
   ): Promise<
     { ok: true; entries: AuditEntry[] } | { ok: false; approvers: { users: string[]; groups: string[] } }
   > {
@@ -469,6 +470,8 @@ export class ApprovalWorkflow {
     const entries = await this.deps.store.listAudit({
       limit: Math.max(1, Math.min(100, Math.floor(limit) || 20)),
       operationPrefixes: ['approval.', 'flow.'],
+      // Of the reader's team only: another team's decisions and flows are its own (core/read-scope.ts).
+      ...(teamId ? { teamId } : {}),
     });
     return { ok: true, entries };
   }

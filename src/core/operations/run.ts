@@ -511,7 +511,7 @@ export class Operations {
             }),
           };
         case 'audit-list': {
-          const trail = await approvals.auditTrail(actor.userId, op.limit ?? 20);
+          const trail = await approvals.auditTrail(actor.userId, op.limit ?? 20, actor.teamId);
           if (trail.ok) return { ok: true, kind: 'audit-trail', entries: trail.entries };
           return {
             ok: false,

@@ -44,6 +44,10 @@ export const listAudit = (query: AuditQuery) =>
       where.push('channel_id = ?');
       params.push(query.channelId);
     }
+    if (query.teamId !== undefined) {
+      where.push('(team_id = ? OR team_id IS NULL)');
+      params.push(query.teamId);
+    }
     const prefixes = query.operationPrefixes ?? [];
     if (prefixes.length) {
       where.push(`(${prefixes.map(() => 'substr(operation, 1, length(?)) = ?').join(' OR ')})`);
