@@ -31,7 +31,7 @@ export interface StoredRecords {
 /** In-memory records of one account, stamped the way Part 2 of the spec describes. */
 export class Store {
   private readonly data = new Map<Collection, Map<string, Rec>>();
-  private nextId = FIRST_RUNTIME_ID;
+  private nextId: bigint;
   /** Called after every change (a record created or updated, a reset, records loaded). */
   onChange: () => void = () => {};
   /** Who records created or updated now are stamped as made by (`createdBy`/`updatedBy`). */
@@ -41,6 +41,7 @@ export class Store {
     readonly accountId: string,
     private readonly now: () => number = Date.now,
   ) {
+    this.nextId = firstIdOf(accountId);
     this.reset();
   }
 
@@ -137,4 +138,16 @@ export class Store {
       links: self ? [{ rel: 'self', href: self(this.accountId, rec.id) }] : [],
     };
   }
+}
+
+/**
+ * Where an account's new IDs start: a real service hands out IDs unique across all its accounts, so two
+ * emulators standing for two accounts (two tenants of the bot) never hand out the same one. The demo
+ * account's stay where they always were.
+ */
+function firstIdOf(accountId: string): bigint {
+  if (accountId === SEED.accountId) return FIRST_RUNTIME_ID;
+  let h = 0;
+  for (const c of accountId) h = (h * 31 + c.charCodeAt(0)) % 1_000_000;
+  return FIRST_RUNTIME_ID + BigInt(h + 1) * 10_000_000_000n;
 }

@@ -20,6 +20,7 @@ import {
 import { type Running, startAll } from '../../standins/start-all.js';
 import { BOT_TOKEN, SIGNING_SECRET } from './harness-secrets.js';
 import { captureLogs, registerSecrets } from './logs.js';
+import { manifestFunctionsOnDisk } from './manifest-functions.js';
 import { patient } from './patience.js';
 
 /** The app's own credentials, as its Basic Information page holds them. */
@@ -132,6 +133,7 @@ export async function startInstallsRig(
         botToken: BOT_TOKEN,
         shouldEscape: true,
         oauth: CLIENT,
+        functions: manifestFunctionsOnDisk(),
         ...WORLD,
       }),
     );

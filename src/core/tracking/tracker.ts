@@ -150,6 +150,14 @@ export class FlowTracker {
       createdAt: now,
       nextPollAt: now + nextPollDelay(0, this.deps.schedule, { random: this.deps.random }),
     });
+    // Flow IDs are the service's, unique across its accounts; two tenants on two services that hand out
+    // the same ID share one row, followed for whoever came first. Never seen with a real service, it
+    // is said rather than left silent.
+    if ((row.teamId ?? undefined) !== n.actor.teamId)
+      this.deps.log.error(
+        { flowId: row.flowId, team: n.actor.teamId, followedFor: row.teamId },
+        "a flow ID another tenant's flow already has: this one is not followed",
+      );
     return announcement
       ? ((await this.deps.store.setFlowAnnouncement(row.flowId, announcement)) ?? row)
       : row;
