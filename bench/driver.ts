@@ -10,12 +10,14 @@ export interface SlashCommand {
   triggerId: string;
   responseUrl: string;
   command?: string;
+  /** The workspace it is typed in (default the stand-in's own). */
+  teamId?: string;
 }
 
 export function slashCommandBody(c: SlashCommand): string {
   return new URLSearchParams({
     token: 'local-verification-token',
-    team_id: 'T0LOCAL',
+    team_id: c.teamId ?? 'T0LOCAL',
     team_domain: 'local',
     channel_id: c.channel,
     channel_name: 'general',

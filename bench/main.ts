@@ -4,7 +4,7 @@
 // Prints a table and writes bench/results.json. Options (environment): BENCH_QUICK=1 for a short run,
 // BENCH_OUT=<file> for another output file, BENCH_KEEP_TMP=1 to keep the children's logs and databases,
 // BENCH_BOT_NODE_ARGS="--cpu-prof --cpu-prof-dir=$PWD/prof" to profile the bot (BENCH_BARE_NODE_ARGS: the bare app; absolute dir: the
-// children run in a temp dir), BENCH_PHASES=cold,acks,flood,views,sustained,tracking,steps,schedules for
+// children run in a temp dir), BENCH_PHASES=cold,acks,flood,views,sustained,tracking,steps,schedules,installs for
 // only some phases (their figures only; write them elsewhere with BENCH_OUT, as the others are left out).
 import { resolve } from 'node:path';
 import { buildResults, formatTable } from './results.js';
@@ -25,13 +25,18 @@ const QUICK: Partial<BenchOptions> = {
   waitingSteps: 200,
   idleSchedules: 1_000,
   dueSchedules: 200,
+  installations: 100,
 };
 
-/** BENCH_WAITING_STEPS, BENCH_IDLE_SCHEDULES, BENCH_DUE_SCHEDULES: counts of the steps and schedules phases. */
+/**
+ * BENCH_WAITING_STEPS, BENCH_IDLE_SCHEDULES, BENCH_DUE_SCHEDULES, BENCH_INSTALLATIONS: counts of the steps,
+ * schedules and installations phases.
+ */
 const COUNTS = {
   waitingSteps: 'BENCH_WAITING_STEPS',
   idleSchedules: 'BENCH_IDLE_SCHEDULES',
   dueSchedules: 'BENCH_DUE_SCHEDULES',
+  installations: 'BENCH_INSTALLATIONS',
 } as const;
 
 async function main(): Promise<void> {

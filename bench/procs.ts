@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** A port nothing listens on right now (the OS picks it; the child binds it moments later). */
@@ -131,5 +131,49 @@ export function tail(file: string, lines = 20): string {
     return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
   } catch {
     return '';
+  }
+}
+
+/** Reads the bot's log from where it last stopped, for the "memory usage" lines a SIGUSR2 makes it write. */
+export function heapReader(bot: AppProcess): {
+  read(): Promise<{ mainHeapMb: number | null; workerHeapMb: number | null }>;
+} {
+  let offset = 0;
+  return {
+    async read() {
+      const from = offset;
+      bot.child.kill('SIGUSR2');
+      const mb = (n: unknown) => (typeof n === 'number' ? n / 1024 / 1024 : null);
+      let main: number | null = null;
+      let worker: number | null = null;
+      for (let tries = 0; tries < 40 && (main === null || worker === null); tries++) {
+        await new Promise((r) => setTimeout(r, 50));
+        const { text, next } = readFrom(bot.logFile, from);
+        offset = next;
+        for (const line of text.split('\n')) {
+          if (!line.includes('"memory usage"')) continue;
+          const l = JSON.parse(line) as { thread?: string; memory?: { heapUsed?: number } };
+          if (l.thread === 'follow-ups') worker = mb(l.memory?.heapUsed);
+          else main = mb(l.memory?.heapUsed);
+        }
+      }
+      return { mainHeapMb: main, workerHeapMb: worker };
+    },
+  };
+}
+
+export function readFrom(file: string, from: number): { text: string; next: number } {
+  const size = statSync(file).size;
+  if (size <= from) return { text: '', next: from };
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(size - from);
+    readSync(fd, buf, 0, buf.length, from);
+    const text = buf.toString('utf8');
+    // Only whole lines; a line still being written is read next time.
+    const whole = text.lastIndexOf('\n') + 1;
+    return { text: text.slice(0, whole), next: from + Buffer.byteLength(text.slice(0, whole)) };
+  } finally {
+    closeSync(fd);
   }
 }

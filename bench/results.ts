@@ -7,6 +7,7 @@ import {
   type WaitingCost,
 } from './automation-results.js';
 import type { FloodMeasurements } from './flood.js';
+import { type InstallsMeasurements, type InstallsResult, installsResult, installsRows } from './installs.js';
 import type { SchedulesMeasurements } from './schedules.js';
 import { ratio, round, type Summary, summarize } from './stats.js';
 import type { StepsMeasurements } from './steps.js';
@@ -49,6 +50,8 @@ export interface BenchResults {
   steps?: StepsResult;
   /** 10,000 schedules between runs; 1,000 runs due at one minute. */
   schedules?: SchedulesResult;
+  /** Acks with 1,000 installations against one, and the memory each installation adds. */
+  installs?: InstallsResult;
 }
 
 export interface FloodResult {
@@ -81,6 +84,8 @@ export interface Measurements {
   steps?: StepsMeasurements;
   /** Idle schedules and runs due at one minute; absent when the phase was not run. */
   schedules?: SchedulesMeasurements;
+  /** "Add to Slack": the bot with one installation and with 1,000; absent when the phase was not run. */
+  installs?: InstallsMeasurements;
 }
 
 const pct = (s: Summary | undefined): Pct =>
@@ -110,6 +115,7 @@ export function buildResults(m: Measurements): BenchResults {
     ...r,
     ...(m.steps ? { steps: stepsResult(m.steps, r) } : {}),
     ...(m.schedules ? { schedules: schedulesResult(m.schedules) } : {}),
+    ...(m.installs ? { installs: installsResult(m.installs) } : {}),
   };
 }
 
@@ -282,6 +288,7 @@ export function formatTable(r: BenchResults): string {
     }
   }
   rows.push(...automationRows(r));
+  if (r.installs) rows.push(...installsRows(r.installs));
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const line = (row: string[]) =>
     row

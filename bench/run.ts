@@ -14,6 +14,7 @@ import {
   slashCommandBody,
 } from './driver.js';
 import { measureFlood } from './flood.js';
+import { INSTALL_CLIENT, measureInstalls } from './installs.js';
 import { machineInfo } from './machine.js';
 import { benchParse } from './parse.js';
 import {
@@ -59,6 +60,8 @@ export interface BenchOptions {
   /** Schedules held between their runs, and schedules due at the same minute. */
   idleSchedules: number;
   dueSchedules: number;
+  /** "Add to Slack": installations of the many-installations bot (the installs phase). */
+  installations: number;
   /** The phases to run (all by default); the time-range parse always runs. */
   phases: ReadonlySet<Phase>;
   log(line: string): void;
@@ -73,6 +76,7 @@ export const PHASES = [
   'tracking',
   'steps',
   'schedules',
+  'installs',
 ] as const;
 export type Phase = (typeof PHASES)[number];
 
@@ -108,6 +112,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   waitingSteps: 1_000,
   idleSchedules: 10_000,
   dueSchedules: 1_000,
+  installations: 1_000,
   phases: new Set(PHASES),
   log: (line) => console.error(line),
 };
@@ -151,15 +156,14 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
       .map((x) => x.toFixed(2))
       .join(' ')}`,
   );
-  log('time-range parse …');
-  const parse = await benchParse();
-  m.parse = parse;
-  const f = parse.fuzz;
-  log(
-    `time-range fuzz: ${f.strings} strings, per string median ${f.medianMs.toFixed(3)} ms, p99 ${f.p99Ms.toFixed(3)} ms, max ${f.maxMs.toFixed(3)} ms`,
-  );
+  m.parse = await measureParse(log);
 
-  const services = await ServicesClient.start({ signingSecret, botToken, latencyMs: o.serviceLatencyMs });
+  const services = await ServicesClient.start({
+    signingSecret,
+    botToken,
+    latencyMs: o.serviceLatencyMs,
+    ...installsOf(o),
+  });
   let dbCount = 0;
   const envFor = (who: Who): Record<string, string> => {
     const slack = {
@@ -218,18 +222,25 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
   const phase = (p: Phase) => o.phases.has(p);
   try {
     if (phase('cold')) await measureColdStarts(b, m);
-    if (!PHASES.some((p) => p !== 'cold' && phase(p))) return m;
-    const { bare, bot } = await startApps(b, running);
-    await warmUp(b, bare, bot);
-    if (phase('acks')) await measureAcks(b, m, bare, bot);
-    if (phase('flood')) m.flood = await measureFloods(b, [bot, bare]);
+    if (PHASES.some((p) => p !== 'cold' && p !== 'installs' && phase(p))) {
+      const { bare, bot } = await startApps(b, running);
+      await warmUp(b, bare, bot);
+      if (phase('acks')) await measureAcks(b, m, bare, bot);
+      if (phase('flood')) m.flood = await measureFloods(b, [bot, bare]);
 
-    if (bot) {
-      if (phase('views')) m.viewsOpen = await measureViewsOpen(b, bot);
-      if (phase('sustained')) m.sustainedCommandsPerSecond = await measureSustained(b, bot);
-      if (phase('tracking')) m.tracking = await measureFollowing(b, running);
-      if (phase('steps')) m.steps = await measureSteps(b, running, { bare, bot });
-      if (phase('schedules')) m.schedules = await measureSchedules(b, running);
+      if (bot) {
+        if (phase('views')) m.viewsOpen = await measureViewsOpen(b, bot);
+        if (phase('sustained')) m.sustainedCommandsPerSecond = await measureSustained(b, bot);
+        if (phase('tracking')) m.tracking = await measureFollowing(b, running);
+        if (phase('steps')) m.steps = await measureSteps(b, running, { bare, bot });
+        if (phase('schedules')) m.schedules = await measureSchedules(b, running);
+      }
+    }
+    if (phase('installs')) {
+      // Alone on the machine: the apps of the other phases would weigh on one bot and not the other.
+      await Promise.allSettled(running.splice(0).map((p) => p.stop()));
+      const installs = await runInstallsPhase(o, services, signingSecret, tmp);
+      if (installs) m.installs = installs;
     }
   } finally {
     log(
@@ -243,6 +254,48 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
     else log(`bench temp dir (logs, databases): ${tmp}`);
   }
   return m;
+}
+
+/** The time-range parse, with its fuzz run logged. */
+async function measureParse(log: (line: string) => void): Promise<Measurements['parse']> {
+  log('time-range parse …');
+  const parse = await benchParse();
+  const f = parse.fuzz;
+  log(
+    `time-range fuzz: ${f.strings} strings, per string median ${f.medianMs.toFixed(3)} ms, p99 ${f.p99Ms.toFixed(3)} ms, max ${f.maxMs.toFixed(3)} ms`,
+  );
+  return parse;
+}
+
+/** The workspaces the installations phase installs in, when it runs: one per tenant, and one more. */
+function installsOf(o: BenchOptions) {
+  return o.phases.has('installs') ? { installs: { teams: o.installations + 1, ...INSTALL_CLIENT } } : {};
+}
+
+/** The installations phase (installs.ts): two bots in "Add to Slack" mode, started from the bundle. */
+function runInstallsPhase(o: BenchOptions, services: ServicesClient, signingSecret: string, tmp: string) {
+  return measureInstalls({
+    services,
+    spawnBot: (env, tag) =>
+      spawnApp({
+        name: tag,
+        entry: join(distDir, 'bot', 'main.js'),
+        env,
+        logFile: join(tmp, `${tag}.log`),
+        nodeArgs: o.botNodeArgs,
+        cwd: tmp,
+      }),
+    signingSecret,
+    slackApiUrl: services.info.slackApiUrl,
+    emulatorUrl: services.info.emulatorUrl,
+    tmp,
+    logLevel: o.botLogLevel,
+    installations: o.installations,
+    rounds: o.rounds,
+    requests: { 1: o.requests[1], 50: o.requests[50] },
+    texts: { help: COMMAND_TEXT.help, learn: COMMAND_TEXT.learn },
+    log: o.log,
+  });
 }
 
 /** What every measurement uses: the options, the stand-ins, and how to start, reach and drive an app. */

@@ -10,6 +10,8 @@ export type ServicesRequest = { id: number } & (
   | { op: 'functionEvents'; callbackId: string; users: string[]; inputs: Record<string, unknown>[] }
   | { op: 'serviceRequests' }
   | { op: 'reset' }
+  /** "Add to Slack" for each of `teams`, as a browser does it, with the bot whose install page is `installUrl`. */
+  | { op: 'install'; installUrl: string; redirectUrl: string; teams: string[]; user: string }
   /** The service's added latency and how long its flows take, for the flow-following phase. */
   | { op: 'configure'; latencyMs?: number; flowDelays?: { runningAfterMs: number; completedAfterMs: number } }
 );
@@ -78,6 +80,8 @@ export class ServicesClient {
     signingSecret: string;
     botToken: string;
     latencyMs: number;
+    /** Workspaces the app can be installed in ("Add to Slack"), and the app's client credentials. */
+    installs?: { teams: number; clientId: string; clientSecret: string };
   }): Promise<ServicesClient> {
     const entry = fileURLToPath(new URL('./services.js', import.meta.url));
     const child = fork(entry, [], {
@@ -86,6 +90,13 @@ export class ServicesClient {
         BENCH_SIGNING_SECRET: o.signingSecret,
         BENCH_BOT_TOKEN: o.botToken,
         BENCH_SERVICE_LATENCY_MS: String(o.latencyMs),
+        ...(o.installs
+          ? {
+              BENCH_INSTALL_TEAMS: String(o.installs.teams),
+              BENCH_CLIENT_ID: o.installs.clientId,
+              BENCH_CLIENT_SECRET: o.installs.clientSecret,
+            }
+          : {}),
       },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -112,6 +123,11 @@ export class ServicesClient {
       this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
       this.child.send({ ...op, id });
     });
+  }
+
+  /** Installs the app in each of `teams` through the OAuth flow; how many installations were made. */
+  install(installUrl: string, redirectUrl: string, teams: string[], user: string): Promise<number> {
+    return this.call({ op: 'install', installUrl, redirectUrl, teams, user });
   }
 
   /** Trigger IDs and response URLs the stand-in will honour, round-robin over `users`. */

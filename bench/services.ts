@@ -8,6 +8,7 @@ import { manifestFunctions } from '../src/slack/workflows/manifest.js';
 import { startEmulator } from '../standins/emulator/index.js';
 import { startLocalSlack } from '../standins/localslack/index.js';
 import type { ServicesReady, ServicesRequest } from './services-client.js';
+import { installTeamId } from './tenants.js';
 
 const env = process.env;
 const signingSecret = env.BENCH_SIGNING_SECRET ?? '';
@@ -16,12 +17,22 @@ let latencyMs = Number(env.BENCH_SERVICE_LATENCY_MS ?? 2000);
 
 // Slack's 3 s trigger lifetime: the views.open phase asks for its triggers just before it sends.
 // The app's Workflow Builder steps as its manifest declares them, so that the bot's completions are checked.
+/** "Add to Slack": workspaces the app can be installed in, one per tenant of the installations phase. */
+const installTeams = Number(env.BENCH_INSTALL_TEAMS ?? 0);
 const slack = await startLocalSlack({
   signingSecret,
   botToken,
   port: 0,
   triggerTtlMs: 3000,
   functions: manifestFunctions(),
+  teams: Array.from({ length: installTeams }, (_, i) => ({
+    id: installTeamId(i),
+    name: `Tenant ${i}`,
+    domain: `tenant-${i}`,
+  })),
+  ...(env.BENCH_CLIENT_ID
+    ? { oauth: { clientId: env.BENCH_CLIENT_ID, clientSecret: env.BENCH_CLIENT_SECRET ?? '' } }
+    : {}),
 });
 const emulator = await startEmulator({ port: 0 });
 const control = (path: string, init?: RequestInit) => fetch(`${emulator.url}/_emulator/${path}`, init);
@@ -122,6 +133,21 @@ async function handle(m: ServicesRequest): Promise<unknown> {
     }
     case 'settle':
       return settle(m.quietMs, m.maxMs);
+    case 'install': {
+      const app = { clientId: env.BENCH_CLIENT_ID ?? '', clientSecret: env.BENCH_CLIENT_SECRET ?? '' };
+      slack.configureOAuth({ ...app, redirectUrl: m.redirectUrl });
+      let made = 0;
+      // A few browsers at once, as people installing it would.
+      for (let from = 0; from < m.teams.length; from += 8) {
+        const outcomes = await Promise.all(
+          m.teams
+            .slice(from, from + 8)
+            .map((teamId) => slack.installApp({ installUrl: m.installUrl, user: m.user, teamId })),
+        );
+        made += outcomes.filter((o) => o.status === 200 && o.install).length;
+      }
+      return made;
+    }
     case 'functionEvents':
       return functionEvents(m);
     case 'calls':

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { type DriverTarget, openLoop, slashCommandBody } from './driver.js';
 import { machineInfo } from './machine.js';
-import { type AppProcess, procStatusMb, spawnApp, tail } from './procs.js';
+import { type AppProcess, heapReader, procStatusMb, readFrom, spawnApp, tail } from './procs.js';
 import type { Machine } from './results.js';
 import { LEARN_TEXT } from './run.js';
 import { ServicesClient } from './services-client.js';
@@ -227,50 +227,6 @@ export async function runSoak(o: SoakOptions): Promise<SoakResults> {
     await services.stop();
     if (!process.env.BENCH_KEEP_TMP) rmSync(tmp, { recursive: true, force: true });
     else o.log(`soak temp dir (log, database): ${tmp}`);
-  }
-}
-
-/** Reads the bot's log from where it last stopped, for the "memory usage" lines a SIGUSR2 makes it write. */
-function heapReader(bot: AppProcess): {
-  read(): Promise<{ mainHeapMb: number | null; workerHeapMb: number | null }>;
-} {
-  let offset = 0;
-  return {
-    async read() {
-      const from = offset;
-      bot.child.kill('SIGUSR2');
-      const mb = (n: unknown) => (typeof n === 'number' ? n / 1024 / 1024 : null);
-      let main: number | null = null;
-      let worker: number | null = null;
-      for (let tries = 0; tries < 40 && (main === null || worker === null); tries++) {
-        await new Promise((r) => setTimeout(r, 50));
-        const { text, next } = readFrom(bot.logFile, from);
-        offset = next;
-        for (const line of text.split('\n')) {
-          if (!line.includes('"memory usage"')) continue;
-          const l = JSON.parse(line) as { thread?: string; memory?: { heapUsed?: number } };
-          if (l.thread === 'follow-ups') worker = mb(l.memory?.heapUsed);
-          else main = mb(l.memory?.heapUsed);
-        }
-      }
-      return { mainHeapMb: main, workerHeapMb: worker };
-    },
-  };
-}
-
-function readFrom(file: string, from: number): { text: string; next: number } {
-  const size = statSync(file).size;
-  if (size <= from) return { text: '', next: from };
-  const fd = openSync(file, 'r');
-  try {
-    const buf = Buffer.alloc(size - from);
-    readSync(fd, buf, 0, buf.length, from);
-    const text = buf.toString('utf8');
-    // Only whole lines; a line still being written is read next time.
-    const whole = text.lastIndexOf('\n') + 1;
-    return { text: text.slice(0, whole), next: from + Buffer.byteLength(text.slice(0, whole)) };
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -19,6 +19,7 @@ import { openStore, resolveStoreTarget, type Store, type WriteHealth } from '../
 import { boltLogger } from './bolt-logger.js';
 import { tenantSpeech } from './install/clients.js';
 import type { Installations } from './install/installations.js';
+import { tokenBound } from './install/token-bound.js';
 import { watchingSlackAuth } from './readiness.js';
 import { acceptResponseUrlsOf } from './respond.js';
 import { createUserDirectory, goesBy, type UserDirectory } from './users.js';
@@ -242,11 +243,13 @@ async function slackClients(config: Config, hooks: BotHooks, logger: Logger) {
     !installs && hooks.onSlackAuthError ? watchingSlackAuth(Client, hooks.onSlackAuthError) : Client;
   const token =
     config.slack.mode === 'http' || config.slack.mode === 'socket' ? config.slack.botToken : undefined;
+  const slack = new WebClient(token, options);
   return {
-    slack: new WebClient(token, options),
+    slack,
     installs,
+    // "Add to Slack": the one client, each call carrying the installation's token.
     client: (token: string, refused: (error: string) => void): webApi.WebClient =>
-      new (watchingSlackAuth(Client, refused))(token, options),
+      tokenBound(slack, token, refused),
   };
 }
 

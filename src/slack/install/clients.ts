@@ -11,10 +11,10 @@ export interface Speaker {
 }
 
 /**
- * Each installation's Web API client (and its `users.info` cache), made the first time the bot speaks to
- * that installation and kept for the most recently used `capacity` of them: a thousand installations cost
- * a client each only while they are busy, not for as long as the bot runs. A client is keyed by its token,
- * so a reinstall (a new token) gets a new one.
+ * What speaks to each installation (its view of the bot's one Web API client, `tokenBound`, and its
+ * `users.info` cache), made the first time the bot speaks to that installation and kept for the most
+ * recently used `capacity` of them: a thousand installations cost something each only while they are
+ * busy, not for as long as the bot runs. Keyed by the token, so a reinstall (a new token) gets a new one.
  */
 export class Speakers {
   private readonly held = new Map<string, Speaker>();
