@@ -472,3 +472,63 @@ describe('loadDotEnv', () => {
     }
   });
 });
+
+describe('"Add to Slack" (SLACK_CLIENT_ID)', () => {
+  const KEY = Buffer.alloc(32, 7).toString('base64');
+  const INSTALLS = {
+    SLACK_CLIENT_ID: '1234.5678',
+    SLACK_CLIENT_SECRET: 'client-secret-0123',
+    SLACK_STATE_SECRET: 'state-secret-0123456789',
+    SLACK_SIGNING_SECRET: 'signing-secret-0123',
+    TSAI_SECRET_KEY: KEY,
+  };
+
+  it('selects installs mode, with no bot token, the redirect path from SLACK_REDIRECT_URI, and no shared service account', () => {
+    const c = loadConfig({
+      ...INSTALLS,
+      SLACK_REDIRECT_URI: 'https://bot.example.com/oauth/back',
+      TSAI_BASE_URL: 'https://svc.example.com',
+    });
+    expect(c.slack).toEqual({
+      mode: 'installs',
+      signingSecret: INSTALLS.SLACK_SIGNING_SECRET,
+      clientId: INSTALLS.SLACK_CLIENT_ID,
+      clientSecret: INSTALLS.SLACK_CLIENT_SECRET,
+      stateSecret: INSTALLS.SLACK_STATE_SECRET,
+      installPath: '/slack/install',
+      redirectPath: '/oauth/back',
+      redirectUri: 'https://bot.example.com/oauth/back',
+      apiUrl: undefined,
+    });
+    expect(c.secrets).toEqual(
+      expect.arrayContaining([INSTALLS.SLACK_CLIENT_SECRET, INSTALLS.SLACK_STATE_SECRET]),
+    );
+    expect(loadConfig(INSTALLS).slack).toMatchObject({ redirectPath: '/slack/oauth_redirect' });
+  });
+
+  it('names every missing or contradicting variable at once, never a value', () => {
+    const e = problemsOf({
+      SLACK_CLIENT_ID: '1234.5678',
+      SLACK_BOT_TOKEN: 'xoxb-one-workspace',
+      TSAI_TOKEN: 'shared-service-token',
+      TSAI_APPROVERS: 'U0ALICE,S0GROUP',
+    });
+    expect(e.problems.map((p) => p.variable).sort()).toEqual([
+      'SLACK_BOT_TOKEN',
+      'SLACK_CLIENT_SECRET',
+      'SLACK_SIGNING_SECRET',
+      'SLACK_STATE_SECRET',
+      'TSAI_APPROVERS',
+      'TSAI_SECRET_KEY',
+      'TSAI_TOKEN',
+    ]);
+    expect(e.message).not.toContain('xoxb-one-workspace');
+    expect(e.message).not.toContain('shared-service-token');
+    expect(problemsOf({ SLACK_CLIENT_SECRET: 'client-secret-0123' }).problems).toEqual([
+      { variable: 'SLACK_CLIENT_SECRET', problem: 'is read only with SLACK_CLIENT_ID ("Add to Slack")' },
+    ]);
+    expect(
+      problemsOf({ ...INSTALLS, SLACK_INSTALL_PATH: '/slack/oauth_redirect' }).problems[0]?.variable,
+    ).toBe('SLACK_INSTALL_PATH');
+  });
+});

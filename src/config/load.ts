@@ -138,6 +138,19 @@ function installsMode(read: ReadVariables): SlackConfig {
   ];
   for (const [name, problem] of notWith)
     if (read.isSet(name)) read.problems.push({ variable: name, problem: `is not read ${why}: ${problem}` });
+  // A user group belongs to one workspace, and the bot reads its members with that workspace's token,
+  // which a deployment-wide list cannot say; people's IDs are unique across Slack.
+  for (const name of ['TSAI_APPROVERS', 'TSAI_OPERATORS'] as const)
+    if (v[name].some((id) => id.startsWith('S')))
+      read.problems.push({
+        variable: name,
+        problem: `names user groups (S…), which belong to one workspace: ${why}, name people (U…/W…) instead`,
+      });
+  if (Object.values(v.TSAI_WORKSPACE_APPROVERS).some((ids) => ids.some((id) => id.startsWith('S'))))
+    read.problems.push({
+      variable: 'TSAI_WORKSPACE_APPROVERS',
+      problem: `names user groups (S…), which belong to one workspace: ${why}, name people (U…/W…) instead`,
+    });
   const redirectPath = v.SLACK_REDIRECT_URI ? new URL(v.SLACK_REDIRECT_URI).pathname : DEFAULT_REDIRECT_PATH;
   if (redirectPath === v.SLACK_INSTALL_PATH)
     read.problems.push({

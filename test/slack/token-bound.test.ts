@@ -57,7 +57,7 @@ describe("one Web API client, each installation's view of it carrying its own to
     await expect(acme.chat.postMessage({ channel: 'C0OPS', text: 'elsewhere' })).rejects.toThrow(
       /channel_not_found/,
     );
-    expect((await acme.apiCall('auth.test')).team_id).toBe('T0ACME');
+    expect(((await acme.apiCall('auth.test')) as { team_id?: string }).team_id).toBe('T0ACME');
     slack.setTokenStatus('revoked');
     await expect(local.auth.test()).rejects.toThrow(/token_revoked/);
     expect(refused).toEqual(['local:token_revoked']);
