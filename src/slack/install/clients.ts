@@ -13,8 +13,9 @@ export interface Speaker {
 /**
  * What speaks to each installation (its view of the bot's one Web API client, `tokenBound`, and its
  * `users.info` cache), made the first time the bot speaks to that installation and kept for the most
- * recently used `capacity` of them: a thousand installations cost something each only while they are
- * busy, not for as long as the bot runs. Keyed by the token, so a reinstall (a new token) gets a new one.
+ * recently used `capacity` of them (as many as the installations held, `Installations`): what each holds
+ * is a few small objects and the people looked up there. Keyed by the token, so a reinstall (a new token)
+ * gets a new one.
  */
 export class Speakers {
   private readonly held = new Map<string, Speaker>();
@@ -22,7 +23,7 @@ export class Speakers {
   constructor(
     private readonly make: (tenant: string, token: string) => webApi.WebClient,
     private readonly logger: Logger,
-    private readonly capacity = 200,
+    private readonly capacity = 10_000,
   ) {}
 
   of(tenant: string, token: string): Speaker {
