@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { basename, dirname, extname, join } from 'node:path';
 import type { Config } from '../src/config.js';
 import type { ClockSource } from '../src/core/clock.js';
@@ -7,6 +6,7 @@ import { isConnected, type RunningBot, startBot } from '../src/startup.js';
 import { resolveStoreTarget } from '../src/store/index.js';
 import type { RunningEmulator } from './emulator/index.js';
 import type { LocalSlack } from './localslack/index.js';
+import type { SandboxSlack } from './sandbox/installs.js';
 import type { SandboxServer } from './sandbox/server.js';
 
 export interface Running extends RunningBot {
@@ -109,25 +109,18 @@ export async function startAll(o: StartOptions): Promise<Running> {
 
     let localSlack: LocalSlack | undefined;
     refuseSandboxBesideService(config, emulator !== undefined);
+    let sandboxSlackOf: SandboxSlack | undefined;
     if (config.slack.mode === 'none') {
-      const signingSecret = randomBytes(16).toString('hex');
-      const botToken = `xoxb-local-${randomBytes(12).toString('hex')}`;
-      const { startLocalSlack, DEFAULT_USERGROUPS } = await import('./localslack/index.js');
-      localSlack = await startLocalSlack({ signingSecret, botToken, shouldEscape: true });
-      stops.push(() => localSlack!.close());
-      // Added to the same list, not a copy: the process's logger was made from it before these existed.
-      config.secrets.push(botToken, signingSecret);
-      config = { ...config, slack: { mode: 'http', botToken, signingSecret, apiUrl: localSlack.apiUrl } };
+      const { sandboxSlack } = await import('./sandbox/installs.js');
+      sandboxSlackOf = await sandboxSlack(config, logger, { builtInService: emulator !== undefined });
+      const local = sandboxSlackOf;
+      localSlack = local.slack;
+      stops.push(() => local.stop());
+      config = local.config;
       notice(
         `No Slack app configured: using a LOCAL SLACK STAND-IN at ${localSlack.url}`,
-        'For real Slack set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode).',
+        'For real Slack set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP), SLACK_APP_TOKEN (Socket Mode), or SLACK_CLIENT_ID and its settings ("Add to Slack", docs/install.md).',
       );
-      if (config.approvals.approvers.length === 0) {
-        // The stand-in's demo group (bob, carol), so live start/stop can be tried without configuration.
-        const groups = DEFAULT_USERGROUPS.map((g) => g.id);
-        config = { ...config, approvals: { ...config.approvals, approvers: groups } };
-        logger.info({ approvers: groups }, 'local Slack: approvers are the stand-in demo user group');
-      }
     }
 
     if (!config.secretKeys) {
@@ -150,24 +143,27 @@ export async function startAll(o: StartOptions): Promise<Running> {
     stops.push(() => running.stop());
 
     let sandbox: SandboxServer | undefined;
-    if (localSlack) {
+    if (localSlack && sandboxSlackOf) {
+      localSlack.setBotEndpoint(`http://127.0.0.1:${running.slack.port()}/slack/events`);
+      await sandboxSlackOf.installFirst(running);
       if (emulator) {
         // The sandbox's one team knows the demo data by name from the start, as if someone had looked it up.
         const { demoCatalog } = await import('./sandbox/demo-catalog.js');
         await running.bot.store.upsertCatalog(localSlack.teamId, demoCatalog(), Date.now());
       }
-      localSlack.setBotEndpoint(`http://127.0.0.1:${running.slack.port()}/slack/events`);
       const { startSandbox } = await import('./sandbox/start.js');
       sandbox = await startSandbox({
         slack: localSlack,
         emulatorUrl: emulator?.url,
         port: o.sandboxPort,
         logger,
+        installUrl: `http://127.0.0.1:${running.slack.port()}/slack/install`,
+        workspaceServices: sandboxSlackOf.workspaceServices,
       });
       stops.push(() => sandbox!.close());
       notice(
         `SANDBOX: open ${sandbox.url} in your browser`,
-        'Act as alice, bob or carol and type /tsai help.',
+        'Act as alice, bob or carol and type /tsai help; greg and gina are another company, where the app is not installed yet.',
       );
     }
     return { ...running, emulator, localSlack, sandbox, stop: stopAll };

@@ -28,6 +28,10 @@ export interface SandboxServerOptions {
   emulatorUrl?: () => string | undefined;
   /** Each person's own emulator token by Slack user ID, shown to them for `/tsai connect`. */
   serviceIdentities?: ReadonlyMap<string, ServiceIdentity>;
+  /** The bot's "Add to Slack" page, offered in a workspace where the app is not installed. */
+  installUrl?: string;
+  /** A workspace's own service account by team ID, shown to its people for `/tsai setup`. */
+  workspaceServices?: Record<string, { url: string; accountId: string; token: string }>;
 }
 
 export interface SandboxServer {
@@ -141,6 +145,8 @@ export async function startSandboxServer(o: SandboxServerOptions): Promise<Sandb
         serviceLog: Boolean(o.emulatorUrl?.()),
         workflows: Object.keys(slack.functions()).length > 0,
         serviceIdentities: Object.fromEntries(o.serviceIdentities ?? []),
+        ...(o.installUrl ? { installUrl: o.installUrl } : {}),
+        ...(o.workspaceServices ? { workspaceServices: o.workspaceServices } : {}),
       });
     }
     if (path === '/_sandbox/service-requests') {

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import type { Logger } from '../../src/log.js';
 import type { LocalSlack } from '../localslack/index.js';
+import type { LocalUser } from '../localslack/types.js';
 import { readManifest } from './manifest.js';
-import { issueServiceTokens } from './personas.js';
+import { issueServiceTokens, type ServiceIdentity } from './personas.js';
 import { PROJECT_ROOT, type SandboxServer, startSandboxServer } from './server.js';
 
 /**
@@ -18,6 +19,10 @@ export interface StartSandboxOptions {
   /** Default 0 (any free port); `npm start` passes the configured SANDBOX_PORT. */
   port?: number;
   logger?: Logger;
+  /** The bot's "Add to Slack" page. */
+  installUrl?: string;
+  /** Workspaces with a service account of their own (an emulator each), by team ID. */
+  workspaceServices?: Record<string, { url: string; accountId: string; token: string }>;
 }
 
 export async function startSandbox(o: StartSandboxOptions): Promise<SandboxServer> {
@@ -33,10 +38,16 @@ export async function startSandbox(o: StartSandboxOptions): Promise<SandboxServe
     });
   // Workflow Builder offers the steps the manifest declares, and holds their outputs to it.
   if (manifest.functions) o.slack.setFunctions(manifest.functions);
-  const people = [...o.slack.state.users.values()];
-  const serviceIdentities = o.emulatorUrl
-    ? await issueServiceTokens(o.emulatorUrl, people, (problem) => o.logger?.warn(problem))
-    : undefined;
+  // Each person's token comes from their workspace's own service (the emulator, or their workspace's).
+  const byService = new Map<string, LocalUser[]>();
+  for (const person of o.slack.state.users.values()) {
+    const url = o.workspaceServices?.[o.slack.state.teamOf(person.id).id]?.url ?? o.emulatorUrl;
+    if (url) byService.set(url, [...(byService.get(url) ?? []), person]);
+  }
+  const serviceIdentities = o.emulatorUrl ? new Map<string, ServiceIdentity>() : undefined;
+  for (const [url, people] of byService)
+    for (const [id, identity] of await issueServiceTokens(url, people, (problem) => o.logger?.warn(problem)))
+      serviceIdentities?.set(id, identity);
   const options = {
     slack: o.slack,
     serviceIdentities,
@@ -44,6 +55,8 @@ export async function startSandbox(o: StartSandboxOptions): Promise<SandboxServe
     defaultChannel: o.slack.state.channels.has(SANDBOX_CHANNEL) ? SANDBOX_CHANNEL : undefined,
     emulatorUrl: () => o.emulatorUrl,
     manifest,
+    ...(o.installUrl ? { installUrl: o.installUrl } : {}),
+    ...(o.workspaceServices ? { workspaceServices: o.workspaceServices } : {}),
   };
   const port = o.port ?? 0;
   try {

@@ -20,6 +20,16 @@ export interface SandboxConfig {
   workflows: boolean;
   /** Each person's own emulator token by Slack user ID (absent with a real service). */
   serviceIdentities?: Record<string, ServiceIdentity>;
+  /** The bot's "Add to Slack" page. */
+  installUrl?: string;
+  /** A workspace's own service account (an emulator of its own), by team ID, for its admins' `/tsai setup`. */
+  workspaceServices?: Record<string, WorkspaceService>;
+}
+
+export interface WorkspaceService {
+  url: string;
+  accountId: string;
+  token: string;
 }
 
 export interface ServiceIdentity {

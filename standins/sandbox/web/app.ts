@@ -16,7 +16,7 @@ import { avatar, messageList } from './messages.js';
 import { ModalRenderer } from './modal.js';
 import type { MrkdwnContext } from './mrkdwn.js';
 import { ServicePanel } from './service-panel.js';
-import { sidebar } from './sidebar.js';
+import { type SidebarModel, sidebar } from './sidebar.js';
 import { WorkflowPanel } from './workflow-panel.js';
 import { clock } from './zones.js';
 
@@ -178,6 +178,7 @@ function renderSidebar(): void {
       service: ui.cfg.serviceLog ? { open: service.isOpen } : undefined,
       workflows: ui.cfg.workflows ? { open: workflows.isOpen } : undefined,
       identity: ui.cfg.serviceIdentities?.[ui.viewer],
+      workspace: workspaceOf(snap),
       command: ui.cfg.command,
       onCopy: copyToken,
       onUser: switchUser,
@@ -191,6 +192,21 @@ function renderSidebar(): void {
       onWorkflows: () => void workflows.toggle(),
     }),
   );
+}
+
+/** The viewer's workspace, as the snapshot says it: its name, and whether the app is installed there. */
+function workspaceOf(snap: Snapshot): SidebarModel['workspace'] {
+  const team = snap.teams.find((t) => t.id === snap.teamId);
+  const installed = snap.installs.some((i) =>
+    i.isEnterpriseInstall ? i.enterpriseId === team?.enterpriseId : i.teamId === snap.teamId,
+  );
+  const service = ui.cfg.workspaceServices?.[snap.teamId];
+  return {
+    name: team?.name ?? 'Local Slack',
+    installed,
+    ...(ui.cfg.installUrl ? { installUrl: ui.cfg.installUrl } : {}),
+    ...(service ? { service } : {}),
+  };
 }
 
 function copyToken(token: string): void {
@@ -518,6 +534,11 @@ async function refresh(): Promise<void> {
       if (viewer !== ui.viewer) again = true;
       else {
         ui.snap = snap;
+        // Another workspace's person does not see this one's channels: they land in their own.
+        if (ui.channel !== APP && !snap.channels.some((c) => c.id === ui.channel)) {
+          const first = snap.channels.find((c) => !c.isIm);
+          if (first) ui.channel = first.id;
+        }
         render();
       }
     } while (again);

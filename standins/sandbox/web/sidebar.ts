@@ -1,5 +1,5 @@
 import type { LocalUser } from '../../localslack/types.js';
-import type { ServiceIdentity } from './api.js';
+import type { ServiceIdentity, WorkspaceService } from './api.js';
 import { type Child, h } from './dom.js';
 import { avatar } from './messages.js';
 import { clock, zoneAbbreviation } from './zones.js';
@@ -19,6 +19,8 @@ export interface SidebarModel {
   workflows?: { open: boolean };
   /** The viewer's own emulator token, when they have one. */
   identity?: ServiceIdentity;
+  /** The viewer's workspace: its name, whether the app is installed there, how to add it, its own service. */
+  workspace: { name: string; installed: boolean; installUrl?: string; service?: WorkspaceService };
   command: string;
   onUser(id: string): void;
   onChannel(id: string): void;
@@ -46,9 +48,10 @@ export function sidebar(m: SidebarModel): Child[] {
     h(
       'div',
       { class: 'workspace' },
-      h('span', { class: 'workspace-name' }, 'tsai sandbox'),
-      h('span', { class: 'workspace-sub' }, 'local Slack · no account needed'),
+      h('span', { class: 'workspace-name', 'data-role': 'workspace-name' }, m.workspace.name),
+      h('span', { class: 'workspace-sub' }, 'tsai sandbox · local Slack · no account needed'),
     ),
+    workspaceBox(m.workspace, m.command, m.onCopy),
     h(
       'section',
       { class: 'switcher', 'aria-label': 'Act as' },
@@ -142,6 +145,57 @@ function identityBox(id: ServiceIdentity, command: string, onCopy: (token: strin
         { type: 'button', class: 'copy', 'data-role': 'copy-token', onclick: () => onCopy(id.token) },
         'Copy',
       ),
+    ),
+  );
+}
+
+/**
+ * The viewer's workspace and the app: where it is not installed, the way to add it ("Add to Slack", in a
+ * new tab, as a browser would); where it is, and the workspace has a service account of its own, what its
+ * admins paste into the form `/tsai setup` opens.
+ */
+function workspaceBox(w: SidebarModel['workspace'], command: string, onCopy: (token: string) => void): Child {
+  if (!w.installed)
+    return h(
+      'section',
+      { class: 'identity', 'aria-label': 'Install the app', 'data-role': 'not-installed' },
+      h('div', { class: 'side-title' }, 'tsai is not installed here'),
+      h('p', { class: 'identity-text' }, `Nobody in ${w.name} can use it until someone adds it.`),
+      w.installUrl
+        ? h(
+            'a',
+            {
+              class: 'copy',
+              href: w.installUrl,
+              target: '_blank',
+              rel: 'noopener',
+              'data-role': 'add-to-slack',
+            },
+            'Add to Slack',
+          )
+        : null,
+    );
+  if (!w.service) return null;
+  return h(
+    'section',
+    { class: 'identity', 'aria-label': "This workspace's service account", 'data-role': 'workspace-service' },
+    h('div', { class: 'side-title' }, `${w.name}'s own service account`),
+    h(
+      'p',
+      { class: 'identity-text' },
+      'Its admins type ',
+      h('code', { class: 'identity-command' }, `${command} setup`),
+      ' and give: URL ',
+      h('code', { 'data-role': 'workspace-service-url' }, w.service.url),
+      ', account ',
+      h('code', { 'data-role': 'workspace-service-account' }, w.service.accountId),
+      ', and this token:',
+    ),
+    h(
+      'div',
+      { class: 'identity-token' },
+      h('code', { class: 'token', 'data-role': 'workspace-service-token' }, w.service.token),
+      h('button', { type: 'button', class: 'copy', onclick: () => onCopy(w.service!.token) }, 'Copy'),
     ),
   );
 }
