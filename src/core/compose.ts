@@ -15,7 +15,7 @@ import { type OperationLog, Operations } from './operations/run.js';
 import { type AccessPolicy, createPolicy, type PolicyConfig } from './policy.js';
 import type { ExpandGroup } from './principals.js';
 import { TenantAccounts, type TenantAccountsOptions } from './tenancy/accounts.js';
-import { Tenancy } from './tenancy/lifecycle.js';
+import { TenantLifecycle } from './tenancy/lifecycle.js';
 import { createLockedTenantVault, createTenantVault, type TenantVault } from './tenancy/vault.js';
 import type { PollSchedule } from './tracking/schedule.js';
 import { FlowTracker, type TrackerLog } from './tracking/tracker.js';
@@ -70,7 +70,7 @@ export interface Core {
   /** What each tenant keeps secret (its installation's bot token, its service account), encrypted alike. */
   tenants: TenantVault;
   /** What a tenant's installation and removal do. */
-  tenancy: Tenancy;
+  lifecycle: TenantLifecycle;
   /** "Add to Slack": each tenant's own service account; absent with one service account. */
   accounts?: TenantAccounts;
 }
@@ -127,7 +127,9 @@ export function createCore(o: CoreOptions): Core {
         store: o.store,
         service: o.service,
         serviceFor: (flow) =>
-          operations.identity.forBackground({ teamId: flow.teamId ?? '', userId: flow.requesterId }),
+          operations
+            .identityOf(flow.teamId ?? undefined)
+            .forBackground({ teamId: flow.teamId ?? '', userId: flow.requesterId }),
         schedule: o.tracking.schedule,
         log: o.tracking.log,
         ...(o.tracking.leaseMs ? { leaseMs: o.tracking.leaseMs } : {}),
@@ -154,14 +156,14 @@ export function createCore(o: CoreOptions): Core {
     ...(o.displayName ? { displayName: o.displayName } : {}),
     ...(o.standing ? { standing: o.standing } : {}),
     // A tenant's own account acts for whoever of it has not connected, as the shared token does.
-    ...(accounts ? { sharedToken: true, serviceOf: (teamId: string) => accounts.serviceOf(teamId) } : {}),
+    ...(accounts ? { sharedToken: true, accountOf: (tenant: string) => accounts.serviceOf(tenant) } : {}),
     ...(o.sharedToken !== undefined && !accounts ? { sharedToken: o.sharedToken } : {}),
     requireUserToken: o.identity?.requireUserToken ?? false,
     ...(o.approvalsChannel ? { approvalsChannel: o.approvalsChannel } : {}),
     ...(tracker ? { tracker } : {}),
   });
   const approvals = new Approvals(workflow, operations, o.timeZone);
-  const tenancy = new Tenancy({ store: o.store, vault: tenants, audit, now: o.now });
+  const lifecycle = new TenantLifecycle({ store: o.store, vault: tenants, audit, now: o.now });
   return {
     policy,
     approvals,
@@ -169,7 +171,7 @@ export function createCore(o: CoreOptions): Core {
     identity,
     connections,
     tenants,
-    tenancy,
+    lifecycle,
     ...(accounts ? { accounts } : {}),
     ...(tracker ? { tracker } : {}),
   };

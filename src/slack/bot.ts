@@ -9,7 +9,7 @@ import type { Connections, IdentityVault } from '../core/identity/index.js';
 import type { Operations } from '../core/operations/run.js';
 import type { AccessPolicy } from '../core/policy.js';
 import type { TenantAccounts } from '../core/tenancy/accounts.js';
-import type { Tenancy } from '../core/tenancy/lifecycle.js';
+import type { TenantLifecycle } from '../core/tenancy/lifecycle.js';
 import type { TenantVault } from '../core/tenancy/vault.js';
 import type { FlowTracker } from '../core/tracking/tracker.js';
 import { StepRunner } from '../core/workflows/runner.js';
@@ -78,7 +78,7 @@ export interface Bot {
   /** What each tenant keeps secret (its installation's bot token, its service account). */
   readonly tenants: TenantVault;
   /** What a tenant's installation and removal do (audited). */
-  readonly tenancy: Tenancy;
+  readonly lifecycle: TenantLifecycle;
   /** "Add to Slack": each tenant's own service account, connected by its admins. Absent otherwise. */
   readonly accounts: TenantAccounts | undefined;
   /** The user's zone, or TSAI_DEFAULT_TIMEZONE when Slack does not know it. */
@@ -138,7 +138,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
       'usergroups.users.list failed; treating the group as empty for now',
     );
 
-  const { policy, approvals, operations, tracker, identity, connections, tenants, tenancy, accounts } =
+  const { policy, approvals, operations, tracker, identity, connections, tenants, lifecycle, accounts } =
     createCore({
       store,
       service,
@@ -200,7 +200,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
     },
     installations: speech.installations,
     tenants,
-    tenancy,
+    lifecycle,
     accounts,
     async forTeam(teamId) {
       const speaker = await speech.speakerFor(teamId);

@@ -21,10 +21,10 @@ export interface SlackStanding {
 }
 
 /**
- * A service account, and whose tokens act with it: one today (the bot's, TSAI_TOKEN and the people's
- * own tokens). An installation per Slack workspace, each with its own service account, enters here: its
- * `Tenancy` names the tenant of a team, and everything after authenticate acts with that tenant's
- * identity.
+ * A service account, and whose tokens act with it: the bot's one (TSAI_TOKEN and the people's own
+ * tokens), or ("Add to Slack") an installation's own. The Slack surface reads which installation a request
+ * was authorised as (slack/tenant.ts, `teamOf`) into the actor's team; `Tenancy` names the tenant of that
+ * team, and everything after authenticate acts with that tenant's identity.
  */
 export interface Tenant {
   id: string;
@@ -39,6 +39,20 @@ export interface Tenancy {
 export function singleTenant(identity: ServiceIdentity): Tenancy {
   const tenant: Tenant = { id: 'default', identity };
   return { tenantOf: () => tenant };
+}
+
+/**
+ * "Add to Slack": each installation (a workspace, or an organisation installed org-wide) is a tenant,
+ * acting with the service account its admins connected (`identityOf` reads it at each call); a request
+ * with no installation has no account, and its identity refuses before anything is sent.
+ */
+export function tenantPerInstallation(identityOf: (tenant: string) => ServiceIdentity): Tenancy {
+  return {
+    tenantOf: (teamId) => {
+      const id = teamId ?? '';
+      return { id, identity: identityOf(id) };
+    },
+  };
 }
 
 /** Who an operation acts for, once authenticated. */

@@ -5,6 +5,7 @@ export {
   singleTenant,
   type Tenancy,
   type Tenant,
+  tenantPerInstallation,
 } from './authenticate.js';
 export { Gate, type GateDeps, type GateVerdict, type Passage } from './gate.js';
 export { GUARANTEES, type GuaranteeId, guaranteeOf } from './guarantees.js';

@@ -19,18 +19,22 @@ export type IdentityChoice =
   | { ok: false; refusal: OpFailure };
 
 export interface ServiceIdentityDeps {
-  service: ServiceClient;
   /**
-   * "Add to Slack": the service account of a tenant (core/tenancy/accounts.ts), instead of `service` for
-   * everyone; undefined while the tenant has connected none.
+   * The service account the calls go to: the bot's one, or ("Add to Slack") the tenant's own
+   * (core/tenancy/accounts.ts), read at each call; undefined while the tenant has connected none.
    */
-  serviceOf?: (teamId: string) => Promise<ServiceClient | undefined>;
+  account: () => Promise<ServiceClient | undefined>;
   /** Each person's own token; absent: nobody is connected. */
   vault?: IdentityVault;
-  /** Whether the bot has a shared token (TSAI_TOKEN). */
+  /** Whether the bot has a shared token (TSAI_TOKEN), or the tenant's account acts for its people. */
   sharedToken: boolean;
   /** Operations run only with a person's own token (TSAI_REQUIRE_USER_TOKEN). */
   requireUserToken: boolean;
+  /**
+   * `team:user` -> the token the service turned down, by a digest of it (never the token): a new token,
+   * however soon after, is tried again. Shared by every tenant's identity.
+   */
+  rejected?: Map<string, string>;
 }
 
 /**
@@ -40,17 +44,15 @@ export interface ServiceIdentityDeps {
  * reconnect, and later attempts are refused before anything is sent until they connect again.
  */
 export class ServiceIdentity {
-  /**
-   * `team:user` -> the token the service turned down, by a digest of it (never the token): a new token,
-   * however soon after, is tried again.
-   */
-  private readonly rejected = new Map<string, string>();
+  private readonly rejected: Map<string, string>;
 
-  constructor(private readonly deps: ServiceIdentityDeps) {}
+  constructor(private readonly deps: ServiceIdentityDeps) {
+    this.rejected = deps.rejected ?? new Map();
+  }
 
   async forPerson(person: PersonRef): Promise<IdentityChoice> {
     const { vault } = this.deps;
-    const service = await this.serviceFor(person.teamId);
+    const service = await this.deps.account();
     if (!service) return { ok: false, refusal: NOT_SET_UP };
     const token = vault ? await vault.tokenOf(person) : undefined;
     if (token !== undefined) {
@@ -69,16 +71,11 @@ export class ServiceIdentity {
    * token of the person who started it; undefined when there is neither.
    */
   async forBackground(starter: PersonRef | undefined): Promise<ServiceCalls | undefined> {
-    const service = await this.serviceFor(starter?.teamId ?? '');
+    const service = await this.deps.account();
     if (!service) return undefined;
     if (this.deps.sharedToken) return service;
     const token = starter && (await this.deps.vault?.tokenOf(starter));
     return token === undefined ? undefined : service.as(token);
-  }
-
-  /** The service client of the person's tenant: the one account, or (installs) the tenant's own. */
-  private serviceFor(teamId: string): Promise<ServiceClient | undefined> {
-    return this.deps.serviceOf ? this.deps.serviceOf(teamId) : Promise.resolve(this.deps.service);
   }
 
   /**

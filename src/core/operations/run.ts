@@ -14,7 +14,15 @@ import { AuditLog } from '../audit.js';
 import { forgetMissing, missingResource, recordOperation } from '../catalog/record.js';
 import { clearChannelDefaults, setChannelDefaults } from '../channel-defaults.js';
 import { recordSurely, storeFaultMessage } from '../durable.js';
-import { Gate, type GateVerdict, MASKED_NOTE, type SlackStanding, singleTenant } from '../gate/index.js';
+import {
+  Gate,
+  type GateVerdict,
+  MASKED_NOTE,
+  type SlackStanding,
+  singleTenant,
+  type Tenancy,
+  tenantPerInstallation,
+} from '../gate/index.js';
 import type { Resource } from '../gate/resource.js';
 import type { CommandSpec } from '../grammar/commands.js';
 import type { IdentityVault } from '../identity/vault.js';
@@ -68,8 +76,11 @@ export interface OperationsDeps {
   requireUserToken?: boolean;
   /** A person's standing in Slack, asked by the gate; absent: nobody is refused for it. */
   standing?: SlackStanding;
-  /** "Add to Slack": each tenant's own service account, instead of `service` for everyone. */
-  serviceOf?: (teamId: string) => Promise<ServiceClient | undefined>;
+  /**
+   * "Add to Slack": each tenant's own service account (undefined while it has none), instead of `service`
+   * for everyone; the gate's tenancy then has a tenant per installation.
+   */
+  accountOf?: (tenant: string) => Promise<ServiceClient | undefined>;
 }
 
 const INSIDE_THE_BOT =
@@ -83,27 +94,33 @@ const INSIDE_THE_BOT =
 export class Operations {
   /** The one audit writer, which the runner owns; what it decides outside an operation is audited here too. */
   readonly auditLog: AuditLog;
-  /** Whose token each service call uses. */
-  readonly identity: ServiceIdentity;
+  /** The tenant of each team, and whose token each of its service calls uses. */
+  readonly tenancy: Tenancy;
   /** Who decides a live start or stop (a request's, a schedule's). */
   readonly approvers: ApproverRule;
   private readonly gate: Gate;
 
   constructor(private readonly deps: OperationsDeps) {
     this.auditLog = deps.audit ?? new AuditLog(deps.store);
-    this.identity = new ServiceIdentity({
-      service: deps.service,
-      ...(deps.serviceOf ? { serviceOf: deps.serviceOf } : {}),
-      ...(deps.identity ? { vault: deps.identity } : {}),
-      sharedToken: deps.sharedToken ?? true,
-      requireUserToken: deps.requireUserToken ?? false,
-    });
+    const rejected = new Map<string, string>();
+    const identity = (account: () => Promise<ServiceClient | undefined>) =>
+      new ServiceIdentity({
+        account,
+        ...(deps.identity ? { vault: deps.identity } : {}),
+        sharedToken: deps.sharedToken ?? true,
+        requireUserToken: deps.requireUserToken ?? false,
+        rejected,
+      });
+    const { accountOf } = deps;
+    this.tenancy = accountOf
+      ? tenantPerInstallation((tenant) => identity(() => accountOf(tenant)))
+      : singleTenant(identity(async () => deps.service));
     this.approvers = deps.approvals.approverRule;
     this.gate = new Gate({
       store: deps.store,
       policy: deps.policy,
       approvers: this.approvers,
-      tenancy: singleTenant(this.identity),
+      tenancy: this.tenancy,
       ...(deps.standing ? { standing: deps.standing } : {}),
     });
   }
@@ -169,6 +186,11 @@ export class Operations {
     return decided.requests;
   }
 
+  /** Whose token the service calls of a team's people use: its tenant's identity. */
+  identityOf(teamId: string | undefined): ServiceIdentity {
+    return this.tenancy.tenantOf(teamId || undefined).identity;
+  }
+
   /**
    * The gate for a command on its own (the person's standing and the access policy): a surface asks before
    * it opens a form, so that nobody fills one in to be refused at the end. `run` asks again, always.
@@ -207,7 +229,9 @@ export class Operations {
     const started = Date.now();
     const performed = await this.perform(actor, op, resource, identity);
     const result =
-      identity && !performed.ok ? this.identity.explain(identity, performed, roleNeededFor(op)) : performed;
+      identity && !performed.ok
+        ? verdict.passage.principal.tenant.identity.explain(identity, performed, roleNeededFor(op))
+        : performed;
     if (masked && result.ok && result.kind === 'service')
       result.notes = [...(result.notes ?? []), MASKED_NOTE];
     this.deps.log.info(
@@ -410,7 +434,10 @@ export class Operations {
     actor: Actor,
     op: Extract<Operation, { kind: 'approval-decision' }>,
   ): Promise<DecisionOutcome | undefined> {
-    const identity = await this.identity.forPerson({ teamId: actor.teamId ?? '', userId: actor.userId });
+    const identity = await this.identityOf(actor.teamId).forPerson({
+      teamId: actor.teamId ?? '',
+      userId: actor.userId,
+    });
     if (identity.ok) return undefined;
     const { verdict, audit } = await this.deps.approvals.check(op.requestId, actor.userId, 'approve');
     await this.auditLog.write(audit);

@@ -80,7 +80,7 @@ export async function readForOwner(
   if (refused) return { ...refused, message: `${refused.message} ${o.nothing}` };
   // A live start's flow acts with its owner's identity at every run, though filing needs none.
   if (read.operation.kind === 'live-request') {
-    const identity = await deps.operations.identity.forPerson({
+    const identity = await deps.operations.identityOf(owner.teamId).forPerson({
       teamId: owner.teamId ?? '',
       userId: owner.userId,
     });

@@ -17,7 +17,7 @@ export interface Removed {
 export const PAUSED_BY_REMOVAL =
   'the app was removed from this Slack workspace; once it is installed again and connected to the service (`/tsai setup`), resume it';
 
-export interface TenancyOptions {
+export interface TenantLifecycleOptions {
   store: Pick<Store, 'deleteTeamPersonTokens' | 'listSchedules' | 'setScheduleStatus'>;
   vault: TenantVault;
   audit: AuditLog;
@@ -32,8 +32,8 @@ export interface TenancyOptions {
  * in the store, readable by nobody outside the tenant, until retention deletes it (TSAI_RETAIN_*), so a
  * workspace that reinstalls by mistake finds its history and its schedules again (docs/install.md).
  */
-export class Tenancy {
-  constructor(private readonly o: TenancyOptions) {}
+export class TenantLifecycle {
+  constructor(private readonly o: TenantLifecycleOptions) {}
 
   /** An installation was kept: audited as done by whoever installed it. */
   async installed(tenant: string, by: string | undefined, what: Record<string, unknown>): Promise<void> {

@@ -14,7 +14,7 @@ export async function followRemoval(job: InstallJob & { tenant?: string }, bot: 
     );
   bot.installations?.forget(tenant);
   try {
-    const removed = await bot.tenancy.removed(tenant, job.cause);
+    const removed = await bot.lifecycle.removed(tenant, job.cause);
     bot.logger.info(
       { tenant, cause: job.cause, ...removed },
       "the app was removed: its bot token, service account and people's tokens deleted, its schedules paused; its flows, requests, audit and names stay until retention deletes them",

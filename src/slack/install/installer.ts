@@ -71,7 +71,7 @@ export function installRoutes(bot: Bot, settings: InstallSettings): Record<strin
       'the app was installed',
     );
     if (tenant)
-      await bot.tenancy
+      await bot.lifecycle
         .installed(tenant, installation.user?.id, {
           orgWide,
           ...(installation.team?.id ? { team: installation.team.id } : {}),
