@@ -34,7 +34,7 @@ export interface CoreOptions {
   /** The zone in which an approved request's outcome is described. */
   timeZone: string;
   /** A person's display name, for the names of the flows approvals create. */
-  displayName?: (userId: string) => Promise<string | undefined>;
+  displayName?: (userId: string, teamId?: string) => Promise<string | undefined>;
   /** Whether `service` has the bot's shared token (TSAI_TOKEN); default yes. */
   sharedToken?: boolean;
   /** A person's standing in Slack, which the gate asks; absent: nobody is refused for it. */

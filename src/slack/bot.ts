@@ -155,8 +155,15 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
         interruptedAfterMs: config.approvals.interruptedAfterMs,
       },
       ...(config.approvals.channel ? { approvalsChannel: config.approvals.channel } : {}),
-      displayName: async (userId) => goesBy(await users.lookup(userId)),
-      standing: { standingOf: (person) => users.standing(person.userId) },
+      // Asked of the person's own installation ("Add to Slack"): another's token cannot see them.
+      displayName: async (userId, teamId) => {
+        const directory = (await bot.forTeam(teamId))?.users;
+        return directory && goesBy(await directory.lookup(userId));
+      },
+      standing: {
+        standingOf: async (person) =>
+          (await (await bot.forTeam(person.teamId || undefined))?.users.standing(person.userId)) ?? 'unknown',
+      },
       sharedToken: setup.service.token !== undefined,
       timeZone: config.defaultTimeZone,
       identity: {

@@ -68,8 +68,8 @@ export interface OperationsDeps {
   audit?: AuditLog;
   /** Each person's own service token; absent: nobody is connected. */
   identity?: IdentityVault;
-  /** A person's display name as the surface knows it, for what the service shows (flow names). */
-  displayName?: (userId: string) => Promise<string | undefined>;
+  /** A person's display name as their team's Slack knows it, for what the service shows (flow names). */
+  displayName?: (userId: string, teamId?: string) => Promise<string | undefined>;
   /** Whether `service` has the bot's shared token (TSAI_TOKEN); default yes. */
   sharedToken?: boolean;
   /** Operations run only with a person's own token (TSAI_REQUIRE_USER_TOKEN). */
@@ -380,10 +380,11 @@ export class Operations {
   /** The requester's and the approver's display names, for the flow's name (none when unknown). */
   private async flowPeople(request: ApprovalRequest, approver: Actor) {
     const nameOf = this.deps.displayName;
-    const known = async (id: string) => (nameOf ? nameOf(id).catch(() => undefined) : undefined);
+    const known = async (id: string, teamId?: string | null) =>
+      nameOf ? nameOf(id, teamId ?? undefined).catch(() => undefined) : undefined;
     const [requester, approverName] = await Promise.all([
-      known(request.requesterId),
-      approver.userName ?? known(approver.userId),
+      known(request.requesterId, request.teamId),
+      approver.userName ?? known(approver.userId, approver.teamId),
     ]);
     return { ...(requester ? { requester } : {}), ...(approverName ? { approver: approverName } : {}) };
   }
