@@ -7,9 +7,18 @@ type Json = Record<string, unknown>;
 
 /**
  * The bot user's mention in message text, as Slack's client writes it (`<@U…>`; `<@U…|name>` from older
- * clients).
+ * clients): the bot user of the installation serving the writer's workspace (each has its own).
  */
-const mentionsBot = (text: string) => new RegExp(`<@${BOT_USER_ID}(\\|[^>]*)?>`).test(text);
+const mentionsBot = (text: string, botUserId: string) => new RegExp(`<@${botUserId}(\\|[^>]*)?>`).test(text);
+
+/**
+ * The app's bot user as a person's workspace knows it: that of the installation serving it (an org-wide
+ * install's in every workspace of the organisation); undefined where the app is not installed.
+ */
+export function appBotUser(ctx: LocalSlackContext, userId: string): string | undefined {
+  if (!ctx.state.users.has(userId)) return BOT_USER_ID;
+  return ctx.installs.serving(ctx.state.teamOf(userId).id)?.botUserId;
+}
 
 /** The events Slack sends the app for a change, of those its manifest subscribes to (`AppSettings.botEvents`). */
 export function eventsOf(ctx: LocalSlackContext, change: MessageChange): Json[] {
@@ -54,7 +63,9 @@ export function eventsOf(ctx: LocalSlackContext, change: MessageChange): Json[] 
   }
   // app_mention: a message in a channel that mentions the bot, again (with `edited`) when edited to one
   // that still does; deletions are not told.
-  if (!subscribed('app_mention') || change.kind === 'deleted' || !mentionsBot(m.text)) return [];
+  if (!subscribed('app_mention') || change.kind === 'deleted') return [];
+  const bot = m.user ? appBotUser(ctx, m.user) : undefined;
+  if (!bot || !mentionsBot(m.text, bot)) return [];
   const edited = change.kind === 'edited' ? { edited: { user: m.user, ts: change.editedTs } } : {};
   return [{ ...messageObject(m, edited), type: 'app_mention', channel: ch.id, event_ts: m.ts }];
 }

@@ -1,7 +1,7 @@
 import { commandText } from './command-text.js';
 import { type LocalSlackContext, userRef } from './context.js';
 import type { LocalSlack } from './local-slack-api.js';
-import { tellApp } from './message-events.js';
+import { appBotUser, tellApp } from './message-events.js';
 import type { ChannelState } from './state.js';
 import type { LocalMessage } from './types.js';
 
@@ -35,8 +35,8 @@ function ownMessage(user: string, ch: ChannelState, ts: string): LocalMessage {
  * Slack's client writes a message's text as Slack stores it: `&`, `<`, `>` as entities, and `@name`,
  * `#channel`, `@here` and links as Slack's `<…>` references (picking `@tsai` gives `<@U0LOCALBOT>`).
  */
-const asSlackWrites = (ctx: LocalSlackContext, text: string, raw?: boolean) =>
-  raw ? text : commandText(text, ctx.state, true);
+const asSlackWrites = (ctx: LocalSlackContext, user: string, text: string, raw?: boolean) =>
+  raw ? text : commandText(text, ctx.state, true, appBotUser(ctx, user));
 
 /**
  * A person writes a message, in a channel, a thread or their direct messages with the app. Slack tells the
@@ -54,7 +54,7 @@ export function postUserMessage(
   const message = ctx.state.addMessage({
     channel: ch.id,
     user: u.id,
-    text: asSlackWrites(ctx, text, rawText),
+    text: asSlackWrites(ctx, u.id, text, rawText),
     threadTs,
     kind: 'message',
     via: 'user',
@@ -71,7 +71,7 @@ export function editUserMessage(
   const ch = conversationOf(ctx, userRef(ctx, user).id, channel);
   const m = ownMessage(user, ch, ts);
   const previous = structuredClone(m);
-  m.text = asSlackWrites(ctx, text, rawText);
+  m.text = asSlackWrites(ctx, user, text, rawText);
   m.edits++;
   ctx.state.changed();
   tellApp(ctx, { kind: 'edited', message: m, previous, editedTs: ctx.state.nextTs() });

@@ -98,6 +98,44 @@ describe('two workspaces, each with its own service account', () => {
     expect((await serviceLog('globex')).length).toBe(before);
   });
 
+  it('answers @tsai in each workspace through its own installation: in a thread, and in direct messages', async () => {
+    const botOf = (teamId: string) =>
+      rig.slack.installs().find((i) => i.status === 'active' && i.teamId === teamId)!.botUserId;
+    const [acmeBot, globexBot] = [botOf('T0ACME'), botOf('T0GLOBEX')];
+    expect(acmeBot).not.toBe(globexBot);
+    /** `user` writes in `channel`; the bot's first answer in the thread (or the direct messages) they see. */
+    const ask = async (user: string, channel: string, words: string, bot: string, thread = true) => {
+      const asked = rig.slack.postUserMessage({ user, channel, text: words });
+      return rig.slack.waitFor(
+        () =>
+          rig.slack
+            .messages(channel, { user, ...(thread ? { threadTs: asked.ts } : {}) })
+            .find((m) => m.ts > asked.ts && m.user === bot),
+        60_000,
+        `the answer to "${words}" from ${user}`,
+      );
+    };
+    const acmeFlow = (await rig.store.listTrackedFlows({ teamId: 'T0ACME' }))[0]!;
+    const globexFlow = (await rig.store.listTrackedFlows({ teamId: 'T0GLOBEX' }))[0]!;
+
+    // Each workspace's people mention their own installation's bot user, which answers in the thread.
+    const before = (await serviceLog('acme')).length;
+    const globex = text(await ask('U0GREG', 'C0GLOBEX', `@tsai workspace show ${W}`, globexBot));
+    expect(globex).toContain('Pump station A');
+    expect((await serviceLog('globex')).at(-1)?.path).toContain(`/workspace/${W}`);
+    expect((await serviceLog('acme')).length).toBe(before);
+    const acme = text(await ask('U0ANNA', 'C0ACME', '@tsai flows', acmeBot));
+    expect(acme).toContain(acmeFlow.flowId);
+    expect(acme).not.toContain(globexFlow.flowId);
+
+    // The Messages tab: the same, through the person's own installation.
+    const own = text(await ask('U0GREG', 'DU0GREG', `flow ${globexFlow.flowId}`, globexBot, false));
+    expect(own).toContain(globexFlow.flowId);
+    expect(own).not.toContain('There is no flow');
+    const other = text(await ask('U0GREG', 'DU0GREG', `flow ${acmeFlow.flowId}`, globexBot, false));
+    expect(other).toContain(`There is no flow ${acmeFlow.flowId} to show here`);
+  });
+
   it("keeps each workspace's approval requests to it: listing, Home and audit", async () => {
     const filed = await rig.commandAndReply(
       `live start ${MODEL} reason="acme night shift"`,
@@ -210,6 +248,20 @@ describe('an org-wide install on Enterprise Grid', () => {
     // Sam, in the organisation's other workspace, sees the flow started in the channel they share.
     const sam = await rig.commandAndReply('flows', 'W0SAM', 'C0SHARED');
     expect(text(sam)).toContain(flow.flowId);
+    // A mention of the organisation's one bot user, from either workspace, is answered as the same tenant.
+    const orgBot = rig.slack.installs().find((i) => i.status === 'active' && i.isEnterpriseInstall)!;
+    const asked = rig.slack.postUserMessage({ user: 'W0SAM', channel: 'C0SHARED', text: '@tsai flows' });
+    const mentioned = await rig.slack.waitFor(
+      () =>
+        rig.slack
+          .messages('C0SHARED', { user: 'W0SAM', threadTs: asked.ts })
+          .find((m) => m.user === orgBot.botUserId && m.ts > asked.ts),
+      60_000,
+      'the answer to @tsai flows in the shared channel',
+    );
+    expect(text(mentioned)).toContain(flow.flowId);
+    // Who a person is (their name on a flow, their standing) is asked with their own installation's token.
+    expect(rig.logs.filter((l) => l.includes('not_authed'))).toEqual([]);
     const south = await rig.commandAndReply(`workspace show ${W}`, 'W0SAM', 'C0SOUTH');
     expect(south.text).toContain('Pump station A');
     expect(await rig.store.getTenantSecret('T0NORTH', 'installation')).toBeNull();
