@@ -80,7 +80,7 @@ export async function installApp(
 export async function uninstallApp(ctx: LocalSlackContext, target: InstallTarget): Promise<Delivery[]> {
   const install = ctx.installs.at(target);
   if (!install) throw new Error(`local slack: the app is not installed at ${JSON.stringify(target)}`);
-  install.status = 'revoked';
+  Object.assign(install, { status: 'revoked', installed: false });
   ctx.state.changed();
   return [
     await sendEvent(

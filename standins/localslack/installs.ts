@@ -20,7 +20,10 @@ export interface LocalInstall {
   /** Who installed it (`authed_user`). */
   installerId?: string;
   scopes: string[];
+  /** Its token's standing: revoked with the installation, or for a while by a test (`setTokenStatus`). */
   status: TokenStatus;
+  /** Still installed: false once removed or installed again over; a token refused for a while is not that. */
+  installed: boolean;
   installedAt: number;
 }
 
@@ -55,6 +58,7 @@ export class Installs {
       botId: BOT_ID,
       scopes: [],
       status: 'active',
+      installed: true,
       installedAt: 0,
     });
   }
@@ -72,7 +76,7 @@ export class Installs {
   at(target: InstallTarget): LocalInstall | undefined {
     return this.all.find(
       (i) =>
-        i.status === 'active' &&
+        i.installed &&
         ('teamId' in target
           ? !i.isEnterpriseInstall && i.teamId === target.teamId
           : i.isEnterpriseInstall && i.enterpriseId === target.enterpriseId),
@@ -90,7 +94,7 @@ export class Installs {
 
   install(target: InstallTarget, o: { installerId?: string; scopes: string[]; now: number }): LocalInstall {
     const before = this.at(target);
-    if (before) before.status = 'revoked';
+    if (before) Object.assign(before, { status: 'revoked', installed: false });
     // Installed there before (and removed since): the same bot user comes back, as in Slack.
     const earlier = this.all.findLast((i) =>
       'teamId' in target
@@ -117,6 +121,7 @@ export class Installs {
       ...(o.installerId ? { installerId: o.installerId } : {}),
       scopes: o.scopes,
       status: 'active',
+      installed: true,
       installedAt: o.now,
     };
     this.all.push(install);

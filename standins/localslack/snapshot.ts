@@ -19,7 +19,7 @@ export function snapshotOf(state: SlackState, installs: Installs, viewer?: strin
     teams: copy([...state.teams.values()]),
     enterprises: copy([...state.enterprises.values()]),
     installs: installs.all
-      .filter((i) => i.status === 'active')
+      .filter((i) => i.installed)
       .map((i) => ({
         ...(i.teamId ? { teamId: i.teamId } : {}),
         ...(i.enterpriseId ? { enterpriseId: i.enterpriseId } : {}),
