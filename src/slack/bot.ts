@@ -155,15 +155,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
         interruptedAfterMs: config.approvals.interruptedAfterMs,
       },
       ...(config.approvals.channel ? { approvalsChannel: config.approvals.channel } : {}),
-      // Asked of the person's own installation ("Add to Slack"): another's token cannot see them.
-      displayName: async (userId, teamId) => {
-        const directory = (await bot.forTeam(teamId))?.users;
-        return directory && goesBy(await directory.lookup(userId));
-      },
-      standing: {
-        standingOf: async (person) =>
-          (await (await bot.forTeam(person.teamId || undefined))?.users.standing(person.userId)) ?? 'unknown',
-      },
+      ...peopleAsTheirInstallationSees((teamId) => bot.forTeam(teamId)),
       sharedToken: setup.service.token !== undefined,
       timeZone: config.defaultTimeZone,
       identity: {
@@ -285,6 +277,26 @@ function tenantAccountsOf(
       ),
     client: ({ baseUrl, accountId, token }) =>
       createLazyServiceClient({ ...setup.service, baseUrl, accountId, token }),
+  };
+}
+
+/**
+ * A person's display name and Slack standing, asked of their own installation ("Add to Slack": another's
+ * token cannot see them, and the bot's own client has none); with one bot token, of it.
+ */
+function peopleAsTheirInstallationSees(
+  speaking: (teamId: string | undefined) => Promise<Bot | undefined>,
+): Pick<CoreOptions, 'displayName' | 'standing'> {
+  const directory = async (teamId: string | undefined) => (await speaking(teamId))?.users;
+  return {
+    displayName: async (userId, teamId) => {
+      const users = await directory(teamId);
+      return users && goesBy(await users.lookup(userId));
+    },
+    standing: {
+      standingOf: async (person) =>
+        (await (await directory(person.teamId || undefined))?.standing(person.userId)) ?? 'unknown',
+    },
   };
 }
 
