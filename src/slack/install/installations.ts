@@ -43,25 +43,42 @@ const KIND = 'installation';
  * data. The installer (`@slack/oauth`) stores and fetches through `store`; the app asks `authorize` for
  * each request and `find` when it speaks to an installation.
  *
- * What was read is held in memory for `ttlMs` (a small record each, at most `capacity`), so that a request
- * costs a lookup in a map, whichever of thousands of installations it is for; a reinstall on another
- * replica or thread is seen after that, or at once when Slack refuses the old token (`forget`).
+ * What was read is held in memory (a small record each, at most `capacity`), so that a request costs a
+ * lookup in a map, whichever of thousands of installations it is for. A record older than `ttlMs` is still
+ * used, and read again beside the request, once: with many installations, most requests would otherwise
+ * come after their installation's record ran out and pay a store read and a decryption before their ack.
+ * So a reinstall on another replica or thread is seen within `ttlMs` of the next request after it, or at
+ * once when Slack refuses the old token (`forget`); a store that cannot be read keeps what was held.
  */
 export class Installations {
   private readonly held = new Map<string, { bot: InstalledBot; until: number }>();
+  /** The tenants whose records are being read again. */
+  private readonly reading = new Set<string>();
 
   constructor(private readonly o: InstallationsOptions) {}
 
   /** The installation that serves this tenant, or undefined when the app is not installed there. */
   async find(tenant: string): Promise<InstalledBot | undefined> {
-    const now = this.o.now();
     const hit = this.held.get(tenant);
-    if (hit && hit.until > now) {
-      // Most recently used last, so the first is the one to drop.
-      this.held.delete(tenant);
-      this.held.set(tenant, hit);
-      return hit.bot;
-    }
+    if (!hit) return this.read(tenant);
+    // Most recently used last, so the first is the one to drop.
+    this.held.delete(tenant);
+    this.held.set(tenant, hit);
+    if (hit.until <= this.o.now()) this.readAgain(tenant);
+    return hit.bot;
+  }
+
+  /** Reads a held record again, once at a time, without holding up the request that found it old. */
+  private readAgain(tenant: string): void {
+    if (this.reading.has(tenant)) return;
+    this.reading.add(tenant);
+    void this.read(tenant)
+      .catch(() => undefined)
+      .finally(() => this.reading.delete(tenant));
+  }
+
+  private async read(tenant: string): Promise<InstalledBot | undefined> {
+    const now = this.o.now();
     const opened = await this.o.vault.open(tenant, KIND);
     if (!opened) {
       this.held.delete(tenant);
