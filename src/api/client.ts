@@ -63,8 +63,49 @@ export const CLIENT_DEFAULTS = {
 } as const;
 
 export function createServiceClient(o: ServiceClientOptions): ServiceClient {
-  const account = checkId(o.accountId, 'account');
-  const transport = new Transport({
+  const transport = transportOf(o);
+  return clientOver(transport, o.accountId, o.token, () => transport.close());
+}
+
+/** The clients of many accounts, each with its own token: "Add to Slack", a service account per tenant. */
+export interface ServiceAccountClients {
+  of(place: { baseUrl: string; accountId: string; token: string }): ServiceClient;
+  /** Closes the connections of every account's client. */
+  close(): Promise<void>;
+}
+
+/**
+ * Clients of many accounts over one transport per service URL: the connections, the queue and the retry
+ * policy are the bot's, shared; an account's client adds only its path and its token. A pool per account
+ * would hold a connection per tenant, and, past the clients kept, open and close one per call. `o` is the
+ * bot's own settings, of which only the bounds are used.
+ */
+export function createServiceClients(o: Partial<ServiceClientOptions>): ServiceAccountClients {
+  // The bot's own settings may be passed whole: their shared token is no tenant's.
+  const bounds: Partial<ServiceClientOptions> = { ...o };
+  delete bounds.token;
+  const transports = new Map<string, Transport>();
+  return {
+    of({ baseUrl, accountId, token }) {
+      let transport = transports.get(baseUrl);
+      if (!transport) {
+        transport = transportOf({ ...bounds, baseUrl, accountId });
+        transports.set(baseUrl, transport);
+      }
+      // Closing one account's client leaves the connections the others share.
+      return clientOver(transport, accountId, token, async () => undefined);
+    },
+    async close() {
+      const all = [...transports.values()];
+      transports.clear();
+      await Promise.allSettled(all.map((t) => t.close()));
+    },
+  };
+}
+
+/** The connections to one service URL, with the client's bounds. */
+function transportOf(o: ServiceClientOptions): Transport {
+  return new Transport({
     baseUrl: o.baseUrl,
     ...(o.token !== undefined ? { token: o.token } : {}),
     connectTimeoutMs: o.connectTimeoutMs ?? CLIENT_DEFAULTS.connectTimeoutMs,
@@ -76,15 +117,21 @@ export function createServiceClient(o: ServiceClientOptions): ServiceClient {
     maxQueued: o.maxQueued ?? CLIENT_DEFAULTS.maxQueued,
     maxQueueWaitMs: o.maxQueueWaitMs ?? 5_000,
   });
+}
+
+/** An account's calls over `transport`, with `token` unless a call names a person's own. */
+function clientOver(
+  transport: Transport,
+  accountId: string,
+  token: string | undefined,
+  close: () => Promise<void>,
+): ServiceClient {
+  const account = checkId(accountId, 'account');
   const base = (version: '1.2' | '1.3') => `/api/${version}/accounts/${encodeURIComponent(account)}`;
   const readBack = { unsupported: false };
-  const callsWith = (token: string | undefined) =>
-    serviceCalls({ transport, base, readBack, ...(token !== undefined ? { token } : {}) });
-  return {
-    ...callsWith(o.token),
-    as: (token) => callsWith(token),
-    close: () => transport.close(),
-  };
+  const callsWith = (t: string | undefined) =>
+    serviceCalls({ transport, base, readBack, ...(t !== undefined ? { token: t } : {}) });
+  return { ...callsWith(token), as: (t) => callsWith(t), close };
 }
 
 interface CallsContext {

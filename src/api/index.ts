@@ -2,6 +2,7 @@ export type { AnswerSchema, CallInput, HttpMethod, WireCall } from '../wire/call
 export type { Dataspec, FlowRecord, ModelRecord, WorkspaceRecord } from '../wire/index.js';
 export type {
   GetFlowResult,
+  ServiceAccountClients,
   ServiceCalls,
   ServiceClient,
   ServiceClientOptions,

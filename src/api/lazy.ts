@@ -1,4 +1,4 @@
-import type { ServiceCalls, ServiceClient, ServiceClientOptions } from './client.js';
+import type { ServiceAccountClients, ServiceCalls, ServiceClient, ServiceClientOptions } from './client.js';
 
 /**
  * A service client that loads the real one (`createServiceClient`: undici, the wire schemas) on its first
@@ -11,6 +11,26 @@ export function createLazyServiceClient(o: ServiceClientOptions): ServiceClient 
   return {
     ...lazyCalls(client),
     as: (token) => lazyCalls(async () => (await client()).as(token)),
+    close: async () => {
+      if (real) await (await real).close();
+    },
+  };
+}
+
+/** `createServiceClients`, loaded on the first call of any account's client. */
+export function createLazyServiceClients(o: Partial<ServiceClientOptions>): ServiceAccountClients {
+  let real: Promise<ServiceAccountClients> | undefined;
+  const clients = () => (real ??= import('./client.js').then((m) => m.createServiceClients(o)));
+  return {
+    of(place) {
+      let client: Promise<ServiceClient> | undefined;
+      const made = () => (client ??= clients().then((c) => c.of(place)));
+      return {
+        ...lazyCalls(made),
+        as: (token) => lazyCalls(async () => (await made()).as(token)),
+        close: async () => undefined,
+      };
+    },
     close: async () => {
       if (real) await (await real).close();
     },

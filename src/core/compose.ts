@@ -55,7 +55,7 @@ export interface CoreOptions {
    * "Add to Slack": each tenant connects a service account of its own, which serves all of its calls
    * instead of `service` (core/tenancy/accounts.ts).
    */
-  tenantAccounts?: Pick<TenantAccountsOptions, 'isAdmin' | 'checkToken' | 'client'>;
+  tenantAccounts?: Pick<TenantAccountsOptions, 'isAdmin' | 'checkToken' | 'clients'>;
 }
 
 export interface Core {

@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import type { ServiceClient, ServiceClientOptions } from '../api/index.js';
-import { createLazyServiceClient } from '../api/lazy.js';
+import { createLazyServiceClient, createLazyServiceClients } from '../api/lazy.js';
 import type { Config } from '../config.js';
 import type { Approvals } from '../core/approvals/index.js';
 import { type ClockSource, clockOf } from '../core/clock.js';
@@ -275,8 +275,7 @@ function tenantAccountsOf(
         token,
         TOKEN_CHECK_BUDGET_MS,
       ),
-    client: ({ baseUrl, accountId, token }) =>
-      createLazyServiceClient({ ...setup.service, baseUrl, accountId, token }),
+    clients: createLazyServiceClients(setup.service),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ServiceClient, TokenCheck } from '../../api/index.js';
+import type { ServiceAccountClients, ServiceClient, TokenCheck } from '../../api/index.js';
 import type { AuditLog } from '../audit.js';
 import { TOKEN_SHAPE } from '../identity/connect.js';
 import type { TenantVault } from './vault.js';
@@ -43,9 +43,12 @@ export interface TenantAccountsOptions {
   isAdmin(tenant: string, userId: string): Promise<boolean>;
   /** One cheap read with the token against that account, within the form's acknowledgement. */
   checkToken(place: AccountPlace, token: string): Promise<TokenCheck>;
-  /** A client of that account whose calls carry `token` (with the bot's bounds: timeouts, queue). */
-  client(place: AccountPlace & { token: string }): ServiceClient;
-  /** How many tenants' clients are kept open at once (default 200): the least recently used close. */
+  /**
+   * Each account's client, whose calls carry its token, over connections shared by every tenant on the
+   * same service URL (with the bot's bounds: timeouts, queue).
+   */
+  clients: ServiceAccountClients;
+  /** How many tenants' clients are held at once (default 10,000, as installations): the least recently used go. */
   capacity?: number;
 }
 
@@ -63,7 +66,8 @@ export const SETUP_ADMINS =
  *
  * Each call reads the account again (one row, decrypted), so a reconnection on any thread or replica is
  * used from the next call on; the client is kept per tenant and version, made when first needed, and the
- * least recently used close when more than `capacity` are open.
+ * least recently used dropped past `capacity`. A client holds no connection of its own: every tenant on one
+ * service URL shares one pool, so many tenants cost no socket each.
  */
 export class TenantAccounts {
   private readonly clients = new Map<string, { version: number; client: ServiceClient }>();
@@ -144,13 +148,13 @@ export class TenantAccounts {
       return held.client;
     }
     this.drop(tenant);
-    const client = this.o.client({
+    const client = this.o.clients.of({
       baseUrl: account.baseUrl,
       accountId: account.accountId,
       token: opened.secret,
     });
     this.clients.set(tenant, { version: opened.version, client });
-    while (this.clients.size > (this.o.capacity ?? 200)) {
+    while (this.clients.size > (this.o.capacity ?? 10_000)) {
       const oldest = this.clients.keys().next().value;
       if (oldest === undefined) break;
       this.drop(oldest);
@@ -162,7 +166,7 @@ export class TenantAccounts {
   async close(): Promise<void> {
     const all = [...this.clients.values()];
     this.clients.clear();
-    await Promise.allSettled(all.map((c) => c.client.close()));
+    await Promise.allSettled([...all.map((c) => c.client.close()), this.o.clients.close()]);
   }
 
   private drop(tenant: string): void {
