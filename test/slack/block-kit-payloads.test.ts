@@ -311,6 +311,8 @@ async function exploreForm(user: string, v: OpenView): Promise<OpenView> {
 }
 
 describe('every payload the bot produces is valid Block Kit within Slack limits', () => {
+  // Each test outlasts the waits in it (at least a minute each on a busy machine, test/support/patience.ts),
+  // so that what fails is the wait that names what never came, not the test's clock.
   // First, while no request of the examples' is pending (a second one for the same model is refused).
   it('every flow an operation starts (approved when it must be), to its end, and each button under it', {
     timeout: 240_000,
@@ -475,7 +477,7 @@ describe('every payload the bot produces is valid Block Kit within Slack limits'
   });
 
   it('a followed flow: its status in place, its end in the thread, its next-step buttons', {
-    timeout: 60_000,
+    timeout: 180_000,
   }, async () => {
     const m = mark();
     const name = `followed-${'flow-'.repeat(30)}end`;
@@ -511,7 +513,7 @@ describe('every payload the bot produces is valid Block Kit within Slack limits'
   });
 
   it('approvals: the request card, its buttons, the reason form and the Home of each side', {
-    timeout: 60_000,
+    timeout: 180_000,
   }, async () => {
     const m = mark();
     const requests: LocalMessage[] = [];
@@ -599,7 +601,7 @@ describe('every payload the bot produces is valid Block Kit within Slack limits'
   });
 
   it('failures: a service refusal with a long reason and its Reopen button, a failed approval and its Retry', {
-    timeout: 60_000,
+    timeout: 180_000,
   }, async () => {
     const m = mark();
     const refusal = `The service refused it: ${LONG_WORDS}`;
@@ -693,7 +695,7 @@ describe('every payload the bot produces is valid Block Kit within Slack limits'
     expect(kinds['chat.update'] ?? 0).toBeGreaterThan(0);
   });
   it('a live start the bot cannot vouch for, whose card the approvals channel does not take', {
-    timeout: 60_000,
+    timeout: 180_000,
   }, async () => {
     const m = mark();
     h.slack.injectFault({
