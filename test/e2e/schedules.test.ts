@@ -88,6 +88,9 @@ describe('a schedule through the real bot', () => {
     // The next three runs as Slack dates: Friday, Monday, Tuesday at 06:00.
     for (const at of [Date.UTC(2026, 10, 27, 6), Date.UTC(2026, 10, 30, 6), Date.UTC(2026, 11, 1, 6)])
       expect(text).toContain(`<!date^${at / 1000}^`);
+    // Its notification text names them in words, never as ISO timestamps.
+    expect(reply.text).toContain('Next: 2026-11-27 06:00 UTC, 2026-11-30 06:00 UTC, 2026-12-01 06:00 UTC');
+    expect(reply.text).not.toMatch(/\d{4}-\d\d-\d\dT\d/);
     const s = await scheduleNamed('shift learn');
     expect(s).toMatchObject({
       status: 'active',

@@ -22,6 +22,7 @@ import {
   shorten,
   slackTime,
   truncate,
+  utcText,
 } from '../views/mrkdwn.js';
 
 const when = (ms: number) => slackTime(ms, '{date_short_pretty} at {time}');
@@ -55,10 +56,7 @@ export function createdMessage(
     ),
   );
   return {
-    text: truncate(
-      `${head} Next: ${o.runs.map((r) => new Date(r.at).toISOString().slice(0, 16)).join(', ')}`,
-      LIMITS.text,
-    ),
+    text: truncate(`${head} Next: ${o.runs.map((r) => utcText(r.at)).join(', ')}`, LIMITS.text),
     blocks,
   };
 }
