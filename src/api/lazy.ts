@@ -8,13 +8,9 @@ import type { ServiceAccountClients, ServiceCalls, ServiceClient, ServiceClientO
 export function createLazyServiceClient(o: ServiceClientOptions): ServiceClient {
   let real: Promise<ServiceClient> | undefined;
   const client = () => (real ??= import('./client.js').then((m) => m.createServiceClient(o)));
-  return {
-    ...lazyCalls(client),
-    as: (token) => lazyCalls(async () => (await client()).as(token)),
-    close: async () => {
-      if (real) await (await real).close();
-    },
-  };
+  return clientOnceMade(client, async () => {
+    if (real) await (await real).close();
+  });
 }
 
 /** `createServiceClients`, loaded on the first call of any account's client. */
@@ -24,17 +20,21 @@ export function createLazyServiceClients(o: Partial<ServiceClientOptions>): Serv
   return {
     of(place) {
       let client: Promise<ServiceClient> | undefined;
-      const made = () => (client ??= clients().then((c) => c.of(place)));
-      return {
-        ...lazyCalls(made),
-        as: (token) => lazyCalls(async () => (await made()).as(token)),
-        close: async () => undefined,
-      };
+      // Its connections are the shared ones, closed with them.
+      return clientOnceMade(
+        () => (client ??= clients().then((c) => c.of(place))),
+        async () => undefined,
+      );
     },
     close: async () => {
       if (real) await (await real).close();
     },
   };
+}
+
+/** A client whose every call, its own or a person's, waits for the real one `made` gives. */
+function clientOnceMade(made: () => Promise<ServiceClient>, close: () => Promise<void>): ServiceClient {
+  return { ...lazyCalls(made), as: (token) => lazyCalls(async () => (await made()).as(token)), close };
 }
 
 function lazyCalls(calls: () => Promise<ServiceCalls>): ServiceCalls {
