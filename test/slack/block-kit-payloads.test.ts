@@ -533,19 +533,30 @@ describe('every payload the bot produces is valid Block Kit within Slack limits'
         ),
       );
     }
+    // Bob approves the first request from his Home and rejects the second on its card. Which one his
+    // Home lists first depends on when it was last published, so the button is found by request ID.
+    const requestIdOf = (card: LocalMessage) =>
+      ((card.blocks ?? []) as Block[])
+        .filter((b) => b.type === 'actions')
+        .flatMap((b) => b.elements as Block[])
+        .find((e) => e.action_id === APPROVAL_ACTION.approve)?.value as string | undefined;
+    const firstId = requestIdOf(requests[0]!);
+    expect(firstId).toBeDefined();
+    const homeApproveOf = (blocks: Block[]) =>
+      blocks
+        .filter((b) => b.type === 'actions')
+        .flatMap((b) => (b.elements as Block[]).map((e) => ({ block: b.block_id as string, e })))
+        .find(({ e }) => e.action_id === HOME_ACTION.approve && e.value === firstId);
     for (const user of [ALICE, BOB]) ackOf(`Home of ${user}`, await h.slack.openHome({ user }));
     const home = await h.slack.waitFor(
       () => {
         const v = h.slack.state.home.get(BOB);
-        return JSON.stringify(v?.view.blocks ?? []).includes(HOME_ACTION.approve) ? v : undefined;
+        return v && homeApproveOf(v.view.blocks as Block[]) ? v : undefined;
       },
       10_000,
-      'Bob’s Home with the requests',
+      'Bob’s Home with the first request',
     );
-    const homeButton = (home.view.blocks as Block[])
-      .filter((b) => b.type === 'actions')
-      .flatMap((b) => (b.elements as Block[]).map((e) => ({ block: b.block_id as string, e })))
-      .find(({ e }) => e.action_id === HOME_ACTION.approve);
+    const homeButton = homeApproveOf(home.view.blocks as Block[]);
     expect(homeButton).toBeDefined();
     ackOf(
       'Home approve',
