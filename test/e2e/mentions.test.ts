@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVAL_ACTION } from '../../src/slack/approvals/card.js';
+import { FLOW_ACTION } from '../../src/slack/flows/views.js';
 import { fieldActionId, MODAL_ACTION } from '../../src/slack/forms/views/ids.js';
 import { SEED } from '../../standins/emulator/index.js';
 import { DEFAULT_USERS, type LocalMessage } from '../../standins/localslack/index.js';
@@ -184,6 +185,113 @@ describe('a thread conversation', () => {
     expect(sent.errors).toBeUndefined();
     const announced = await answer(BOB, OPS, top.ts, /form-from-thread/, 'the form’s flow in the thread');
     expect(announced.threadTs).toBe(top.ts);
+  });
+
+  it('answers the buttons under a flow’s end in that thread: a live start filed from it, a backfill form submitted from its end', async () => {
+    const S = SEED.signals.vibration;
+    const top = say(ALICE, OPS, 'Vibration looks odd on pump 2, can we model it?');
+    say(
+      ALICE,
+      OPS,
+      `@tsai learn workspace=${W} signals=${S}:vibration range="2026-11-01 to 2026-11-08" name=next-in-thread`,
+      top.ts,
+    );
+    const learned = await answer(
+      ALICE,
+      OPS,
+      top.ts,
+      /your ANOMALYLEARN flow/,
+      'the learn’s end in the thread',
+    );
+    expect(buttonsOf(learned)).toContain(FLOW_ACTION['live-start']);
+    const takeLive = ((learned.blocks ?? []) as Block[])
+      .filter((b) => b.type === 'actions')
+      .flatMap((b) => b.elements as Block[])
+      .find((e) => e.action_id === FLOW_ACTION['live-start']);
+    const modelId = (JSON.parse(takeLive?.value ?? '{}') as { model?: string }).model;
+    expect(modelId).toMatch(/^\d{19}$/);
+
+    // "Take it live" runs its command as a mention in the thread would: where it waits is said there.
+    const before = inThread(ALICE, OPS, top.ts).length;
+    const click = await h.slack.clickButton({
+      user: ALICE,
+      channel: OPS,
+      messageTs: learned.ts,
+      actionId: FLOW_ACTION['live-start']!,
+    });
+    expect(click.status).toBe(200);
+    const waiting = await h.slack.waitFor(
+      () =>
+        inThread(ALICE, OPS, top.ts)
+          .slice(before)
+          .find((m) => /waiting for approval/.test(textOf(m))),
+      60_000,
+      'where the request waits, in the thread',
+    );
+    expect(waiting.threadTs).toBe(top.ts);
+    const card = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(APPROVALS)
+          .find((m) => buttonsOf(m).includes(APPROVAL_ACTION.approve) && textOf(m).includes(modelId!)),
+      60_000,
+      'the request card',
+    );
+    await h.slack.clickButton({
+      user: BOB,
+      channel: APPROVALS,
+      messageTs: card.ts,
+      actionId: APPROVAL_ACTION.approve,
+    });
+    const live = await answer(
+      ALICE,
+      OPS,
+      top.ts,
+      /your STARTLIVEMODEL flow \S+ completed/,
+      'the live start’s end in the thread',
+    );
+    expect(buttonsOf(live)).toContain(FLOW_ACTION.eval);
+
+    // "Backfill its output" opens its form, filled in; what it starts is announced in the thread.
+    const shown = h.slack.topView(ALICE)?.id;
+    await h.slack.clickButton({ user: ALICE, channel: OPS, messageTs: live.ts, actionId: FLOW_ACTION.eval! });
+    const form = await h.slack.waitFor(
+      () => {
+        const v = h.slack.topView(ALICE);
+        return v && v.id !== shown ? v : undefined;
+      },
+      60_000,
+      'the backfill form',
+    );
+    const datastream = await h.slack.sendOptionsRequest({
+      user: ALICE,
+      viewId: form.id,
+      blockId: 'datastream',
+      actionId: fieldActionId('datastream'),
+      value: SEED.datastream,
+    });
+    const sent = await h.slack.submitView({
+      user: ALICE,
+      viewId: form.id,
+      values: {
+        datastream: { [fieldActionId('datastream')]: datastream.options![0]!.value },
+        entities: { [fieldActionId('entities')]: 'pump-2' },
+        range_1: { [MODAL_ACTION.range]: '2026-11-20 09:00 to 17:00' },
+        name: { [fieldActionId('name')]: 'backfill-in-thread' },
+      },
+    });
+    expect(sent.errors).toBeUndefined();
+    const announced = await answer(
+      BOB,
+      OPS,
+      top.ts,
+      /backfill-in-thread/,
+      'the backfill announced in the thread',
+    );
+    expect(announced.ephemeralTo).toBeUndefined();
+    expect(h.slack.messages(OPS).some((m) => !m.threadTs && /backfill-in-thread/.test(textOf(m)))).toBe(
+      false,
+    );
   });
 
   it('makes a schedule and a digest from a mention, said in the thread', async () => {

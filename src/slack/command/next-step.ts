@@ -5,6 +5,7 @@ import { isServiceId } from '../../core/ids.js';
 import type { AnyEntry, NextStepSpec } from '../../core/operations/registry/index.js';
 import { nextStepOf } from '../../core/tracking/outputs.js';
 import type { Bot } from '../bot.js';
+import { NEXT_STEP_THREAD } from '../flows/index.js';
 import { type Audience, say } from '../reply.js';
 import type { Job } from '../runtime/jobs.js';
 import { followAsked } from './follow-up.js';
@@ -18,10 +19,14 @@ type NextJob = Extract<Job, { kind: 'flow-next' }>;
  * (a live start is filed for approval, as typed).
  */
 export async function followNextStep(job: NextJob, bot: Bot): Promise<void> {
+  const threadTs = job.channelId ? threadOfValue(job.value) : undefined;
   const to: Audience = {
     userId: job.userId,
     ...(job.channelId ? { channelId: job.channelId } : {}),
-    responseUrls: job.responseUrl ? [job.responseUrl] : [],
+    // Under a flow asked in a thread, where only a mention can ask: answered there, written as mentions,
+    // and not through the click's response_url, which posts at the top of the channel.
+    ...(threadTs ? { threadTs, typedOn: 'mention' as const } : {}),
+    responseUrls: job.responseUrl && !threadTs ? [job.responseUrl] : [],
   };
   const next = nextStepOf(job.step);
   const given = next ? givenTo(next.entry, job.value) : {};
@@ -43,10 +48,16 @@ export async function followNextStep(job: NextJob, bot: Bot): Promise<void> {
       fields: fieldsFromCommand(entry.form.id, given),
       origin: 'command',
       ...(job.channelId ? { channel: job.channelId } : {}),
-      ...(job.responseUrl ? { responseUrl: job.responseUrl } : {}),
+      ...(threadTs ? { threadTs } : job.responseUrl ? { responseUrl: job.responseUrl } : {}),
     }));
   }
   await runNextStep(bot, job, to, entry, step, given);
+}
+
+/** The thread a button under a flow asked in a thread answers in (flows/views.ts), when it names one. */
+function threadOfValue(value: string): string | undefined {
+  const t = parseJsonObject(value)?.[NEXT_STEP_THREAD];
+  return typeof t === 'string' && /^\d{1,12}\.\d{1,8}$/.test(t) ? t : undefined;
 }
 
 /** The IDs a button carries for the arguments its entry takes; anything else is left out. */

@@ -7,6 +7,7 @@ export {
   flowStatusMessage,
   flowsListMessage,
   formOfFlowNext,
+  NEXT_STEP_THREAD,
   shownOutputs,
   statusLine,
 } from './views.js';

@@ -131,10 +131,16 @@ export function createFlowNotifier(root: Bot): FlowNotifier {
           ? await reopenValue(bot, f).catch(() => undefined)
           : undefined;
       const thread = await threadOf(bot, f);
+      // Told elsewhere (`where`: a direct message), its buttons answer where they are clicked.
+      const askedIn = thread?.asked ? thread.ts : undefined;
       const body = (where?: string) =>
         writtenFor(
           typedOn(f),
-          completionMessage(f, { timeZone, ...(reopen ? { reopen } : {}), ...(where ? { where } : {}) }),
+          completionMessage(f, {
+            timeZone,
+            ...(reopen ? { reopen } : {}),
+            ...(where ? { where } : askedIn ? { thread: askedIn } : {}),
+          }),
         );
       const ways = waysToTell(bot, f, now, thread, body);
       for (const way of ways) {
@@ -193,7 +199,7 @@ function waysToTell(
   bot: Bot,
   f: TrackedFlow,
   now: number,
-  thread: { channel: string; ts: string } | undefined,
+  thread: Thread | undefined,
   body: (where?: string) => MessageBody,
 ): Way[] {
   const ways: Way[] = [];
@@ -238,19 +244,25 @@ async function postTold(
   return { kind: 'done' };
 }
 
+/** A thread the bot replies in; `asked`: the one the person asked in (not the bot's own message). */
+type Thread = { channel: string; ts: string; asked: boolean };
+
 /**
  * The thread to reply in: the one a live start or stop was asked from, else its request's card; the one
  * the announcement is a reply in (asked in a thread), else under the announcement the bot posted.
  */
-async function threadOf(bot: Bot, f: TrackedFlow): Promise<{ channel: string; ts: string } | undefined> {
+async function threadOf(bot: Bot, f: TrackedFlow): Promise<Thread | undefined> {
   if (f.origin === 'approval' && f.approvalId) {
     const r = await bot.approvals.get(f.approvalId);
-    if (r?.originThreadTs) return { channel: r.originChannelId, ts: r.originThreadTs };
-    return r?.messageTs ? { channel: r.approvalsChannelId, ts: r.messageTs } : undefined;
+    if (r?.originThreadTs) return { channel: r.originChannelId, ts: r.originThreadTs, asked: true };
+    return r?.messageTs ? { channel: r.approvalsChannelId, ts: r.messageTs, asked: false } : undefined;
   }
   const a = f.announcement;
   // A direct message as the announcement is a thread too; a response_url message has no ts to reply to.
-  return a?.kind === 'message' ? { channel: a.channelId, ts: a.threadTs ?? a.ts } : undefined;
+  if (a?.kind !== 'message') return undefined;
+  return a.threadTs
+    ? { channel: a.channelId, ts: a.threadTs, asked: true }
+    : { channel: a.channelId, ts: a.ts, asked: false };
 }
 
 /** "Reopen with my inputs" for a flow that did not complete: the form again, filled as it was asked. */

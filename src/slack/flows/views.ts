@@ -34,6 +34,9 @@ export function formOfFlowNext(actionId: string): string {
   return actionId.slice(FLOW_NEXT_PREFIX.length);
 }
 
+/** The key of a next-step button's value that names the thread it answers in (no argument is so named). */
+export const NEXT_STEP_THREAD = 'thread';
+
 /** Every next-step button's `action_id`, by next step: each one the registry declares has one. */
 export const FLOW_ACTION: Readonly<Record<string, string>> = Object.fromEntries(
   allNextSteps().map((s) => [s.id, flowNextActionId(s.id)]),
@@ -147,14 +150,22 @@ export function shownOutputs(f: TrackedFlow, timeZone: string): { heading: strin
   );
 }
 
-/** What the flow yielded, as fields, in the order its outputs are declared; and the next steps it makes possible. */
-function results(f: TrackedFlow, timeZone: string): { fields: string[]; next: types.Button[] } {
+/**
+ * What the flow yielded, as fields, in the order its outputs are declared; and the next steps it makes
+ * possible. A button carries the IDs its step needs and, for a flow asked in a thread, that thread: what
+ * it starts is answered there, as the flow was.
+ */
+function results(
+  f: TrackedFlow,
+  timeZone: string,
+  thread: string | undefined,
+): { fields: string[]; next: types.Button[] } {
   const fields = shownOutputs(f, timeZone).map((o) => `*${escapeMrkdwn(o.heading)}*\n${o.value}`);
   const next = nextStepsOf(flowOutputs(f)).map((step) =>
     button(
       step.label,
       flowNextActionId(step.id),
-      JSON.stringify(step.given),
+      JSON.stringify({ ...step.given, ...(thread ? { [NEXT_STEP_THREAD]: thread } : {}) }),
       step.primary ? 'primary' : undefined,
     ),
   );
@@ -164,11 +175,12 @@ function results(f: TrackedFlow, timeZone: string): { fields: string[]; next: ty
 /**
  * The one reply at the end, in the announcement's thread (or as a direct message): it mentions the
  * requester (their one notification) and carries the results and the buttons for the next step.
- * `reopen`: the value of "Reopen with my inputs", for a flow that did not complete.
+ * `reopen`: the value of "Reopen with my inputs", for a flow that did not complete; `thread`: the thread
+ * it was asked in, when it is told there.
  */
 export function completionMessage(
   f: TrackedFlow,
-  o: { timeZone: string; reopen?: string; where?: string },
+  o: { timeZone: string; reopen?: string; where?: string; thread?: string },
 ): MessageBody {
   const who = mention(f.requesterId);
   const what = `${escapeMrkdwn(f.flowType)} flow ${code(f.flowId)}`;
@@ -178,7 +190,7 @@ export function completionMessage(
     ? `${who} your ${what} completed after ${ran}.`
     : `${who} your ${what} ended ${escapeMrkdwn(f.status)} after ${ran}.`;
   const blocks: KnownBlock[] = [section(`${ICON[f.status.toUpperCase()] ?? ':grey_question:'} ${headline}`)];
-  const { fields, next } = ok ? results(f, o.timeZone) : { fields: [], next: [] };
+  const { fields, next } = ok ? results(f, o.timeZone, o.thread) : { fields: [], next: [] };
   blocks.push(...fieldsSection(fields));
   if (!ok) blocks.push(section(`*The service said:* ${escapeMrkdwn(f.failure ?? 'no reason given')}`));
   const buttons = [...next];
