@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVAL_ACTION } from '../../src/slack/approvals/card.js';
 import { FLOW_ACTION } from '../../src/slack/flows/views.js';
 import { fieldActionId, MODAL_ACTION } from '../../src/slack/forms/views/ids.js';
+import { REPEAT_FLOW } from '../../src/slack/views/schedule-actions.js';
 import { SEED } from '../../standins/emulator/index.js';
 import { DEFAULT_USERS, type LocalMessage } from '../../standins/localslack/index.js';
 import { type Harness, startHarness } from '../support/harness.js';
@@ -187,7 +188,7 @@ describe('a thread conversation', () => {
     expect(announced.threadTs).toBe(top.ts);
   });
 
-  it('answers the buttons under a flow’s end in that thread: a live start filed from it, a backfill form submitted from its end', async () => {
+  it('answers the buttons under a flow’s end in that thread: a schedule of it, a live start filed from it, a backfill form submitted from its end', async () => {
     const S = SEED.signals.vibration;
     const top = say(ALICE, OPS, 'Vibration looks odd on pump 2, can we model it?');
     say(
@@ -210,6 +211,42 @@ describe('a thread conversation', () => {
       .find((e) => e.action_id === FLOW_ACTION['live-start']);
     const modelId = (JSON.parse(takeLive?.value ?? '{}') as { model?: string }).model;
     expect(modelId).toMatch(/^\d{19}$/);
+
+    // "Run this every …" makes a schedule of the learn; the new schedule is said in the thread.
+    const shownBefore = h.slack.topView(ALICE)?.id;
+    await h.slack.clickButton({
+      user: ALICE,
+      channel: OPS,
+      messageTs: learned.ts,
+      actionId: REPEAT_FLOW.action,
+    });
+    const repeat = await h.slack.waitFor(
+      () => {
+        const v = h.slack.topView(ALICE);
+        return v && v.id !== shownBefore && v.view.callback_id === REPEAT_FLOW.callback ? v : undefined;
+      },
+      60_000,
+      'the "Run this every" form',
+    );
+    const repeated = await h.slack.submitView({
+      user: ALICE,
+      viewId: repeat.id,
+      values: {
+        [REPEAT_FLOW.whenBlock]: { [REPEAT_FLOW.whenInput]: 'every Monday at 7' },
+        [REPEAT_FLOW.commandBlock]: {
+          [REPEAT_FLOW.commandInput]: `learn workspace=${W} signals=${S}:vibration range="last 8 hours" name=weekly-in-thread`,
+        },
+      },
+    });
+    expect(repeated.errors ?? {}).toEqual({});
+    const scheduled = await answer(
+      BOB,
+      OPS,
+      top.ts,
+      /every Monday at 07:00/,
+      'the new schedule in the thread',
+    );
+    expect(textOf(scheduled)).toContain('weekly-in-thread');
 
     // "Take it live" runs its command as a mention in the thread would: where it waits is said there.
     const before = inThread(ALICE, OPS, top.ts).length;

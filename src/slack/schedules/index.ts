@@ -96,6 +96,7 @@ const repeatSubmission: Listener = listener({
       userId: body.user.id,
       ...(teamId ? { teamId } : {}),
       channelId: meta.channelId,
+      ...(meta.threadTs ? { threadTs: meta.threadTs } : {}),
       whenText: when.whenText,
       commandText,
     });
@@ -103,7 +104,12 @@ const repeatSubmission: Listener = listener({
   followUps: {
     'schedule-repeat-create': {
       run: async (job, bot) => (await import('./repeat-flow.js')).createFromRepeatModal(job, bot),
-      notice: (job) => ({ userId: job.userId, channelId: job.channelId, what: 'your new schedule' }),
+      notice: (job) => ({
+        userId: job.userId,
+        channelId: job.channelId,
+        ...(job.threadTs ? { threadTs: job.threadTs, typedOn: 'mention' as const } : {}),
+        what: 'your new schedule',
+      }),
     },
   },
 });

@@ -9,6 +9,8 @@ export type ScheduleJob =
       userId: string;
       teamId?: string;
       channelId: string;
+      /** The thread the repeated flow was asked in: the schedule is said there. */
+      threadTs?: string;
       whenText: string;
       commandText: string;
     }

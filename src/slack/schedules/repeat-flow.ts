@@ -4,22 +4,30 @@ import { EXAMPLE_IDS } from '../../core/ids.js';
 import { errText } from '../../log.js';
 import { LIMITS } from '../../wire/block-kit.js';
 import type { Bot } from '../bot.js';
-import { tellUser } from '../reply.js';
+import { type Audience, tellUser } from '../reply.js';
 import { errorMessage } from '../views/messages.js';
 import { REPEAT_FLOW } from '../views/schedule-actions.js';
 import { askerOf, scheduleCommandLine } from './create.js';
 
-/** Where a "Run this every …" modal came from: the flow, and the channel its schedule will post in. */
+/**
+ * Where a "Run this every …" modal came from: the flow, the channel its schedule will post in, and the
+ * thread the flow was asked in (a mention), where the new schedule is said.
+ */
 export interface RepeatMeta {
   flowId: string;
   channelId: string;
+  threadTs?: string;
 }
 
 export function readRepeatMeta(text: string | undefined): RepeatMeta | undefined {
   try {
     const m = JSON.parse(text ?? '') as Partial<RepeatMeta>;
     return typeof m.flowId === 'string' && typeof m.channelId === 'string'
-      ? { flowId: m.flowId, channelId: m.channelId }
+      ? {
+          flowId: m.flowId,
+          channelId: m.channelId,
+          ...(typeof m.threadTs === 'string' ? { threadTs: m.threadTs } : {}),
+        }
       : undefined;
   } catch {
     return undefined;
@@ -100,8 +108,10 @@ export async function openRepeatModal(
     );
     return;
   }
+  const a = flow.announcement;
+  const threadTs = a?.kind === 'message' && a.channelId === flow.channelId ? a.threadTs : undefined;
   const view = repeatModal(
-    { flowId: flow.flowId, channelId: flow.channelId },
+    { flowId: flow.flowId, channelId: flow.channelId, ...(threadTs ? { threadTs } : {}) },
     flow.asked.replace(/^\/tsai\s+/, ''),
     { zone: await bot.zoneOf(job.userId), now: bot.now().getTime() },
   );
@@ -114,7 +124,14 @@ export async function openRepeatModal(
 
 /** The modal sent (its "when" already read in the ack): the schedule, through the one schedule path. */
 export async function createFromRepeatModal(
-  job: { userId: string; teamId?: string; channelId: string; whenText: string; commandText: string },
+  job: {
+    userId: string;
+    teamId?: string;
+    channelId: string;
+    threadTs?: string;
+    whenText: string;
+    commandText: string;
+  },
   bot: Bot,
 ): Promise<void> {
   const asker = await askerOf(bot, {
@@ -123,7 +140,12 @@ export async function createFromRepeatModal(
     channelId: job.channelId,
   });
   const commandText = `/tsai ${job.commandText.replace(/^\/tsai\s+/, '').replace(/\s*\n\s*/g, ' ')}`;
-  const to = { userId: job.userId, channelId: job.channelId, responseUrls: [] };
+  const to: Audience = {
+    userId: job.userId,
+    channelId: job.channelId,
+    ...(job.threadTs ? { threadTs: job.threadTs, typedOn: 'mention' as const } : {}),
+    responseUrls: [],
+  };
   const made = await scheduleCommandLine(bot, asker, { whenText: job.whenText, commandText }, to);
   if (!made.ok) await tellUser(bot, to, errorMessage(made, { userId: job.userId, commandText }));
 }
