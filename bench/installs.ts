@@ -1,13 +1,21 @@
 // The installations phase: the same bot in "Add to Slack" mode with one installation and with 1,000, in
-// one process each, installed through the OAuth flow against the local Slack; acks of commands spread over
-// every installation against the one-installation bot's, and the memory each installation adds.
+// one process each, installed through the OAuth flow against the local Slack, each installation connected
+// to the service by its admin (`/tsai setup`); acks of commands spread over every installation's people
+// against the one-installation bot's, typed by as many people of its one workspace (tenants.ts), and the
+// memory each installation adds.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { closedLoop, type DriverTarget, type RunResult, slashCommandBody } from './driver.js';
 import { type AppProcess, heapReader, procStatusMb, tail } from './procs.js';
 import type { ServicesClient } from './services-client.js';
 import { ratio, round, summarize } from './stats.js';
-import { installTeamId } from './tenants.js';
+import {
+  installAdminId,
+  installChannelId,
+  installMemberId,
+  installTeamId,
+  oneTeamMemberId,
+} from './tenants.js';
 
 export const INSTALL_CLIENT = { clientId: '8080.9090', clientSecret: randomBytes(16).toString('hex') };
 
@@ -41,9 +49,6 @@ export interface InstallsDeps {
   texts: { help: string; learn: string };
   log(line: string): void;
 }
-
-const USER = 'U0ALICE';
-const CHANNEL = 'C0GENERAL';
 
 /** Waits for the bot's port (`/healthz`); false when it exits or does not answer within `ms`. */
 async function listening(p: AppProcess, ms: number): Promise<boolean> {
@@ -83,25 +88,24 @@ export async function measureInstalls(d: InstallsDeps): Promise<InstallsMeasurem
       }
     // Tenant 0 is the one-installation bot's; 1 … N the other's: installing again where another bot is
     // installed would replace its installation.
-    const teamsOf = (p: AppProcess) =>
-      p === one
-        ? [installTeamId(0)]
-        : Array.from({ length: d.installations }, (_, i) => installTeamId(i + 1));
+    const tenantsOf = (p: AppProcess) =>
+      p === one ? [0] : Array.from({ length: d.installations }, (_, i) => i + 1);
     let installMs = 0;
     for (const p of [one, many]) {
       const started = performance.now();
-      const teams = teamsOf(p);
+      const tenants = tenantsOf(p);
       const made = await d.services.install(
         `${p.origin}/slack/install`,
         `${p.origin}/slack/oauth_redirect`,
-        teams,
-        USER,
+        tenants.map(installTeamId),
+        tenants.map(installAdminId),
       );
       if (p === many) installMs = performance.now() - started;
+      const connected = made === tenants.length ? await d.services.setUp(p.origin, tenants) : 0;
       d.log(
-        `installs: ${made} of ${teams.length} installed in ${p.name} (${(performance.now() - started).toFixed(0)} ms)`,
+        `installs: ${made} of ${tenants.length} installed in ${p.name}, ${connected} connected to the service (${(performance.now() - started).toFixed(0)} ms)`,
       );
-      if (made !== teams.length) return undefined;
+      if (connected !== tenants.length) return undefined;
     }
     const target = (p: AppProcess): DriverTarget => ({ origin: p.origin, signingSecret: d.signingSecret });
     const drive = async (
@@ -111,8 +115,16 @@ export async function measureInstalls(d: InstallsDeps): Promise<InstallsMeasurem
       total: number,
       untimedFirst: boolean,
     ) => {
-      const teams = teamsOf(p);
-      const issued = await d.services.issue(total, [USER], CHANNEL);
+      // Request i is typed by person i of the side's N people: a member of tenant 0, or of tenant i.
+      const people = Array.from({ length: total }, (_, i) => {
+        const k = i % d.installations;
+        return p === one
+          ? { tenant: 0, user: oneTeamMemberId(k + 1) }
+          : { tenant: k + 1, user: installMemberId(k + 1) };
+      });
+      const issued = await Promise.all(
+        people.map((x) => d.services.issue(1, [x.user], installChannelId(x.tenant)).then((r) => r[0]!)),
+      );
       return closedLoop(target(p), {
         concurrency,
         total,
@@ -121,9 +133,9 @@ export async function measureInstalls(d: InstallsDeps): Promise<InstallsMeasurem
         body: (i) =>
           slashCommandBody({
             text,
-            user: USER,
-            channel: CHANNEL,
-            teamId: teams[i % teams.length]!,
+            user: people[i]!.user,
+            channel: installChannelId(people[i]!.tenant),
+            teamId: installTeamId(people[i]!.tenant),
             triggerId: issued[i]!.triggerId,
             responseUrl: issued[i]!.responseUrl,
           }),

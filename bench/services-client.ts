@@ -11,7 +11,9 @@ export type ServicesRequest = { id: number } & (
   | { op: 'serviceRequests' }
   | { op: 'reset' }
   /** "Add to Slack" for each of `teams`, as a browser does it, with the bot whose install page is `installUrl`. */
-  | { op: 'install'; installUrl: string; redirectUrl: string; teams: string[]; user: string }
+  | { op: 'install'; installUrl: string; redirectUrl: string; teams: string[]; users: string[] }
+  /** Each of `tenants` (installs phase) connects its service account through `/tsai setup` with the bot at `botUrl`. */
+  | { op: 'setUp'; botUrl: string; tenants: number[] }
   /** The service's added latency and how long its flows take, for the flow-following phase. */
   | { op: 'configure'; latencyMs?: number; flowDelays?: { runningAfterMs: number; completedAfterMs: number } }
 );
@@ -125,9 +127,14 @@ export class ServicesClient {
     });
   }
 
-  /** Installs the app in each of `teams` through the OAuth flow; how many installations were made. */
-  install(installUrl: string, redirectUrl: string, teams: string[], user: string): Promise<number> {
-    return this.call({ op: 'install', installUrl, redirectUrl, teams, user });
+  /** Installs the app in each of `teams`, by the user at the same place in `users`, through the OAuth flow; how many installations were made. */
+  install(installUrl: string, redirectUrl: string, teams: string[], users: string[]): Promise<number> {
+    return this.call({ op: 'install', installUrl, redirectUrl, teams, users });
+  }
+
+  /** Each of `tenants` connects its service account as its admin would, in the bot at `botUrl`; how many did. */
+  setUp(botUrl: string, tenants: number[]): Promise<number> {
+    return this.call({ op: 'setUp', botUrl, tenants });
   }
 
   /** Trigger IDs and response URLs the stand-in will honour, round-robin over `users`. */

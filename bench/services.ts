@@ -4,11 +4,18 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { SETUP_CALLBACK, SETUP_FIELDS } from '../src/slack/setup/ids.js';
 import { manifestFunctions } from '../src/slack/workflows/manifest.js';
 import { startEmulator } from '../standins/emulator/index.js';
-import { startLocalSlack } from '../standins/localslack/index.js';
+import { DEFAULT_CHANNELS, DEFAULT_USERS, startLocalSlack } from '../standins/localslack/index.js';
 import type { ServicesReady, ServicesRequest } from './services-client.js';
-import { installTeamId } from './tenants.js';
+import {
+  installAdminId,
+  installChannelId,
+  installMemberId,
+  installTeamId,
+  oneTeamMemberId,
+} from './tenants.js';
 
 const env = process.env;
 const signingSecret = env.BENCH_SIGNING_SECRET ?? '';
@@ -19,17 +26,32 @@ let latencyMs = Number(env.BENCH_SERVICE_LATENCY_MS ?? 2000);
 // The app's Workflow Builder steps as its manifest declares them, so that the bot's completions are checked.
 /** "Add to Slack": workspaces the app can be installed in, one per tenant of the installations phase. */
 const installTeams = Number(env.BENCH_INSTALL_TEAMS ?? 0);
+const tenants = Array.from({ length: installTeams }, (_, i) => i);
 const slack = await startLocalSlack({
   signingSecret,
   botToken,
   port: 0,
   triggerTtlMs: 3000,
   functions: manifestFunctions(),
-  teams: Array.from({ length: installTeams }, (_, i) => ({
-    id: installTeamId(i),
-    name: `Tenant ${i}`,
-    domain: `tenant-${i}`,
-  })),
+  teams: tenants.map((i) => ({ id: installTeamId(i), name: `Tenant ${i}`, domain: `tenant-${i}` })),
+  // Each tenant: its admin, its channel, and who types its commands (tenant 0: as many as there are
+  // other tenants), so that both bots of the phase act for as many distinct people (tenants.ts).
+  users: [
+    ...DEFAULT_USERS,
+    ...tenants.flatMap((i) => [
+      { id: installAdminId(i), name: `admin-${i}`, teamId: installTeamId(i), tz: 'UTC', isAdmin: true },
+      ...(i > 0
+        ? [{ id: installMemberId(i), name: `member-${i}`, teamId: installTeamId(i), tz: 'UTC' }]
+        : []),
+    ]),
+    ...tenants
+      .slice(1)
+      .map((j) => ({ id: oneTeamMemberId(j), name: `person-${j}`, teamId: installTeamId(0), tz: 'UTC' })),
+  ],
+  channels: [
+    ...DEFAULT_CHANNELS,
+    ...tenants.map((i) => ({ id: installChannelId(i), name: `ops-${i}`, teams: [installTeamId(i)] })),
+  ],
   ...(env.BENCH_CLIENT_ID
     ? { oauth: { clientId: env.BENCH_CLIENT_ID, clientSecret: env.BENCH_CLIENT_SECRET ?? '' } }
     : {}),
@@ -118,6 +140,51 @@ async function settle(quietMs: number, maxMs: number): Promise<{ settled: boolea
   return { settled: false, ms: performance.now() - start };
 }
 
+/**
+ * Each tenant's admin connects its service account as an admin does: `/tsai setup` in its channel, then
+ * the form sent, delivered to the bot at `botUrl` (only meanwhile: the stand-in's events otherwise come
+ * here), with the service answering at once. How many were connected.
+ */
+async function setUp(botUrl: string, list: number[]): Promise<number> {
+  const was = latencyMs;
+  latencyMs = 0;
+  await control('faults', { method: 'DELETE' });
+  slack.setBotEndpoint(`${botUrl}/slack/events`);
+  const one = async (i: number): Promise<boolean> => {
+    const user = installAdminId(i);
+    const before = slack.topView(user)?.id;
+    await slack.sendCommand({ user, channel: installChannelId(i), text: 'setup' });
+    const form = await slack.waitFor(
+      () => {
+        const v = slack.topView(user);
+        return v && v.id !== before && v.view.callback_id === SETUP_CALLBACK ? v : undefined;
+      },
+      20_000,
+      `the setup form of tenant ${i}`,
+    );
+    const sent = await slack.submitView({
+      user,
+      viewId: form.id,
+      values: {
+        [SETUP_FIELDS.baseUrl.block]: { [SETUP_FIELDS.baseUrl.input]: emulator.url },
+        [SETUP_FIELDS.accountId.block]: { [SETUP_FIELDS.accountId.input]: emulator.accountId },
+        [SETUP_FIELDS.token.block]: { [SETUP_FIELDS.token.input]: emulator.token },
+      },
+    });
+    return sent.status === 200 && !sent.errors;
+  };
+  try {
+    let made = 0;
+    for (let from = 0; from < list.length; from += 8)
+      made += (await Promise.all(list.slice(from, from + 8).map(one))).filter(Boolean).length;
+    return made;
+  } finally {
+    slack.setBotEndpoint(`http://127.0.0.1:${(capture.address() as AddressInfo).port}/slack/events`);
+    latencyMs = was;
+    await addLatency();
+  }
+}
+
 async function handle(m: ServicesRequest): Promise<unknown> {
   switch (m.op) {
     case 'issue': {
@@ -142,12 +209,16 @@ async function handle(m: ServicesRequest): Promise<unknown> {
         const outcomes = await Promise.all(
           m.teams
             .slice(from, from + 8)
-            .map((teamId) => slack.installApp({ installUrl: m.installUrl, user: m.user, teamId })),
+            .map((teamId, k) =>
+              slack.installApp({ installUrl: m.installUrl, user: m.users[from + k]!, teamId }),
+            ),
         );
         made += outcomes.filter((o) => o.status === 200 && o.install).length;
       }
       return made;
     }
+    case 'setUp':
+      return setUp(m.botUrl, m.tenants);
     case 'functionEvents':
       return functionEvents(m);
     case 'calls':
