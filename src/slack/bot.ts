@@ -182,6 +182,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
     client,
     logger,
   });
+  const teamBots = new WeakMap<object, Map<string, Bot>>();
   const zoneIn = (directory: UserDirectory) => async (userId: string) =>
     (await directory.lookup(userId)).tz ?? config.defaultTimeZone;
   const bot: Bot = {
@@ -204,7 +205,19 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
     async forTeam(teamId) {
       const speaker = await speech.speakerFor(teamId);
       if (!speaker || teamId === undefined) return speaker && bot;
-      return { ...bot, team: teamId, ...speaker, zoneOf: zoneIn(speaker.users) };
+      // Made once per speaker and team (every follow-up asks), not copied per call; it goes with its
+      // speaker (an installation dropped, or reinstalled with a new token).
+      let teams = teamBots.get(speaker);
+      if (!teams) {
+        teams = new Map();
+        teamBots.set(speaker, teams);
+      }
+      let spoken = teams.get(teamId);
+      if (!spoken) {
+        spoken = { ...bot, team: teamId, ...speaker, zoneOf: zoneIn(speaker.users) };
+        teams.set(teamId, spoken);
+      }
+      return spoken;
     },
     zoneOf: zoneIn(users),
     policy,
