@@ -182,7 +182,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
     client,
     logger,
   });
-  const teamBots = new WeakMap<object, Map<string, Bot>>();
+  const teamBots = heldPerSpeaker<Bot>();
   const zoneIn = (directory: UserDirectory) => async (userId: string) =>
     (await directory.lookup(userId)).tz ?? config.defaultTimeZone;
   const bot: Bot = {
@@ -205,19 +205,12 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
     async forTeam(teamId) {
       const speaker = await speech.speakerFor(teamId);
       if (!speaker || teamId === undefined) return speaker && bot;
-      // Made once per speaker and team (every follow-up asks), not copied per call; it goes with its
-      // speaker (an installation dropped, or reinstalled with a new token).
-      let teams = teamBots.get(speaker);
-      if (!teams) {
-        teams = new Map();
-        teamBots.set(speaker, teams);
-      }
-      let spoken = teams.get(teamId);
-      if (!spoken) {
-        spoken = { ...bot, team: teamId, ...speaker, zoneOf: zoneIn(speaker.users) };
-        teams.set(teamId, spoken);
-      }
-      return spoken;
+      return teamBots(speaker, teamId, () => ({
+        ...bot,
+        team: teamId,
+        ...speaker,
+        zoneOf: zoneIn(speaker.users),
+      }));
     },
     zoneOf: zoneIn(users),
     policy,
@@ -332,4 +325,25 @@ function trackingOf(config: Config, logger: Logger) {
 export function storeSharedAcrossThreads(setup: Pick<BotSetup, 'config'>): boolean {
   const target = resolveStoreTarget(setup.config.databaseUrl);
   return !(target.kind === 'sqlite' && target.file === ':memory:');
+}
+
+/**
+ * The bot as it speaks to one team, made once per speaker and team (every follow-up asks for it) instead
+ * of copied per call; it goes with its speaker (an installation dropped, or reinstalled with a new token).
+ */
+function heldPerSpeaker<T>(): (speaker: object, teamId: string, make: () => T) => T {
+  const held = new WeakMap<object, Map<string, T>>();
+  return (speaker, teamId, make) => {
+    let teams = held.get(speaker);
+    if (!teams) {
+      teams = new Map();
+      held.set(speaker, teams);
+    }
+    let made = teams.get(teamId);
+    if (!made) {
+      made = make();
+      teams.set(teamId, made);
+    }
+    return made;
+  };
 }

@@ -141,6 +141,19 @@ const runOf = (scheduleId: string, plannedAt: number) =>
     `the run of ${scheduleId} at ${new Date(plannedAt).toISOString()}`,
   );
 
+/**
+ * A run of the witness (`workspace show`, Bob's, in #plant-ops), until its answer is shown: the run is
+ * recorded before its answer is posted, which must not be taken for Bob's reply to a later command.
+ */
+async function witnessed(run: () => Promise<unknown>): Promise<void> {
+  // A lookup's answer is shown to its owner alone, in the channel.
+  const shown = () =>
+    botMessages(OPS).filter((m) => m.ephemeralTo === BOB && textOf(m).includes('Pump station A')).length;
+  const before = shown();
+  await run();
+  await h.slack.waitFor(() => shown() > before, 60_000, "the witness's answer in #plant-ops");
+}
+
 describe('one approver rule: a schedule of a live start is decided by the approvers of its model', () => {
   it('the bot-wide approver is refused for a model of a workspace with its own approvers; its runs meet the live pre-checks', async () => {
     // The service says where M3 is: the common model of the pressure assessment, in Pump station A.
@@ -247,7 +260,7 @@ describe('a schedule does not outlive its owner’s rights', () => {
     (h.slack.state.users.get(ERIN) as { deleted?: boolean }).deleted = true;
 
     h.clock.set(Date.UTC(2026, 10, 27, 8, 0, 5));
-    await runOf(witness.id, Date.UTC(2026, 10, 27, 8));
+    await witnessed(() => runOf(witness.id, Date.UTC(2026, 10, 27, 8)));
     const dave = await scheduleNamed('dave live');
     const erin = await scheduleNamed('erin live');
     for (const s of [dave, erin, kept]) await runOf(s.id, Date.UTC(2026, 10, 27, 8));
@@ -289,7 +302,7 @@ describe('a schedule does not outlive its owner’s rights', () => {
     // The next day: nothing runs, nobody is told again.
     const toldBefore = botMessages(OPS).filter((m) => /paused/.test(textOf(m))).length;
     h.clock.set(Date.UTC(2026, 10, 28, 8, 0, 5));
-    await runOf(witness.id, Date.UTC(2026, 10, 28, 8));
+    await witnessed(() => runOf(witness.id, Date.UTC(2026, 10, 28, 8)));
     for (const s of [dave, erin, kept])
       expect((await h.store.listScheduleRuns({ scheduleIds: [s.id] })).length).toBe(1);
     expect(botMessages(OPS).filter((m) => /paused/.test(textOf(m))).length).toBe(toldBefore);

@@ -78,9 +78,14 @@ describe('"Add to Slack": one bot, installed by many workspaces through the OAut
     await waitUntil(async () =>
       expect(await rig.store.getTenantSecret('T0GLOBEX', 'installation')).toBeNull(),
     );
-    const removed = await rig.store.listAudit({ operationPrefixes: ['app.removed'] });
-    expect(removed[0]).toMatchObject({ teamId: 'T0GLOBEX', params: { installation: true } });
-    expect(rig.logs.join('')).toContain('the app was removed');
+    // Audited after the tokens are deleted: waited for in its turn.
+    await waitUntil(async () =>
+      expect((await rig.store.listAudit({ operationPrefixes: ['app.removed'] }))[0]).toMatchObject({
+        teamId: 'T0GLOBEX',
+        params: { installation: true },
+      }),
+    );
+    await waitUntil(() => expect(rig.logs.join('')).toContain('the app was removed'));
     const before = rig.slack.calls.length;
     await rig.slack.openHome({ user: 'U0ANNA' });
     await waitUntil(() =>
