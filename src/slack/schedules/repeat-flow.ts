@@ -8,6 +8,7 @@ import { type Audience, tellUser } from '../reply.js';
 import { errorMessage } from '../views/messages.js';
 import { REPEAT_FLOW } from '../views/schedule-actions.js';
 import { askerOf, scheduleCommandLine } from './create.js';
+import type { ScheduleJob } from './jobs.js';
 
 /**
  * Where a "Run this every …" modal came from: the flow, the channel its schedule will post in, and the
@@ -124,14 +125,7 @@ export async function openRepeatModal(
 
 /** The modal sent (its "when" already read in the ack): the schedule, through the one schedule path. */
 export async function createFromRepeatModal(
-  job: {
-    userId: string;
-    teamId?: string;
-    channelId: string;
-    threadTs?: string;
-    whenText: string;
-    commandText: string;
-  },
+  job: Omit<Extract<ScheduleJob, { kind: 'schedule-repeat-create' }>, 'kind'>,
   bot: Bot,
 ): Promise<void> {
   const asker = await askerOf(bot, {
