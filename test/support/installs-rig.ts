@@ -82,6 +82,11 @@ export interface InstallsRig {
   store: Store;
   /** The bot's "Add to Slack" page. */
   installUrl: string;
+  /**
+   * Stops the bot and starts it again as `npm start` would, with `env` over the environment it had (another
+   * DATABASE_URL, say), against the same local Slack, emulators and clock; its keys and secrets the same.
+   */
+  restartBot(env: Record<string, string>): Promise<void>;
   install(target: InstallTarget, user: string): Promise<InstallOutcome>;
   /** `/tsai <text>` from `user` in `channel`, and the bot's next message there that `user` sees. */
   commandAndReply(text: string, user: string, channel: string): Promise<LocalMessage>;
@@ -142,7 +147,7 @@ export async function startInstallsRig(
     const stateSecret = randomBytes(16).toString('hex');
     registerSecrets(CLIENT.clientSecret, secretKey, stateSecret);
     const databaseUrl = join(dir, 'tsai.sqlite');
-    const config = loadConfig({
+    const env = {
       SLACK_CLIENT_ID: CLIENT.clientId,
       SLACK_CLIENT_SECRET: CLIENT.clientSecret,
       SLACK_STATE_SECRET: stateSecret,
@@ -158,31 +163,41 @@ export async function startInstallsRig(
       LOG_LEVEL: 'debug',
       TSAI_METRICS_PORT: 'off',
       ...o.env,
-    });
+    };
     const { lines: logs, destination } = captureLogs();
-    const logger = createLogger({ level: config.logLevel, secrets: config.secrets, destination });
     const clock = settableClock(o.now ?? new Date('2026-11-22T10:00:00.000Z'));
-    const running = await startAll({ config, logger, clock: clock.source });
-    cleanups.push(() => running.stop());
-    const base = `http://127.0.0.1:${running.slack.port()}`;
-    slack.setBotEndpoint(`${base}/slack/events`);
-    // The app's redirect URL, as its OAuth settings list it (the manifest's `redirect_urls`).
-    if (config.slack.mode === 'installs')
-      slack.configureOAuth({ ...CLIENT, redirectUrl: `${base}${config.slack.redirectPath}` });
+    const startBot = async (over: Record<string, string> = {}) => {
+      const config = loadConfig({ ...env, ...over });
+      const logger = createLogger({ level: config.logLevel, secrets: config.secrets, destination });
+      const running = await startAll({ config, logger, clock: clock.source });
+      const base = `http://127.0.0.1:${running.slack.port()}`;
+      slack.setBotEndpoint(`${base}/slack/events`);
+      // The app's redirect URL, as its OAuth settings list it (the manifest's `redirect_urls`).
+      if (config.slack.mode === 'installs')
+        slack.configureOAuth({ ...CLIENT, redirectUrl: `${base}${config.slack.redirectPath}` });
+      const installUrl = `${base}${config.slack.mode === 'installs' ? config.slack.installPath : ''}`;
+      return { config, running, installUrl };
+    };
+    let bot = await startBot();
+    cleanups.push(() => bot.running.stop());
     const store = await openStore(databaseUrl);
     cleanups.push(() => store.close());
-    const installUrl = `${base}${config.slack.mode === 'installs' ? config.slack.installPath : ''}`;
-    return {
+    const rig: InstallsRig = {
       slack,
       emulators,
-      running,
-      config,
+      running: bot.running,
+      config: bot.config,
       clock,
       logs,
       store,
-      installUrl,
+      installUrl: bot.installUrl,
+      async restartBot(over) {
+        await bot.running.stop();
+        bot = await startBot(over);
+        Object.assign(rig, { running: bot.running, config: bot.config, installUrl: bot.installUrl });
+      },
       async install(target, user) {
-        const outcome = await slack.installApp({ installUrl, user, ...target });
+        const outcome = await slack.installApp({ installUrl: rig.installUrl, user, ...target });
         if (outcome.install) registerSecrets(outcome.install.token);
         return outcome;
       },
@@ -224,6 +239,7 @@ export async function startInstallsRig(
       },
       close,
     };
+    return rig;
   } catch (e) {
     await close();
     throw e;
