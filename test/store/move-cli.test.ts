@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/store/index.js';
 import { runStoreMove } from '../../src/store/move/cli.js';
@@ -56,6 +57,16 @@ describe('npm run store:move: how it is asked', () => {
       code: 2,
       err: expect.stringMatching(/^Say where to move it with --to\./),
     });
+    expect(await run('--from', '--to', 'b.sqlite')).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/^--from needs a store after it\./),
+    });
+    const positional = await run('a.sqlite', 'postgres://tsai:Sup3rSecretPw@db/tsai');
+    expect(positional).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/^Name each store after --from or --to\./),
+    });
+    expect(positional.err).not.toContain('Sup3r');
     const unknown = await run('--from=a.sqlite', '--to', 'b.sqlite', '--dry-run');
     expect(unknown).toMatchObject({
       code: 2,
@@ -102,6 +113,29 @@ describe('npm run store:move: how it is asked', () => {
     const forced = await run('--from', source, '--to', target, '--force');
     expect(forced.code).toBe(0);
     expect(forced.out).toContain('The 2 rows the target held before were replaced (--force).');
+  });
+
+  it('refuses a source a newer bot wrote, and a file that is no bot store', async () => {
+    const source = await botStore();
+    const db = new Database(source);
+    db.prepare(
+      "INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'from the future', 0)",
+    ).run();
+    db.close();
+    const newer = await run('--from', source, '--to', join(dir, 'new.sqlite'));
+    expect(newer.code).toBe(1);
+    expect(newer.err).toMatch(
+      /^The SQLite file .* was written by a newer version of the bot \(schema version 999; this one knows up to \d+\)\./,
+    );
+    expect(newer.err).toContain('Run the store:move of the bot version that wrote it.');
+
+    const empty = join(dir, 'empty.sqlite');
+    new Database(empty).close();
+    expect((await run('--from', empty, '--to', join(dir, 'new.sqlite'))).err).toMatch(/holds no bot store/);
+    await writeFile(join(dir, 'notes.txt'), 'not a database at all, just some words '.repeat(40));
+    expect((await run('--from', join(dir, 'notes.txt'), '--to', join(dir, 'new.sqlite'))).err).toMatch(
+      /^The SQLite file .*notes\.txt is not a SQLite database\.\nCheck the path\.$/,
+    );
   });
 
   it('says that nothing answers at a PostgreSQL address, never its password', async () => {

@@ -187,6 +187,18 @@ describePg('what the move refuses, and running it again', () => {
     );
   });
 
+  it("leaves alone another program's tables in the target's database, even when told to replace", async () => {
+    const source = await sourceWithRows();
+    const target = await postgres();
+    await onPg(target, (c) =>
+      c.query('CREATE TABLE invoices (id int PRIMARY KEY); INSERT INTO invoices VALUES (7)'),
+    );
+    const report = await moveStore({ from: source, to: target, force: true });
+    expect(report.tables.map((t) => t.name)).not.toContain('invoices');
+    expect(report.replaced).toBe(0);
+    expect((await pgCounts(target)).invoices).toBe(1);
+  });
+
   it('a move cut short leaves the target holding nothing; run again, it completes', async () => {
     const source = await sourceWithRows();
     const target = await postgres();

@@ -19,12 +19,15 @@ export function readArguments(argv: readonly string[]): MoveOptions | { help: tr
   const given: Record<string, string> = {};
   let force = false;
   for (let i = 0; i < argv.length; i++) {
+    // A store may carry a password: what was typed is never repeated, only an option's name.
     const [flag, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
     if (flag === '--help' || flag === '-h') return { help: true };
+    if (!flag.startsWith('-')) return { mistake: 'Name each store after --from or --to.' };
     if (flag === '--force' && inline === undefined) force = true;
     else if (flag === '--from' || flag === '--to') {
       const value = inline ?? argv[++i];
-      if (value === undefined || value.trim() === '') return { mistake: `${flag} needs a store after it.` };
+      if (value === undefined || value.trim() === '' || value.startsWith('--'))
+        return { mistake: `${flag} needs a store after it.` };
       given[flag] = value;
     } else return { mistake: `${flag} is not an option of store:move.` };
   }

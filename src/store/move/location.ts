@@ -1,3 +1,4 @@
+import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveStoreTarget } from '../index.js';
 import { openPgSide } from './pg-side.js';
@@ -33,7 +34,7 @@ export function locate(value: string, flag: '--from' | '--to'): Location {
     return {
       kind: 'sqlite',
       said: `the SQLite file ${file}`,
-      identity: `sqlite:${file}`,
+      identity: `sqlite:${existsSync(file) ? realpathSync(file) : file}`,
       secrets: [],
       open: async (role) => openSqliteSide(file, role),
     };

@@ -4,7 +4,7 @@ import { copyAndVerify, type TableMoved } from './copy.js';
 import { blamed, explain } from './explain.js';
 import { type Location, locate } from './location.js';
 import { MoveRefused } from './refusal.js';
-import type { Side } from './side.js';
+import type { Side, Table } from './side.js';
 
 export interface MoveOptions {
   /** Where the bot's store is, written as DATABASE_URL is. */
@@ -83,14 +83,16 @@ async function moveBetween({ from, to, source, target }: Ends, o: MoveOptions): 
     target: targetVersions,
     known: MIGRATIONS.map((m) => m.version),
   });
-  const held: { name: string; rows: number }[] = [];
-  for (const t of await target.tables()) held.push({ name: t.name, rows: await target.count(t) });
-  refuseNonEmpty(to, held, o.force ?? false);
-  await target.migrate(version);
   await source.begin('read');
   try {
     const tables = await source.tables();
-    const targetTables = await target.tables();
+    // The bot's tables are the source's: whatever else the target's database holds is left alone.
+    const ours = (all: readonly Table[]) => all.filter((t) => tables.some((s) => s.name === t.name));
+    const held: { name: string; rows: number }[] = [];
+    for (const t of ours(await target.tables())) held.push({ name: t.name, rows: await target.count(t) });
+    refuseNonEmpty(to, held, o.force ?? false);
+    await target.migrate(version);
+    const targetTables = ours(await target.tables());
     refuseDifferentShapes(shapeDifferences(tables, targetTables), version);
     const replaced = held.reduce((n, t) => n + t.rows, 0);
     const moved = await copyAndVerify({
