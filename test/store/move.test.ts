@@ -64,6 +64,26 @@ describePg('moving the store SQLite -> PostgreSQL -> SQLite', () => {
     expect(sqliteDump(file('back.sqlite'))).toEqual(sqliteDump(source));
   });
 
+  it('carries tables longer than a batch and values larger than a statement takes', async () => {
+    const source = file('big.sqlite');
+    const store = await SqliteStore.open(source);
+    const large = 'x'.repeat(3 << 20);
+    for (let i = 0; i < 1_234; i++)
+      await store.appendAudit({
+        at: T0 + i,
+        userId: `U${i}`,
+        operation: 'learn',
+        params: { note: i % 400 === 0 ? `${large}${i}` : `line ${i}` },
+        outcome: 'ok',
+      });
+    await store.close();
+    const target = await postgres();
+    const there = await moveStore({ from: source, to: target });
+    expect(there.tables.find((t) => t.name === 'audit_log')?.rows).toBe(1_234);
+    await moveStore({ from: target, to: file('back.sqlite') });
+    expect(sqliteDump(file('back.sqlite'))).toEqual(sqliteDump(source));
+  });
+
   it("opens people's tokens and installations' secrets with the same key after the move, and new audit lines follow the copied ones", async () => {
     const keys: SecretKeys = { current: new Uint8Array(randomBytes(32)), previous: [] };
     const alice = { teamId: 'T0ACME', userId: 'U0ALICE' };

@@ -4,8 +4,9 @@ import { fromPgText, pgClass, toPgText } from './cells.js';
 import { type Cell, quoted, type Side, type Table, VERSIONS_TABLE } from './side.js';
 
 const BATCH = 500;
-/** Parameters per INSERT, well below PostgreSQL's 65,535. */
+/** Parameters per INSERT, well below PostgreSQL's 65,535, and bytes, so that large values make smaller ones. */
 const PARAMS_PER_INSERT = 30_000;
+const BYTES_PER_INSERT = 8 << 20;
 
 /** The tables of the connection's schema, each column with its type and the sequence that feeds it. */
 const SCHEMA = `
@@ -123,16 +124,17 @@ class PgSide implements Side {
   /** Many rows per statement, each value cast from its text form to its column's type. */
   async insert(table: Table, rows: readonly Cell[][]): Promise<void> {
     const width = table.columns.length;
-    const chunk = Math.max(1, Math.floor(PARAMS_PER_INSERT / width));
     const names = table.columns.map((c) => quoted(c.name)).join(', ');
-    for (let i = 0; i < rows.length; i += chunk) {
-      const part = rows.slice(i, i + chunk);
+    for (const part of statements(
+      rows.map((row) => row.map(toPgText)),
+      width,
+    )) {
       const tuples = part.map(
         (_, r) => `(${table.columns.map((c, k) => `$${r * width + k + 1}::${c.sqlType}`).join(', ')})`,
       );
       await this.client.query(
         `INSERT INTO ${quoted(table.name)} (${names}) VALUES ${tuples.join(', ')}`,
-        part.flatMap((row) => row.map(toPgText)),
+        part.flat(),
       );
     }
   }
@@ -153,4 +155,24 @@ class PgSide implements Side {
   async close(): Promise<void> {
     await this.client.end().catch(() => {});
   }
+}
+
+/** Rows grouped into statements within the bounds of parameters and bytes (a row too large goes alone). */
+function* statements(rows: readonly (string | null)[][], width: number): Generator<(string | null)[][]> {
+  let part: (string | null)[][] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    const size = row.reduce((n, v) => n + (v === null ? 0 : Buffer.byteLength(v)), 0);
+    if (
+      part.length > 0 &&
+      ((part.length + 1) * width > PARAMS_PER_INSERT || bytes + size > BYTES_PER_INSERT)
+    ) {
+      yield part;
+      part = [];
+      bytes = 0;
+    }
+    part.push(row);
+    bytes += size;
+  }
+  if (part.length > 0) yield part;
 }
