@@ -114,8 +114,9 @@ describe('the assistant pane', () => {
     const { greeting, prompts } = await open(BOB, OPS);
     expect(textOf(greeting)).toContain(`<@${BOB}>`);
     expect(textOf(greeting)).toContain(`<#${OPS}>`);
-    // Commands there are typed as in the Messages tab: without /tsai.
+    // Commands there are typed as in the Messages tab: without /tsai; the slash command is named as such.
     expect(textOf(greeting)).not.toContain('`/tsai ');
+    expect(textOf(greeting)).toMatch(/what you would ask with \/tsai, without the slash: `\w+`/);
     expect(prompts.length).toBeGreaterThan(0);
     expect(prompts.length).toBeLessThanOrEqual(4);
     // Bob has started nothing yet: the operations a team uses most (their forms), and the flows lookup.

@@ -14,8 +14,9 @@ export function greetingMessage(
   viewed?: ViewedChannel,
 ): MessageBody {
   const examples = prompts.map((p) => code(p.message)).join(', ');
+  // The slash command named as text: a command quoted in code is written as the pane types it.
   const hello =
-    `Hi ${mention(userId)}! Ask me here what you would ask with \`/tsai\`, without the slash` +
+    `Hi ${mention(userId)}! Ask me here what you would ask with /tsai, without the slash` +
     (examples ? `: ${examples}, or ${code('help')}.` : `. Type ${code('help')} for every command.`);
   const place = viewed
     ? `You are viewing <#${viewed.channelId}>: its defaults fill in what you leave out, and what you start is announced there for your team.`
