@@ -17,6 +17,8 @@ export interface SidebarModel {
   service?: { open: boolean };
   /** Absent when the app offers no Workflow Builder steps. */
   workflows?: { open: boolean };
+  /** Absent when the app has no assistant pane (its manifest declares no `assistant_view`). */
+  assistant?: { open: boolean };
   /** The viewer's own emulator token, when they have one. */
   identity?: ServiceIdentity;
   /** The viewer's workspace: its name, whether the app is installed there, how to add it, its own service. */
@@ -26,6 +28,7 @@ export interface SidebarModel {
   onChannel(id: string): void;
   onService(): void;
   onWorkflows(): void;
+  onAssistant(): void;
   onCopy(token: string): void;
 }
 
@@ -101,6 +104,19 @@ export function sidebar(m: SidebarModel): Child[] {
             },
             h('span', { class: 'hash' }, '⇄'),
             h('span', { class: 'nav-label' }, 'Service requests'),
+          )
+        : null,
+      m.assistant
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: ['nav-item', m.assistant.open && 'active'],
+              'data-role': 'assistant-toggle',
+              onclick: () => m.onAssistant(),
+            },
+            h('span', { class: 'hash' }, '✨'),
+            h('span', { class: 'nav-label' }, 'Assistant'),
           )
         : null,
       m.workflows
