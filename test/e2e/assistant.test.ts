@@ -225,6 +225,13 @@ describe('the assistant pane', () => {
 describe('the pane’s thread is a conversation like the Messages tab', () => {
   it('acts once per message: a redelivery and an edit run nothing; a bot’s message is never read', async () => {
     const { threadTs } = await open(BOB);
+    // The pane's start delivered again, under another event ID: greeted once.
+    const started = h.slack.events.find(
+      (e) =>
+        e.event.type === 'assistant_thread_started' &&
+        (e.event.assistant_thread as { thread_ts?: string }).thread_ts === threadTs,
+    )!;
+    expect((await h.slack.sendEvent(started.event, { user: BOB })).status).toBe(200);
     const creates = async () =>
       (await h.serviceRequests()).filter(
         (r) => r.method === 'POST' && JSON.stringify(r.body).includes('Once in pane'),
@@ -243,6 +250,7 @@ describe('the pane’s thread is a conversation like the Messages tab', () => {
     await answer(BOB, threadTs, later.ts, /flow/i, 'a later answer');
     expect(await creates()).toHaveLength(1);
     expect(JSON.stringify(await h.serviceRequests())).not.toContain('Edited in pane');
+    expect(inPane(BOB, threadTs).filter((m) => /Hi <@/.test(textOf(m)))).toHaveLength(1);
   });
 
   it('answers a thread of the Messages tab that is not a pane’s as the Messages tab does', async () => {

@@ -39,6 +39,9 @@ export async function followPaneThread(job: PaneThreadJob, bot: Bot): Promise<vo
   const place: PanePlace = { teamId: job.teamId, channelId: job.channelId, threadTs: job.threadTs };
   await keepThread(bot, place, { userId: job.userId, ...(job.viewed ? { viewed: job.viewed } : {}) });
   if (job.event !== 'started') return;
+  // The same start delivered again (under another event ID, or to another replica) is greeted once.
+  const key = `assistant-greeted:${place.teamId ?? '-'}:${place.channelId}:${place.threadTs}`;
+  if (!(await claimOnce(bot, key, READ_FOR_MS))) return;
   const recent = await bot.store
     .listTrackedFlows({
       ...(job.teamId ? { teamId: job.teamId } : {}),
