@@ -1,14 +1,6 @@
 import { type LocalSlackContext, placeOf, userRef } from './context.js';
 import { sendEvent } from './event-delivery.js';
-import type { AssistantThreadState, Delivery, LocalMessage } from './types.js';
-
-/** What a person opening the pane, or moving while it is open, gets back: the pane's thread and the app's ack. */
-export interface PaneOpened {
-  /** The thread's head in the person's DM with the app: the `thread_ts` of everything in the pane. */
-  threadTs: string;
-  channel: string;
-  delivery: Delivery;
-}
+import type { AssistantThreadState, Delivery, LocalMessage, PaneOpened } from './types.js';
 
 /** The context Slack sends with the pane's events: the channel the person views, in its workspace. */
 function contextOf(ctx: LocalSlackContext, user: string, channel: string | undefined) {

@@ -1,5 +1,4 @@
 export { MAX_PROMPTS } from './assistant-api.js';
-export type { PaneOpened } from './assistant-pane.js';
 export { commandText } from './command-text.js';
 export { DEFAULT_CHANNELS, DEFAULT_TEAMS, DEFAULT_USERGROUPS, DEFAULT_USERS } from './defaults.js';
 export { type FaultSpec, type InjectedFault, PLATFORM_ERRORS, RESPONSE_URL } from './faults.js';

@@ -1,4 +1,3 @@
-import type { PaneOpened } from './assistant-pane.js';
 import type { FaultSpec, InjectedFault } from './faults.js';
 import type {
   FunctionDefinition,
@@ -24,6 +23,7 @@ import type {
   LocalUser,
   LocalUsergroup,
   OpenView,
+  PaneOpened,
   ResponseUrlCall,
 } from './types.js';
 

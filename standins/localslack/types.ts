@@ -96,6 +96,14 @@ export interface AssistantPrompt {
   message: string;
 }
 
+/** What a person opening the pane, or moving while it is open, gets back: the pane's thread and the app's ack. */
+export interface PaneOpened {
+  /** The thread's head in the person's DM with the app: the `thread_ts` of everything in the pane. */
+  threadTs: string;
+  channel: string;
+  delivery: Delivery;
+}
+
 /** An assistant pane thread as Slack keeps it: whose it is, where they are, and what the app set on it. */
 export interface AssistantThreadState {
   user: string;
