@@ -229,6 +229,8 @@ describe('manifest.yml', () => {
         'im:history',
         'channels:read',
         'groups:read',
+        'reactions:write',
+        'assistant:write',
       ]),
     );
   });

@@ -69,7 +69,16 @@ export interface Listener<R extends Route = Route> {
    * The requests it answers; an Events API listener also names the bot events the app subscribes to for
    * it (`onEvents`), which manifest.yml declares.
    */
-  readonly match: { readonly route: R; readonly ids: RegExp; readonly subscribes?: readonly BotEvent[] };
+  readonly match: {
+    readonly route: R;
+    readonly ids: RegExp;
+    readonly subscribes?: readonly BotEvent[];
+    /**
+     * Of the requests its IDs match, the ones it answers, read from the body alone (the messages of the
+     * assistant pane's threads among direct messages); the next listener whose IDs match gets the rest.
+     */
+    readonly accepts?: (body: Record<string, unknown>) => boolean;
+  };
   ack(args: ListenerArgs[R], context: ListenerContext): Promise<void>;
   readonly followUps?: FollowUpTable;
 }
@@ -138,6 +147,7 @@ export function registerListeners(app: App, features: readonly Feature[], contex
       return {
         route: l.match.route,
         ids: l.match.ids,
+        ...(l.match.accepts ? { accepts: l.match.accepts } : {}),
         handle: async (args) => {
           const started = performance.now();
           // Every job this request hands on speaks to the installation it was authorised as.

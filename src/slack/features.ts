@@ -1,4 +1,5 @@
 import { APPROVALS } from './approvals/index.js';
+import { ASSISTANT } from './assistant/index.js';
 import { COMMAND } from './command/index.js';
 import type { Feature } from './feature.js';
 import { FLOWS } from './flows/index.js';
@@ -24,6 +25,8 @@ export const FEATURES: readonly Feature[] = [
   FLOWS,
   HOME,
   IDENTITY,
+  // Before MENTIONS: of the direct messages, it answers those in threads (the pane's).
+  ASSISTANT,
   MENTIONS,
   SCHEDULES,
   WORKFLOWS,

@@ -441,7 +441,14 @@ export interface Store
  * Where a flow was started from: what can reopen it, and how its end is told. `mention`: the bot mentioned
  * in a channel or a thread; `direct-message`: typed in the bot's Messages tab.
  */
-export type FlowOrigin = 'command' | 'form' | 'approval' | 'workflow' | 'mention' | 'direct-message';
+export type FlowOrigin =
+  | 'command'
+  | 'form'
+  | 'approval'
+  | 'workflow'
+  | 'mention'
+  | 'direct-message'
+  | 'assistant';
 
 /**
  * Where a flow's announcement is, so that it can be updated in place: a message the bot posted (`ts`,

@@ -149,6 +149,14 @@ beforeAll(async () => {
       },
     }),
   ]);
+  // Both workspaces have Slack's assistant pane, as the manifest declares it.
+  const view = (
+    parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8')) as {
+      features: { assistant_view: { assistant_description: string } };
+    }
+  ).features.assistant_view;
+  for (const x of [h, r])
+    x.slack.configureApp({ assistantView: { description: view.assistant_description } });
 });
 afterAll(async () => {
   await Promise.all([h?.close(), r?.close()]);
@@ -179,12 +187,20 @@ async function typed(x: Harness, user: string, channel: string, text: string, te
   return textOf(reply);
 }
 
-/** `@tsai <text>` written by `user` in `channel`, and the bot's answer in the thread it starts. */
+/**
+ * `@tsai <text>` written by `user` at the top of `channel`, and the bot's answer: in the thread it starts,
+ * or, for what only they see, in the channel where they look.
+ */
 async function mentioned(x: Harness, user: string, channel: string, text: string) {
   const m = x.slack.postUserMessage({ user, channel, text: `@tsai ${text}` });
   const answer = await x.slack.waitFor(
     () =>
-      x.slack.messages(channel, { user, threadTs: m.ts }).find((a) => a.ts !== m.ts && a.user === botUser(x)),
+      x.slack
+        .messages(channel, { user, threadTs: m.ts })
+        .find((a) => a.ts !== m.ts && a.user === botUser(x)) ??
+      x.slack
+        .messages(channel, { user })
+        .find((a) => a.ts > m.ts && a.ephemeralTo === user && a.user === botUser(x)),
     60_000,
     `the answer to @tsai ${text}`,
   );
@@ -199,6 +215,37 @@ async function directly(x: Harness, user: string, text: string) {
     () => x.slack.messages(dm, { user }).find((a) => a.ts > m.ts && a.user === botUser(x)),
     60_000,
     `the answer to ${text} in the Messages tab`,
+  );
+  return textOf(answer);
+}
+
+/** Each person's assistant pane thread, opened viewing a channel, by harness, person and channel. */
+const panes = new Map<string, string>();
+
+/** The pane thread of `user` viewing `channel`, opened (and greeted) on first use. */
+async function paneThread(x: Harness, user: string, channel: string): Promise<string> {
+  const key = `${x.slack.url} ${user} ${channel}`;
+  const known = panes.get(key);
+  if (known) return known;
+  const { threadTs } = await x.slack.openAssistant({ user, channel });
+  await x.slack.waitFor(
+    () => x.slack.messages(`D${user}`).find((m) => m.ts === threadTs)?.assistantThread?.prompts,
+    60_000,
+    `${user}'s pane greeted`,
+  );
+  panes.set(key, threadTs);
+  return threadTs;
+}
+
+/** `text` written by `user` in their assistant pane while viewing `channel`, and the bot's answer there. */
+async function inPane(x: Harness, user: string, channel: string, text: string) {
+  const dm = `D${user}`;
+  const threadTs = await paneThread(x, user, channel);
+  const m = x.slack.postUserMessage({ user, channel: dm, text, threadTs });
+  const answer = await x.slack.waitFor(
+    () => x.slack.messages(dm, { user, threadTs }).find((a) => a.ts > m.ts && a.user === botUser(x)),
+    60_000,
+    `the answer to ${text} in the assistant pane`,
   );
   return textOf(answer);
 }
@@ -368,19 +415,47 @@ const inMessagesTab = once(async () => {
   };
 });
 
-/** The same refusal as the typed command's, from the Messages tab. */
-const sameInMessagesTab = (g: 'channel' | 'operator' | 'standing' | 'identity', pattern: RegExp) => ({
-  drive: async () => {
-    const dm = (await inMessagesTab())[g];
-    expect(dm.size).toBeGreaterThan(0);
-    for (const [callbackId, said] of dm) expect(plain(said), callbackId).toMatch(pattern);
-    // Word for word the typed command's, where the two met the same refusal.
-    const typedOnes = await refusals[g]();
-    for (const [callbackId, a] of typedOnes)
-      if (dm.has(callbackId) && pattern.test(a.schedule))
-        expect(plain(dm.get(callbackId)!), callbackId).toContain(plain(a.schedule));
-  },
+/**
+ * Every step's operation typed in the assistant pane, by each person the refusals concern: the channel
+ * they view is the place of their request, so Alice viewing #off-limits meets the allowed channels (`h`),
+ * and the others, viewing #plant-ops where the bot acts everywhere (`r`), the same refusals as there.
+ */
+const inAssistantPane = once(async () => {
+  const answers = async (x: Harness, user: string, channel: string, ops: (op: Op) => boolean) => {
+    const out = new Map<string, string>();
+    for (const op of OPS_OF_STEPS.filter(ops))
+      out.set(op.step.callbackId, await inPane(x, user, channel, op.command));
+    return out;
+  };
+  return {
+    channel: await answers(h, ALICE, OFF, () => true),
+    operator: await answers(r, CAROL, OPS, (op) => entryOfCommand(op.step.commandId)!.command.mutating),
+    standing: await answers(r, DAVE, OPS, () => true),
+    identity: await answers(r, ERIN, OPS, (op) => !op.live),
+  };
 });
+
+type Told = Record<'channel' | 'operator' | 'standing' | 'identity', Map<string, string>>;
+
+/** The same refusal as the typed command's, from a surface that answers in a conversation of its own. */
+const sameIn =
+  (told: () => Promise<Told>) => (g: 'channel' | 'operator' | 'standing' | 'identity', pattern: RegExp) => ({
+    drive: async () => {
+      const said = (await told())[g];
+      expect(said.size).toBeGreaterThan(0);
+      for (const [callbackId, answer] of said) expect(plain(answer), callbackId).toMatch(pattern);
+      // Word for word the typed command's, where the two met the same refusal.
+      const typedOnes = await refusals[g]();
+      for (const [callbackId, a] of typedOnes)
+        if (said.has(callbackId) && pattern.test(a.schedule))
+          expect(plain(said.get(callbackId)!), callbackId).toContain(plain(a.schedule));
+    },
+  });
+
+/** The same refusal as the typed command's, from the Messages tab. */
+const sameInMessagesTab = sameIn(inMessagesTab);
+/** The same refusal as the typed command's, from the assistant pane. */
+const sameInPane = sameIn(inAssistantPane);
 
 /** What a secret typed into each free-text argument of each operation came to, per surface. */
 const masking = once(async () => {
@@ -416,6 +491,10 @@ const masking = once(async () => {
     tokens.push(tm);
     registerSecrets(tm);
     results.push({ surface: 'mention', body: await sent(() => mentioned(h, ALICE, OPS, line(op, key, tm))) });
+    const tp = secret('p');
+    tokens.push(tp);
+    registerSecrets(tp);
+    results.push({ surface: 'assistant', body: await sent(() => inPane(h, ALICE, OPS, line(op, key, tp))) });
     if (input)
       results.push({
         surface: 'workflow-step',
@@ -431,7 +510,17 @@ const masking = once(async () => {
     surface: 'schedule',
     body: await sent(async () => {
       h.clock.set(NOW + 7 * HOUR + 5_000);
-      for (const s of schedules) await runAt(h, s.id, NOW + 7 * HOUR);
+      const runs = [];
+      for (const s of schedules) runs.push(await runAt(h, s.id, NOW + 7 * HOUR));
+      // A run is recorded before its flow is announced: waited for, so that no announcement comes
+      // after and is taken for the reply to a later command.
+      for (const run of runs)
+        if (run.flowId)
+          await h.slack.waitFor(
+            () => h.slack.messages(OPS).some((m) => textOf(m).includes(run.flowId!)),
+            60_000,
+            `the announcement of flow ${run.flowId}`,
+          );
     }),
   });
   return { tokens, results, kept: schedules };
@@ -770,6 +859,8 @@ const FORM_IS_A_COMMAND =
   "A form's values become the typed command's operation (core/forms/validate.ts: the entry's own parser and resolver) before the gate, which never sees which surface built it; a form files a live start or reads a flow exactly as the command does.";
 const A_MENTION_IS_A_COMMAND =
   "A mention and a direct message hand their text to the typed command's own path (followAsked in slack/command/follow-up.ts: the same reading, the same operation, the same runner); only where the answer goes differs, so what depends on the operation alone is the command's, driven above.";
+const THE_PANE_IS_A_COMMAND =
+  "A message in the assistant pane is handed to the typed command's own path (readPaneMessage in slack/assistant/reader.ts is followAsked: the same reading, operation and runner), with the channel the person views as its place; only where the answer goes differs, so what depends on the operation alone is the command's, driven above.";
 const HOME_IS_A_CARD =
   "The Home tab's Approve and Reject are the card's own decideClick (slack/home/follow-up.ts): a decision, whichever surface clicked it, is the same operation through the same gate.";
 
@@ -832,6 +923,26 @@ const CASES: { [S in SurfaceId]: { [G in GuaranteeId]: Cell } } = {
     channel: sameInMessagesTab('channel', CHANNEL),
     approval: { none: A_MENTION_IS_A_COMMAND },
     'live-prechecks': { none: A_MENTION_IS_A_COMMAND },
+  },
+  assistant: {
+    masking: {
+      drive: async () => {
+        const m = await masking();
+        const panes = m.results.filter((y) => y.surface === 'assistant');
+        expect(panes.length).toBeGreaterThan(0);
+        for (const x of panes) expect(x.body).toContain('[a token-like value, not shown]');
+        // Nor is it the title of the thread it was typed in.
+        const titles = JSON.stringify(h.slack.messages(`D${ALICE}`).map((x) => x.assistantThread?.title));
+        for (const t of m.tokens) expect(titles).not.toContain(t.slice(0, 20));
+      },
+    },
+    standing: sameInPane('standing', STANDING),
+    identity: sameInPane('identity', IDENTITY),
+    team: { none: THE_PANE_IS_A_COMMAND },
+    operator: sameInPane('operator', OPERATOR),
+    channel: sameInPane('channel', CHANNEL),
+    approval: { none: THE_PANE_IS_A_COMMAND },
+    'live-prechecks': { none: THE_PANE_IS_A_COMMAND },
   },
   schedule: {
     masking: {

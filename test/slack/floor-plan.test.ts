@@ -84,6 +84,7 @@ describe('the features', () => {
       'flows',
       'home',
       'identity',
+      'assistant',
       'mentions',
       'schedules',
       'workflows',
@@ -96,6 +97,8 @@ describe('the features', () => {
     expect([...followUpsOf(FEATURES).keys()].sort()).toEqual([
       'approval-click',
       'approval-reject',
+      'assistant-message',
+      'assistant-thread',
       'command',
       'direct-message',
       'flow-next',
@@ -126,7 +129,24 @@ describe('the features', () => {
     expect(answering('commands', '/tsai')).toBe(1);
     expect(answering('events', 'app_home_opened')).toBe(1);
     expect(answering('events', 'app_mention')).toBe(1);
-    expect(answering('events', 'message')).toBe(1);
+    // Message events go to two listeners, each taking its own: the pane's those in a thread of the
+    // direct messages, the Messages tab's (and the mentions') the rest.
+    expect(answering('events', 'message')).toBe(2);
+    const messageListeners = FEATURES.flatMap((f) => f.listeners).filter(
+      (l) => l.match.route === 'events' && l.match.ids.test('message'),
+    );
+    const takers = (event: Record<string, unknown>) =>
+      messageListeners.filter((l) => l.match.accepts?.({ event }) ?? true);
+    const taker = (event: Record<string, unknown>) => {
+      const [first] = takers(event);
+      return FEATURES.find((f) => f.listeners.includes(first!))?.name;
+    };
+    const im = { type: 'message', channel: 'D0ALICE', channel_type: 'im', user: 'U0ALICE', ts: '2.0' };
+    expect(taker({ ...im, thread_ts: '1.0' })).toBe('assistant');
+    expect(taker({ ...im, subtype: 'message_changed', message: { ...im, thread_ts: '1.0' } })).toBe(
+      'assistant',
+    );
+    expect(taker(im)).toBe('mentions');
     expect(answering('events', 'app_uninstalled')).toBe(1);
     expect(answering('events', 'tokens_revoked')).toBe(1);
     expect(answering('actions', 'tsai_modal_reopen')).toBe(1);

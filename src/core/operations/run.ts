@@ -645,7 +645,9 @@ export class Operations {
           ...actedAs,
           ...(actor.workflow ? { via: 'workflow', workflow: actor.workflow } : {}),
           // Asked in a conversation rather than with the slash command or a form: the line says so.
-          ...(actor.via === 'mention' || actor.via === 'direct-message' ? { via: actor.via } : {}),
+          ...(actor.via === 'mention' || actor.via === 'direct-message' || actor.via === 'assistant'
+            ? { via: actor.via }
+            : {}),
         },
         ...(op.kind === 'live-model' ? { requestId: op.approvalId } : {}),
       });

@@ -1,5 +1,6 @@
 import type { ThreadMetrics } from '../../metrics/metrics.js';
 import type { ApprovalJob } from '../approvals/jobs.js';
+import type { AssistantJob } from '../assistant/jobs.js';
 import type { CommandJob } from '../command/jobs.js';
 import type { FlowJob } from '../flows/jobs.js';
 import type { FormJob } from '../forms/jobs.js';
@@ -29,6 +30,7 @@ export type Job = (
   | WorkflowJob
   | InstallJob
   | SetupJob
+  | AssistantJob
 ) & {
   /**
    * The tenant whose installation the job speaks to (slack/tenant.ts), as its request was authorised:
@@ -50,6 +52,8 @@ export interface Notice {
   channelId?: string;
   /** The thread they asked in (a mention): they are told there. */
   threadTs?: string;
+  /** Their message starts that thread (a mention at the top of a channel): they are told in the channel. */
+  startsThread?: boolean;
   /** They asked in their direct messages with the bot: they are told there. */
   direct?: boolean;
   /** How commands are typed where they asked (a mention, the Messages tab). */
