@@ -77,6 +77,11 @@ export interface LocalMessage {
   /** Number of edits (chat.update or replace_original). */
   edits: number;
   via: 'api' | 'response_url' | 'ack' | 'user' | 'slack';
+  /**
+   * Posted through a response_url (or an ack): the ts of the slash command, or of the message whose element
+   * was clicked, that it answers.
+   */
+  answers?: string;
 }
 
 /** A change to a message, as Slack tells an app about it (message-events.ts). */
@@ -160,6 +165,8 @@ export interface Delivery {
   triggerId?: string;
   /** The response_url sent with this delivery, if any. */
   responseUrl?: string;
+  /** A slash command: the ts of its invocation, which the replies through its response_url answer. */
+  commandTs?: string;
   /** view_submission: errors by block_id, from `response_action: errors` or from Slack's client-side checks. */
   errors?: Record<string, string>;
   /** false when Slack's client would not send the request (e.g. a required input is empty). */
