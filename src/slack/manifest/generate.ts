@@ -1,5 +1,5 @@
 import type { Feature } from '../feature.js';
-import { FEATURES } from '../features.js';
+import { everyFeature } from '../features.js';
 import { EVENTS_PATH, type Route } from '../routes.js';
 import { METHOD_SCOPE_USES, WEB_API_METHODS } from '../scopes.js';
 import {
@@ -89,9 +89,10 @@ function scopes(parts: readonly Owned[], events: readonly BotEvent[]): Map<strin
 
 /** The manifest of the app the code is, with the comments of the file (`origin`: the bot's address). */
 export async function generateManifest(
-  features: readonly Feature[] = FEATURES,
+  given?: readonly Feature[],
   origin = PLACEHOLDER_ORIGIN,
 ): Promise<GeneratedManifest> {
+  const features = given ?? (await everyFeature());
   const url = `${origin}${EVENTS_PATH}`;
   const parts: Owned[] = [
     ...(await Promise.all(
