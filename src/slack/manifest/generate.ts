@@ -87,12 +87,18 @@ function scopes(parts: readonly Owned[], events: readonly BotEvent[]): Map<strin
   return whys;
 }
 
-/** The manifest of the app the code is, with the comments of the file (`origin`: the bot's address). */
+/**
+ * The manifest of the app the code is, with the comments of the file (`origin`: the bot's address): of
+ * every feature, whatever one deployment runs.
+ */
 export async function generateManifest(
-  given?: readonly Feature[],
+  features?: readonly Feature[],
   origin = PLACEHOLDER_ORIGIN,
 ): Promise<GeneratedManifest> {
-  const features = given ?? (await everyFeature());
+  return manifestOf(features ?? (await everyFeature()), origin);
+}
+
+async function manifestOf(features: readonly Feature[], origin: string): Promise<GeneratedManifest> {
   const url = `${origin}${EVENTS_PATH}`;
   const parts: Owned[] = [
     ...(await Promise.all(
