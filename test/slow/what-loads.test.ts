@@ -99,6 +99,10 @@ async function loadedBy(
   const origin = `http://127.0.0.1:${proc.port}`;
   slack.setBotEndpoint(`${origin}/slack/events`);
   await use(origin);
+  // Each thread writes what it loaded when asked, and again when it ends (a worker ended by the stop's
+  // bound does not): asked now, both have written before the stop.
+  proc.child.kill('SIGUSR2');
+  await waitUntil(() => expect(readdirSync(record).some((f) => f.startsWith('worker-'))).toBe(true));
   proc.child.kill('SIGTERM');
   const { code } = await proc.exited;
   expect(code, proc.output()).toBe(0);
