@@ -222,6 +222,26 @@ interface Row {
   before?: string;
 }
 
+/** A figure of both apps. */
+interface Both {
+  bot: number | null;
+  bare: number | null;
+  ratio: number | null;
+}
+
+/** A figure of both apps against its target, with the previous run's beside it when there is one. */
+const againstBare = (label: string, unit: string, target: number, now: Both, before?: Both): Row => ({
+  cells: [
+    label,
+    fmt(now.bot, unit),
+    fmt(now.bare, unit),
+    fmt(now.ratio),
+    `≤ ${target}×`,
+    within(now.ratio, target),
+  ],
+  ...(before ? { before: `${fmt(before.bot)} / ${fmt(before.bare, unit)}, ${fmt(before.ratio)}` } : {}),
+});
+
 /**
  * Every measure of a run, with its target and verdict; cold start and peak RSS with the figures of
  * `previous` (the run before this one) beside them.
@@ -254,32 +274,28 @@ function rowsOf(r: BenchResults, previous?: BenchResults): Row[] {
     );
   }
   row('sustained, p99 ack < 1 s', fmt(r.sustained.commandsPerSecond, ' cmd/s'), '', '', '', '');
-  const c = r.coldStart;
-  const pc = previous?.coldStart;
-  rows.push({
-    cells: [
+  const start = ({ botMs, bareMs, ratio }: BenchResults['coldStart']) => ({
+    bot: botMs,
+    bare: bareMs,
+    ratio,
+  });
+  const rss = ({ botMb, bareMb, ratio }: BenchResults['peakRss']) => ({ bot: botMb, bare: bareMb, ratio });
+  rows.push(
+    againstBare(
       'cold start (median)',
-      fmt(c.botMs, ' ms'),
-      fmt(c.bareMs, ' ms'),
-      fmt(c.ratio),
-      `≤ ${TARGETS.coldStartRatio}×`,
-      within(c.ratio, TARGETS.coldStartRatio),
-    ],
-    ...(pc ? { before: `${fmt(pc.botMs)} / ${fmt(pc.bareMs, ' ms')}, ${fmt(pc.ratio)}` } : {}),
-  });
-  const m = r.peakRss;
-  const pm = previous?.peakRss;
-  rows.push({
-    cells: [
+      ' ms',
+      TARGETS.coldStartRatio,
+      start(r.coldStart),
+      previous?.coldStart && start(previous.coldStart),
+    ),
+    againstBare(
       'peak RSS, c=200',
-      fmt(m.botMb, ' MB'),
-      fmt(m.bareMb, ' MB'),
-      fmt(m.ratio),
-      `≤ ${TARGETS.peakRssRatio}×`,
-      within(m.ratio, TARGETS.peakRssRatio),
-    ],
-    ...(pm ? { before: `${fmt(pm.botMb)} / ${fmt(pm.bareMb, ' MB')}, ${fmt(pm.ratio)}` } : {}),
-  });
+      ' MB',
+      TARGETS.peakRssRatio,
+      rss(r.peakRss),
+      previous?.peakRss && rss(previous.peakRss),
+    ),
+  );
   row(
     'time-range parse median / p99',
     r.parse.medianMs == null ? 'n/a' : `${r.parse.medianMs} / ${r.parse.p99Ms} ms`,
