@@ -13,20 +13,6 @@ import { WORKFLOWS } from './workflows/index.js';
 
 type Config = Bot['config'];
 
-/** The features every deployment runs. */
-const EVERYWHERE: readonly Feature[] = [
-  COMMAND,
-  FORMS,
-  TYPEAHEAD,
-  APPROVALS,
-  FLOWS,
-  HOME,
-  IDENTITY,
-  MENTIONS,
-  SCHEDULES,
-  WORKFLOWS,
-];
-
 /**
  * A feature only some deployments run: whether a configuration runs it, and its declaration, loaded only
  * then, so that a deployment loads nothing of what it does not use.
@@ -38,31 +24,51 @@ interface ConfiguredFeature {
 
 const addToSlack = (config: Config) => config.slack.mode === 'installs';
 
-const WHEN_CONFIGURED: readonly ConfiguredFeature[] = [
+/**
+ * THE ONE LIST of features, in the order their listeners are asked: every deployment's, and in its place
+ * each that only some configurations run.
+ */
+const FEATURES: readonly (Feature | ConfiguredFeature)[] = [
+  COMMAND,
+  FORMS,
+  TYPEAHEAD,
+  APPROVALS,
+  FLOWS,
+  HOME,
+  IDENTITY,
+  MENTIONS,
+  SCHEDULES,
+  WORKFLOWS,
   { runs: addToSlack, load: async () => (await import('./install/index.js')).INSTALL },
   { runs: addToSlack, load: async () => (await import('./setup/index.js')).SETUP },
 ];
 
-/** The features this thread has loaded: every deployment's, and those of the configurations it runs. */
-const loaded: Feature[] = [...EVERYWHERE];
+const configured = (f: Feature | ConfiguredFeature): f is ConfiguredFeature => 'load' in f;
 
-async function load(features: readonly ConfiguredFeature[]): Promise<Feature[]> {
-  const made = await Promise.all(features.map((f) => f.load()));
+/** The features this thread has loaded: every deployment's, and those of the configurations it runs. */
+const loaded: Feature[] = FEATURES.filter((f): f is Feature => !configured(f));
+
+/** These of the list, in its order, each configured one loaded. */
+async function load(runs: (f: ConfiguredFeature) => boolean): Promise<readonly Feature[]> {
+  const features = await Promise.all(
+    FEATURES.map(async (f) => (!configured(f) ? f : runs(f) ? f.load() : undefined)),
+  );
+  const made = features.filter((f): f is Feature => f !== undefined);
   for (const f of made) if (!loaded.includes(f)) loaded.push(f);
   return made;
 }
 
 /**
- * THE ONE LIST of features: what a deployment runs, by its configuration. The app's listeners and routes
- * (app.ts) and the background work (runtime/background.ts) are read from it.
+ * What a deployment runs, by its configuration. The app's listeners and routes (app.ts) and the
+ * background work (runtime/background.ts) are read from it.
  */
-export async function featuresOf(config: Config): Promise<readonly Feature[]> {
-  return [...EVERYWHERE, ...(await load(WHEN_CONFIGURED.filter((f) => f.runs(config))))];
+export function featuresOf(config: Config): Promise<readonly Feature[]> {
+  return load((f) => f.runs(config));
 }
 
 /** Every feature any deployment runs: the manifest declares them all, whatever one deployment uses. */
-export async function everyFeature(): Promise<readonly Feature[]> {
-  return [...EVERYWHERE, ...(await load(WHEN_CONFIGURED))];
+export function everyFeature(): Promise<readonly Feature[]> {
+  return load(() => true);
 }
 
 /**
