@@ -176,7 +176,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
   const root = { slack, users };
   // One bot token: every tenant is spoken to through it, and nothing of "Add to Slack" is loaded.
   const speech: Speech = installs
-    ? await installationsSpeech({ vault: tenants, now: () => now().getTime(), root, slack, logger })
+    ? await installationsSpeech({ vault: tenants, now: () => now().getTime(), root, logger })
     : { installations: undefined, speakerFor: async () => root };
   const teamBots = heldPerSpeaker<Bot>();
   const zoneIn = (directory: UserDirectory) => async (userId: string) =>
@@ -254,7 +254,6 @@ async function installationsSpeech(o: {
   vault: TenantVault;
   now: () => number;
   root: { slack: webApi.WebClient; users: UserDirectory };
-  slack: webApi.WebClient;
   logger: Logger;
 }): Promise<Speech> {
   const [{ tenantSpeech }, { tokenBound }] = await Promise.all([
@@ -266,7 +265,7 @@ async function installationsSpeech(o: {
     vault: o.vault,
     now: o.now,
     root: o.root,
-    client: (token, refused) => tokenBound(o.slack, token, refused),
+    client: (token, refused) => tokenBound(o.root.slack, token, refused),
     logger: o.logger,
   });
 }
