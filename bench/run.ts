@@ -151,11 +151,9 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
     parse: null,
   };
 
-  log(
-    `load average before: ${loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ')}`,
-  );
+  const loadBefore = loadavg();
+  log(`load average before: ${loadBefore.map((x) => x.toFixed(2)).join(' ')}`);
+  const date = new Date().toISOString();
   m.parse = await measureParse(log);
 
   const services = await ServicesClient.start({
@@ -243,11 +241,10 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
       if (installs) m.installs = installs;
     }
   } finally {
-    log(
-      `load average after: ${loadavg()
-        .map((x) => x.toFixed(2))
-        .join(' ')}`,
-    );
+    const loadAfter = loadavg();
+    log(`load average after: ${loadAfter.map((x) => x.toFixed(2)).join(' ')}`);
+    const over1Min = (l: number[]) => Math.round(l[0]! * 100) / 100;
+    m.run = { date, loadAverage: { before: over1Min(loadBefore), after: over1Min(loadAfter) } };
     await Promise.allSettled(running.map((p) => p.stop()));
     await services.stop();
     if (!process.env.BENCH_KEEP_TMP) rmSync(tmp, { recursive: true, force: true });

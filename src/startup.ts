@@ -140,7 +140,7 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
       authTest: config.slack.mode === 'installs' ? async () => undefined : () => bot.slack.auth.test(),
       logger,
     });
-    const slack = createSlackApp(bot, followUps, readiness);
+    const slack = await createSlackApp(bot, followUps, readiness);
     // Acks that need no follow-up (help) do not wait for the worker to be ready.
     await slack.start(config.port);
     listened();

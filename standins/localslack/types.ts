@@ -81,6 +81,11 @@ export interface LocalMessage {
   reactions?: LocalReaction[];
   /** The head of a thread of the assistant pane (Slack's `assistant_app_thread`): what the pane shows of it. */
   assistantThread?: AssistantThreadState;
+  /**
+   * Posted through a response_url (or an ack): the ts of the slash command, or of the message whose element
+   * was clicked, that it answers.
+   */
+  answers?: string;
 }
 
 /** One emoji on a message and the people (or bot users) who reacted with it. */
@@ -198,6 +203,8 @@ export interface Delivery {
   triggerId?: string;
   /** The response_url sent with this delivery, if any. */
   responseUrl?: string;
+  /** A slash command: the ts of its invocation, which the replies through its response_url answer. */
+  commandTs?: string;
   /** view_submission: errors by block_id, from `response_action: errors` or from Slack's client-side checks. */
   errors?: Record<string, string>;
   /** false when Slack's client would not send the request (e.g. a required input is empty). */

@@ -12,6 +12,7 @@ import { specById as specOf } from '../../src/core/grammar/commands.js';
 import { commandArguments } from '../../src/core/grammar/parse.js';
 import { tokenize } from '../../src/core/grammar/tokenize.js';
 import { entryOfCommand } from '../../src/core/operations/registry/index.js';
+import { secretSafe } from '../../src/core/secret-text.js';
 import { allSteps, type StepSpec } from '../../src/core/workflows/steps.js';
 import { REJECT_REASON_ACTION, REJECT_REASON_BLOCK } from '../../src/slack/approvals/card.js';
 import { fieldActionId, MODAL_ACTION, MODAL_CALLBACK } from '../../src/slack/forms/views/ids.js';
@@ -167,19 +168,26 @@ afterAll(async () => {
 
 const botUser = (x: Harness) => x.slack.botUserId;
 
-/** A typed command and the reply its author sees (commands go one at a time: replies never cross). */
+/**
+ * A typed command and the reply its author sees: what came back through the command's own response_url,
+ * or the flow it started, announced in the channel quoting it as the bot quotes a command (masked). Known
+ * by what it answers, not by coming first: what the bot says meanwhile (a schedule's run, an earlier
+ * command's flow) is no reply to this one.
+ */
 async function typed(x: Harness, user: string, channel: string, text: string, teamId?: string) {
   const before = new Set(x.slack.messages(channel, { user }).map((m) => m.ts));
   const d = await x.slack.sendCommand({ user, channel, text, ...(teamId ? { teamId } : {}) });
   expect(d.status).toBe(200);
-  // What a schedule's run says in the channel meanwhile is no reply to this command.
-  const notice = /^:(pause_button|lock|fast_forward):/;
+  const announced = `Run by <@${user}>: ${plain(secretSafe(`/tsai ${text}`))}`;
   const reply = await x.slack.waitFor(
     () =>
       x.slack
         .messages(channel, { user })
         .find(
-          (m) => !before.has(m.ts) && m.kind !== 'command' && m.user === botUser(x) && !notice.test(m.text),
+          (m) =>
+            !before.has(m.ts) &&
+            m.user === botUser(x) &&
+            (m.answers === d.commandTs || (m.via === 'api' && plain(textOf(m)).includes(announced))),
         ),
     60_000,
     `a reply to /tsai ${text}`,

@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { followUpsOf, routesOf } from '../../src/slack/feature.js';
-import { FEATURES } from '../../src/slack/features.js';
+import { everyFeature, featuresOf } from '../../src/slack/features.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SLACK = join(ROOT, 'src/slack');
@@ -74,6 +75,8 @@ describe('the Slack surface, as its files import each other', () => {
   });
 });
 
+const FEATURES = await everyFeature();
+
 describe('the features', () => {
   it('have a folder each, declared in the one list', () => {
     expect(FEATURES.map((f) => f.name)).toEqual([
@@ -120,6 +123,21 @@ describe('the features', () => {
       'step-executed',
     ]);
     expect(() => followUpsOf([...FEATURES, FEATURES[0]!])).toThrow(/two follow-ups for the job kind command/);
+  });
+
+  it('run as the configuration says: "Add to Slack" and its setup only with installations', async () => {
+    const slack = { SLACK_SIGNING_SECRET: 'a-signing-secret-long-enough-0123', DATABASE_URL: ':memory:' };
+    const names = async (env: Record<string, string>) =>
+      (await featuresOf(loadConfig(env))).map((f) => f.name);
+    const oneToken = await names({ ...slack, SLACK_BOT_TOKEN: 'xoxb-1-one-token' });
+    expect(oneToken).toEqual(FEATURES.map((f) => f.name).filter((n) => n !== 'install' && n !== 'setup'));
+    const installs = {
+      SLACK_CLIENT_ID: '1234.5678',
+      SLACK_CLIENT_SECRET: 'client-secret-0123',
+      SLACK_STATE_SECRET: 'state-secret-0123456789',
+      TSAI_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+    };
+    expect(await names({ ...slack, ...installs })).toEqual(FEATURES.map((f) => f.name));
   });
 
   it('route what their listeners match, and no ID to two listeners', () => {

@@ -1,5 +1,5 @@
 import type { Feature } from '../feature.js';
-import { FEATURES } from '../features.js';
+import { everyFeature } from '../features.js';
 import { EVENTS_PATH, type Route } from '../routes.js';
 import { METHOD_SCOPE_USES, WEB_API_METHODS } from '../scopes.js';
 import {
@@ -119,11 +119,18 @@ function conversations(
   return out;
 }
 
-/** The manifest of the app the code is, with the comments of the file (`origin`: the bot's address). */
+/**
+ * The manifest of the app the code is, with the comments of the file (`origin`: the bot's address): of
+ * every feature, whatever one deployment runs.
+ */
 export async function generateManifest(
-  features: readonly Feature[] = FEATURES,
+  features?: readonly Feature[],
   origin = PLACEHOLDER_ORIGIN,
 ): Promise<GeneratedManifest> {
+  return manifestOf(features ?? (await everyFeature()), origin);
+}
+
+async function manifestOf(features: readonly Feature[], origin: string): Promise<GeneratedManifest> {
   const url = `${origin}${EVENTS_PATH}`;
   const parts: Owned[] = [
     ...(await Promise.all(
