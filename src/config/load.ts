@@ -185,7 +185,10 @@ function tracingOf(read: ReadVariables): { tracing?: TracingSettings } {
   if (!asked || v.OTEL_SDK_DISABLED || v.OTEL_TRACES_EXPORTER === 'none') return {};
   return {
     tracing: {
-      serviceName: v.OTEL_SERVICE_NAME,
+      // OTEL_SERVICE_NAME wins over a service.name among the resource's attributes, as the SDKs read them.
+      serviceName: read.isSet('OTEL_SERVICE_NAME')
+        ? v.OTEL_SERVICE_NAME
+        : (v.OTEL_RESOURCE_ATTRIBUTES['service.name'] ?? v.OTEL_SERVICE_NAME),
       resource: v.OTEL_RESOURCE_ATTRIBUTES,
       url:
         v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
