@@ -1,7 +1,13 @@
 import type { TracingSettings } from '../config/types.js';
-import { errText, type Logger } from '../log.js';
 import type { Provider } from './sdk.js';
 import { useTracing } from './trace.js';
+
+/** The few lines tracing writes; the bot's pino logger fits (log.ts reads trace.ts for its lines' IDs). */
+export interface TracingLog {
+  info(o: object, msg: string): void;
+  warn(o: object, msg: string): void;
+  error(o: object, msg: string): void;
+}
 
 /** This thread's provider and how many bots it serves (tests run several in one thread). */
 let running: { provider: Promise<Provider>; users: number } | undefined;
@@ -13,7 +19,7 @@ let running: { provider: Promise<Provider>; users: number } | undefined;
  */
 export async function startTracing(
   settings: TracingSettings | undefined,
-  logger: Logger,
+  logger: TracingLog,
 ): Promise<() => Promise<void>> {
   if (!settings) return async () => {};
   if (!running) {
@@ -28,7 +34,10 @@ export async function startTracing(
       return made;
     })().catch((e: unknown): Provider => {
       // Traces are for whoever runs the bot; the bot's work is Slack's, so it runs on without them.
-      logger.error({ err: errText(e) }, 'tracing could not start; the bot runs without traces');
+      logger.error(
+        { err: e instanceof Error ? e.message : String(e) },
+        'tracing could not start; the bot runs without traces',
+      );
       return { shutdown: async () => {} };
     });
     running = { provider, users: 0 };
