@@ -11,6 +11,7 @@ import { type InstallsMeasurements, type InstallsResult, installsResult, install
 import type { SchedulesMeasurements } from './schedules.js';
 import { ratio, round, type Summary, summarize } from './stats.js';
 import type { StepsMeasurements } from './steps.js';
+import { type TracesMeasurements, type TracesResult, tracesResult, tracesRows } from './traces.js';
 import type { TrackingMeasurements } from './tracking.js';
 
 export type AckCommand = 'help' | 'learn';
@@ -52,6 +53,8 @@ export interface BenchResults {
   schedules?: SchedulesResult;
   /** Acks with 1,000 installations against one, and the memory each installation adds. */
   installs?: InstallsResult;
+  /** What tracing costs: the bot with it off and on, each against the bare app of the same run. */
+  traces?: TracesResult;
 }
 
 export interface FloodResult {
@@ -86,6 +89,8 @@ export interface Measurements {
   schedules?: SchedulesMeasurements;
   /** "Add to Slack": the bot with one installation and with 1,000; absent when the phase was not run. */
   installs?: InstallsMeasurements;
+  /** The bot with tracing off and on; absent when the phase was not run. */
+  traces?: TracesMeasurements;
 }
 
 const pct = (s: Summary | undefined): Pct =>
@@ -116,6 +121,7 @@ export function buildResults(m: Measurements): BenchResults {
     ...(m.steps ? { steps: stepsResult(m.steps, r) } : {}),
     ...(m.schedules ? { schedules: schedulesResult(m.schedules) } : {}),
     ...(m.installs ? { installs: installsResult(m.installs) } : {}),
+    ...(m.traces ? { traces: tracesResult(m.traces) } : {}),
   };
 }
 
@@ -289,6 +295,7 @@ export function formatTable(r: BenchResults): string {
   }
   rows.push(...automationRows(r));
   if (r.installs) rows.push(...installsRows(r.installs));
+  if (r.traces) rows.push(...tracesRows(r.traces));
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const line = (row: string[]) =>
     row
