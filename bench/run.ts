@@ -224,7 +224,8 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
   const phase = (p: Phase) => o.phases.has(p);
   try {
     if (phase('cold')) await measureColdStarts(b, m);
-    if (PHASES.some((p) => p !== 'cold' && p !== 'installs' && phase(p))) {
+    // The phases that share one bot and one bare app (the last two start their own).
+    if (PHASES.some((p) => p !== 'cold' && p !== 'installs' && p !== 'traces' && phase(p))) {
       const { bare, bot } = await startApps(b, running);
       await warmUp(b, bare, bot);
       if (phase('acks')) await measureAcks(b, m, bare, bot);
