@@ -5,7 +5,7 @@
 // bench/results.json, which the repository keeps. Options (environment): BENCH_QUICK=1 for a short run,
 // BENCH_OUT=<file> for another output file, BENCH_KEEP_TMP=1 to keep the children's logs and databases,
 // BENCH_BOT_NODE_ARGS="--cpu-prof --cpu-prof-dir=$PWD/prof" to profile the bot (BENCH_BARE_NODE_ARGS: the bare app; absolute dir: the
-// children run in a temp dir), BENCH_PHASES=cold,acks,flood,views,sustained,tracking,steps,schedules,installs for
+// children run in a temp dir), BENCH_PHASES=cold,acks,flood,views,sustained,tracking,steps,schedules,installs,traces for
 // only some phases (their figures only; write them elsewhere with BENCH_OUT, as the others are left out).
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

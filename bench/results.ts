@@ -12,6 +12,7 @@ import type { SchedulesMeasurements } from './schedules.js';
 import type { SoakResults } from './soak.js';
 import { ratio, round, type Summary, summarize } from './stats.js';
 import type { StepsMeasurements } from './steps.js';
+import { type TracesMeasurements, type TracesResult, tracesResult, tracesRows } from './traces.js';
 import type { TrackingMeasurements } from './tracking.js';
 
 export type AckCommand = 'help' | 'learn';
@@ -64,6 +65,8 @@ export interface BenchResults {
   installs?: InstallsResult;
   /** Memory over time (`npm run bench:soak`, or the last phase of `npm run bench`), dated on its own. */
   soak?: SoakResults;
+  /** What tracing costs: the bot with it off and on, each against the bare app of the same run. */
+  traces?: TracesResult;
 }
 
 export interface FloodResult {
@@ -99,6 +102,8 @@ export interface Measurements {
   schedules?: SchedulesMeasurements;
   /** "Add to Slack": the bot with one installation and with 1,000; absent when the phase was not run. */
   installs?: InstallsMeasurements;
+  /** The bot with tracing off and on; absent when the phase was not run. */
+  traces?: TracesMeasurements;
 }
 
 const pct = (s: Summary | undefined): Pct =>
@@ -129,6 +134,7 @@ export function buildResults(m: Measurements): BenchResults {
     ...(m.steps ? { steps: stepsResult(m.steps, r) } : {}),
     ...(m.schedules ? { schedules: schedulesResult(m.schedules) } : {}),
     ...(m.installs ? { installs: installsResult(m.installs) } : {}),
+    ...(m.traces ? { traces: tracesResult(m.traces) } : {}),
   };
 }
 
@@ -345,6 +351,7 @@ function rowsOf(r: BenchResults, previous?: BenchResults): Row[] {
       );
   for (const cells of automationRows(r)) row(...cells);
   for (const cells of r.installs ? installsRows(r.installs) : []) row(...cells);
+  for (const cells of r.traces ? tracesRows(r.traces) : []) row(...cells);
   const soak = r.soak;
   if (soak?.rssMb)
     row(

@@ -31,6 +31,7 @@ import { measureDueRuns, measureIdleSchedules } from './schedules.js';
 import { type IssuedCommand, ServicesClient } from './services-client.js';
 import { summarize } from './stats.js';
 import { measureStepAcks, measureWaitingSteps, type StepsContext } from './steps.js';
+import { measureTraces } from './traces.js';
 import { measureTracking } from './tracking.js';
 
 export interface BenchOptions {
@@ -77,6 +78,7 @@ export const PHASES = [
   'steps',
   'schedules',
   'installs',
+  'traces',
 ] as const;
 export type Phase = (typeof PHASES)[number];
 
@@ -185,8 +187,8 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
       NODE_ENV: 'production',
     };
   };
-  const spawnWho = async (who: Who, tag: string) => {
-    const env = envFor(who);
+  const spawnWho = async (who: Who, tag: string, more: Record<string, string> = {}) => {
+    const env = { ...envFor(who), ...more };
     const p = await spawnApp({
       name: who,
       entry: who === 'bot' ? join(distDir, 'bot', 'main.js') : join(distDir, 'bench', 'bare-bolt.js'),
@@ -220,7 +222,8 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
   const phase = (p: Phase) => o.phases.has(p);
   try {
     if (phase('cold')) await measureColdStarts(b, m);
-    if (PHASES.some((p) => p !== 'cold' && p !== 'installs' && phase(p))) {
+    // The phases that share one bot and one bare app (the last two start their own).
+    if (PHASES.some((p) => p !== 'cold' && p !== 'installs' && p !== 'traces' && phase(p))) {
       const { bare, bot } = await startApps(b, running);
       await warmUp(b, bare, bot);
       if (phase('acks')) await measureAcks(b, m, bare, bot);
@@ -239,6 +242,22 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
       await Promise.allSettled(running.splice(0).map((p) => p.stop()));
       const installs = await runInstallsPhase(o, services, signingSecret, tmp);
       if (installs) m.installs = installs;
+    }
+    if (phase('traces')) {
+      // Alone too: three apps of their own, the bot with tracing off and on beside the bare app.
+      await Promise.allSettled(running.splice(0).map((p) => p.stop()));
+      m.traces = await measureTraces({
+        log,
+        spawn: spawnWho,
+        target,
+        issue,
+        bodies,
+        settle: settleBot,
+        learnText: LEARN_TEXT,
+        coldStartRuns: o.coldStartRuns,
+        rounds: o.rounds,
+        requests: { 1: Math.min(o.requests[1], 300), 50: o.requests[50] },
+      });
     }
   } finally {
     const loadAfter = loadavg();
@@ -301,7 +320,11 @@ interface Bench {
   log: (line: string) => void;
   services: ServicesClient;
   /** A new process; a bot's has the path of its SQLite file. */
-  spawnWho: (who: Who, tag: string) => Promise<AppProcess & { database?: string }>;
+  spawnWho: (
+    who: Who,
+    tag: string,
+    env?: Record<string, string>,
+  ) => Promise<AppProcess & { database?: string }>;
   target: (p: AppProcess) => DriverTarget;
   bodies: (issued: IssuedCommand[], text: string) => (i: number) => string;
   issue: (n: number) => Promise<IssuedCommand[]>;

@@ -10,6 +10,7 @@ import { type Bot, type BotSetup, composeBot } from './slack/bot.js';
 import { Readiness } from './slack/readiness.js';
 import type { FollowUps } from './slack/runtime/jobs.js';
 import { startFollowUps } from './slack/runtime/start.js';
+import { startTracing } from './tracing/start.js';
 
 export interface RunningBot {
   config: Config;
@@ -97,6 +98,8 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
     stops.length = 0;
   };
   try {
+    // First, so that the first request is traced; stopped last, so that every span is sent.
+    stops.push(await startTracing(config.tracing, logger));
     // With "Add to Slack" there is no shared account: each installation's client is made from its own
     // (core/tenancy), with these same bounds.
     const service: ServiceClientOptions = {

@@ -16,13 +16,14 @@ import { StepRunner } from '../core/workflows/runner.js';
 import { errText, type Logger } from '../log.js';
 import { countOnThisThread } from '../metrics/metrics.js';
 import { openStore, resolveStoreTarget, type Store, type WriteHealth } from '../store/index.js';
+import { tracedStore } from '../tracing/store.js';
 import { boltLogger } from './bolt-logger.js';
 import type { Speech } from './install/clients.js';
 import type { Installations } from './install/installations.js';
 import { watchingSlackAuth } from './readiness.js';
 import { acceptResponseUrlsOf } from './respond.js';
 import { createUserDirectory, goesBy, type UserDirectory } from './users.js';
-import { webClientOptions } from './web-client.js';
+import { tracedWebClient, webClientOptions } from './web-client.js';
 
 /**
  * What a bot is built from. Plain data, because the follow-up worker thread builds its own bot from the
@@ -122,7 +123,7 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
   }
   const now = clockOf(setup.clock);
   countOnThisThread(config.metrics);
-  const store = await openStore(config.databaseUrl);
+  const store = tracedStore(await openStore(config.databaseUrl));
   if (hooks.onStoreWrites) store.watchWrites(hooks.onStoreWrites);
   // Loaded on first use: the acking thread rarely calls the service, and its start should not pay for it.
   const service = createLazyServiceClient(setup.service);
@@ -239,8 +240,9 @@ async function slackClients(config: Config, hooks: BotHooks, logger: Logger) {
   const { WebClient: Client } = await import('@slack/web-api');
   const options = { ...webClientOptions(config.slack.apiUrl), logger: boltLogger(logger) };
   const installs = config.slack.mode === 'installs';
-  const WebClient =
-    !installs && hooks.onSlackAuthError ? watchingSlackAuth(Client, hooks.onSlackAuthError) : Client;
+  const WebClient = tracedWebClient(
+    !installs && hooks.onSlackAuthError ? watchingSlackAuth(Client, hooks.onSlackAuthError) : Client,
+  );
   const token =
     config.slack.mode === 'http' || config.slack.mode === 'socket' ? config.slack.botToken : undefined;
   return { slack: new WebClient(token, options), installs };

@@ -1,5 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import { errText, type Logger } from '../log.js';
+import { inSpan } from '../tracing/trace.js';
 import { postToResponseUrl } from './respond.js';
 import { slackFailure } from './slack-errors.js';
 import { type MessageBody, plainMessage } from './views/messages.js';
@@ -59,13 +60,22 @@ export async function sendOrPlain<T>(
   send: (b: MessageBody) => Promise<T>,
   plain?: MessageBody,
 ): Promise<T> {
-  try {
-    return await send(body);
-  } catch (e) {
-    if (slackFailure(e).kind !== 'content') throw e;
-    r.logger.warn({ err: errText(e) }, 'Slack refused a message; sending it shorter, as plain text');
-    return await send(plain ?? plainMessage(body));
-  }
+  // Every reply passes here: in a request's trace, one `slack.reply` span holds the Web API call (and its
+  // plain second try).
+  return inSpan(
+    'slack.reply',
+    {},
+    async () => {
+      try {
+        return await send(body);
+      } catch (e) {
+        if (slackFailure(e).kind !== 'content') throw e;
+        r.logger.warn({ err: errText(e) }, 'Slack refused a message; sending it shorter, as plain text');
+        return await send(plain ?? plainMessage(body));
+      }
+    },
+    { inTraceOnly: true },
+  );
 }
 
 /** Posts through the command's response_urls in turn until one takes it; false when none did. */

@@ -32,7 +32,7 @@ export const exactly = (...ids: string[]) =>
 export type Route = keyof Routes;
 
 /** What a request is routed by: which kind, and the ID its listener would match. */
-function routeOf(body: Record<string, unknown>): { route: Route; id: string } | undefined {
+export function routeOf(body: Record<string, unknown>): { route: Route; id: string } | undefined {
   const str = (v: unknown) => (typeof v === 'string' ? v : '');
   const rec = (v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;

@@ -311,6 +311,14 @@ ALTER TABLE schedules ADD COLUMN approvers_strictest INTEGER;
 ALTER TABLE schedules ADD COLUMN model_doubt TEXT;
 `;
 
+// The request a followed flow or a schedule came from, as W3C Trace Context (`traceparent`), when tracing
+// was on: a flow's reads and a schedule's runs are traces of their own, linked to it, and a flow's end
+// notice joins it.
+const traceParents = `
+ALTER TABLE tracked_flows ADD COLUMN trace_parent TEXT;
+ALTER TABLE schedules ADD COLUMN trace_parent TEXT;
+`;
+
 // What each tenant (an installation of the app: a workspace, or an organisation installed org-wide) keeps
 // secret, encrypted by the bot before it gets here: its bot token, and its service account. `facts` is the
 // row's JSON, bound into the ciphertext's authenticated data; tenant_secret_versions is the mark that only
@@ -444,5 +452,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "tenants' bot tokens and service accounts, encrypted",
     sqlite: tenantSecrets('INTEGER'),
     postgres: tenantSecrets('BIGINT'),
+  },
+  {
+    version: 19,
+    name: 'the trace a followed flow or a schedule was asked in',
+    sqlite: traceParents,
+    postgres: traceParents,
   },
 ];

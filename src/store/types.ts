@@ -479,6 +479,8 @@ export interface NewTrackedFlow {
   status: string;
   createdAt: number;
   nextPollAt: number;
+  /** The trace of the request that created it (W3C `traceparent`), when tracing was on. */
+  traceParent?: string;
 }
 
 /** Why the bot stopped following a flow. */
@@ -515,6 +517,8 @@ export interface TrackedFlow {
   failure: string | null;
   /** When the one completion notice was sent. */
   notifiedAt: number | null;
+  /** The trace of the request that created it (W3C `traceparent`); null when tracing was off. */
+  traceParent: string | null;
 }
 
 /** What a poll changes; only the holder of the lease may write it. */

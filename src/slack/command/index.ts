@@ -6,7 +6,7 @@ import { type Feature, type Listener, listener } from '../feature.js';
 import { FLOW_NEXT_ACTIONS } from '../flows/index.js';
 import { code } from '../views/mrkdwn.js';
 import type { AskedOutcome, Came } from './follow-up.js';
-import { ackCommand, ackNextStep, COMMAND_ROUTES, opensForm } from './listener.js';
+import { ackCommand, ackNextStep, COMMAND_ROUTES, commandIdOf, opensForm } from './listener.js';
 
 export type { AskedOutcome, Came };
 
@@ -25,6 +25,7 @@ export async function followAsked(bot: Bot, asked: Asked): Promise<Came> {
 const slashCommand: Listener = listener({
   match: { route: 'commands', ids: COMMAND_ROUTES.commands },
   ack: (args, { followUps }) => ackCommand(args, followUps),
+  names: (body) => (typeof body.text === 'string' ? commandIdOf(body.text) : undefined),
   followUps: {
     command: {
       run: async (job, bot) => (await import('./follow-up.js')).followCommand(job.command, bot),

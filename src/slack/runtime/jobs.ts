@@ -1,4 +1,5 @@
 import type { ThreadMetrics } from '../../metrics/metrics.js';
+import type { Carried } from '../../tracing/trace.js';
 import type { ApprovalJob } from '../approvals/jobs.js';
 import type { AssistantJob } from '../assistant/jobs.js';
 import type { CommandJob } from '../command/jobs.js';
@@ -37,6 +38,8 @@ export type Job = (
    * set by `registerListeners` on every job an acknowledgement hands on, so no feature can forget it.
    */
   tenant?: string;
+  /** The trace of the request it came from, when tracing is on: its follow-up's spans join it. */
+  trace?: Carried;
 };
 
 export type JobKind = Job['kind'];
