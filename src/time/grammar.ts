@@ -2,150 +2,39 @@
 // one documented reading, and a form that people use with two readings is refused with both spelled out.
 // It finds the words that make up a calendar date or a clock time and has chrono-node read them
 // (chrono.ts); what those words mean in the phrase, and whether they are accepted at all, stays here.
+
+import {
+  daysIn,
+  isoDate,
+  MONTH_NAMES,
+  monthAbbr,
+  plusDays,
+  plusMonths,
+  WEEKDAY_NAMES,
+  weekdayOf,
+  type YMD,
+} from './calendar.js';
 import { type Fields, recogniseAs } from './chrono.js';
-import type { DateOrder } from './locale.js';
+import {
+  type AgoDay,
+  type Clock,
+  type DayRef,
+  type EndpointHit,
+  type GrammarCtx,
+  PART_NOTE,
+  type Part,
+  Refusal,
+  refuse,
+  span,
+  type Unit,
+  WEEKEND_NOTE,
+  type Zone,
+} from './endpoint.js';
 import { describeShifts, type ShiftSpan, shiftNote } from './shifts.js';
-import { addDays, addMonths, isoWeekday, type Wall } from './zone.js';
+import { atomText, indices, isWord, type R, type Tok, textOf } from './tokens.js';
 
-export interface YMD {
-  year: number;
-  month: number;
-  day: number;
-}
+// ---------------------------------------------------------------------------------------------- pieces
 
-export type Part = 'morning' | 'afternoon' | 'evening' | 'night';
-
-/** Parts of a day as wall-clock hours; night runs past midnight into the next day (30 = 06:00). */
-export const PARTS: Record<Part, { from: number; to: number }> = {
-  morning: { from: 6, to: 12 },
-  afternoon: { from: 12, to: 18 },
-  evening: { from: 18, to: 22 },
-  night: { from: 22, to: 30 },
-};
-
-export const PART_NOTE: Record<Part, string> = {
-  morning: 'morning = 06:00–12:00',
-  afternoon: 'afternoon = 12:00–18:00',
-  evening: 'evening = 18:00–22:00',
-  night: 'night = 22:00–06:00',
-};
-
-export const WEEKEND_NOTE = 'weekend = Sat 00:00 – Mon 00:00';
-
-/** Which day an endpoint is on. Only `date` is fixed; the others are settled against now or the other end. */
-export type DayRef =
-  | { k: 'date'; date: YMD; rel?: true } // rel: named relative to today ("yesterday"), no month of its own
-  | { k: 'weekday'; wd: number } // a bare weekday: some week
-  | { k: 'monthDay'; month: number; day: number } // "Nov 1": some year
-  | { k: 'dayOnly'; day: number } // the "3" of "Nov 1-3": month and year from the other end
-  | { k: 'none' }; // a time alone: the other end's day, else today
-
-export type Zone = { offsetMin: number } | { ambiguous: string };
-
-export interface Clock {
-  hour: number;
-  minute: number;
-  second: number;
-  millisecond: number;
-  subNs: bigint;
-  zone?: Zone;
-  midnight?: boolean;
-}
-
-/** A day counted back from today ("3 days ago", "2 weeks ago"), as typed: some phrases with it are refused. */
-export interface AgoDay {
-  n: number;
-  unit: 'd' | 'w' | 'mo' | 'y';
-  text: string;
-}
-
-export type Endpoint =
-  | { k: 'now' }
-  /** "2 hours ago": an exact duration before now. */
-  | { k: 'ago'; n: number; unit: 's' | 'm' | 'h' }
-  | { k: 'point'; day: DayRef; clock: Clock; wd?: number; notes: string[] }
-  | {
-      k: 'day';
-      day: DayRef;
-      part?: Part;
-      /** One of the channel's shifts, on the day it starts. */
-      shift?: ShiftSpan;
-      ago?: AgoDay;
-      wd?: number;
-      notes: string[];
-      zone?: Zone;
-    }
-  /** The shift going on now, or the last one that is over (of one name, when `span` is given). */
-  | {
-      k: 'shift';
-      which: 'last' | 'this';
-      span?: ShiftSpan;
-      count?: number;
-      /** Written with "last" (not "previous"): "last night shift" also reads as "last night's shift". */
-      saidLast?: true;
-      notes: string[];
-    }
-  | { k: 'span'; from: YMD; to: YMD; notes: string[]; zone?: Zone };
-
-export type Unit = 's' | 'm' | 'h' | 'd' | 'w' | 'mo' | 'y';
-
-export class Refusal {
-  constructor(
-    readonly error: string,
-    readonly examples: string[] = [],
-  ) {}
-}
-
-export interface GrammarCtx {
-  /** The local date of now in the user's zone. */
-  today: YMD;
-  order?: DateOrder;
-  locale?: string;
-  /** The channel's shifts, by start; absent when it declared none. */
-  shifts?: ShiftSpan[];
-}
-
-interface Tok {
-  /** Lower case, for matching. */
-  s: string;
-  /** As typed, for messages. */
-  raw: string;
-  num: boolean;
-  /** No whitespace before it. */
-  glued: boolean;
-}
-
-type R<T> = [T, number][];
-
-const TOKENS = /(\s*)(\d+|[a-z]+|\S)/giy;
-
-export function tokenize(input: string): Tok[] {
-  const out: Tok[] = [];
-  const text = input.replace(/(?<![a-z])([ap])\.m\.?/gi, '$1m');
-  TOKENS.lastIndex = 0;
-  for (let m = TOKENS.exec(text); m; m = TOKENS.exec(text)) {
-    const raw = m[2]!;
-    const code = raw.charCodeAt(0);
-    out.push({ s: raw.toLowerCase(), raw, num: code >= 48 && code <= 57, glued: m[1] === '' });
-  }
-  return out;
-}
-
-export const MONTH_NAMES = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const WEEKDAYS = new Map<string, number>();
 WEEKDAY_NAMES.forEach((name, i) => {
   WEEKDAYS.set(name.toLowerCase(), i + 1);
@@ -246,53 +135,6 @@ const SINGULAR_UNITS = new Map<string, Unit>(
 );
 
 const AMBIGUOUS_ZONES = new Set(['ist', 'bst', 'cst', 'cdt', 'ast']);
-
-const isWord = (t: Tok[], i: number, ...ws: string[]): boolean =>
-  t[i] !== undefined && !t[i]!.num && ws.includes(t[i]!.s);
-
-const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-
-export function daysIn(month: number, year?: number): number {
-  if (month === 2) return year === undefined || isLeap(year) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-export function monthAbbr(month: number): string {
-  return MONTH_NAMES[month - 1]!.slice(0, 3);
-}
-
-export function fmtDate(d: YMD): string {
-  return `${d.day} ${monthAbbr(d.month)} ${d.year}`;
-}
-
-export function isoDate(d: YMD): string {
-  return `${String(d.year).padStart(4, '0')}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
-}
-
-const toWall = (d: YMD): Wall => ({ ...d, hour: 0, minute: 0, second: 0, millisecond: 0 });
-const ymd = (w: Wall): YMD => ({ year: w.year, month: w.month, day: w.day });
-export const plusDays = (d: YMD, n: number): YMD => ymd(addDays(toWall(d), n));
-export const plusMonths = (d: YMD, n: number): YMD => ymd(addMonths(toWall(d), n));
-export const weekdayOf = (d: YMD): number => isoWeekday(toWall(d));
-
-function textOf(t: Tok[], from: number, to: number): string {
-  let s = '';
-  for (let i = from; i < to; i++) s += (i > from && !t[i]!.glued ? ' ' : '') + t[i]!.raw;
-  return s;
-}
-
-const indices = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, k) => from + k);
-
-/** The text of some of the tokens, for chrono: without the fillers the grammar allows inside an atom. */
-function atomText(t: Tok[], at: number[]): string {
-  let s = '';
-  at.forEach((i, k) => {
-    s += (k > 0 && !(t[i]!.glued && at[k - 1] === i - 1) ? ' ' : '') + t[i]!.raw;
-  });
-  return s;
-}
-
-// ---------------------------------------------------------------------------------------------- pieces
 
 /** Which month a word names ("Nov", "sept", "November"): chrono's reading of "<word> 1". */
 function monthOfWord(word: string): number | undefined {
@@ -707,16 +549,6 @@ function clock(t: Tok[], i: number): R<ClockHit> {
 }
 
 // -------------------------------------------------------------------------------------------- endpoints
-
-export type EndpointHit = { ep: Endpoint } | { dayOnly: number } | { refusal: Refusal };
-
-function span(from: YMD, to: YMD, notes: string[] = []): EndpointHit {
-  return { ep: { k: 'span', from, to, notes } };
-}
-
-function refuse(error: string, examples: string[]): EndpointHit {
-  return { refusal: new Refusal(error, examples) };
-}
 
 /** Weeks, months, years, weekends and parts of days named relative to today. */
 function namedPeriod(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {

@@ -1,26 +1,21 @@
+import { monthAbbr, plusDays, WEEKDAY_NAMES, weekdayOf, type YMD } from './calendar.js';
 import { describeInstant, zoneAbbreviation } from './describe.js';
-import { msToNs, nsSubMs, nsToMsFloor, parseExact, parseLocalIso } from './exact.js';
 import {
   type AgoDay,
   type Clock,
   type DayRef,
   type Endpoint,
   type GrammarCtx,
-  monthAbbr,
   PARTS,
-  parseEndpointTokens,
-  plusDays,
   Refusal,
-  rolling,
-  tokenize,
   type Unit,
-  WEEKDAY_NAMES,
-  weekdayOf,
-  type YMD,
   type Zone,
-} from './grammar.js';
+} from './endpoint.js';
+import { msToNs, nsSubMs, nsToMsFloor, parseExact, parseLocalIso } from './exact.js';
+import { parseEndpointTokens, rolling } from './grammar.js';
 import { dateOrderFor } from './locale.js';
 import { NAMED_SHIFTS_EXAMPLE, SHIFTS_EXAMPLE, type ShiftSpan, shiftNote, shiftSpans } from './shifts.js';
+import { tokenize } from './tokens.js';
 import type { ParseContext, RangeOutcome, RangesOutcome, TimeRange } from './types.js';
 import { addDays, addMonths, isValidTimeZone, type Wall, wallAt, wallToInstantMs } from './zone.js';
 
