@@ -20,12 +20,20 @@ export interface Ctx {
   g: GrammarCtx;
 }
 
+/**
+ * Why a text is not read. `readings`: when it has more than one reading, each of them written so that it
+ * reads as typed (the surfaces offer them to click or type); `examples` are phrases that work.
+ */
 export class ParseProblem {
   constructor(
     readonly message: string,
     readonly examples: string[] = [],
+    readonly readings: string[] = [],
   ) {}
 }
+
+/** Nothing in the text was read as any part of a time range. */
+export class NotARange extends ParseProblem {}
 
 export function makeCtx(ctx: ParseContext): Ctx | string {
   if (!ctx || !isValidTimeZone(ctx.timeZone)) {

@@ -41,6 +41,12 @@ export interface Clock {
   subNs: bigint;
   zone?: Zone;
   midnight?: boolean;
+  /** Written 1 to 12 with neither am/pm nor a leading zero ("8", "8:30"): either half of the day. */
+  dial?: boolean;
+  /** Written on the 24-hour clock beyond doubt: hour 0 or 13 and later, or a leading zero ("07:00"). */
+  h24?: boolean;
+  /** As typed ("8:30", "10pm"), to offer a reading in the person's own words. */
+  text?: string;
 }
 
 /** A day counted back from today ("3 days ago", "2 weeks ago"), as typed: some phrases with it are refused. */
@@ -80,10 +86,12 @@ export type Endpoint =
 
 export type Unit = 's' | 'm' | 'h' | 'd' | 'w' | 'mo' | 'y';
 
+/** A refusal of the words of one end; `readings` as ParseProblem's, when the words have more than one. */
 export class Refusal {
   constructor(
     readonly error: string,
     readonly examples: string[] = [],
+    readonly readings: string[] = [],
   ) {}
 }
 

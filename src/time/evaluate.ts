@@ -1,6 +1,7 @@
 // The meaning of the ends of a range, as instants: where each end lies, which day a floating one is on, and
 // how two ends make a range. The words were read by the grammar; nothing here looks at text.
 import { monthAbbr, plusDays, WEEKDAY_NAMES, weekdayOf, type YMD } from './calendar.js';
+import { before, clockWords, hhmm, onDial, type SpanPick, spanReadings, withTime } from './clock-spans.js';
 import { type Ctx, instantMs, MIN_NS, OUT_OF_REACH, ParseProblem, wallNs } from './context.js';
 import { describeInstant, zoneAbbreviation } from './describe.js';
 import {
@@ -343,11 +344,74 @@ function shareZone(S: EP, E: EP): [EP, EP] {
   return [S, E];
 }
 
+const sameZone = (a: Zone | undefined, b: Zone | undefined): boolean =>
+  a === b || (a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b));
+
+/** `text` with the last place it says `said` put in other words (a reading of a clock time, say). */
+function reworded(text: string, said: string | undefined, words: string): string {
+  const at = said ? text.toLowerCase().lastIndexOf(said.toLowerCase()) : -1;
+  return at < 0 ? text : `${text.slice(0, at)}${words}${text.slice(at + said!.length)}`;
+}
+
+/**
+ * Two readings of one span of clock times, each written so that it reads as typed: "“yesterday 8:30 to
+ * 4:30” could be 08:30–16:30 or 20:30–04:30: write …".
+ */
+export function spanProblem(said: string, picks: SpanPick[], phrase: (p: SpanPick) => string): ParseProblem {
+  const readings = picks.map(phrase);
+  const spans = picks.map((p) => `${hhmm(p.start)}–${hhmm(p.end)}`);
+  return new ParseProblem(
+    `“${said}” could be ${spans.join(' or ')}: write ${readings.map((r) => `“${r}”`).join(' or ')}.`,
+    readings,
+    readings,
+  );
+}
+
+/**
+ * "yesterday 10pm to 6am": an end that is a clock time with no day of its own, before the start's clock
+ * time, is the first time that clock time comes after the start; times that could be either half of the
+ * day are read as spanReadings says, or refused with each reading. Ends in different zones are left as
+ * they are (their order is the instants'), and so is a range whose start names no day either ("10pm to
+ * 6am" has two nights to choose from, and is refused with both).
+ */
+function overnight(S: EP, E: EP, texts: [string, string]): [EP, EP] {
+  if (S.k !== 'point' || E.k !== 'point' || E.day.k !== 'none' || E.clock.midnight) return [S, E];
+  if (!sameZone(S.clock.zone, E.clock.zone) || !before(E.clock, S.clock)) return [S, E];
+  const said = `${texts[0]} to ${texts[1]}`;
+  if (S.day.k === 'none') {
+    const last = `yesterday ${texts[0]} to ${texts[1]}`;
+    const coming = `today ${texts[0]} to ${texts[1]}`;
+    throw new ParseProblem(
+      `“${said}” runs past midnight and names no day: write “${last}” for the night that began yesterday, or “${coming}” for tonight.`,
+      [last, coming],
+      [last, coming],
+    );
+  }
+  const picks = spanReadings(S.clock, E.clock);
+  if (picks.length === 0) return [S, E];
+  if (picks.length > 1) {
+    throw spanProblem(
+      said,
+      picks,
+      (p) =>
+        `${reworded(texts[0], S.clock.text, clockWords(p.start, 'start'))} to ${reworded(texts[1], E.clock.text, clockWords(p.end, 'end'))}`,
+    );
+  }
+  const p = picks[0]!;
+  const halves = onDial(S.clock, E.clock)
+    ? [`${S.clock.text} to ${E.clock.text} = ${hhmm(p.start)}–${hhmm(p.end)}`]
+    : [];
+  return [
+    { ...S, clock: withTime(S.clock, p.start), notes: [...S.notes, ...halves] },
+    { ...E, clock: withTime(E.clock, p.end) },
+  ];
+}
+
 /** A range from two endpoints: days and months carried over, floating days settled, notes kept. */
 export function combine(c: Ctx, start: EP, end: EP, texts: [string, string]): TimeRange {
   const startAgo = dayAgo(start);
   if (startAgo && momentary(end)) dayOrInstantAgo(c, startAgo, texts[1]);
-  const [S, E] = shareZone(start, end);
+  const [S, E] = overnight(...shareZone(start, end), texts);
   const sRef = refOf(S);
   const eRef = refOf(E);
   const owns = (r: DayRef | undefined) => r !== undefined && r.k !== 'none' && r.k !== 'dayOnly';

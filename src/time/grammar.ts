@@ -472,14 +472,17 @@ interface ClockHit {
  * 9am, 9:30 pm, 17:00, 17:00:05.25, noon, midnight; optionally followed by a zone. chrono reads the hour,
  * minute, second and meridiem; the fraction of a second is ours, to the nanosecond, since chrono keeps
  * only milliseconds and reads ".25" as 25 of them. Noon and midnight are ours too: midnight has a rule.
+ * With `hours`, a plain hour ("8", "16") is a time too: only a span of hours tied to a day reads one.
  */
-function clock(t: Tok[], i: number): R<ClockHit> {
+export function clock(t: Tok[], i: number, hours = false): R<ClockHit> {
   const bare: R<ClockHit> = [];
   const x = t[i];
   if (!x) return [];
   const zero = { minute: 0, second: 0, millisecond: 0, subNs: 0n };
-  if (!x.num && (x.s === 'noon' || x.s === 'midday')) bare.push([{ clock: { hour: 12, ...zero } }, i + 1]);
-  if (!x.num && x.s === 'midnight') bare.push([{ clock: { hour: 0, ...zero, midnight: true } }, i + 1]);
+  if (!x.num && (x.s === 'noon' || x.s === 'midday'))
+    bare.push([{ clock: { hour: 12, ...zero, text: x.raw } }, i + 1]);
+  if (!x.num && x.s === 'midnight')
+    bare.push([{ clock: { hour: 0, ...zero, midnight: true, text: x.raw } }, i + 1]);
   if (x.num && x.s.length <= 2) {
     let j = i + 1;
     const atom = [i];
@@ -508,8 +511,16 @@ function clock(t: Tok[], i: number): R<ClockHit> {
     }
     const ampm = isWord(t, j, 'am', 'pm');
     if (ampm) atom.push(j++);
+    const h = Number(x.s);
+    const written = {
+      text: textOf(t, i, j),
+      ...(!ampm && h >= 1 && h <= 12 && x.s[0] !== '0' ? { dial: true } : {}),
+      ...(!ampm && (h === 0 || h >= 13 || x.s[0] === '0') ? { h24: true } : {}),
+    };
+    if (hours && !colon && !ampm && h <= 23) {
+      bare.push([{ clock: { hour: h, ...zero, ...written } }, j]);
+    }
     if (colon || ampm) {
-      const h = Number(x.s);
       // chrono takes "0am" for 12am; on a 12-hour clock the hour is 1 to 12.
       const f =
         ampm && (h < 1 || h > 12)
@@ -527,6 +538,7 @@ function clock(t: Tok[], i: number): R<ClockHit> {
         second: f?.second ?? 0,
         millisecond: Number(fracNs / 1_000_000n),
         subNs: fracNs % 1_000_000n,
+        ...written,
       };
       if (!f) {
         bare.push([

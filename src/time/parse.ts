@@ -1,12 +1,14 @@
-import { type Ctx, MAX_NS, MIN_NS, makeCtx, ParseProblem } from './context.js';
+import { clockWords, hhmm, onDial, spanReadings, withTime } from './clock-spans.js';
+import { type Ctx, MAX_NS, MIN_NS, makeCtx, NotARange, ParseProblem } from './context.js';
 import { describeInstant } from './describe.js';
-import { type Clock, Refusal } from './endpoint.js';
-import { combine, type EP, rollingRange, since, single } from './evaluate.js';
+import { type Clock, PART_NOTE, PARTS, Refusal } from './endpoint.js';
+import { combine, type EP, rollingRange, since, single, spanProblem } from './evaluate.js';
 import { parseExact, parseLocalIso } from './exact.js';
 import { parseEndpointTokens, rolling } from './grammar.js';
+import { hourSpan } from './hour-spans.js';
 import { NAMED_SHIFTS_EXAMPLE, SHIFTS_EXAMPLE } from './shifts.js';
 import { tokenize } from './tokens.js';
-import type { ParseContext, RangeOutcome, RangesOutcome, TimeRange } from './types.js';
+import type { ParseContext, RangeOutcome, RangesOutcome, TimeRange, TimeReading } from './types.js';
 
 export const EXAMPLES: readonly string[] = [
   'yesterday 9am to 5pm',
@@ -67,6 +69,8 @@ function parseEndpoint(c: Ctx, text: string): EndpointParse {
       second: v.second,
       millisecond: Number(v.fractionNs / 1_000_000n),
       subNs: v.fractionNs % 1_000_000n,
+      h24: true, // ISO 8601 times are on the 24-hour clock
+      text: t.slice(11),
     };
     const date = { year: v.year, month: v.month, day: v.day };
     return { ok: true, ep: { k: 'point', day: { k: 'date', date }, clock, notes: [] } };
@@ -102,7 +106,7 @@ function pair(c: Ctx, left: string, right: string, a: Attempt): TimeRange | null
     return combine(c, l.ep, r.ep, [left.trim(), right.trim()]);
   } catch (e) {
     if (!(e instanceof ParseProblem)) throw e;
-    a.refusal ??= new Refusal(e.message, e.examples);
+    a.refusal ??= new Refusal(e.message, e.examples, e.readings);
     return null;
   }
 }
@@ -121,7 +125,7 @@ function splitAt(c: Ctx, t: string, re: RegExp, a: Attempt): TimeRange | null {
 }
 
 function problem(r: Refusal): ParseProblem {
-  return new ParseProblem(r.error, r.examples);
+  return new ParseProblem(r.error, r.examples, r.readings);
 }
 
 const SHIFT_WORDS = /(?:^|[^a-z])shifts?(?![a-z])/i;
@@ -157,15 +161,79 @@ function dayThenTimes(c: Ctx, t: string, a: Attempt): TimeRange | undefined {
       return combine(c, start, r.ep, [`${m[1]} ${left}`, right]);
     } catch (e) {
       if (!(e instanceof ParseProblem)) throw e;
-      a.refusal ??= new Refusal(e.message, e.examples);
+      a.refusal ??= new Refusal(e.message, e.examples, e.readings);
       return undefined;
     }
   }
   return undefined;
 }
 
-/** The whole text as one range, or the problem with it. */
+/**
+ * The whole text as one range, or the problem with it. The forms read beside the grammar (spans of hours,
+ * ISO intervals, …) are tried only for a text the grammar does not read, so none of them changes a reading
+ * the grammar makes. `explain`: for a text not read at all, say which leading part of it could be.
+ */
 function interpret(c: Ctx, t: string, explain = true): TimeRange | ParseProblem {
+  let r: TimeRange | ParseProblem;
+  try {
+    r = interpretWords(c, t);
+  } catch (e) {
+    if (!(e instanceof ParseProblem)) throw e;
+    r = e;
+  }
+  if (!(r instanceof ParseProblem)) return r;
+  const other = otherForms(c, t);
+  if (other) return other;
+  return r instanceof NotARange && explain ? unreadable(c, t, true) : r;
+}
+
+/** The forms read beside the grammar, or undefined when the text is none of them. */
+function otherForms(c: Ctx, t: string): TimeRange | ParseProblem | undefined {
+  try {
+    return hoursOfDay(c, t);
+  } catch (e) {
+    if (!(e instanceof ParseProblem)) throw e;
+    return e;
+  }
+}
+
+const isPartNote = (n: string) => (Object.values(PART_NOTE) as string[]).includes(n);
+
+/** "yesterday 8-4", "between 6 and 8 this evening": hours of a day, in the half of the day they fit. */
+function hoursOfDay(c: Ctx, t: string): TimeRange | ParseProblem | undefined {
+  const span = hourSpan(t, c.g);
+  if (!span) return undefined;
+  const { day, dayText, a, b } = span;
+  const picks = spanReadings(a, b, day.part);
+  if (picks.length === 0 && !day.part) return undefined;
+  if (picks.length === 0) {
+    const p = PARTS[day.part!];
+    return new ParseProblem(
+      `“${t}”: ${a.text} to ${b.text} is not in the ${day.part} (${hhmm(p.from * 3_600_000)}–${hhmm(p.to * 3_600_000)}). Give the day and the hours, like “yesterday 6pm to 8pm”.`,
+      ['yesterday 6pm to 8pm'],
+    );
+  }
+  if (picks.length > 1) {
+    return spanProblem(
+      t,
+      picks,
+      (p) => `${dayText} ${clockWords(p.start, 'start')} to ${clockWords(p.end, 'end')}`,
+    );
+  }
+  const p = picks[0]!;
+  const halves = onDial(a, b) ? [`${a.text}–${b.text} = ${hhmm(p.start)}–${hhmm(p.end)}`] : [];
+  const start: EP = {
+    k: 'point',
+    day: day.day,
+    ...(day.wd ? { wd: day.wd } : {}),
+    clock: withTime(a, p.start),
+    notes: [...day.notes.filter((n) => !isPartNote(n)), ...halves],
+  };
+  const end: EP = { k: 'point', day: { k: 'none' }, clock: withTime(b, p.end), notes: [] };
+  return combine(c, start, end, [`${dayText} ${a.text}`, `${b.text}`]);
+}
+
+function interpretWords(c: Ctx, t: string): TimeRange | ParseProblem {
   if (!c.g.shifts && SHIFT_WORDS.test(t)) return noShifts(t);
   const roll = rolling(tokenize(t));
   if (roll) return 'refusal' in roll ? problem(roll.refusal) : rollingRange(c, roll.n, roll.unit);
@@ -175,7 +243,7 @@ function interpret(c: Ctx, t: string, explain = true): TimeRange | ParseProblem 
   if (sinceM) {
     const p = parseEndpoint(c, sinceM[1]!);
     if (p.ok) return notYetCome(c, since(c, p.ep), sinceM[1]!);
-    return p.refusal ? problem(p.refusal) : unreadable(c, t, explain);
+    return p.refusal ? problem(p.refusal) : unreadable(c, t, false);
   }
   const open = /^(?:until|till|before|up\s+to|through)\s+(.+)$/i.exec(t);
   if (open && parseEndpoint(c, open[1]!).ok) {
@@ -217,7 +285,7 @@ function interpret(c: Ctx, t: string, explain = true): TimeRange | ParseProblem 
     );
   }
   if (a.refusal) return problem(a.refusal);
-  return unreadable(c, t, explain);
+  return unreadable(c, t, false);
 }
 
 /** "since 8am" before 8am: the user wrote no end, so the problem is the start, not the order of the two. */
@@ -251,7 +319,7 @@ function unreadable(c: Ctx, t: string, explain: boolean): ParseProblem {
       );
     }
   }
-  return new ParseProblem(`I could not read “${t}” as a time range.`);
+  return new NotARange(`I could not read “${t}” as a time range.`);
 }
 
 function checkRange(c: Ctx, r: TimeRange, requirePast: boolean): ParseProblem | null {
@@ -281,41 +349,67 @@ function checkRange(c: Ctx, r: TimeRange, requirePast: boolean): ParseProblem | 
   return null;
 }
 
-function parseWith(c: Ctx, text: string, requirePast: boolean): RangeOutcome {
-  const o = readRange(c, text, requirePast);
-  return o.ok ? o : { ...o, examples: workingNow(c, o.examples, requirePast) };
+/**
+ * The one reading of a text in context, which every caller shares. A problem that lists readings makes
+ * the text ambiguous: only the readings that read now are offered (a reading in the future is not one
+ * where data must exist), and one that reads no more leaves the text refused.
+ */
+function readOne(c: Ctx, text: string, requirePast: boolean, explain = true): TimeReading {
+  const t = normalizeText(text);
+  if (t === '') return { kind: 'none', error: 'No time range given.' };
+  if (t.length > MAX_RANGE_CHARS)
+    return {
+      kind: 'refused',
+      error: `That time range is too long (over ${MAX_RANGE_CHARS} characters).`,
+      examples: [],
+    };
+  const r = interpret(c, t, explain);
+  const bad = r instanceof ParseProblem ? r : checkRange(c, r, requirePast);
+  if (!bad) return { kind: 'exact', range: r as TimeRange };
+  if (bad instanceof NotARange) return { kind: 'none', error: bad.message };
+  const readings = bad.readings.filter((x) => readsNow(c, x, requirePast));
+  if (readings.length > 0) return { kind: 'ambiguous', error: bad.message, readings, examples: bad.examples };
+  return { kind: 'refused', error: bad.message, examples: bad.examples };
 }
+
+const readsNow = (c: Ctx, text: string, requirePast: boolean): boolean =>
+  readOne(c, text, requirePast, false).kind === 'exact';
 
 /**
- * The examples a refusal offers that read at this very moment: "today" is empty at the stroke of
- * midnight, and "yesterday 9am to now" fails where the ranges must end before 9am. An offered example
- * that is then refused would send a person in a circle.
+ * As a refusal: the examples it offers read at this very moment ("today" is empty at the stroke of
+ * midnight, and "yesterday 9am to now" fails where the ranges must end before 9am): an offered example
+ * that is then refused would send a person in a circle. The readings of an ambiguous text come first.
  */
-function workingNow(c: Ctx, examples: readonly string[], requirePast: boolean): string[] {
-  return examples.filter((e) => readRange(c, e, requirePast).ok);
+function outcomeOf(c: Ctx, r: TimeReading, requirePast: boolean): RangeOutcome {
+  if (r.kind === 'exact') return { ok: true, range: r.range };
+  const given = r.kind === 'none' ? [] : r.kind === 'ambiguous' ? [...r.readings, ...r.examples] : r.examples;
+  const examples = [...new Set([...given, ...EXAMPLES])].filter((e) => readsNow(c, e, requirePast));
+  return {
+    ok: false,
+    error: r.error,
+    examples,
+    ...(r.kind === 'ambiguous' ? { readings: r.readings } : {}),
+  };
 }
 
-function readRange(c: Ctx, text: string, requirePast: boolean): RangeOutcome {
-  const t = normalizeText(text);
-  if (t === '') return fail('No time range given.');
-  if (t.length > MAX_RANGE_CHARS)
-    return fail(`That time range is too long (over ${MAX_RANGE_CHARS} characters).`);
-  let r: TimeRange | ParseProblem;
-  try {
-    r = interpret(c, t);
-  } catch (e) {
-    if (e instanceof ParseProblem) return fail(e.message, e.examples);
-    throw e;
-  }
-  if (r instanceof ParseProblem) return fail(r.message, r.examples);
-  const bad = checkRange(c, r, requirePast);
-  return bad ? fail(bad.message, bad.examples) : { ok: true, range: r };
+function parseWith(c: Ctx, text: string, requirePast: boolean): RangeOutcome {
+  return outcomeOf(c, readOne(c, text, requirePast), requirePast);
 }
 
 export function parseTimeRange(text: string, ctx: ParseContext): RangeOutcome {
   const c = makeCtx(ctx);
   if (typeof c === 'string') return fail(c);
   return parseWith(c, text, ctx.requirePast === true);
+}
+
+/**
+ * What `text` says as one time range: exact, ambiguous (with each reading), refused (with why) or none at
+ * all. The same reading parseTimeRange makes, for a caller that asks of a part of a longer text.
+ */
+export function readTimeRange(text: string, ctx: ParseContext): TimeReading {
+  const c = makeCtx(ctx);
+  if (typeof c === 'string') return { kind: 'refused', error: c, examples: [] };
+  return readOne(c, text, ctx.requirePast === true);
 }
 
 export function parseTimeRanges(text: string, ctx: ParseContext): RangesOutcome {
@@ -332,7 +426,14 @@ export function parseTimeRanges(text: string, ctx: ParseContext): RangesOutcome 
     const o = parseWith(c, part, ctx.requirePast === true);
     if (!o.ok) {
       const where = parts.length > 1 ? `Range ${i + 1} (“${part}”): ` : '';
-      return { ok: false, error: where + o.error, examples: o.examples };
+      // Each reading of this range, with the others as given: the whole text as it reads when typed.
+      const whole = (r: string) => parts.map((p, k) => (k === i ? r : p)).join('; ');
+      return {
+        ok: false,
+        error: where + o.error,
+        examples: o.examples,
+        ...(o.readings ? { readings: o.readings.map(whole) } : {}),
+      };
     }
     items.push({ text: part, range: o.range });
   }
