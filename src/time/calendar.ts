@@ -47,3 +47,32 @@ const ymd = (w: Wall): YMD => ({ year: w.year, month: w.month, day: w.day });
 export const plusDays = (d: YMD, n: number): YMD => ymd(addDays(toWall(d), n));
 export const plusMonths = (d: YMD, n: number): YMD => ymd(addMonths(toWall(d), n));
 export const weekdayOf = (d: YMD): number => isoWeekday(toWall(d));
+
+function dayCount(d: YMD): number {
+  const t = new Date(0);
+  t.setUTCFullYear(d.year, d.month - 1, d.day);
+  return t.getTime();
+}
+
+/** The Monday of ISO week 1 of `year`: the week that holds 4 January. */
+export function isoWeekOne(year: number): YMD {
+  const jan4 = { year, month: 1, day: 4 };
+  return plusDays(jan4, 1 - weekdayOf(jan4));
+}
+
+/** How many ISO weeks `year` has: 53 when it starts on a Thursday, or is a leap year starting on a Wednesday. */
+export function isoWeeksIn(year: number): number {
+  const jan1 = weekdayOf({ year, month: 1, day: 1 });
+  return jan1 === 4 || (jan1 === 3 && isLeap(year)) ? 53 : 52;
+}
+
+/** The Monday of ISO week `week` of `year`. */
+export const isoWeekMonday = (year: number, week: number): YMD => plusDays(isoWeekOne(year), 7 * (week - 1));
+
+/** The ISO week-numbering year and week of a date. */
+export function isoWeekOf(d: YMD): { year: number; week: number } {
+  const thursday = plusDays(d, 4 - weekdayOf(d));
+  const one = isoWeekOne(thursday.year);
+  const days = Math.round((dayCount(thursday) - dayCount(one)) / 86_400_000);
+  return { year: thursday.year, week: Math.floor(days / 7) + 1 };
+}

@@ -56,8 +56,20 @@ export interface AgoDay {
   text: string;
 }
 
+/**
+ * How an offset from now is rounded: `period`, the whole unit it falls in (Grafana's "/d"); `down`, the
+ * unit's start (Splunk's "@d"). `weekStart`: the ISO weekday a week starts on.
+ */
+export interface Rounding {
+  unit: Unit;
+  mode: 'period' | 'down';
+  weekStart?: number;
+}
+
 export type Endpoint =
   | { k: 'now' }
+  /** "now-2h", "-90m", "now-1d/d", "-1d@d": now moved by whole units, as query tools write it. */
+  | { k: 'offset'; steps: { n: number; unit: Unit }[]; round?: Rounding; text: string }
   /** "2 hours ago": an exact duration before now. */
   | { k: 'ago'; n: number; unit: 's' | 'm' | 'h' }
   | { k: 'point'; day: DayRef; clock: Clock; wd?: number; notes: string[] }
@@ -82,7 +94,14 @@ export type Endpoint =
       saidLast?: true;
       notes: string[];
     }
-  | { k: 'span'; from: YMD; to: YMD; notes: string[]; zone?: Zone };
+  | { k: 'span'; from: YMD; to: YMD; notes: string[]; zone?: Zone }
+  /** "W12", "week 12", "KW 12": an ISO week whose year is settled against now or the other end. */
+  | { k: 'isoWeek'; week: number; text: string }
+  /**
+   * A moment or a day of a stretch of time: its start or end ("the start of the week", "shift start"), or
+   * its first, last or nth day ("the last day of last month", "the 15th of last month").
+   */
+  | { k: 'edge'; which: 'start' | 'end' | 'firstDay' | 'lastDay' | 'nthDay'; n?: number; of: Endpoint };
 
 export type Unit = 's' | 'm' | 'h' | 'd' | 'w' | 'mo' | 'y';
 

@@ -14,8 +14,10 @@ import {
   type Zone,
 } from './endpoint.js';
 import { msToNs, nsSubMs, nsToMsFloor } from './exact.js';
+import { offsetSpan } from './offsets.js';
 import { type ShiftSpan, shiftNote } from './shifts.js';
 import type { TimeRange } from './types.js';
+import { settleWeeks } from './weeks.js';
 import { addDays, addMonths, wallAt } from './zone.js';
 
 // ------------------------------------------------------------------------------------------ endpoints
@@ -134,6 +136,12 @@ function interval(c: Ctx, ep: EP, date: YMD): Interval {
   switch (ep.k) {
     case 'now':
       return { start: c.nowNs, end: c.nowNs, period: false };
+    case 'offset':
+      return offsetSpan(c, ep.steps, ep.round);
+    case 'isoWeek':
+      return interval(c, settleWeeks(c, ep)[0], date);
+    case 'edge':
+      return edgeInterval(c, ep, date);
     case 'ago': {
       const ns = c.nowNs - BigInt(ep.n) * SECONDS[ep.unit] * 1_000_000_000n;
       return { start: ns, end: ns, period: false };
@@ -164,6 +172,30 @@ function interval(c: Ctx, ep: EP, date: YMD): Interval {
   }
 }
 
+/** The start or end of a stretch of time, or one of its days (a day is a stretch of its own). */
+function edgeInterval(c: Ctx, ep: Extract<EP, { k: 'edge' }>, date: YMD): Interval {
+  const iv = interval(c, ep.of, date);
+  if (ep.which === 'start' || ep.which === 'end') {
+    const at = ep.which === 'start' ? iv.start : iv.end;
+    return { start: at, end: at, period: false };
+  }
+  const first = localDate(c, iv.start);
+  const day =
+    ep.which === 'firstDay'
+      ? first
+      : ep.which === 'lastDay'
+        ? localDate(c, iv.end - 1n)
+        : plusDays(first, (ep.n ?? 1) - 1);
+  const start = wallNs(c, day);
+  if (start >= iv.end) {
+    const days = Math.round(Number(iv.end - iv.start) / 86_400_000_000_000);
+    throw new ParseProblem(`There is no day ${ep.n} in that stretch of time: it has ${days} days.`, [
+      'the 1st of last month',
+    ]);
+  }
+  return { start, end: wallNs(c, plusDays(day, 1)), period: true };
+}
+
 function bareDayNumber(ep: EP): void {
   if (ep.k === 'dayOnly') {
     throw new ParseProblem(`“${ep.day}” on its own is not a date: give its month, like “Nov ${ep.day}”.`, [
@@ -183,6 +215,7 @@ function explicit(ep: EP): boolean {
 }
 
 function refOf(ep: EP): DayRef | undefined {
+  if (ep.k === 'edge') return refOf(ep.of);
   if (ep.k === 'day' || ep.k === 'point') return ep.day;
   if (ep.k === 'dayOnly') return { k: 'dayOnly', day: ep.day };
   return undefined;
@@ -297,8 +330,12 @@ function yearNote(c: Ctx, ref: DayRef | undefined, date: YMD): string[] {
 }
 
 function notesOf(...eps: EP[]): string[] {
-  return eps.flatMap((ep) =>
-    ep.k === 'day' || ep.k === 'point' || ep.k === 'span' || ep.k === 'shift' ? ep.notes : [],
+  return eps.flatMap((ep): string[] =>
+    ep.k === 'edge'
+      ? notesOf(ep.of)
+      : ep.k === 'day' || ep.k === 'point' || ep.k === 'span' || ep.k === 'shift'
+        ? ep.notes
+        : [],
   );
 }
 
@@ -408,7 +445,8 @@ function overnight(S: EP, E: EP, texts: [string, string]): [EP, EP] {
 }
 
 /** A range from two endpoints: days and months carried over, floating days settled, notes kept. */
-export function combine(c: Ctx, start: EP, end: EP, texts: [string, string]): TimeRange {
+export function combine(c: Ctx, first: EP, last: EP, texts: [string, string]): TimeRange {
+  const [start, end] = settleWeeks(c, first, last) as [EP, EP];
   const startAgo = dayAgo(start);
   if (startAgo && momentary(end)) dayOrInstantAgo(c, startAgo, texts[1]);
   const [S, E] = overnight(...shareZone(start, end), texts);
@@ -502,8 +540,19 @@ export function combine(c: Ctx, start: EP, end: EP, texts: [string, string]): Ti
 }
 
 /** One endpoint on its own: a day or period (a point in time is not a range). */
-export function single(c: Ctx, ep: EP, text: string): TimeRange {
-  if (ep.k === 'instant' || ep.k === 'now' || ep.k === 'point' || ep.k === 'ago') {
+export function single(c: Ctx, written: EP, text: string): TimeRange {
+  const [ep] = settleWeeks(c, written);
+  if (ep.k === 'offset') {
+    // Alone, an offset is where the range starts and it ends now ("now-2h", "-90m"), as the tools read a
+    // "from" whose "to" is left at now; rounded to a whole unit ("now-1d/d") it is that unit.
+    const iv = offsetSpan(c, ep.steps, ep.round);
+    if (iv.period) return { startNs: iv.start, endNs: endOf(c, iv) };
+    if (iv.start < c.nowNs) return { startNs: iv.start, endNs: c.nowNs };
+    throw new ParseProblem(
+      `“${text}” is not before now, so it cannot start a range that ends now: give the end too, like “now to ${text}”.`,
+    );
+  }
+  if (ep.k === 'instant' || ep.k === 'now' || ep.k === 'point' || ep.k === 'ago' || momentary(ep)) {
     let past = false;
     try {
       const from = since(c, ep).startNs;
@@ -594,10 +643,16 @@ const dayAgo = (ep: EP): AgoDay | undefined => (ep.k === 'day' && !ep.part && !e
 
 /** An end that is a moment, not a stretch of time. */
 const momentary = (ep: EP): boolean =>
-  ep.k === 'now' || ep.k === 'ago' || ep.k === 'instant' || ep.k === 'point';
+  ep.k === 'now' ||
+  (ep.k === 'edge' && (ep.which === 'start' || ep.which === 'end')) ||
+  ep.k === 'offset' ||
+  ep.k === 'ago' ||
+  ep.k === 'instant' ||
+  ep.k === 'point';
 
 /** "since X": from the start of the most recent X to now. */
-export function since(c: Ctx, ep: EP): TimeRange {
+export function since(c: Ctx, written: EP): TimeRange {
+  const [ep] = settleWeeks(c, written);
   bareDayNumber(ep);
   const ago = dayAgo(ep);
   if (ago) dayOrInstantAgo(c, ago);

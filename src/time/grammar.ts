@@ -15,6 +15,7 @@ import {
   type YMD,
 } from './calendar.js';
 import { type Fields, recogniseAs } from './chrono.js';
+import { edgeAt } from './edges.js';
 import {
   type AgoDay,
   type Clock,
@@ -30,8 +31,12 @@ import {
   WEEKEND_NOTE,
   type Zone,
 } from './endpoint.js';
+import { fullYear, twoDigitYearsFor } from './locale.js';
+import { offsetAt } from './offsets.js';
 import { describeShifts, type ShiftSpan, shiftNote } from './shifts.js';
 import { atomText, indices, isWord, type R, type Tok, textOf } from './tokens.js';
+import { UNITS } from './units.js';
+import { weekAt } from './weeks.js';
 
 // ---------------------------------------------------------------------------------------------- pieces
 
@@ -66,19 +71,6 @@ const NUMBER_WORDS: Record<string, number> = {
   eleven: 11,
   twelve: 12,
 };
-
-const UNITS = new Map<string, Unit>();
-for (const [unit, words] of [
-  ['s', 's sec secs second seconds'],
-  ['m', 'm min mins minute minutes'],
-  ['h', 'h hr hrs hour hours'],
-  ['d', 'd day days'],
-  ['w', 'w wk wks week weeks'],
-  ['mo', 'mo mos month months'],
-  ['y', 'y yr yrs year years'],
-] as const) {
-  for (const w of words.split(' ')) UNITS.set(w, unit);
-}
 
 /**
  * Fixed-offset zone abbreviations. Names that stand for more than one zone (IST: India, Israel, Ireland;
@@ -137,7 +129,7 @@ const SINGULAR_UNITS = new Map<string, Unit>(
 const AMBIGUOUS_ZONES = new Set(['ist', 'bst', 'cst', 'cdt', 'ast']);
 
 /** Which month a word names ("Nov", "sept", "November"): chrono's reading of "<word> 1". */
-function monthOfWord(word: string): number | undefined {
+export function monthOfWord(word: string): number | undefined {
   if (word.length < 3) return undefined; // no month name is shorter: spares chrono "to", "on", "am"…
   const f = recogniseAs('monthFirst', `${word} 1`, ['month', 'day']);
   return f?.day === 1 ? f.month : undefined;
@@ -305,9 +297,16 @@ function numericDate(t: Tok[], i: number, g: GrammarCtx): R<DayHit> {
   let y: number | undefined;
   const s2 = t[i + 3];
   const c = t[i + 4];
+  let century = '';
   if (s2?.s === s1.s && s2.glued && c?.num && c.glued) {
     next = i + 5;
-    if (c.s.length !== 4) {
+    // A two-digit year where the person's locale writes dates that way, in its order and with its
+    // separator (de-DE: 03.03.26): in the hundred years around now.
+    const yy = c.s.length === 2 ? twoDigitYearsFor(g.locale) : undefined;
+    if (yy && yy.separator === s1.s) {
+      y = fullYear(Number(c.s), g.today.year);
+      century = String(y);
+    } else if (c.s.length !== 4) {
       const text = textOf(t, i, next);
       return [
         [
@@ -319,21 +318,24 @@ function numericDate(t: Tok[], i: number, g: GrammarCtx): R<DayHit> {
         ],
       ];
     }
-    y = Number(c.s);
+    y ??= Number(c.s);
   } else if (s1.s !== '/') {
     return []; // 1.5 and 1-3 are not dates
   }
   const text = textOf(t, i, next);
   const need = y === undefined ? DATE : DATE_WITH_YEAR;
-  const dayFirst = recogniseAs('dayFirst', text, need);
-  const monthFirst = recogniseAs('monthFirst', text, need);
+  // chrono is given the year in full: its own reading of a two-digit year is not the locale's.
+  const atom = century ? `${a.s}${s1.s}${b.s}${s1.s}${century}` : text;
+  const dayFirst = recogniseAs('dayFirst', atom, need);
+  const monthFirst = recogniseAs('monthFirst', atom, need);
   if (!dayFirst && !monthFirst) {
     return [
       [refused(`“${text}” is not a date in either day/month order.`, ['1 Nov 2025', '2025-11-01']), next],
     ];
   }
   if (!dayFirst || !monthFirst || (dayFirst.month === monthFirst.month && dayFirst.day === monthFirst.day)) {
-    return [[dated((dayFirst ?? monthFirst)!), next]];
+    const r = (dayFirst ?? monthFirst)!;
+    return [[dated(r, century ? [`${text} = ${r.day} ${monthAbbr(r.month!)} ${r.year}`] : []), next]];
   }
   const spell = (r: Fields) => `${r.day} ${monthAbbr(r.month!)}${y === undefined ? '' : ` ${y}`}`;
   const iso = (r: Fields) => isoDate({ year: y!, month: r.month!, day: r.day! });
@@ -598,8 +600,30 @@ function namedPeriod(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
       j + 1,
     ]);
   }
+  if (
+    isWord(t, j, 'week', 'weekend', 'month', 'year') &&
+    isWord(t, j + 1, 'before') &&
+    isWord(t, j + 2, 'last')
+  ) {
+    out.push([calendarSpan(t[j]!.s, -2, today), j + 3]);
+  }
   if (!the) out.push(...monthWithoutDay(t, i, today));
   return out;
+}
+
+/** The week, weekend, month or year `step` of them from the one today is in ("the week before last": -2). */
+function calendarSpan(what: string, step: number, today: YMD): EndpointHit {
+  const monday = plusDays(today, 1 - weekdayOf(today));
+  if (what === 'week') return span(plusDays(monday, 7 * step), plusDays(monday, 7 * step + 7));
+  if (what === 'weekend') {
+    return span(plusDays(monday, 7 * step + 5), plusDays(monday, 7 * step + 7), [WEEKEND_NOTE]);
+  }
+  if (what === 'month') {
+    const first = { ...today, day: 1 };
+    return span(plusMonths(first, step), plusMonths(first, step + 1));
+  }
+  const jan1 = { year: today.year + step, month: 1, day: 1 };
+  return span(jan1, { ...jan1, year: jan1.year + 1 });
 }
 
 /** “this/last/previous/next” with a week, weekend, month, year, part of day or month name. */
@@ -859,6 +883,13 @@ function pointOf(d: DayHit, c: ClockHit, text: string): EndpointHit {
 
 const NONE: DayHit = { ref: { k: 'none' }, notes: [] };
 
+/** The year printed last, after the date and the time (`date`, C's ctime: "Tue Mar 3 14:05:00 PST 2026"). */
+function printed(t: Tok[], d: DayHit, e: number): R<DayHit> {
+  if (d.ref.k !== 'monthDay' || !t[e]?.num || t[e]!.s.length !== 4 || d.refusal) return [];
+  const date = { year: Number(t[e]!.s), month: d.ref.month, day: d.ref.day };
+  return [[{ ...d, ref: { k: 'date', date } }, e + 1]];
+}
+
 /** Every reading of `t[i..]` as one endpoint; the caller keeps those that use every token. */
 function endpoints(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
   const out: R<EndpointHit> = [];
@@ -880,7 +911,10 @@ function endpoints(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
       out.push([dayHitToEndpoint(d, { part: t[j]!.s as Part }), j + 1]);
     }
     const k = isWord(t, j, 'at') || isWord(t, j, ',') ? j + 1 : j;
-    for (const [c, e] of clock(t, k)) out.push([pointOf(d, c, textOf(t, i, e)), e]);
+    for (const [c, e] of clock(t, k)) {
+      out.push([pointOf(d, c, textOf(t, i, e)), e]);
+      for (const [p, f] of printed(t, d, e)) out.push([pointOf(p, c, textOf(t, i, f)), f]);
+    }
   }
   const ci = isWord(t, i, 'at') ? i + 1 : i;
   for (const [c, j] of clock(t, ci)) {
@@ -889,6 +923,8 @@ function endpoints(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
   }
   const di = isWord(t, i, 'the') ? i + 1 : i;
   for (const [n, j] of dayNumber(t, di)) out.push([{ dayOnly: n }, j]);
+  // Last, so that none of them takes the place of a reading above.
+  out.push(...offsetAt(t, i), ...weekAt(t, i), ...edgeAt(t, i, (u, k) => endpoints(u, k, g)));
   return out;
 }
 

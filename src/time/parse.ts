@@ -6,9 +6,11 @@ import { combine, type EP, rollingRange, since, single, spanProblem } from './ev
 import { parseExact, parseLocalIso } from './exact.js';
 import { parseEndpointTokens, rolling } from './grammar.js';
 import { hourSpan } from './hour-spans.js';
+import { isoInterval } from './iso-interval.js';
 import { NAMED_SHIFTS_EXAMPLE, SHIFTS_EXAMPLE } from './shifts.js';
 import { tokenize } from './tokens.js';
 import type { ParseContext, RangeOutcome, RangesOutcome, TimeRange, TimeReading } from './types.js';
+import { monthSpan, soFar, toDate } from './wording.js';
 
 export const EXAMPLES: readonly string[] = [
   'yesterday 9am to 5pm',
@@ -30,12 +32,17 @@ const fail = (error: string, examples: readonly string[] = []): RangeOutcome => 
 // Slack clients turn " into “ ”, sometimes only on one side, so quotes at either end are dropped.
 const EDGE_QUOTES = /^["'“”‘’„«»`]+|["'“”‘’„«»`]+$/g;
 
+// JavaScript prints the zone's name in brackets after its offset ("… GMT+0100 (Central European Standard
+// Time)"); the offset says it all.
+const ZONE_NAME_AFTER_OFFSET = /((?:GMT|UTC)[+-]\d{4}) \([^()]{1,60}\)/gi;
+
 export function normalizeText(text: string): string {
   return String(text ?? '')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(EDGE_QUOTES, '')
-    .trim();
+    .trim()
+    .replace(ZONE_NAME_AFTER_OFFSET, '$1');
 }
 
 type EndpointParse = { ok: true; ep: EP } | { ok: false; refusal?: Refusal };
@@ -189,12 +196,26 @@ function interpret(c: Ctx, t: string, explain = true): TimeRange | ParseProblem 
 
 /** The forms read beside the grammar, or undefined when the text is none of them. */
 function otherForms(c: Ctx, t: string): TimeRange | ParseProblem | undefined {
+  const current = toDate(t);
+  if (current) return interpret(c, current, false);
+  const inner = soFar(t);
+  if (inner) return sinceItBegan(c, inner);
   try {
-    return hoursOfDay(c, t);
+    return isoInterval(c, t) ?? monthSpan(c, t) ?? hoursOfDay(c, t);
   } catch (e) {
     if (!(e instanceof ParseProblem)) throw e;
     return e;
   }
+}
+
+/** "today so far", "this shift so far": the stretch going on, which ends now; one that is over is refused. */
+function sinceItBegan(c: Ctx, inner: string): TimeRange | ParseProblem {
+  const r = interpret(c, inner, false);
+  if (r instanceof ParseProblem || r.endNs === c.nowNs) return r;
+  return new ParseProblem(
+    `“${inner}” is not going on now, so none of it is “so far”: write “${inner}” for all of it.`,
+    [inner],
+  );
 }
 
 const isPartNote = (n: string) => (Object.values(PART_NOTE) as string[]).includes(n);
