@@ -2,6 +2,7 @@
 import { plusDays, type YMD } from './calendar.js';
 import type { GrammarCtx } from './endpoint.js';
 import { msToNs, nsToMsFloor } from './exact.js';
+import { type Language, languageOf } from './languages/index.js';
 import { dateOrderFor } from './locale.js';
 import { shiftSpans } from './shifts.js';
 import type { ParseContext } from './types.js';
@@ -12,6 +13,8 @@ export const MIN_NS = 0n;
 export const MAX_NS = 9_223_372_036_854_775_807n;
 
 export interface Ctx {
+  /** The language of the person's locale, when their ranges may be written in it (languages/). */
+  lang?: Language;
   nowNs: bigint;
   nowMs: number;
   tz: string;
@@ -50,7 +53,9 @@ export function makeCtx(ctx: ParseContext): Ctx | string {
   const today = { year: nowWall.year, month: nowWall.month, day: nowWall.day };
   const order = dateOrderFor(ctx.locale);
   const shifts = shiftSpans(ctx.shifts);
+  const lang = languageOf(ctx.locale);
   return {
+    ...(lang ? { lang } : {}),
     nowNs,
     nowMs,
     tz: ctx.timeZone,

@@ -7,6 +7,7 @@ import { parseExact, parseLocalIso } from './exact.js';
 import { parseEndpointTokens, rolling } from './grammar.js';
 import { hourSpan } from './hour-spans.js';
 import { isoInterval } from './iso-interval.js';
+import { inEnglish, type Language } from './languages/index.js';
 import { NAMED_SHIFTS_EXAMPLE, SHIFTS_EXAMPLE } from './shifts.js';
 import { tokenize } from './tokens.js';
 import type { ParseContext, RangeOutcome, RangesOutcome, TimeRange, TimeReading } from './types.js';
@@ -384,13 +385,30 @@ function readOne(c: Ctx, text: string, requirePast: boolean, explain = true): Ti
       error: `That time range is too long (over ${MAX_RANGE_CHARS} characters).`,
       examples: [],
     };
-  const r = interpret(c, t, explain);
+  const r = c.lang ? inLanguage(c, c.lang, t, explain) : interpret(c, t, explain);
   const bad = r instanceof ParseProblem ? r : checkRange(c, r, requirePast);
   if (!bad) return { kind: 'exact', range: r as TimeRange };
   if (bad instanceof NotARange) return { kind: 'none', error: bad.message };
   const readings = bad.readings.filter((x) => readsNow(c, x, requirePast));
   if (readings.length > 0) return { kind: 'ambiguous', error: bad.message, readings, examples: bad.examples };
   return { kind: 'refused', error: bad.message, examples: bad.examples };
+}
+
+/**
+ * A text from someone whose Slack language is `lang`: as the grammar reads it (English always works), else
+ * put in the grammar's words by the language's lexicon and read so. A refusal of the translation says
+ * what it was read as, since it quotes the grammar's words.
+ */
+function inLanguage(c: Ctx, lang: Language, t: string, explain: boolean): TimeRange | ParseProblem {
+  const r = interpret(c, t, false);
+  if (!(r instanceof ParseProblem)) return r;
+  const said = inEnglish(t, lang);
+  if (said === undefined) return explain ? interpret(c, t, true) : r;
+  if (said instanceof Refusal) return problem(said);
+  const read = interpret(c, said, explain);
+  if (!(read instanceof ParseProblem)) return read;
+  const Kind = read instanceof NotARange ? NotARange : ParseProblem;
+  return new Kind(`I read “${t}” as “${said}”. ${read.message}`, read.examples, read.readings);
 }
 
 const readsNow = (c: Ctx, text: string, requirePast: boolean): boolean =>
