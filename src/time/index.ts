@@ -43,7 +43,7 @@ export { MAX_NS, MIN_NS } from './context.js';
 export { describeRange, type EchoOptions } from './describe.js';
 export { toIso, toNanos } from './exact.js';
 export { type DateOrder, dateOrderFor, isLocaleTag } from './locale.js';
-export { EXAMPLES, parseTimeRange, parseTimeRanges } from './parse.js';
+export { EXAMPLES, findTimeRanges, parseTimeRange, parseTimeRanges, readTimeRange } from './parse.js';
 export {
   describeShifts,
   formatShifts,
@@ -55,5 +55,13 @@ export {
   shiftSpans,
 } from './shifts.js';
 export { DEFAULT_ECHO_CHARS, describeRanges, type RangesEchoOptions } from './summary.js';
-export type { ParseContext, RangeOutcome, RangesOutcome, TimeRange } from './types.js';
+export type {
+  FoundRange,
+  ParseContext,
+  RangeOutcome,
+  RangeRefusal,
+  RangesOutcome,
+  TimeRange,
+  TimeReading,
+} from './types.js';
 export { isValidTimeZone } from './zone.js';

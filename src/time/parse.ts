@@ -10,7 +10,14 @@ import { isoInterval } from './iso-interval.js';
 import { inEnglish, type Language } from './languages/index.js';
 import { NAMED_SHIFTS_EXAMPLE, SHIFTS_EXAMPLE } from './shifts.js';
 import { tokenize } from './tokens.js';
-import type { ParseContext, RangeOutcome, RangesOutcome, TimeRange, TimeReading } from './types.js';
+import type {
+  FoundRange,
+  ParseContext,
+  RangeOutcome,
+  RangesOutcome,
+  TimeRange,
+  TimeReading,
+} from './types.js';
 import { monthSpan, soFar, toDate } from './wording.js';
 
 export const EXAMPLES: readonly string[] = [
@@ -487,4 +494,40 @@ export function parseTimeRanges(text: string, ctx: ParseContext): RangesOutcome 
     }
   }
   return { ok: true, ranges: items.map((x) => x.range) };
+}
+
+// Around a range in a sentence: quotes and brackets before it, punctuation after it.
+const LEADING = /^["'“‘([«„]+/;
+const TRAILING = /["'”’)\]»,.;:!?]+$/;
+
+/**
+ * The time ranges in a longer text ("train a model on temperature at Pump A using last week"): where each
+ * is and its reading, exact or ambiguous, leftmost and longest first, none overlapping. Each is what
+ * readTimeRange says of those words alone; words that make no range, or one that is refused, are not
+ * among them.
+ */
+export function findTimeRanges(text: string, ctx: ParseContext): FoundRange[] {
+  const c = makeCtx(ctx);
+  if (typeof c === 'string') return [];
+  const source = String(text ?? '');
+  const words = [...source.matchAll(/\S+/g)].map((m) => ({ from: m.index, to: m.index + m[0].length }));
+  const found: FoundRange[] = [];
+  for (let i = 0; i < words.length; ) {
+    let hit: FoundRange | undefined;
+    for (let j = Math.min(words.length, i + MAX_RANGE_WORDS); j > i && !hit; j--) {
+      const raw = source.slice(words[i]!.from, words[j - 1]!.to);
+      const lead = LEADING.exec(raw)?.[0].length ?? 0;
+      const piece = raw.slice(lead).replace(TRAILING, '');
+      if (piece === '') continue;
+      const reading = readOne(c, piece, ctx.requirePast === true, false);
+      if (reading.kind === 'exact' || reading.kind === 'ambiguous') {
+        const from = words[i]!.from + lead;
+        hit = { from, to: from + piece.length, text: piece, reading };
+        i = j;
+      }
+    }
+    if (hit) found.push(hit);
+    else i++;
+  }
+  return found;
 }
