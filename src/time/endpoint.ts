@@ -129,6 +129,6 @@ export function span(from: YMD, to: YMD, notes: string[] = []): EndpointHit {
   return { ep: { k: 'span', from, to, notes } };
 }
 
-export function refuse(error: string, examples: string[]): EndpointHit {
-  return { refusal: new Refusal(error, examples) };
+export function refuse(error: string, examples: string[], readings: string[] = []): EndpointHit {
+  return { refusal: new Refusal(error, examples, readings) };
 }

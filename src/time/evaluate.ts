@@ -123,6 +123,7 @@ function currentShift(c: Ctx, ep: Extract<EP, { k: 'shift' }>): { start: bigint;
       throw new ParseProblem(
         `“last night shift” could be the night shift going on now (it started last night, ${describeInstant(lastNight.start, c.tz)}) or the last one that is over (from ${describeInstant(found.start, c.tz)}): write “this shift” for the one going on, or “the night shift on ${fmtDay(found.day)}” for the one that is over.`,
         ['this shift', `the night shift on ${fmtDay(found.day)}`],
+        ['this shift', `the night shift on ${fmtDay(found.day)}`],
       );
     }
   }
@@ -609,6 +610,7 @@ function wholePeriodAgo(ago: AgoDay, day: YMD): never {
   throw new ParseProblem(
     `“${ago.text}” could be the day ${date} or the whole ${word} it falls in: write “${date}” for the day, or “${period}” for the ${word}.`,
     [date, period],
+    [date, period],
   );
 }
 
@@ -628,6 +630,7 @@ function dayOrInstantAgo(c: Ctx, ago: AgoDay, end?: string): never {
       : `${ago.text} ${clock} to ${end}`;
   throw new ParseProblem(
     `“${phrase}” could start at the beginning of that day (${describeInstant(wallNs(c, day), c.tz)}) or at this time of day ${ago.text} (${describeInstant(rollingRange(c, ago.n, ago.unit).startNs, c.tz)}): write “${midnight}” for the first, or “${rolling}” for the second.`,
+    [midnight, rolling],
     [midnight, rolling],
   );
 }

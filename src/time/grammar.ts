@@ -202,10 +202,10 @@ const badCount = (text: string, example: string): Refusal =>
     example,
   ]);
 
-const refused = (error: string, examples: string[]): DayHit => ({
+const refused = (error: string, examples: string[], readings: string[] = []): DayHit => ({
   ref: { k: 'none' },
   notes: [],
-  refusal: new Refusal(error, examples),
+  refusal: new Refusal(error, examples, readings),
 });
 
 /** A date chrono could not read: a day its month does not have, or else not a date at all. */
@@ -353,7 +353,7 @@ function numericDate(t: Tok[], i: number, g: GrammarCtx): R<DayHit> {
     y === undefined
       ? [spell(dayFirst), spell(monthFirst)]
       : [spell(dayFirst), iso(dayFirst), spell(monthFirst), iso(monthFirst)];
-  return [[refused(`${readings} ${fix}`, examples), next]];
+  return [[refused(`${readings} ${fix}`, examples, [spell(dayFirst), spell(monthFirst)]), next]];
 }
 
 /** A day: today, yesterday, tomorrow, (last|next) Friday, Friday, a named or numeric date. */
@@ -391,6 +391,7 @@ function dayRef(t: Tok[], i0: number, g: GrammarCtx): R<DayHit> {
               refusal: new Refusal(
                 `“this ${name}” could be the ${name} just gone or the coming one: write “${name}” or “last ${name}” for the most recent one, or “next ${name}” for the coming one.`,
                 [name, `last ${name}`],
+                [`last ${name}`, `next ${name}`],
               ),
             },
             j,
@@ -586,6 +587,7 @@ function namedPeriod(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
       refuse(
         `“${textOf(t, i, j + 1)}” could be this weekend or the last one: write “last weekend” or “this weekend”.`,
         ['last weekend'],
+        ['last weekend', 'this weekend'],
       ),
       j + 1,
     ]);
@@ -650,6 +652,7 @@ function relativePeriod(t: Tok[], i: number, today: YMD, rel: string, what: stri
       refuse(
         `“${textOf(t, i, at)}” could mean the calendar ${what} or the ${rel === 'next' ? 'coming' : 'past'} ${n}: write “${rel} ${what}” for the calendar ${what}${rolling}.`,
         [`${rel} ${what}`, ...(rel === 'last' ? [`past ${n}`] : [])],
+        rel === 'last' ? [`last ${what}`, `past ${n}`] : [],
       ),
       at,
     ]);
@@ -996,6 +999,7 @@ export function rolling(t: Tok[]): RollingHit {
       refusal: new Refusal(
         `“${textOf(t, 0, t.length)}” could mean yesterday or the last 24 hours: write “yesterday” or “past 24 hours”.`,
         ['yesterday', 'past 24 hours'],
+        ['yesterday', 'past 24 hours'],
       ),
     };
   }
@@ -1005,6 +1009,7 @@ export function rolling(t: Tok[]): RollingHit {
   return {
     refusal: new Refusal(
       `“${textOf(t, 0, t.length)}” could mean the last calendar ${word} or the past ${n2}: write “last ${word}” or “past ${n2}”.`,
+      [`last ${word}`, `past ${n2}`],
       [`last ${word}`, `past ${n2}`],
     ),
   };

@@ -91,6 +91,8 @@ def instant(zone, now_ns, spec):
         return instant(zone, now_ns, m.group(1)) + int(m.group(2)) * 3600 * 10**9
     if spec == 'now':
         return now_ns
+    if spec.startswith('cut '):
+        return min(now_ns, instant(zone, now_ns, spec[4:]))
     if spec.startswith('abs '):
         return abs_ns(spec[4:])
     m = re.match(r'^now-(\d+)(s|m|h)$', spec)

@@ -40,6 +40,7 @@ const NEXT = '(?:nächste[nrs]?|naechste[nrs]?|kommende[nrs]?)';
 
 export const de: Lexicon = {
   spaced: true,
+  clock24: true,
   rules: [
     [
       'heute nacht',
@@ -84,7 +85,7 @@ export const de: Lexicon = {
     ['(?:kalenderwoche|woche) (\\d{1,2})', (m) => `week ${m[1]}`],
     ['(\\d{1,2})\\. ?{W}\\.?(?: (\\d{4}))?', (m, h) => dayOfMonth(m[1]!, h.month(m[2]!), m[3])],
     ['(\\d{1,2})\\.(\\d{1,2})\\.(?!\\d)', (m) => dayOfMonth(m[1]!, Number(m[2]), undefined)],
-    ['(?:um )?(\\d{1,2})\\.(\\d{2}) ?uhr', (m) => `${m[1]}:${m[2]}`],
+    ['(?:um )?(\\d{1,2})\\.(\\d{2}) ?uhr', (m) => `${m[1]!.padStart(2, '0')}:${m[2]}`],
     // "vom 1. bis 3. März": a day of the month the other end names.
     ['(\\d{1,2})\\.(?!\\d)', (m) => m[1]!],
     // "gestern ab 9 Uhr": from then on.
@@ -115,6 +116,10 @@ export const de: Lexicon = {
     mitternacht: 'midnight',
     mittag: 'noon',
     schicht: 'shift',
+    die: 'the',
+    der: 'the',
+    das: 'the',
+    den: 'the',
     wochenende: 'weekend',
   },
   units: unitsOf({

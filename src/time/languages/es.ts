@@ -25,7 +25,7 @@ export const es: Lexicon = {
     // "desde el lunes a las 8" is since Monday at 8.
     ['desde(?=\\s.*\\shasta\\s)', () => 'from'],
     ['desde(?=\\s+las?\\s+\\d\\S*\\s+(?:a|al)\\s)', () => 'from'],
-    ['(?:de|del)(?=\\s+(?:las?\\s+)?\\d)', () => 'from'],
+    ['(?:de|del)(?=\\s+(?:las?\\s+)?\\d{1,2}(?!\\d))', () => 'from'],
     // "de 9 a 17": "a" is "to" after a start, and "at" before a time otherwise ("desde el lunes a las 8").
     [
       '(?:al|a)(?=\\s)',

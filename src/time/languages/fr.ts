@@ -28,6 +28,7 @@ const LAST = '(?:dernier|derniers|dernière|dernières)';
 
 export const fr: Lexicon = {
   spaced: true,
+  clock24: true,
   rules: [
     [
       'cette nuit',
@@ -104,8 +105,8 @@ export const fr: Lexicon = {
     ['(?:semaine|sem\\.?) ?(\\d{1,2})', (m) => `week ${m[1]}`],
     ['s(\\d{1,2})', (m) => `W${m[1]}`],
     ['(\\d{1,2})(?:er)? {W}(?: (\\d{4}))?', (m, h) => dayOfMonth(m[1]!, h.month(m[2]!), m[3])],
-    ['(\\d{1,2}) ?h ?(\\d{2})', (m) => `${m[1]}:${m[2]}`],
-    ['(\\d{1,2}) ?h(?![\\p{L}])', (m) => `${m[1]}:00`],
+    ['(\\d{1,2}) ?h ?(\\d{2})', (m) => `${m[1]!.padStart(2, '0')}:${m[2]}`],
+    ['(\\d{1,2}) ?h(?![\\p{L}])', (m) => `${m[1]!.padStart(2, '0')}:00`],
     ['(\\d{1,2})er(?![\\p{L}])', (m) => m[1]!],
   ],
   words: {

@@ -122,15 +122,16 @@ function apply(segs: Seg[], re: RegExp, say: (m: RegExpExecArray, before: string
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** A date or time chrono read, in words the grammar reads the same way. */
-function english(f: Fields): string {
+function english(f: Fields, clock24: boolean): string {
   const parts: string[] = [];
   if (f.month !== undefined && f.day !== undefined) {
     parts.push(`${f.day} ${monthAbbr(f.month)}${f.year === undefined ? '' : ` ${f.year}`}`);
   }
   if (f.hour !== undefined) {
-    // A time chrono knows the half of the day of is written on the 24-hour clock; one it does not ("9 Uhr")
-    // keeps its hour as written, so that the grammar's rules for such a time apply to it.
-    const fixed = f.meridiem !== undefined || f.hour === 0 || f.hour >= 13;
+    // A time chrono knows the half of the day of, or one in a language that writes the 24-hour clock ("5 Uhr"),
+    // is given with its leading zero; another ("9時") keeps its hour as written, so that the grammar's rules
+    // for a time that may be in either half of the day apply to it.
+    const fixed = clock24 || f.meridiem !== undefined || f.hour === 0 || f.hour >= 13;
     const hour = fixed ? pad(f.hour) : String(f.hour);
     parts.push(`${hour}:${pad(f.minute ?? 0)}${f.second === undefined ? '' : `:${pad(f.second)}`}`);
   }
@@ -144,7 +145,9 @@ function atoms(lang: Language, text: string): string {
   // Numbers alone ("01/11/25", "9:30") are the grammar's: the order of a numeric date is the person's
   // region's, and a two-digit year is read only where the region writes one.
   const w = /^[\d\s./:-]+$/.test(t) ? undefined : recogniseWritten(lang, t);
-  if (w) return w.end ? `${english(w.start)} to ${english(w.end)}` : english(w.start);
+  const clock24 = LEXICONS[lang].clock24 === true;
+  if (w)
+    return w.end ? `${english(w.start, clock24)} to ${english(w.end, clock24)}` : english(w.start, clock24);
   const h = helpers(lang);
   return t.replace(/[\p{L}]+/gu, (word) => {
     const m = h.month(word);

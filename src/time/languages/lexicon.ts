@@ -9,6 +9,11 @@ export interface Lexicon {
   /** Words are separated by spaces (all but Japanese): phrases match whole words only. */
   spaced: boolean;
   /**
+   * Times are written on the 24-hour clock ("5 Uhr" is 05:00, "17 Uhr" 17:00): a time read in the language
+   * is given to the grammar with its leading zero, which says so.
+   */
+  clock24?: boolean;
+  /**
    * Patterns, tried in order before the words: `{N}` is a count (digits or a number word), `{U}` a unit,
    * `{W}` a word, a space any spacing. A rule is given all the text before its match, what earlier rules
    * made of it in English included.

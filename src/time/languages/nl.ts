@@ -26,6 +26,7 @@ const pre = (word: string, rest: string | null) => (rest === null ? null : `${wo
 
 export const nl: Lexicon = {
   spaced: true,
+  clock24: true,
   rules: [
     [
       'vannacht',
@@ -72,7 +73,7 @@ export const nl: Lexicon = {
     ['dit weekend', () => 'this weekend'],
     ['(?:vorig|afgelopen) weekend', () => 'last weekend'],
     ['(?:afgelopen|vorige) nacht', () => 'last night'],
-    ['(\\d{1,2})[.:](\\d{2}) ?uur', (m) => `${m[1]}:${m[2]}`],
+    ['(\\d{1,2})[.:](\\d{2}) ?uur', (m) => `${m[1]!.padStart(2, '0')}:${m[2]}`],
     ['tot nu toe', () => 'so far'],
   ],
   words: {

@@ -29,7 +29,7 @@ export const pt: Lexicon = {
       '(?:às|até|a)(?=\\s)',
       (m, _h, before) => (/(?:^|\s)(?:from|das|dos|de)\s/.test(before) ? 'to' : m[0] === 'às' ? 'at' : null),
     ],
-    ['(?:das|dos|de)(?=\\s+\\d)', () => 'from'],
+    ['(?:das|dos|de)(?=\\s+\\d{1,2}(?!\\d))', () => 'from'],
     ['(\\d{1,2})(?:º)? de {W}(?: de (\\d{4}))?', (m, h) => dayOfMonth(m[1]!, h.month(m[2]!), m[3])],
     [
       '(?:há|faz) {N} {U}',
