@@ -36,6 +36,11 @@ export interface OpFailure {
   message: string;
   usage?: string;
   example?: string;
+  /**
+   * A value that has more than one reading (a time range such as `yesterday 1-5`): each reading as the one
+   * `key=value` that gives it, so the surface can offer each to click or type; `example` is the first.
+   */
+  readings?: string[];
   /** The service may or may not have acted (timeout after sending a create). */
   outcomeUnknown?: boolean;
   /** The service's HTTP status, when it answered: a 404 says an ID does not exist. */

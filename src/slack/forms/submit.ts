@@ -75,7 +75,11 @@ export async function checkSubmission(
     defaultName: defaultName(operationWordOf(meta.kind), userName, now),
     needsChannel: !meta.channel,
   });
-  const repeat = repeatErrors(fields.repeat, form.ranges, { zone: timeZone, now: now.getTime() });
+  const repeat = repeatErrors(fields.repeat, form.ranges, {
+    zone: timeZone,
+    now: now.getTime(),
+    ...(locale ? { locale } : {}),
+  });
   if (!outcome.ok || repeat)
     return {
       ack: { response_action: 'errors', errors: { ...(outcome.ok ? {} : outcome.errors), ...repeat } },
@@ -182,7 +186,7 @@ async function scheduleForm(bot: Bot, s: Submission, to: Audience, who: Invocati
 function repeatErrors(
   repeat: string | undefined,
   ranges: readonly { blockId: string; text: string }[],
-  o: { zone: string; now: number },
+  o: { zone: string; now: number; locale?: string },
 ): Record<string, string> | undefined {
   if (!repeat) return undefined;
   const when = checkRepeat(repeat, o);

@@ -55,6 +55,7 @@ async function performRun(
     store: bot.store,
     operations: bot.operations,
     displayName: async (userId) => goesBy(await bot.users.lookup(userId)),
+    localeOf: async (userId) => (await bot.users.lookup(userId)).locale,
   };
   const { actor, result, unsaid, report } = await performScheduled(deps, s, plannedAt);
   // Failures go to the owner alone (by direct message: nobody may be in the channel at that hour).
