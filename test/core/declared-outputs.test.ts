@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/core/grammar/parse.js';
+import { FLAG } from '../../src/core/kinds/index.js';
 import { execute, type ServiceOperation } from '../../src/core/operations/execute.js';
 import { requestParams } from '../../src/core/operations/params.js';
 import { anomalyLearn } from '../../src/core/operations/registry/anomaly-learn.js';
@@ -129,7 +130,7 @@ describe('what each entry yields is what it declares', () => {
 describe('declarations that hold together', () => {
   const declared = REGISTRY.flatMap((e) => (e.outputs?.declared ?? []).map((o) => ({ e, o })));
   const keys = new Set(REGISTRY.flatMap((e) => e.args.map((a) => a.key)));
-  const flags = new Set(declared.filter(({ o }) => o.type === 'flag').map(({ o }) => o.name));
+  const flags = new Set(declared.filter(({ o }) => o.type === FLAG).map(({ o }) => o.name));
 
   it('each output is named once in its entry, in snake_case, and feeds an argument some operation takes', () => {
     for (const e of REGISTRY) {

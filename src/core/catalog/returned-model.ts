@@ -1,4 +1,5 @@
 import type { CatalogLinks, CatalogSource, CatalogUpsert } from '../../store/index.js';
+import { MODEL, WORKSPACE } from '../kinds/resources.js';
 
 /** A record the service returned that names a resource. */
 export interface ReturnedRecord {
@@ -19,12 +20,12 @@ export function returnedModel(
   const workspace = r.workspace ?? links.workspace;
   return [
     {
-      kind: 'model',
+      kind: MODEL.name,
       id: r.id,
       name: r.name,
       source,
       links: { ...links, ...(workspace ? { workspace } : {}) },
     },
-    ...(workspace ? [{ kind: 'workspace' as const, id: workspace, source }] : []),
+    ...(workspace ? [{ kind: WORKSPACE.name, id: workspace, source }] : []),
   ];
 }

@@ -1,21 +1,23 @@
-import type { CatalogKind, CatalogLinks, CatalogUpsert } from '../../store/index.js';
+import type { CatalogLinks, CatalogUpsert } from '../../store/index.js';
 import type { SignalRef } from '../grammar/types.js';
+import { DATASPEC, SIGNAL } from '../kinds/resources.js';
 import type { ResolvedData } from '../operations/requests.js';
+import type { ResourceKind } from './kind.js';
 
 /** How an operation's entry names what it teaches the catalog: the pieces, worded once. */
 
-/** Resources a user names in a request are known by their IDs; only signal labels give them names. */
-export const typed = (kind: CatalogKind, id: string, links?: CatalogLinks): CatalogUpsert => ({
-  kind,
+/** Resources a user names in a request are known by their IDs; only labels of a list give them names. */
+export const typed = (kind: ResourceKind, id: string, links?: CatalogLinks): CatalogUpsert => ({
+  kind: kind.name,
   id,
   source: 'command',
   ...(links ? { links } : {}),
 });
 
-/** A label equal to the ID is the grammar's default, not a name. */
-export function signalEntries(signals: readonly SignalRef[]): CatalogUpsert[] {
-  return signals.map((s) => ({
-    kind: 'signal',
+/** The items of a list a user typed, each named by its label (a label equal to the ID is no name). */
+export function listEntries(kind: ResourceKind, items: readonly SignalRef[]): CatalogUpsert[] {
+  return items.map((s) => ({
+    kind: kind.name,
     id: s.signal,
     source: 'command',
     ...(s.name !== s.signal ? { name: s.name } : {}),
@@ -23,5 +25,5 @@ export function signalEntries(signals: readonly SignalRef[]): CatalogUpsert[] {
 }
 
 export function dataEntries(data: ResolvedData): CatalogUpsert[] {
-  return data.kind === 'dataspec' ? [typed('dataspec', data.dataspecId)] : signalEntries(data.signals);
+  return data.kind === 'dataspec' ? [typed(DATASPEC, data.dataspecId)] : listEntries(SIGNAL, data.signals);
 }

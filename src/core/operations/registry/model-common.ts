@@ -3,14 +3,25 @@ import type { ModelRecord } from '../../../wire/index.js';
 import { returnedModel } from '../../catalog/returned-model.js';
 import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
+import { ASSESSMENT, ID, ID_OUTPUT } from '../../kinds/index.js';
 import { serviceFailure } from '../../service-errors.js';
 import { MODEL_RETURNED, modelReturnedValues, modelSeen, schemasOf, str } from './describe.js';
-import { declareOutputs, type OperationEntry } from './entry.js';
+import { type Argument, declareOutputs, type OperationEntry } from './entry.js';
 
 export interface ModelCommon {
   kind: 'model-common';
   assessmentId: string;
 }
+
+const OF: Argument<string> = {
+  key: 'assessment',
+  kind: ID,
+  lookup: { names: ASSESSMENT },
+  required: true,
+  help: 'The assessment whose common model M[0] is looked up.',
+  channelDefault: true,
+  positional: true,
+};
 
 export const modelCommon: OperationEntry<ModelCommon, ModelCommon, never, ModelRecord | null> = {
   parsedKind: 'model-common',
@@ -22,21 +33,12 @@ export const modelCommon: OperationEntry<ModelCommon, ModelCommon, never, ModelR
     examples: [`/tsai model common ${X.assessment}`],
     mutating: false,
   },
-  args: [
-    {
-      key: 'assessment',
-      kind: 'id',
-      required: true,
-      help: 'The assessment whose common model M[0] is looked up.',
-      channelDefault: true,
-      positional: true,
-    },
-  ],
+  args: [OF],
   parse: (args, spec) =>
     ok(
       {
         kind: 'model-common',
-        assessmentId: soleIdFrom(args, spec, 'assessment', '`model common` needs an assessment ID.'),
+        assessmentId: soleIdFrom(args, spec, OF, '`model common` needs an assessment (its ID or name).'),
       },
       spec,
     ),
@@ -74,7 +76,7 @@ export const modelCommon: OperationEntry<ModelCommon, ModelCommon, never, ModelR
   catalog: (req, r) => ({
     add: r
       ? [
-          { kind: 'assessment', id: req.assessmentId, source: 'service' },
+          { kind: ASSESSMENT.name, id: req.assessmentId, source: 'service' },
           ...returnedModel(r, 'service', { assessment: req.assessmentId }),
         ]
       : [],
@@ -83,7 +85,7 @@ export const modelCommon: OperationEntry<ModelCommon, ModelCommon, never, ModelR
   outputs: declareOutputs(
     [
       ...MODEL_RETURNED,
-      { name: 'assessment', type: 'id', label: 'Assessment', shown: {}, feeds: 'assessment' },
+      { name: 'assessment', type: ID_OUTPUT, label: 'Assessment', shown: {}, feeds: 'assessment' },
     ],
     (done) => ({
       ...modelReturnedValues(done),
