@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { COMMANDS, KEY_ALIASES } from '../../src/core/grammar/commands.js';
+import { COMMANDS } from '../../src/core/grammar/commands.js';
 import { EXAMPLE_IDS } from '../../src/core/ids.js';
 import { NAMES, RANGE, TEXT, WORD } from '../../src/core/kinds/index.js';
 import { type AnyEntry, type Argument, usagePart } from '../../src/core/operations/registry/entry.js';
@@ -41,7 +41,9 @@ const WORDS = [
 ];
 
 /** Every command's option keys and their other spellings, as people type them or in another case. */
-const KEY_NAMES = [...new Set([...COMMANDS.flatMap((c) => c.keys), ...Object.keys(KEY_ALIASES)])];
+const KEY_NAMES = [
+  ...new Set([...COMMANDS.flatMap((c) => c.keys), ...COMMANDS.flatMap((c) => Object.keys(c.aliases ?? {}))]),
+];
 const KEYS = fc.oneof(
   { weight: 5, arbitrary: fc.constantFrom(...KEY_NAMES) },
   {

@@ -15,7 +15,7 @@ import {
   takePositional,
   tooMany,
 } from './args.js';
-import { COMMANDS, type CommandSpec, KEY_ALIASES, specById } from './commands.js';
+import { COMMANDS, type CommandSpec, specById } from './commands.js';
 import { fillPlaceholders, repeatedSignal, withoutMarks } from './placeholders.js';
 import { didYouMean, suggest } from './suggest.js';
 import { type Token, tokenize } from './tokenize.js';
@@ -235,7 +235,7 @@ function collect(tokens: Token[], spec: CommandSpec, names: ResolvedNames | unde
       }
       continue;
     }
-    const key = KEY_ALIASES[t.key] ?? t.key;
+    const key = spec.aliases?.[t.key] ?? t.key;
     if (!spec.keys.includes(key)) {
       const accepted = spec.keys.length
         ? `It takes ${spec.keys.map((k) => `\`${k}=\``).join(', ')}.`

@@ -52,6 +52,7 @@ export const NAME: Argument<string> = {
 
 export const DESCRIPTION: Argument<string> = {
   key: 'description',
+  aliases: ['desc'],
   kind: TEXT,
   required: false,
   help: 'A description kept with it at the service.',
@@ -65,6 +66,7 @@ export const SIGNAL_LIST = { names: SIGNAL, list: true, labels: { noun: 'label',
 
 export const SIGNALS: Argument<SignalRef[]> = {
   key: 'signals',
+  aliases: ['signal'],
   kind: IDS,
   lookup: SIGNAL_LIST,
   required: true,
@@ -94,8 +96,12 @@ export function rangesField(optional: boolean): FieldSpec {
   return { name: 'ranges', label: 'Time range', optional };
 }
 
+/** What people type for a time range's key. */
+export const RANGE_ALIASES = ['ranges', 'time-range', 'time'];
+
 export const RANGE: Argument<string> = {
   key: 'range',
+  aliases: RANGE_ALIASES,
   kind: RANGE_KIND,
   required: true,
   help: 'The time range of the data, read in your zone; separate several ranges with `;`.',
@@ -176,6 +182,7 @@ export function modelArg(help: string, label: string, noun?: string): Argument<s
 /** The new model's name: left empty, the service names it. */
 export const MODEL_NAME: Argument<string> = {
   key: 'model-name',
+  aliases: ['modelname'],
   kind: TEXT,
   required: false,
   help: "The new model's name (default: the service's).",
@@ -191,6 +198,7 @@ export const MODEL_NAME: Argument<string> = {
 /** Where ANOMALYEVAL's outputs go, new signals named after a prefix: one word. */
 export const PREFIX: Argument<string> = {
   key: 'prefix',
+  aliases: ['output-prefix', 'outputsignalprefix', 'outputsignal-prefix'],
   kind: WORD,
   required: false,
   help: 'Outputs go to new signals named `<prefix>/<output name>` (or `outputs=`).',
@@ -211,6 +219,7 @@ export const PREFIX: Argument<string> = {
 /** Or to existing signals, each named by the model's output it takes (its label). */
 export const OUTPUTS: Argument<SignalRef[]> = {
   key: 'outputs',
+  aliases: ['output', 'outputsignals', 'output-signals'],
   kind: IDS,
   lookup: { names: SIGNAL, list: true, labels: { noun: 'output name', fromName: false } },
   required: false,

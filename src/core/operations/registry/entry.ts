@@ -107,6 +107,8 @@ export interface ArgumentKind<V = unknown> {
 export interface Argument<V = unknown> {
   /** The command's canonical option key (`workspace=`, `range=`). */
   key: string;
+  /** Other spellings people type for its key (lower case, `-` between words): `desc` for `description`. */
+  aliases?: readonly string[];
   /** What it holds, declared once for every surface (core/kinds/arguments/). */
   kind: ArgumentKind<V>;
   /** How its IDs are looked up: the kind of resource its names stand for, one or a list, labels. */
@@ -165,7 +167,10 @@ export interface FormSpec {
 }
 
 /** What a command's words, summary and examples are; its keys and its usage come from its arguments. */
-export type CommandText = Omit<CommandSpec, 'keys' | 'freeText' | 'defaults' | 'positional' | 'usage'> & {
+export type CommandText = Omit<
+  CommandSpec,
+  'keys' | 'aliases' | 'freeText' | 'defaults' | 'positional' | 'usage' | 'arguments'
+> & {
   /**
    * The other ways of writing it, each derived from its arguments like the first: `live start|stop`'s
    * `<model_id>` or `assessment=`. Each is the list of argument keys it shows, in order.
@@ -418,16 +423,20 @@ export interface OperationEntry<
 export type AnyEntry = OperationEntry<any, any, any, any, any>;
 
 /** The command spec of an entry: its text, its keys and its usage line read from its arguments. */
-export function commandSpecOf(entry: Pick<AnyEntry, 'command' | 'args'>): CommandSpec {
+export function commandSpecOf(entry: Pick<AnyEntry, 'command' | 'args' | 'approval'>): CommandSpec {
   const keys = (pick: (a: Argument) => boolean | undefined) => entry.args.filter(pick).map((a) => a.key);
   const freeText = keys((a) => a.freeText);
   const defaults = keys((a) => a.channelDefault);
   const positional = entry.args.find((a) => a.positional)?.key;
+  const aliases = Object.fromEntries(entry.args.flatMap((a) => (a.aliases ?? []).map((s) => [s, a.key])));
   const { forms: _, lead: __, ...text } = entry.command;
   return {
     ...text,
     usage: usageOf(entry),
     keys: keys(() => true),
+    ...(Object.keys(aliases).length ? { aliases } : {}),
+    arguments: entry.args.map((a) => ({ usage: usagePart(a, true), help: `${a.help}${byName(a)}` })),
+    ...(entry.approval ? { answers: 'a request to its approvers in the channel; a note to you' } : {}),
     ...(freeText.length ? { freeText } : {}),
     ...(defaults.length ? { defaults } : {}),
     ...(positional ? { positional } : {}),
@@ -472,6 +481,13 @@ function usageParts(args: readonly Argument[]): string[] {
     parts.push(`(${sides.map((s) => s.join(' ')).join(' | ')})`);
   }
   return parts;
+}
+
+/** What help says of an argument a name may stand for: that it may be given by name. */
+function byName(a: Argument): string {
+  const names = a.lookup?.names;
+  if (!names) return '';
+  return a.lookup?.list ? ` Each by its ID or its name.` : ` By its ID or its name.`;
 }
 
 /** How the usage line shows one argument: `key=<shape>`, or its positional shape; `[…]` when optional. */

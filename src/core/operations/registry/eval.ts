@@ -17,7 +17,7 @@ import {
 } from '../../kinds/index.js';
 import type { OpSuccess } from '../../outcome.js';
 import { serviceFailure } from '../../service-errors.js';
-import { NAME, PICK_HINT, pick, rangesField } from './arguments.js';
+import { NAME, PICK_HINT, pick, RANGE_ALIASES, rangesField } from './arguments.js';
 import {
   ACTIVITY_VIEW_HINT,
   ASSESSMENT_OUTPUT,
@@ -96,6 +96,7 @@ const EVAL_ARGS: readonly Argument[] = [
   },
   {
     key: 'entities',
+    aliases: ['entity'],
     kind: NAMES,
     required: true,
     help: 'The entities to evaluate, comma-separated.',
@@ -111,6 +112,7 @@ const EVAL_ARGS: readonly Argument[] = [
   },
   {
     key: 'range',
+    aliases: RANGE_ALIASES,
     kind: RANGE,
     required: true,
     help: 'One past time range, read in your zone.',

@@ -35,7 +35,14 @@ export const workspaceCreate: OperationEntry<
       freeText: true,
       shape: '<name>',
     },
-    { key: 'description', kind: TEXT, required: false, help: 'What it is for.', freeText: true },
+    {
+      key: 'description',
+      aliases: ['desc'],
+      kind: TEXT,
+      required: false,
+      help: 'What it is for.',
+      freeText: true,
+    },
   ],
   role: 'User',
   parse(args, spec) {
