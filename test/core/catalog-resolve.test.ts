@@ -184,7 +184,9 @@ describe('names in commands', () => {
     // Nothing near it: the names the bot knows of that kind, so that the person sees what would do.
     const far = await resolveName(store, { teamId: TEAM, kind: MODEL, text: 'Turbine' });
     expect(far).toMatchObject({ ok: false, reason: 'unknown', candidates: [{ id: id(12) }, { id: id(11) }] });
-    expect(!far.ok && far.message).toMatch(/^No model named "Turbine" is known\. The models the bot knows by name include "baseline"/);
+    expect(!far.ok && far.message).toMatch(
+      /^No model named "Turbine" is known\. The models the bot knows by name include "baseline"/,
+    );
     for (let n = 0; n < 5; n++) {
       await recordFlowResult(store, {
         teamId: TEAM,

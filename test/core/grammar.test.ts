@@ -216,7 +216,10 @@ describe('parseCommand: errors', () => {
     ['workspace delete x', /`delete` is not a `workspace` subcommand/],
     ['workspace create', /needs a name/],
     ['workspace create x colour=red', /`colour=` is not an option of `workspace create`/],
-    ['workspace show 12345678901234567890123', /is not a valid workspace ID: IDs are numbers of 18–19 digits/],
+    [
+      'workspace show 12345678901234567890123',
+      /is not a valid workspace ID: IDs are numbers of 18–19 digits/,
+    ],
     ['workspace show 123', /`123` is not a valid workspace ID/],
     [`workspace show ${W} ${W}`, /Unexpected/],
     [`workspace show ${W} workspace=${W}`, /given twice/],

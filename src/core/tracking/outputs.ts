@@ -19,6 +19,7 @@ export function resultsOf(f: FlowAsStored): FlowResults {
     signals: r.signals ?? [],
     segments: r.segments ?? [],
     others: r.others ?? [],
+    refused: r.refused ?? [],
   };
 }
 
