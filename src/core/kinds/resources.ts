@@ -1,4 +1,4 @@
-import type { ResourceKind } from '../catalog/kind.js';
+import type { LinkKind, ResourceKind } from '../catalog/kind.js';
 
 /**
  * The kinds of the service's resources the catalog knows by name, each declared once. An argument names
@@ -6,56 +6,33 @@ import type { ResourceKind } from '../catalog/kind.js';
  * is one more declaration like these, in any module (a test's own included).
  */
 
-export const WORKSPACE: ResourceKind = {
-  name: 'workspace',
-  one: 'workspace',
-  many: 'workspaces',
-  example: 'Pump station A',
-};
+/** A kind of resource kept under its name: what one and several are called, and a name one might have. */
+const kind = (
+  name: string,
+  [one, many]: [string, string],
+  example: string,
+  narrowedBy?: readonly LinkKind[],
+): ResourceKind => ({ name, one, many, example, ...(narrowedBy ? { narrowedBy } : {}) });
+
+export const WORKSPACE = kind('workspace', ['workspace', 'workspaces'], 'Pump station A');
 
 /** A model is one of an assessment's (its live model), else of a workspace's. */
-export const MODEL: ResourceKind = {
-  name: 'model',
-  one: 'model',
-  many: 'models',
-  example: 'Pump station A/anomaly/M[1]',
-  narrowedBy: ['assessment', 'workspace'],
-};
+export const MODEL = kind('model', ['model', 'models'], 'Pump station A/anomaly/M[1]', [
+  'assessment',
+  'workspace',
+]);
 
-export const ASSESSMENT: ResourceKind = {
-  name: 'assessment',
-  one: 'assessment',
-  many: 'assessments',
-  example: 'Temperature anomaly',
-};
+export const ASSESSMENT = kind('assessment', ['assessment', 'assessments'], 'Temperature anomaly');
 
-export const DATASTREAM: ResourceKind = {
-  name: 'datastream',
-  one: 'datastream',
-  many: 'datastreams',
-  example: 'Plant sensors',
-};
+export const DATASTREAM = kind('datastream', ['datastream', 'datastreams'], 'Plant sensors');
 
-export const SIGNAL: ResourceKind = {
-  name: 'signal',
-  one: 'signal',
-  many: 'signals',
-  example: 'Bearing temperature',
-};
+export const SIGNAL = kind('signal', ['signal', 'signals'], 'Bearing temperature');
 
 /** A dataspec is one a model learned from (with a model chosen, its dataspecs are offered). */
-export const DATASPEC: ResourceKind = {
-  name: 'dataspec',
-  one: 'dataspec',
-  many: 'dataspecs',
-  example: 'Baseline October',
-  narrowedBy: ['model', 'workspace'],
-};
+export const DATASPEC = kind('dataspec', ['dataspec', 'dataspecs'], 'Baseline October', [
+  'model',
+  'workspace',
+]);
 
 /** What a scoring creates: recorded from its outputs, taken by no argument yet. */
-export const EVAL: ResourceKind = {
-  name: 'eval',
-  one: 'Eval object',
-  many: 'Eval objects',
-  example: 'pump-3 scores',
-};
+export const EVAL = kind('eval', ['Eval object', 'Eval objects'], 'pump-3 scores');

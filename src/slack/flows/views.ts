@@ -5,6 +5,7 @@ import type { TrackedRequest } from '../../core/tracking/tracker.js';
 import { MODAL_ACTION } from '../views/form-actions.js';
 import { type MessageBody, resultMessage } from '../views/messages.js';
 import {
+  button,
   code,
   context,
   escapeMrkdwn,
@@ -108,16 +109,6 @@ export function announcementMessage(f: TrackedFlow, now: number): MessageBody {
     : `${statusLine(f, now)} · the bot follows it and updates this message.`;
   blocks.splice(Math.max(1, blocks.length - 1), 0, section(line));
   return { text: body.text, blocks: limitBlocks(blocks) };
-}
-
-function button(text: string, actionId: string, value: string, style?: 'primary'): types.Button {
-  return {
-    type: 'button',
-    text: { type: 'plain_text', text },
-    action_id: actionId,
-    value,
-    ...(style ? { style } : {}),
-  };
 }
 
 /** One output's value as a person reads it: as its type shows it, times in their zone, one line a line. */

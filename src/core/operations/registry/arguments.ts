@@ -1,3 +1,4 @@
+import type { ResourceKind } from '../../catalog/kind.js';
 import { type Args, argValue, Bad, readArgs } from '../../grammar/args.js';
 import type { CommandSpec } from '../../grammar/spec.js';
 import type { DataArg, OutputArg, SignalRef } from '../../grammar/types.js';
@@ -25,6 +26,19 @@ export const ID_EXAMPLE = '1353853719423311872';
 /** A type-ahead field (its argument's lookup says which resources it offers, one or several): label, hint. */
 export function pick(name: string, label: string, hint: string, o: { optional?: boolean } = {}): FieldSpec {
   return { name, label, hint, placeholder: PICK, optional: o.optional ?? false };
+}
+
+/**
+ * An argument that takes one resource of a kind, by its ID or by its name: its key, what it is for, and
+ * whatever else it declares (positional, a channel default, its form field…).
+ */
+export function resourceArg(
+  resource: ResourceKind,
+  key: string,
+  help: string,
+  more: Omit<Partial<Argument<string>>, 'key' | 'kind' | 'lookup' | 'help'> = {},
+): Argument<string> {
+  return { key, kind: ID, lookup: { names: resource }, required: true, help, ...more };
 }
 
 /** The flow name, shown empty with the default it gets as its placeholder. */

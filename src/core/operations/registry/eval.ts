@@ -5,19 +5,10 @@ import { returnedModel } from '../../catalog/returned-model.js';
 import { typed } from '../../catalog/upserts.js';
 import { missingOutcome, ok, readArgs } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
-import {
-  ASSESSMENT,
-  DATASTREAM,
-  ID,
-  ID_OUTPUT,
-  MODEL,
-  NAMES,
-  RANGE,
-  RANGE_OUTPUT,
-} from '../../kinds/index.js';
+import { ASSESSMENT, DATASTREAM, ID_OUTPUT, MODEL, NAMES, RANGE, RANGE_OUTPUT } from '../../kinds/index.js';
 import type { OpSuccess } from '../../outcome.js';
 import { serviceFailure } from '../../service-errors.js';
-import { NAME, PICK_HINT, pick, RANGE_ALIASES, rangesField } from './arguments.js';
+import { NAME, PICK_HINT, pick, RANGE_ALIASES, rangesField, resourceArg } from './arguments.js';
 import {
   ACTIVITY_VIEW_HINT,
   ASSESSMENT_OUTPUT,
@@ -57,12 +48,7 @@ export interface EvalRequest {
 const FLOW_TYPE = flowTypeIs('EVAL');
 
 const EVAL_ARGS: readonly Argument[] = [
-  {
-    key: 'assessment',
-    kind: ID,
-    lookup: { names: ASSESSMENT },
-    required: true,
-    help: 'The assessment whose live output is backfilled.',
+  resourceArg(ASSESSMENT, 'assessment', 'The assessment whose live output is backfilled.', {
     channelDefault: true,
     positional: true,
     field: pick(
@@ -70,13 +56,8 @@ const EVAL_ARGS: readonly Argument[] = [
       'Assessment',
       `For an anomaly model, the signal it assesses; its common model M[0] is looked up on submit. ${PICK_HINT}`,
     ),
-  },
-  {
-    key: 'model',
-    kind: ID,
-    lookup: { names: MODEL },
-    required: true,
-    help: "The assessment's live model.",
+  }),
+  resourceArg(MODEL, 'model', "The assessment's live model.", {
     noun: 'live model',
     channelDefault: true,
     field: pick(
@@ -84,16 +65,11 @@ const EVAL_ARGS: readonly Argument[] = [
       'Live model',
       `The assessment's live model; with an assessment chosen, its models are offered. ${PICK_HINT}`,
     ),
-  },
-  {
-    key: 'datastream',
-    kind: ID,
-    lookup: { names: DATASTREAM },
-    required: true,
-    help: 'The datastream it reads.',
+  }),
+  resourceArg(DATASTREAM, 'datastream', 'The datastream it reads.', {
     channelDefault: true,
     field: pick('datastream', 'Datastream', PICK_HINT),
-  },
+  }),
   {
     key: 'entities',
     aliases: ['entity'],

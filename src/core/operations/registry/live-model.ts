@@ -3,8 +3,9 @@ import type { FlowRecord, liveModelFlowFields } from '../../../wire/index.js';
 import { typed } from '../../catalog/upserts.js';
 import { Bad, ok, readArgs, takePositional } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
-import { ASSESSMENT, FLAG, ID, MODEL, RESOURCE, TEXT } from '../../kinds/index.js';
+import { ASSESSMENT, FLAG, MODEL, RESOURCE, TEXT } from '../../kinds/index.js';
 import { serviceFailure } from '../../service-errors.js';
+import { resourceArg } from './arguments.js';
 import {
   ASSESSMENT_OUTPUT,
   FLOW_CALL,
@@ -49,22 +50,12 @@ export interface LiveModel {
 const FLOW_TYPE = { start: 'STARTLIVEMODEL', stop: 'STOPLIVEMODEL' } as const;
 
 const LIVE_ARGS: readonly Argument[] = [
-  {
-    key: 'model',
-    kind: ID,
-    lookup: { names: MODEL },
+  resourceArg(MODEL, 'model', 'The model to start or stop (or `assessment=`).', {
     required: false,
-    help: 'The model to start or stop (or `assessment=`).',
     positional: true,
     shape: '<model_id>',
-  },
-  {
-    key: 'assessment',
-    kind: ID,
-    lookup: { names: ASSESSMENT },
-    required: false,
-    help: 'The assessment whose M[0] it is.',
-  },
+  }),
+  resourceArg(ASSESSMENT, 'assessment', 'The assessment whose M[0] it is.', { required: false }),
   { key: 'reason', kind: TEXT, required: false, help: 'Why, for the approver.', freeText: true },
 ];
 const FLOW_TYPES = [FLOW_TYPE.start, FLOW_TYPE.stop] as const;

@@ -3,25 +3,21 @@ import type { ModelRecord } from '../../../wire/index.js';
 import { returnedModel } from '../../catalog/returned-model.js';
 import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
-import { ASSESSMENT, ID, ID_OUTPUT } from '../../kinds/index.js';
+import { ASSESSMENT, ID_OUTPUT } from '../../kinds/index.js';
 import { serviceFailure } from '../../service-errors.js';
+import { resourceArg } from './arguments.js';
 import { MODEL_RETURNED, modelReturnedValues, modelSeen, schemasOf, str } from './describe.js';
-import { type Argument, declareOutputs, type OperationEntry } from './entry.js';
+import { declareOutputs, type OperationEntry } from './entry.js';
+
+const OF = resourceArg(ASSESSMENT, 'assessment', 'The assessment whose common model M[0] is looked up.', {
+  channelDefault: true,
+  positional: true,
+});
 
 export interface ModelCommon {
   kind: 'model-common';
   assessmentId: string;
 }
-
-const OF: Argument<string> = {
-  key: 'assessment',
-  kind: ID,
-  lookup: { names: ASSESSMENT },
-  required: true,
-  help: 'The assessment whose common model M[0] is looked up.',
-  channelDefault: true,
-  positional: true,
-};
 
 export const modelCommon: OperationEntry<ModelCommon, ModelCommon, never, ModelRecord | null> = {
   parsedKind: 'model-common',

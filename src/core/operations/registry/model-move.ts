@@ -2,34 +2,22 @@ import type { ModelRecord, MoveModelBody } from '../../../wire/index.js';
 import { returnedModel } from '../../catalog/returned-model.js';
 import { Bad, idFrom, ok, tooMany } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
-import { ID, MODEL, WORKSPACE } from '../../kinds/index.js';
+import { MODEL, WORKSPACE } from '../../kinds/index.js';
 import { serviceFailure } from '../../service-errors.js';
+import { resourceArg } from './arguments.js';
 import { modelReturned, modelSeen, schemasOf, str } from './describe.js';
-import type { Argument, OperationEntry } from './entry.js';
+import type { OperationEntry } from './entry.js';
+
+const MOVED = resourceArg(MODEL, 'model', 'The model to move.', { shape: '<model_id>' });
+const TO = resourceArg(WORKSPACE, 'workspace', 'The workspace it moves to.', {
+  shape: '[to] <workspace_id>',
+});
 
 export interface ModelMove {
   kind: 'model-move';
   modelId: string;
   workspaceId: string;
 }
-
-const MOVED: Argument<string> = {
-  key: 'model',
-  kind: ID,
-  lookup: { names: MODEL },
-  required: true,
-  help: 'The model to move.',
-  shape: '<model_id>',
-};
-
-const TO: Argument<string> = {
-  key: 'workspace',
-  kind: ID,
-  lookup: { names: WORKSPACE },
-  required: true,
-  help: 'The workspace it moves to.',
-  shape: '[to] <workspace_id>',
-};
 
 export const modelMove: OperationEntry<ModelMove, ModelMove, MoveModelBody, ModelRecord> = {
   parsedKind: 'model-move',

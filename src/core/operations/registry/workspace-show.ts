@@ -1,25 +1,21 @@
 import type { WorkspaceRecord } from '../../../wire/index.js';
 import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
-import { ID, WORKSPACE } from '../../kinds/index.js';
+import { WORKSPACE } from '../../kinds/index.js';
 import { serviceFailure } from '../../service-errors.js';
+import { resourceArg } from './arguments.js';
 import { described, schemasOf, str, workspaceReturned } from './describe.js';
-import type { Argument, OperationEntry } from './entry.js';
+import type { OperationEntry } from './entry.js';
+
+const SHOWN = resourceArg(WORKSPACE, 'workspace', 'The workspace to show.', {
+  channelDefault: true,
+  positional: true,
+});
 
 export interface WorkspaceShow {
   kind: 'workspace-show';
   workspaceId: string;
 }
-
-const SHOWN: Argument<string> = {
-  key: 'workspace',
-  kind: ID,
-  lookup: { names: WORKSPACE },
-  required: true,
-  help: 'The workspace to show.',
-  channelDefault: true,
-  positional: true,
-};
 
 export const workspaceShow: OperationEntry<WorkspaceShow, WorkspaceShow, never, WorkspaceRecord> = {
   parsedKind: 'workspace-show',
