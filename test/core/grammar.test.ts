@@ -284,6 +284,11 @@ describe('parseCommand: missing arguments of modal commands', () => {
       expect(out.given).toEqual(given);
     } else throw new Error(`expected missing, got ${JSON.stringify(out)}`);
   });
+
+  it('names the other side of a choice the person must make, as the entry declares it', () => {
+    const out = parseCommand(`score ${M} workspace=${W} dataspec=${DS}`);
+    expect(out).toMatchObject({ kind: 'missing', message: '`score` needs `prefix=` or `outputs=`.' });
+  });
 });
 
 describe('parseCommand: channel defaults', () => {

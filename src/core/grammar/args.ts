@@ -321,7 +321,9 @@ export function missingOutcome(
 ): ParseOutcome {
   const given: Record<string, string> = { ...args.options };
   if (positional !== undefined) given[positionalKey] = positional;
-  const list = missing.map((k) => (k === 'prefix' ? '`prefix=` or `outputs=`' : `\`${k}=\``));
+  const list = missing.map((k) =>
+    [k, ...(spec.alternatives?.[k] ?? [])].map((key) => `\`${key}=\``).join(' or '),
+  );
   return {
     ok: false,
     kind: 'missing',

@@ -17,6 +17,11 @@ export interface CommandSpec {
   answers?: string;
   /** Canonical option keys (after normalisation) this command accepts. */
   keys: string[];
+  /**
+   * The keys that may stand instead of a key when it is missing (the other side of an either/or choice the
+   * person must make: `prefix=` or `outputs=`).
+   */
+  alternatives?: Record<string, string[]>;
   /** Other spellings of its keys (normalised: lower case, `_` as `-`), each to its key: `desc` -> `description`. */
   aliases?: Record<string, string>;
   /** Keys whose value may run on over unquoted words: `range=last 3 days`. */

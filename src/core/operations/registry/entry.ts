@@ -3,7 +3,7 @@ import type { CatalogKind, CatalogUpsert } from '../../../store/index.js';
 import type { Shift } from '../../../time/index.js';
 import type { CallInput, WireCall } from '../../../wire/call.js';
 import type { Lookup, ResourceKind } from '../../catalog/kind.js';
-import type { ChoiceSide } from '../../forms/choice-words.js';
+import { CHOICES, type ChoiceSide } from '../../forms/choice-words.js';
 import type { RangeInput } from '../../forms/field-names.js';
 import type { Args, Given } from '../../grammar/args.js';
 import type { CommandSpec } from '../../grammar/spec.js';
@@ -169,7 +169,7 @@ export interface FormSpec {
 /** What a command's words, summary and examples are; its keys and its usage come from its arguments. */
 export type CommandText = Omit<
   CommandSpec,
-  'keys' | 'aliases' | 'freeText' | 'defaults' | 'positional' | 'usage' | 'arguments'
+  'keys' | 'aliases' | 'alternatives' | 'freeText' | 'defaults' | 'positional' | 'usage' | 'arguments'
 > & {
   /**
    * The other ways of writing it, each derived from its arguments like the first: `live start|stop`'s
@@ -435,6 +435,7 @@ export function commandSpecOf(entry: Pick<AnyEntry, 'command' | 'args' | 'approv
     usage: usageOf(entry),
     keys: keys(() => true),
     ...(Object.keys(aliases).length ? { aliases } : {}),
+    ...alternativesOf(entry.args),
     arguments: entry.args.map((a) => ({ usage: usagePart(a, true), help: `${a.help}${byName(a)}` })),
     ...(entry.approval ? { answers: 'a request to its approvers in the channel; a note to you' } : {}),
     ...(freeText.length ? { freeText } : {}),
@@ -481,6 +482,23 @@ function usageParts(args: readonly Argument[]): string[] {
     parts.push(`(${sides.map((s) => s.join(' ')).join(' | ')})`);
   }
   return parts;
+}
+
+/**
+ * For each side of a choice the person must make (one without a fallback), the keys of its other sides:
+ * what a missing one may be given as instead.
+ */
+function alternativesOf(args: readonly Argument[]): { alternatives?: Record<string, string[]> } {
+  const sides = args.filter((a) => a.side && !a.side.detail && !('fallback' in CHOICES[a.side.choice]));
+  const alternatives = Object.fromEntries(
+    sides.map((a) => [
+      a.key,
+      sides
+        .filter((b) => b.side!.choice === a.side!.choice && b.side!.option !== a.side!.option)
+        .map((b) => b.key),
+    ]),
+  );
+  return Object.keys(alternatives).length ? { alternatives } : {};
 }
 
 /** What help says of an argument a name may stand for: that it may be given by name. */
