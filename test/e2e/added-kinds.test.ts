@@ -1,16 +1,20 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { decodeMeta } from '../../src/slack/forms/index.js';
 import { fieldActionId, MODAL_ACTION } from '../../src/slack/forms/views/ids.js';
 import { manifestFunctions } from '../../src/slack/workflows/manifest.js';
 import { SEED } from '../../standins/emulator/index.js';
 import type { LocalMessage } from '../../standins/localslack/index.js';
+import {
+  type AddedBot,
+  formOpened,
+  type StandAnswer,
+  type StandRequest,
+  startAddedBot,
+} from '../support/added-bot.js';
 import { ENTITIES, explainBody } from '../support/added-kinds/explain.js';
-import { type Harness, startHarness } from '../support/harness.js';
+import type { Harness } from '../support/harness.js';
 
 /**
  * A new kind of argument (a duration), a new type of output (signals ranked by how much they contributed)
@@ -38,39 +42,28 @@ interface Seen {
 }
 
 /** The service as the operation needs it: ANOMALYEXPLAIN flows, each completed when read back. */
-async function startService() {
+function serviceOf() {
   const seen: Seen[] = [];
   const created = new Map<string, string[]>();
-  const target = { url: '' };
-  const read = async (req: IncomingMessage) => {
-    let text = '';
-    for await (const chunk of req) text += chunk;
-    return text;
-  };
-  const server: Server = createServer(async (req, res) => {
-    const path = req.url ?? '';
-    const text = await read(req);
-    const body = text ? JSON.parse(text) : undefined;
-    const json = (status: number, value: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(value));
-    };
+  const answer = ({ method, path, body }: StandRequest): StandAnswer => {
     if (
-      req.method === 'POST' &&
+      method === 'POST' &&
       path === `/api/1.3/accounts/${ACC}/flows` &&
       body?.flowType === 'ANOMALYEXPLAIN'
     ) {
       const checked = explainBody.safeParse(body);
-      if (!checked.success) return json(400, { message: checked.error.message });
+      if (!checked.success) return { status: 400, body: { message: checked.error.message } };
       seen.push({ path, body });
       const id = String(FIRST_FLOW_ID + BigInt(created.size));
       created.set(id, body.spec.entities);
-      return json(200, { id, status: 'CREATED', name: body.name, flowType: 'ANOMALYEXPLAIN' });
+      return { status: 200, body: { id, status: 'CREATED', name: body.name, flowType: 'ANOMALYEXPLAIN' } };
     }
     const flow = new RegExp(`^/api/1\\.3/accounts/${ACC}/flows/(\\d+)$`).exec(path);
-    if (req.method === 'GET' && flow && created.has(flow[1]!)) {
-      const names: Record<string, string> = { [E1]: ENTITIES.pump.name, [E2]: ENTITIES.compressor.name };
-      return json(200, {
+    if (method !== 'GET' || !flow || !created.has(flow[1]!)) return undefined;
+    const names: Record<string, string> = { [E1]: ENTITIES.pump.name, [E2]: ENTITIES.compressor.name };
+    return {
+      status: 200,
+      body: {
         id: flow[1],
         status: 'COMPLETED',
         flowType: 'ANOMALYEXPLAIN',
@@ -86,48 +79,29 @@ async function startService() {
             entities: created.get(flow[1]!)!.map((id) => ({ id, name: names[id] })),
           },
         ],
-      });
-    }
-    const headers: Record<string, string> = {};
-    for (const name of ['authorization', 'content-type', 'accept'])
-      if (typeof req.headers[name] === 'string') headers[name] = req.headers[name] as string;
-    const answer = await fetch(`${target.url}${path}`, {
-      method: req.method ?? 'GET',
-      headers,
-      ...(text ? { body: text } : {}),
-    });
-    res.writeHead(answer.status, {
-      'content-type': answer.headers.get('content-type') ?? 'application/json',
-    });
-    res.end(await answer.text());
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, target, server };
+      },
+    };
+  };
+  return { answer, seen };
 }
 
 /** What a message says, its blocks' texts included (quotes as written). */
 const seenText = (m: LocalMessage) => `${m.text}\n${JSON.stringify(m.blocks ?? []).replaceAll('\\"', '"')}`;
 
 let h: Harness;
-let service: Awaited<ReturnType<typeof startService>>;
+let service: ReturnType<typeof serviceOf>;
+let bot: AddedBot;
 
 beforeAll(async () => {
-  service = await startService();
-  h = await startHarness({
+  service = serviceOf();
+  bot = await startAddedBot({
     operations: [new URL('../support/added-kinds/explain.ts', import.meta.url).href],
-    env: {
-      TSAI_BASE_URL: service.url,
-      TSAI_TRACK_FIRST_POLL: '100ms',
-      TSAI_TRACK_MAX_INTERVAL: '300ms',
-    },
+    answer: service.answer,
   });
-  service.target.url = h.emulator.url;
+  h = bot.h;
 });
 
-afterAll(async () => {
-  await h?.close();
-  await new Promise((ok) => service?.server.close(ok));
-});
+afterAll(() => bot?.close());
 
 /** The flow the service got with this name. */
 const sentNamed = (name: string) =>
@@ -152,19 +126,6 @@ function endNotice(name: string): Promise<LocalMessage> {
         ),
     60_000,
     `the end notice of ${name}`,
-  );
-}
-
-/** The user's top modal of this callback once the bot has updated it after opening (zone known). */
-function modal(callbackId: string, notId: string | undefined) {
-  return h.slack.waitFor(
-    (s) => {
-      const v = s.topView(USER);
-      if (!v || v.id === notId || v.view.callback_id !== callbackId) return undefined;
-      return decodeMeta(v.view.private_metadata as string)?.timeZone ? v : undefined;
-    },
-    60_000,
-    `modal ${callbackId}`,
   );
 }
 
@@ -229,7 +190,7 @@ describe('a new kind of argument, of output and of resource, each one declaratio
   it('its form: the type-ahead offers the entities by name, a bad duration is refused under its field, the submission runs it', async () => {
     const before = h.slack.topView(USER)?.id;
     expect((await h.command('explain')).status).toBe(200);
-    const view = await modal('tsai_modal_test-explain', before);
+    const view = await formOpened(h, USER, 'tsai_modal_test-explain', before);
     const ids = (view.view.blocks as { block_id?: string }[]).map((b) => b.block_id);
     expect(ids).toEqual(expect.arrayContaining(['model', 'entities', 'window', 'range_1', 'name']));
     const offered = await h.slack.sendOptionsRequest({

@@ -5,15 +5,14 @@ import type { SignalRef } from '../../../src/core/grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../../src/core/ids.js';
 import { ID, ID_OUTPUT, IDS, MODEL, RANGE, RESOURCES, SIGNAL } from '../../../src/core/kinds/index.js';
 import { NAME, PICK_HINT, pick, rangesField } from '../../../src/core/operations/registry/arguments.js';
-import { FLOW_CALL, flowOf } from '../../../src/core/operations/registry/describe.js';
+import { FLOW_CALL, startFlow } from '../../../src/core/operations/registry/describe.js';
 import {
   type Argument,
   declareOutputs,
   flowTypeIs,
   type OperationEntry,
 } from '../../../src/core/operations/registry/entry.js';
-import { isFailure, nameOr, resolveRange } from '../../../src/core/operations/registry/ranges.js';
-import { serviceFailure } from '../../../src/core/service-errors.js';
+import { resolveNamedRange } from '../../../src/core/operations/registry/ranges.js';
 import { describeRange, type TimeRange, toNanos } from '../../../src/time/index.js';
 import {
   type FlowRecord,
@@ -177,9 +176,10 @@ export const explain: OperationEntry<
     );
   },
   resolve(command, ctx) {
-    const range = resolveRange(command.rangeText, ctx);
-    if (isFailure(range)) return range;
+    const resolved = resolveNamedRange('explain')(command, ctx);
+    if (!resolved.ok) return resolved;
     // A rule across two arguments, which neither kind can check: said of the one to change.
+    const { range } = resolved.operation;
     if (BigInt(command.windowSeconds) * 1_000_000_000n >= range.endNs - range.startNs)
       return {
         ok: false,
@@ -187,8 +187,7 @@ export const explain: OperationEntry<
         argument: 'window',
         example: 'window=6h',
       };
-    const { rangeText: _, ...rest } = command;
-    return { ok: true, operation: { ...rest, name: nameOr(command.name, 'explain', ctx), range } };
+    return resolved;
   },
   wire: {
     ...FLOW_CALL,
@@ -196,37 +195,24 @@ export const explain: OperationEntry<
     flowType: FLOW_TYPE,
     schemas: async () => ({ body: explainBody, answer: { record: flowRecord } }),
   },
-  async execute(req, { send, echo }) {
-    try {
-      const flow = await send({
-        body: {
-          name: req.name,
-          spec: {
-            model: req.modelId,
-            entities: req.entities,
-            windowSeconds: req.windowSeconds,
-            timeRange: { startTime: toNanos(req.range.startNs), endTime: toNanos(req.range.endNs) },
-          },
-        },
-      });
-      return {
-        ok: true,
-        kind: 'service',
-        visibility: 'channel',
-        title: 'started an ANOMALYEXPLAIN flow',
-        flow: flowOf(flow),
-        facts: [
-          { label: 'Name', value: req.name, code: true },
-          { label: 'Model', value: req.modelId, code: true },
-          { label: 'Entities', value: req.entities.join(', '), code: true },
-          { label: 'Look-back window', value: `${req.windowSeconds} s` },
-          { label: 'Time range', value: describeRange(req.range, echo.timeZone) },
-        ],
-      };
-    } catch (e) {
-      return serviceFailure(e, 'create the ANOMALYEXPLAIN flow', { what: 'flow', name: req.name });
-    }
-  },
+  execute: (req, { send, echo }) =>
+    startFlow(send, req, {
+      spec: {
+        model: req.modelId,
+        entities: req.entities,
+        windowSeconds: req.windowSeconds,
+        timeRange: { startTime: toNanos(req.range.startNs), endTime: toNanos(req.range.endNs) },
+      },
+      title: 'started an ANOMALYEXPLAIN flow',
+      flowWhat: 'the ANOMALYEXPLAIN flow',
+      facts: () => [
+        { label: 'Name', value: req.name, code: true },
+        { label: 'Model', value: req.modelId, code: true },
+        { label: 'Entities', value: req.entities.join(', '), code: true },
+        { label: 'Look-back window', value: `${req.windowSeconds} s` },
+        { label: 'Time range', value: describeRange(req.range, echo.timeZone) },
+      ],
+    }),
   catalog: (req) => ({ add: [typed(MODEL, req.modelId), ...req.entities.map((e) => typed(ENTITY, e))] }),
   // The signals that contributed most (a new type), and the entities it looked at, named by the service:
   // both recorded in the catalog with those names, so that the entities can be typed by name next time.

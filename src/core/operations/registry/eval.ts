@@ -22,7 +22,7 @@ import {
 } from './describe.js';
 import { type Argument, declareOutputs, flowTypeIs, type OperationEntry } from './entry.js';
 import { findCommonModel } from './model-common.js';
-import { isFailure, nameOr, resolveRange } from './ranges.js';
+import { resolveNamedRange } from './ranges.js';
 
 export interface EvalCommand {
   kind: 'eval';
@@ -159,12 +159,7 @@ export const evalFlow: OperationEntry<
       spec,
     );
   },
-  resolve(command, ctx) {
-    const range = resolveRange(command.rangeText, ctx);
-    if (isFailure(range)) return range;
-    const { rangeText: _, ...rest } = command;
-    return { ok: true, operation: { ...rest, name: nameOr(command.name, 'eval', ctx), range } };
-  },
+  resolve: resolveNamedRange('eval'),
   wire: {
     ...FLOW_CALL,
     version: '1.2',
