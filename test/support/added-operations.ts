@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { dataEntries, typed } from '../../src/core/catalog/upserts.js';
 import { missingOutcome, ok, readArgs, soleIdFrom } from '../../src/core/grammar/args.js';
 import type { DataArg } from '../../src/core/grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../src/core/ids.js';
 import { ID, MODEL, RESOURCE, TEXT, TEXT_OUTPUT, WORKSPACE } from '../../src/core/kinds/index.js';
 import { dataArgs, dataOperationArgs, NAMING, pick } from '../../src/core/operations/registry/arguments.js';
+import { dataEntries, typed } from '../../src/core/operations/registry/catalog-change.js';
 import {
   DATA_FORM,
   dataFacts,

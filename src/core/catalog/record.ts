@@ -4,9 +4,9 @@ import { every } from '../every.js';
 import { isServiceId } from '../ids.js';
 import type { CatalogChange } from '../operations/registry/entry.js';
 import { entryOf, type ServiceOperation } from '../operations/registry/index.js';
-import type { ReturnedRecord } from './returned-model.js';
+import type { ReturnedRecord } from './returned.js';
 
-export type { ReturnedRecord } from './returned-model.js';
+export type { ReturnedRecord } from './returned.js';
 
 /**
  * What one successful operation saw. `returned` is the service's record, for the requests whose reply

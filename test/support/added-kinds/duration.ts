@@ -1,5 +1,5 @@
 import { Bad, nounOf } from '../../../src/core/grammar/args.js';
-import type { ArgumentKind } from '../../../src/core/operations/registry/entry.js';
+import type { ArgumentKind } from '../../../src/core/kinds/kind.js';
 
 /**
  * A new kind of argument, declared by a test alone: a length of time as people write it in their other

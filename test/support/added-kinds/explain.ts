@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { typed } from '../../../src/core/catalog/upserts.js';
 import { missingOutcome, ok, readArgs } from '../../../src/core/grammar/args.js';
 import type { SignalRef } from '../../../src/core/grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../../src/core/ids.js';
 import { ID, ID_OUTPUT, IDS, MODEL, RANGE, RESOURCES, SIGNAL } from '../../../src/core/kinds/index.js';
 import { NAME, PICK_HINT, pick, rangesField } from '../../../src/core/operations/registry/arguments.js';
+import { typed } from '../../../src/core/operations/registry/catalog-change.js';
 import { FLOW_CALL, startFlow } from '../../../src/core/operations/registry/describe.js';
 import {
   type Argument,

@@ -1,5 +1,5 @@
+import type { OutputType, ShownPart } from '../../../src/core/kinds/kind.js';
 import { isNamed } from '../../../src/core/kinds/outputs/named.js';
-import type { OutputType, ShownPart } from '../../../src/core/operations/registry/entry.js';
 
 /**
  * A new type of output, declared by a test alone: resources ranked by how much each counted (the signals

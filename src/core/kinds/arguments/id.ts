@@ -1,6 +1,6 @@
 import { type IdShape, idsOf } from '../../catalog/kind.js';
 import { idGiven, nounOf } from '../../grammar/args.js';
-import type { ArgumentKind } from '../../operations/registry/entry.js';
+import type { ArgumentKind } from '../kind.js';
 import { clipForMessage } from './messages.js';
 
 /** Why a form's text is no ID of this shape, or nothing when it is one. `noun` names it: "workspace". */

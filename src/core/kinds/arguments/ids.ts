@@ -1,7 +1,7 @@
 import { idsOf } from '../../catalog/kind.js';
 import { listGiven, nounOf } from '../../grammar/args.js';
 import type { SignalRef } from '../../grammar/types.js';
-import type { Argument, ArgumentKind } from '../../operations/registry/entry.js';
+import type { Argument, ArgumentKind } from '../kind.js';
 import { capital, clipForMessage, itemsOf } from './messages.js';
 
 /**

@@ -1,5 +1,5 @@
 import { nameList, nounOf } from '../../grammar/args.js';
-import type { ArgumentKind } from '../../operations/registry/entry.js';
+import type { ArgumentKind } from '../kind.js';
 import { itemsOf } from './messages.js';
 
 /**

@@ -1,5 +1,5 @@
 import { rangeText, readRanges } from '../../forms/ranges.js';
-import type { ArgumentKind } from '../../operations/registry/entry.js';
+import type { ArgumentKind } from '../kind.js';
 
 /**
  * A time range as people write it (`yesterday 9am to 5pm`), several separated by `;`: kept as typed and

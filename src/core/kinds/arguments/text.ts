@@ -1,5 +1,5 @@
 import { Bad, MAX_TEXT, nounOf } from '../../grammar/args.js';
-import type { ArgumentKind } from '../../operations/registry/entry.js';
+import type { ArgumentKind } from '../kind.js';
 
 /** Free text (a name, a description, a reason): at most `maxLength` characters (200 unless said). */
 export const TEXT: ArgumentKind<string> = {

@@ -1,5 +1,5 @@
 import { Bad, MAX_TEXT, nounOf } from '../../grammar/args.js';
-import type { Argument, ArgumentKind } from '../../operations/registry/entry.js';
+import type { Argument, ArgumentKind } from '../kind.js';
 import { clipForMessage } from './messages.js';
 
 const eg = (arg: Argument<string>) => (arg.example ? `, e.g. ${arg.example}` : '');

@@ -1,4 +1,4 @@
-import type { OutputType } from '../../operations/registry/entry.js';
+import type { OutputType } from '../kind.js';
 
 /** Yes or no, shown in its output's declared words; a step hands on `<name>`, a boolean. A next step may wait for it. */
 export const FLAG: OutputType<boolean> = {

@@ -1,4 +1,4 @@
-import type { OutputType } from '../../operations/registry/entry.js';
+import type { OutputType } from '../kind.js';
 
 /** One ID, shown as code; a workflow step hands it on as `<name>_id`. */
 export const ID_OUTPUT: OutputType<string> = {

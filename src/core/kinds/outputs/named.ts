@@ -1,4 +1,4 @@
-import type { ShownPart } from '../../operations/registry/entry.js';
+import type { ShownPart } from '../kind.js';
 
 /** A resource as an output holds it: its ID and the name the service gave it. */
 export interface Named {

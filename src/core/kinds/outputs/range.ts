@@ -1,5 +1,5 @@
-import type { OutputType } from '../../operations/registry/entry.js';
 import { describeRange } from '../../time.js';
+import type { OutputType } from '../kind.js';
 
 type Range = { startNs: bigint; endNs: bigint };
 

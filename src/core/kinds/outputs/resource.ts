@@ -1,4 +1,4 @@
-import type { OutputType } from '../../operations/registry/entry.js';
+import type { OutputType } from '../kind.js';
 import { isNamed, type Named, namedParts } from './named.js';
 
 /** An ID and the name the service gave it, shown `name \`id\``; a step hands on `<name>_id` and `<name>_name`. */

@@ -1,4 +1,4 @@
-import type { OutputType } from '../../operations/registry/entry.js';
+import type { OutputType } from '../kind.js';
 import { isNamed, type Named, namedParts } from './named.js';
 
 /** Several resources, one a line; a step hands on `<name>`, their IDs separated by commas. */

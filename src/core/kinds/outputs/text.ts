@@ -1,4 +1,4 @@
-import type { OutputType } from '../../operations/registry/entry.js';
+import type { OutputType } from '../kind.js';
 
 /** A text (an output prefix, a horizon), shown as code; a step hands on `<name>`. */
 export const TEXT_OUTPUT: OutputType<string> = {

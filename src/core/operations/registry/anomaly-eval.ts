@@ -1,5 +1,4 @@
 import type { anomalyEvalFields, FlowRecord } from '../../../wire/index.js';
-import { dataEntries, typed } from '../../catalog/upserts.js';
 import { missingOutcome, ok } from '../../grammar/args.js';
 import type { DataArg, OutputArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
@@ -25,6 +24,7 @@ import {
   outputFrom,
   PREFIX,
 } from './arguments.js';
+import { dataEntries, typed } from './catalog-change.js';
 import {
   DATA_FORM,
   dataFacts,

@@ -1,5 +1,4 @@
 import type { anomalyLearnFields, FlowRecord } from '../../../wire/index.js';
-import { dataEntries, typed } from '../../catalog/upserts.js';
 import { missingOutcome, ok } from '../../grammar/args.js';
 import type { DataArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
@@ -7,6 +6,7 @@ import { WORKSPACE } from '../../kinds/index.js';
 import { SERVICE_MODEL_NAMING } from '../../names.js';
 import type { ResolvedData } from '../requests.js';
 import { dataArgs, dataOperationArgs, MODEL_NAME, NAMING } from './arguments.js';
+import { dataEntries, typed } from './catalog-change.js';
 import {
   DATA_FORM,
   dataFacts,

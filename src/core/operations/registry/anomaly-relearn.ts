@@ -1,5 +1,4 @@
 import type { FlowRecord } from '../../../wire/index.js';
-import { dataEntries, typed } from '../../catalog/upserts.js';
 import { missingOutcome, ok } from '../../grammar/args.js';
 import type { DataArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
@@ -16,6 +15,7 @@ import {
   NEW_SIGNALS,
   SIGNALS,
 } from './arguments.js';
+import { dataEntries, typed } from './catalog-change.js';
 import { dataFacts, described, learnedOutputs, modelRunFacts, startFlow, toDataspec } from './describe.js';
 import { type Argument, MAX_RANGES, type OperationEntry } from './entry.js';
 import { resolveNamedData } from './ranges.js';

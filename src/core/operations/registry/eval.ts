@@ -1,14 +1,13 @@
 import type { TimeRange } from '../../../time/index.js';
 import { describeRange, toNanos } from '../../../time/index.js';
 import type { evalFlowFields, FlowRecord } from '../../../wire/index.js';
-import { returnedModel } from '../../catalog/returned-model.js';
-import { typed } from '../../catalog/upserts.js';
 import { missingOutcome, ok, readArgs } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { ASSESSMENT, DATASTREAM, ID_OUTPUT, MODEL, NAMES, RANGE, RANGE_OUTPUT } from '../../kinds/index.js';
 import type { OpSuccess } from '../../outcome.js';
 import { serviceFailure } from '../../service-errors.js';
 import { NAME, PICK_HINT, pick, RANGE_ALIASES, rangesField, resourceArg } from './arguments.js';
+import { returnedModel, typed } from './catalog-change.js';
 import {
   ACTIVITY_VIEW_HINT,
   ASSESSMENT_OUTPUT,

@@ -1,11 +1,11 @@
 import type { ApprovalAction } from '../../../store/index.js';
 import type { FlowRecord, liveModelFlowFields } from '../../../wire/index.js';
-import { typed } from '../../catalog/upserts.js';
 import { Bad, ok, readArgs, takePositional } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { ASSESSMENT, FLAG, MODEL, RESOURCE, TEXT } from '../../kinds/index.js';
 import { serviceFailure } from '../../service-errors.js';
 import { resourceArg } from './arguments.js';
+import { typed } from './catalog-change.js';
 import {
   ASSESSMENT_OUTPUT,
   FLOW_CALL,

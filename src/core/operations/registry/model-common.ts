@@ -1,11 +1,11 @@
 import type { ServiceCalls } from '../../../api/index.js';
 import type { ModelRecord } from '../../../wire/index.js';
-import { returnedModel } from '../../catalog/returned-model.js';
 import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { ASSESSMENT, ID_OUTPUT } from '../../kinds/index.js';
 import { serviceFailure } from '../../service-errors.js';
 import { resourceArg } from './arguments.js';
+import { returnedModel } from './catalog-change.js';
 import { MODEL_RETURNED, modelReturnedValues, modelSeen, schemasOf, str } from './describe.js';
 import { declareOutputs, type OperationEntry } from './entry.js';
 

@@ -1,10 +1,10 @@
 import type { ModelRecord, MoveModelBody } from '../../../wire/index.js';
-import { returnedModel } from '../../catalog/returned-model.js';
 import { Bad, idFrom, ok, tooMany } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
 import { MODEL, WORKSPACE } from '../../kinds/index.js';
 import { serviceFailure } from '../../service-errors.js';
 import { resourceArg } from './arguments.js';
+import { returnedModel } from './catalog-change.js';
 import { modelReturned, modelSeen, schemasOf, str } from './describe.js';
 import type { OperationEntry } from './entry.js';
 
