@@ -1,4 +1,4 @@
-import { type IdShape, idsOf } from '../../catalog/kind.js';
+import { article, type IdShape, idsOf } from '../../catalog/kind.js';
 import { idGiven, nounOf } from '../../grammar/args.js';
 import type { ArgumentKind } from '../kind.js';
 import { clipForMessage } from './messages.js';
@@ -28,7 +28,11 @@ export const ID: ArgumentKind<string> = {
     if (!r.text && !r.required) return undefined;
     const problem = idError(nounOf(arg), r.text, idsOf(arg.lookup));
     if (!problem) return r.text;
-    r.errors[r.block] = problem;
+    // A field that picks from the catalog finds a resource by its name as well: no need of its ID.
+    const names = arg.lookup?.names;
+    r.errors[r.block] = names
+      ? `${problem} Or pick ${article(names.one)} ${names.one} from the list: type its name.`
+      : problem;
     return undefined;
   },
   toForm: (text) => text,
