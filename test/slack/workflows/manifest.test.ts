@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { entryOfCommand, REGISTRY } from '../../../src/core/operations/registry/index.js';
 import { allSteps, CHANNEL_INPUT, RUNNER_INPUT } from '../../../src/core/workflows/steps.js';
+import { generateManifest } from '../../../src/slack/manifest/generate.js';
 import {
   type ManifestFunction,
   manifestFunctions,
@@ -12,6 +13,10 @@ import {
 const FILE = new URL('../../../manifest.yml', import.meta.url);
 const DOCS = new URL('../../../docs/workflows.md', import.meta.url);
 const TABLE = /(<!-- steps table: generated, do not edit -->\n)[\s\S]*?(<!-- end of steps table -->)/;
+
+// `npm run manifest` writes manifest.yml (test/manifest.test.ts) while this file runs beside it: what it
+// checks is then what is being written, not the file as it was.
+const written = process.env.UPDATE_MANIFEST === '1' ? (await generateManifest()).manifest : undefined;
 
 // Slack's manifest rules for functions (app manifest reference, "functions"), and what Workflow Builder
 // needs to chain the bot's steps.
@@ -34,7 +39,7 @@ describe('manifest.yml functions (Workflow Builder steps)', () => {
     );
     if (table !== docs) writeFileSync(DOCS, table);
   }
-  const doc = parse(readFileSync(FILE, 'utf8')) as Record<string, unknown>;
+  const doc = (written ?? parse(readFileSync(FILE, 'utf8'))) as Record<string, unknown>;
   const functions = doc.functions as Record<string, ManifestFunction>;
 
   it('are the steps the registry gives, exactly (`npm run manifest` writes them anew)', () => {
