@@ -34,6 +34,8 @@ export interface OpFailure {
   ok: false;
   /** What was wrong, one or two sentences. */
   message: string;
+  /** The argument it is about (its key), when it is about one: a form shows it under that argument's field. */
+  argument?: string;
   usage?: string;
   example?: string;
   /**

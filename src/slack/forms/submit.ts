@@ -1,7 +1,7 @@
 import { channelShifts } from '../../core/channel-defaults.js';
 import { commandLineOf } from '../../core/forms/command-line.js';
-import { blockIdOf, labelledSignalFields, textIn } from '../../core/forms/fields.js';
-import { labelPickedSignals } from '../../core/forms/options.js';
+import { blockIdOf, labelledFields, textIn } from '../../core/forms/fields.js';
+import { labelPicks } from '../../core/forms/options.js';
 import { checkRepeat, isFixedRange, RELATIVE_RANGE_EXAMPLE } from '../../core/forms/repeat.js';
 import { validateModal } from '../../core/forms/validate.js';
 import { defaultName } from '../../core/names.js';
@@ -55,9 +55,10 @@ export async function checkSubmission(
   const { fields, form } = readModalState(meta, body.view.state?.values);
   const teamId = teamOf(body);
   // A picked signal is run with its label, as a typed `id:label` would be.
-  for (const name of labelledSignalFields(meta.kind)) {
-    const picked = textIn(form, name);
-    if (teamId && picked) form[name] = fields[name] = await labelPickedSignals(bot.store, teamId, picked);
+  for (const field of labelledFields(meta.kind)) {
+    const picked = textIn(form, field.name);
+    if (teamId && picked)
+      form[field.name] = fields[field.name] = await labelPicks(bot.store, teamId, field, picked);
   }
   const now = bot.now();
   const timeZone = meta.timeZone ?? (await bot.zoneOf(userId));

@@ -166,7 +166,10 @@ export function helpMessage(topic: string | undefined): MessageBody {
   }
   for (const spec of specs) {
     const lines = [code(spec.usage), escapeMrkdwn(spec.summary)];
-    if (topic) lines.push(...spec.examples.map((e) => `Example: ${code(e)}`));
+    if (topic) {
+      lines.push(...(spec.arguments ?? []).map((a) => `• ${code(a.usage)} ${escapeMrkdwn(a.help)}`));
+      lines.push(...spec.examples.map((e) => `Example: ${code(e)}`));
+    }
     blocks.push(section(lines.join('\n')));
   }
   if (!topic)

@@ -5,6 +5,7 @@ import {
   one,
   oneWriter,
   pruneBatch,
+  rowWhere,
   run,
   type Steps,
   statements,
@@ -18,10 +19,8 @@ import type {
   TrackedFlowQuery,
 } from '../types.js';
 
-function* trackedFlow(flowId: string): Steps<TrackedFlow | null> {
-  const row = yield* one('SELECT * FROM tracked_flows WHERE flow_id = ?', [flowId]);
-  return row ? toTrackedFlow(row) : null;
-}
+const trackedFlow = (flowId: string): Steps<TrackedFlow | null> =>
+  rowWhere('tracked_flows', 'flow_id', flowId, toTrackedFlow);
 
 export const getTrackedFlow = (flowId: string) => statements(() => trackedFlow(flowId));
 

@@ -65,6 +65,19 @@ export function resolveNamedData(operation: string) {
   };
 }
 
+/**
+ * How a command that reads one time range (`rangeText`) is resolved: its range read in the person's zone,
+ * its name given (or a default one from `operation`).
+ */
+export function resolveNamedRange(operation: string) {
+  return <C extends { name?: string | undefined; rangeText: string }>(command: C, ctx: RequestContext) => {
+    const range = resolveRange(command.rangeText, ctx);
+    if (isFailure(range)) return range;
+    const { rangeText: _, ...rest } = command;
+    return { ok: true as const, operation: { ...rest, name: nameOr(command.name, operation, ctx), range } };
+  };
+}
+
 export function isFailure(x: object): x is OpFailure {
   return 'ok' in x && x.ok === false;
 }
