@@ -132,3 +132,6 @@ export function span(from: YMD, to: YMD, notes: string[] = []): EndpointHit {
 export function refuse(error: string, examples: string[], readings: string[] = []): EndpointHit {
   return { refusal: new Refusal(error, examples, readings) };
 }
+
+/** An end of a range as evaluation meets it: as written, an exact instant, or a day of the month alone. */
+export type EP = Endpoint | { k: 'instant'; ns: bigint; zone?: Zone } | { k: 'dayOnly'; day: number };

@@ -1,8 +1,9 @@
 import { clockWords, hhmm, onDial, spanReadings, withTime } from './clock-spans.js';
 import { type Ctx, MAX_NS, MIN_NS, makeCtx, NotARange, ParseProblem } from './context.js';
 import { describeInstant } from './describe.js';
+import type { EP } from './endpoint.js';
 import { type Clock, PART_NOTE, PARTS, Refusal } from './endpoint.js';
-import { combine, type EP, rollingRange, since, single, spanProblem } from './evaluate.js';
+import { combine, rollingRange, since, single, spanProblem } from './evaluate.js';
 import { parseExact, parseLocalIso } from './exact.js';
 import { parseEndpointTokens, rolling } from './grammar.js';
 import { hourSpan } from './hour-spans.js';
