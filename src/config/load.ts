@@ -51,6 +51,7 @@ export function loadConfig(env: Env = process.env): Config {
       interruptedAfterMs: v.TSAI_APPROVAL_INTERRUPTED_AFTER,
     },
     policy: { operators: v.TSAI_OPERATORS, allowedChannels: v.TSAI_ALLOWED_CHANNELS },
+    assistantPane: v.TSAI_ASSISTANT_PANE,
     tracking: {
       enabled: v.TSAI_TRACK_FLOWS,
       firstPollMs: v.TSAI_TRACK_FIRST_POLL,

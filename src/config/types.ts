@@ -75,6 +75,8 @@ export interface Config {
     /** Channel IDs where the bot acts; empty = all. */
     allowedChannels: string[];
   };
+  /** Slack's assistant pane answered (TSAI_ASSISTANT_PANE); off, nothing of it is loaded. */
+  assistantPane: boolean;
   /** Following every created flow until it ends (TSAI_TRACK_*). */
   tracking: {
     enabled: boolean;

@@ -217,6 +217,11 @@ export const VARIABLES = {
     default: 256,
     does: 'Service calls that may wait (at most 5 s) for one of the 128 connections; beyond that a call fails at once as busy, nothing sent.',
   }),
+  TSAI_ASSISTANT_PANE: withDefault({
+    ...bool,
+    default: true,
+    does: "Answer in Slack's assistant pane (the manifest declares it; docs/assistant.md). Off for a workspace whose plan has no pane or that should not offer it: nothing of the pane is loaded, and direct messages are answered as in the Messages tab.",
+  }),
   TSAI_TRACK_FLOWS: withDefault({
     ...bool,
     default: true,

@@ -1,5 +1,4 @@
 import { APPROVALS } from './approvals/index.js';
-import { ASSISTANT } from './assistant/index.js';
 import type { Bot } from './bot.js';
 import { COMMAND } from './command/index.js';
 import type { Feature } from './feature.js';
@@ -38,7 +37,7 @@ const FEATURES: readonly (Feature | ConfiguredFeature)[] = [
   HOME,
   IDENTITY,
   // Before MENTIONS: of the direct messages, it answers those in threads (the pane's).
-  ASSISTANT,
+  { runs: (c) => c.assistantPane, load: async () => (await import('./assistant/index.js')).ASSISTANT },
   MENTIONS,
   SCHEDULES,
   WORKFLOWS,

@@ -110,10 +110,11 @@ async function loadedBy(
 }
 
 describe('a deployment loads what it uses', () => {
-  it('with one bot token: nothing of OAuth, Socket Mode, "Add to Slack" or its setup, on either thread', async () => {
+  it('with one bot token and the pane off: nothing of OAuth, Socket Mode, "Add to Slack", its setup or the pane, on either thread', async () => {
     const loaded = await loadedBy(
       {
         SLACK_BOT_TOKEN: BOT_TOKEN,
+        TSAI_ASSISTANT_PANE: 'false',
         TSAI_TOKEN: emulator.token,
         TSAI_ACCOUNT_ID: emulator.accountId,
       },
@@ -142,7 +143,7 @@ describe('a deployment loads what it uses', () => {
     expect(
       loaded.packageFiles.filter((f) => f === 'undici/index.js' || f.startsWith('undici/lib/web/')),
     ).toEqual([]);
-    expect(loaded.modules.filter((m) => /^slack\/(install|setup)\//.test(m))).toEqual([]);
+    expect(loaded.modules.filter((m) => /^slack\/(install|setup|assistant)\//.test(m))).toEqual([]);
   });
 
   it('with "Add to Slack": its feature, its setup, and OAuth once the install page is visited (so the check above can fail)', async () => {
@@ -167,6 +168,8 @@ describe('a deployment loads what it uses', () => {
     );
     expect(loaded.modules).toContain('slack/install/installer.js');
     expect(loaded.modules).toContain('slack/setup/listeners.js');
+    // The pane is on unless turned off.
+    expect(loaded.modules).toContain('slack/assistant/listener.js');
     expect(loaded.packages).toContain('@slack/oauth');
   });
 });
