@@ -56,21 +56,36 @@ const memo = new Map<string, Fields | null>();
  * else (no range); otherwise undefined.
  */
 export function recognise(reader: Reader, text: string): Fields | undefined {
+  return wholeReading(memo, reader, text, parser(reader), (r) => {
+    if (r.end) return null;
+    const fields: Fields = {};
+    for (const f of FIELDS) if (r.start.isCertain(f)) fields[f] = r.start.get(f) ?? Number.NaN;
+    return fields;
+  });
+}
+
+/**
+ * What `read` makes of chrono's one result for the whole of `text` (lowercased), kept for the next time
+ * the same atom is asked; null, and undefined to the caller, when chrono reads anything less or more.
+ */
+function wholeReading<T>(
+  kept: Map<string, T | null>,
+  by: string,
+  text: string,
+  chrono: Chrono.Chrono,
+  read: (r: Chrono.ParsedResult) => T | null,
+): T | undefined {
   const lower = text.toLowerCase();
-  const key = `${reader}\n${lower}`;
-  let fields = memo.get(key);
-  if (fields === undefined) {
-    fields = null;
-    const results = parser(reader).parse(lower, REFERENCE);
+  const key = `${by}\n${lower}`;
+  let found = kept.get(key);
+  if (found === undefined) {
+    const results = chrono.parse(lower, REFERENCE);
     const r = results[0];
-    if (results.length === 1 && r && r.index === 0 && r.text === lower && !r.end) {
-      fields = {};
-      for (const f of FIELDS) if (r.start.isCertain(f)) fields[f] = r.start.get(f) ?? Number.NaN;
-    }
-    if (memo.size >= MAX_MEMO) memo.clear();
-    memo.set(key, fields);
+    found = results.length === 1 && r && r.index === 0 && r.text === lower ? read(r) : null;
+    if (kept.size >= MAX_MEMO) kept.clear();
+    kept.set(key, found);
   }
-  return fields ?? undefined;
+  return found ?? undefined;
 }
 
 /**
@@ -148,26 +163,11 @@ function certain(c: Chrono.ParsedComponents): Fields | undefined {
  * grammar's, never chrono's.
  */
 export function recogniseWritten(lang: Language, text: string): Written | undefined {
-  const lower = text.toLowerCase();
-  const key = `${lang}\n${lower}`;
-  let found = writtenMemo.get(key);
-  if (found === undefined) {
-    found = null;
-    const results = languageParser(lang).parse(lower, REFERENCE);
-    const r = results[0];
-    if (
-      results.length === 1 &&
-      r &&
-      r.index === 0 &&
-      r.text === lower &&
-      !r.tags().has('result/relativeDate')
-    ) {
-      const start = certain(r.start);
-      const end = r.end ? certain(r.end) : undefined;
-      if (start && (!r.end || end)) found = end ? { start, end } : { start };
-    }
-    if (writtenMemo.size >= MAX_MEMO) writtenMemo.clear();
-    writtenMemo.set(key, found);
-  }
-  return found ?? undefined;
+  return wholeReading(writtenMemo, lang, text, languageParser(lang), (r) => {
+    if (r.tags().has('result/relativeDate')) return null;
+    const start = certain(r.start);
+    const end = r.end ? certain(r.end) : undefined;
+    if (!start || (r.end && !end)) return null;
+    return end ? { start, end } : { start };
+  });
 }
