@@ -116,6 +116,25 @@ describe('traces of the real bot, sent over OTLP/HTTP to a receiver', () => {
     expect(trace.some((s) => s.name === 'service.call')).toBe(false);
   });
 
+  it('a mention’s trace is named after its surface and its command, nothing typed', async () => {
+    await h.slack.postUserMessage({
+      user: 'U0ALICE',
+      channel: OPS,
+      text: `@tsai workspace show ${W}`,
+    });
+    const root = await otlp.waitFor(
+      (spans) => spans.find((s) => s.name === 'slack.event app_mention workspace show' && !s.parentSpanId),
+      BOUND_MS,
+      'the span of the mention',
+    );
+    const call = await otlp.waitFor(
+      (spans) => inTrace(spans, root.traceId).find((s) => s.name === 'service.call'),
+      BOUND_MS,
+      "the mention's service call",
+    );
+    expect(call.attributes['http.request.method']).toBe('GET');
+  });
+
   it('a schedule’s run is a trace of its own, linked to the request that made the schedule', async () => {
     await h.commandAndReply(`schedule "every day at 11:00" name=traced workspace show ${W}`, {
       channel: OPS,

@@ -1,5 +1,6 @@
 import { keptWordOf, shownWhat } from '../asked.js';
 import { onChange } from '../changes.js';
+import { eventCommandName } from '../command/index.js';
 import { type Feature, type Listener, listener, onEvents } from '../feature.js';
 import type { MessageEventArgs } from '../mentions/index.js';
 import { code } from '../views/mrkdwn.js';
@@ -47,6 +48,7 @@ const messages: Listener = listener({
     accepts: inDirectThread,
   },
   ack: (args, { followUps }) => ackPaneMessage(args as unknown as MessageEventArgs, followUps),
+  names: eventCommandName,
   followUps: {
     'assistant-message': {
       run: async (job, bot) => (await import('./follow-up.js')).followPaneMessage(job, bot),

@@ -8,6 +8,8 @@ import { code } from '../views/mrkdwn.js';
 import type { AskedOutcome, Came } from './follow-up.js';
 import { ackCommand, ackNextStep, COMMAND_ROUTES, commandIdOf, opensForm } from './listener.js';
 
+export { eventCommandName } from './listener.js';
+
 export type { AskedOutcome, Came };
 
 /** Whether a corrected version of a command may still run, from what came of it. */

@@ -6,6 +6,7 @@ import type {
 } from '@slack/bolt';
 import { COMMANDS } from '../../core/grammar/commands.js';
 import { parseCommand } from '../../core/grammar/parse.js';
+import { withoutCommandName } from '../asked.js';
 import { formOfFlowNext } from '../flows/index.js';
 import { frozen } from '../http/ack-body.js';
 import { exactly, type Routes } from '../routes.js';
@@ -103,4 +104,16 @@ export function commandIdOf(text: string): string | undefined {
   for (const c of COMMANDS)
     if (c.words.every((w, i) => words[i] === w) && c.words.length > (best?.words.length ?? 0)) best = c;
   return best?.id;
+}
+
+/**
+ * The command a message event asks for by its ID, for the name of its trace (`app_mention learn`): its
+ * text without mentions or a leading `/tsai`; the event's type alone for a sentence that names none.
+ */
+export function eventCommandName(body: Record<string, unknown>): string | undefined {
+  const event = body.event as { type?: unknown; text?: unknown } | undefined;
+  if (typeof event?.type !== 'string' || !/^\w{1,40}$/.test(event.type)) return undefined;
+  const text = typeof event.text === 'string' ? event.text.replace(/<@[^>]*>/g, ' ') : '';
+  const id = commandIdOf(withoutCommandName(text.trim()));
+  return id ? `${event.type} ${id}` : event.type;
 }

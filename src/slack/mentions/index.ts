@@ -1,6 +1,7 @@
 import { keptWordOf, shownWhat } from '../asked.js';
 import type { Bot } from '../bot.js';
 import { onChange } from '../changes.js';
+import { eventCommandName } from '../command/index.js';
 import { type Feature, type FollowUp, type Listener, listener, onEvents } from '../feature.js';
 import type { Notice } from '../runtime/jobs.js';
 import { code } from '../views/mrkdwn.js';
@@ -54,6 +55,7 @@ const messages: Listener = listener({
     },
   ),
   ack: (args, { followUps }) => ackMessageEvent(args as unknown as MessageEventArgs, followUps),
+  names: eventCommandName,
   followUps: { mention: followUp, 'direct-message': followUp },
 });
 
