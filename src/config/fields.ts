@@ -1,5 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { z } from 'zod';
+import { allowlistEntry } from '../api/address.js';
 import { isValidTimeZone } from '../time/index.js';
 import { formatDuration, isBareNumber, parseDuration } from './duration.js';
 
@@ -81,6 +82,23 @@ export const databaseUrl: Field<string> = {
     }
   }),
   format: 'file path, `sqlite:` URL or `postgres://` URL',
+};
+
+/** Host names, IP addresses and networks in CIDR notation, comma-separated (api/address.ts reads them). */
+export const addressList: Field<string[]> = {
+  schema: z
+    .string()
+    .transform((v) =>
+      v
+        .split(/[\s,]+/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (entries) => entries.every((e) => allowlistEntry(e) !== undefined),
+      'must be host names, IP addresses or networks (e.g. tsai.corp.example, 10.20.0.0/16, ::1), comma-separated',
+    ),
+  format: 'host names, IP addresses and networks (`10.20.0.0/16`), comma-separated',
 };
 
 export function idList(pattern: RegExp, what: string, format: string): Field<string[]> {

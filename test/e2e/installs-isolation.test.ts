@@ -83,10 +83,14 @@ describe('two workspaces, each with its own service account', () => {
     const acmeFlow = (await rig.store.listTrackedFlows({ teamId: 'T0ACME' }))[0]!;
     const globexFlows = (await rig.commandAndReply('flows', 'U0GREG', 'C0GLOBEX')).text;
     expect(globexFlows).not.toContain(acmeFlow.flowId);
-    const before = (await serviceLog('globex')).length;
+    const acmeBefore = (await serviceLog('acme')).length;
+    // Globex's ID names a flow of Globex's own service, if any: that service is asked, with Globex's
+    // account, and says it knows none; nothing of Acme's flow is shown, and Acme's service hears nothing.
     const other = await rig.commandAndReply(`flow ${acmeFlow.flowId}`, 'U0GREG', 'C0GLOBEX');
     expect(other.text).toContain(`There is no flow ${acmeFlow.flowId} to show here`);
-    expect((await serviceLog('globex')).length).toBe(before);
+    expect(text(other)).not.toContain('acme-learn');
+    expect((await serviceLog('globex')).at(-1)?.path).toContain(`/flows/${acmeFlow.flowId}`);
+    expect((await serviceLog('acme')).length).toBe(acmeBefore);
   });
 
   it('keeps the names each workspace learned to itself', async () => {
@@ -222,10 +226,13 @@ describe('two workspaces, each with its own service account', () => {
 
   it('removing the app from one workspace deletes all its tokens and pauses its schedules; the other goes on', async () => {
     await rig.slack.uninstallApp({ teamId: 'T0ACME' });
-    await waitUntil(async () => expect(await rig.store.getTenantSecret('T0ACME', 'installation')).toBeNull());
+    // Its schedules are paused last, after every secret is deleted.
+    await waitUntil(async () =>
+      expect((await rig.store.listSchedules({ teamId: 'T0ACME' })).map((s) => s.status)).toEqual(['paused']),
+    );
+    expect(await rig.store.getTenantSecret('T0ACME', 'installation')).toBeNull();
     expect(await rig.store.getTenantSecret('T0ACME', 'service-account')).toBeNull();
     expect(await rig.store.getPersonToken('T0ACME', 'U0ANNA')).toBeNull();
-    expect((await rig.store.listSchedules({ teamId: 'T0ACME' })).map((s) => s.status)).toEqual(['paused']);
     const globex = await rig.commandAndReply(`workspace show ${W}`, 'U0GREG', 'C0GLOBEX');
     expect(globex.text).toContain('Pump station A');
   });

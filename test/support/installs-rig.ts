@@ -71,6 +71,9 @@ const ACCOUNTS = {
 
 export type Company = keyof typeof ACCOUNTS;
 
+/** Where every company's service starts its IDs when they hand out the same ones (`sameIds`). */
+const SAME_FIRST_ID = '1400000000000000001';
+
 export interface InstallsRig {
   slack: LocalSlack;
   emulators: Record<Company, RunningEmulator>;
@@ -104,7 +107,15 @@ export interface InstallsRig {
  * authorize page and `oauth.v2.access`, and one emulator per company as its service account.
  */
 export async function startInstallsRig(
-  o: { env?: Record<string, string>; now?: Date } = {},
+  o: {
+    env?: Record<string, string>;
+    now?: Date;
+    /** The companies' services hand out the same IDs (each its own flows, models, workspaces). */
+    sameIds?: boolean;
+    flowDelays?: { runningAfterMs: number; completedAfterMs: number };
+    /** People and channels besides WORLD's. */
+    extra?: { users?: LocalUser[]; channels?: LocalChannel[] };
+  } = {},
 ): Promise<InstallsRig> {
   const dir = mkdtempSync(join(tmpdir(), 'tsai-installs-'));
   const cleanups: (() => Promise<unknown> | unknown)[] = [
@@ -122,7 +133,8 @@ export async function startInstallsRig(
         port: 0,
         accountId,
         token,
-        flowDelays: { runningAfterMs: 60_000, completedAfterMs: 120_000 },
+        flowDelays: o.flowDelays ?? { runningAfterMs: 60_000, completedAfterMs: 120_000 },
+        ...(o.sameIds ? { firstId: SAME_FIRST_ID } : {}),
       });
       registerSecrets(token);
       cleanups.push(() => emulators[company].close());
@@ -135,6 +147,8 @@ export async function startInstallsRig(
         oauth: CLIENT,
         functions: manifestFunctionsOnDisk(),
         ...WORLD,
+        users: [...WORLD.users, ...(o.extra?.users ?? [])],
+        channels: [...WORLD.channels, ...(o.extra?.channels ?? [])],
       }),
     );
     cleanups.push(() => slack.close());
@@ -150,6 +164,8 @@ export async function startInstallsRig(
       SLACK_API_URL: slack.apiUrl,
       TSAI_SECRET_KEY: secretKey,
       TSAI_BASE_URL: emulators.acme.url,
+      // The emulators run on this machine: allowed as a deployment allows an on-premises service.
+      TSAI_SERVICE_ALLOWED_ADDRESSES: '127.0.0.1',
       PORT: '0',
       TSAI_REQUEST_TIMEOUT: '1500ms',
       TSAI_MAX_ATTEMPTS: '2',

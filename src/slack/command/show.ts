@@ -32,8 +32,9 @@ async function deliver(bot: Bot, p: Presentation, body: MessageBody, to: Audienc
   // Nowhere in the channel would take it: the person still learns what happened.
   if (p.to === 'channel') return void ((await postInChannel(bot, to, body)) || (await privately()));
   if (p.to === 'followed-flow' && p.shown.kind === 'result' && p.shown.outcome.flow) {
-    const flowId = p.shown.outcome.flow.id;
-    return void ((await announceFlow(bot, to, body, flowId)) || (await privately()));
+    // The bot speaks to the tenant that asked (`forTeam`), whose flow this is.
+    const flow = { teamId: bot.team, flowId: p.shown.outcome.flow.id };
+    return void ((await announceFlow(bot, to, body, flow)) || (await privately()));
   }
   await privately();
 }
