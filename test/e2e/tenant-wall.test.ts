@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLOW_ACTION } from '../../src/slack/flows/views.js';
 import type { LoggedRequest } from '../../standins/emulator/index.js';
 import type { LocalMessage } from '../../standins/localslack/index.js';
-import { buttonsOf, textOf } from '../support/approvals-rig.js';
+import { buttonsOf } from '../support/approvals-rig.js';
 import { emulatorControl } from '../support/emulator.js';
 import { type Company, type InstallsRig, startInstallsRig } from '../support/installs-rig.js';
 import { registerSecrets } from '../support/logs.js';
@@ -37,6 +37,28 @@ const full = (m: { text: string; blocks?: unknown[] }) => `${m.text} ${JSON.stri
 const finish = (c: Company, id: string, ending: { status?: string; message?: string } = {}) =>
   emulatorControl(rig.emulators[c].url)('POST', `flows/${id}/finish`, ending);
 
+/**
+ * `/tsai <text>` from `user` in `channel`, and the first message the bot then shows them there that says
+ * `what` (what a slower answer to an earlier command says is passed over).
+ */
+async function answer(text: string, user: string, channel: string, what: RegExp) {
+  const before = new Set(rig.slack.messages(channel, { user }).map((m) => m.ts));
+  const d = await rig.slack.sendCommand({ user, channel, text });
+  expect(d.status).toBe(200);
+  return rig.slack.waitFor(
+    () =>
+      rig.slack
+        .messages(channel, { user })
+        .find((m) => !before.has(m.ts) && m.kind !== 'command' && m.user !== user && what.test(full(m))),
+    60_000,
+    `the answer to /tsai ${text} from ${user}, saying ${what}`,
+  );
+}
+
+/** The flow `flowId` as followed for `teamId`, read as any surface lists a team's flows. */
+const followed = async (teamId: string, flowId: string) =>
+  (await rig.store.listTrackedFlows({ teamId, limit: 100 })).find((f) => f.flowId === flowId);
+
 /** `/tsai setup` from `user`: the form, or what the bot said instead. */
 async function openSetup(user: string, channel: string, teamId?: string) {
   const { slack } = rig;
@@ -47,7 +69,14 @@ async function openSetup(user: string, channel: string, teamId?: string) {
     () => {
       const v = slack.topView(user);
       if (v && v.id !== before && v.view.callback_id === 'tenant_setup_form') return { viewId: v.id };
-      const said = slack.messages(channel, { user }).find((m) => !seen.has(m.ts) && m.user !== user);
+      const said = slack
+        .messages(channel, { user })
+        .find(
+          (m) =>
+            !seen.has(m.ts) &&
+            m.user !== user &&
+            /This workspace (works with|is not connected)/.test(full(m)),
+        );
       return said ? { said: full(said) } : undefined;
     },
     60_000,
@@ -58,6 +87,18 @@ async function openSetup(user: string, channel: string, teamId?: string) {
 /** The direct messages `user` got from the bot since `since`. */
 const dmsOf = (user: string, since = '0') =>
   rig.slack.messages(`D${user}`, { user }).filter((m) => m.ts > since && m.user !== user);
+
+/** Ada sends Acme's setup form `viewId` with Acme's own account, at `baseUrl`. */
+const setAcme = (viewId: string, baseUrl: string) =>
+  rig.slack.submitView({
+    user: 'U0ADA',
+    viewId,
+    values: {
+      setup_base_url: { setup_base_url_input: baseUrl },
+      setup_account_id: { setup_account_id_input: rig.emulators.acme.accountId },
+      setup_token: { setup_token_input: rig.emulators.acme.token },
+    },
+  });
 
 /** A stand-in for a service at an address of the bot's own network: it records every request it gets. */
 async function listening(host: string, answer: number) {
@@ -111,61 +152,60 @@ describe('the same flow ID at two tenants is two flows', () => {
   let flowId: string;
 
   it('follows each tenant its own flow, and shows each its own, by every surface that reads one', async () => {
-    const acme = await rig.commandAndReply(learn('acme-learn'), 'U0ANNA', 'C0ACME');
-    const globex = await rig.commandAndReply(learn('globex-learn'), 'U0GREG', 'C0GLOBEX');
+    const acme = await answer(learn('acme-learn'), 'U0ANNA', 'C0ACME', /acme-learn/);
+    const globex = await answer(learn('globex-learn'), 'U0GREG', 'C0GLOBEX', /globex-learn/);
     const [acmePost] = await flowPosts('acme');
     const [globexPost] = await flowPosts('globex');
     expect(acmePost?.status).toBe(201);
     flowId = /\b(14\d{17})\b/.exec(full(acme))![1]!;
     // The two services handed out the same flow ID.
     expect(full(globex)).toContain(flowId);
-    const followed = await waitUntil(async () => {
-      const rows = await rig.store.listTrackedFlows({ flowId });
-      expect(rows.map((f) => f.teamId).sort()).toEqual(['T0ACME', 'T0GLOBEX']);
-      return rows;
+    const globexRow = await waitUntil(async () => {
+      expect(await followed('T0ACME', flowId)).toBeDefined();
+      const row = await followed('T0GLOBEX', flowId);
+      expect(row).toBeDefined();
+      return row!;
     });
-    expect(followed.find((f) => f.teamId === 'T0GLOBEX')?.asked).toContain('globex-learn');
+    expect(globexRow.asked).toContain('globex-learn');
     expect(globexPost?.status).toBe(201);
     // `/tsai flow` and `/tsai flows` show each its own: Greg's flow is his, not "no flow".
-    const greg = await rig.commandAndReply(`flow ${flowId}`, 'U0GREG', 'C0GLOBEX');
+    const greg = await answer(`flow ${flowId}`, 'U0GREG', 'C0GLOBEX', new RegExp(flowId));
     expect(full(greg)).not.toContain('There is no flow');
     expect(full(greg)).toContain('globex-learn');
     expect(full(greg)).not.toContain('acme-learn');
-    const anna = await rig.commandAndReply(`flow ${flowId}`, 'U0ANNA', 'C0ACME');
+    const anna = await answer(`flow ${flowId}`, 'U0ANNA', 'C0ACME', new RegExp(flowId));
     expect(full(anna)).toContain('acme-learn');
     expect(full(anna)).not.toContain('globex-learn');
-    const list = await rig.commandAndReply('flows', 'U0GREG', 'C0GLOBEX');
+    const list = await answer('flows', 'U0GREG', 'C0GLOBEX', /flow/i);
     expect(full(list)).toContain(flowId);
   });
 
   it("announces each tenant's end on its own announcement, and only there", async () => {
     await finish('globex', flowId);
     const ended = await waitUntil(async () => {
-      const row = await rig.store.getTrackedFlow({ teamId: 'T0GLOBEX', flowId });
-      expect(row?.notifiedAt).not.toBeNull();
+      const row = await followed('T0GLOBEX', flowId);
+      expect(row?.notifiedAt).toBeTruthy();
       return row!;
     });
     expect(ended.announcement).toMatchObject({ kind: 'message', channelId: 'C0GLOBEX' });
-    const acme = await rig.store.getTrackedFlow({ teamId: 'T0ACME', flowId });
+    const acme = await followed('T0ACME', flowId);
     expect(acme?.endReason).toBeNull();
     expect(acme?.announcement).toMatchObject({ kind: 'message', channelId: 'C0ACME' });
     // Acme's announcement still shows its flow under way; Globex's says it completed.
     const shown = (channel: string) =>
       rig.slack.messages(channel).find((m) => m.ts === (ended.announcement as { ts: string }).ts || false);
     expect(shown('C0GLOBEX')).toBeDefined();
-    expect(rig.slack.messages('C0ACME').some((m) => /completed/i.test(full(m)) && full(m).includes(flowId))).toBe(
-      false,
-    );
+    expect(
+      rig.slack.messages('C0ACME').some((m) => /completed/i.test(full(m)) && full(m).includes(flowId)),
+    ).toBe(false);
     // Acme's own ends in its turn (its service made as many records as Globex's: their next IDs agree again).
     await finish('acme', flowId);
-    await waitUntil(async () =>
-      expect((await rig.store.getTrackedFlow({ teamId: 'T0ACME', flowId }))?.notifiedAt).not.toBeNull(),
-    );
+    await waitUntil(async () => expect((await followed('T0ACME', flowId))?.notifiedAt).toBeTruthy());
   });
 
   it("never completes a step with another tenant's flow of the same ID", async () => {
     // Anna's learn, then Greg's workflow step: both services hand out the same ID again.
-    const anna = await rig.commandAndReply(learn('acme-second'), 'U0ANNA', 'C0ACME');
+    const anna = await answer(learn('acme-second'), 'U0ANNA', 'C0ACME', /acme-second/);
     const id = /\b(14\d{17})\b/.exec(full(anna))![1]!;
     const ex = await rig.slack.runFunction({
       callbackId: 'tsai_learn',
@@ -180,9 +220,7 @@ describe('the same flow ID at two tenants is two flows', () => {
     expect(step.teamId).toBe('T0GLOBEX');
     // Acme's flow completes; Globex's fails. The step is Globex's: it ends with its own flow's failure.
     await finish('acme', id);
-    await waitUntil(async () =>
-      expect((await rig.store.getTrackedFlow({ teamId: 'T0ACME', flowId: id }))?.notifiedAt).not.toBeNull(),
-    );
+    await waitUntil(async () => expect((await followed('T0ACME', id))?.notifiedAt).toBeTruthy());
     await finish('globex', id, { status: 'FAILED', message: 'the sensor data of the range was empty' });
     const done = await rig.slack.waitFor(
       (s) => {
@@ -197,37 +235,37 @@ describe('the same flow ID at two tenants is two flows', () => {
   });
 
   it('keeps approvals and names to each tenant, however the IDs agree', async () => {
-    await rig.commandAndReply(`live start ${MODEL} reason="acme night"`, 'U0ANNA', 'C0ACME');
-    await rig.commandAndReply(`live start ${MODEL} reason="globex night"`, 'U0GREG', 'C0GLOBEX');
-    const greg = await rig.commandAndReply('approvals', 'U0GINA', 'C0GLOBEX');
+    await answer(`live start ${MODEL} reason="acme night"`, 'U0ANNA', 'C0ACME', /approv/i);
+    await answer(`live start ${MODEL} reason="globex night"`, 'U0GREG', 'C0GLOBEX', /approv/i);
+    const greg = await answer('approvals', 'U0GINA', 'C0GLOBEX', /pending|request/i);
     expect(full(greg)).toContain('globex night');
     expect(full(greg)).not.toContain('acme night');
     // A name one tenant gave is unknown to the other, though its service has the same ID.
-    await rig.commandAndReply('workspace create name="acme-only"', 'U0ANNA', 'C0ACME');
+    await answer('workspace create name="acme-only"', 'U0ANNA', 'C0ACME', /acme-only/);
     const before = (await serviceLog('globex')).length;
-    const asked = await rig.commandAndReply('workspace show "acme-only"', 'U0GREG', 'C0GLOBEX');
+    const asked = await answer('workspace show "acme-only"', 'U0GREG', 'C0GLOBEX', /acme-only/);
     expect(asked.text).toContain('No workspace named "acme-only" is known');
     expect((await serviceLog('globex')).length).toBe(before);
   });
 });
 
 describe('a service URL given in /tsai setup is untrusted input', () => {
+  // Whatever a refused URL would have done, Acme works with its own service again afterwards.
+  afterAll(async () => {
+    const { viewId } = await openSetup('U0ADA', 'C0ACME');
+    if (viewId) await setAcme(viewId, rig.emulators.acme.url);
+  });
+
   it("refuses an address of the bot's own network and the cloud's metadata address, and sends them nothing", async () => {
     const inside = await listening('127.0.0.2', 200);
     try {
       for (const baseUrl of [inside.url, inside.url.replace('http:', 'https:'), 'https://169.254.169.254']) {
         const { viewId, said } = await openSetup('U0ADA', 'C0ACME');
         expect(viewId, said).toBeDefined();
-        const sent = await rig.slack.submitView({
-          user: 'U0ADA',
-          viewId: viewId!,
-          values: {
-            setup_base_url: { setup_base_url_input: baseUrl },
-            setup_account_id: { setup_account_id_input: '1000000000000000101' },
-            setup_token: { setup_token_input: rig.emulators.acme.token },
-          },
-        });
-        expect(sent.errors?.setup_base_url, baseUrl).toMatch(/reaches into the bot's own network/);
+        const sent = await setAcme(viewId!, baseUrl);
+        expect(sent.errors?.setup_base_url ?? '(kept)', baseUrl).toMatch(
+          /reaches into the bot's own network/,
+        );
         await rig.slack.closeView({ user: 'U0ADA', viewId: viewId! });
       }
       expect(inside.seen).toEqual([]);
@@ -239,23 +277,21 @@ describe('a service URL given in /tsai setup is untrusted input', () => {
   });
 
   it('counts a token as working only when the service read the account with it (a 403 does not)', async () => {
-    const control = emulatorControl(rig.emulators.globex.url);
-    await control('POST', 'faults', { method: 'GET', path: '/workspace$', status: 403, count: 1 });
+    // Acme's own service answers its list with a 403 this once (a proxy in front of it, say).
+    await emulatorControl(rig.emulators.acme.url)('POST', 'faults', {
+      method: 'GET',
+      path: '/workspace$',
+      status: 403,
+      count: 1,
+    });
+    const before = (await rig.store.getTenantSecret('T0ACME', 'service-account'))?.savedAt;
     const { viewId } = await openSetup('U0ADA', 'C0ACME');
-    const sent = await rig.slack.submitView({
-      user: 'U0ADA',
-      viewId: viewId!,
-      values: {
-        setup_base_url: { setup_base_url_input: rig.emulators.globex.url },
-        setup_account_id: { setup_account_id_input: rig.emulators.globex.accountId },
-        setup_token: { setup_token_input: rig.emulators.globex.token },
-      },
-    });
-    expect(sent.errors?.setup_token).toMatch(/did not let this token read the account \(HTTP 403\)/);
+    const sent = await setAcme(viewId!, rig.emulators.acme.url);
+    expect(sent.errors?.setup_token ?? '(kept)').toMatch(
+      /did not let this token read the account \(HTTP 403\)/,
+    );
     await rig.slack.closeView({ user: 'U0ADA', viewId: viewId! });
-    expect((await rig.store.getTenantSecret('T0ACME', 'service-account'))?.facts).toMatchObject({
-      baseUrl: rig.emulators.acme.url,
-    });
+    expect((await rig.store.getTenantSecret('T0ACME', 'service-account'))?.savedAt).toBe(before);
   });
 });
 
@@ -293,7 +329,7 @@ describe("people's own tokens stay with the service they were checked against", 
         },
       });
       expect(moved.errors).toBeUndefined();
-      const asked = await rig.commandAndReply(`workspace show ${W}`, 'U0ANNA', 'C0ACME');
+      const asked = await answer(`workspace show ${W}`, 'U0ANNA', 'C0ACME', /Pump station A|own token/);
       expect(full(asked)).toMatch(
         /your own token was connected for the service account this Slack workspace worked with before/,
       );
@@ -342,7 +378,7 @@ describe("people's own tokens stay with the service they were checked against", 
         })
       ).errors,
     ).toBeUndefined();
-    const again = await rig.commandAndReply(`workspace show ${W}`, 'U0ANNA', 'C0ACME');
+    const again = await answer(`workspace show ${W}`, 'U0ANNA', 'C0ACME', /Pump station A|own token/);
     expect(full(again)).toContain('Pump station A');
     expect((await serviceLog('acme')).at(-1)?.user).toBe('anna');
   });
@@ -401,19 +437,22 @@ describe('a removal is compared with what is installed now', () => {
       ),
     ];
     for (const d of deliveries) expect(d.status).toBe(200);
-    await waitUntil(() =>
-      expect(rig.logs.filter((l) => l.includes('a removal of an earlier installation'))).toHaveLength(2),
-    );
+    // Each removal is either set aside (and said in the log) or carried out (the installation deleted).
+    await waitUntil(async () => {
+      const setAside = rig.logs.filter((l) => l.includes('a removal of an earlier installation')).length;
+      const gone = (await rig.store.getTenantSecret('T0GLOBEX', 'installation')) === null;
+      expect(setAside === 2 || gone).toBe(true);
+    });
     expect(await rig.store.getTenantSecret('T0GLOBEX', 'installation')).not.toBeNull();
     expect(await rig.store.getTenantSecret('T0GLOBEX', 'service-account')).not.toBeNull();
-    const greg = await rig.commandAndReply(`workspace show ${W}`, 'U0GREG', 'C0GLOBEX');
+    const greg = await answer(`workspace show ${W}`, 'U0GREG', 'C0GLOBEX', /Pump station A|service account/);
     expect(full(greg)).toContain('Pump station A');
   });
 });
 
 describe('each surface is audited under its own name', () => {
   it('audits a next-step button as the button it is, not as a typed command', async () => {
-    const anna = await rig.commandAndReply(learn('acme-next'), 'U0ANNA', 'C0ACME');
+    const anna = await answer(learn('acme-next'), 'U0ANNA', 'C0ACME', /acme-next/);
     const id = /\b(14\d{17})\b/.exec(full(anna))![1]!;
     await finish('acme', id);
     const end = await rig.slack.waitFor(
