@@ -335,12 +335,13 @@ describe("people's own tokens stay with the service they were checked against", 
         'C0ACME',
         /Pump station A|worked with before|1030000000000000001/,
       );
-      expect(full(asked)).toMatch(
-        /your own token was connected for the service account this Slack workspace worked with before/,
-      );
+      // Her own token never reaches the new address; she is told why nothing was sent.
       expect(elsewhere.seen.map((s) => s.authorization)).not.toContain(`Bearer ${token}`);
       expect(elsewhere.seen.every((s) => s.authorization === 'Bearer the-other-services-token-0123')).toBe(
         true,
+      );
+      expect(full(asked)).toMatch(
+        /your own token was connected for the service account this Slack workspace worked with before/,
       );
       // Anna is told once, privately; Alf, an owner of the workspace, is told who changed it.
       const told = await rig.slack.waitFor(() => {

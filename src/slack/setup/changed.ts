@@ -1,9 +1,9 @@
 import type { ServiceAccount } from '../../core/tenancy/accounts.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
-import { IDENTITY_ACTION } from '../identity/index.js';
 import { tellUser } from '../reply.js';
 import type { JobOf } from '../runtime/jobs.js';
+import { connectActions } from '../views/connect.js';
 import { code, type KnownBlock, mention, section, slackTime } from '../views/mrkdwn.js';
 
 /** How many of the workspace's people are looked through for its admins, and how many admins are told. */
@@ -36,29 +36,13 @@ export async function followSetupChanged(job: JobOf<'setup-changed'>, bot: Bot):
   for (const userId of admins.filter((u) => u !== job.by).slice(0, ADMINS_TOLD))
     await tellUser(bot, { userId, responseUrls: [] }, { text: told, blocks: [section(told)] });
   const yours = `:warning: ${mention(job.by)} connected this Slack workspace to another service account, ${where(job.account)}, ${when}${before}. Your own token was checked against the former one, so it is set aside: it is never sent to the new one, and nothing you ask is sent with it until you connect again with a token of the new account.`;
-  const blocks: KnownBlock[] = [section(yours), connectButton()];
+  const blocks: KnownBlock[] = [section(yours), connectActions('reconnect')];
   for (const userId of job.setAside)
     await tellUser(bot, { userId, responseUrls: [] }, { text: yours, blocks });
   bot.logger.info(
     { team: job.teamId, by: job.by, admins: admins.length, setAside: job.setAside.length },
     "a workspace's service account changed: its admins and the people whose tokens were set aside were told",
   );
-}
-
-function connectButton(): KnownBlock {
-  return {
-    type: 'actions',
-    block_id: 'setup_changed_connect',
-    elements: [
-      {
-        type: 'button',
-        text: { type: 'plain_text', text: 'Connect again', emoji: true },
-        action_id: IDENTITY_ACTION.connect,
-        value: IDENTITY_ACTION.connect,
-        style: 'primary',
-      },
-    ],
-  } as KnownBlock;
 }
 
 type Member = NonNullable<Awaited<ReturnType<Bot['slack']['users']['list']>>['members']>[number];
