@@ -375,7 +375,10 @@ describe('TSAI_SERVICE_ALLOWED_ADDRESSES', () => {
     ).toEqual(['tsai.corp.example', '10.20.0.0/16', '::1', '127.0.0.1']);
     for (const bad of ['10.0.0.0/40', 'http://tsai.corp.example', 'tsai_corp!', '*.corp.example']) {
       const problems = problemsOf({ TSAI_SERVICE_ALLOWED_ADDRESSES: bad }).problems;
-      expect(problems.map((p) => p.variable), bad).toEqual(['TSAI_SERVICE_ALLOWED_ADDRESSES']);
+      expect(
+        problems.map((p) => p.variable),
+        bad,
+      ).toEqual(['TSAI_SERVICE_ALLOWED_ADDRESSES']);
       expect(problems[0]!.problem).toContain('10.20.0.0/16');
     }
   });
