@@ -84,9 +84,9 @@ export const databaseUrl: Field<string> = {
   format: 'file path, `sqlite:` URL or `postgres://` URL',
 };
 
-/** Host names, IP addresses and networks in CIDR notation, comma-separated (api/address.ts reads them). */
-export const addressList: Field<string[]> = {
-  schema: z
+/** Entries separated by commas or spaces, each one `valid` (what it must be, for the message). */
+function listOf(valid: (entry: string) => boolean, message: string): z.ZodType<string[]> {
+  return z
     .string()
     .transform((v) =>
       v
@@ -94,24 +94,21 @@ export const addressList: Field<string[]> = {
         .map((s) => s.trim())
         .filter(Boolean),
     )
-    .refine(
-      (entries) => entries.every((e) => allowlistEntry(e) !== undefined),
-      'must be host names, IP addresses or networks (e.g. tsai.corp.example, 10.20.0.0/16, ::1), comma-separated',
-    ),
+    .refine((entries) => entries.every(valid), message);
+}
+
+/** Host names, IP addresses and networks in CIDR notation, comma-separated (api/address.ts reads them). */
+export const addressList: Field<string[]> = {
+  schema: listOf(
+    (e) => allowlistEntry(e) !== undefined,
+    'must be host names, IP addresses or networks (e.g. tsai.corp.example, 10.20.0.0/16, ::1), comma-separated',
+  ),
   format: 'host names, IP addresses and networks (`10.20.0.0/16`), comma-separated',
 };
 
 export function idList(pattern: RegExp, what: string, format: string): Field<string[]> {
   return {
-    schema: z
-      .string()
-      .transform((v) =>
-        v
-          .split(/[\s,]+/)
-          .map((s) => s.trim())
-          .filter(Boolean),
-      )
-      .refine((ids) => ids.every((id) => pattern.test(id)), `must be a comma-separated list of ${what}`),
+    schema: listOf((id) => pattern.test(id), `must be a comma-separated list of ${what}`),
     format,
   };
 }

@@ -9,8 +9,9 @@ import type {
 import { errText, type Logger } from '../log.js';
 import { teamOf } from './tenant.js';
 
-type Click = SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
-type Submission = SlackViewMiddlewareArgs<ViewSubmitAction>;
+/** A button clicked, and a form sent, as Bolt hands them to a listener. */
+export type Click = SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
+export type Submission = SlackViewMiddlewareArgs<ViewSubmitAction>;
 
 /** Who clicked a button and where (a reply's, the Home's): what its follow-up needs to open a form or answer there. */
 export function clickOf(body: Click['body']): {

@@ -2,11 +2,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLOW_ACTION } from '../../src/slack/flows/views.js';
-import type { LoggedRequest } from '../../standins/emulator/index.js';
 import type { LocalMessage } from '../../standins/localslack/index.js';
 import { buttonsOf } from '../support/approvals-rig.js';
 import { emulatorControl } from '../support/emulator.js';
-import { type Company, type InstallsRig, startInstallsRig } from '../support/installs-rig.js';
+import { type Company, type InstallsRig, openSetupForm, startInstallsRig } from '../support/installs-rig.js';
 import { registerSecrets } from '../support/logs.js';
 import { waitUntil } from '../support/patience.js';
 
@@ -26,12 +25,8 @@ const MODEL = '1070000000000000003';
 const learn = (name: string) => `learn workspace=${W} signals=${SIGNALS} range="${RANGE}" name="${name}"`;
 
 let rig: InstallsRig;
-const serviceLog = async (c: Company) =>
-  ((await emulatorControl(rig.emulators[c].url)('GET', 'requests')) as LoggedRequest[]).filter((r) =>
-    r.path.startsWith('/api/'),
-  );
-const flowPosts = async (c: Company) =>
-  (await serviceLog(c)).filter((r) => r.method === 'POST' && r.path.endsWith('/flows'));
+const serviceLog = (c: Company) => rig.serviceLog(c);
+const flowPosts = (c: Company) => rig.flowPosts(c);
 const full = (m: { text: string; blocks?: unknown[] }) => `${m.text} ${JSON.stringify(m.blocks ?? [])}`;
 /** Ends flow `id` at company `c`'s service, as it would end on its own. */
 const finish = (c: Company, id: string, ending: { status?: string; message?: string } = {}) =>
@@ -60,29 +55,8 @@ const followed = async (teamId: string, flowId: string) =>
   (await rig.store.listTrackedFlows({ teamId, limit: 100 })).find((f) => f.flowId === flowId);
 
 /** `/tsai setup` from `user`: the form, or what the bot said instead. */
-async function openSetup(user: string, channel: string, teamId?: string) {
-  const { slack } = rig;
-  const before = slack.topView(user)?.id;
-  const seen = new Set(slack.messages(channel, { user }).map((m) => m.ts));
-  await slack.sendCommand({ user, channel, text: 'setup', ...(teamId ? { teamId } : {}) });
-  return slack.waitFor(
-    () => {
-      const v = slack.topView(user);
-      if (v && v.id !== before && v.view.callback_id === 'tenant_setup_form') return { viewId: v.id };
-      const said = slack
-        .messages(channel, { user })
-        .find(
-          (m) =>
-            !seen.has(m.ts) &&
-            m.user !== user &&
-            /This workspace (works with|is not connected)/.test(full(m)),
-        );
-      return said ? { said: full(said) } : undefined;
-    },
-    60_000,
-    `the setup form for ${user}, or why not`,
-  );
-}
+const openSetup = (user: string, channel: string, teamId?: string) =>
+  openSetupForm(rig.slack, user, channel, teamId);
 
 /** The direct messages `user` got from the bot since `since`. */
 const dmsOf = (user: string, since = '0') =>
@@ -300,17 +274,7 @@ describe("people's own tokens stay with the service they were checked against", 
     const people = emulatorControl(rig.emulators.acme.url);
     const { token } = (await people('POST', 'users', { name: 'anna', role: 'Manager' })) as { token: string };
     registerSecrets(token);
-    const before = rig.slack.topView('U0ANNA')?.id;
-    await rig.slack.sendCommand({ user: 'U0ANNA', channel: 'C0ACME', text: 'connect' });
-    const form = await rig.slack.waitFor(() => {
-      const v = rig.slack.topView('U0ANNA');
-      return v && v.id !== before && v.view.callback_id === 'identity_connect_form' ? v : undefined;
-    });
-    const connected = await rig.slack.submitView({
-      user: 'U0ANNA',
-      viewId: form.id,
-      values: { service_token: { service_token_input: token } },
-    });
+    const connected = await rig.connectToken('U0ANNA', 'C0ACME', token);
     expect(connected.errors).toBeUndefined();
     // An admin points the workspace at another service on the bot's own machine (allowed, as on-premises).
     const elsewhere = await listening('127.0.0.1', 200);

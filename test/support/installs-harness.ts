@@ -3,19 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServiceClient } from '../../src/api/index.js';
-import { loadConfig } from '../../src/config.js';
-import { settableClock } from '../../src/core/clock.js';
-import { createLogger } from '../../src/log.js';
-import { SETUP_CALLBACK, SETUP_FIELDS } from '../../src/slack/setup/ids.js';
-import { openStore } from '../../src/store/index.js';
-import { type LoggedRequest, type RunningEmulator, startEmulator } from '../../standins/emulator/index.js';
+import { type RunningEmulator, startEmulator } from '../../standins/emulator/index.js';
 import {
   type Delivery,
   type LocalChannel,
   type LocalUser,
   startLocalSlack,
 } from '../../standins/localslack/index.js';
-import { startAll } from '../../standins/start-all.js';
 import { type Sent, sentMarkupProblems } from './block-kit-schema/mrkdwn.js';
 import { emulatorControl } from './emulator.js';
 import {
@@ -23,14 +17,21 @@ import {
   commandAndReply,
   DEFAULT_CHANNEL,
   DEFAULT_USER,
+  emulatorDriving,
   HARNESS_NOW,
   type Harness,
   type HarnessOptions,
   refuseMarkup,
   SIGNING_SECRET,
 } from './harness.js';
-import { CLIENT } from './installs-rig.js';
-import { captureLogs, registerSecrets } from './logs.js';
+import {
+  type AccountFields,
+  CLIENT,
+  openSetupForm,
+  sendSetupForm,
+  startInstallsBot,
+} from './installs-rig.js';
+import { registerSecrets } from './logs.js';
 import { manifestFunctionsOnDisk } from './manifest-functions.js';
 import { patient } from './patience.js';
 import { named } from './service-calls.js';
@@ -86,12 +87,7 @@ export interface InstallsHarness extends Harness {
   /** `/tsai setup` from `user` in `channel`: the form, or what the bot said instead. */
   openSetup(user: string, channel: string, teamId?: string): Promise<{ viewId?: string; said?: string }>;
   /** The setup form `viewId` of `user` sent with `emulator`'s account (what `over` gives instead). */
-  sendSetup(
-    user: string,
-    viewId: string,
-    emulator: RunningEmulator,
-    over?: Partial<Record<'baseUrl' | 'accountId' | 'token', string>>,
-  ): Promise<Delivery>;
+  sendSetup(user: string, viewId: string, emulator: RunningEmulator, over?: AccountFields): Promise<Delivery>;
 }
 
 /**
@@ -103,7 +99,6 @@ export interface InstallsHarness extends Harness {
  */
 export async function startInstallsHarness(o: HarnessOptions = {}): Promise<InstallsHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'tsai-installs-harness-'));
-  const databaseUrl = join(dir, 'tsai.sqlite');
   const cleanups: (() => Promise<unknown> | unknown)[] = [
     () => rmSync(dir, { recursive: true, force: true }),
   ];
@@ -158,82 +153,30 @@ export async function startInstallsHarness(o: HarnessOptions = {}): Promise<Inst
     );
     cleanups.push(() => slack.close());
     sent = slack;
-    const secretKey = randomBytes(32).toString('base64');
-    const stateSecret = randomBytes(16).toString('hex');
-    registerSecrets(CLIENT.clientSecret, secretKey, stateSecret);
-    const config = loadConfig({
-      SLACK_CLIENT_ID: CLIENT.clientId,
-      SLACK_CLIENT_SECRET: CLIENT.clientSecret,
-      SLACK_STATE_SECRET: stateSecret,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      TSAI_SECRET_KEY: secretKey,
-      TSAI_BASE_URL: emulator.url,
-      // The emulators run on this machine: allowed as a deployment allows an on-premises service.
-      TSAI_SERVICE_ALLOWED_ADDRESSES: '127.0.0.1',
-      PORT: '0',
-      TSAI_REQUEST_TIMEOUT: '1500ms',
-      TSAI_MAX_ATTEMPTS: '2',
-      TSAI_MAX_RETRY_TIME: '2s',
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'debug',
-      TSAI_METRICS_PORT: 'off',
-      ...o.env,
+    const bot = await startInstallsBot({
+      slack,
+      serviceUrl: emulator.url,
+      dir,
+      ...(o.env ? { env: o.env } : {}),
+      now: o.now ?? HARNESS_NOW,
     });
-    registerSecrets(...config.secrets);
-    const { lines: logs, destination } = captureLogs();
-    const logger = createLogger({ level: config.logLevel, secrets: config.secrets, destination });
-    const clock = settableClock(o.now ?? HARNESS_NOW);
-    const running = await startAll({ config, logger, clock: clock.source });
-    cleanups.push(() => running.stop());
-    const base = `http://127.0.0.1:${running.slack.port()}`;
-    slack.setBotEndpoint(`${base}/slack/events`);
-    if (config.slack.mode === 'installs')
-      slack.configureOAuth({ ...CLIENT, redirectUrl: `${base}${config.slack.redirectPath}` });
-    const store = await openStore(databaseUrl);
-    cleanups.push(() => store.close());
+    cleanups.push(...bot.cleanups);
+    const { config, logger, logs, clock, running, store, installUrl, databaseUrl } = bot;
     const service = named(
       createServiceClient({ baseUrl: emulator.url, accountId: emulator.accountId, token: emulator.token }),
     );
     cleanups.push(() => service.close());
     const control = emulatorControl(emulator.url);
-
-    const openSetup: InstallsHarness['openSetup'] = async (user, channel, teamId) => {
-      const before = slack.topView(user)?.id;
-      const seen = new Set(slack.messages(channel, { user }).map((m) => m.ts));
-      await slack.sendCommand({ user, channel, text: 'setup', ...(teamId ? { teamId } : {}) });
-      return slack.waitFor(
-        () => {
-          const v = slack.topView(user);
-          if (v && v.id !== before && v.view.callback_id === SETUP_CALLBACK) return { viewId: v.id };
-          const said = slack.messages(channel, { user }).find((m) => !seen.has(m.ts) && m.user !== user);
-          return said ? { said: `${said.text} ${JSON.stringify(said.blocks ?? [])}` } : undefined;
-        },
-        60_000,
-        `the setup form for ${user}, or why not`,
-      );
-    };
-    const sendSetup: InstallsHarness['sendSetup'] = (user, viewId, e, over = {}) => {
-      const field = (f: keyof typeof SETUP_FIELDS, v: string) => ({
-        [SETUP_FIELDS[f].block]: { [SETUP_FIELDS[f].input]: v },
-      });
-      return slack.submitView({
-        user,
-        viewId,
-        values: {
-          ...field('baseUrl', over.baseUrl ?? e.url),
-          ...field('accountId', over.accountId ?? e.accountId),
-          ...field('token', over.token ?? e.token),
-        },
-      });
-    };
+    const openSetup: InstallsHarness['openSetup'] = (user, channel, teamId) =>
+      openSetupForm(slack, user, channel, teamId);
+    const sendSetup: InstallsHarness['sendSetup'] = (user, viewId, e, over) =>
+      sendSetupForm(slack, user, viewId, e, over);
     const connect = async (user: string, channel: string, e: RunningEmulator) => {
       const { viewId, said } = await openSetup(user, channel);
       if (!viewId) throw new Error(`the setup form did not open for ${user}: ${said}`);
       const d = await sendSetup(user, viewId, e);
       if (d.errors) throw new Error(`the setup of ${user} was refused: ${JSON.stringify(d.errors)}`);
     };
-    const installUrl = `${base}${config.slack.mode === 'installs' ? config.slack.installPath : ''}`;
     for (const [target, user] of [
       [{ teamId: TENANTS.local.tenant }, TENANTS.local.installer],
       [{ enterpriseId: TENANTS.org.tenant }, TENANTS.org.installer],
@@ -265,25 +208,7 @@ export async function startInstallsHarness(o: HarnessOptions = {}): Promise<Inst
         slack.sendCommand({ user: c.user ?? DEFAULT_USER, channel: c.channel ?? DEFAULT_CHANNEL, text }),
       commandAndReply: (text, c = {}) =>
         commandAndReply(slack, text, c.user ?? DEFAULT_USER, c.channel ?? DEFAULT_CHANNEL),
-      async serviceRequests() {
-        return ((await control('GET', 'requests')) as LoggedRequest[]).filter((r) =>
-          r.path.startsWith('/api/'),
-        );
-      },
-      async askedOfService() {
-        return (await this.serviceRequests()).filter(
-          (r) => !(r.method === 'GET' && /\/flows\/\d+$/.test(r.path)),
-        );
-      },
-      clearServiceRequests: async () => {
-        await control('DELETE', 'requests');
-      },
-      addFault: async (spec) => {
-        await control('POST', 'faults', spec);
-      },
-      clearFaults: async () => {
-        await control('DELETE', 'faults');
-      },
+      ...emulatorDriving(control),
     };
     return { ...harness, close };
   } catch (e) {

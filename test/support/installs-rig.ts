@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type SettableClock, settableClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/log.js';
+import { CONNECT_CALLBACK, TOKEN_BLOCK, TOKEN_INPUT } from '../../src/slack/identity/ids.js';
+import { SETUP_CALLBACK, SETUP_FIELDS } from '../../src/slack/setup/ids.js';
 import { openStore, type Store } from '../../src/store/index.js';
-import { type RunningEmulator, startEmulator } from '../../standins/emulator/index.js';
+import { type LoggedRequest, type RunningEmulator, startEmulator } from '../../standins/emulator/index.js';
 import {
   type Delivery,
   type InstallOutcome,
@@ -18,6 +20,7 @@ import {
   startLocalSlack,
 } from '../../standins/localslack/index.js';
 import { type Running, startAll } from '../../standins/start-all.js';
+import { emulatorControl } from './emulator.js';
 import { BOT_TOKEN, SIGNING_SECRET } from './harness-secrets.js';
 import { captureLogs, registerSecrets } from './logs.js';
 import { manifestFunctionsOnDisk } from './manifest-functions.js';
@@ -85,6 +88,10 @@ export interface InstallsRig {
   store: Store;
   /** The bot's "Add to Slack" page. */
   installUrl: string;
+  /** What `company`'s service was asked, its emulator's control requests left out. */
+  serviceLog(company: Company): Promise<LoggedRequest[]>;
+  /** The flows `company`'s service was asked to create. */
+  flowPosts(company: Company): Promise<LoggedRequest[]>;
   install(target: InstallTarget, user: string): Promise<InstallOutcome>;
   /** `/tsai <text>` from `user` in `channel`, and the bot's next message there that `user` sees. */
   commandAndReply(text: string, user: string, channel: string): Promise<LocalMessage>;
@@ -92,12 +99,9 @@ export interface InstallsRig {
    * `/tsai setup` from `user` in `channel`, and the form it opens sent with `company`'s service account
    * (what is given in `over` instead): the submission's delivery, whose errors are the form's.
    */
-  setUp(
-    user: string,
-    channel: string,
-    company: Company,
-    over?: Partial<Record<'baseUrl' | 'accountId' | 'token', string>>,
-  ): Promise<Delivery>;
+  setUp(user: string, channel: string, company: Company, over?: AccountFields): Promise<Delivery>;
+  /** `/tsai connect` from `user` in `channel`, and the form it opens sent with `token`: its delivery. */
+  connectToken(user: string, channel: string, token: string): Promise<Delivery>;
   close(): Promise<void>;
 }
 
@@ -152,42 +156,19 @@ export async function startInstallsRig(
       }),
     );
     cleanups.push(() => slack.close());
-    const secretKey = randomBytes(32).toString('base64');
-    const stateSecret = randomBytes(16).toString('hex');
-    registerSecrets(CLIENT.clientSecret, secretKey, stateSecret);
-    const databaseUrl = join(dir, 'tsai.sqlite');
-    const config = loadConfig({
-      SLACK_CLIENT_ID: CLIENT.clientId,
-      SLACK_CLIENT_SECRET: CLIENT.clientSecret,
-      SLACK_STATE_SECRET: stateSecret,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      TSAI_SECRET_KEY: secretKey,
-      TSAI_BASE_URL: emulators.acme.url,
-      // The emulators run on this machine: allowed as a deployment allows an on-premises service.
-      TSAI_SERVICE_ALLOWED_ADDRESSES: '127.0.0.1',
-      PORT: '0',
-      TSAI_REQUEST_TIMEOUT: '1500ms',
-      TSAI_MAX_ATTEMPTS: '2',
-      TSAI_MAX_RETRY_TIME: '2s',
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'debug',
-      TSAI_METRICS_PORT: 'off',
-      ...o.env,
+    const bot = await startInstallsBot({
+      slack,
+      serviceUrl: emulators.acme.url,
+      dir,
+      ...(o.env ? { env: o.env } : {}),
+      now: o.now ?? new Date('2026-11-22T10:00:00.000Z'),
     });
-    const { lines: logs, destination } = captureLogs();
-    const logger = createLogger({ level: config.logLevel, secrets: config.secrets, destination });
-    const clock = settableClock(o.now ?? new Date('2026-11-22T10:00:00.000Z'));
-    const running = await startAll({ config, logger, clock: clock.source });
-    cleanups.push(() => running.stop());
-    const base = `http://127.0.0.1:${running.slack.port()}`;
-    slack.setBotEndpoint(`${base}/slack/events`);
-    // The app's redirect URL, as its OAuth settings list it (the manifest's `redirect_urls`).
-    if (config.slack.mode === 'installs')
-      slack.configureOAuth({ ...CLIENT, redirectUrl: `${base}${config.slack.redirectPath}` });
-    const store = await openStore(databaseUrl);
-    cleanups.push(() => store.close());
-    const installUrl = `${base}${config.slack.mode === 'installs' ? config.slack.installPath : ''}`;
+    cleanups.push(...bot.cleanups);
+    const { config, logs, clock, running, store, installUrl } = bot;
+    const serviceLog = async (c: Company) =>
+      ((await emulatorControl(emulators[c].url)('GET', 'requests')) as LoggedRequest[]).filter((r) =>
+        r.path.startsWith('/api/'),
+      );
     return {
       slack,
       emulators,
@@ -197,6 +178,10 @@ export async function startInstallsRig(
       logs,
       store,
       installUrl,
+      serviceLog,
+      async flowPosts(c) {
+        return (await serviceLog(c)).filter((r) => r.method === 'POST' && r.path.endsWith('/flows'));
+      },
       async install(target, user) {
         const outcome = await slack.installApp({ installUrl, user, ...target });
         if (outcome.install) registerSecrets(outcome.install.token);
@@ -216,26 +201,25 @@ export async function startInstallsRig(
         );
       },
       async setUp(user, channel, company, over = {}) {
+        const { viewId, said } = await openSetupForm(slack, user, channel);
+        if (!viewId) throw new Error(`the setup form did not open for ${user}: ${said}`);
+        return sendSetupForm(slack, user, viewId, emulators[company], over);
+      },
+      async connectToken(user, channel, token) {
         const before = slack.topView(user)?.id;
-        await slack.sendCommand({ user, channel, text: 'setup' });
-        const view = await slack.waitFor(
+        await slack.sendCommand({ user, channel, text: 'connect' });
+        const form = await slack.waitFor(
           () => {
             const v = slack.topView(user);
-            return v && v.id !== before && v.view.callback_id === 'tenant_setup_form' ? v : undefined;
+            return v && v.id !== before && v.view.callback_id === CONNECT_CALLBACK ? v : undefined;
           },
           60_000,
-          `the setup form for ${user}`,
+          `the Connect form for ${user}`,
         );
-        const e = emulators[company];
-        const value = (v: string) => v;
         return slack.submitView({
           user,
-          viewId: view.id,
-          values: {
-            setup_base_url: { setup_base_url_input: value(over.baseUrl ?? e.url) },
-            setup_account_id: { setup_account_id_input: value(over.accountId ?? e.accountId) },
-            setup_token: { setup_token_input: value(over.token ?? e.token) },
-          },
+          viewId: form.id,
+          values: { [TOKEN_BLOCK]: { [TOKEN_INPUT]: token } },
         });
       },
       close,
@@ -244,4 +228,116 @@ export async function startInstallsRig(
     await close();
     throw e;
   }
+}
+
+/** What the setup form takes instead of an emulator's own account. */
+export type AccountFields = Partial<Record<'baseUrl' | 'accountId' | 'token', string>>;
+
+/**
+ * The bot in "Add to Slack" mode, configured as a deployment is (its own client ID and secrets, the
+ * emulators on this machine allowed as an on-premises service is), started as `npm start` starts it against
+ * `slack`, with its store in `dir`: what rigs drive it with, and what to close.
+ */
+export async function startInstallsBot(o: {
+  slack: LocalSlack;
+  serviceUrl: string;
+  dir: string;
+  env?: Record<string, string>;
+  now: Date;
+}) {
+  const { slack } = o;
+  const cleanups: (() => Promise<unknown> | unknown)[] = [];
+  const secretKey = randomBytes(32).toString('base64');
+  const stateSecret = randomBytes(16).toString('hex');
+  registerSecrets(CLIENT.clientSecret, secretKey, stateSecret);
+  const databaseUrl = join(o.dir, 'tsai.sqlite');
+  const config = loadConfig({
+    SLACK_CLIENT_ID: CLIENT.clientId,
+    SLACK_CLIENT_SECRET: CLIENT.clientSecret,
+    SLACK_STATE_SECRET: stateSecret,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    TSAI_SECRET_KEY: secretKey,
+    TSAI_BASE_URL: o.serviceUrl,
+    // The emulators run on this machine: allowed as a deployment allows an on-premises service.
+    TSAI_SERVICE_ALLOWED_ADDRESSES: '127.0.0.1',
+    PORT: '0',
+    TSAI_REQUEST_TIMEOUT: '1500ms',
+    TSAI_MAX_ATTEMPTS: '2',
+    TSAI_MAX_RETRY_TIME: '2s',
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'debug',
+    TSAI_METRICS_PORT: 'off',
+    ...o.env,
+  });
+  registerSecrets(...config.secrets);
+  const { lines: logs, destination } = captureLogs();
+  const logger = createLogger({ level: config.logLevel, secrets: config.secrets, destination });
+  const clock = settableClock(o.now);
+  const running = await startAll({ config, logger, clock: clock.source });
+  cleanups.push(() => running.stop());
+  const base = `http://127.0.0.1:${running.slack.port()}`;
+  slack.setBotEndpoint(`${base}/slack/events`);
+  // The app's redirect URL, as its OAuth settings list it (the manifest's `redirect_urls`).
+  if (config.slack.mode === 'installs')
+    slack.configureOAuth({ ...CLIENT, redirectUrl: `${base}${config.slack.redirectPath}` });
+  const store = await openStore(databaseUrl);
+  cleanups.push(() => store.close());
+  const installUrl = `${base}${config.slack.mode === 'installs' ? config.slack.installPath : ''}`;
+  return { config, logger, logs, clock, running, store, installUrl, databaseUrl, cleanups };
+}
+
+/**
+ * `/tsai setup` from `user` in `channel` (as of `teamId`'s workspace, when given): the form it opens, or
+ * what the bot said of the workspace's account instead (a slower answer to something else is passed over).
+ */
+export async function openSetupForm(
+  slack: LocalSlack,
+  user: string,
+  channel: string,
+  teamId?: string,
+): Promise<{ viewId?: string; said?: string }> {
+  const before = slack.topView(user)?.id;
+  const seen = new Set(slack.messages(channel, { user }).map((m) => m.ts));
+  await slack.sendCommand({ user, channel, text: 'setup', ...(teamId ? { teamId } : {}) });
+  const said = (m: LocalMessage) => `${m.text} ${JSON.stringify(m.blocks ?? [])}`;
+  return slack.waitFor(
+    () => {
+      const v = slack.topView(user);
+      if (v && v.id !== before && v.view.callback_id === SETUP_CALLBACK) return { viewId: v.id };
+      const told = slack
+        .messages(channel, { user })
+        .find(
+          (m) =>
+            !seen.has(m.ts) &&
+            m.user !== user &&
+            /This workspace (works with|is not connected)/.test(said(m)),
+        );
+      return told ? { said: said(told) } : undefined;
+    },
+    60_000,
+    `the setup form for ${user}, or why not`,
+  );
+}
+
+/** The setup form `viewId` of `user` sent with `service`'s account (what `over` gives instead). */
+export function sendSetupForm(
+  slack: LocalSlack,
+  user: string,
+  viewId: string,
+  service: { url: string; accountId: string; token: string },
+  over: AccountFields = {},
+): Promise<Delivery> {
+  const field = (f: keyof typeof SETUP_FIELDS, v: string) => ({
+    [SETUP_FIELDS[f].block]: { [SETUP_FIELDS[f].input]: v },
+  });
+  return slack.submitView({
+    user,
+    viewId,
+    values: {
+      ...field('baseUrl', over.baseUrl ?? service.url),
+      ...field('accountId', over.accountId ?? service.accountId),
+      ...field('token', over.token ?? service.token),
+    },
+  });
 }

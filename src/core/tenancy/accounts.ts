@@ -138,17 +138,7 @@ export class TenantAccounts {
    */
   async mayOpen(asker: SetupAsker): Promise<OpFailure | null> {
     const refused = await this.refusal(asker);
-    if (refused)
-      await this.o.audit.writeSurely({
-        at: this.o.now().getTime(),
-        userId: asker.userId,
-        teamId: asker.teamId,
-        ...(asker.channelId ? { channelId: asker.channelId } : {}),
-        operation: 'tenant.setup',
-        params: { via: asker.surface },
-        outcome: 'refused',
-        error: refused.message,
-      });
+    if (refused) await this.audit(asker, 'tenant.setup', {}, 'refused', refused.message);
     return refused;
   }
 
@@ -162,7 +152,7 @@ export class TenantAccounts {
     const place = { baseUrl: form.baseUrl.trim().replace(/\/+$/, ''), accountId: form.accountId.trim() };
     const refused = await this.refusal(asker);
     if (refused) {
-      await this.audit(asker, place, 'refused', refused.message);
+      await this.audit(asker, 'tenant.connect', this.connected(place), 'refused', refused.message);
       return { ok: false, problems: { token: refused.message } };
     }
     const token = form.token.trim().replace(/^Bearer\s+/i, '');
@@ -172,7 +162,8 @@ export class TenantAccounts {
       if (!vetted.ok) problems.baseUrl = vetted.problem;
     }
     if (Object.keys(problems).length) {
-      if (problems.baseUrl) await this.audit(asker, place, 'refused', problems.baseUrl);
+      if (problems.baseUrl)
+        await this.audit(asker, 'tenant.connect', this.connected(place), 'refused', problems.baseUrl);
       return { ok: false, problems };
     }
     const check = await this.o.checkToken(place, token);
@@ -188,7 +179,7 @@ export class TenantAccounts {
     await this.o.vault.keep(asker.teamId, KIND, { ...account }, token, account.connectedAt);
     this.drop(asker.teamId);
     const change = await this.changeOf(asker.teamId, previous, account);
-    await this.audit(asker, place, 'ok', undefined, change);
+    await this.audit(asker, 'tenant.connect', this.connected(place, change), 'ok');
     return { ok: true, account, change };
   }
 
@@ -235,7 +226,13 @@ export class TenantAccounts {
         },
       };
     if (check.reason === 'refused') {
-      await this.audit(asker, place, 'refused', 'the service refused the token');
+      await this.audit(
+        asker,
+        'tenant.connect',
+        this.connected(place),
+        'refused',
+        'the service refused the token',
+      );
       return {
         ok: false,
         problems: {
@@ -252,7 +249,13 @@ export class TenantAccounts {
         },
       };
     // Not a typo: what answered did not read the account with this token (a 403, a redirect).
-    await this.audit(asker, place, 'refused', `the service did not answer the check (HTTP ${check.status})`);
+    await this.audit(
+      asker,
+      'tenant.connect',
+      this.connected(place),
+      'refused',
+      `the service did not answer the check (HTTP ${check.status})`,
+    );
     const problem = notReadProblem(check.status, check.message);
     return { ok: false, problems: check.status === 403 ? { token: problem } : { baseUrl: problem } };
   }
@@ -299,31 +302,36 @@ export class TenantAccounts {
     if (held) void held.client.close().catch(() => undefined);
   }
 
+  /** A change of the account (`tenant.connect`), or a refusal to open its form (`tenant.setup`). */
   private audit(
     a: SetupAsker,
-    place: AccountPlace,
+    operation: 'tenant.connect' | 'tenant.setup',
+    params: Record<string, unknown>,
     outcome: 'ok' | 'refused',
     error?: string,
-    change?: AccountChange,
   ): Promise<void> {
     return this.o.audit.writeSurely({
       at: this.o.now().getTime(),
       userId: a.userId,
       teamId: a.teamId,
       ...(a.channelId ? { channelId: a.channelId } : {}),
-      operation: 'tenant.connect',
-      params: {
-        url: place.baseUrl,
-        account: place.accountId,
-        via: a.surface,
-        ...(change?.previous
-          ? { previous: { url: change.previous.baseUrl, account: change.previous.accountId } }
-          : {}),
-        ...(change?.moved ? { peopleTokensSetAside: change.setAside.length } : {}),
-      },
+      operation,
+      params: { ...params, via: a.surface },
       outcome,
       ...(error ? { error } : {}),
     });
+  }
+
+  /** What a `tenant.connect` line says of the account given, and of the one it replaced. */
+  private connected(place: AccountPlace, change?: AccountChange): Record<string, unknown> {
+    return {
+      url: place.baseUrl,
+      account: place.accountId,
+      ...(change?.previous
+        ? { previous: { url: change.previous.baseUrl, account: change.previous.accountId } }
+        : {}),
+      ...(change?.moved ? { peopleTokensSetAside: change.setAside.length } : {}),
+    };
   }
 }
 

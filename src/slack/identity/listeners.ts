@@ -1,18 +1,8 @@
-import type {
-  BlockAction,
-  ButtonAction,
-  SlackActionMiddlewareArgs,
-  SlackViewMiddlewareArgs,
-  ViewSubmitAction,
-} from '@slack/bolt';
 import type { Bot } from '../bot.js';
-import { ackCheckedForm, clickOf, formOf } from '../checked-form.js';
+import { ackCheckedForm, type Click, clickOf, formOf, type Submission } from '../checked-form.js';
 import type { FollowUps } from '../runtime/jobs.js';
 import { IDENTITY_ACTION, TOKEN_BLOCK, TOKEN_INPUT } from './ids.js';
 import { connectedModal, formMeta } from './views.js';
-
-type Click = SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
-type Submission = SlackViewMiddlewareArgs<ViewSubmitAction>;
 
 /** Connect or Disconnect clicked (a reply's button, the Home's): acked at once, done after. */
 export async function ackIdentityClick(

@@ -1,19 +1,9 @@
-import type {
-  BlockAction,
-  ButtonAction,
-  SlackActionMiddlewareArgs,
-  SlackViewMiddlewareArgs,
-  ViewSubmitAction,
-} from '@slack/bolt';
 import type { SetupField } from '../../core/tenancy/accounts.js';
 import type { Bot } from '../bot.js';
-import { ackCheckedForm, clickOf, formOf } from '../checked-form.js';
+import { ackCheckedForm, type Click, clickOf, formOf, type Submission } from '../checked-form.js';
 import type { FollowUps } from '../runtime/jobs.js';
 import { SETUP_FIELDS } from './ids.js';
 import { setupDoneModal } from './views.js';
-
-type Click = SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
-type Submission = SlackViewMiddlewareArgs<ViewSubmitAction>;
 
 /** Set up clicked (a reply's button, the Home's): acked at once; the form opens after, with its trigger. */
 export async function ackSetupClick(
