@@ -352,7 +352,8 @@ CREATE TABLE tenant_secret_versions (
 
 // A followed flow is the tenant's: two tenants' services may hand out the same flow ID, and each is a
 // record of its own. The key becomes (team_id, flow_id), team_id '' for a flow kept without a team; the
-// table is made again (SQLite cannot change a key), its rows and indexes as they were.
+// table is made again (SQLite cannot change a key), its rows and indexes as they were, and one more by
+// flow ID alone: with one service for every team, `/tsai flow` asks whether any team followed that ID.
 const FLOW_COLUMNS = [
   'flow_id',
   'flow_type',
@@ -389,6 +390,7 @@ INSERT INTO tracked_flows_by_tenant (${FLOW_COLUMNS.join(', ')})
 DROP TABLE tracked_flows;
 ALTER TABLE tracked_flows_by_tenant RENAME TO tracked_flows;
 ${trackedFlowsIndexes}${trackedFlowsByApproval}
+CREATE INDEX tracked_flows_id ON tracked_flows (flow_id);
 `;
 
 // Each person's token is bound to the service URL it was checked against (beside the account it already
