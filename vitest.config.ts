@@ -4,7 +4,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * Two tiers. `npm run test:fast` runs the projects named `fast…`: tests in this process and its threads,
  * over real sockets, SQLite files and PostgreSQL, with no child process, browser, bot replica or bench, so
- * it is quick enough to run while working. `npm test` (and CI) runs every project. A test file anywhere
+ * it is quick enough to run while working. It needs no build: a fast test that runs the whole bot keeps
+ * its store in memory, so that its follow-ups run on its own thread rather than the worker, whose program
+ * is the build in dist/ (which a fresh clone does not have, and which may be older than the sources). `npm test` (and CI) runs every project. A test file anywhere
  * under test/ is in the full suite; it is in the fast tier too when it lands in one of these folders.
  * Slow suites live outside them: test/e2e, test/slow (child processes), test/standins/sandbox (browser),
  * test/bench.

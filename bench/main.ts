@@ -1,13 +1,15 @@
 // `npm run bench`: the bot against a bare Bolt app (acks, and acks during a flood of unsigned bodies from
 // another process: flood.ts), time-range parsing, then memory over time (the soak,
 // 10 minutes; soak-phase.ts has its settings, BENCH_SOAK_MINUTES=0 skips it).
-// Prints a table and writes bench/results.json. Options (environment): BENCH_QUICK=1 for a short run,
+// Prints a table (with the previous run's cold start and peak RSS beside this one's) and writes
+// bench/results.json, which the repository keeps. Options (environment): BENCH_QUICK=1 for a short run,
 // BENCH_OUT=<file> for another output file, BENCH_KEEP_TMP=1 to keep the children's logs and databases,
 // BENCH_BOT_NODE_ARGS="--cpu-prof --cpu-prof-dir=$PWD/prof" to profile the bot (BENCH_BARE_NODE_ARGS: the bare app; absolute dir: the
-// children run in a temp dir), BENCH_PHASES=cold,acks,flood,views,sustained,tracking,steps,schedules,installs for
+// children run in a temp dir), BENCH_PHASES=cold,acks,flood,views,sustained,tracking,steps,schedules,installs,traces for
 // only some phases (their figures only; write them elsewhere with BENCH_OUT, as the others are left out).
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildResults, formatTable } from './results.js';
+import { type BenchResults, buildResults, formatTable } from './results.js';
 import { type BenchOptions, phasesFrom, runBench } from './run.js';
 import { runSoakPhase, soakMinutes, writeSections } from './soak-phase.js';
 
@@ -39,6 +41,18 @@ const COUNTS = {
   installations: 'BENCH_INSTALLATIONS',
 } as const;
 
+/** The results file the repository keeps: the last full run's figures, docs/performance.md's table. */
+const KEPT = 'bench/results.json';
+
+function readResults(file: string): BenchResults | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as BenchResults;
+  } catch {
+    return undefined;
+  }
+}
+
 async function main(): Promise<void> {
   const env = process.env;
   const opts: Partial<BenchOptions> = env.BENCH_QUICK ? { ...QUICK } : {};
@@ -50,9 +64,12 @@ async function main(): Promise<void> {
     if (env[name] && Number.isInteger(n) && n > 0) opts[key as keyof typeof COUNTS] = n;
   }
   opts.phases = phasesFrom(env.BENCH_PHASES);
+  const out = resolve(env.BENCH_OUT ?? KEPT);
+  // The run before this one, as the file this run writes keeps it (else the repository's): its cold start
+  // and peak RSS are shown beside this run's.
+  const previous = readResults(out) ?? readResults(resolve(KEPT));
   const results = buildResults(await runBench(opts));
-  console.log(formatTable(results));
-  const out = resolve(env.BENCH_OUT ?? 'bench/results.json');
+  console.log(formatTable(results, previous));
   // Written before the soak, so that the ack figures are kept if the soak is stopped.
   writeSections(out, { ...results });
   console.log(`\nwritten: ${out}`);

@@ -31,6 +31,7 @@ import { measureDueRuns, measureIdleSchedules } from './schedules.js';
 import { type IssuedCommand, ServicesClient } from './services-client.js';
 import { summarize } from './stats.js';
 import { measureStepAcks, measureWaitingSteps, type StepsContext } from './steps.js';
+import { measureTraces } from './traces.js';
 import { measureTracking } from './tracking.js';
 
 export interface BenchOptions {
@@ -77,6 +78,7 @@ export const PHASES = [
   'steps',
   'schedules',
   'installs',
+  'traces',
 ] as const;
 export type Phase = (typeof PHASES)[number];
 
@@ -151,11 +153,9 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
     parse: null,
   };
 
-  log(
-    `load average before: ${loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ')}`,
-  );
+  const loadBefore = loadavg();
+  log(`load average before: ${loadBefore.map((x) => x.toFixed(2)).join(' ')}`);
+  const date = new Date().toISOString();
   m.parse = await measureParse(log);
 
   const services = await ServicesClient.start({
@@ -187,8 +187,8 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
       NODE_ENV: 'production',
     };
   };
-  const spawnWho = async (who: Who, tag: string) => {
-    const env = envFor(who);
+  const spawnWho = async (who: Who, tag: string, more: Record<string, string> = {}) => {
+    const env = { ...envFor(who), ...more };
     const p = await spawnApp({
       name: who,
       entry: who === 'bot' ? join(distDir, 'bot', 'main.js') : join(distDir, 'bench', 'bare-bolt.js'),
@@ -222,7 +222,8 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
   const phase = (p: Phase) => o.phases.has(p);
   try {
     if (phase('cold')) await measureColdStarts(b, m);
-    if (PHASES.some((p) => p !== 'cold' && p !== 'installs' && phase(p))) {
+    // The phases that share one bot and one bare app (the last two start their own).
+    if (PHASES.some((p) => p !== 'cold' && p !== 'installs' && p !== 'traces' && phase(p))) {
       const { bare, bot } = await startApps(b, running);
       await warmUp(b, bare, bot);
       if (phase('acks')) await measureAcks(b, m, bare, bot);
@@ -242,12 +243,27 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
       const installs = await runInstallsPhase(o, services, signingSecret, tmp);
       if (installs) m.installs = installs;
     }
+    if (phase('traces')) {
+      // Alone too: three apps of their own, the bot with tracing off and on beside the bare app.
+      await Promise.allSettled(running.splice(0).map((p) => p.stop()));
+      m.traces = await measureTraces({
+        log,
+        spawn: spawnWho,
+        target,
+        issue,
+        bodies,
+        settle: settleBot,
+        learnText: LEARN_TEXT,
+        coldStartRuns: o.coldStartRuns,
+        rounds: o.rounds,
+        requests: { 1: Math.min(o.requests[1], 300), 50: o.requests[50] },
+      });
+    }
   } finally {
-    log(
-      `load average after: ${loadavg()
-        .map((x) => x.toFixed(2))
-        .join(' ')}`,
-    );
+    const loadAfter = loadavg();
+    log(`load average after: ${loadAfter.map((x) => x.toFixed(2)).join(' ')}`);
+    const over1Min = (l: number[]) => Math.round(l[0]! * 100) / 100;
+    m.run = { date, loadAverage: { before: over1Min(loadBefore), after: over1Min(loadAfter) } };
     await Promise.allSettled(running.map((p) => p.stop()));
     await services.stop();
     if (!process.env.BENCH_KEEP_TMP) rmSync(tmp, { recursive: true, force: true });
@@ -304,7 +320,11 @@ interface Bench {
   log: (line: string) => void;
   services: ServicesClient;
   /** A new process; a bot's has the path of its SQLite file. */
-  spawnWho: (who: Who, tag: string) => Promise<AppProcess & { database?: string }>;
+  spawnWho: (
+    who: Who,
+    tag: string,
+    env?: Record<string, string>,
+  ) => Promise<AppProcess & { database?: string }>;
   target: (p: AppProcess) => DriverTarget;
   bodies: (issued: IssuedCommand[], text: string) => (i: number) => string;
   issue: (n: number) => Promise<IssuedCommand[]>;

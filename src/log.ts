@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { type Logger, pino } from 'pino';
+import { logFields } from './tracing/trace.js';
 
 export type { Logger };
 
@@ -66,6 +67,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(
     {
       level: options.level ?? 'info',
+      // The trace and span a line was written in, when tracing is on: a line found in the log leads to its
+      // request's whole trace.
+      mixin: logFields,
       redact: {
         paths: SECRET_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`, `headers.${k}`, `*.headers.${k}`]),
         censor: REDACTED,

@@ -10,6 +10,7 @@ import { type Bot, type BotSetup, composeBot } from './slack/bot.js';
 import { Readiness } from './slack/readiness.js';
 import type { FollowUps } from './slack/runtime/jobs.js';
 import { startFollowUps } from './slack/runtime/start.js';
+import { startTracing } from './tracing/start.js';
 
 export interface RunningBot {
   config: Config;
@@ -97,6 +98,8 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
     stops.length = 0;
   };
   try {
+    // First, so that the first request is traced; stopped last, so that every span is sent.
+    stops.push(await startTracing(config.tracing, logger));
     // With "Add to Slack" there is no shared account: each installation's client is made from its own
     // (core/tenancy), with these same bounds.
     const service: ServiceClientOptions = {
@@ -140,7 +143,7 @@ export async function startBot(o: StartBotOptions): Promise<RunningBot> {
       authTest: config.slack.mode === 'installs' ? async () => undefined : () => bot.slack.auth.test(),
       logger,
     });
-    const slack = createSlackApp(bot, followUps, readiness);
+    const slack = await createSlackApp(bot, followUps, readiness);
     // Acks that need no follow-up (help) do not wait for the worker to be ready.
     await slack.start(config.port);
     listened();

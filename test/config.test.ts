@@ -551,3 +551,74 @@ describe('"Add to Slack" (SLACK_CLIENT_ID)', () => {
     ).toBe('SLACK_INSTALL_PATH');
   });
 });
+
+describe('the OpenTelemetry variables', () => {
+  it('none set: tracing is off', () => {
+    expect(loadConfig({}).tracing).toBeUndefined();
+  });
+
+  it('any of them set turns it on, with the standard defaults', () => {
+    expect(loadConfig({ OTEL_SERVICE_NAME: 'ops-bot' }).tracing).toEqual({
+      serviceName: 'ops-bot',
+      resource: {},
+      url: 'http://localhost:4318/v1/traces',
+      headers: {},
+      protocol: 'http/protobuf',
+      sampler: 'parentbased_always_on',
+      ratio: 1,
+    });
+  });
+
+  it('reads the endpoint, headers, protocol, sampler and resource as the specification writes them', () => {
+    const t = loadConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector.example.com:4318/',
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-honeycomb-team=abc%3D123,x-other=1',
+      OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x-other=2',
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=production, service.namespace=ops',
+    }).tracing;
+    expect(t).toMatchObject({
+      url: 'https://collector.example.com:4318/v1/traces',
+      headers: { 'x-honeycomb-team': 'abc=123', 'x-other': '2' },
+      protocol: 'http/json',
+      sampler: 'parentbased_traceidratio',
+      ratio: 0.25,
+      resource: { 'deployment.environment': 'production', 'service.namespace': 'ops' },
+    });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:9/traces' }).tracing?.url).toBe(
+      'http://127.0.0.1:9/traces',
+    );
+  });
+
+  it('OTEL_SDK_DISABLED or the exporter none keeps it off', () => {
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).tracing,
+    ).toBeUndefined();
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' }).tracing,
+    ).toBeUndefined();
+  });
+
+  it('refuses what the bot cannot do, never repeating a header', () => {
+    const e = problemsOf({
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      OTEL_TRACES_SAMPLER_ARG: '2',
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-honeycomb-team',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'https://user:pw@collector.example.com',
+    });
+    expect(e.problems.map((p) => p.variable).sort()).toEqual([
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+      'OTEL_EXPORTER_OTLP_HEADERS',
+      'OTEL_EXPORTER_OTLP_PROTOCOL',
+      'OTEL_TRACES_SAMPLER_ARG',
+    ]);
+    expect(e.message).not.toContain('x-honeycomb-team');
+  });
+
+  it('the headers are secrets, whole and value by value', () => {
+    const c = loadConfig({ OTEL_EXPORTER_OTLP_HEADERS: 'x-honeycomb-team=hcaik_0123456789' });
+    expect(c.secrets).toContain('hcaik_0123456789');
+  });
+});

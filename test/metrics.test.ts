@@ -1,11 +1,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as promClient from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { flowStatusLabel, type MetricsExposure, startMetricsExposure } from '../src/metrics/exposure.js';
+import { PROM_CLIENT_PARTS } from '../src/metrics/instruments.js';
 import { countStoreEvents } from '../src/metrics/metrics.js';
 import { openStore, type Store } from '../src/store/index.js';
+
+it("every thread counts with the very Registry, Counter and Histogram that prom-client's entry exports", () => {
+  const require = createRequire(import.meta.url);
+  expect(require(PROM_CLIENT_PARTS.registry)).toBe(promClient.Registry);
+  expect(require(PROM_CLIENT_PARTS.counter)).toBe(promClient.Counter);
+  expect(require(PROM_CLIENT_PARTS.histogram)).toBe(promClient.Histogram);
+});
 
 let dir: string;
 let store: Store;

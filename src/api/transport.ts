@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type PooledHttp, pooledHttp } from '../http.js';
 import { countRetry } from '../metrics/metrics.js';
+import { inSpan, traceHeaders, tracingOn } from '../tracing/trace.js';
 import { parseJsonLossless } from '../wire/index.js';
 import { ADDRESS_REFUSED, type vettedLookup } from './address.js';
 import {
@@ -93,7 +94,43 @@ export class Transport {
     });
   }
 
-  async send(call: Call): Promise<Reply> {
+  /**
+   * One call, retries included, as a `service.call` span of the request's trace when tracing is on; each
+   * attempt carries its W3C `traceparent`, so a service that traces joins the same trace.
+   */
+  send(call: Call): Promise<Reply> {
+    if (!tracingOn()) return this.sending(call);
+    const url = new URL(this.origin + this.prefix + call.path);
+    return inSpan(
+      'service.call',
+      {
+        'http.request.method': call.method,
+        'server.address': url.hostname,
+        'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+        'url.path': url.pathname,
+      },
+      (span) =>
+        this.sending(call).then(
+          (reply) => {
+            span.set({ 'http.response.status_code': reply.status });
+            return reply;
+          },
+          (e: unknown) => {
+            if (e instanceof ServiceError) {
+              span.set({ 'http.response.status_code': e.status });
+              span.failed(
+                e.kind,
+                `the service call failed: ${e.kind}${e.status ? ` (HTTP ${e.status})` : ''}`,
+              );
+            }
+            throw e;
+          },
+        ),
+      { kind: 'client' },
+    );
+  }
+
+  private async sending(call: Call): Promise<Reply> {
     const started = performance.now();
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.limitedAttempt(call);
@@ -155,6 +192,7 @@ export class Transport {
     const headers: Record<string, string> = {
       authorization: `Bearer ${token}`,
       accept: 'application/json',
+      ...traceHeaders(),
     };
     let payload: string | undefined;
     if (call.body !== undefined) {

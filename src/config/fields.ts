@@ -274,3 +274,47 @@ export const secretKeyList: Field<Uint8Array[]> = {
   }),
   format: 'base64 keys, comma-separated',
 };
+
+/**
+ * OpenTelemetry's `key=value` list (OTEL_RESOURCE_ATTRIBUTES, OTEL_EXPORTER_OTLP_HEADERS): pairs separated
+ * by commas, each value percent-decoded as the specification says. A bad pair is named by its place only,
+ * since the headers carry a collector's API key.
+ */
+export const keyValueList: Field<Record<string, string>> = {
+  schema: z.string().transform((v, ctx) => {
+    const out: Record<string, string> = {};
+    const pairs = v
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
+    for (const [i, pair] of pairs.entries()) {
+      const at = pair.indexOf('=');
+      const key = at > 0 ? pair.slice(0, at).trim() : '';
+      let value: string | undefined;
+      try {
+        value = decodeURIComponent(pair.slice(at + 1).trim());
+      } catch {
+        value = undefined;
+      }
+      if (!/^[A-Za-z0-9._-]+$/.test(key) || value === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `pair ${i + 1} of ${pairs.length} must be key=value (a value percent-encoded), e.g. deployment.environment=production`,
+        });
+        return z.NEVER;
+      }
+      out[key] = value;
+    }
+    return out;
+  }),
+  format: '`key=value` pairs, comma-separated',
+};
+
+/** A fraction from 0 to 1 (a sampling ratio). */
+export const ratio: Field<number> = {
+  schema: z
+    .string()
+    .regex(/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/, 'must be a number from 0 to 1, e.g. 0.25')
+    .transform(Number),
+  format: 'number, 0–1',
+};

@@ -2,7 +2,7 @@ import { Buffer } from 'node:buffer';
 import { formatDuration } from './duration.js';
 import { urlPassword, urlUserInfo } from './fields.js';
 import { type ConfigProblem, type Env, type ReadVariables, readVariables } from './read.js';
-import { type Config, ConfigError, type SlackConfig } from './types.js';
+import { type Config, ConfigError, type SlackConfig, type TracingSettings } from './types.js';
 import { VARIABLES, type Values, type VariableName } from './variables.js';
 
 /** The shortest lease or interruption bound accepted, whatever the service timeouts. */
@@ -72,6 +72,7 @@ export function loadConfig(env: Env = process.env): Config {
       catalogMs: v.TSAI_RETAIN_CATALOG,
     },
     shutdownTimeoutMs: v.TSAI_SHUTDOWN_TIMEOUT,
+    ...tracingOf(read),
     sandboxPort: v.SANDBOX_PORT,
     sandboxWithService: v.SANDBOX_WITH_SERVICE,
     ...(v.TSAI_SECRET_KEY
@@ -173,6 +174,34 @@ function installsMode(read: ReadVariables): SlackConfig {
   };
 }
 
+/**
+ * Tracing is on when any `OTEL_*` variable of the table is set, unless OTEL_SDK_DISABLED or
+ * OTEL_TRACES_EXPORTER=none says otherwise: the variables an operator sets for tracing are the switch, as
+ * with any OpenTelemetry SDK, and with none set the bot loads nothing of it.
+ */
+function tracingOf(read: ReadVariables): { tracing?: TracingSettings } {
+  const { values: v } = read;
+  const names = (Object.keys(VARIABLES) as VariableName[]).filter((n) => n.startsWith('OTEL_'));
+  const asked = names.some((n) => n !== 'OTEL_SDK_DISABLED' && read.isSet(n));
+  if (!asked || v.OTEL_SDK_DISABLED || v.OTEL_TRACES_EXPORTER === 'none') return {};
+  return {
+    tracing: {
+      // OTEL_SERVICE_NAME wins over a service.name among the resource's attributes, as the SDKs read them.
+      serviceName: read.isSet('OTEL_SERVICE_NAME')
+        ? v.OTEL_SERVICE_NAME
+        : (v.OTEL_RESOURCE_ATTRIBUTES['service.name'] ?? v.OTEL_SERVICE_NAME),
+      resource: v.OTEL_RESOURCE_ATTRIBUTES,
+      url:
+        v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+        `${v.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`,
+      headers: { ...v.OTEL_EXPORTER_OTLP_HEADERS, ...v.OTEL_EXPORTER_OTLP_TRACES_HEADERS },
+      protocol: v.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? v.OTEL_EXPORTER_OTLP_PROTOCOL,
+      sampler: v.OTEL_TRACES_SAMPLER,
+      ratio: v.OTEL_TRACES_SAMPLER_ARG ?? 1,
+    },
+  };
+}
+
 /** Settings that only make sense together. */
 function checkBounds(read: ReadVariables): void {
   const { values: v, problems } = read;
@@ -215,6 +244,9 @@ function secretsOf(v: Values, env: Env): string[] {
   for (const [name, variable] of Object.entries(VARIABLES)) {
     const value = v[name as VariableName];
     if ('secret' in variable && typeof value === 'string') out.push(value);
+    // A list of headers is a secret as a whole and in each of its values (a vendor's API key).
+    if ('secret' in variable && value && typeof value === 'object' && !(value instanceof Uint8Array))
+      out.push(env[name]?.trim() ?? '', ...Object.values(value).filter((s) => typeof s === 'string'));
   }
   const password = urlPassword(v.DATABASE_URL);
   if (password) out.push(password, urlUserInfo(v.DATABASE_URL) ?? '');

@@ -1,4 +1,5 @@
 import type { ConfigNotice, ConfigProblem } from './read.js';
+import type { OtlpProtocol, TracesSampler } from './variables.js';
 
 export type SlackMode = SlackConfig['mode'];
 
@@ -102,6 +103,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Prometheus's `GET /metrics` (TSAI_METRICS_PORT, TSAI_METRICS_HOST); port `off`: not served. */
   metrics: { port: number | 'off'; host: string };
+  /** OpenTelemetry traces (the `OTEL_*` variables, docs/tracing.md); absent: off, and no SDK is loaded. */
+  tracing?: TracingSettings;
   /** The browser sandbox page's port, for `npm start` without Slack settings (SANDBOX_PORT). */
   sandboxPort: number;
   /** Start the sandbox page beside a real service (TSAI_BASE_URL set) all the same (SANDBOX_WITH_SERVICE). */
@@ -112,6 +115,21 @@ export interface Config {
   secrets: string[];
   /** What the process tells at start-up: old variable names in use, variables no longer read. */
   notices: ConfigNotice[];
+}
+
+/** Where and how the bot's traces are sent: plain data, as both threads start their own tracer from it. */
+export interface TracingSettings {
+  serviceName: string;
+  /** OTEL_RESOURCE_ATTRIBUTES: more attributes of the process, on every span. */
+  resource: Record<string, string>;
+  /** The full URL spans are posted to (`…/v1/traces`). */
+  url: string;
+  /** Sent with every export (a vendor's API key): secrets. */
+  headers: Record<string, string>;
+  protocol: OtlpProtocol;
+  sampler: TracesSampler;
+  /** The share of traces kept by the ratio samplers. */
+  ratio: number;
 }
 
 export class ConfigError extends Error {

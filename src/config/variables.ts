@@ -9,9 +9,11 @@ import {
   type Field,
   httpUrl,
   idList,
+  keyValueList,
   oneOf,
   port,
   portOrOff,
+  ratio,
   secretKey,
   secretKeyList,
   text,
@@ -39,6 +41,20 @@ export interface Alias<T> {
   name: string;
   schema: z.ZodType<T>;
 }
+
+export const TRACES_EXPORTERS = ['otlp', 'none'] as const;
+export type TracesExporter = (typeof TRACES_EXPORTERS)[number];
+export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
+export const TRACES_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+export type TracesSampler = (typeof TRACES_SAMPLERS)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
@@ -351,6 +367,74 @@ export const VARIABLES = {
     ...bool,
     default: false,
     does: '`npm start` without Slack settings but with `TSAI_BASE_URL` set: start the sandbox page anyway, so that anyone who can open it acts on that real service as its personas. Off: `npm start` refuses, naming what to set.',
+  }),
+  // OpenTelemetry's own variables, read as its specification says, in the one table like every other:
+  // checked at start with the rest, and handed to both threads as data (docs/tracing.md). Any of them set
+  // turns tracing on; none set, nothing of the SDK is loaded.
+  OTEL_SDK_DISABLED: withDefault({
+    ...bool,
+    default: false,
+    does: 'Tracing off whatever the other `OTEL_*` variables say. Tracing is on when any of them is set (docs/tracing.md); none set, nothing of the OpenTelemetry SDK is loaded.',
+  }),
+  OTEL_TRACES_EXPORTER: withDefault<TracesExporter>({
+    ...oneOf(TRACES_EXPORTERS),
+    default: 'otlp',
+    does: '`otlp`: traces are sent over OTLP/HTTP to the endpoint below; `none`: tracing off.',
+  }),
+  OTEL_SERVICE_NAME: withDefault({
+    ...text('service name', /^[^\s,=][^,=]{0,254}$/, 'must be a name such as tsai-chatops, without , or ='),
+    default: 'tsai-chatops',
+    does: "The `service.name` the bot's spans carry in the tracing backend.",
+  }),
+  OTEL_RESOURCE_ATTRIBUTES: withDefault({
+    ...keyValueList,
+    default: {},
+    shownDefault: 'none',
+    does: 'More attributes of the process, on every span, e.g. `deployment.environment=production,service.namespace=ops`.',
+  }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: withDefault({
+    ...httpUrl('OTEL_EXPORTER_OTLP_HEADERS'),
+    default: 'http://localhost:4318',
+    does: "The OTLP/HTTP receiver (an OpenTelemetry Collector, Jaeger, Tempo, a vendor's): traces go to its `/v1/traces`.",
+  }),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: variable({
+    ...httpUrl('OTEL_EXPORTER_OTLP_TRACES_HEADERS'),
+    shownDefault: '`OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`',
+    does: 'The full URL traces are sent to, as it is (no path added).',
+  }),
+  OTEL_EXPORTER_OTLP_HEADERS: withDefault({
+    ...keyValueList,
+    default: {},
+    shownDefault: 'none',
+    does: "Headers sent with every export, e.g. a vendor's API key: `x-honeycomb-team=<key>`. Kept out of logs like every secret.",
+    secret: true,
+  }),
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: withDefault({
+    ...keyValueList,
+    default: {},
+    shownDefault: 'none',
+    does: 'Headers for the traces export, over those of `OTEL_EXPORTER_OTLP_HEADERS` of the same name.',
+    secret: true,
+  }),
+  OTEL_EXPORTER_OTLP_PROTOCOL: withDefault<OtlpProtocol>({
+    ...oneOf(OTLP_PROTOCOLS),
+    default: 'http/protobuf',
+    does: "How spans are encoded over HTTP. `grpc` is not offered: point the bot at the receiver's HTTP port (4318).",
+  }),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: variable<OtlpProtocol>({
+    ...oneOf(OTLP_PROTOCOLS),
+    shownDefault: '`OTEL_EXPORTER_OTLP_PROTOCOL`',
+    does: 'The same, for traces only.',
+  }),
+  OTEL_TRACES_SAMPLER: withDefault<TracesSampler>({
+    ...oneOf(TRACES_SAMPLERS),
+    default: 'parentbased_always_on',
+    does: 'Which requests are traced: every one (`always_on`), a share (`traceidratio`, with `OTEL_TRACES_SAMPLER_ARG`); `parentbased_…` follows the decision of a trace the request is part of.',
+  }),
+  OTEL_TRACES_SAMPLER_ARG: variable({
+    ...ratio,
+    shownDefault: '`1`',
+    does: 'The share of requests traced by `traceidratio` and `parentbased_traceidratio`, e.g. `0.1`.',
   }),
 } as const;
 

@@ -1,4 +1,18 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { createRequire } from 'node:module';
+import type * as PromClient from 'prom-client';
+
+/**
+ * Where prom-client's entry takes the three parts every thread counts with. Its entry loads everything it
+ * ships, the default metrics among it, whose process CPU metric loads OpenTelemetry's API (some 90
+ * modules in all, against these 7); only the acking thread, which serves the metrics, needs the rest
+ * (exposure.ts). prom-client has no export map and the lockfile pins its version; test/metrics.test.ts
+ * fails if these files stop being the ones its entry exports.
+ */
+export const PROM_CLIENT_PARTS = {
+  registry: 'prom-client/lib/registry.js',
+  counter: 'prom-client/lib/counter.js',
+  histogram: 'prom-client/lib/histogram.js',
+} as const;
 
 /**
  * The prom-client side of the metrics: one registry per thread (a module is loaded once per thread) and
@@ -6,6 +20,10 @@ import { Counter, Histogram, Registry } from 'prom-client';
  * exposed, never on the way to a thread's first acknowledgement.
  */
 export function createInstruments() {
+  const require = createRequire(import.meta.url);
+  const Registry = require(PROM_CLIENT_PARTS.registry) as typeof PromClient.Registry;
+  const Counter = require(PROM_CLIENT_PARTS.counter) as typeof PromClient.Counter;
+  const Histogram = require(PROM_CLIENT_PARTS.histogram) as typeof PromClient.Histogram;
   const registry = new Registry();
   return {
     registry,

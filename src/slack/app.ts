@@ -1,15 +1,15 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, type AppOptions, type AuthorizeResult } from '@slack/bolt';
+import type { AppOptions, AuthorizeResult } from '@slack/bolt';
 import { errText } from '../log.js';
+import { App, socketModeReceiver } from './bolt.js';
 import { boltLogger } from './bolt-logger.js';
 import type { Bot } from './bot.js';
 import { registerListeners } from './feature.js';
-import { FEATURES } from './features.js';
+import { featuresOf } from './features.js';
 import { boundedServerOptions, boundServer } from './http/limits.js';
 import { type Route, SlackHttpReceiver } from './http/receiver.js';
 import { type MarkSeen, processMarks } from './http/seen-marks.js';
-import { installRoutes } from './install/installer.js';
 import type { Readiness } from './readiness.js';
 import { EVENTS_PATH } from './routes.js';
 import type { FollowUps } from './runtime/jobs.js';
@@ -30,9 +30,14 @@ export interface SlackApp {
 
 /**
  * The Bolt app: the receiver (HTTP with signature checks, or Socket Mode), `/healthz`, and the listeners
- * of every feature in `FEATURES`. Listeners acknowledge here; their follow-ups run on `followUps`.
+ * of every feature the configuration runs (`featuresOf`). Listeners acknowledge here; their follow-ups run
+ * on `followUps`.
  */
-export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readiness): SlackApp {
+export async function createSlackApp(
+  bot: Bot,
+  followUps: FollowUps,
+  readiness?: Readiness,
+): Promise<SlackApp> {
   const slack = bot.config.slack;
   if (slack.mode === 'none') throw new Error('the Slack app needs Slack settings (a bot token)');
   // One bot token: who the bot is, asked of Slack at once, while the rest starts: Bolt's own check
@@ -60,24 +65,30 @@ export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readi
   };
   const app =
     slack.mode === 'socket'
-      ? new App({ ...common, socketMode: true, appToken: slack.appToken })
+      ? new App({
+          ...common,
+          receiver: new (await socketModeReceiver())({ appToken: slack.appToken, logger: common.logger }),
+        })
       : new App({
           ...common,
           receiver: guardedReceiver(
             bot,
             slack.signingSecret,
             readiness,
-            slack.mode === 'installs' ? installRoutes(bot, slack) : {},
+            // "Add to Slack": its install page and redirect, loaded only then.
+            slack.mode === 'installs'
+              ? (await import('./install/installer.js')).installRoutes(bot, slack)
+              : {},
           ),
         });
 
-  registerListeners(app, FEATURES, { bot, followUps });
+  registerListeners(app, await featuresOf(bot.config), { bot, followUps });
   app.error(async (error) => {
     bot.logger.error({ err: error.message, code: error.code }, 'unhandled error in a Slack listener');
   });
 
   let server: Server | undefined;
-  return {
+  const running: SlackApp = {
     app,
     async start(port) {
       await app.init();
@@ -89,7 +100,7 @@ export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readi
       try {
         await identity;
       } catch (e) {
-        await this.stop();
+        await running.stop();
         throw e;
       }
     },
@@ -110,6 +121,7 @@ export function createSlackApp(bot: Bot, followUps: FollowUps, readiness?: Readi
       return address && typeof address === 'object' ? (address as AddressInfo).port : undefined;
     },
   };
+  return running;
 }
 
 /** The bot's token with its user and bot IDs (`auth.test`), as Bolt's listeners are given them. */

@@ -6,7 +6,7 @@ import type { Audience } from './reply.js';
 import type { Invocation } from './views/messages.js';
 import { PREFIX, type TypedOn } from './views/typed-commands.js';
 
-/** The surfaces where a person types a command: the slash command, a mention, the Messages tab. */
+/** The surfaces where a person types a command: the slash command, a mention, the Messages tab, the pane. */
 export type AskedVia = Extract<FlowOrigin, TypedOn>;
 
 /**

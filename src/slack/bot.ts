@@ -16,14 +16,14 @@ import { StepRunner } from '../core/workflows/runner.js';
 import { errText, type Logger } from '../log.js';
 import { countOnThisThread } from '../metrics/metrics.js';
 import { openStore, resolveStoreTarget, type Store, type WriteHealth } from '../store/index.js';
+import { tracedStore } from '../tracing/store.js';
 import { boltLogger } from './bolt-logger.js';
-import { tenantSpeech } from './install/clients.js';
+import type { Speech } from './install/clients.js';
 import type { Installations } from './install/installations.js';
-import { tokenBound } from './install/token-bound.js';
 import { watchingSlackAuth } from './readiness.js';
 import { acceptResponseUrlsOf } from './respond.js';
 import { createUserDirectory, goesBy, type UserDirectory } from './users.js';
-import { webClientOptions } from './web-client.js';
+import { tracedWebClient, webClientOptions } from './web-client.js';
 
 /**
  * What a bot is built from. Plain data, because the follow-up worker thread builds its own bot from the
@@ -123,11 +123,11 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
   }
   const now = clockOf(setup.clock);
   countOnThisThread(config.metrics);
-  const store = await openStore(config.databaseUrl);
+  const store = tracedStore(await openStore(config.databaseUrl));
   if (hooks.onStoreWrites) store.watchWrites(hooks.onStoreWrites);
   // Loaded on first use: the acking thread rarely calls the service, and its start should not pay for it.
   const service = createLazyServiceClient(setup.service);
-  const { slack, installs, client } = await slackClients(config, hooks, logger);
+  const { slack, installs } = await slackClients(config, hooks, logger);
   acceptResponseUrlsOf(config.slack.apiUrl);
   const users = createUserDirectory(slack, { logger, clock: () => now().getTime() });
   const expandGroup = async (groupId: string): Promise<string[]> =>
@@ -174,14 +174,11 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
       ...(installs ? { tenantAccounts: tenantAccountsOf(setup, (tenant) => bot.forTeam(tenant)) } : {}),
     });
 
-  const speech = tenantSpeech({
-    installs,
-    vault: tenants,
-    now: () => now().getTime(),
-    root: { slack, users },
-    client,
-    logger,
-  });
+  const root = { slack, users };
+  // One bot token: every tenant is spoken to through it, and nothing of "Add to Slack" is loaded.
+  const speech: Speech = installs
+    ? await installationsSpeech({ vault: tenants, now: () => now().getTime(), root, logger })
+    : { installations: undefined, speakerFor: async () => root };
   const teamBots = heldPerSpeaker<Bot>();
   const zoneIn = (directory: UserDirectory) => async (userId: string) =>
     (await directory.lookup(userId)).tz ?? config.defaultTimeZone;
@@ -235,27 +232,44 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
 }
 
 /**
- * The bot's own Web API client, and how a client for an installation's token is made. One bot token:
- * Slack refusing it means the bot can do nothing, which readiness says. "Add to Slack": the bot's own
- * client has no token, and a refusal concerns one installation (removed, or reinstalled), which is read
- * again.
+ * The bot's own Web API client. One bot token: Slack refusing it means the bot can do nothing, which
+ * readiness says. "Add to Slack": the bot's own client has no token, and a refusal concerns one
+ * installation (removed, or reinstalled), which is read again.
  */
 async function slackClients(config: Config, hooks: BotHooks, logger: Logger) {
   const { WebClient: Client } = await import('@slack/web-api');
   const options = { ...webClientOptions(config.slack.apiUrl), logger: boltLogger(logger) };
   const installs = config.slack.mode === 'installs';
-  const WebClient =
-    !installs && hooks.onSlackAuthError ? watchingSlackAuth(Client, hooks.onSlackAuthError) : Client;
+  const WebClient = tracedWebClient(
+    !installs && hooks.onSlackAuthError ? watchingSlackAuth(Client, hooks.onSlackAuthError) : Client,
+  );
   const token =
     config.slack.mode === 'http' || config.slack.mode === 'socket' ? config.slack.botToken : undefined;
-  const slack = new WebClient(token, options);
-  return {
-    slack,
-    installs,
-    // "Add to Slack": the one client, each call carrying the installation's token.
-    client: (token: string, refused: (error: string) => void): webApi.WebClient =>
-      tokenBound(slack, token, refused),
-  };
+  return { slack: new WebClient(token, options), installs };
+}
+
+/**
+ * "Add to Slack": each installation spoken to through a view of the one Web API client, each call carrying
+ * the installation's token (install/), loaded only then.
+ */
+async function installationsSpeech(o: {
+  vault: TenantVault;
+  now: () => number;
+  root: { slack: webApi.WebClient; users: UserDirectory };
+  logger: Logger;
+}): Promise<Speech> {
+  const [{ tenantSpeech }, { tokenBound }] = await Promise.all([
+    import('./install/clients.js'),
+    import('./install/token-bound.js'),
+  ]);
+  return tenantSpeech({
+    installs: true,
+    vault: o.vault,
+    now: o.now,
+    root: o.root,
+    client: (token, refused) => tokenBound(o.root.slack, token, refused),
+    logger: o.logger,
+  });
 }
 
 /**

@@ -15,6 +15,10 @@ export interface Change {
   approvers?: Pick<ApprovalRequest, 'approversWorkspace' | 'approversStrictest'>;
   /** A flow whose end prompted this: what shows it waits until the store shows it ended. */
   flowEnded?: string;
+  /** The status it ended in (COMPLETED, FAILED…), told before the store shows it. */
+  flowStatus?: string;
+  /** A request filed or decided (what it is now is read from the store). */
+  requestId?: string;
 }
 
 type Subscriber = (bot: Bot, change: Change) => void;
@@ -39,10 +43,10 @@ export function announceChange(bot: Bot, change: Change): void {
 
 /** Who an approval request concerns: its requester and its approvers. */
 export function requestChange(r: ApprovalRequest): Change {
-  return { teamId: r.teamId, userIds: [r.requesterId], approvers: r };
+  return { teamId: r.teamId, userIds: [r.requesterId], approvers: r, requestId: r.id };
 }
 
 /** Who a flow's end concerns: its requester. */
 export function flowChange(f: TrackedFlow): Change {
-  return { teamId: f.teamId, userIds: [f.requesterId], flowEnded: f.flowId };
+  return { teamId: f.teamId, userIds: [f.requesterId], flowEnded: f.flowId, flowStatus: f.status };
 }

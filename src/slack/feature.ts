@@ -11,9 +11,10 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import { ackTimer, type SurfaceKind } from '../metrics/metrics.js';
+import { carried, inSpan, tracingOn } from '../tracing/trace.js';
 import type { Bot } from './bot.js';
 import type { BotEvent, ManifestPart } from './manifest/part.js';
-import { exactly, type Route, type RouteHandler, type Routes, routeRequests } from './routes.js';
+import { exactly, type Route, type RouteHandler, type Routes, routeOf, routeRequests } from './routes.js';
 import type { FollowUps, Job, JobKind, JobOf, Notice } from './runtime/jobs.js';
 import { teamOf } from './tenant.js';
 
@@ -69,9 +70,23 @@ export interface Listener<R extends Route = Route> {
    * The requests it answers; an Events API listener also names the bot events the app subscribes to for
    * it (`onEvents`), which manifest.yml declares.
    */
-  readonly match: { readonly route: R; readonly ids: RegExp; readonly subscribes?: readonly BotEvent[] };
+  readonly match: {
+    readonly route: R;
+    readonly ids: RegExp;
+    readonly subscribes?: readonly BotEvent[];
+    /**
+     * Of the requests its IDs match, the ones it answers, read from the body alone (the messages of the
+     * assistant pane's threads among direct messages); the next listener whose IDs match gets the rest.
+     */
+    readonly accepts?: (body: Record<string, unknown>) => boolean;
+  };
   ack(args: ListenerArgs[R], context: ListenerContext): Promise<void>;
   readonly followUps?: FollowUpTable;
+  /**
+   * What a request asks, in the bot's own words (a command's name), for the name of its trace; absent or
+   * undefined: the ID it was routed by. Never anything typed.
+   */
+  readonly names?: (body: Record<string, unknown>) => string | undefined;
 }
 
 /** Something the bot keeps doing unasked until it is stopped. */
@@ -138,18 +153,27 @@ export function registerListeners(app: App, features: readonly Feature[], contex
       return {
         route: l.match.route,
         ids: l.match.ids,
+        ...(l.match.accepts ? { accepts: l.match.accepts } : {}),
         handle: async (args) => {
           const started = performance.now();
           // Every job this request hands on speaks to the installation it was authorised as.
           const tenant = teamOf(args.body);
-          const here = tenant
-            ? {
-                bot: context.bot,
-                followUps: { run: (job: Job) => context.followUps.run({ ...job, tenant }) },
-              }
-            : context;
+          const ack = (stamp: Pick<Job, 'trace'>) => {
+            const here =
+              tenant || stamp.trace
+                ? {
+                    bot: context.bot,
+                    followUps: {
+                      run: (job: Job) =>
+                        context.followUps.run({ ...job, ...stamp, ...(tenant ? { tenant } : {}) }),
+                    },
+                  }
+                : context;
+            return l.ack(args as unknown as ListenerArgs[Route], here);
+          };
           try {
-            await l.ack(args as unknown as ListenerArgs[Route], here);
+            if (!tracingOn()) await ack({});
+            else await tracedRequest(l, args.body as unknown as Record<string, unknown>, tenant, ack);
           } finally {
             timer.observe((performance.now() - started) / 1000);
           }
@@ -158,6 +182,39 @@ export function registerListeners(app: App, features: readonly Feature[], contex
     }),
   );
   app.use(routeRequests(handlers, context.bot.logger));
+}
+
+/**
+ * One trace per request from Slack: its span (`slack.command learn`, `slack.action approve_request`) holds
+ * the acknowledgement's (`ack`), and every job the acknowledgement hands on carries it, so that the
+ * follow-up's spans, on whichever thread, join the same trace (runtime/dispatch.ts).
+ */
+function tracedRequest(
+  l: Listener,
+  body: Record<string, unknown>,
+  tenant: string | undefined,
+  ack: (stamp: Pick<Job, 'trace'>) => Promise<void>,
+): Promise<void> {
+  const routed = routeOf(body);
+  const what = l.names?.(body) ?? (routed && /^[\w./:-]{1,80}$/.test(routed.id) ? routed.id : undefined);
+  const surface = SURFACE[l.match.route];
+  return inSpan(
+    what ? `slack.${surface} ${what}` : `slack.${surface}`,
+    { 'slack.surface': surface, 'slack.team.id': tenant, 'slack.user.id': userOf(body) },
+    () => {
+      const trace = carried();
+      return inSpan('ack', {}, () => ack(trace ? { trace } : {}));
+    },
+    { kind: 'server', root: true },
+  );
+}
+
+/** Who sent the request, by their Slack ID only. */
+function userOf(body: Record<string, unknown>): string | undefined {
+  const user = body.user as { id?: unknown } | undefined;
+  const event = body.event as { user?: unknown } | undefined;
+  const id = user?.id ?? body.user_id ?? event?.user;
+  return typeof id === 'string' && /^[UW][A-Z0-9]{2,}$/.test(id) ? id : undefined;
 }
 
 /** The `surface` label of each kind of request's acknowledgement time. */

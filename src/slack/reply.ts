@@ -1,5 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import { errText, type Logger } from '../log.js';
+import { inSpan } from '../tracing/trace.js';
 import { postToResponseUrl } from './respond.js';
 import { slackFailure } from './slack-errors.js';
 import { type MessageBody, plainMessage } from './views/messages.js';
@@ -16,8 +17,18 @@ export interface Audience {
    * what only they may see is shown to them alone in it.
    */
   threadTs?: string;
+  /**
+   * Their message starts that thread (a mention at the top of a channel): what only they may see is shown
+   * in the channel, where they are looking, since an ephemeral inside a thread nobody opened is never seen.
+   */
+  startsThread?: boolean;
   /** The conversation is their direct messages with the bot: what only they may see is said there plainly. */
   direct?: boolean;
+  /**
+   * Where what only they may see is said when that is not the conversation things are announced in: their
+   * thread in the assistant pane, while the channel they view is where changes and flows are posted.
+   */
+  privately?: Omit<Audience, 'userId' | 'responseUrls' | 'privately'>;
   /**
    * How commands are typed where they read (a mention's thread, the Messages tab): the commands a message
    * quotes are written so (`writtenFor`); absent: as the slash command.
@@ -29,6 +40,9 @@ export interface Audience {
 
 /** Where in the channel an answer goes: under the thread asked in, when there is one. */
 const inThread = (to: Audience) => (to.threadTs ? { thread_ts: to.threadTs } : {});
+
+/** Where what only the person sees goes: in the thread asked in, unless their message only starts it. */
+const privatelyInThread = (to: Audience) => (to.startsThread ? {} : inThread(to));
 
 export interface Replier {
   slack: webApi.WebClient;
@@ -46,13 +60,22 @@ export async function sendOrPlain<T>(
   send: (b: MessageBody) => Promise<T>,
   plain?: MessageBody,
 ): Promise<T> {
-  try {
-    return await send(body);
-  } catch (e) {
-    if (slackFailure(e).kind !== 'content') throw e;
-    r.logger.warn({ err: errText(e) }, 'Slack refused a message; sending it shorter, as plain text');
-    return await send(plain ?? plainMessage(body));
-  }
+  // Every reply passes here: in a request's trace, one `slack.reply` span holds the Web API call (and its
+  // plain second try).
+  return inSpan(
+    'slack.reply',
+    {},
+    async () => {
+      try {
+        return await send(body);
+      } catch (e) {
+        if (slackFailure(e).kind !== 'content') throw e;
+        r.logger.warn({ err: errText(e) }, 'Slack refused a message; sending it shorter, as plain text');
+        return await send(plain ?? plainMessage(body));
+      }
+    },
+    { inTraceOnly: true },
+  );
 }
 
 /** Posts through the command's response_urls in turn until one takes it; false when none did. */
@@ -97,10 +120,13 @@ export async function postInChannel(r: Replier, to: Audience, shown: MessageBody
 
 /**
  * Tells only the person: ephemeral through a response_url, else ephemeral in the channel (in the thread
- * they asked in), else a direct message from the app, so that what they asked is never answered by
- * silence. In their own direct messages with the bot it is a plain message there. False when nothing worked.
+ * they asked in, unless their message starts it), else a direct message from the app, so that what they
+ * asked is never answered by silence. In their own direct messages with the bot (their assistant pane's
+ * thread included) it is a plain message there. False when nothing worked.
  */
 export async function tellUser(r: Replier, to: Audience, shown: MessageBody): Promise<boolean> {
+  if (to.privately)
+    return tellUser(r, { userId: to.userId, ...to.privately, direct: true, responseUrls: [] }, shown);
   const body = writtenFor(to.typedOn, shown);
   if (await viaResponseUrls(r, to, body, 'ephemeral')) return true;
   const channel = to.channelId;
@@ -112,7 +138,7 @@ export async function tellUser(r: Replier, to: Audience, shown: MessageBody): Pr
         r.slack.chat.postEphemeral({
           channel,
           user: to.userId,
-          ...inThread(to),
+          ...privatelyInThread(to),
           text: b.text,
           blocks: b.blocks,
         }),

@@ -1,4 +1,5 @@
 import { pooledHttp } from '../http.js';
+import { inSpan } from '../tracing/trace.js';
 
 const TIMEOUT_MS = 10_000;
 /**
@@ -68,7 +69,27 @@ export function isSlackResponseUrl(url: string): boolean {
  * `ResponseUrlError`, and so does a URL that is not Slack's (nothing is sent). The URL is a capability:
  * it is never logged.
  */
-export async function postToResponseUrl(url: string, body: Record<string, unknown>): Promise<void> {
+export function postToResponseUrl(url: string, body: Record<string, unknown>): Promise<void> {
+  // Its path is a secret of the message it answers: the span names only the host.
+  return inSpan(
+    'slack response_url',
+    {
+      'http.request.method': 'POST',
+      'server.address': URL.canParse(url) ? new URL(url).hostname : undefined,
+    },
+    (span) =>
+      posting(url, body).catch((e: unknown) => {
+        if (e instanceof ResponseUrlError) {
+          span.set({ 'http.response.status_code': e.status || undefined });
+          span.failed(e.error ?? `HTTP ${e.status}`, `Slack answered ${e.error ?? `HTTP ${e.status}`}`);
+        }
+        throw e;
+      }),
+    { kind: 'client', inTraceOnly: true },
+  );
+}
+
+async function posting(url: string, body: Record<string, unknown>): Promise<void> {
   if (!isSlackResponseUrl(url)) throw new ResponseUrlError(0, 'not_a_slack_response_url');
   const res = await http.request(new URL(url), {
     method: 'POST',

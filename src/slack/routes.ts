@@ -32,7 +32,7 @@ export const exactly = (...ids: string[]) =>
 export type Route = keyof Routes;
 
 /** What a request is routed by: which kind, and the ID its listener would match. */
-function routeOf(body: Record<string, unknown>): { route: Route; id: string } | undefined {
+export function routeOf(body: Record<string, unknown>): { route: Route; id: string } | undefined {
   const str = (v: unknown) => (typeof v === 'string' ? v : '');
   const rec = (v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
@@ -55,6 +55,8 @@ function routeOf(body: Record<string, unknown>): { route: Route; id: string } | 
 export interface RouteHandler {
   route: Route;
   ids: RegExp;
+  /** Of the requests `ids` matches, those it answers; the next handler whose IDs match gets the others. */
+  accepts?: (body: Record<string, unknown>) => boolean;
   handle(args: AnyMiddlewareArgs & AllMiddlewareArgs): Promise<void>;
 }
 
@@ -79,7 +81,9 @@ export function routeRequests(
     if (!r) return args.next();
     // The shortcuts answered are global ones; a message shortcut is not one of them.
     const typeOk = r.route !== 'shortcuts' || body.type === 'shortcut';
-    const handler = typeOk ? byRoute.get(r.route)?.find((h) => h.ids.test(r.id)) : undefined;
+    const handler = typeOk
+      ? byRoute.get(r.route)?.find((h) => h.ids.test(r.id) && (h.accepts?.(body) ?? true))
+      : undefined;
     if (handler) return handler.handle(args);
     const user = (body.user as { id?: unknown } | undefined)?.id ?? body.user_id;
     log.warn(

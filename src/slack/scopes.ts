@@ -21,6 +21,13 @@ export const WEB_API_METHODS: Record<string, string | null> = {
   'views.publish': null,
   // mentions (src/slack/mentions/): whether the bot is in the channel a mention came from
   'conversations.info': 'channels:read',
+  // the asker's message marked taken, then done, failed or refused (src/slack/mentions/reactions.ts)
+  'reactions.add': 'reactions:write',
+  'reactions.remove': 'reactions:write',
+  // the assistant pane (src/slack/assistant/)
+  'assistant.threads.setStatus': 'assistant:write',
+  'assistant.threads.setSuggestedPrompts': 'assistant:write',
+  'assistant.threads.setTitle': 'assistant:write',
   // Workflow Builder steps (src/slack/workflows/), with the bot token: they need no scope
   'functions.completeSuccess': null,
   'functions.completeError': null,
@@ -35,4 +42,8 @@ export const METHOD_SCOPE_USES: Record<string, string> = {
     'response_url is at hand, "Reopen with my inputs" notes',
   'usergroups:read': 'approvers and operators given as user groups (S…)',
   'channels:read': 'whether the bot is in the public channel a mention came from',
+  'reactions:write':
+    'the message that asked the bot marked as it goes: taken, then done, failed or refused (docs/mentions.md)',
+  'assistant:write':
+    "the assistant pane's status line while the bot works, its prompts and its thread's title",
 };

@@ -107,7 +107,7 @@ CREATE INDEX catalog_last_used ON catalog_entries (last_used_at);
 const trackedFlowsTable = (
   name: string,
   ms: string,
-  key: { flowId: string; teamId: string; primaryKey?: string },
+  key: { flowId: string; teamId: string; primaryKey?: string; added?: readonly string[] },
 ) => `
 CREATE TABLE ${name} (
   flow_id ${key.flowId},
@@ -133,7 +133,7 @@ CREATE TABLE ${name} (
   end_reason TEXT,
   result TEXT,
   failure TEXT,
-  notified_at ${ms}${key.primaryKey ? `,\n  ${key.primaryKey}` : ''}
+  notified_at ${ms}${[...(key.added ?? []), ...(key.primaryKey ? [key.primaryKey] : [])].map((l) => `,\n  ${l}`).join('')}
 );`;
 
 const trackedFlowsIndexes = `
@@ -325,6 +325,14 @@ ALTER TABLE schedules ADD COLUMN approvers_strictest INTEGER;
 ALTER TABLE schedules ADD COLUMN model_doubt TEXT;
 `;
 
+// The request a followed flow or a schedule came from, as W3C Trace Context (`traceparent`), when tracing
+// was on: a flow's reads and a schedule's runs are traces of their own, linked to it, and a flow's end
+// notice joins it.
+const traceParents = `
+ALTER TABLE tracked_flows ADD COLUMN trace_parent TEXT;
+ALTER TABLE schedules ADD COLUMN trace_parent TEXT;
+`;
+
 // What each tenant (an installation of the app: a workspace, or an organisation installed org-wide) keeps
 // secret, encrypted by the bot before it gets here: its bot token, and its service account. `facts` is the
 // row's JSON, bound into the ciphertext's authenticated data; tenant_secret_versions is the mark that only
@@ -379,10 +387,12 @@ const FLOW_COLUMNS = [
   'result',
   'failure',
   'notified_at',
+  'trace_parent',
 ];
 const trackedFlowsByTenant = (ms: string) => `${trackedFlowsTable('tracked_flows_by_tenant', ms, {
   flowId: 'TEXT NOT NULL',
   teamId: "TEXT NOT NULL DEFAULT ''",
+  added: ['trace_parent TEXT'],
   primaryKey: 'PRIMARY KEY (team_id, flow_id)',
 })}
 INSERT INTO tracked_flows_by_tenant (${FLOW_COLUMNS.join(', ')})
@@ -508,12 +518,18 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 19,
+    name: 'the trace a followed flow or a schedule was asked in',
+    sqlite: traceParents,
+    postgres: traceParents,
+  },
+  {
+    version: 20,
     name: 'followed flows kept by tenant and flow ID',
     sqlite: trackedFlowsByTenant('INTEGER'),
     postgres: trackedFlowsByTenant('BIGINT'),
   },
   {
-    version: 20,
+    version: 21,
     name: "the service URL each person's token was checked against",
     sqlite: personTokenUrl,
     postgres: personTokenUrl,

@@ -159,9 +159,14 @@ export class PostgresStore extends SqlStore {
 
 /**
  * Applies pending migrations while holding a session advisory lock, so replicas starting at the same
- * time apply each migration exactly once (the second waits, then finds nothing left to do).
+ * time apply each migration exactly once (the second waits, then finds nothing left to do); those up to
+ * `through` only, when given (a store being moved is brought to its source's version).
  */
-async function migrate(client: pg.PoolClient, schema: string | undefined): Promise<void> {
+export async function migrate(
+  client: pg.ClientBase,
+  schema: string | undefined,
+  through = Number.POSITIVE_INFINITY,
+): Promise<void> {
   await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
   try {
     if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
@@ -171,7 +176,7 @@ async function migrate(client: pg.PoolClient, schema: string | undefined): Promi
       (await client.query('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)),
     );
     for (const m of MIGRATIONS) {
-      if (applied.has(m.version)) continue;
+      if (applied.has(m.version) || m.version > through) continue;
       await client.query('BEGIN');
       try {
         await client.query(m.postgres);

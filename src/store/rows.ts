@@ -145,6 +145,7 @@ export function toTrackedFlow(r: Row): TrackedFlow {
     result: json<Record<string, unknown>>(r.result),
     failure: str(r.failure),
     notifiedAt: num(r.notified_at),
+    traceParent: str(r.trace_parent),
   };
 }
 

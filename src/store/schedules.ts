@@ -47,6 +47,8 @@ export interface ScheduleApprovers {
 export interface NewSchedule extends ScheduleDefinition, Partial<ScheduleApprovers> {
   teamId?: string;
   approvalId?: string;
+  /** The trace of the request that created it (W3C `traceparent`), when tracing was on. */
+  traceParent?: string;
 }
 
 /** One planned run, claimed by `owner` at `at`. */
@@ -83,6 +85,8 @@ export interface Schedule extends ScheduleDefinition, ScheduleApprovers {
   lastDetail: string | null;
   leaseOwner: string | null;
   leaseUntil: number | null;
+  /** The trace of the request that created it (W3C `traceparent`); null when tracing was off. */
+  traceParent: string | null;
 }
 
 /**

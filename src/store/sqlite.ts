@@ -139,8 +139,11 @@ function lockedError(err: unknown, file: string, waitedMs: number): unknown {
   );
 }
 
-/** Applies pending migrations under the database write lock, so two processes starting at once are safe. */
-function migrate(db: Database.Database): void {
+/**
+ * Applies pending migrations under the database write lock, so two processes starting at once are safe;
+ * those up to `through` only, when given (a store being moved is brought to its source's version).
+ */
+export function migrate(db: Database.Database, through = Number.POSITIVE_INFINITY): void {
   const run = db.transaction(() => {
     db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
@@ -148,7 +151,7 @@ function migrate(db: Database.Database): void {
       (db.prepare('SELECT version FROM schema_migrations').all() as Row[]).map((r) => Number(r.version)),
     );
     for (const m of MIGRATIONS) {
-      if (applied.has(m.version)) continue;
+      if (applied.has(m.version) || m.version > through) continue;
       db.exec(m.sqlite);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
         m.version,

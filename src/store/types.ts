@@ -441,7 +441,14 @@ export interface Store
  * Where a flow was started from: what can reopen it, and how its end is told. `mention`: the bot mentioned
  * in a channel or a thread; `direct-message`: typed in the bot's Messages tab.
  */
-export type FlowOrigin = 'command' | 'form' | 'approval' | 'workflow' | 'mention' | 'direct-message';
+export type FlowOrigin =
+  | 'command'
+  | 'form'
+  | 'approval'
+  | 'workflow'
+  | 'mention'
+  | 'direct-message'
+  | 'assistant';
 
 /**
  * Where a flow's announcement is, so that it can be updated in place: a message the bot posted (`ts`,
@@ -472,6 +479,8 @@ export interface NewTrackedFlow {
   status: string;
   createdAt: number;
   nextPollAt: number;
+  /** The trace of the request that created it (W3C `traceparent`), when tracing was on. */
+  traceParent?: string;
 }
 
 /** Why the bot stopped following a flow. */
@@ -508,6 +517,8 @@ export interface TrackedFlow {
   failure: string | null;
   /** When the one completion notice was sent. */
   notifiedAt: number | null;
+  /** The trace of the request that created it (W3C `traceparent`); null when tracing was off. */
+  traceParent: string | null;
 }
 
 /** What a poll changes; only the holder of the lease may write it. */

@@ -52,6 +52,11 @@ export interface LoggedRequest {
   contentType: string | null;
   /** The name of the person whose token made the request; null when it had no token the emulator knows. */
   user: string | null;
+  /**
+   * The W3C Trace Context the request carried (`traceparent`), as a service that traces would join it;
+   * null when it carried none.
+   */
+  traceparent: string | null;
   status?: number;
   fault?: FaultSpec;
 }
@@ -128,6 +133,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmu
       body: body === INVALID_JSON ? raw : body,
       contentType: req.headers['content-type'] ?? null,
       user: person?.name ?? null,
+      traceparent: typeof req.headers.traceparent === 'string' ? req.headers.traceparent : null,
     };
     state.requests.push(entry);
     if (state.requests.length > MAX_LOGGED) state.requests.splice(0, state.requests.length - MAX_LOGGED);

@@ -11,7 +11,9 @@ import type { LocalSlack } from './local-slack-api.js';
  *   DELETE /_local/faults[/<id>][?method=…]   { removed }
  *   POST   /_local/<action>             user actions: command | click | view-action | type | pick | submit |
  *                                       close-view | shortcut | options | message | edit-message |
- *                                       delete-message | open-home | event |
+ *                                       delete-message | open-home | event | assistant (open the
+ *                                       assistant pane: { user, channel? }) | assistant-context
+ *                                       ({ user, threadTs, channel? }) |
  *                                       workflow ({ user, workflow: { name, steps } }: run it);
  *                                       install ({ installUrl, user, teamId | enterpriseId }: "Add to
  *                                       Slack" as a browser does it), uninstall ({ teamId | enterpriseId });
@@ -84,6 +86,8 @@ export async function handleControl(
     'edit-message': (a) => slack.editUserMessage(a),
     'delete-message': (a) => slack.deleteUserMessage(a),
     'open-home': (a) => slack.openHome(a),
+    assistant: (a) => slack.openAssistant(a),
+    'assistant-context': (a) => slack.changeAssistantContext(a),
     event: ({ event, ...rest }: A) => slack.sendEvent(event, rest),
     faults: (a) => slack.injectFault(a),
     'rate-limits': ({ enabled, perMinute, postsPerSecondPerChannel }: A) =>

@@ -1,3 +1,4 @@
+export { MAX_PROMPTS } from './assistant-api.js';
 export { commandText } from './command-text.js';
 export { DEFAULT_CHANNELS, DEFAULT_TEAMS, DEFAULT_USERGROUPS, DEFAULT_USERS } from './defaults.js';
 export { type FaultSpec, type InjectedFault, PLATFORM_ERRORS, RESPONSE_URL } from './faults.js';
@@ -22,6 +23,7 @@ export type {
 } from './local-slack-api.js';
 export type { OAuthApp } from './oauth.js';
 export { METHOD_TIERS, type RateLimitConfig, type RateLimitOptions, TIERS } from './rate-limits.js';
+export { MAX_REACTIONS } from './reactions.js';
 export { RESPONSE_URL_MAX_USES, RESPONSE_URL_TTL_MS } from './respond.js';
 export { signSlackRequest } from './signing.js';
 export { APP_ID, BOT_ID, BOT_USER_ID, type ChannelState, SlackState, TEAM_DOMAIN, TEAM_ID } from './state.js';

@@ -23,6 +23,7 @@ import type {
   LocalUser,
   LocalUsergroup,
   OpenView,
+  PaneOpened,
   ResponseUrlCall,
 } from './types.js';
 
@@ -239,6 +240,14 @@ export interface LocalSlack {
   }): LocalMessage;
   /** A user deletes their message: `message_deleted` in direct messages; nothing is told of a channel's. */
   deleteUserMessage(o: { user: string; channel: string; ts: string }): void;
+  /**
+   * A user opens the app's assistant pane, viewing `channel` (or none): a new thread in their DM with the
+   * app, and `assistant_thread_started` with that context. Needs `AppSettings.assistantView` (the
+   * manifest's `features.assistant_view`). They write in it with `postUserMessage` (`threadTs`).
+   */
+  openAssistant(o: { user: string; channel?: string }): Promise<PaneOpened>;
+  /** The user moves to `channel` (or none) with their pane thread open: `assistant_thread_context_changed`. */
+  changeAssistantContext(o: { user: string; threadTs: string; channel?: string }): Promise<PaneOpened>;
   signedPost(path: string, rawBody: string, o?: SignedPostOptions): Promise<Delivery>;
   /** Messages `user` sees in `channel` (top level, or one thread when threadTs is given). */
   messages(channel: string, o?: { user?: string; threadTs?: string }): LocalMessage[];

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { changeAssistantContext, openAssistant } from './assistant-pane.js';
 import { BotDelivery } from './bot-delivery.js';
 import { channelRef, type LocalSlackContext } from './context.js';
 import { handleControl } from './control.js';
@@ -154,6 +155,8 @@ function localSlackOf(ctx: LocalSlackContext, close: () => Promise<void>): Local
     postUserMessage: (a) => postUserMessage(ctx, a),
     editUserMessage: (a) => editUserMessage(ctx, a),
     deleteUserMessage: (a) => deleteUserMessage(ctx, a),
+    openAssistant: (a) => openAssistant(ctx, a),
+    changeAssistantContext: (a) => changeAssistantContext(ctx, a),
     signedPost: (path, rawBody, so) => ctx.bot.post(path, rawBody, so),
     messages: (channel, mo) => messagesIn(state, channel, mo),
     topView: (user) => state.topView(user),

@@ -66,7 +66,7 @@ export async function sendCommand(
     trigger_id: triggerId,
   }).toString();
   const d = await ctx.bot.post(ctx.bot.endpointPath(), body);
-  const out: Delivery = { ...d, triggerId, responseUrl: rUrl };
+  const out: Delivery = { ...d, triggerId, responseUrl: rUrl, commandTs: cmd.ts };
   if (d.status !== 200) {
     const why = d.status === 0 ? d.body : 'http_service_error';
     state.addMessage({

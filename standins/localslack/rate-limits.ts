@@ -21,6 +21,11 @@ export const METHOD_TIERS: Record<string, keyof typeof TIERS> = {
   'users.info': 4,
   'usergroups.users.list': 2,
   'conversations.info': 3,
+  'reactions.add': 3,
+  'reactions.remove': 2,
+  'assistant.threads.setStatus': 4,
+  'assistant.threads.setSuggestedPrompts': 4,
+  'assistant.threads.setTitle': 4,
 };
 
 export interface RateLimitOptions {

@@ -71,6 +71,7 @@ export function applyResponse(
     ephemeralTo: inChannel ? undefined : target.user,
     kind: 'message',
     via: 'response_url',
+    ...(target.commandTs || target.messageTs ? { answers: target.commandTs ?? target.messageTs } : {}),
   });
   return { status: 200, json: { ok: true } };
 }

@@ -17,8 +17,18 @@ export const TEAM_DOMAIN = 'localslack';
 export const APP_ID = 'A0LOCAL';
 export const BOT_ID = 'B0LOCAL';
 export const BOT_USER_ID = 'U0LOCALBOT';
-/** What an app that asks for mentions and direct messages subscribes to, unless configured otherwise. */
-export const DEFAULT_BOT_EVENTS = ['app_home_opened', 'function_executed', 'app_mention', 'message.im'];
+/**
+ * What an app that asks for mentions, direct messages and the assistant pane subscribes to, unless
+ * configured otherwise (the pane's events reach it only where it has a pane: `AppSettings.assistantView`).
+ */
+export const DEFAULT_BOT_EVENTS = [
+  'app_home_opened',
+  'function_executed',
+  'app_mention',
+  'message.im',
+  'assistant_thread_started',
+  'assistant_thread_context_changed',
+];
 
 export interface ChannelState extends LocalChannel {
   messages: LocalMessage[];

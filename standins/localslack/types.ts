@@ -87,6 +87,49 @@ export interface LocalMessage {
   /** Number of edits (chat.update or replace_original). */
   edits: number;
   via: 'api' | 'response_url' | 'ack' | 'user' | 'slack';
+  /** Reactions on it, each with who added it (reactions.add), in the order first added. */
+  reactions?: LocalReaction[];
+  /** The head of a thread of the assistant pane (Slack's `assistant_app_thread`): what the pane shows of it. */
+  assistantThread?: AssistantThreadState;
+  /**
+   * Posted through a response_url (or an ack): the ts of the slash command, or of the message whose element
+   * was clicked, that it answers.
+   */
+  answers?: string;
+}
+
+/** One emoji on a message and the people (or bot users) who reacted with it. */
+export interface LocalReaction {
+  /** The emoji's name, without colons: `eyes`, `white_check_mark`. */
+  name: string;
+  users: string[];
+}
+
+/** A prompt of the assistant pane: its title, and the message a click sends as the person's own. */
+export interface AssistantPrompt {
+  title: string;
+  message: string;
+}
+
+/** What a person opening the pane, or moving while it is open, gets back: the pane's thread and the app's ack. */
+export interface PaneOpened {
+  /** The thread's head in the person's DM with the app: the `thread_ts` of everything in the pane. */
+  threadTs: string;
+  channel: string;
+  delivery: Delivery;
+}
+
+/** An assistant pane thread as Slack keeps it: whose it is, where they are, and what the app set on it. */
+export interface AssistantThreadState {
+  user: string;
+  /** The channel the person views, as Slack last told the app (absent: none, as from the pane alone). */
+  context: { channelId?: string; teamId: string; enterpriseId?: string };
+  /** `assistant.threads.setTitle`. */
+  title?: string;
+  /** `assistant.threads.setStatus`: the line under the thread while the app works (cleared by its reply). */
+  status?: string;
+  /** `assistant.threads.setSuggestedPrompts`: shown until the person writes in the thread. */
+  prompts?: { title?: string; prompts: AssistantPrompt[] };
 }
 
 /** A change to a message, as Slack tells an app about it (message-events.ts). */
@@ -170,6 +213,8 @@ export interface Delivery {
   triggerId?: string;
   /** The response_url sent with this delivery, if any. */
   responseUrl?: string;
+  /** A slash command: the ts of its invocation, which the replies through its response_url answer. */
+  commandTs?: string;
   /** view_submission: errors by block_id, from `response_action: errors` or from Slack's client-side checks. */
   errors?: Record<string, string>;
   /** false when Slack's client would not send the request (e.g. a required input is empty). */
@@ -219,4 +264,9 @@ export interface AppSettings {
    * it posted there. Without it such a channel answers `not_in_channel`, as it does for any private one.
    */
   chatWritePublic: boolean;
+  /**
+   * `features.assistant_view`: the app's assistant pane (Agents & AI apps, on Slack's paid plans). Absent:
+   * the workspace shows no pane, and people have the Messages tab only.
+   */
+  assistantView?: { description: string; suggestedPrompts?: AssistantPrompt[] };
 }

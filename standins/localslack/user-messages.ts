@@ -1,3 +1,4 @@
+import { promptsAnswered } from './assistant-pane.js';
 import { commandText } from './command-text.js';
 import { type LocalSlackContext, userRef } from './context.js';
 import type { LocalSlack } from './local-slack-api.js';
@@ -59,6 +60,7 @@ export function postUserMessage(
     kind: 'message',
     via: 'user',
   });
+  promptsAnswered(ctx, message);
   tellApp(ctx, { kind: 'posted', message });
   return message;
 }

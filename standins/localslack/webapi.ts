@@ -1,25 +1,12 @@
-import type { Installs, LocalInstall } from './installs.js';
-import { APP_ID, BOT_ID, type ChannelState, type SlackState, TEAM_DOMAIN, TEAM_ID } from './state.js';
-import type { LocalChannel, LocalMessage, LocalUser, MessageChange, OpenView } from './types.js';
+import { type ApiContext, type ApiResult, conversation, fail, type Handler, str } from './api-context.js';
+import { ASSISTANT_METHODS, clearStatusOnReply } from './assistant-api.js';
+import { REACTION_METHODS } from './reactions.js';
+import { APP_ID, BOT_ID, TEAM_DOMAIN, TEAM_ID } from './state.js';
+import type { LocalChannel, LocalMessage, LocalUser, OpenView } from './types.js';
 import { UPDATE_TEXT_MAX, validateMessage, validateView } from './validate.js';
 import { assignIds, buildStateValues, listElements, viewWithIds } from './views.js';
 
 type Json = Record<string, unknown>;
-export type ApiResult = Json & { ok: boolean };
-
-export interface ApiContext {
-  state: SlackState;
-  baseUrl: string;
-  triggerTtlMs: number;
-  /** Tells the app of a change to a message, as Slack's event subscriptions do (the bot's own included). */
-  tell?: (change: MessageChange) => void;
-  /** The installation whose token made the call: what it sees, and whom it posts as. */
-  install: LocalInstall;
-  installs: Installs;
-}
-
-const fail = (error: string, messages?: string[]): ApiResult =>
-  messages?.length ? { ok: false, error, response_metadata: { messages } } : { ok: false, error };
 
 /** The view object Slack returns from views.* and sends in interaction payloads. */
 export function viewPayload(ov: OpenView): Json {
@@ -131,12 +118,6 @@ function enterpriseOf(ctx: ApiContext, u: LocalUser): { enterprise?: { id: strin
   return e ? { enterprise: { id: e.id, name: e.name } } : {};
 }
 
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' && v.length > 0 ? v : undefined;
-}
-
-type Handler = (args: Json, ctx: ApiContext) => ApiResult;
-
 /**
  * Why the bot may not post in a conversation: a private one it is not in does not exist for it,
  * an archived one takes no messages, a public one it is not in needs it to join first, unless the app
@@ -149,17 +130,6 @@ function postingRefused(ctx: ApiContext, ch: LocalChannel): ApiResult | undefine
   if (ch.archived) return fail('is_archived');
   if (!state.botMayPost(ch)) return fail('not_in_channel');
   return undefined;
-}
-
-/**
- * The conversation a call names, as the calling installation sees it: a channel of one of its workspaces,
- * or the DM with a person of one of them (opened as Slack does); undefined otherwise.
- */
-function conversation(ctx: ApiContext, id: unknown): ChannelState | undefined {
-  if (typeof id === 'string' && ctx.state.users.has(id) && !ctx.installs.seesUser(ctx.install, id))
-    return undefined;
-  const ch = ctx.state.channel(id);
-  return ch && ctx.installs.sees(ctx.install, ch) ? ch : undefined;
 }
 
 /** A message the bot posts through the Web API, as the state records it: from the calling installation's bot. */
@@ -232,6 +202,7 @@ const handlers: Record<string, Handler> = {
       threadTs,
       broadcast: threadTs ? a.reply_broadcast === true || a.reply_broadcast === 'true' : undefined,
     });
+    if (threadTs) clearStatusOnReply(ctx, ch, threadTs);
     tell?.({ kind: 'posted', message: m });
     return { ok: true, channel: ch.id, ts: m.ts, message: messagePayload(m) };
   },
@@ -411,10 +382,21 @@ const handlers: Record<string, Handler> = {
       },
     };
   },
+  ...REACTION_METHODS,
+  ...ASSISTANT_METHODS,
 };
 
 /** Fields WebClient sends JSON-stringified inside a form body. */
-const JSON_FIELDS = ['blocks', 'attachments', 'view', 'metadata', 'unfurls', 'outputs'];
+const JSON_FIELDS = [
+  'blocks',
+  'attachments',
+  'view',
+  'metadata',
+  'unfurls',
+  'outputs',
+  'prompts',
+  'loading_messages',
+];
 
 export function normaliseArgs(raw: Json): { args: Json; badJson?: string } {
   const args: Json = { ...raw };
@@ -430,6 +412,8 @@ export function normaliseArgs(raw: Json): { args: Json; badJson?: string } {
   }
   return { args };
 }
+
+export type { ApiContext, ApiResult };
 
 export function callApi(method: string, args: Json, ctx: ApiContext): ApiResult {
   const h = handlers[method];

@@ -19,6 +19,8 @@ export interface ManifestSummary {
   chatWritePublic?: boolean;
   /** The Workflow Builder steps the app offers (`functions`), by callback_id. */
   functions?: Record<string, FunctionDefinition>;
+  /** `features.assistant_view`: the app's assistant pane, with its description and suggested prompts. */
+  assistantView?: { description: string; suggestedPrompts: { title: string; message: string }[] };
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -65,7 +67,23 @@ export function readManifest(path: string): ManifestSummary {
     },
     botEvents: botEventsOf(doc),
     chatWritePublic: botScopes.includes('chat:write.public'),
+    ...assistantViewOf(features.assistant_view),
     ...(isRecord(functions) ? { functions: functions as Record<string, FunctionDefinition> } : {}),
+  };
+}
+
+/** The pane as the manifest declares it; nothing when it declares none. */
+function assistantViewOf(view: unknown): Pick<ManifestSummary, 'assistantView'> {
+  if (!isRecord(view) || typeof view.assistant_description !== 'string') return {};
+  const prompts = Array.isArray(view.suggested_prompts) ? view.suggested_prompts : [];
+  return {
+    assistantView: {
+      description: view.assistant_description,
+      suggestedPrompts: prompts
+        .filter(isRecord)
+        .filter((p) => typeof p.title === 'string' && typeof p.message === 'string')
+        .map((p) => ({ title: String(p.title), message: String(p.message) })),
+    },
   };
 }
 

@@ -29,12 +29,14 @@ export async function startSandbox(o: StartSandboxOptions): Promise<SandboxServe
   const manifest = readManifest(join(PROJECT_ROOT, 'manifest.yml'));
   // The stand-in shows the tabs the app's manifest enables, refuses views.publish without a Home tab, lets
   // the bot post in public channels it has not joined only with chat:write.public, and tells the app of
-  // mentions and direct messages only as its event subscriptions ask.
+  // mentions and direct messages only as its event subscriptions ask, and shows the assistant pane when
+  // the manifest declares one.
   if (manifest.appHome)
     o.slack.configureApp({
       ...manifest.appHome,
       chatWritePublic: manifest.chatWritePublic === true,
       botEvents: manifest.botEvents ?? [],
+      assistantView: manifest.assistantView,
     });
   // Workflow Builder offers the steps the manifest declares, and holds their outputs to it.
   if (manifest.functions) o.slack.setFunctions(manifest.functions);

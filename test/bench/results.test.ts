@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildResults, formatTable, type Measurements } from '../../bench/results.js';
+import { buildResults, formatTable, type Measurements, markdownFigures } from '../../bench/results.js';
 
 const machine = { cpus: 2, model: 'Test CPU', memoryMb: 4096, node: 'v20.20.0', os: 'Linux test x64' };
 const ms = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
@@ -64,10 +64,43 @@ describe('bench results', () => {
     expect(table).toContain('machine: 2 × Test CPU, 4096 MB, Node v20.20.0, Linux test x64');
     expect(table).toMatch(/ack help c=1 p50\s+50 ms\s+25 ms\s+2\s+≤ 1.2×\s+MISSED/);
     expect(table).toMatch(/cold start \(median\)\s+600 ms\s+250 ms\s+2.4\s+≤ 1.3×\s+MISSED/);
-    expect(table).toMatch(/peak RSS, c=200\s+150 MB\s+100 MB\s+1.5\s+≤ 1.3×\s+MISSED/);
+    expect(table).toMatch(/ack help c=1 p99\s+99 ms\s+49.5 ms\s+2\s+≤ 1.5×\s+MISSED/);
+    expect(table).toMatch(/peak RSS, c=200\s+150 MB\s+100 MB\s+1.5\s+≤ 1.5×\s+ok/);
     expect(table).toMatch(/views\.open c=50 p99\s+198 ms.*≤ 500 ms\s+ok/);
     expect(table).toMatch(/sustained, p99 ack < 1 s\s+400 cmd\/s/);
   });
+  it("prints the previous run's cold start and peak RSS beside this run's", () => {
+    const before = buildResults(
+      measurements({ coldStart: { bot: [900], bare: [450] }, peakRss: { botMb: 210, bareMb: 116 } }),
+    );
+    const table = formatTable(buildResults(measurements()), {
+      ...before,
+      run: { date: '2026-11-26T04:31:00.000Z', loadAverage: { before: 0.4, after: 0.5 } },
+    });
+    expect(table).toContain('(previous run: 2026-11-26T04:31:00.000Z)');
+    expect(table).toMatch(
+      /cold start \(median\)\s+600 ms\s+250 ms\s+2.4\s+≤ 1.3×\s+MISSED\s+900 \/ 450 ms, 2/,
+    );
+    expect(table).toMatch(/peak RSS, c=200\s+150 MB\s+100 MB\s+1.5\s+≤ 1.5×\s+ok\s+210 \/ 116 MB, 1.81/);
+    // Without a previous run, no such column.
+    expect(formatTable(buildResults(measurements()))).not.toContain('previous run');
+  });
+
+  it('gives docs/performance.md the same measures, one table, with the run it comes from', () => {
+    const r = buildResults({
+      ...measurements(),
+      run: { date: '2026-12-02T10:15:42.000Z', loadAverage: { before: 0.31, after: 0.52 } },
+    });
+    const md = markdownFigures(r).split('\n');
+    expect(md[0]).toBe(
+      'Run of 2026-12-02 10:15 UTC (load average 0.31 before, 0.52 after), on 2 × Test CPU, 4096 MB, Node v20.20.0, Linux test x64.',
+    );
+    expect(md[2]).toBe('| Measure | bot | bare Bolt | ratio | target | verdict |');
+    expect(md).toContain('| cold start (median) | 600 ms | 250 ms | 2.4 | ≤ 1.3× | MISSED |');
+    expect(md).toContain('| peak RSS, c=200 | 150 MB | 100 MB | 1.5 | ≤ 1.5× | ok |');
+    expect(md.filter((l) => l.startsWith('| ')).length).toBe(formatTable(r).split('\n').length - 1);
+  });
+
   it('reports the flood phase as with / without a flood, per app, and prints it', () => {
     const summary = (p50: number, p99: number) => ({ count: 100, p50, p99, max: p99 });
     const f = (without: number, during: number) => ({

@@ -3,7 +3,7 @@ import { type Approvals, DEFAULT_APPROVAL_TTL_MS } from '../../src/core/approval
 import { createCore } from '../../src/core/compose.js';
 import type { Store } from '../../src/store/index.js';
 import { SEED } from '../../standins/emulator/index.js';
-import { type Harness, startHarness } from '../support/emulator.js';
+import { eventually, type Harness, startHarness } from '../support/emulator.js';
 import { describePg, pgLocation, type StoreLocation, sqliteLocation } from '../support/fixtures/store.js';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
@@ -534,10 +534,19 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
     it('an execution marked unknown while it was only slow records what it learnt when it ends', async () => {
       r = await rig(location, { replicas: 2, interruptedAfterMs: 60_000 });
       const req = await filed(r.approvals[0]!);
-      await emu.fault({ method: 'POST', path: '/flows$', latencyMs: 800, count: 1 });
+      // The service takes its time, long enough for the other replica's sweep to come in between.
+      await emu.fault({ method: 'POST', path: '/flows$', latencyMs: 3_000, count: 1 });
+      const asked = (await emu.requests()).length;
       const deciding = r.approvals[0]!.decide({ requestId: req.id, userId: 'U0BOB', decision: 'approve' });
-      const claimed = async () => (await r!.stores[1]!.getApproval(req.id))?.status === 'executing';
-      while (!(await claimed())) await new Promise((ok) => setTimeout(ok, 10));
+      // Only slow once its flow's creation is at the service: marked unknown before it is sent (its claim
+      // alone is 'executing'), the execution is refused by the gate and nothing is sent, as it should be.
+      await eventually(async () =>
+        (await emu.requests())
+          .slice(asked)
+          .some((q) => q.method === 'POST' && /\/flows$/.test(q.path) && q.status === undefined)
+          ? true
+          : undefined,
+      );
       r.clock.t += 60_000;
       expect((await r.approvals[1]!.recoverInterrupted()).map((x) => x.id)).toEqual([req.id]);
       const out = await deciding;

@@ -102,14 +102,14 @@ describe('two workspaces, each with its own service account', () => {
       rig.slack.installs().find((i) => i.status === 'active' && i.teamId === teamId)!.botUserId;
     const [acmeBot, globexBot] = [botOf('T0ACME'), botOf('T0GLOBEX')];
     expect(acmeBot).not.toBe(globexBot);
-    /** `user` writes in `channel`; the bot's first answer in the thread (or the direct messages) they see. */
-    const ask = async (user: string, channel: string, words: string, bot: string, thread = true) => {
+    /**
+     * `user` writes in `channel`; the bot's first answer they see: a lookup asked at the top of a channel is
+     * shown to them in the channel (what others see would be in the thread), in the direct messages there.
+     */
+    const ask = async (user: string, channel: string, words: string, bot: string) => {
       const asked = rig.slack.postUserMessage({ user, channel, text: words });
       return rig.slack.waitFor(
-        () =>
-          rig.slack
-            .messages(channel, { user, ...(thread ? { threadTs: asked.ts } : {}) })
-            .find((m) => m.ts > asked.ts && m.user === bot),
+        () => rig.slack.messages(channel, { user }).find((m) => m.ts > asked.ts && m.user === bot),
         60_000,
         `the answer to "${words}" from ${user}`,
       );
@@ -117,7 +117,7 @@ describe('two workspaces, each with its own service account', () => {
     const acmeFlow = (await rig.store.listTrackedFlows({ teamId: 'T0ACME' }))[0]!;
     const globexFlow = (await rig.store.listTrackedFlows({ teamId: 'T0GLOBEX' }))[0]!;
 
-    // Each workspace's people mention their own installation's bot user, which answers in the thread.
+    // Each workspace's people mention their own installation's bot user, which answers them.
     const before = (await serviceLog('acme')).length;
     const globex = text(await ask('U0GREG', 'C0GLOBEX', `@tsai workspace show ${W}`, globexBot));
     expect(globex).toContain('Pump station A');
@@ -128,10 +128,10 @@ describe('two workspaces, each with its own service account', () => {
     expect(acme).not.toContain(globexFlow.flowId);
 
     // The Messages tab: the same, through the person's own installation.
-    const own = text(await ask('U0GREG', 'DU0GREG', `flow ${globexFlow.flowId}`, globexBot, false));
+    const own = text(await ask('U0GREG', 'DU0GREG', `flow ${globexFlow.flowId}`, globexBot));
     expect(own).toContain(globexFlow.flowId);
     expect(own).not.toContain('There is no flow');
-    const other = text(await ask('U0GREG', 'DU0GREG', `flow ${acmeFlow.flowId}`, globexBot, false));
+    const other = text(await ask('U0GREG', 'DU0GREG', `flow ${acmeFlow.flowId}`, globexBot));
     expect(other).toContain(`There is no flow ${acmeFlow.flowId} to show here`);
   });
 
@@ -233,11 +233,12 @@ describe('an org-wide install on Enterprise Grid', () => {
     // A mention of the organisation's one bot user, from either workspace, is answered as the same tenant.
     const orgBot = rig.slack.installs().find((i) => i.status === 'active' && i.isEnterpriseInstall)!;
     const asked = rig.slack.postUserMessage({ user: 'W0SAM', channel: 'C0SHARED', text: '@tsai flows' });
+    // A lookup: shown to Sam alone, in the channel, where he looks.
     const mentioned = await rig.slack.waitFor(
       () =>
         rig.slack
-          .messages('C0SHARED', { user: 'W0SAM', threadTs: asked.ts })
-          .find((m) => m.user === orgBot.botUserId && m.ts > asked.ts),
+          .messages('C0SHARED', { user: 'W0SAM' })
+          .find((m) => m.user === orgBot.botUserId && m.ts > asked.ts && m.ephemeralTo === 'W0SAM'),
       60_000,
       'the answer to @tsai flows in the shared channel',
     );

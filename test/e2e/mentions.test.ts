@@ -65,6 +65,34 @@ const say = (user: string, channel: string, text: string, threadTs?: string) =>
 const answer = (user: string, channel: string, threadTs: string, test: RegExp, label: string) =>
   h.slack.waitFor(() => inThread(user, channel, threadTs).find((m) => test.test(textOf(m))), 60_000, label);
 
+/**
+ * The first message of the bot that only `user` sees at the top of `channel`, after `after` and accepted by
+ * `test`: what a mention at the top of a channel is answered privately with, where its author looks.
+ */
+const privately = (user: string, channel: string, after: LocalMessage, test: RegExp, label: string) =>
+  h.slack.waitFor(
+    () =>
+      h.slack
+        .messages(channel, { user })
+        .find((m) => m.ts > after.ts && m.ephemeralTo === user && m.user === bot() && test.test(textOf(m))),
+    60_000,
+    label,
+  );
+
+/** The bot's reactions on a message, by name. */
+const reactionsOn = (channel: string, m: LocalMessage) =>
+  (h.slack.messages(channel).find((x) => x.ts === m.ts)?.reactions ?? [])
+    .filter((r) => r.users.includes(bot()))
+    .map((r) => r.name);
+
+/** Until the message shows exactly these reactions of the bot. */
+const reacted = (channel: string, m: LocalMessage, names: string[]) =>
+  h.slack.waitFor(
+    () => JSON.stringify(reactionsOn(channel, m)) === JSON.stringify(names) || undefined,
+    60_000,
+    `${names.join(', ') || 'no reaction'} on ${m.ts} (it has ${reactionsOn(channel, m).join(', ')})`,
+  );
+
 /** Until the bot has read an event of this message, so that "nothing happened" means something. */
 const read = (m: LocalMessage) =>
   h.slack.waitFor(
@@ -92,9 +120,11 @@ describe('a thread conversation', () => {
     expect(status.threadTs).toBe(question.ts);
     expect(status.ephemeralTo).toBe(BOB);
     expect(inThread(ALICE, OPS, question.ts)).toEqual([]);
+    // Answered at once: the message says so, its "taken" mark replaced.
+    await reacted(OPS, asked, ['white_check_mark']);
 
     // A learn asked in the thread: announced there for everyone, followed there to its end.
-    say(
+    const learn = say(
       ALICE,
       OPS,
       `@tsai learn workspace=${W} signals=${T}:temperature ${RANGE} name=thread-learn`,
@@ -117,17 +147,30 @@ describe('a thread conversation', () => {
       60_000,
       'the announcement at COMPLETED, in place',
     );
+    // Under way while followed, then done at its end.
+    await reacted(OPS, learn, ['white_check_mark']);
+    const marked = h.slack.calls
+      .filter((c) => c.method.startsWith('reactions.') && c.args.timestamp === learn.ts)
+      .map((c) => `${c.method} ${String(c.args.name)}`);
+    expect(marked).toEqual([
+      'reactions.add eyes',
+      'reactions.add hourglass_flowing_sand',
+      'reactions.remove eyes',
+      'reactions.add white_check_mark',
+      'reactions.remove hourglass_flowing_sand',
+    ]);
     const audit = await h.store.listAudit({ limit: 5 });
     expect(audit.find((e) => e.operation === 'flow.ANOMALYLEARN')?.params.via).toBe('mention');
 
     // A live start asked in the thread: where it waits is said there, and its decision told there.
-    say(
+    const live = say(
       ALICE,
       OPS,
       `@tsai live start ${SEED.models.pressureCommon} reason="after the overnight run"`,
       question.ts,
     );
     const waiting = await answer(BOB, OPS, question.ts, /waiting for approval/, 'where the request waits');
+    await reacted(OPS, live, ['hourglass_flowing_sand']);
     expect(textOf(waiting)).toContain(`<@${ALICE}>`);
     expect(textOf(waiting)).toContain(`<#${APPROVALS}>`);
     const card = await h.slack.waitFor(
@@ -146,12 +189,15 @@ describe('a thread conversation', () => {
     expect(textOf(decision)).toContain(`<@${BOB}>`);
     expect(decision.ephemeralTo).toBeUndefined();
     await answer(ALICE, OPS, question.ts, /now live|is live/i, 'the live model told in the thread');
+    // The flow the approval made ended: the message that asked for it is done.
+    await reacted(OPS, live, ['white_check_mark']);
   });
 
   it('offers the form with a button when arguments are missing, and its outcome comes back to the thread', async () => {
     const top = say(ALICE, OPS, '@tsai learn');
-    const offer = await answer(ALICE, OPS, top.ts, /Open the form/, 'the offer of the form');
-    expect(offer.ephemeralTo).toBe(ALICE);
+    // Asked at the top of the channel, the offer is shown there, only to her, where she looks.
+    const offer = await privately(ALICE, OPS, top, /Open the form/, 'the offer of the form');
+    expect(offer.threadTs).toBeUndefined();
     expect(buttonsOf(offer)).toEqual([MODAL_ACTION.reopen]);
     const click = await h.slack.clickButton({
       user: ALICE,
@@ -342,6 +388,65 @@ describe('a thread conversation', () => {
   });
 });
 
+describe('an answer you can see, where you asked', () => {
+  it('a refused mention at the top of a channel is answered there, to its author only, and marked refused', async () => {
+    const asked = say(ALICE, OPS, '@tsai lern workspace=1030000000000000001');
+    const refusal = await privately(ALICE, OPS, asked, /not a command|Did you mean/i, 'the refusal');
+    // In the channel, where she looks: not inside a thread she never opened, and no reply for others.
+    expect(refusal.threadTs).toBeUndefined();
+    expect(textOf(refusal)).toContain('`@tsai learn');
+    expect(inThread(ALICE, OPS, asked.ts)).toEqual([]);
+    expect(h.slack.messages(OPS, { user: BOB }).some((m) => m.ts === refusal.ts)).toBe(false);
+    await reacted(OPS, asked, ['no_entry_sign']);
+  });
+
+  it('a refused mention in a thread is answered in that thread, as before', async () => {
+    const top = say(BOB, OPS, 'Anyone know the learn syntax?');
+    const asked = say(ALICE, OPS, '@tsai lern', top.ts);
+    const refusal = await answer(
+      ALICE,
+      OPS,
+      top.ts,
+      /not a command|Did you mean/i,
+      'the refusal in the thread',
+    );
+    expect(refusal.ephemeralTo).toBe(ALICE);
+    expect(h.slack.messages(OPS, { user: ALICE }).some((m) => m.ts === refusal.ts)).toBe(false);
+    await reacted(OPS, asked, ['no_entry_sign']);
+  });
+
+  it('marks a message taken as soon as it is read, then done; the Messages tab alike', async () => {
+    const asked = say(ALICE, OPS, '@tsai flows');
+    await privately(ALICE, OPS, asked, /flow/i, 'the flows, to her');
+    await reacted(OPS, asked, ['white_check_mark']);
+    const first = h.slack.calls.find(
+      (c) => c.method.startsWith('reactions.') && c.args.timestamp === asked.ts,
+    );
+    expect(first?.method).toBe('reactions.add');
+    expect(first?.args.name).toBe('eyes');
+    const dm = h.slack.postUserMessage({ user: BOB, channel: `D${BOB}`, text: 'flows' });
+    await reacted(`D${BOB}`, dm, ['white_check_mark']);
+  });
+
+  it('a failure is marked failed, and no reaction Slack refuses holds up the answer', async () => {
+    h.slack.injectFault({ method: 'reactions.add', error: 'missing_scope', times: 'always' });
+    try {
+      const asked = say(ALICE, OPS, `@tsai workspace show ${W}`);
+      await privately(ALICE, OPS, asked, /Pump station A/, 'the answer, reactions refused');
+    } finally {
+      h.slack.clearFaults({ method: 'reactions.add' });
+    }
+    // The service fails every try: the answer says so, and the message is marked failed.
+    await h.addFault({ method: 'GET', path: '/workspace/', status: 503 });
+    try {
+      const failing = say(ALICE, OPS, `@tsai workspace show ${W}`);
+      await reacted(OPS, failing, ['x']);
+    } finally {
+      await h.clearFaults();
+    }
+  });
+});
+
 describe('never a loop, never twice', () => {
   const workspaces = async (name: string) =>
     (await h.serviceRequests()).filter(
@@ -401,8 +506,8 @@ describe('never a loop, never twice', () => {
     );
 
     const typo = say(ALICE, OPS, '@tsai worksapce create "Corrected"');
-    const refusal = await answer(ALICE, OPS, typo.ts, /Edit your message/, 'the refusal');
-    expect(refusal.ephemeralTo).toBe(ALICE);
+    const refusal = await privately(ALICE, OPS, typo, /Edit your message/, 'the refusal');
+    await reacted(OPS, typo, ['no_entry_sign']);
     expect(textOf(refusal)).toContain('workspace');
     // Its examples are written as they are typed in a thread, where Slack runs no slash command.
     expect(textOf(refusal)).toContain('`@tsai ');
@@ -414,6 +519,8 @@ describe('never a loop, never twice', () => {
       text: '@tsai workspace create "Corrected"',
     });
     await waitUntil(async () => expect(await workspaces('Corrected')).toHaveLength(1));
+    // Read again, it was taken and done: the refusal's mark is gone.
+    await reacted(OPS, typo, ['white_check_mark']);
     // Edited again after it ran: nothing more.
     h.slack.editUserMessage({
       user: ALICE,
@@ -429,8 +536,7 @@ describe('never a loop, never twice', () => {
 
   it('a mention with nothing else gets help, to the one who asked', async () => {
     const bare = say(ALICE, OPS, '@tsai');
-    const help = await answer(ALICE, OPS, bare.ts, /help/, 'help');
-    expect(help.ephemeralTo).toBe(ALICE);
+    const help = await privately(ALICE, OPS, bare, /help/, 'help');
     expect(textOf(help)).toContain('`@tsai learn');
     expect(textOf(help)).not.toContain('`/tsai');
   });

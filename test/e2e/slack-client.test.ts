@@ -63,7 +63,7 @@ describe('Slack Web API client', () => {
     const service = { baseUrl: h.emulator.url, accountId: h.emulator.accountId, token: h.emulator.token };
     const bot = await composeBot({ config, service, clock: SYSTEM_CLOCK }, logger);
     try {
-      const app = createSlackApp(bot, {
+      const app = await createSlackApp(bot, {
         run: () => undefined,
         ready: Promise.resolve(),
         stop: async () => {},

@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { followUpsOf, routesOf } from '../../src/slack/feature.js';
-import { FEATURES } from '../../src/slack/features.js';
+import { everyFeature, featuresOf } from '../../src/slack/features.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SLACK = join(ROOT, 'src/slack');
@@ -61,18 +62,32 @@ describe('the Slack surface, as its files import each other', () => {
     // The counters are, like the log, written where the work happens; their exposure is not the surface's.
     // The HTTP client is a tool too: the surface posts replies to Slack with the one the service client uses.
     // The worker thread reports its memory in the same words as the acking thread (memory.ts).
-    const allowed = ['core/', 'slack/', 'log.ts', 'http.ts', 'memory.ts', 'metrics/metrics.ts', 'wire/'];
-    const composition = ['config.ts', 'store/', 'api/'];
+    // So are the traces' spans (tracing/trace.ts); the store's are made where it is composed.
+    const allowed = [
+      'core/',
+      'slack/',
+      'log.ts',
+      'http.ts',
+      'memory.ts',
+      'metrics/metrics.ts',
+      'tracing/trace.ts',
+      'wire/',
+    ];
+    const composition = ['config.ts', 'store/', 'api/', 'tracing/store.ts'];
     const outside = [...graph].flatMap(([f, imports]) =>
       imports
         .map((i) => relative(src, i))
         .filter((i) => !allowed.some((a) => i.startsWith(a)))
         .filter((i) => !(rel(f) === 'bot.ts' && composition.some((c) => i.startsWith(c))))
+        // The worker thread starts its own tracer, as the acking thread's start-up does.
+        .filter((i) => !(rel(f) === 'runtime/worker-main.ts' && i === 'tracing/start.ts'))
         .map((i) => `${rel(f)} -> ${i}`),
     );
     expect(outside).toEqual([]);
   });
 });
+
+const FEATURES = await everyFeature();
 
 describe('the features', () => {
   it('have a folder each, declared in the one list', () => {
@@ -84,6 +99,7 @@ describe('the features', () => {
       'flows',
       'home',
       'identity',
+      'assistant',
       'mentions',
       'schedules',
       'workflows',
@@ -96,6 +112,8 @@ describe('the features', () => {
     expect([...followUpsOf(FEATURES).keys()].sort()).toEqual([
       'approval-click',
       'approval-reject',
+      'assistant-message',
+      'assistant-thread',
       'command',
       'direct-message',
       'flow-next',
@@ -120,6 +138,21 @@ describe('the features', () => {
     expect(() => followUpsOf([...FEATURES, FEATURES[0]!])).toThrow(/two follow-ups for the job kind command/);
   });
 
+  it('run as the configuration says: "Add to Slack" and its setup only with installations', async () => {
+    const slack = { SLACK_SIGNING_SECRET: 'a-signing-secret-long-enough-0123', DATABASE_URL: ':memory:' };
+    const names = async (env: Record<string, string>) =>
+      (await featuresOf(loadConfig(env))).map((f) => f.name);
+    const oneToken = await names({ ...slack, SLACK_BOT_TOKEN: 'xoxb-1-one-token' });
+    expect(oneToken).toEqual(FEATURES.map((f) => f.name).filter((n) => n !== 'install' && n !== 'setup'));
+    const installs = {
+      SLACK_CLIENT_ID: '1234.5678',
+      SLACK_CLIENT_SECRET: 'client-secret-0123',
+      SLACK_STATE_SECRET: 'state-secret-0123456789',
+      TSAI_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+    };
+    expect(await names({ ...slack, ...installs })).toEqual(FEATURES.map((f) => f.name));
+  });
+
   it('route what their listeners match, and no ID to two listeners', () => {
     const routes = routesOf(FEATURES);
     const answering = (route: string, id: string) =>
@@ -127,7 +160,24 @@ describe('the features', () => {
     expect(answering('commands', '/tsai')).toBe(1);
     expect(answering('events', 'app_home_opened')).toBe(1);
     expect(answering('events', 'app_mention')).toBe(1);
-    expect(answering('events', 'message')).toBe(1);
+    // Message events go to two listeners, each taking its own: the pane's those in a thread of the
+    // direct messages, the Messages tab's (and the mentions') the rest.
+    expect(answering('events', 'message')).toBe(2);
+    const messageListeners = FEATURES.flatMap((f) => f.listeners).filter(
+      (l) => l.match.route === 'events' && l.match.ids.test('message'),
+    );
+    const takers = (event: Record<string, unknown>) =>
+      messageListeners.filter((l) => l.match.accepts?.({ event }) ?? true);
+    const taker = (event: Record<string, unknown>) => {
+      const [first] = takers(event);
+      return FEATURES.find((f) => f.listeners.includes(first!))?.name;
+    };
+    const im = { type: 'message', channel: 'D0ALICE', channel_type: 'im', user: 'U0ALICE', ts: '2.0' };
+    expect(taker({ ...im, thread_ts: '1.0' })).toBe('assistant');
+    expect(taker({ ...im, subtype: 'message_changed', message: { ...im, thread_ts: '1.0' } })).toBe(
+      'assistant',
+    );
+    expect(taker(im)).toBe('mentions');
     expect(answering('events', 'app_uninstalled')).toBe(1);
     expect(answering('events', 'tokens_revoked')).toBe(1);
     expect(answering('actions', 'tsai_modal_reopen')).toBe(1);

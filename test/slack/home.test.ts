@@ -130,6 +130,7 @@ describe('the Home view', () => {
       approversWorkspace: null,
       approversStrictest: false,
       modelDoubt: null,
+      traceParent: null,
       ...over,
     });
     const view = homeView(

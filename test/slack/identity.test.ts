@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { settableClock } from '../../src/core/clock.js';
@@ -43,7 +40,9 @@ interface Rig {
 
 /**
  * The real bot over HTTP with real signatures, against the real emulator and the local Slack, its tokens
- * kept in its own store's vault, where its follow-up worker reads them too.
+ * kept in its own store's vault. The store is in memory, so the follow-ups run on the acking thread and
+ * this stays in the fast tier, which has no build for the follow-up worker to run; the worker reading
+ * tokens the acking thread kept is test/e2e/identity.test.ts's.
  */
 async function startRig(env: Record<string, string>): Promise<Rig> {
   const { emulator, slack } = await startBackends({
@@ -62,7 +61,7 @@ async function startRig(env: Record<string, string>): Promise<Rig> {
     TSAI_APPROVERS: BOB,
     TSAI_APPROVALS_CHANNEL: APPROVALS,
     PORT: '0',
-    DATABASE_URL: join(mkdtempSync(join(tmpdir(), 'tsai-identity-')), 'bot.sqlite'),
+    DATABASE_URL: ':memory:',
     TSAI_SECRET_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'debug',
     ...env,

@@ -121,10 +121,15 @@ const PRODUCTION_BOT = resolve(import.meta.dirname, '../../dist/bot/main.js');
 
 /**
  * Starts the production bot exactly as `npm run start:bot` does (configuration from `env`, signal
- * handling, logs on stdout) in `dir`, where no `.env` can change it; resolves once it listens.
+ * handling, logs on stdout) in `dir`, where no `.env` can change it; resolves once it listens. `nodeArgs`
+ * go to node before the bot (a module preloaded to watch it, say).
  */
-export function startMainProcess(dir: string, env: Record<string, string>): Promise<MainProcess> {
-  const child = spawn(process.execPath, [PRODUCTION_BOT], {
+export function startMainProcess(
+  dir: string,
+  env: Record<string, string>,
+  o: { nodeArgs?: readonly string[] } = {},
+): Promise<MainProcess> {
+  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), PRODUCTION_BOT], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

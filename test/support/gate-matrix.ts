@@ -15,6 +15,7 @@ import { specById as specOf } from '../../src/core/grammar/commands.js';
 import { commandArguments } from '../../src/core/grammar/parse.js';
 import { tokenize } from '../../src/core/grammar/tokenize.js';
 import { entryOfCommand } from '../../src/core/operations/registry/index.js';
+import { secretSafe } from '../../src/core/secret-text.js';
 import { allSteps, type StepSpec } from '../../src/core/workflows/steps.js';
 import { REJECT_REASON_ACTION, REJECT_REASON_BLOCK } from '../../src/slack/approvals/card.js';
 import { fieldActionId, MODAL_ACTION, MODAL_CALLBACK } from '../../src/slack/forms/views/ids.js';
@@ -166,6 +167,14 @@ async function startStacks(c: MatrixConfig): Promise<void> {
       },
     }),
   ]);
+  // Both workspaces have Slack's assistant pane, as the manifest declares it.
+  const view = (
+    parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8')) as {
+      features: { assistant_view: { assistant_description: string } };
+    }
+  ).features.assistant_view;
+  for (const x of [h, r])
+    x.slack.configureApp({ assistantView: { description: view.assistant_description } });
   other =
     c === 'single-token'
       ? { workspace: 'T0SHARED', tenant: 'T0SHARED', typist: ALICE, clicker: CAROL }
@@ -182,19 +191,26 @@ async function startStacks(c: MatrixConfig): Promise<void> {
 
 const botUser = (x: Harness) => x.slack.botUserId;
 
-/** A typed command and the reply its author sees (commands go one at a time: replies never cross). */
+/**
+ * A typed command and the reply its author sees: what came back through the command's own response_url,
+ * or the flow it started, announced in the channel quoting it as the bot quotes a command (masked). Known
+ * by what it answers, not by coming first: what the bot says meanwhile (a schedule's run, an earlier
+ * command's flow) is no reply to this one.
+ */
 async function typed(x: Harness, user: string, channel: string, text: string, teamId?: string) {
   const before = new Set(x.slack.messages(channel, { user }).map((m) => m.ts));
   const d = await x.slack.sendCommand({ user, channel, text, ...(teamId ? { teamId } : {}) });
   expect(d.status).toBe(200);
-  // What a schedule's run says in the channel meanwhile is no reply to this command.
-  const notice = /^:(pause_button|lock|fast_forward):/;
+  const announced = `Run by <@${user}>: ${plain(secretSafe(`/tsai ${text}`))}`;
   const reply = await x.slack.waitFor(
     () =>
       x.slack
         .messages(channel, { user })
         .find(
-          (m) => !before.has(m.ts) && m.kind !== 'command' && m.user === botUser(x) && !notice.test(m.text),
+          (m) =>
+            !before.has(m.ts) &&
+            m.user === botUser(x) &&
+            (m.answers === d.commandTs || (m.via === 'api' && plain(textOf(m)).includes(announced))),
         ),
     60_000,
     `a reply to /tsai ${text}`,
@@ -202,12 +218,20 @@ async function typed(x: Harness, user: string, channel: string, text: string, te
   return textOf(reply);
 }
 
-/** `@tsai <text>` written by `user` in `channel`, and the bot's answer in the thread it starts. */
+/**
+ * `@tsai <text>` written by `user` at the top of `channel`, and the bot's answer: in the thread it starts,
+ * or, for what only they see, in the channel where they look.
+ */
 async function mentioned(x: Harness, user: string, channel: string, text: string) {
   const m = x.slack.postUserMessage({ user, channel, text: `@tsai ${text}` });
   const answer = await x.slack.waitFor(
     () =>
-      x.slack.messages(channel, { user, threadTs: m.ts }).find((a) => a.ts !== m.ts && a.user === botUser(x)),
+      x.slack
+        .messages(channel, { user, threadTs: m.ts })
+        .find((a) => a.ts !== m.ts && a.user === botUser(x)) ??
+      x.slack
+        .messages(channel, { user })
+        .find((a) => a.ts > m.ts && a.ephemeralTo === user && a.user === botUser(x)),
     60_000,
     `the answer to @tsai ${text}`,
   );
@@ -222,6 +246,37 @@ async function directly(x: Harness, user: string, text: string) {
     () => x.slack.messages(dm, { user }).find((a) => a.ts > m.ts && a.user === botUser(x)),
     60_000,
     `the answer to ${text} in the Messages tab`,
+  );
+  return textOf(answer);
+}
+
+/** Each person's assistant pane thread, opened viewing a channel, by harness, person and channel. */
+const panes = new Map<string, string>();
+
+/** The pane thread of `user` viewing `channel`, opened (and greeted) on first use. */
+async function paneThread(x: Harness, user: string, channel: string): Promise<string> {
+  const key = `${x.slack.url} ${user} ${channel}`;
+  const known = panes.get(key);
+  if (known) return known;
+  const { threadTs } = await x.slack.openAssistant({ user, channel });
+  await x.slack.waitFor(
+    () => x.slack.messages(`D${user}`).find((m) => m.ts === threadTs)?.assistantThread?.prompts,
+    60_000,
+    `${user}'s pane greeted`,
+  );
+  panes.set(key, threadTs);
+  return threadTs;
+}
+
+/** `text` written by `user` in their assistant pane while viewing `channel`, and the bot's answer there. */
+async function inPane(x: Harness, user: string, channel: string, text: string) {
+  const dm = `D${user}`;
+  const threadTs = await paneThread(x, user, channel);
+  const m = x.slack.postUserMessage({ user, channel: dm, text, threadTs });
+  const answer = await x.slack.waitFor(
+    () => x.slack.messages(dm, { user, threadTs }).find((a) => a.ts > m.ts && a.user === botUser(x)),
+    60_000,
+    `the answer to ${text} in the assistant pane`,
   );
   return textOf(answer);
 }
@@ -391,19 +446,47 @@ const inMessagesTab = once(async () => {
   };
 });
 
-/** The same refusal as the typed command's, from the Messages tab. */
-const sameInMessagesTab = (g: 'channel' | 'operator' | 'standing' | 'identity', pattern: RegExp) => ({
-  drive: async () => {
-    const dm = (await inMessagesTab())[g];
-    expect(dm.size).toBeGreaterThan(0);
-    for (const [callbackId, said] of dm) expect(plain(said), callbackId).toMatch(pattern);
-    // Word for word the typed command's, where the two met the same refusal.
-    const typedOnes = await refusals[g]();
-    for (const [callbackId, a] of typedOnes)
-      if (dm.has(callbackId) && pattern.test(a.schedule))
-        expect(plain(dm.get(callbackId)!), callbackId).toContain(plain(a.schedule));
-  },
+/**
+ * Every step's operation typed in the assistant pane, by each person the refusals concern: the channel
+ * they view is the place of their request, so Alice viewing #off-limits meets the allowed channels (`h`),
+ * and the others, viewing #plant-ops where the bot acts everywhere (`r`), the same refusals as there.
+ */
+const inAssistantPane = once(async () => {
+  const answers = async (x: Harness, user: string, channel: string, ops: (op: Op) => boolean) => {
+    const out = new Map<string, string>();
+    for (const op of OPS_OF_STEPS.filter(ops))
+      out.set(op.step.callbackId, await inPane(x, user, channel, op.command));
+    return out;
+  };
+  return {
+    channel: await answers(h, ALICE, OFF, () => true),
+    operator: await answers(r, CAROL, OPS, (op) => entryOfCommand(op.step.commandId)!.command.mutating),
+    standing: await answers(r, DAVE, OPS, () => true),
+    identity: await answers(r, ERIN, OPS, (op) => !op.live),
+  };
 });
+
+type Told = Record<'channel' | 'operator' | 'standing' | 'identity', Map<string, string>>;
+
+/** The same refusal as the typed command's, from a surface that answers in a conversation of its own. */
+const sameIn =
+  (told: () => Promise<Told>) => (g: 'channel' | 'operator' | 'standing' | 'identity', pattern: RegExp) => ({
+    drive: async () => {
+      const said = (await told())[g];
+      expect(said.size).toBeGreaterThan(0);
+      for (const [callbackId, answer] of said) expect(plain(answer), callbackId).toMatch(pattern);
+      // Word for word the typed command's, where the two met the same refusal.
+      const typedOnes = await refusals[g]();
+      for (const [callbackId, a] of typedOnes)
+        if (said.has(callbackId) && pattern.test(a.schedule))
+          expect(plain(said.get(callbackId)!), callbackId).toContain(plain(a.schedule));
+    },
+  });
+
+/** The same refusal as the typed command's, from the Messages tab. */
+const sameInMessagesTab = sameIn(inMessagesTab);
+/** The same refusal as the typed command's, from the assistant pane. */
+const sameInPane = sameIn(inAssistantPane);
 
 /** What a secret typed into each free-text argument of each operation came to, per surface. */
 const masking = once(async () => {
@@ -439,6 +522,10 @@ const masking = once(async () => {
     tokens.push(tm);
     registerSecrets(tm);
     results.push({ surface: 'mention', body: await sent(() => mentioned(h, ALICE, OPS, line(op, key, tm))) });
+    const tp = secret('p');
+    tokens.push(tp);
+    registerSecrets(tp);
+    results.push({ surface: 'assistant', body: await sent(() => inPane(h, ALICE, OPS, line(op, key, tp))) });
     if (input)
       results.push({
         surface: 'workflow-step',
@@ -454,7 +541,17 @@ const masking = once(async () => {
     surface: 'schedule',
     body: await sent(async () => {
       h.clock.set(NOW + 7 * HOUR + 5_000);
-      for (const s of schedules) await runAt(h, s.id, NOW + 7 * HOUR);
+      const runs = [];
+      for (const s of schedules) runs.push(await runAt(h, s.id, NOW + 7 * HOUR));
+      // A run is recorded before its flow is announced: waited for, so that no announcement comes
+      // after and is taken for the reply to a later command.
+      for (const run of runs)
+        if (run.flowId)
+          await h.slack.waitFor(
+            () => h.slack.messages(OPS).some((m) => textOf(m).includes(run.flowId!)),
+            60_000,
+            `the announcement of flow ${run.flowId}`,
+          );
     }),
   });
   return { tokens, results, kept: schedules };
@@ -975,6 +1072,8 @@ const FORM_IS_A_COMMAND =
   "A form's values become the typed command's operation (core/forms/validate.ts: the entry's own parser and resolver) before the gate, which never sees which surface built it; a form files a live start or reads a flow exactly as the command does.";
 const A_MENTION_IS_A_COMMAND =
   "A mention and a direct message hand their text to the typed command's own path (followAsked in slack/command/follow-up.ts: the same reading, the same operation, the same runner); only where the answer goes differs, so what depends on the operation alone is the command's, driven above.";
+const THE_PANE_IS_A_COMMAND =
+  "A message in the assistant pane is handed to the typed command's own path (readPaneMessage in slack/assistant/reader.ts is followAsked: the same reading, operation and runner), with the channel the person views as its place; only where the answer goes differs, so what depends on the operation alone is the command's, driven above.";
 const ADMIN_IS_SETUP =
   "Only a tenant's own service account needs its admins, and it is changed by the setup form alone (the setup surfaces); no operation of this surface touches it.";
 const ONE_TOKEN_NOTHING_TO_SET_UP =
@@ -1047,6 +1146,27 @@ function casesOf(c: MatrixConfig): { [S in SurfaceId]: { [G in GuaranteeId]: Cel
       admin: { none: ADMIN_IS_SETUP },
       approval: { none: A_MENTION_IS_A_COMMAND },
       'live-prechecks': { none: A_MENTION_IS_A_COMMAND },
+    },
+    assistant: {
+      masking: {
+        drive: async () => {
+          const m = await masking();
+          const panes = m.results.filter((y) => y.surface === 'assistant');
+          expect(panes.length).toBeGreaterThan(0);
+          for (const x of panes) expect(x.body).toContain('[a token-like value, not shown]');
+          // Nor is it the title of the thread it was typed in.
+          const titles = JSON.stringify(h.slack.messages(`D${ALICE}`).map((x) => x.assistantThread?.title));
+          for (const t of m.tokens) expect(titles).not.toContain(t.slice(0, 20));
+        },
+      },
+      standing: sameInPane('standing', STANDING),
+      identity: sameInPane('identity', IDENTITY),
+      team: { none: THE_PANE_IS_A_COMMAND },
+      operator: sameInPane('operator', OPERATOR),
+      channel: sameInPane('channel', CHANNEL),
+      admin: { none: ADMIN_IS_SETUP },
+      approval: { none: THE_PANE_IS_A_COMMAND },
+      'live-prechecks': { none: THE_PANE_IS_A_COMMAND },
     },
     schedule: {
       masking: {

@@ -92,6 +92,11 @@ export interface InstallsRig {
   serviceLog(company: Company): Promise<LoggedRequest[]>;
   /** The flows `company`'s service was asked to create. */
   flowPosts(company: Company): Promise<LoggedRequest[]>;
+  /**
+   * Stops the bot and starts it again as `npm start` would, with `env` over the environment it had (another
+   * DATABASE_URL, say), against the same local Slack, emulators and clock; its keys and secrets the same.
+   */
+  restartBot(env: Record<string, string>): Promise<void>;
   install(target: InstallTarget, user: string): Promise<InstallOutcome>;
   /** `/tsai <text>` from `user` in `channel`, and the bot's next message there that `user` sees. */
   commandAndReply(text: string, user: string, channel: string): Promise<LocalMessage>;
@@ -164,26 +169,30 @@ export async function startInstallsRig(
       now: o.now ?? new Date('2026-11-22T10:00:00.000Z'),
     });
     cleanups.push(...bot.cleanups);
-    const { config, logs, clock, running, store, installUrl } = bot;
+    const { logs, clock, store } = bot;
     const serviceLog = async (c: Company) =>
       ((await emulatorControl(emulators[c].url)('GET', 'requests')) as LoggedRequest[]).filter((r) =>
         r.path.startsWith('/api/'),
       );
-    return {
+    const rig: InstallsRig = {
       slack,
       emulators,
-      running,
-      config,
+      running: bot.running,
+      config: bot.config,
       clock,
       logs,
       store,
-      installUrl,
+      installUrl: bot.installUrl,
       serviceLog,
       async flowPosts(c) {
         return (await serviceLog(c)).filter((r) => r.method === 'POST' && r.path.endsWith('/flows'));
       },
+      async restartBot(over) {
+        const again = await bot.restart(over);
+        Object.assign(rig, { running: again.running, config: again.config, installUrl: again.installUrl });
+      },
       async install(target, user) {
-        const outcome = await slack.installApp({ installUrl, user, ...target });
+        const outcome = await slack.installApp({ installUrl: rig.installUrl, user, ...target });
         if (outcome.install) registerSecrets(outcome.install.token);
         return outcome;
       },
@@ -224,6 +233,7 @@ export async function startInstallsRig(
       },
       close,
     };
+    return rig;
   } catch (e) {
     await close();
     throw e;
@@ -251,7 +261,7 @@ export async function startInstallsBot(o: {
   const stateSecret = randomBytes(16).toString('hex');
   registerSecrets(CLIENT.clientSecret, secretKey, stateSecret);
   const databaseUrl = join(o.dir, 'tsai.sqlite');
-  const config = loadConfig({
+  const env = {
     SLACK_CLIENT_ID: CLIENT.clientId,
     SLACK_CLIENT_SECRET: CLIENT.clientSecret,
     SLACK_STATE_SECRET: stateSecret,
@@ -269,22 +279,36 @@ export async function startInstallsBot(o: {
     LOG_LEVEL: 'debug',
     TSAI_METRICS_PORT: 'off',
     ...o.env,
-  });
-  registerSecrets(...config.secrets);
+  };
   const { lines: logs, destination } = captureLogs();
-  const logger = createLogger({ level: config.logLevel, secrets: config.secrets, destination });
   const clock = settableClock(o.now);
-  const running = await startAll({ config, logger, clock: clock.source });
-  cleanups.push(() => running.stop());
-  const base = `http://127.0.0.1:${running.slack.port()}`;
-  slack.setBotEndpoint(`${base}/slack/events`);
-  // The app's redirect URL, as its OAuth settings list it (the manifest's `redirect_urls`).
-  if (config.slack.mode === 'installs')
-    slack.configureOAuth({ ...CLIENT, redirectUrl: `${base}${config.slack.redirectPath}` });
+  const start = async (over: Record<string, string> = {}) => {
+    const config = loadConfig({ ...env, ...over });
+    registerSecrets(...config.secrets);
+    const logger = createLogger({ level: config.logLevel, secrets: config.secrets, destination });
+    const running = await startAll({ config, logger, clock: clock.source });
+    const base = `http://127.0.0.1:${running.slack.port()}`;
+    slack.setBotEndpoint(`${base}/slack/events`);
+    // The app's redirect URL, as its OAuth settings list it (the manifest's `redirect_urls`).
+    if (config.slack.mode === 'installs')
+      slack.configureOAuth({ ...CLIENT, redirectUrl: `${base}${config.slack.redirectPath}` });
+    const installUrl = `${base}${config.slack.mode === 'installs' ? config.slack.installPath : ''}`;
+    return { config, logger, running, installUrl };
+  };
+  let now = await start();
+  cleanups.push(() => now.running.stop());
   const store = await openStore(databaseUrl);
   cleanups.push(() => store.close());
-  const installUrl = `${base}${config.slack.mode === 'installs' ? config.slack.installPath : ''}`;
-  return { config, logger, logs, clock, running, store, installUrl, databaseUrl, cleanups };
+  /**
+   * Stops the bot and starts it again as `npm start` would, with `over` over the environment it had,
+   * against the same local Slack and clock; its keys and secrets the same.
+   */
+  const restart = async (over: Record<string, string>) => {
+    await now.running.stop();
+    now = await start(over);
+    return now;
+  };
+  return { ...now, logs, clock, store, databaseUrl, cleanups, restart };
 }
 
 /**

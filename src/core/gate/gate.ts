@@ -1,4 +1,5 @@
 import type { Store } from '../../store/index.js';
+import { type Attributes, inSpan } from '../../tracing/trace.js';
 import type { ApproverRule } from '../approvals/approver-rule.js';
 import type { CommandSpec } from '../grammar/commands.js';
 import type { Actor, Operation } from '../operations/operation.js';
@@ -17,6 +18,12 @@ import { maskValues } from './mask.js';
 import { needsIdentity } from './needs.js';
 import { assertPermissions, policyRefusal } from './permissions.js';
 import { getResource, type Resource } from './resource.js';
+
+/** What a span of the gate says of its verdict: passed, or refused and by which guarantee. */
+function verdictNotes(failure: OpFailure | null): Attributes {
+  if (!failure) return { 'gate.outcome': 'passed' };
+  return { 'gate.outcome': 'refused', 'gate.refused_by': failure.refusedBy ?? failure.refusal?.reason };
+}
 
 export interface GateDeps {
   store: Pick<
@@ -58,7 +65,16 @@ export type GateVerdict = { ok: true; passage: Passage } | { ok: false; failure:
 export class Gate {
   constructor(private readonly deps: GateDeps) {}
 
-  async pass(asked: Actor, requested: Operation): Promise<GateVerdict> {
+  /** In the request's trace, a `gate` span says which guarantee refused, if one did (never what was typed). */
+  pass(asked: Actor, requested: Operation): Promise<GateVerdict> {
+    return inSpan('gate', { 'tsai.operation': requested.kind }, async (span) => {
+      const verdict = await this.passing(asked, requested);
+      span.set(verdictNotes(verdict.ok ? null : verdict.failure));
+      return verdict;
+    });
+  }
+
+  private async passing(asked: Actor, requested: Operation): Promise<GateVerdict> {
     const op = maskValues(requested);
     const asker = maskValues(asked.asked);
     const actor: Actor = { ...asked, asked: asker.value };
@@ -100,7 +116,19 @@ export class Gate {
    * A command before its operation is known (its form is about to open): the person's standing and the
    * access policy, so that nobody fills a form in only to be refused at the end. `pass` asks again.
    */
-  async command(actor: Actor, spec: CommandSpec, params: Record<string, unknown>): Promise<OpFailure | null> {
+  command(actor: Actor, spec: CommandSpec, params: Record<string, unknown>): Promise<OpFailure | null> {
+    return inSpan('gate', { 'tsai.command': spec.id, 'gate.check': 'before-form' }, async (span) => {
+      const refused = await this.commandRefusal(actor, spec, params);
+      span.set(verdictNotes(refused));
+      return refused;
+    });
+  }
+
+  private async commandRefusal(
+    actor: Actor,
+    spec: CommandSpec,
+    params: Record<string, unknown>,
+  ): Promise<OpFailure | null> {
     const { refusal } = await standingRefusal(this.deps, {
       teamId: actor.teamId ?? '',
       userId: actor.userId,

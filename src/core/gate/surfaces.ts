@@ -24,6 +24,12 @@ export const SURFACES = [
     when: 'when Slack delivers the message',
   },
   {
+    id: 'assistant',
+    asks: "a command typed in Slack's assistant pane, the channel the person views as its place",
+    actsFor: 'the person who wrote it',
+    when: 'when Slack delivers the message',
+  },
+  {
     id: 'form',
     asks: "an operation's form (a command missing its arguments, a shortcut, Reopen, a next step)",
     actsFor: 'the person who sent it',

@@ -1,4 +1,5 @@
 import type { NewSchedule, Schedule, Store } from '../../store/index.js';
+import { traceParentNow } from '../../tracing/trace.js';
 import { liveRequestRefusal } from '../approvals/live-prechecks.js';
 import { maskCommandText, maskValues } from '../gate/mask.js';
 import { EXAMPLE_IDS } from '../ids.js';
@@ -243,6 +244,8 @@ async function keep(
     status: o.needsApproval ? 'awaiting-approval' : 'active',
     createdAt: now,
     nextRunAt: o.needsApproval ? null : nextRunAfter(when.rule, now),
+    // Its runs are traces of their own, linked to the request that made it.
+    ...traceParentNow(),
   });
   await auditSchedule(deps, asker, 'schedule.create', schedule, o.detail);
   return {

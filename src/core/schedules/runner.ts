@@ -5,6 +5,7 @@ import type {
   ScheduleRunOutcome,
   Store,
 } from '../../store/index.js';
+import { inSpan, keptTrace } from '../../tracing/trace.js';
 import { nextRunAfter, ruleOf, runsBetween } from './rule.js';
 
 /** What came of one run, as the store keeps it and the owner may be told. */
@@ -191,7 +192,15 @@ export class ScheduleRunner {
       runLatest &&
       (await store.claimScheduleRun({ scheduleId: s.id, plannedAt: latest, owner, at: now }))
     ) {
-      const report = await this.deps.perform(s, latest).catch((e: unknown): RunReport => {
+      // Each run is a trace of its own (the service call, the flow announced), linked to the request that
+      // made the schedule.
+      const performed = inSpan(
+        'schedule.run',
+        { 'schedule.id': s.id, 'slack.team.id': s.teamId ?? undefined, 'schedule.kind': s.kind },
+        () => this.deps.perform(s, latest),
+        { root: true, kind: 'internal', links: [keptTrace(s.traceParent)] },
+      );
+      const report = await performed.catch((e: unknown): RunReport => {
         this.deps.log.error({ schedule: s.id, err: String(e) }, 'a scheduled run failed inside the bot');
         return {
           outcome: 'unknown',

@@ -3,6 +3,7 @@ import { ServiceError } from '../../api/errors.js';
 import type { FlowResults, FlowView, ServiceCalls } from '../../api/index.js';
 import { observeServiceCall } from '../../metrics/metrics.js';
 import type { FlowAnnouncement, FlowKey, Store, TrackedFlow, TrackedFlowPatch } from '../../store/index.js';
+import { carried, inSpan, keptTrace, traceParentNow } from '../../tracing/trace.js';
 import { recordChange } from '../catalog/record.js';
 import type { Actor, Operation } from '../operations/operation.js';
 import { requestParams } from '../operations/params.js';
@@ -149,6 +150,8 @@ export class FlowTracker {
       status: n.outcome.flow.status,
       createdAt: now,
       nextPollAt: now + nextPollDelay(0, this.deps.schedule, { random: this.deps.random }),
+      // Its reads are traces of their own linked to the request, and its end notice joins the request's.
+      ...traceParentNow(),
     });
     return announcement ? ((await this.deps.store.setFlowAnnouncement(row, announcement)) ?? row) : row;
   }
@@ -181,7 +184,16 @@ export class FlowTracker {
       leaseMs: this.leaseMs,
       limit: this.deps.batch ?? 50,
     });
-    await Promise.all(flows.map((f) => this.step(f)));
+    await Promise.all(
+      flows.map((f) =>
+        inSpan(
+          'flow.follow',
+          { 'flow.id': f.flowId, 'flow.type': f.flowType, 'slack.team.id': f.teamId ?? undefined },
+          () => this.step(f),
+          { root: true, links: [keptTrace(f.traceParent)] },
+        ),
+      ),
+    );
     return flows.length;
   }
 
@@ -276,7 +288,15 @@ export class FlowTracker {
 
     const shownFinal = flow.shownStatus === wanted;
     if (telling && flow.endReason && shownFinal && flow.notifiedAt === null) {
-      const r = await this.safely(() => notifier.notify(flow, now), flow, 'notify');
+      // The end is the answer to the request: told in its trace, linked to this round.
+      const round = carried();
+      const told = flow;
+      const r = await inSpan(
+        'flow.end',
+        { 'flow.id': told.flowId, 'flow.type': told.flowType, 'flow.status': told.status },
+        () => this.safely(() => notifier.notify(told, now), told, 'notify'),
+        { parent: keptTrace(told.traceParent), links: [round] },
+      );
       if (r.kind === 'later') next = Math.min(next, r.notBefore);
       else apply({ notifiedAt: now });
     }

@@ -1,7 +1,7 @@
 import type { SlashCommand } from '@slack/bolt';
 import { storeFaultMessage } from '../../core/durable.js';
 import { interpretCommand, withNotes } from '../../core/interpret.js';
-import type { Actor } from '../../core/operations/operation.js';
+import type { Actor, OperationResult } from '../../core/operations/operation.js';
 import type { OpFailure } from '../../core/outcome.js';
 import { errText } from '../../log.js';
 import { type Asked, commandLineOf, invocationOfAsked } from '../asked.js';
@@ -39,15 +39,44 @@ export function askedOfCommand(command: SlashCommand): Asked {
 export type AskedOutcome = 'refused' | 'done';
 
 /**
+ * What came of a typed command, for the surface that asked (a message's reactions, the assistant pane's
+ * status): `misread`, its wording was refused and nothing was done; `refused`, the gate or the policy
+ * refused it before anything was sent; `failed`, the service or the bot failed it; `answered`, it was
+ * answered or done at once; `started`, a flow the bot follows was created; `filed`, a request now waits for
+ * its approvers.
+ */
+export type Came =
+  | { kind: 'misread' | 'refused' | 'failed' | 'answered' }
+  | { kind: 'started'; flowId: string }
+  | { kind: 'filed'; requestId: string };
+
+/** What came of a refusal: the gate's or the policy's own, or a failure. */
+const failed = (f: OpFailure): Came => ({
+  kind: f.refusedBy || f.refusal || f.connect ? 'refused' : 'failed',
+});
+
+/** What came of what the runner returned. */
+function cameOf(bot: Bot, result: OperationResult): Came {
+  if (!result.ok) return failed(result);
+  if (result.kind === 'approval-filed') return { kind: 'filed', requestId: result.request.id };
+  if (result.kind === 'service' && result.flow && bot.tracker)
+    return { kind: 'started', flowId: result.flow.id };
+  return { kind: 'answered' };
+}
+
+/**
  * A typed command, whichever surface asked (`/tsai`, a mention, the Messages tab): core reads it once
  * (`interpretCommand`); this shows help or the usage error, opens the form when arguments are missing (or
  * offers a button that opens it, where nothing lets a form open at once), or hands the operation to the
  * runner and shows the outcome where the person asked.
  */
-export async function followAsked(bot: Bot, asked: Asked): Promise<AskedOutcome> {
+export async function followAsked(bot: Bot, asked: Asked): Promise<Came> {
   const { to } = asked;
   const who = invocationOfAsked(asked);
-  const fail = (failure: OpFailure) => tellUser(bot, to, errorMessage(failure, who));
+  const fail = async (failure: OpFailure): Promise<Came> => {
+    await tellUser(bot, to, errorMessage(failure, who));
+    return failed(failure);
+  };
   let ran = false;
   try {
     const read = await interpretCommand(bot.store, {
@@ -74,7 +103,7 @@ export async function followAsked(bot: Bot, asked: Asked): Promise<AskedOutcome>
       if (asked.correctable)
         message.blocks.push(context('Edit your message to correct it, and I will read it again, once.'));
       await tellUser(bot, to, message);
-      return 'refused';
+      return { kind: 'misread' };
     }
     if (read.kind === 'help') return await answered(tellUser(bot, to, helpMessage(read.topic)));
     if (read.kind === 'identity') {
@@ -100,7 +129,7 @@ export async function followAsked(bot: Bot, asked: Asked): Promise<AskedOutcome>
     if (read.kind === 'form') {
       // Asked before the form opens, so that nobody fills one in only to be refused at the end.
       const refused = await bot.operations.authorize(actor, read.spec);
-      if (refused) return await answered(fail(refused));
+      if (refused) return await fail(refused);
       const form = {
         userId: asked.userId,
         ...(asked.teamId ? { teamId: asked.teamId } : {}),
@@ -121,7 +150,7 @@ export async function followAsked(bot: Bot, asked: Asked): Promise<AskedOutcome>
         origin: 'command',
         ...(to.responseUrls[0] ? { responseUrl: to.responseUrls[0] } : {}),
       });
-      return 'done';
+      return { kind: 'answered' };
     }
 
     ran = true;
@@ -130,7 +159,7 @@ export async function followAsked(bot: Bot, asked: Asked): Promise<AskedOutcome>
     await showResult(bot, result, { to, who });
     // Other replies have no place for notes: the person still learns what their names stood for.
     if (unsaid) await say(bot, to, escapeMrkdwn(unsaid));
-    return 'done';
+    return cameOf(bot, result);
   } catch (e) {
     // Before the runner, nothing has been sent or written: trying again is safe, and the person is told so.
     const storeFault = ran ? undefined : storeFaultMessage(e);
@@ -138,7 +167,7 @@ export async function followAsked(bot: Bot, asked: Asked): Promise<AskedOutcome>
     if (storeFault) {
       bot.logger.error({ ...where, err: errText(e) }, 'the store failed; the command was not run');
       await fail({ ok: false, message: storeFault });
-      return 'done';
+      return { kind: 'failed' };
     }
     bot.logger.error({ ...where, err: errText(e, { stack: true }) }, 'command failed inside the bot');
     await fail({
@@ -146,12 +175,12 @@ export async function followAsked(bot: Bot, asked: Asked): Promise<AskedOutcome>
       message:
         "Something went wrong inside the bot (the error is in its log). If the command creates something, check the service's Activity view before trying again.",
     });
-    return 'done';
+    return { kind: 'failed' };
   }
 }
 
-/** Whatever the answer was, the command was not refused for its wording. */
-async function answered(answer: Promise<unknown>): Promise<AskedOutcome> {
+/** Whatever the answer was, the command was answered. */
+async function answered(answer: Promise<unknown>): Promise<Came> {
   await answer;
-  return 'done';
+  return { kind: 'answered' };
 }

@@ -5,16 +5,19 @@ import type { Bot } from '../bot.js';
 import { type Feature, type Listener, listener } from '../feature.js';
 import { FLOW_NEXT_ACTIONS } from '../flows/index.js';
 import { code } from '../views/mrkdwn.js';
-import type { AskedOutcome } from './follow-up.js';
-import { ackCommand, ackNextStep, COMMAND_ROUTES, opensForm } from './listener.js';
+import type { AskedOutcome, Came } from './follow-up.js';
+import { ackCommand, ackNextStep, COMMAND_ROUTES, commandIdOf, opensForm } from './listener.js';
 
-export type { AskedOutcome };
+export type { AskedOutcome, Came };
+
+/** Whether a corrected version of a command may still run, from what came of it. */
+export const outcomeOf = (came: Came): AskedOutcome => (came.kind === 'misread' ? 'refused' : 'done');
 
 /**
  * A command typed on any surface (a mention, the Messages tab, `/tsai` itself), read and run by the one
  * command path and answered where it was asked (`follow-up.ts`).
  */
-export async function followAsked(bot: Bot, asked: Asked): Promise<AskedOutcome> {
+export async function followAsked(bot: Bot, asked: Asked): Promise<Came> {
   return (await import('./follow-up.js')).followAsked(bot, asked);
 }
 
@@ -22,6 +25,7 @@ export async function followAsked(bot: Bot, asked: Asked): Promise<AskedOutcome>
 const slashCommand: Listener = listener({
   match: { route: 'commands', ids: COMMAND_ROUTES.commands },
   ack: (args, { followUps }) => ackCommand(args, followUps),
+  names: (body) => (typeof body.text === 'string' ? commandIdOf(body.text) : undefined),
   followUps: {
     command: {
       run: async (job, bot) => (await import('./follow-up.js')).followCommand(job.command, bot),

@@ -4,6 +4,7 @@ import type {
   SlackActionMiddlewareArgs,
   SlackCommandMiddlewareArgs,
 } from '@slack/bolt';
+import { COMMANDS } from '../../core/grammar/commands.js';
 import { parseCommand } from '../../core/grammar/parse.js';
 import { formOfFlowNext } from '../flows/index.js';
 import { frozen } from '../http/ack-body.js';
@@ -91,3 +92,15 @@ export function immediateHelp(text: string): HelpAck | undefined {
 type HelpAck = MessageBody & { response_type: 'ephemeral' };
 /** Help texts are pure functions of the topic; building one (escaping every usage line) costs more than the ack. */
 const helpCache = new Map<string, HelpAck>();
+
+/**
+ * The command a text begins with, by its ID (`learn`, `workspace create`), for the name of its trace: the
+ * longest command whose words begin it; undefined when it names none (nothing typed is ever the name).
+ */
+export function commandIdOf(text: string): string | undefined {
+  const words = text.trim().toLowerCase().split(/\s+/, 4);
+  let best: (typeof COMMANDS)[number] | undefined;
+  for (const c of COMMANDS)
+    if (c.words.every((w, i) => words[i] === w) && c.words.length > (best?.words.length ?? 0)) best = c;
+  return best?.id;
+}

@@ -29,12 +29,22 @@ export async function showResult(
 
 async function deliver(bot: Bot, p: Presentation, body: MessageBody, to: Audience): Promise<void> {
   const privately = () => tellUser(bot, to, body);
+  // Asked where what only the person sees is apart from the channel (the assistant pane), the person is
+  // shown there what was posted in the channel, and where.
+  const posted = async (ok: boolean) => {
+    if (!ok) return void (await privately());
+    if (to.privately && to.channelId)
+      await tellUser(bot, to, {
+        text: body.text,
+        blocks: [...body.blocks, context(`Posted in <#${to.channelId}>, where your team sees it.`)],
+      });
+  };
   // Nowhere in the channel would take it: the person still learns what happened.
-  if (p.to === 'channel') return void ((await postInChannel(bot, to, body)) || (await privately()));
+  if (p.to === 'channel') return posted(await postInChannel(bot, to, body));
   if (p.to === 'followed-flow' && p.shown.kind === 'result' && p.shown.outcome.flow) {
     // The bot speaks to the tenant that asked (`forTeam`), whose flow this is.
     const flow = { teamId: bot.team, flowId: p.shown.outcome.flow.id };
-    return void ((await announceFlow(bot, to, body, flow)) || (await privately()));
+    return posted(await announceFlow(bot, to, body, flow));
   }
   await privately();
 }

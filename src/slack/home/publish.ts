@@ -298,17 +298,22 @@ export async function loadHome(bot: Bot, viewer: HomeViewer): Promise<HomeData> 
   };
 }
 
-/** "Add to Slack": what the workspace works with, and whether this viewer may change it. */
+/**
+ * "Add to Slack": what the workspace works with, shown when it has no account yet or to those who may
+ * change it, as the setup feature shows it (loaded only where installations are: with one bot token,
+ * there is nothing to set up in Slack).
+ */
 async function setupOf(bot: Bot, viewer: HomeViewer): Promise<HomeData['setup']> {
   if (!bot.accounts) return undefined;
-  const [account, mayConnect] = await Promise.all([
+  const [account, mayConnect, { setupBlocks }] = await Promise.all([
     bot.accounts.account(viewer.teamId),
     bot.accounts
       .refusal({ ...viewer, surface: 'setup' })
       .then((refused) => refused === null)
       .catch(() => false),
+    import('../setup/index.js'),
   ]);
-  return { account, mayConnect };
+  return mayConnect || !account ? setupBlocks(account, mayConnect) : undefined;
 }
 
 const publishers = new WeakMap<Bot, HomePublisher>();

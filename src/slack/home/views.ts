@@ -1,14 +1,12 @@
 import type { types } from '@slack/bolt';
 import { CHANNEL_DEFAULT_KEYS, type StoredChannelDefaults } from '../../core/channel-defaults.js';
 import type { ApprovalRequest, Schedule, TrackedFlow } from '../../core/records.js';
-import type { ServiceAccount } from '../../core/tenancy/accounts.js';
 import { formatShifts } from '../../core/time.js';
 import { LIMITS } from '../../wire/block-kit.js';
 import { describeAction } from '../approvals/index.js';
 import { completionMessage, statusLine } from '../flows/index.js';
 import { type HomeIdentity, standingBlocks } from '../identity/index.js';
 import { scheduleLine } from '../schedules/index.js';
-import { setupBlocks } from '../setup/index.js';
 import {
   code,
   context,
@@ -61,8 +59,11 @@ export interface HomeData {
   identity?: HomeIdentity;
   /** The schedules they own, in every channel. */
   schedules?: Listed<Schedule>;
-  /** "Add to Slack": the workspace's service account, and whether they may change it (its admins). */
-  setup?: { account: ServiceAccount | undefined; mayConnect: boolean };
+  /**
+   * "Add to Slack": what the workspace's service account section shows them (the setup feature's), when
+   * there is something to show: no account yet, or one they may change (its admins).
+   */
+  setup?: KnownBlock[];
 }
 
 const header = (text: string): KnownBlock => ({
@@ -209,12 +210,7 @@ export function homeView(d: HomeData): types.HomeView {
       `What waits for you, what you asked for, and your flows. Updated ${slackTime(d.now, '{date_short_pretty} {time}')}. \`/tsai help\` in any channel lists the commands.`,
     ),
   ];
-  if (d.setup && (d.setup.mayConnect || !d.setup.account))
-    blocks.push(
-      divider,
-      header("This workspace's service account"),
-      ...setupBlocks(d.setup.account, d.setup.mayConnect),
-    );
+  if (d.setup) blocks.push(divider, header("This workspace's service account"), ...d.setup);
   if (d.identity)
     blocks.push(
       divider,

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { ReceiverMultipleAckError } from '@slack/bolt';
 import type { Logger } from '../../log.js';
+import { ReceiverMultipleAckError } from '../bolt.js';
 import { jsonOf } from './ack-body.js';
 
 /** Slack waits 3 seconds for an answer; a listener that has not acknowledged by then never will in time. */

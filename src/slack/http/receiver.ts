@@ -5,7 +5,8 @@ import {
   type ServerOptions,
   type ServerResponse,
 } from 'node:http';
-import { type App, AuthorizationError, type Receiver } from '@slack/bolt';
+import type { Receiver } from '@slack/bolt';
+import { type App, AuthorizationError } from '../bolt.js';
 import { type GuardOptions, guardEvents } from '../http-guard.js';
 import { httpAck } from './ack.js';
 import type { Payload } from './payload.js';

@@ -1,5 +1,5 @@
 import type { Feature } from '../feature.js';
-import { FEATURES } from '../features.js';
+import { everyFeature } from '../features.js';
 import { EVENTS_PATH, type Route } from '../routes.js';
 import { METHOD_SCOPE_USES, WEB_API_METHODS } from '../scopes.js';
 import {
@@ -87,11 +87,50 @@ function scopes(parts: readonly Owned[], events: readonly BotEvent[]): Map<strin
   return whys;
 }
 
-/** The manifest of the app the code is, with the comments of the file (`origin`: the bot's address). */
+/**
+ * The app's own conversations with a person: its App Home tabs, set by several features (one key each),
+ * and the assistant pane, which one feature at most declares.
+ */
+function conversations(
+  parts: readonly Owned[],
+  why: (path: Path, text: string) => void,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const appHome: AppHome = {};
+  const appHomeOwners = new Map<string, string>();
+  const homeWhys: string[] = [];
+  for (const { owner, part } of parts)
+    if (part.appHome) {
+      merge(appHome, part.appHome.set, owner, appHomeOwners);
+      homeWhys.push(part.appHome.why);
+    }
+  if (Object.keys(appHome).length) {
+    out.app_home = appHome;
+    why(['features', 'app_home'], homeWhys.join('\n'));
+  }
+  const views = parts.filter(({ part }) => part.assistantView);
+  if (views.length > 1)
+    throw new Error(`manifest: ${views.map((v) => v.owner).join(' and ')} both declare the assistant view`);
+  const view = views[0]?.part.assistantView;
+  if (view) {
+    out.assistant_view = view.set;
+    why(['features', 'assistant_view'], view.why);
+  }
+  return out;
+}
+
+/**
+ * The manifest of the app the code is, with the comments of the file (`origin`: the bot's address): of
+ * every feature, whatever one deployment runs.
+ */
 export async function generateManifest(
-  features: readonly Feature[] = FEATURES,
+  features?: readonly Feature[],
   origin = PLACEHOLDER_ORIGIN,
 ): Promise<GeneratedManifest> {
+  return manifestOf(features ?? (await everyFeature()), origin);
+}
+
+async function manifestOf(features: readonly Feature[], origin: string): Promise<GeneratedManifest> {
   const url = `${origin}${EVENTS_PATH}`;
   const parts: Owned[] = [
     ...(await Promise.all(
@@ -130,18 +169,7 @@ export async function generateManifest(
       'Global shortcuts (the ⚡ menu): each opens the form of an operation whose entry says `shortcut: true`, named as the form is titled.',
     );
   }
-  const appHome: AppHome = {};
-  const appHomeOwners = new Map<string, string>();
-  const homeWhys: string[] = [];
-  for (const { owner, part } of parts)
-    if (part.appHome) {
-      merge(appHome, part.appHome.set, owner, appHomeOwners);
-      homeWhys.push(part.appHome.why);
-    }
-  if (Object.keys(appHome).length) {
-    features_.app_home = appHome;
-    why(['features', 'app_home'], homeWhys.join('\n'));
-  }
+  Object.assign(features_, conversations(parts, why));
 
   const events = botEvents(features);
   const scopeWhys = scopes(parts, events);

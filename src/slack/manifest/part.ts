@@ -56,6 +56,12 @@ export interface AppHome {
   messages_tab_read_only_enabled?: boolean;
 }
 
+/** `features.assistant_view`: Slack's assistant pane (Agents & AI apps); Slack's schema allows no other keys. */
+export interface AssistantView {
+  assistant_description: string;
+  suggested_prompts?: readonly { title: string; message: string }[];
+}
+
 /** The keys of `settings` a feature may need, besides event subscriptions and interactivity (derived). */
 export interface Settings {
   org_deploy_enabled?: boolean;
@@ -77,6 +83,8 @@ export interface ManifestPart {
   functions?: Readonly<Record<string, ManifestFunction>>;
   scopes?: readonly ScopeNeed[];
   appHome?: Needs<AppHome>;
+  /** The assistant pane; one feature at most declares it. */
+  assistantView?: Needs<AssistantView>;
   settings?: Needs<Settings>;
   /** `oauth_config.redirect_urls`: paths under the bot's address. */
   redirectPaths?: Needs<readonly string[]>;

@@ -2,12 +2,13 @@ import { storeFaultMessage } from '../../core/durable.js';
 import { errText } from '../../log.js';
 import type { Asked } from '../asked.js';
 import type { Bot } from '../bot.js';
-import { type AskedOutcome, followAsked } from '../command/index.js';
+import { type AskedOutcome, followAsked, outcomeOf } from '../command/index.js';
 import { tellInviteOnce } from '../invite-hint.js';
 import { say } from '../reply.js';
 import type { MessageJob } from './jobs.js';
 import { botIsMember } from './membership.js';
 import { audienceOf } from './place.js';
+import { markCame, markMessage } from './reactions.js';
 
 /**
  * How long the bot remembers a message it read: a delivery of the same message again (a retry Slack made
@@ -63,8 +64,9 @@ function askedOf(job: MessageJob): Asked {
 /**
  * A mention or a direct message after its acknowledgement: read once (the same message delivered again
  * runs nothing; an edit is read again only when its first wording was refused and nothing was done), then
- * run as the same command typed with `/tsai` would be, and answered where it was asked. A mention from a
- * channel the bot is not in is answered where Slack lets it, and its person told, once, how to invite it.
+ * run as the same command typed with `/tsai` would be, and answered where it was asked. Its reactions say
+ * that it was taken, then what came of it (reactions.ts). A mention from a channel the bot is not in is
+ * answered where Slack lets it, and its person told, once, how to invite it.
  */
 export async function followMessage(job: MessageJob, bot: Bot): Promise<void> {
   const log = bot.logger.child({ part: 'mentions', user: job.userId, channel: job.channelId });
@@ -86,14 +88,21 @@ export async function followMessage(job: MessageJob, bot: Bot): Promise<void> {
     log.warn({ err: errText(e) }, 'could not claim a message');
     return void (await say(bot, audienceOf(job), message));
   }
+  const message = { teamId: job.teamId, channelId: job.channelId, ts: job.ts };
+  // An edit is read only after its first wording was refused, which the message shows.
+  await markMessage(bot, message, 'taken', job.editedTs ? 'refused' : undefined);
   if (job.kind === 'mention' && !(await botIsMember(bot, job.channelId)))
     await tellInviteOnce(
       bot,
       { userId: job.userId, channelId: job.channelId },
       { kind: 'mention', channelId: job.channelId },
     );
-  const outcome = await followAsked(bot, askedOf(job));
+  const came = await followAsked(bot, askedOf(job));
   await bot.store
-    .recordSubmissionOutcome(key, { outcome, version: job.editedTs ?? 'first' } satisfies Read)
+    .recordSubmissionOutcome(key, {
+      outcome: outcomeOf(came),
+      version: job.editedTs ?? 'first',
+    } satisfies Read)
     .catch((e: unknown) => log.warn({ err: errText(e) }, 'could not keep what came of a message'));
+  await markCame(bot, message, came);
 }

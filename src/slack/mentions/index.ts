@@ -1,5 +1,6 @@
 import { keptWordOf, shownWhat } from '../asked.js';
 import type { Bot } from '../bot.js';
+import { onChange } from '../changes.js';
 import { type Feature, type FollowUp, type Listener, listener, onEvents } from '../feature.js';
 import type { Notice } from '../runtime/jobs.js';
 import { code } from '../views/mrkdwn.js';
@@ -7,15 +8,25 @@ import type { MessageJob } from './jobs.js';
 import { ackMessageEvent, type MessageEventArgs } from './listener.js';
 import { audienceOf } from './place.js';
 
+export type { MessageJob } from './jobs.js';
+export { type MessageEventArgs, readMessageEvent } from './listener.js';
+export { type AskedMessage, markCame, markMessage, REACTIONS } from './reactions.js';
+
+/** A mention or a direct message, read and answered (follow-up.ts). */
+export async function followMessage(job: MessageJob, bot: Bot): Promise<void> {
+  return (await import('./follow-up.js')).followMessage(job, bot);
+}
+
 /** Run as the slash command would be, answered where it was asked; told there if lost in hand. */
 const followUp: FollowUp<MessageJob> = {
-  run: async (job: MessageJob, bot: Bot) => (await import('./follow-up.js')).followMessage(job, bot),
+  run: followMessage,
   notice: (job: MessageJob): Notice => {
-    const { userId, channelId, threadTs, direct, typedOn } = audienceOf(job);
+    const { userId, channelId, threadTs, startsThread, direct, typedOn } = audienceOf(job);
     return {
       userId,
       ...(channelId ? { channelId } : {}),
       ...(threadTs ? { threadTs } : {}),
+      ...(startsThread ? { startsThread } : {}),
       ...(direct ? { direct } : {}),
       ...(typedOn ? { typedOn } : {}),
       what: code(shownWhat(job.kind, job.text)),
@@ -44,6 +55,15 @@ const messages: Listener = listener({
   ),
   ack: (args, { followUps }) => ackMessageEvent(args as unknown as MessageEventArgs, followUps),
   followUps: { mention: followUp, 'direct-message': followUp },
+});
+
+// A flow's end, or a request's decision, marks the message that asked for it (reactions.ts).
+onChange((bot, change) => {
+  if (change.flowEnded || change.requestId)
+    void import('./reactions.js').then(
+      (m) => m.markEnded(bot, change),
+      () => undefined,
+    );
 });
 
 /** Asking the bot in words where people talk: mentions in channels and threads, and its direct messages. */

@@ -2,8 +2,9 @@ import type { Audience } from '../reply.js';
 import type { MessageJob } from './jobs.js';
 
 /**
- * Where a message's answers go: a mention is answered in the thread it is in, or the thread it starts; a
- * direct message in the direct messages (in its thread, when it is a reply in one).
+ * Where a message's answers go: a mention is answered in the thread it is in, or the thread it starts,
+ * except what only its author may see, which a mention at the top of a channel gets in the channel, where
+ * they are looking; a direct message in the direct messages (in its thread, when it is a reply in one).
  */
 export function audienceOf(job: MessageJob): Audience {
   if (job.kind === 'direct-message')
@@ -19,6 +20,7 @@ export function audienceOf(job: MessageJob): Audience {
     userId: job.userId,
     channelId: job.channelId,
     threadTs: job.threadTs ?? job.ts,
+    ...(job.threadTs ? {} : { startsThread: true }),
     typedOn: 'mention',
     responseUrls: [],
   };

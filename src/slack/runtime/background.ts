@@ -3,7 +3,7 @@ import { startRetentionPruner } from '../../core/retention.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import type { Running } from '../feature.js';
-import { FEATURES } from '../features.js';
+import { featuresOf } from '../features.js';
 import { tellAbandoned } from './holds.js';
 import { tell } from './notices.js';
 
@@ -21,12 +21,13 @@ const ABANDONED_EVERY_MS = 5_000;
 export async function startBackgroundWork(bot: Bot): Promise<BackgroundWork> {
   const log = bot.logger.child({ part: 'background' });
   const running: Running[] = [];
-  for (const f of FEATURES) if (f.background) running.push(await f.background(bot));
+  const features = await featuresOf(bot.config);
+  for (const f of features) if (f.background) running.push(await f.background(bot));
   running.push(startAbandonedSweep(bot, log), ...startHousekeeping(bot, log));
   return {
     async stop() {
       await Promise.all(running.map((r) => r.stop()));
-      for (const f of FEATURES) await f.drain?.(bot);
+      for (const f of features) await f.drain?.(bot);
     },
   };
 }

@@ -1,16 +1,29 @@
 import type { Bot } from '../bot.js';
-import { followUpsOf } from '../feature.js';
-import { FEATURES } from '../features.js';
-import type { Job, Notice } from './jobs.js';
+import { type FollowUp, followUpsOf } from '../feature.js';
+import { featuresLoaded, featuresOf } from '../features.js';
+import type { Job, JobKind, Notice } from './jobs.js';
 
-const FOLLOW_UPS = followUpsOf(FEATURES);
+let known: { features: number; table: ReadonlyMap<JobKind, FollowUp<Job>> } | undefined;
+
+/**
+ * The follow-up of a job kind, as the feature that makes such jobs declares it: every job comes from a
+ * listener of a feature this thread loaded (features.ts), whose table is read again when more are loaded.
+ */
+function followUpOf(kind: JobKind): FollowUp<Job> | undefined {
+  const features = featuresLoaded();
+  if (known?.features !== features.length)
+    known = { features: features.length, table: followUpsOf(features) };
+  return known.table.get(kind);
+}
 
 /**
  * The second half of every listener: the follow-up its feature declares for the job's kind. Its code loads
  * on the first job of its kind, on whichever thread runs follow-ups.
  */
 export async function runFollowUp(job: Job, bot: Bot): Promise<void> {
-  const followUp = FOLLOW_UPS.get(job.kind);
+  // A job of a feature only some deployments run comes once this thread runs it (background.ts loads it).
+  if (!followUpOf(job.kind)) await featuresOf(bot.config);
+  const followUp = followUpOf(job.kind);
   if (!followUp) throw new Error(`no feature follows up a job of kind ${String(job.kind)}`);
   if (followUp.anyTenant) return followUp.run(job, bot);
   const speaking = await bot.forTeam(job.tenant);
@@ -30,11 +43,11 @@ export async function runFollowUp(job: Job, bot: Bot): Promise<void> {
  * garbage button value).
  */
 export function noticeOf(job: Job): Notice | undefined {
-  const notice = FOLLOW_UPS.get(job.kind)?.notice?.(job);
+  const notice = followUpOf(job.kind)?.notice?.(job);
   return notice && job.tenant ? { ...notice, tenant: job.tenant } : notice;
 }
 
 /** Whether the job must open a view within its trigger's 3 seconds, as its feature says. */
 export function opensView(job: Job): boolean {
-  return FOLLOW_UPS.get(job.kind)?.opensView?.(job) === true;
+  return followUpOf(job.kind)?.opensView?.(job) === true;
 }

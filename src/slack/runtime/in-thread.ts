@@ -1,8 +1,8 @@
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import { type BackgroundWork, startBackgroundWork } from './background.js';
-import { runFollowUp } from './dispatch.js';
 import type { FollowUps, Job } from './jobs.js';
+import { runFollowUpTraced } from './traced.js';
 
 /**
  * Follow-ups on the acking thread, for a store that cannot be shared with a second thread (an in-memory
@@ -34,7 +34,7 @@ export function followUpsHere(bot: Bot): Pick<FollowUps, 'run' | 'stop'> & { inH
       if (stopping) return;
       const run = new Promise<void>((done) =>
         setImmediate(() =>
-          runFollowUp(job, bot)
+          runFollowUpTraced(job, bot)
             .catch((e: unknown) =>
               bot.logger.error({ err: errText(e, { stack: true }), job: job.kind }, 'follow-up failed'),
             )

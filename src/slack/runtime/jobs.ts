@@ -1,5 +1,7 @@
 import type { ThreadMetrics } from '../../metrics/metrics.js';
+import type { Carried } from '../../tracing/trace.js';
 import type { ApprovalJob } from '../approvals/jobs.js';
+import type { AssistantJob } from '../assistant/jobs.js';
 import type { CommandJob } from '../command/jobs.js';
 import type { FlowJob } from '../flows/jobs.js';
 import type { FormJob } from '../forms/jobs.js';
@@ -29,12 +31,15 @@ export type Job = (
   | WorkflowJob
   | InstallJob
   | SetupJob
+  | AssistantJob
 ) & {
   /**
    * The tenant whose installation the job speaks to (slack/tenant.ts), as its request was authorised:
    * set by `registerListeners` on every job an acknowledgement hands on, so no feature can forget it.
    */
   tenant?: string;
+  /** The trace of the request it came from, when tracing is on: its follow-up's spans join it. */
+  trace?: Carried;
 };
 
 export type JobKind = Job['kind'];
@@ -50,6 +55,8 @@ export interface Notice {
   channelId?: string;
   /** The thread they asked in (a mention): they are told there. */
   threadTs?: string;
+  /** Their message starts that thread (a mention at the top of a channel): they are told in the channel. */
+  startsThread?: boolean;
   /** They asked in their direct messages with the bot: they are told there. */
   direct?: boolean;
   /** How commands are typed where they asked (a mention, the Messages tab). */

@@ -18,6 +18,7 @@ export function placeOf(n: Notice): Omit<Audience, 'responseUrls'> {
     userId: n.userId,
     ...(n.channelId ? { channelId: n.channelId } : {}),
     ...(n.threadTs ? { threadTs: n.threadTs } : {}),
+    ...(n.startsThread ? { startsThread: true } : {}),
     ...(n.direct ? { direct: true } : {}),
     ...(n.typedOn ? { typedOn: n.typedOn } : {}),
   };

@@ -2,11 +2,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '../../log.js';
 import { memoryUse } from '../../memory.js';
 import { loadMetricsIfCounting, threadMetrics } from '../../metrics/metrics.js';
+import { startTracing } from '../../tracing/start.js';
 import { composeBot } from '../bot.js';
 import { startBackgroundWork } from './background.js';
-import { runFollowUp } from './dispatch.js';
 import type { Job } from './jobs.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './protocol.js';
+import { runFollowUpTraced } from './traced.js';
 
 /** Log lines go to the acking thread, once per event-loop turn, so the process keeps one log stream. */
 function forwardedLogs(post: (m: FromWorker) => void): { write(line: string): void; flush(): void } {
@@ -41,6 +42,8 @@ export async function runWorkerThread(): Promise<void> {
     destination: logs,
   }).child({ thread: 'follow-ups' });
   try {
+    // This thread's own tracer, from the same settings: a job's spans join the trace its request began.
+    const stopTracing = await startTracing(setup.config.tracing, logger);
     const bot = await composeBot(setup, logger, {
       onSlackAuthError: (error) => post({ kind: 'slack-auth', error }),
       onStoreWrites: (health) => post({ kind: 'store-writes', health }),
@@ -58,7 +61,7 @@ export async function runWorkerThread(): Promise<void> {
       if (finished.push(id) === 1) setImmediate(reportFinished);
     };
     const start = (id: number, job: Job) => {
-      const run = runFollowUp(job, bot)
+      const run = runFollowUpTraced(job, bot)
         .catch((e: unknown) =>
           logger.error(
             { err: e instanceof Error ? (e.stack ?? e.message) : String(e), job: job.kind },
@@ -113,6 +116,7 @@ export async function runWorkerThread(): Promise<void> {
             ),
         ]);
         await bot.close();
+        await stopTracing();
         logs.flush();
         post({ kind: 'drained' });
         port.close();

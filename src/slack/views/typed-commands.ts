@@ -1,14 +1,21 @@
 import { COMMAND_NAME } from '../command/name.js';
 import type { MessageBody } from './messages.js';
 
-/** The surfaces where a person types a command: the slash command, a mention, the Messages tab. */
-export type TypedOn = 'command' | 'mention' | 'direct-message';
+/**
+ * The surfaces where a person types a command: the slash command, a mention, the Messages tab, the
+ * assistant pane.
+ */
+export type TypedOn = 'command' | 'mention' | 'direct-message' | 'assistant';
 
-/** How each surface's commands read as typed: `/tsai flows`, `@tsai flows`, or `flows` in the Messages tab. */
+/**
+ * How each surface's commands read as typed: `/tsai flows`, `@tsai flows`, or `flows` in the Messages tab
+ * and the assistant pane.
+ */
 export const PREFIX: Record<TypedOn, string> = {
   command: COMMAND_NAME,
   mention: `@${COMMAND_NAME.slice(1)}`,
   'direct-message': '',
+  assistant: '',
 };
 
 const SLASH_IN_CODE = new RegExp(`\`${COMMAND_NAME}(\`| )`, 'g');

@@ -48,6 +48,7 @@ export function toSchedule(r: Row): Schedule {
       : null,
     approversStrictest: r.approvers_strictest != null && Number(r.approvers_strictest) === 1,
     modelDoubt: r.model_doubt === 'unseen' || r.model_doubt === 'no-workspace' ? r.model_doubt : null,
+    traceParent: str(r.trace_parent),
   };
 }
 
@@ -74,8 +75,8 @@ export const createSchedule = (s: NewSchedule) =>
     const row = yield* one(
       `INSERT INTO schedules (id, team_id, channel_id, owner_id, name, kind, command, when_text, rule, time_zone,
          status, approval_id, created_at, updated_at, next_run_at, approvers_workspace_id,
-         approvers_workspace_name, approvers_strictest, model_doubt)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+         approvers_workspace_name, approvers_strictest, model_doubt, trace_parent)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       [
         // Short enough to type: 48 random bits.
         randomBytes(6).toString('hex'),
@@ -97,6 +98,7 @@ export const createSchedule = (s: NewSchedule) =>
         s.approversWorkspace?.name ?? null,
         s.approversStrictest ? 1 : 0,
         s.modelDoubt ?? null,
+        s.traceParent ?? null,
       ],
     );
     return toSchedule(row!);

@@ -33,8 +33,8 @@ export const trackFlow = (f: NewTrackedFlow) =>
   statements(function* () {
     yield* run(
       `INSERT INTO tracked_flows (flow_id, flow_type, team_id, channel_id, requester_id, origin, asked, request,
-         approval_id, status, status_changed_at, created_at, next_poll_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (team_id, flow_id) DO NOTHING`,
+         approval_id, status, status_changed_at, created_at, next_poll_at, trace_parent)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (team_id, flow_id) DO NOTHING`,
       [
         f.flowId,
         f.flowType,
@@ -49,6 +49,7 @@ export const trackFlow = (f: NewTrackedFlow) =>
         f.createdAt,
         f.createdAt,
         f.nextPollAt,
+        f.traceParent ?? null,
       ],
     );
     return (yield* trackedFlow(f))!;

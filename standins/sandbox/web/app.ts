@@ -9,6 +9,7 @@ import {
   type Snapshot,
   snapshot,
 } from './api.js';
+import { AssistantPane } from './assistant-pane.js';
 import { type BlockHost, renderBlocks, type Suggestions } from './blocks.js';
 import { autosize, setupComposerExtras } from './composer.js';
 import { h, paneHeader, replaceChildren } from './dom.js';
@@ -46,6 +47,14 @@ const workflows = new WorkflowPanel(
   (message) => toast(message),
 );
 const APP = 'app';
+const assistant = new AssistantPane($('assistant-pane'), {
+  viewer: () => ui.viewer,
+  viewing: () => (ui.channel === APP ? undefined : ui.channel),
+  snapshot: () => ui.snap,
+  messageHost: (all) => messageHost(all, true),
+  toast: (message) => toast(message),
+  changed: () => render(),
+});
 
 function toast(message: string, kind: 'error' | 'info' = 'error'): void {
   const t = h('div', { class: ['toast', kind], role: 'status' }, message);
@@ -177,6 +186,7 @@ function renderSidebar(): void {
       botUserId: ui.cfg.botUserId,
       service: ui.cfg.serviceLog ? { open: service.isOpen } : undefined,
       workflows: ui.cfg.workflows ? { open: workflows.isOpen } : undefined,
+      assistant: snap.app.assistantView ? { open: assistant.isOpen } : undefined,
       identity: ui.cfg.serviceIdentities?.[ui.viewer],
       workspace: workspaceOf(snap),
       command: ui.cfg.command,
@@ -190,6 +200,7 @@ function renderSidebar(): void {
       },
       onService: () => service.toggle(),
       onWorkflows: () => void workflows.toggle(),
+      onAssistant: () => void assistant.toggle(),
     }),
   );
 }
@@ -506,6 +517,7 @@ async function send(): Promise<void> {
 
 function switchUser(id: string): void {
   ui.viewer = id;
+  assistant.viewerChanged();
   ui.thread = undefined;
   lastMainKey = '';
   lastThreadKey = '';
@@ -555,6 +567,9 @@ function render(): void {
   renderSidebar();
   renderMain();
   renderThread();
+  // Wherever the viewer went (a click, the address bar), the open pane's app is told.
+  assistant.viewingChanged();
+  assistant.render();
   renderModal();
 }
 

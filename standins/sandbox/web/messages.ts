@@ -1,7 +1,7 @@
 import type { LocalMessage } from '../../localslack/types.js';
 import { type BlockHost, renderBlocks, type Suggestions } from './blocks.js';
 import { type Child, h } from './dom.js';
-import { type MrkdwnContext, mrkdwn } from './mrkdwn.js';
+import { emojify, type MrkdwnContext, mrkdwn } from './mrkdwn.js';
 import { clock, dayLabel } from './zones.js';
 
 /** One channel's (or thread's) message list, drawn as Slack does: avatar, name, time, then the blocks. */
@@ -50,7 +50,33 @@ function author(m: LocalMessage, host: MessageListHost): { name: string; isBot: 
 
 const tsMs = (ts: string) => Math.floor(Number(ts) * 1000);
 
+/** The reactions on a message, as Slack shows them under it: each emoji with how many added it. */
+function reactionsOf(m: LocalMessage, host: MessageListHost): Child {
+  if (!m.reactions?.length) return null;
+  const names = (users: string[]) =>
+    users.map((u) => (u === host.botUserId ? 'tsai' : (host.users.find((x) => x.id === u)?.name ?? u)));
+  return h(
+    'div',
+    { class: 'reactions', 'data-role': 'reactions' },
+    m.reactions.map((r) =>
+      h(
+        'span',
+        {
+          class: 'reaction',
+          'data-reaction': r.name,
+          title: `${names(r.users).join(', ')} reacted with :${r.name}:`,
+        },
+        h('span', { class: 'reaction-emoji' }, emojify(`:${r.name}:`)),
+        h('span', { class: 'reaction-count' }, String(r.users.length)),
+      ),
+    ),
+  );
+}
+
 function body(m: LocalMessage, host: MessageListHost): Child {
+  // The head of an assistant pane thread, as the app's conversation lists it: the thread's title.
+  if (m.assistantThread)
+    return h('div', { class: 'text assistant-head' }, `✨ ${m.assistantThread.title ?? 'New chat'}`);
   if (Array.isArray(m.blocks) && m.blocks.length > 0) {
     const bh: BlockHost = {
       ctx: host.ctx,
@@ -117,6 +143,7 @@ function messageNode(m: LocalMessage, compact: boolean, host: MessageListHost): 
           ),
       command ? h('div', { class: 'text slash' }, m.text) : body(m, host),
       m.edits > 0 ? h('span', { class: 'edited' }, '(edited)') : null,
+      reactionsOf(m, host),
       replies.length > 0
         ? h(
             'button',

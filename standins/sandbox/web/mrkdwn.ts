@@ -38,6 +38,7 @@ const EMOJI: Record<string, string> = {
   busts_in_silhouette: '👥',
   tada: '🎉',
   eyes: '👀',
+  wave: '👋',
   bell: '🔔',
   no_bell: '🔕',
   red_circle: '🔴',

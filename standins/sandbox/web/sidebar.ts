@@ -17,6 +17,8 @@ export interface SidebarModel {
   service?: { open: boolean };
   /** Absent when the app offers no Workflow Builder steps. */
   workflows?: { open: boolean };
+  /** Absent when the app has no assistant pane (its manifest declares no `assistant_view`). */
+  assistant?: { open: boolean };
   /** The viewer's own emulator token, when they have one. */
   identity?: ServiceIdentity;
   /** The viewer's workspace: its name, whether the app is installed there, how to add it, its own service. */
@@ -26,6 +28,7 @@ export interface SidebarModel {
   onChannel(id: string): void;
   onService(): void;
   onWorkflows(): void;
+  onAssistant(): void;
   onCopy(token: string): void;
 }
 
@@ -90,34 +93,21 @@ export function sidebar(m: SidebarModel): Child[] {
     h(
       'div',
       { class: 'side-foot' },
-      m.service
-        ? h(
-            'button',
-            {
-              type: 'button',
-              class: ['nav-item', m.service.open && 'active'],
-              'data-role': 'service-toggle',
-              onclick: () => m.onService(),
-            },
-            h('span', { class: 'hash' }, '⇄'),
-            h('span', { class: 'nav-label' }, 'Service requests'),
-          )
-        : null,
-      m.workflows
-        ? h(
-            'button',
-            {
-              type: 'button',
-              class: ['nav-item', m.workflows.open && 'active'],
-              'data-role': 'workflows-toggle',
-              onclick: () => m.onWorkflows(),
-            },
-            h('span', { class: 'hash' }, '⛓'),
-            h('span', { class: 'nav-label' }, 'Workflows'),
-          )
-        : null,
+      m.service ? footToggle('service-toggle', '⇄', 'Service requests', m.service.open, m.onService) : null,
+      m.assistant ? footToggle('assistant-toggle', '✨', 'Assistant', m.assistant.open, m.onAssistant) : null,
+      m.workflows ? footToggle('workflows-toggle', '⛓', 'Workflows', m.workflows.open, m.onWorkflows) : null,
     ),
   ];
+}
+
+/** A button at the foot of the sidebar that opens or closes a side pane. */
+function footToggle(role: string, icon: string, label: string, open: boolean, onClick: () => void): Child {
+  return h(
+    'button',
+    { type: 'button', class: ['nav-item', open && 'active'], 'data-role': role, onclick: () => onClick() },
+    h('span', { class: 'hash' }, icon),
+    h('span', { class: 'nav-label' }, label),
+  );
 }
 
 /** "an Owner", "a Manager", "a User": the article goes by the sound, not the letter. */

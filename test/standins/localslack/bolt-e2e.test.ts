@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalSlack, signSlackRequest, startLocalSlack } from '../../../standins/localslack/index.js';
+import { patient } from '../../support/patience.js';
 import { SECRET, startTestBot, type TestBot, TOKEN } from './bolt-app.js';
 
 let slack: LocalSlack;
@@ -8,11 +9,13 @@ let clockOffset = 0;
 let authTest: unknown;
 
 beforeAll(async () => {
-  slack = await startLocalSlack({
-    signingSecret: SECRET,
-    botToken: TOKEN,
-    now: () => Date.now() + clockOffset,
-  });
+  slack = patient(
+    await startLocalSlack({
+      signingSecret: SECRET,
+      botToken: TOKEN,
+      now: () => Date.now() + clockOffset,
+    }),
+  );
   bot = await startTestBot(slack.apiUrl);
   slack.setBotEndpoint(bot.endpoint);
   // Built without botId, Bolt asks the stand-in who it is before handling anything.
@@ -34,7 +37,7 @@ describe('a real Bolt app driven through the local Slack', () => {
     const d = await slack.sendCommand({ user: 'U0ALICE', channel: 'C0GENERAL', text: 'hello' });
     expect(d.status).toBe(200);
     expect(d.body).toBe('');
-    await slack.waitFor((s) => s.responses.length === 1, 5000, 'ephemeral reply');
+    await slack.waitFor((s) => s.responses.length === 1, undefined, 'ephemeral reply');
     expect(texts('C0GENERAL', 'U0ALICE')).toEqual([
       '/tsai hello',
       'hello from the bot to <@U0ALICE>',
@@ -49,7 +52,7 @@ describe('a real Bolt app driven through the local Slack', () => {
   it('modal: views.open with the trigger, errors keep it open with the typed values, success closes it', async () => {
     const d = await slack.sendCommand({ user: 'U0ALICE', channel: 'C0GENERAL', text: 'modal' });
     expect(d.status).toBe(200);
-    const view = await slack.waitFor((s) => s.topView('U0ALICE'), 5000, 'modal open');
+    const view = await slack.waitFor((s) => s.topView('U0ALICE'), undefined, 'modal open');
     expect(view.view.callback_id).toBe('range_modal');
 
     const empty = await slack.submitView({ user: 'U0ALICE', viewId: view.id });

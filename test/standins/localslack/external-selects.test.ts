@@ -6,6 +6,7 @@ import {
   startLocalSlack,
   validateView,
 } from '../../../standins/localslack/index.js';
+import { patient } from '../../support/patience.js';
 import { ASSETS, SECRET, startTestBot, type TestBot, TOKEN } from './bolt-app.js';
 
 let slack: LocalSlack;
@@ -13,7 +14,7 @@ let bot: TestBot;
 let modal: OpenView;
 
 beforeAll(async () => {
-  slack = await startLocalSlack({ signingSecret: SECRET, botToken: TOKEN });
+  slack = patient(await startLocalSlack({ signingSecret: SECRET, botToken: TOKEN }));
   bot = await startTestBot(slack.apiUrl);
   slack.setBotEndpoint(bot.endpoint);
 });
@@ -26,7 +27,7 @@ beforeEach(async () => {
   bot.seen.suggestions.length = 0;
   bot.seen.selectActions.length = 0;
   await slack.sendCommand({ user: 'U0ALICE', channel: 'C0GENERAL', text: 'assets' });
-  modal = await slack.waitFor((s) => s.topView('U0ALICE'), 5000, 'assets modal');
+  modal = await slack.waitFor((s) => s.topView('U0ALICE'), undefined, 'assets modal');
 });
 
 const ask = (actionId: string, blockId: string, value: string, viewId = modal.id) =>

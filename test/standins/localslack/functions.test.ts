@@ -8,6 +8,7 @@ import {
   type LocalSlack,
   startLocalSlack,
 } from '../../../standins/localslack/index.js';
+import { patient } from '../../support/patience.js';
 
 const SECRET = 'local-signing-secret-fn';
 const TOKEN = 'xoxb-local-fn-token';
@@ -53,13 +54,15 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((ok) => bot.listen(0, '127.0.0.1', ok));
-  slack = await startLocalSlack({
-    signingSecret: SECRET,
-    botToken: TOKEN,
-    now: () => now,
-    functions: { tsai_learn: STEP },
-    botEndpoint: `http://127.0.0.1:${(bot.address() as AddressInfo).port}/slack/events`,
-  });
+  slack = patient(
+    await startLocalSlack({
+      signingSecret: SECRET,
+      botToken: TOKEN,
+      now: () => now,
+      functions: { tsai_learn: STEP },
+      botEndpoint: `http://127.0.0.1:${(bot.address() as AddressInfo).port}/slack/events`,
+    }),
+  );
 });
 afterAll(async () => {
   await slack?.close();
@@ -177,7 +180,11 @@ describe('local Slack: Workflow Builder steps', () => {
       function_execution_id: first.id,
       outputs: { flow_id: '42' },
     });
-    const second = await slack.waitFor((s) => s.workflow(run.id)?.executions[1], 5_000, 'the second step');
+    const second = await slack.waitFor(
+      (s) => s.workflow(run.id)?.executions[1],
+      undefined,
+      'the second step',
+    );
     expect(slack.execution(second)!.inputs).toMatchObject({ workspace: '42' });
     await api('functions.completeError', TOKEN, { function_execution_id: second, error: 'It failed.' });
     const ended = await slack.waitFor((s) =>

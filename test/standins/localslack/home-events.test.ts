@@ -3,13 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { verifySlackRequest } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalSlack, type OpenView, startLocalSlack } from '../../../standins/localslack/index.js';
+import { patient } from '../../support/patience.js';
 import { SECRET, startTestBot, type TestBot, TOKEN } from './bolt-app.js';
 
 let slack: LocalSlack;
 let bot: TestBot;
 
 beforeAll(async () => {
-  slack = await startLocalSlack({ signingSecret: SECRET, botToken: TOKEN });
+  slack = patient(await startLocalSlack({ signingSecret: SECRET, botToken: TOKEN }));
   bot = await startTestBot(slack.apiUrl);
   slack.setBotEndpoint(bot.endpoint);
 });
@@ -30,7 +31,7 @@ describe('App Home through a real Bolt app', () => {
   it('sends app_home_opened on every visit; the app publishes per user and keeps the hash', async () => {
     const first = await slack.openHome({ user: 'U0ALICE' });
     expect([first.status, first.eventId]).toEqual([200, expect.stringMatching(/^Ev\w+$/)]);
-    const home = await slack.waitFor((s) => s.state.home.get('U0ALICE'), 5000, 'home published');
+    const home = await slack.waitFor((s) => s.state.home.get('U0ALICE'), undefined, 'home published');
     expect(visitsText(home)).toBe('Home opened 1 time(s)');
     expect(bot.seen.homeOpened[0]).toEqual({
       type: 'app_home_opened',

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { verifySlackRequest } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalSlack, startLocalSlack } from '../../../standins/localslack/index.js';
+import { patient } from '../../support/patience.js';
 
 const SECRET = 'message-events-secret';
 const TOKEN = 'xoxb-message-events';
@@ -13,7 +14,7 @@ let server: Server;
 const told: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
-  slack = await startLocalSlack({ signingSecret: SECRET, botToken: TOKEN });
+  slack = patient(await startLocalSlack({ signingSecret: SECRET, botToken: TOKEN }));
   server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -50,7 +51,7 @@ const api = async (method: string, args: Record<string, unknown>) =>
       body: JSON.stringify(args),
     })
   ).json()) as Record<string, unknown>;
-const toldCount = (n: number) => slack.waitFor(() => told.length >= n && told, 5000, `${n} events told`);
+const toldCount = (n: number) => slack.waitFor(() => told.length >= n && told, undefined, `${n} events told`);
 
 describe('what people write, as Slack tells the app', () => {
   it('a mention in a channel or a thread is an app_mention, written as Slack writes it; a plain message is not told', async () => {

@@ -137,6 +137,22 @@ describe.skipIf(!run)('sandbox page with a bare Bolt app', { timeout: 60_000 }, 
     await expect(expiry.textContent()).resolves.toBe('2026-11-22 16:12');
   });
 
+  it("shows the app's reactions under a message, each emoji with its count, as they change", async () => {
+    const m = slack.postUserMessage({ user: 'U0ALICE', channel: 'C0GENERAL', text: 'react to me' });
+    await page.goto(`${server.url}#user=U0ALICE&channel=C0GENERAL`);
+    const msg = page.locator('.message', { hasText: 'react to me' });
+    await msg.waitFor();
+    await api('reactions.add', { channel: 'C0GENERAL', timestamp: m.ts, name: 'eyes' });
+    const eyes = msg.locator('[data-reaction="eyes"]');
+    await eyes.waitFor();
+    await expect(eyes.locator('.reaction-emoji').textContent()).resolves.toBe('👀');
+    await expect(eyes.locator('.reaction-count').textContent()).resolves.toBe('1');
+    await api('reactions.add', { channel: 'C0GENERAL', timestamp: m.ts, name: 'white_check_mark' });
+    await api('reactions.remove', { channel: 'C0GENERAL', timestamp: m.ts, name: 'eyes' });
+    await msg.locator('[data-reaction="white_check_mark"]').waitFor();
+    await eyes.waitFor({ state: 'detached' });
+  });
+
   it('draws emoji with the colour font the sandbox serves itself', async () => {
     const served = await fetch(new URL(EMOJI_FONT_PATH, server.url));
     expect(served.status).toBe(200);
@@ -769,6 +785,39 @@ describe.skipIf(!run)(
         .click();
       await page.locator('#thread-pane .message', { hasText: 'was approved' }).waitFor();
     }, 120_000);
+
+    it('the assistant pane: opened beside #plant-ops, it greets with its prompts; a prompt clicked and a command typed are answered there', async () => {
+      await page.locator('[data-role="assistant-toggle"]').click();
+      const pane = page.locator('#assistant-pane');
+      await pane.locator('.message', { hasText: 'Hi @alice' }).waitFor();
+      await expect(pane.locator('[data-role="assistant-context"]').textContent()).resolves.toBe(
+        'Viewing #plant-ops',
+      );
+      const prompts = pane.locator('[data-role="assistant-prompt"]');
+      await prompts.first().waitFor();
+      const titles = await prompts.allTextContents();
+      expect(titles).toContain('Learn an anomaly model');
+      expect(titles.length).toBeLessThanOrEqual(4);
+      await shot(page, 'assistant-pane');
+
+      // A prompt is sent as alice's own message, and answered in the pane.
+      await prompts.filter({ hasText: /flows/i }).click();
+      await pane
+        .locator('.message', { hasText: /flows? started|No flows|Latest flows/i })
+        .first()
+        .waitFor();
+      await expect(prompts.count()).resolves.toBe(0);
+      // Her message is marked done, and the thread titled after it.
+      await pane.locator('.message [data-reaction="white_check_mark"]').first().waitFor();
+      await expect(pane.locator('.thread-header .pane-sub').textContent()).resolves.toContain('flows');
+
+      // A command typed there, without /tsai.
+      await pane.locator('[data-role="assistant-input"]').fill('workspace show 1030000000000000001');
+      await pane.locator('[data-role="assistant-input"]').press('Enter');
+      await pane.locator('.message', { hasText: 'Pump station A' }).first().waitFor();
+      await page.locator('[data-role="assistant-toggle"]').click();
+      await pane.waitFor({ state: 'hidden' });
+    });
 
     it('the Messages tab takes commands without /tsai, answered there', async () => {
       await page.locator('[data-channel="app"]').click();

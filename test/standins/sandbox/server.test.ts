@@ -102,6 +102,19 @@ describe('sandbox server', () => {
     expect(readManifest('/nonexistent/manifest.yml')).toEqual({ command: '/tsai', shortcuts: [] });
   });
 
+  it('takes the assistant pane from the manifest, with its prompts; none when it declares none', () => {
+    const m = readManifest(new URL('../../../manifest.yml', import.meta.url).pathname);
+    expect(m.assistantView?.description).toMatch(/without the slash/);
+    expect(m.assistantView?.suggestedPrompts.map((p) => p.message)).toContain('learn');
+    const dir = mkdtempSync(join(tmpdir(), 'tsai-manifest-'));
+    try {
+      writeFileSync(join(dir, 'manifest.yml'), 'features:\n  bot_user: { display_name: tsai }\n');
+      expect(readManifest(join(dir, 'manifest.yml')).assistantView).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('takes the App Home tabs from the manifest, as Slack does: Home only when enabled', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tsai-manifest-'));
     try {
@@ -140,7 +153,9 @@ describe('sandbox server', () => {
         ...manifest.appHome,
         chatWritePublic: true,
         botEvents: manifest.botEvents,
+        assistantView: manifest.assistantView,
       });
+      expect(manifest.botEvents).toEqual(expect.arrayContaining(['assistant_thread_started']));
     } finally {
       await own.close();
     }
