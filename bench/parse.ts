@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { parseTimeRange } from '../src/time/index.js';
-import { SAMPLE_PHRASES } from '../src/time/phrases.js';
+import { findTimeRanges, parseTimeRange } from '../src/time/index.js';
+import { LANGUAGE_PHRASES, SAMPLE_PHRASES } from '../src/time/phrases.js';
 
 const ZONES = ['UTC', 'America/New_York', 'Asia/Kolkata', 'Europe/Berlin'];
 const NOW = new Date('2026-11-02T03:30:00Z');
@@ -13,9 +13,14 @@ function percentile(sorted: number[], p: number): number {
 }
 
 export interface ParseFigures {
+  /** Over every sample phrase, English and the other languages alike. */
   medianMs: number;
   p99Ms: number;
   phrases: number;
+  /** The phrases written in another language (LANGUAGE_PHRASES) alone. */
+  languages: { phrases: number; medianMs: number; p99Ms: number };
+  /** Finding the range in a sentence (findTimeRanges), as requests written as sentences will. */
+  find: { sentences: number; medianMs: number; p99Ms: number };
   /** One parse of each fuzzed string (random and mutated phrases): how long the slowest ones take. */
   fuzz: { strings: number; medianMs: number; p99Ms: number; maxMs: number; accepted: number };
 }
@@ -25,38 +30,85 @@ export interface ParseFigures {
  * time per fuzzed string, since hostile or mistyped text must never be slow either.
  */
 export async function benchParse(): Promise<ParseFigures> {
-  const cases = ZONES.flatMap((timeZone) => SAMPLE_PHRASES.map((text) => ({ text, timeZone })));
+  const cases = [
+    ...ZONES.flatMap((timeZone) => SAMPLE_PHRASES.map((text) => ({ text, timeZone, locale: undefined }))),
+    ...ZONES.flatMap((timeZone) => LANGUAGE_PHRASES.map(({ text, locale }) => ({ text, timeZone, locale }))),
+  ];
+  const ctx = (c: (typeof cases)[number]) => ({
+    now: NOW,
+    timeZone: c.timeZone,
+    ...(c.locale ? { locale: c.locale } : {}),
+  });
   for (const c of cases) {
-    const out = parseTimeRange(c.text, { now: NOW, timeZone: c.timeZone });
+    const out = parseTimeRange(c.text, ctx(c));
     if (!out.ok) throw new Error(`bench phrase no longer parses: “${c.text}” in ${c.timeZone}: ${out.error}`);
   }
   // A few more unmeasured rounds so the JIT has settled before timing starts.
   for (let round = 0; round < WARMUP_ROUNDS; round++) {
-    for (const c of cases) parseTimeRange(c.text, { now: NOW, timeZone: c.timeZone });
+    for (const c of cases) parseTimeRange(c.text, ctx(c));
   }
   const samples: number[] = [];
+  const inLanguages: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     for (const c of cases) {
       const t0 = performance.now();
-      parseTimeRange(c.text, { now: NOW, timeZone: c.timeZone });
+      parseTimeRange(c.text, ctx(c));
+      const ms = performance.now() - t0;
+      samples.push(ms);
+      if (c.locale) inLanguages.push(ms);
+    }
+  }
+  samples.sort((a, b) => a - b);
+  inLanguages.sort((a, b) => a - b);
+  return {
+    medianMs: percentile(samples, 0.5),
+    p99Ms: percentile(samples, 0.99),
+    phrases: cases.length,
+    languages: {
+      phrases: inLanguages.length / ROUNDS,
+      medianMs: percentile(inLanguages, 0.5),
+      p99Ms: percentile(inLanguages, 0.99),
+    },
+    find: benchFind(),
+    fuzz: benchFuzz(),
+  };
+}
+
+const SENTENCES = [
+  'train a model on temperature at Pump A using last week',
+  'score pump 3 with the new model for yesterday 8-4 and tell me how it did',
+  'compare the week before last with now-2h, please',
+  'learn the vibration model again on the data from Nov 1 to Nov 3',
+  'what happened at the station overnight',
+];
+
+/** Finding the range in each sentence, after a warm-up round. */
+function benchFind(): ParseFigures['find'] {
+  const ctx = { now: NOW, timeZone: 'Europe/Berlin' };
+  for (const s of SENTENCES) findTimeRanges(s, ctx);
+  const samples: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const s of SENTENCES) {
+      const t0 = performance.now();
+      findTimeRanges(s, ctx);
       samples.push(performance.now() - t0);
     }
   }
   samples.sort((a, b) => a - b);
   return {
+    sentences: SENTENCES.length,
     medianMs: percentile(samples, 0.5),
     p99Ms: percentile(samples, 0.99),
-    phrases: cases.length,
-    fuzz: benchFuzz(),
   };
 }
 
 function benchFuzz(): ParseFigures['fuzz'] {
   const strings = fuzzStrings(FUZZ_STRINGS, 0x5eed);
+  const locales = ['en-GB', undefined, undefined, 'de-DE', undefined, 'fr-FR', 'ja-JP'];
   const ctx = (i: number) => ({
     now: NOW,
     timeZone: ZONES[i % ZONES.length]!,
-    locale: i % 3 === 0 ? 'en-GB' : undefined,
+    locale: locales[i % locales.length],
   });
   for (const [i, s] of strings.entries()) parseTimeRange(s, ctx(i)); // warm-up
   const samples: number[] = [];
@@ -127,6 +179,25 @@ const VOCABULARY = [
   ';',
   '"',
   '“',
+  'now-2h',
+  '-90m',
+  '/d',
+  '@d',
+  'PT12H',
+  '2026-11-01T06:00Z/PT12H',
+  'W44',
+  'KW',
+  'so far',
+  'WTD',
+  '8-4',
+  'gestern',
+  'bis',
+  'Uhr',
+  'hier',
+  'à',
+  '17h',
+  '昨日',
+  'から',
 ];
 const ODD = [
   '\u0000',

@@ -219,46 +219,8 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
 
   const b: Bench = { o, log, services, target, bodies, issue, settleBot, spawnWho };
   const running: AppProcess[] = [];
-  const phase = (p: Phase) => o.phases.has(p);
   try {
-    if (phase('cold')) await measureColdStarts(b, m);
-    // The phases that share one bot and one bare app (the last two start their own).
-    if (PHASES.some((p) => p !== 'cold' && p !== 'installs' && p !== 'traces' && phase(p))) {
-      const { bare, bot } = await startApps(b, running);
-      await warmUp(b, bare, bot);
-      if (phase('acks')) await measureAcks(b, m, bare, bot);
-      if (phase('flood')) m.flood = await measureFloods(b, [bot, bare]);
-
-      if (bot) {
-        if (phase('views')) m.viewsOpen = await measureViewsOpen(b, bot);
-        if (phase('sustained')) m.sustainedCommandsPerSecond = await measureSustained(b, bot);
-        if (phase('tracking')) m.tracking = await measureFollowing(b, running);
-        if (phase('steps')) m.steps = await measureSteps(b, running, { bare, bot });
-        if (phase('schedules')) m.schedules = await measureSchedules(b, running);
-      }
-    }
-    if (phase('installs')) {
-      // Alone on the machine: the apps of the other phases would weigh on one bot and not the other.
-      await Promise.allSettled(running.splice(0).map((p) => p.stop()));
-      const installs = await runInstallsPhase(o, services, signingSecret, tmp);
-      if (installs) m.installs = installs;
-    }
-    if (phase('traces')) {
-      // Alone too: three apps of their own, the bot with tracing off and on beside the bare app.
-      await Promise.allSettled(running.splice(0).map((p) => p.stop()));
-      m.traces = await measureTraces({
-        log,
-        spawn: spawnWho,
-        target,
-        issue,
-        bodies,
-        settle: settleBot,
-        learnText: LEARN_TEXT,
-        coldStartRuns: o.coldStartRuns,
-        rounds: o.rounds,
-        requests: { 1: Math.min(o.requests[1], 300), 50: o.requests[50] },
-      });
-    }
+    await runPhases(b, m, running, { signingSecret, tmp });
   } finally {
     const loadAfter = loadavg();
     log(`load average after: ${loadAfter.map((x) => x.toFixed(2)).join(' ')}`);
@@ -272,11 +234,64 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
   return m;
 }
 
+/** Each phase the options ask for, in order; `running` collects the apps started, for the caller to stop. */
+async function runPhases(
+  b: Bench,
+  m: Measurements,
+  running: AppProcess[],
+  at: { signingSecret: string; tmp: string },
+): Promise<void> {
+  const { o, log, services, spawnWho, target, issue, bodies, settleBot } = b;
+  const { signingSecret, tmp } = at;
+  const phase = (p: Phase) => o.phases.has(p);
+  if (phase('cold')) await measureColdStarts(b, m);
+  // The phases that share one bot and one bare app (the last two start their own).
+  if (PHASES.some((p) => p !== 'cold' && p !== 'installs' && p !== 'traces' && phase(p))) {
+    const { bare, bot } = await startApps(b, running);
+    await warmUp(b, bare, bot);
+    if (phase('acks')) await measureAcks(b, m, bare, bot);
+    if (phase('flood')) m.flood = await measureFloods(b, [bot, bare]);
+
+    if (bot) {
+      if (phase('views')) m.viewsOpen = await measureViewsOpen(b, bot);
+      if (phase('sustained')) m.sustainedCommandsPerSecond = await measureSustained(b, bot);
+      if (phase('tracking')) m.tracking = await measureFollowing(b, running);
+      if (phase('steps')) m.steps = await measureSteps(b, running, { bare, bot });
+      if (phase('schedules')) m.schedules = await measureSchedules(b, running);
+    }
+  }
+  if (phase('installs')) {
+    // Alone on the machine: the apps of the other phases would weigh on one bot and not the other.
+    await Promise.allSettled(running.splice(0).map((p) => p.stop()));
+    const installs = await runInstallsPhase(o, services, signingSecret, tmp);
+    if (installs) m.installs = installs;
+  }
+  if (phase('traces')) {
+    // Alone too: three apps of their own, the bot with tracing off and on beside the bare app.
+    await Promise.allSettled(running.splice(0).map((p) => p.stop()));
+    m.traces = await measureTraces({
+      log,
+      spawn: spawnWho,
+      target,
+      issue,
+      bodies,
+      settle: settleBot,
+      learnText: LEARN_TEXT,
+      coldStartRuns: o.coldStartRuns,
+      rounds: o.rounds,
+      requests: { 1: Math.min(o.requests[1], 300), 50: o.requests[50] },
+    });
+  }
+}
+
 /** The time-range parse, with its fuzz run logged. */
 async function measureParse(log: (line: string) => void): Promise<Measurements['parse']> {
   log('time-range parse …');
   const parse = await benchParse();
   const f = parse.fuzz;
+  log(
+    `time-range parse in other languages: ${parse.languages.phrases} phrases, median ${parse.languages.medianMs.toFixed(3)} ms, p99 ${parse.languages.p99Ms.toFixed(3)} ms; a range found in a sentence: median ${parse.find.medianMs.toFixed(3)} ms, p99 ${parse.find.p99Ms.toFixed(3)} ms`,
+  );
   log(
     `time-range fuzz: ${f.strings} strings, per string median ${f.medianMs.toFixed(3)} ms, p99 ${f.p99Ms.toFixed(3)} ms, max ${f.maxMs.toFixed(3)} ms`,
   );

@@ -303,19 +303,56 @@ describe('other record shapes a real service might send', () => {
     expect(v.results.others).toEqual([{ type: 'entities.flow', id: '9' }]);
   });
 
-  it('an entry of a kind the client does not know keeps its scalar fields, for an entry that declares it', async () => {
+  it('an entry of a kind the client does not know keeps every field as sent, lists and objects included', async () => {
     const v = await read(
-      `{"id": "1400000000000000001", "status": "COMPLETED", "outputs": [{"type": "entities.forecast", "id": "1490000000000000046", "name": "pump-1 next 6h", "horizon": "6h", "error": 0.12, "final": true, "nested": {"x": 1}, "${'k'.repeat(61)}": "too long a key", "note": "${'n'.repeat(300)}"}]}`,
+      `{"id": "1400000000000000001", "status": "COMPLETED", "outputs": [{"type": "entities.forecast", "id": "1490000000000000046", "name": "pump-1 next 6h", "horizon": "6h", "error": 0.12, "final": true, "nested": {"x": 1, "ids": [1353853719423311872]}, "contributors": [{"signal": "1353853719423311876", "score": 0.8}, {"signal": "1353853719423311877", "score": 0.1}], "${'k'.repeat(61)}": "a long key", "note": "${'n'.repeat(300)}"}]}`,
     );
     expect(v.results.others).toEqual([
       {
         type: 'entities.forecast',
         id: '1490000000000000046',
         name: 'pump-1 next 6h',
-        fields: { horizon: '6h', error: 0.12, final: true, note: expect.stringMatching(/^n{190,200}/) },
+        fields: {
+          horizon: '6h',
+          error: 0.12,
+          final: true,
+          nested: { x: 1, ids: ['1353853719423311872'] },
+          contributors: [
+            { signal: '1353853719423311876', score: 0.8 },
+            { signal: '1353853719423311877', score: 0.1 },
+          ],
+          ['k'.repeat(61)]: 'a long key',
+          note: 'n'.repeat(300),
+        },
       },
     ]);
-    expect(String(v.results.others[0]!.fields!.note).length).toBeLessThanOrEqual(201);
+    expect(v.results.refused).toEqual([]);
+  });
+
+  it('an unknown entry too large to keep is refused with the reason, its type, ID and name kept; a map key of an unknown kind is an entry too', async () => {
+    const big = Array.from({ length: 5000 }, (_, i) => `"s${i}"`).join(',');
+    const v = await read(
+      `{"id": "1400000000000000001", "status": "COMPLETED", "outputs": [{"type": "entities.ranking", "id": "1490000000000000047", "name": "top", "items": [${big}]}], "result": {"model": "1353853719423311872", "forecast": {"id": "1490000000000000048", "horizon": "6h"}, "score": 0.5}}`,
+    );
+    expect(v.results.others).toEqual([
+      {
+        type: 'entities.ranking',
+        id: '1490000000000000047',
+        name: 'top',
+        refused: expect.stringMatching(
+          /^its fields are \d+ characters as JSON, more than the 16000 the bot keeps/,
+        ),
+      },
+      { type: 'forecast', id: '1490000000000000048', fields: { horizon: '6h' } },
+      { type: 'score', fields: { value: 0.5 } },
+    ]);
+    expect(v.results.models).toEqual([{ id: '1353853719423311872' }]);
+    const many = Array.from({ length: 201 }, (_, i) => `{"type": "entities.thing", "id": "${i}"}`).join(',');
+    const w = await read(`{"id": "1", "status": "COMPLETED", "outputs": [${many}]}`);
+    expect(w.results.others).toHaveLength(200);
+    expect(w.results.refused).toEqual([
+      { type: 'results', reason: 'the record lists 201; the bot read the first 200' },
+    ]);
   });
 
   it('a record wrapped under "flow", a reason under "error", a lower-case status', async () => {

@@ -51,10 +51,28 @@ export interface FlowResults {
   signals: FlowSignalResult[];
   segments: FlowSegmentResult[];
   /**
-   * Typed entries of a kind the client does not know, with their other scalar fields as sent (bounded):
-   * what an operation's registry entry may read as an output of its own, with no change here.
+   * Entries of a kind the client does not know, each with every other field as sent (lists and objects
+   * included, as JSON): what an operation's registry entry may read as an output of its own, with no
+   * change here. An entry whose fields are too large to keep keeps its type, ID and name and says why in
+   * `refused`, rather than losing part of them.
    */
-  others: { type: string; id?: string; name?: string; fields?: Record<string, string | number | boolean> }[];
+  others: OtherResult[];
+  /** What the record held that was not kept, and why (more entries than are kept): never lost unsaid. */
+  refused: { type: string; reason: string }[];
+}
+
+/** A value as JSON holds it. */
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/** An entry of a kind the client does not know. */
+export interface OtherResult {
+  type: string;
+  id?: string;
+  name?: string;
+  /** Every field besides its type, ID and name, as sent. */
+  fields?: Record<string, Json>;
+  /** Why its fields were not kept (they were larger than the client keeps of one entry). */
+  refused?: string;
 }
 
 export interface FlowView {
@@ -91,6 +109,11 @@ const RESULT_KEYS = ['outputs', 'output', 'results', 'result'];
 const MESSAGE_KEYS = ['message', 'errorMessage', 'statusMessage', 'failureReason', 'reason', 'error'];
 const MAX_ENTRIES = 200;
 const MAX_DEPTH = 4;
+/** The most of one unknown entry's fields kept, as JSON characters, and how deep they may nest. */
+const MAX_OTHER_CHARS = 16_000;
+const MAX_OTHER_DEPTH = 10;
+/** How many refusals are listed one by one; past them, one says how many more. */
+const MAX_REFUSED = 20;
 
 type Obj = Record<string, unknown>;
 
@@ -130,14 +153,28 @@ export function readFlow(record: Obj & { id: string }, scrub: (text: string) => 
 }
 
 export function readResults(record: Obj): FlowResults {
-  const out: FlowResults = { models: [], dataspecs: [], evals: [], signals: [], segments: [], others: [] };
+  const out: FlowResults = {
+    models: [],
+    dataspecs: [],
+    evals: [],
+    signals: [],
+    segments: [],
+    others: [],
+    refused: [],
+  };
   for (const key of RESULT_KEYS) visit(record[key], out, 0);
   return out;
 }
 
 function visit(value: unknown, out: FlowResults, depth: number): void {
-  if (depth > MAX_DEPTH) return;
+  if (value === undefined) return;
+  if (depth > MAX_DEPTH) {
+    refuse(out, 'results', `they nest deeper than ${MAX_DEPTH} levels, which the bot does not read`);
+    return;
+  }
   if (Array.isArray(value)) {
+    if (value.length > MAX_ENTRIES)
+      refuse(out, 'results', `the record lists ${value.length}; the bot read the first ${MAX_ENTRIES}`);
     for (const item of value.slice(0, MAX_ENTRIES)) if (isObj(item)) visitObject(item, out, depth + 1);
     return;
   }
@@ -156,7 +193,11 @@ function visitObject(o: Obj, out: FlowResults, depth: number): void {
       continue;
     }
     const kind = kindOf(key);
-    if (kind === undefined) continue;
+    // A key of a kind the client does not know is an entry of its own: kept whole, never passed over.
+    if (kind === undefined) {
+      entry(undefined, isObj(value) ? value : { value }, out, key);
+      continue;
+    }
     for (const v of Array.isArray(value) ? value.slice(0, MAX_ENTRIES) : [value])
       entry(kind, isObj(v) ? v : { id: v }, out, key);
   }
@@ -186,15 +227,14 @@ function entry(kind: Kind | undefined, o: Obj, out: FlowResults, type: string): 
   }
   const id = idOf(o.id) ?? (kind ? (idOf(o[kind]) ?? idOf(o[`${kind}Id`])) : undefined);
   if (kind === undefined) {
-    const name = text(o.name);
-    const fields = scalars(o);
-    if (out.others.length < MAX_ENTRIES)
-      out.others.push({
-        type: trimForDisplay(type, 60),
-        ...opt('id', id),
-        ...opt('name', name),
-        ...(Object.keys(fields).length ? { fields } : {}),
-      });
+    const other = otherResult(type, id, o);
+    if (out.others.length < MAX_ENTRIES) out.others.push(other);
+    else
+      refuse(
+        out,
+        other.type,
+        `the record lists more than ${MAX_ENTRIES} results of kinds the bot does not know`,
+      );
     return;
   }
   if (id === undefined) return;
@@ -220,19 +260,57 @@ function entry(kind: Kind | undefined, o: Obj, out: FlowResults, type: string): 
   }
 }
 
-/** How many fields of an entry of an unknown kind are kept, beside its type, ID and name. */
-const MAX_FIELDS = 20;
+/**
+ * An entry of a kind the client does not know: its type, ID and name, and every other field as sent
+ * (lists and objects included; IDs stay exact, as the lossless parse gave them). Fields too large or too
+ * deep to keep are refused whole, with the reason, never cut.
+ */
+function otherResult(type: string, id: string | undefined, o: Obj): OtherResult {
+  const head = { type: trimForDisplay(type, 60), ...opt('id', id), ...opt('name', text(o.name)) };
+  const rest = Object.entries(o).filter(([key]) => key !== 'type' && key !== 'id' && key !== 'name');
+  if (rest.length === 0) return head;
+  const fields = jsonOf(Object.fromEntries(rest), 0);
+  if (fields === undefined || typeof fields !== 'object' || fields === null || Array.isArray(fields))
+    return {
+      ...head,
+      refused: `its fields nest deeper than ${MAX_OTHER_DEPTH} levels, which the bot does not keep`,
+    };
+  const size = JSON.stringify(fields).length;
+  if (size > MAX_OTHER_CHARS)
+    return {
+      ...head,
+      refused: `its fields are ${size} characters as JSON, more than the ${MAX_OTHER_CHARS} the bot keeps of one result`,
+    };
+  return { ...head, fields };
+}
 
-/** An entry's scalar fields besides its type, ID and name: texts trimmed, numbers finite, IDs kept exact. */
-function scalars(o: Obj): Record<string, string | number | boolean> {
-  const out: Record<string, string | number | boolean> = {};
-  for (const [key, v] of Object.entries(o)) {
-    if (Object.keys(out).length >= MAX_FIELDS) break;
-    if (key === 'type' || key === 'id' || key === 'name' || key.length > 60) continue;
-    if (typeof v === 'string') out[key] = trimForDisplay(v, 200);
-    else if (typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) out[key] = v;
+/** A value as JSON holds it, or undefined when it nests too deep (what JSON cannot hold is left as null). */
+function jsonOf(v: unknown, depth: number): Json | undefined {
+  if (depth > MAX_OTHER_DEPTH) return undefined;
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v === 'bigint') return String(v);
+  if (Array.isArray(v)) {
+    const items = v.map((x) => jsonOf(x, depth + 1));
+    return items.includes(undefined) ? undefined : (items as Json[]);
   }
-  return out;
+  if (isObj(v)) {
+    const out: Record<string, Json> = {};
+    for (const [key, x] of Object.entries(v)) {
+      const j = jsonOf(x, depth + 1);
+      if (j === undefined) return undefined;
+      out[key] = j;
+    }
+    return out;
+  }
+  return null;
+}
+
+/** Says what was not kept and why; past `MAX_REFUSED`, one line counts the rest. */
+function refuse(out: FlowResults, type: string, reason: string): void {
+  if (out.refused.length < MAX_REFUSED) out.refused.push({ type: trimForDisplay(type, 60), reason });
+  else if (out.refused.length === MAX_REFUSED)
+    out.refused.push({ type: '…', reason: 'and more, for the same reasons' });
 }
 
 function signal(o: Obj, id: string): FlowSignalResult {

@@ -3,11 +3,24 @@ import type { Shift } from '../time/index.js';
 import { AuditLog } from './audit.js';
 import { type Now, nowMs } from './clock.js';
 import { EXAMPLE_IDS } from './ids.js';
+import { ID } from './kinds/arguments/id.js';
+import { ASSESSMENT, DATASTREAM, MODEL, WORKSPACE } from './kinds/resources.js';
 
 export type { ChannelDefaults, StoredChannelDefaults };
 
 export const CHANNEL_DEFAULT_KEYS = ['workspace', 'datastream', 'model', 'assessment', 'entities'] as const;
 export type ChannelDefaultKey = (typeof CHANNEL_DEFAULT_KEYS)[number];
+
+/**
+ * The channel defaults that hold a resource, as `/tsai use` takes them: by ID or by name, looked up as
+ * the operations' arguments they fill are (`use workspace="Pump station A"`).
+ */
+export const CHANNEL_DEFAULT_ARGUMENTS = [
+  { key: 'workspace', kind: ID, lookup: { names: WORKSPACE } },
+  { key: 'datastream', kind: ID, lookup: { names: DATASTREAM } },
+  { key: 'model', kind: ID, lookup: { names: MODEL } },
+  { key: 'assessment', kind: ID, lookup: { names: ASSESSMENT } },
+] as const;
 
 const ID_RE = /^\d{1,30}$/;
 const MAX_ENTITIES = 100;

@@ -34,8 +34,15 @@ export interface OpFailure {
   ok: false;
   /** What was wrong, one or two sentences. */
   message: string;
+  /** The argument it is about (its key), when it is about one: a form shows it under that argument's field. */
+  argument?: string;
   usage?: string;
   example?: string;
+  /**
+   * A value that has more than one reading (a time range such as `yesterday 1-5`): each reading as the one
+   * `key=value` that gives it, so the surface can offer each to click or type; `example` is the first.
+   */
+  readings?: string[];
   /** The service may or may not have acted (timeout after sending a create). */
   outcomeUnknown?: boolean;
   /** The service's HTTP status, when it answered: a 404 says an ID does not exist. */

@@ -1,5 +1,6 @@
 import type { Store } from '../store/index.js';
 import { type Now, nowMs } from './clock.js';
+import { every } from './every.js';
 
 /** How long the store keeps what it no longer needs, in days (see docs/store-and-approvals.md). */
 export const RETENTION_DEFAULT_DAYS = { audit: 365, approvals: 90, flows: 30 } as const;
@@ -82,31 +83,14 @@ export function startRetentionPruner(
   days('auditDays', o.auditDays, RETENTION_DEFAULT_DAYS.audit);
   days('approvalDays', o.approvalDays, RETENTION_DEFAULT_DAYS.approvals);
   days('flowDays', o.flowDays, RETENTION_DEFAULT_DAYS.flows);
-  let stopped = false;
-  let running: Promise<void> | undefined;
-  const prune = () => {
-    if (running || stopped) return;
-    running = pruneRetained(store, o, () => stopped)
-      .then(
-        (pruned) => {
-          if (pruned.audit || pruned.approvals || pruned.flows) {
-            o.logger?.info({ pruned }, 'store retention: old records deleted');
-          }
-        },
-        (err: unknown) => o.logger?.error({ err }, 'store retention: pruning failed; trying again later'),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  prune();
-  const timer = setInterval(prune, o.intervalMs ?? DEFAULT_INTERVAL_MS);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return every(o.intervalMs ?? DEFAULT_INTERVAL_MS, (stopped) =>
+    pruneRetained(store, o, stopped).then(
+      (pruned) => {
+        if (pruned.audit || pruned.approvals || pruned.flows) {
+          o.logger?.info({ pruned }, 'store retention: old records deleted');
+        }
+      },
+      (err: unknown) => o.logger?.error({ err }, 'store retention: pruning failed; trying again later'),
+    ),
+  );
 }

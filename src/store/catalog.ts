@@ -1,6 +1,6 @@
 import type { Dialect, Row } from './sql.js';
 import {
-  CATALOG_KINDS,
+  CATALOG_KIND,
   type CatalogEntry,
   type CatalogKind,
   type CatalogLinks,
@@ -74,7 +74,7 @@ export interface CatalogRowInput {
 }
 
 function checkUpsert(e: CatalogUpsert): void {
-  if (!(CATALOG_KINDS as readonly string[]).includes(e.kind)) {
+  if (typeof e.kind !== 'string' || !CATALOG_KIND.test(e.kind)) {
     throw new TypeError(`unknown catalog kind ${JSON.stringify(e.kind)}`);
   }
   if (typeof e.id !== 'string' || e.id === '') throw new TypeError('a catalog entry needs an ID');

@@ -95,6 +95,40 @@ export function givenConditions(pairs: readonly (readonly [string, unknown])[]):
   return { where: given.map(([c]) => c), params: given.map(([, v]) => v) };
 }
 
+/** The row of `table` whose `column` is `value`, as `to` reads it; null when there is none. */
+export function* rowWhere<T>(
+  table: string,
+  column: string,
+  value: unknown,
+  to: (r: Row) => T,
+): Steps<T | null> {
+  const row = yield* one(`SELECT * FROM ${table} WHERE ${column} = ?`, [value]);
+  return row ? to(row) : null;
+}
+
+/** Adds `column IN (?, …)` for these values to a query's conditions (`givenConditions`). */
+export function whereIn(
+  c: { where: string[]; params: unknown[] },
+  column: string,
+  values: readonly unknown[],
+) {
+  c.where.push(`${column} IN (${values.map(() => '?').join(', ')})`);
+  c.params.push(...values);
+}
+
+/** The rows of a table that meet a query's conditions, in this order, at most `limit` (a page of a list). */
+export function* listedRows(
+  table: string,
+  c: { where: readonly string[]; params: readonly unknown[] },
+  order: string,
+  limit: number,
+): Steps<Row[]> {
+  return yield* all(`SELECT * FROM ${table}${whereAll(c.where)} ORDER BY ${order} LIMIT ?`, [
+    ...c.params,
+    limit,
+  ]);
+}
+
 /** The most rows one retention statement deletes, so that no delete holds the database for long. */
 export const PRUNE_BATCH_MAX = 10_000;
 

@@ -202,17 +202,14 @@ export interface StoredChannelDefaults extends ChannelDefaults {
   updatedAt: number;
 }
 
-/** Kinds of service resources the catalog knows. */
-export const CATALOG_KINDS = [
-  'workspace',
-  'model',
-  'assessment',
-  'datastream',
-  'signal',
-  'dataspec',
-  'eval',
-] as const;
-export type CatalogKind = (typeof CATALOG_KINDS)[number];
+/**
+ * The kind of service resource a catalog entry is (`workspace`, `model`, …): a lower-case word, as core
+ * declares its kinds of resource (the store keeps any; `CATALOG_KIND` says which words it takes).
+ */
+export type CatalogKind = string;
+
+/** What a catalog kind may be: a lower-case word of letters, digits and dashes, at most 40 characters. */
+export const CATALOG_KIND = /^[a-z][a-z0-9-]{0,39}$/;
 
 /**
  * Where a catalog fact came from, most trusted first: `service` (a service reply named it), `flow` (a

@@ -93,3 +93,81 @@ export function recogniseAs(
   }
   return fields;
 }
+
+// ---------------------------------------------------------------------------------- other languages
+
+/** The languages whose chrono parser reads dates and times written in them. */
+export type Language = 'de' | 'fr' | 'es' | 'pt' | 'nl' | 'ja';
+
+// Each is loaded the first time someone whose Slack language it is writes a range chrono's English does
+// not read: nobody else pays for it.
+const languages = new Map<Language, Chrono.Chrono>();
+
+function languageParser(lang: Language): Chrono.Chrono {
+  let p = languages.get(lang);
+  if (!p) {
+    p = (createRequire(import.meta.url)(`chrono-node/${lang}`) as { strict: Chrono.Chrono }).strict;
+    languages.set(lang, p);
+  }
+  return p;
+}
+
+/** Whether `lang`'s parser is loaded: for the tests that check nobody pays for a language they do not use. */
+export const languageLoaded = (lang: Language): boolean => languages.has(lang);
+
+/** A date or a time chrono read in a language: the components it is certain of, and an end if it read one. */
+export interface Written {
+  start: Fields;
+  end?: Fields;
+}
+
+const writtenMemo = new Map<string, Written | null>();
+const WRITTEN_FIELDS: readonly Field[] = [
+  'year',
+  'month',
+  'day',
+  'weekday',
+  'hour',
+  'minute',
+  'second',
+  'meridiem',
+];
+
+function certain(c: Chrono.ParsedComponents): Fields | undefined {
+  if (c.isCertain('timezoneOffset')) return undefined;
+  const f: Fields = {};
+  for (const k of WRITTEN_FIELDS) if (c.isCertain(k)) f[k] = c.get(k) ?? Number.NaN;
+  const date = f.month !== undefined && f.day !== undefined;
+  const time = f.hour !== undefined;
+  return (date || time) && Object.values(f).every(Number.isInteger) ? f : undefined;
+}
+
+/**
+ * What chrono reads in `text`, written in `lang`, when it reads all of it as one date or time (or one
+ * range of them) and nothing relative to now: the reading of "gestern" or "il y a 3 jours" is the
+ * grammar's, never chrono's.
+ */
+export function recogniseWritten(lang: Language, text: string): Written | undefined {
+  const lower = text.toLowerCase();
+  const key = `${lang}\n${lower}`;
+  let found = writtenMemo.get(key);
+  if (found === undefined) {
+    found = null;
+    const results = languageParser(lang).parse(lower, REFERENCE);
+    const r = results[0];
+    if (
+      results.length === 1 &&
+      r &&
+      r.index === 0 &&
+      r.text === lower &&
+      !r.tags().has('result/relativeDate')
+    ) {
+      const start = certain(r.start);
+      const end = r.end ? certain(r.end) : undefined;
+      if (start && (!r.end || end)) found = end ? { start, end } : { start };
+    }
+    if (writtenMemo.size >= MAX_MEMO) writtenMemo.clear();
+    writtenMemo.set(key, found);
+  }
+  return found ?? undefined;
+}

@@ -2,150 +2,44 @@
 // one documented reading, and a form that people use with two readings is refused with both spelled out.
 // It finds the words that make up a calendar date or a clock time and has chrono-node read them
 // (chrono.ts); what those words mean in the phrase, and whether they are accepted at all, stays here.
+
+import {
+  daysIn,
+  isoDate,
+  MONTH_NAMES,
+  monthAbbr,
+  plusDays,
+  plusMonths,
+  WEEKDAY_NAMES,
+  weekdayOf,
+  type YMD,
+} from './calendar.js';
 import { type Fields, recogniseAs } from './chrono.js';
-import type { DateOrder } from './locale.js';
+import { edgeAt } from './edges.js';
+import {
+  type AgoDay,
+  type Clock,
+  type DayRef,
+  type EndpointHit,
+  type GrammarCtx,
+  PART_NOTE,
+  type Part,
+  Refusal,
+  refuse,
+  span,
+  type Unit,
+  WEEKEND_NOTE,
+  type Zone,
+} from './endpoint.js';
+import { fullYear, twoDigitYearsFor } from './locale.js';
+import { offsetAt } from './offsets.js';
 import { describeShifts, type ShiftSpan, shiftNote } from './shifts.js';
-import { addDays, addMonths, isoWeekday, type Wall } from './zone.js';
+import { atomText, indices, isWord, type R, type Tok, textOf } from './tokens.js';
+import { UNITS } from './units.js';
+import { weekAt } from './weeks.js';
 
-export interface YMD {
-  year: number;
-  month: number;
-  day: number;
-}
+// ---------------------------------------------------------------------------------------------- pieces
 
-export type Part = 'morning' | 'afternoon' | 'evening' | 'night';
-
-/** Parts of a day as wall-clock hours; night runs past midnight into the next day (30 = 06:00). */
-export const PARTS: Record<Part, { from: number; to: number }> = {
-  morning: { from: 6, to: 12 },
-  afternoon: { from: 12, to: 18 },
-  evening: { from: 18, to: 22 },
-  night: { from: 22, to: 30 },
-};
-
-export const PART_NOTE: Record<Part, string> = {
-  morning: 'morning = 06:00–12:00',
-  afternoon: 'afternoon = 12:00–18:00',
-  evening: 'evening = 18:00–22:00',
-  night: 'night = 22:00–06:00',
-};
-
-export const WEEKEND_NOTE = 'weekend = Sat 00:00 – Mon 00:00';
-
-/** Which day an endpoint is on. Only `date` is fixed; the others are settled against now or the other end. */
-export type DayRef =
-  | { k: 'date'; date: YMD; rel?: true } // rel: named relative to today ("yesterday"), no month of its own
-  | { k: 'weekday'; wd: number } // a bare weekday: some week
-  | { k: 'monthDay'; month: number; day: number } // "Nov 1": some year
-  | { k: 'dayOnly'; day: number } // the "3" of "Nov 1-3": month and year from the other end
-  | { k: 'none' }; // a time alone: the other end's day, else today
-
-export type Zone = { offsetMin: number } | { ambiguous: string };
-
-export interface Clock {
-  hour: number;
-  minute: number;
-  second: number;
-  millisecond: number;
-  subNs: bigint;
-  zone?: Zone;
-  midnight?: boolean;
-}
-
-/** A day counted back from today ("3 days ago", "2 weeks ago"), as typed: some phrases with it are refused. */
-export interface AgoDay {
-  n: number;
-  unit: 'd' | 'w' | 'mo' | 'y';
-  text: string;
-}
-
-export type Endpoint =
-  | { k: 'now' }
-  /** "2 hours ago": an exact duration before now. */
-  | { k: 'ago'; n: number; unit: 's' | 'm' | 'h' }
-  | { k: 'point'; day: DayRef; clock: Clock; wd?: number; notes: string[] }
-  | {
-      k: 'day';
-      day: DayRef;
-      part?: Part;
-      /** One of the channel's shifts, on the day it starts. */
-      shift?: ShiftSpan;
-      ago?: AgoDay;
-      wd?: number;
-      notes: string[];
-      zone?: Zone;
-    }
-  /** The shift going on now, or the last one that is over (of one name, when `span` is given). */
-  | {
-      k: 'shift';
-      which: 'last' | 'this';
-      span?: ShiftSpan;
-      count?: number;
-      /** Written with "last" (not "previous"): "last night shift" also reads as "last night's shift". */
-      saidLast?: true;
-      notes: string[];
-    }
-  | { k: 'span'; from: YMD; to: YMD; notes: string[]; zone?: Zone };
-
-export type Unit = 's' | 'm' | 'h' | 'd' | 'w' | 'mo' | 'y';
-
-export class Refusal {
-  constructor(
-    readonly error: string,
-    readonly examples: string[] = [],
-  ) {}
-}
-
-export interface GrammarCtx {
-  /** The local date of now in the user's zone. */
-  today: YMD;
-  order?: DateOrder;
-  locale?: string;
-  /** The channel's shifts, by start; absent when it declared none. */
-  shifts?: ShiftSpan[];
-}
-
-interface Tok {
-  /** Lower case, for matching. */
-  s: string;
-  /** As typed, for messages. */
-  raw: string;
-  num: boolean;
-  /** No whitespace before it. */
-  glued: boolean;
-}
-
-type R<T> = [T, number][];
-
-const TOKENS = /(\s*)(\d+|[a-z]+|\S)/giy;
-
-export function tokenize(input: string): Tok[] {
-  const out: Tok[] = [];
-  const text = input.replace(/(?<![a-z])([ap])\.m\.?/gi, '$1m');
-  TOKENS.lastIndex = 0;
-  for (let m = TOKENS.exec(text); m; m = TOKENS.exec(text)) {
-    const raw = m[2]!;
-    const code = raw.charCodeAt(0);
-    out.push({ s: raw.toLowerCase(), raw, num: code >= 48 && code <= 57, glued: m[1] === '' });
-  }
-  return out;
-}
-
-export const MONTH_NAMES = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const WEEKDAYS = new Map<string, number>();
 WEEKDAY_NAMES.forEach((name, i) => {
   WEEKDAYS.set(name.toLowerCase(), i + 1);
@@ -177,19 +71,6 @@ const NUMBER_WORDS: Record<string, number> = {
   eleven: 11,
   twelve: 12,
 };
-
-const UNITS = new Map<string, Unit>();
-for (const [unit, words] of [
-  ['s', 's sec secs second seconds'],
-  ['m', 'm min mins minute minutes'],
-  ['h', 'h hr hrs hour hours'],
-  ['d', 'd day days'],
-  ['w', 'w wk wks week weeks'],
-  ['mo', 'mo mos month months'],
-  ['y', 'y yr yrs year years'],
-] as const) {
-  for (const w of words.split(' ')) UNITS.set(w, unit);
-}
 
 /**
  * Fixed-offset zone abbreviations. Names that stand for more than one zone (IST: India, Israel, Ireland;
@@ -247,55 +128,8 @@ const SINGULAR_UNITS = new Map<string, Unit>(
 
 const AMBIGUOUS_ZONES = new Set(['ist', 'bst', 'cst', 'cdt', 'ast']);
 
-const isWord = (t: Tok[], i: number, ...ws: string[]): boolean =>
-  t[i] !== undefined && !t[i]!.num && ws.includes(t[i]!.s);
-
-const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-
-export function daysIn(month: number, year?: number): number {
-  if (month === 2) return year === undefined || isLeap(year) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-export function monthAbbr(month: number): string {
-  return MONTH_NAMES[month - 1]!.slice(0, 3);
-}
-
-export function fmtDate(d: YMD): string {
-  return `${d.day} ${monthAbbr(d.month)} ${d.year}`;
-}
-
-export function isoDate(d: YMD): string {
-  return `${String(d.year).padStart(4, '0')}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
-}
-
-const toWall = (d: YMD): Wall => ({ ...d, hour: 0, minute: 0, second: 0, millisecond: 0 });
-const ymd = (w: Wall): YMD => ({ year: w.year, month: w.month, day: w.day });
-export const plusDays = (d: YMD, n: number): YMD => ymd(addDays(toWall(d), n));
-export const plusMonths = (d: YMD, n: number): YMD => ymd(addMonths(toWall(d), n));
-export const weekdayOf = (d: YMD): number => isoWeekday(toWall(d));
-
-function textOf(t: Tok[], from: number, to: number): string {
-  let s = '';
-  for (let i = from; i < to; i++) s += (i > from && !t[i]!.glued ? ' ' : '') + t[i]!.raw;
-  return s;
-}
-
-const indices = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, k) => from + k);
-
-/** The text of some of the tokens, for chrono: without the fillers the grammar allows inside an atom. */
-function atomText(t: Tok[], at: number[]): string {
-  let s = '';
-  at.forEach((i, k) => {
-    s += (k > 0 && !(t[i]!.glued && at[k - 1] === i - 1) ? ' ' : '') + t[i]!.raw;
-  });
-  return s;
-}
-
-// ---------------------------------------------------------------------------------------------- pieces
-
 /** Which month a word names ("Nov", "sept", "November"): chrono's reading of "<word> 1". */
-function monthOfWord(word: string): number | undefined {
+export function monthOfWord(word: string): number | undefined {
   if (word.length < 3) return undefined; // no month name is shorter: spares chrono "to", "on", "am"…
   const f = recogniseAs('monthFirst', `${word} 1`, ['month', 'day']);
   return f?.day === 1 ? f.month : undefined;
@@ -368,10 +202,10 @@ const badCount = (text: string, example: string): Refusal =>
     example,
   ]);
 
-const refused = (error: string, examples: string[]): DayHit => ({
+const refused = (error: string, examples: string[], readings: string[] = []): DayHit => ({
   ref: { k: 'none' },
   notes: [],
-  refusal: new Refusal(error, examples),
+  refusal: new Refusal(error, examples, readings),
 });
 
 /** A date chrono could not read: a day its month does not have, or else not a date at all. */
@@ -463,9 +297,16 @@ function numericDate(t: Tok[], i: number, g: GrammarCtx): R<DayHit> {
   let y: number | undefined;
   const s2 = t[i + 3];
   const c = t[i + 4];
+  let century = '';
   if (s2?.s === s1.s && s2.glued && c?.num && c.glued) {
     next = i + 5;
-    if (c.s.length !== 4) {
+    // A two-digit year where the person's locale writes dates that way, in its order and with its
+    // separator (de-DE: 03.03.26): in the hundred years around now.
+    const yy = c.s.length === 2 ? twoDigitYearsFor(g.locale) : undefined;
+    if (yy && yy.separator === s1.s) {
+      y = fullYear(Number(c.s), g.today.year);
+      century = String(y);
+    } else if (c.s.length !== 4) {
       const text = textOf(t, i, next);
       return [
         [
@@ -477,21 +318,24 @@ function numericDate(t: Tok[], i: number, g: GrammarCtx): R<DayHit> {
         ],
       ];
     }
-    y = Number(c.s);
+    y ??= Number(c.s);
   } else if (s1.s !== '/') {
     return []; // 1.5 and 1-3 are not dates
   }
   const text = textOf(t, i, next);
   const need = y === undefined ? DATE : DATE_WITH_YEAR;
-  const dayFirst = recogniseAs('dayFirst', text, need);
-  const monthFirst = recogniseAs('monthFirst', text, need);
+  // chrono is given the year in full: its own reading of a two-digit year is not the locale's.
+  const atom = century ? `${a.s}${s1.s}${b.s}${s1.s}${century}` : text;
+  const dayFirst = recogniseAs('dayFirst', atom, need);
+  const monthFirst = recogniseAs('monthFirst', atom, need);
   if (!dayFirst && !monthFirst) {
     return [
       [refused(`“${text}” is not a date in either day/month order.`, ['1 Nov 2025', '2025-11-01']), next],
     ];
   }
   if (!dayFirst || !monthFirst || (dayFirst.month === monthFirst.month && dayFirst.day === monthFirst.day)) {
-    return [[dated((dayFirst ?? monthFirst)!), next]];
+    const r = (dayFirst ?? monthFirst)!;
+    return [[dated(r, century ? [`${text} = ${r.day} ${monthAbbr(r.month!)} ${r.year}`] : []), next]];
   }
   const spell = (r: Fields) => `${r.day} ${monthAbbr(r.month!)}${y === undefined ? '' : ` ${y}`}`;
   const iso = (r: Fields) => isoDate({ year: y!, month: r.month!, day: r.day! });
@@ -509,7 +353,7 @@ function numericDate(t: Tok[], i: number, g: GrammarCtx): R<DayHit> {
     y === undefined
       ? [spell(dayFirst), spell(monthFirst)]
       : [spell(dayFirst), iso(dayFirst), spell(monthFirst), iso(monthFirst)];
-  return [[refused(`${readings} ${fix}`, examples), next]];
+  return [[refused(`${readings} ${fix}`, examples, [spell(dayFirst), spell(monthFirst)]), next]];
 }
 
 /** A day: today, yesterday, tomorrow, (last|next) Friday, Friday, a named or numeric date. */
@@ -547,6 +391,7 @@ function dayRef(t: Tok[], i0: number, g: GrammarCtx): R<DayHit> {
               refusal: new Refusal(
                 `“this ${name}” could be the ${name} just gone or the coming one: write “${name}” or “last ${name}” for the most recent one, or “next ${name}” for the coming one.`,
                 [name, `last ${name}`],
+                [`last ${name}`, `next ${name}`],
               ),
             },
             j,
@@ -630,14 +475,17 @@ interface ClockHit {
  * 9am, 9:30 pm, 17:00, 17:00:05.25, noon, midnight; optionally followed by a zone. chrono reads the hour,
  * minute, second and meridiem; the fraction of a second is ours, to the nanosecond, since chrono keeps
  * only milliseconds and reads ".25" as 25 of them. Noon and midnight are ours too: midnight has a rule.
+ * With `hours`, a plain hour ("8", "16") is a time too: only a span of hours tied to a day reads one.
  */
-function clock(t: Tok[], i: number): R<ClockHit> {
+export function clock(t: Tok[], i: number, hours = false): R<ClockHit> {
   const bare: R<ClockHit> = [];
   const x = t[i];
   if (!x) return [];
   const zero = { minute: 0, second: 0, millisecond: 0, subNs: 0n };
-  if (!x.num && (x.s === 'noon' || x.s === 'midday')) bare.push([{ clock: { hour: 12, ...zero } }, i + 1]);
-  if (!x.num && x.s === 'midnight') bare.push([{ clock: { hour: 0, ...zero, midnight: true } }, i + 1]);
+  if (!x.num && (x.s === 'noon' || x.s === 'midday'))
+    bare.push([{ clock: { hour: 12, ...zero, text: x.raw } }, i + 1]);
+  if (!x.num && x.s === 'midnight')
+    bare.push([{ clock: { hour: 0, ...zero, midnight: true, text: x.raw } }, i + 1]);
   if (x.num && x.s.length <= 2) {
     let j = i + 1;
     const atom = [i];
@@ -666,8 +514,16 @@ function clock(t: Tok[], i: number): R<ClockHit> {
     }
     const ampm = isWord(t, j, 'am', 'pm');
     if (ampm) atom.push(j++);
+    const h = Number(x.s);
+    const written = {
+      text: textOf(t, i, j),
+      ...(!ampm && h >= 1 && h <= 12 && x.s[0] !== '0' ? { dial: true } : {}),
+      ...(!ampm && (h === 0 || h >= 13 || x.s[0] === '0') ? { h24: true } : {}),
+    };
+    if (hours && !colon && !ampm && h <= 23) {
+      bare.push([{ clock: { hour: h, ...zero, ...written } }, j]);
+    }
     if (colon || ampm) {
-      const h = Number(x.s);
       // chrono takes "0am" for 12am; on a 12-hour clock the hour is 1 to 12.
       const f =
         ampm && (h < 1 || h > 12)
@@ -685,6 +541,7 @@ function clock(t: Tok[], i: number): R<ClockHit> {
         second: f?.second ?? 0,
         millisecond: Number(fracNs / 1_000_000n),
         subNs: fracNs % 1_000_000n,
+        ...written,
       };
       if (!f) {
         bare.push([
@@ -708,16 +565,6 @@ function clock(t: Tok[], i: number): R<ClockHit> {
 
 // -------------------------------------------------------------------------------------------- endpoints
 
-export type EndpointHit = { ep: Endpoint } | { dayOnly: number } | { refusal: Refusal };
-
-function span(from: YMD, to: YMD, notes: string[] = []): EndpointHit {
-  return { ep: { k: 'span', from, to, notes } };
-}
-
-function refuse(error: string, examples: string[]): EndpointHit {
-  return { refusal: new Refusal(error, examples) };
-}
-
 /** Weeks, months, years, weekends and parts of days named relative to today. */
 function namedPeriod(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
   const out: R<EndpointHit> = [];
@@ -740,6 +587,7 @@ function namedPeriod(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
       refuse(
         `“${textOf(t, i, j + 1)}” could be this weekend or the last one: write “last weekend” or “this weekend”.`,
         ['last weekend'],
+        ['last weekend', 'this weekend'],
       ),
       j + 1,
     ]);
@@ -754,8 +602,30 @@ function namedPeriod(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
       j + 1,
     ]);
   }
+  if (
+    isWord(t, j, 'week', 'weekend', 'month', 'year') &&
+    isWord(t, j + 1, 'before') &&
+    isWord(t, j + 2, 'last')
+  ) {
+    out.push([calendarSpan(t[j]!.s, -2, today), j + 3]);
+  }
   if (!the) out.push(...monthWithoutDay(t, i, today));
   return out;
+}
+
+/** The week, weekend, month or year `step` of them from the one today is in ("the week before last": -2). */
+function calendarSpan(what: string, step: number, today: YMD): EndpointHit {
+  const monday = plusDays(today, 1 - weekdayOf(today));
+  if (what === 'week') return span(plusDays(monday, 7 * step), plusDays(monday, 7 * step + 7));
+  if (what === 'weekend') {
+    return span(plusDays(monday, 7 * step + 5), plusDays(monday, 7 * step + 7), [WEEKEND_NOTE]);
+  }
+  if (what === 'month') {
+    const first = { ...today, day: 1 };
+    return span(plusMonths(first, step), plusMonths(first, step + 1));
+  }
+  const jan1 = { year: today.year + step, month: 1, day: 1 };
+  return span(jan1, { ...jan1, year: jan1.year + 1 });
 }
 
 /** “this/last/previous/next” with a week, weekend, month, year, part of day or month name. */
@@ -782,6 +652,7 @@ function relativePeriod(t: Tok[], i: number, today: YMD, rel: string, what: stri
       refuse(
         `“${textOf(t, i, at)}” could mean the calendar ${what} or the ${rel === 'next' ? 'coming' : 'past'} ${n}: write “${rel} ${what}” for the calendar ${what}${rolling}.`,
         [`${rel} ${what}`, ...(rel === 'last' ? [`past ${n}`] : [])],
+        rel === 'last' ? [`last ${what}`, `past ${n}`] : [],
       ),
       at,
     ]);
@@ -1015,6 +886,13 @@ function pointOf(d: DayHit, c: ClockHit, text: string): EndpointHit {
 
 const NONE: DayHit = { ref: { k: 'none' }, notes: [] };
 
+/** The year printed last, after the date and the time (`date`, C's ctime: "Tue Mar 3 14:05:00 PST 2026"). */
+function printed(t: Tok[], d: DayHit, e: number): R<DayHit> {
+  if (d.ref.k !== 'monthDay' || !t[e]?.num || t[e]!.s.length !== 4 || d.refusal) return [];
+  const date = { year: Number(t[e]!.s), month: d.ref.month, day: d.ref.day };
+  return [[{ ...d, ref: { k: 'date', date } }, e + 1]];
+}
+
 /** Every reading of `t[i..]` as one endpoint; the caller keeps those that use every token. */
 function endpoints(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
   const out: R<EndpointHit> = [];
@@ -1036,7 +914,10 @@ function endpoints(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
       out.push([dayHitToEndpoint(d, { part: t[j]!.s as Part }), j + 1]);
     }
     const k = isWord(t, j, 'at') || isWord(t, j, ',') ? j + 1 : j;
-    for (const [c, e] of clock(t, k)) out.push([pointOf(d, c, textOf(t, i, e)), e]);
+    for (const [c, e] of clock(t, k)) {
+      out.push([pointOf(d, c, textOf(t, i, e)), e]);
+      for (const [p, f] of printed(t, d, e)) out.push([pointOf(p, c, textOf(t, i, f)), f]);
+    }
   }
   const ci = isWord(t, i, 'at') ? i + 1 : i;
   for (const [c, j] of clock(t, ci)) {
@@ -1045,6 +926,8 @@ function endpoints(t: Tok[], i: number, g: GrammarCtx): R<EndpointHit> {
   }
   const di = isWord(t, i, 'the') ? i + 1 : i;
   for (const [n, j] of dayNumber(t, di)) out.push([{ dayOnly: n }, j]);
+  // Last, so that none of them takes the place of a reading above.
+  out.push(...offsetAt(t, i), ...weekAt(t, i), ...edgeAt(t, i, (u, k) => endpoints(u, k, g)));
   return out;
 }
 
@@ -1116,6 +999,7 @@ export function rolling(t: Tok[]): RollingHit {
       refusal: new Refusal(
         `“${textOf(t, 0, t.length)}” could mean yesterday or the last 24 hours: write “yesterday” or “past 24 hours”.`,
         ['yesterday', 'past 24 hours'],
+        ['yesterday', 'past 24 hours'],
       ),
     };
   }
@@ -1125,6 +1009,7 @@ export function rolling(t: Tok[]): RollingHit {
   return {
     refusal: new Refusal(
       `“${textOf(t, 0, t.length)}” could mean the last calendar ${word} or the past ${n2}: write “last ${word}” or “past ${n2}”.`,
+      [`last ${word}`, `past ${n2}`],
       [`last ${word}`, `past ${n2}`],
     ),
   };

@@ -38,10 +38,12 @@
  * reads the calendar dates and clock times inside them (chrono.ts), and only the components it is certain
  * of are used. All zone conversion is Intl (zone.ts).
  */
+
+export { MAX_NS, MIN_NS } from './context.js';
 export { describeRange, type EchoOptions } from './describe.js';
 export { toIso, toNanos } from './exact.js';
 export { type DateOrder, dateOrderFor, isLocaleTag } from './locale.js';
-export { EXAMPLES, MAX_NS, MIN_NS, parseTimeRange, parseTimeRanges } from './parse.js';
+export { EXAMPLES, findTimeRanges, parseTimeRange, parseTimeRanges, readTimeRange } from './parse.js';
 export {
   describeShifts,
   formatShifts,
@@ -53,5 +55,13 @@ export {
   shiftSpans,
 } from './shifts.js';
 export { DEFAULT_ECHO_CHARS, describeRanges, type RangesEchoOptions } from './summary.js';
-export type { ParseContext, RangeOutcome, RangesOutcome, TimeRange } from './types.js';
+export type {
+  FoundRange,
+  ParseContext,
+  RangeOutcome,
+  RangeRefusal,
+  RangesOutcome,
+  TimeRange,
+  TimeReading,
+} from './types.js';
 export { isValidTimeZone } from './zone.js';

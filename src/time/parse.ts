@@ -1,28 +1,24 @@
-import { describeInstant, zoneAbbreviation } from './describe.js';
-import { msToNs, nsSubMs, nsToMsFloor, parseExact, parseLocalIso } from './exact.js';
-import {
-  type AgoDay,
-  type Clock,
-  type DayRef,
-  type Endpoint,
-  type GrammarCtx,
-  monthAbbr,
-  PARTS,
-  parseEndpointTokens,
-  plusDays,
-  Refusal,
-  rolling,
-  tokenize,
-  type Unit,
-  WEEKDAY_NAMES,
-  weekdayOf,
-  type YMD,
-  type Zone,
-} from './grammar.js';
-import { dateOrderFor } from './locale.js';
-import { NAMED_SHIFTS_EXAMPLE, SHIFTS_EXAMPLE, type ShiftSpan, shiftNote, shiftSpans } from './shifts.js';
-import type { ParseContext, RangeOutcome, RangesOutcome, TimeRange } from './types.js';
-import { addDays, addMonths, isValidTimeZone, type Wall, wallAt, wallToInstantMs } from './zone.js';
+import { clockWords, hhmm, onDial, spanReadings, withTime } from './clock-spans.js';
+import { type Ctx, MAX_NS, MIN_NS, makeCtx, NotARange, ParseProblem } from './context.js';
+import { describeInstant } from './describe.js';
+import { type Clock, PART_NOTE, PARTS, Refusal } from './endpoint.js';
+import { combine, type EP, rollingRange, since, single, spanProblem } from './evaluate.js';
+import { parseExact, parseLocalIso } from './exact.js';
+import { parseEndpointTokens, rolling } from './grammar.js';
+import { hourSpan } from './hour-spans.js';
+import { isoInterval } from './iso-interval.js';
+import { inEnglish, type Language } from './languages/index.js';
+import { NAMED_SHIFTS_EXAMPLE, SHIFTS_EXAMPLE } from './shifts.js';
+import { tokenize } from './tokens.js';
+import type {
+  FoundRange,
+  ParseContext,
+  RangeOutcome,
+  RangesOutcome,
+  TimeRange,
+  TimeReading,
+} from './types.js';
+import { monthSpan, soFar, toDate } from './wording.js';
 
 export const EXAMPLES: readonly string[] = [
   'yesterday 9am to 5pm',
@@ -35,26 +31,6 @@ export const EXAMPLES: readonly string[] = [
 const MAX_RANGE_CHARS = 200;
 const MAX_RANGES = 50;
 
-/** The service counts nanoseconds since 1970 in an unsigned string, and in a signed 64-bit integer. */
-export const MIN_NS = 0n;
-export const MAX_NS = 9_223_372_036_854_775_807n;
-
-interface Ctx {
-  nowNs: bigint;
-  nowMs: number;
-  tz: string;
-  today: YMD;
-  nowWall: Wall;
-  g: GrammarCtx;
-}
-
-class ParseProblem {
-  constructor(
-    readonly message: string,
-    readonly examples: string[] = [],
-  ) {}
-}
-
 const fail = (error: string, examples: readonly string[] = []): RangeOutcome => ({
   ok: false,
   error,
@@ -64,61 +40,18 @@ const fail = (error: string, examples: readonly string[] = []): RangeOutcome => 
 // Slack clients turn " into “ ”, sometimes only on one side, so quotes at either end are dropped.
 const EDGE_QUOTES = /^["'“”‘’„«»`]+|["'“”‘’„«»`]+$/g;
 
+// JavaScript prints the zone's name in brackets after its offset ("… GMT+0100 (Central European Standard
+// Time)"); the offset says it all.
+const ZONE_NAME_AFTER_OFFSET = /((?:GMT|UTC)[+-]\d{4}) \([^()]{1,60}\)/gi;
+
 export function normalizeText(text: string): string {
   return String(text ?? '')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(EDGE_QUOTES, '')
-    .trim();
+    .trim()
+    .replace(ZONE_NAME_AFTER_OFFSET, '$1');
 }
-
-function makeCtx(ctx: ParseContext): Ctx | string {
-  if (!ctx || !isValidTimeZone(ctx.timeZone)) {
-    return `“${String(ctx?.timeZone)}” is not a time zone I know (use an IANA name such as Europe/Berlin).`;
-  }
-  let nowNs: bigint;
-  if (typeof ctx.now === 'bigint') nowNs = ctx.now;
-  else if (ctx.now instanceof Date && Number.isFinite(ctx.now.getTime())) nowNs = msToNs(ctx.now.getTime());
-  else return 'The reference time is not a valid instant.';
-  const nowMs = nsToMsFloor(nowNs);
-  if (!Number.isFinite(nowMs) || Math.abs(nowMs) > 8.64e15)
-    return 'The reference time is not a valid instant.';
-  const nowWall = wallAt(ctx.timeZone, nowMs);
-  const today = { year: nowWall.year, month: nowWall.month, day: nowWall.day };
-  const order = dateOrderFor(ctx.locale);
-  const shifts = shiftSpans(ctx.shifts);
-  return {
-    nowNs,
-    nowMs,
-    tz: ctx.timeZone,
-    today,
-    nowWall,
-    g: {
-      today,
-      ...(order ? { order } : {}),
-      ...(ctx.locale && order ? { locale: ctx.locale } : {}),
-      ...(shifts ? { shifts } : {}),
-    },
-  };
-}
-
-const OUT_OF_REACH =
-  'That range reaches outside what the service can store (1 Jan 1970 to 11 Apr 2262). Give a range within it, like “2025-11-01 to 2025-11-03”.';
-
-/** wallToInstantMs, for the years Date can hold; far beyond them the range is refused anyway. */
-function instantMs(c: Ctx, w: Wall): number {
-  if (!(Math.abs(w.year) < 200_000)) throw new ParseProblem(OUT_OF_REACH);
-  return wallToInstantMs(c.tz, w);
-}
-
-function wallNs(c: Ctx, d: YMD, hour = 0, minute = 0, second = 0, millisecond = 0, subNs = 0n): bigint {
-  const day = hour >= 24 ? plusDays(d, Math.floor(hour / 24)) : d;
-  return msToNs(instantMs(c, { ...day, hour: hour % 24, minute, second, millisecond })) + subNs;
-}
-
-// ------------------------------------------------------------------------------------------ endpoints
-
-type EP = Endpoint | { k: 'instant'; ns: bigint; zone?: Zone } | { k: 'dayOnly'; day: number };
 
 type EndpointParse = { ok: true; ep: EP } | { ok: false; refusal?: Refusal };
 
@@ -151,6 +84,8 @@ function parseEndpoint(c: Ctx, text: string): EndpointParse {
       second: v.second,
       millisecond: Number(v.fractionNs / 1_000_000n),
       subNs: v.fractionNs % 1_000_000n,
+      h24: true, // ISO 8601 times are on the 24-hour clock
+      text: t.slice(11),
     };
     const date = { year: v.year, month: v.month, day: v.day };
     return { ok: true, ep: { k: 'point', day: { k: 'date', date }, clock, notes: [] } };
@@ -160,541 +95,6 @@ function parseEndpoint(c: Ctx, text: string): EndpointParse {
   if ('refusal' in hit) return { ok: false, refusal: hit.refusal };
   if ('dayOnly' in hit) return { ok: true, ep: { k: 'dayOnly', day: hit.dayOnly } };
   return { ok: true, ep: hit.ep };
-}
-
-interface Interval {
-  start: bigint;
-  end: bigint;
-  /** A stretch of time (a day, a week), whose end is cut to now while it is still going on. */
-  period: boolean;
-}
-
-function checkWeekday(ep: EP, date: YMD): void {
-  if ((ep.k === 'day' || ep.k === 'point') && ep.wd && weekdayOf(date) !== ep.wd) {
-    const spelled = `${date.day} ${monthAbbr(date.month)} ${date.year}`;
-    throw new ParseProblem(
-      `${spelled} is a ${WEEKDAY_NAMES[weekdayOf(date) - 1]}, not a ${WEEKDAY_NAMES[ep.wd - 1]}.`,
-      [spelled],
-    );
-  }
-}
-
-/** A wall-clock time on `date` in the zone written in the text, else in the user's. */
-function zonedNs(c: Ctx, date: YMD, k: Clock, zone = k.zone): bigint {
-  if (zone && 'offsetMin' in zone) {
-    const d = new Date(0);
-    d.setUTCFullYear(date.year, date.month - 1, date.day);
-    d.setUTCHours(k.hour, k.minute, k.second, k.millisecond);
-    const ms = d.getTime() - zone.offsetMin * 60_000;
-    if (!Number.isFinite(ms)) throw new ParseProblem(OUT_OF_REACH);
-    return msToNs(ms) + k.subNs;
-  }
-  const ns = wallNs(c, date, k.hour, k.minute, k.second, k.millisecond, k.subNs);
-  if (zone && 'ambiguous' in zone) {
-    const own = zoneAbbreviation(c.tz, nsToMsFloor(ns));
-    if (own.toUpperCase() !== zone.ambiguous) {
-      throw new ParseProblem(
-        `“${zone.ambiguous}” is the name of more than one time zone, and not what your zone (${c.tz}) is called then (${own}): write the UTC offset instead, like “9:00 +05:30”, or leave the zone out to use yours.`,
-        ['yesterday 9:00 +05:30 to 17:00 +05:30'],
-      );
-    }
-  }
-  return ns;
-}
-
-/** The start of an hour of `date` (24 and later are on the days after), in `zone` if one is written. */
-function hourNs(c: Ctx, date: YMD, hour: number, zone: Zone | undefined): bigint {
-  if (!zone) return wallNs(c, date, hour);
-  const day = plusDays(date, Math.floor(hour / 24));
-  return zonedNs(c, day, { hour: hour % 24, minute: 0, second: 0, millisecond: 0, subNs: 0n }, zone);
-}
-
-const SECONDS = { s: 1n, m: 60n, h: 3600n } as const;
-
-/** A wall-clock minute of `date` in the user's zone (1440 and later are on the days after). */
-function minuteNs(c: Ctx, date: YMD, minute: number): bigint {
-  return wallNs(c, plusDays(date, Math.floor(minute / 1440)), Math.floor((minute % 1440) / 60), minute % 60);
-}
-
-/** The shifts that start from `days` days before today to today, in time order. */
-function recentShifts(
-  c: Ctx,
-  only?: ShiftSpan,
-  days = 3,
-): { span: ShiftSpan; day: YMD; start: bigint; end: bigint }[] {
-  const out: { span: ShiftSpan; day: YMD; start: bigint; end: bigint }[] = [];
-  for (let back = days; back >= 0; back--) {
-    const day = plusDays(c.today, -back);
-    for (const span of c.g.shifts ?? []) {
-      if (only && span.start !== only.start) continue;
-      out.push({ span, day, start: minuteNs(c, day, span.from), end: minuteNs(c, day, span.to) });
-    }
-  }
-  return out;
-}
-
-/**
- * "this shift": the one going on now; "last shift": the most recent one that is over. With a name ("last
- * night shift"), the most recent one of that name that is over; read as "last night's shift" it would be
- * the one that started yesterday, so when that one is still going on the phrase is refused with both.
- */
-function currentShift(c: Ctx, ep: Extract<EP, { k: 'shift' }>): { start: bigint; end: bigint } {
-  if (ep.count !== undefined) {
-    const perDay = c.g.shifts?.length ?? 1;
-    const over = recentShifts(c, undefined, Math.ceil(ep.count / perDay) + 2).filter((s) => s.end <= c.nowNs);
-    const first = over[over.length - ep.count]!;
-    return { start: first.start, end: over.at(-1)!.end };
-  }
-  const all = recentShifts(c, ep.span);
-  const found =
-    ep.which === 'this'
-      ? all.find((s) => s.start <= c.nowNs && c.nowNs < s.end)
-      : all.filter((s) => s.end <= c.nowNs).at(-1);
-  if (!found)
-    throw new ParseProblem('No shift of that name has ended in the last three days.', ['last shift']);
-  if (ep.which === 'this') ep.notes.splice(0, ep.notes.length, shiftNote(found.span));
-  else if (!ep.span) ep.notes.splice(0, ep.notes.length, shiftNote(found.span));
-  if (ep.span?.name === 'night' && ep.saidLast) {
-    const yesterday = plusDays(c.today, -1);
-    const lastNight = all.find((s) => sameDay(s.day, yesterday));
-    if (lastNight && lastNight.end > c.nowNs) {
-      throw new ParseProblem(
-        `“last night shift” could be the night shift going on now (it started last night, ${describeInstant(lastNight.start, c.tz)}) or the last one that is over (from ${describeInstant(found.start, c.tz)}): write “this shift” for the one going on, or “the night shift on ${fmtDay(found.day)}” for the one that is over.`,
-        ['this shift', `the night shift on ${fmtDay(found.day)}`],
-      );
-    }
-  }
-  return found;
-}
-
-const fmtDay = (d: YMD): string => `${d.day} ${monthAbbr(d.month)} ${d.year}`;
-
-/** Where `ep` starts and ends when its day is `date` (ignored by endpoints that carry their own). */
-function interval(c: Ctx, ep: EP, date: YMD): Interval {
-  switch (ep.k) {
-    case 'now':
-      return { start: c.nowNs, end: c.nowNs, period: false };
-    case 'ago': {
-      const ns = c.nowNs - BigInt(ep.n) * SECONDS[ep.unit] * 1_000_000_000n;
-      return { start: ns, end: ns, period: false };
-    }
-    case 'shift': {
-      const s = currentShift(c, ep);
-      return { start: s.start, end: s.end, period: true };
-    }
-    case 'instant':
-      return { start: ep.ns, end: ep.ns, period: false };
-    case 'span':
-      return { start: hourNs(c, ep.from, 0, ep.zone), end: hourNs(c, ep.to, 0, ep.zone), period: true };
-    case 'day': {
-      checkWeekday(ep, date);
-      if (ep.shift) {
-        return { start: minuteNs(c, date, ep.shift.from), end: minuteNs(c, date, ep.shift.to), period: true };
-      }
-      const p = ep.part ? PARTS[ep.part] : { from: 0, to: 24 };
-      return { start: hourNs(c, date, p.from, ep.zone), end: hourNs(c, date, p.to, ep.zone), period: true };
-    }
-    case 'point': {
-      checkWeekday(ep, date);
-      const ns = zonedNs(c, date, ep.clock);
-      return { start: ns, end: ns, period: false };
-    }
-    case 'dayOnly': // its month came from the other end
-      return { start: wallNs(c, date), end: wallNs(c, plusDays(date, 1)), period: true };
-  }
-}
-
-function bareDayNumber(ep: EP): void {
-  if (ep.k === 'dayOnly') {
-    throw new ParseProblem(`“${ep.day}” on its own is not a date: give its month, like “Nov ${ep.day}”.`, [
-      `Nov ${Math.min(ep.day, 30)}`,
-    ]);
-  }
-}
-
-/** The end as a range uses it: a day or period still going on ends now. */
-function endOf(c: Ctx, iv: Interval): bigint {
-  return iv.period && iv.start <= c.nowNs && c.nowNs < iv.end ? c.nowNs : iv.end;
-}
-
-/** An end that names its own year (a date or an exact instant), rather than a day counted from now. */
-function explicit(ep: EP): boolean {
-  return ep.k === 'instant' || ((ep.k === 'day' || ep.k === 'point') && ep.day.k === 'date' && !ep.day.rel);
-}
-
-function refOf(ep: EP): DayRef | undefined {
-  if (ep.k === 'day' || ep.k === 'point') return ep.day;
-  if (ep.k === 'dayOnly') return { k: 'dayOnly', day: ep.day };
-  return undefined;
-}
-
-type Kind = 'fixed' | 'weekly' | 'yearly';
-
-function kindOf(ref: DayRef | undefined): Kind {
-  if (ref?.k === 'weekday') return 'weekly';
-  if (ref?.k === 'monthDay') return 'yearly';
-  return 'fixed';
-}
-
-function fixedDate(c: Ctx, ref: DayRef | undefined): YMD {
-  return ref?.k === 'date' ? ref.date : c.today;
-}
-
-const isValidDay = (y: number, m: number, d: number) => {
-  const probe = new Date(0);
-  probe.setUTCFullYear(y, m - 1, d);
-  return probe.getUTCDate() === d;
-};
-
-/** Dates of a floating day, going back from `from` (inclusive), most recent first. */
-function* backFrom(ref: DayRef, from: YMD): Generator<YMD> {
-  if (ref.k === 'weekday') {
-    const first = plusDays(from, -((weekdayOf(from) - ref.wd + 7) % 7));
-    for (let k = 0; k < 6; k++) yield plusDays(first, -7 * k);
-  } else if (ref.k === 'monthDay') {
-    const before = ref.month < from.month || (ref.month === from.month && ref.day <= from.day);
-    for (let y = before ? from.year : from.year - 1, n = 0; n < 9; y--, n++) {
-      if (isValidDay(y, ref.month, ref.day)) yield { year: y, month: ref.month, day: ref.day };
-    }
-  }
-}
-
-/** Dates of a weekday, going forward from `from` (inclusive), soonest first. */
-function* forwardFrom(ref: DayRef, from: YMD): Generator<YMD> {
-  if (ref.k !== 'weekday') return;
-  const first = plusDays(from, (ref.wd - weekdayOf(from) + 7) % 7);
-  for (let k = 0; k < 6; k++) yield plusDays(first, 7 * k);
-}
-
-const HALF_YEAR_DAYS = 183;
-
-function dayNumber(d: YMD): number {
-  const t = new Date(0);
-  t.setUTCFullYear(d.year, d.month - 1, d.day);
-  return t.getTime() / 86_400_000;
-}
-
-/**
- * A date without a year beside a date that has one: in the same year, or across new year when that
- * is under half a year away ("Dec 30 to Jan 2"). "Nov 3 to Nov 1" is therefore reversed, not a year long.
- */
-function yearNear(ref: Extract<DayRef, { k: 'monthDay' }>, anchor: YMD, dir: 1 | -1): YMD[] {
-  const out: YMD[] = [];
-  for (const year of [anchor.year, anchor.year + dir]) {
-    const d = { year, month: ref.month, day: ref.day };
-    if (!isValidDay(year, ref.month, ref.day)) continue;
-    if (year !== anchor.year && Math.abs(dayNumber(d) - dayNumber(anchor)) >= HALF_YEAR_DAYS) continue;
-    out.push(d);
-  }
-  if (out.length === 0) {
-    throw new ParseProblem(`${monthAbbr(ref.month)} ${ref.day} is not a date in ${anchor.year}.`, [
-      `${monthAbbr(ref.month)} 28`,
-    ]);
-  }
-  return out;
-}
-
-function localDate(c: Ctx, ns: bigint): YMD {
-  const w = wallAt(c.tz, nsToMsFloor(ns));
-  return { year: w.year, month: w.month, day: w.day };
-}
-
-/** The first candidate that fits, else the first one (whose problem the checks then report). */
-function firstFit<T>(dates: Iterable<YMD>, make: (d: YMD) => T, ok: (x: T) => boolean): T {
-  let head: T | undefined;
-  for (const d of dates) {
-    const x = make(d);
-    head ??= x;
-    if (ok(x)) return x;
-  }
-  return head!;
-}
-
-const sameDay = (a: YMD, b: YMD) => a.year === b.year && a.month === b.month && a.day === b.day;
-
-/** A date without a year is in the most recent year in which that day has come (today included). */
-function recentDate(c: Ctx, ref: DayRef): YMD {
-  const date = backFrom(ref, c.today).next().value;
-  if (date) return date;
-  // Only a bare day number that takes its month from the other end ("32-1 Sept") gets here unchecked.
-  const [month, day] = ref.k === 'monthDay' ? [ref.month, ref.day] : [1, 0];
-  throw new ParseProblem(`${monthAbbr(month)} ${day} is not a date.`, [`${monthAbbr(month)} 1`]);
-}
-
-/**
- * Where a floating start lands: a weekday is the most recent one that has begun (so "since Monday 8am"
- * early on a Monday is last week's), a date without a year the most recent one that has come.
- */
-function startDate(c: Ctx, ep: EP, ref: DayRef): YMD {
-  if (ref.k === 'monthDay') return recentDate(c, ref);
-  const dates = [...backFrom(ref, c.today)];
-  return dates.find((d) => interval(c, ep, d).start <= c.nowNs) ?? dates[0]!;
-}
-
-function yearNote(c: Ctx, ref: DayRef | undefined, date: YMD): string[] {
-  if (ref?.k !== 'monthDay' || date.year === c.today.year) return [];
-  return [`${monthAbbr(ref.month)} ${ref.day} = ${date.day} ${monthAbbr(date.month)} ${date.year}`];
-}
-
-function notesOf(...eps: EP[]): string[] {
-  return eps.flatMap((ep) =>
-    ep.k === 'day' || ep.k === 'point' || ep.k === 'span' || ep.k === 'shift' ? ep.notes : [],
-  );
-}
-
-function withNotes(r: { startNs: bigint; endNs: bigint }, notes: string[]): TimeRange {
-  const unique = [...new Set(notes)];
-  return unique.length > 0 ? { ...r, note: unique.join('; ') } : r;
-}
-
-/** The date of the end that takes its day (or month) from the start, or the other way round. */
-function derived(ep: EP, driver: YMD, role: 'start' | 'end'): YMD {
-  const ref = refOf(ep);
-  if (ref?.k === 'dayOnly') {
-    if (!isValidDay(driver.year, driver.month, ref.day)) {
-      throw new ParseProblem(`${monthAbbr(driver.month)} ${ref.day} is not a date.`, [
-        `${monthAbbr(driver.month)} 1`,
-      ]);
-    }
-    return { year: driver.year, month: driver.month, day: ref.day };
-  }
-  // "9pm to midnight": the first midnight after the start.
-  if (role === 'end' && ep.k === 'point' && ep.clock.midnight) return plusDays(driver, 1);
-  return driver;
-}
-
-function zoneOf(ep: EP): Zone | undefined {
-  if (ep.k === 'point') return ep.clock.zone;
-  return ep.k === 'instant' || ep.k === 'day' || ep.k === 'span' ? ep.zone : undefined;
-}
-
-function withZone(ep: EP, zone: Zone): EP {
-  if (ep.k === 'point') return { ...ep, clock: { ...ep.clock, zone } };
-  return ep.k === 'day' || ep.k === 'span' ? { ...ep, zone } : ep;
-}
-
-/**
- * A zone written once is the whole range's: people write it after the end ("9am to 5pm PST") and mean
- * both ends. When each end names its own, each keeps it.
- */
-function shareZone(S: EP, E: EP): [EP, EP] {
-  const [s, e] = [zoneOf(S), zoneOf(E)];
-  if (e && !s) return [withZone(S, e), E];
-  if (s && !e) return [S, withZone(E, s)];
-  return [S, E];
-}
-
-/** A range from two endpoints: days and months carried over, floating days settled, notes kept. */
-function combine(c: Ctx, start: EP, end: EP, texts: [string, string]): TimeRange {
-  const startAgo = dayAgo(start);
-  if (startAgo && momentary(end)) dayOrInstantAgo(c, startAgo, texts[1]);
-  const [S, E] = shareZone(start, end);
-  const sRef = refOf(S);
-  const eRef = refOf(E);
-  const owns = (r: DayRef | undefined) => r !== undefined && r.k !== 'none' && r.k !== 'dayOnly';
-  const hasMonth = (r: DayRef | undefined) => r?.k === 'monthDay' || (r?.k === 'date' && !r.rel);
-  if (eRef?.k === 'dayOnly' && !hasMonth(sRef)) {
-    throw new ParseProblem(
-      `A bare day number (“${eRef.day}”) as the end needs a start with a month, like “Nov 1-3”.`,
-      ['Nov 1-3'],
-    );
-  }
-  if (sRef?.k === 'dayOnly' && !hasMonth(eRef)) {
-    throw new ParseProblem(
-      'A range cannot start with a bare day number unless the end has a month, like “1-3 Nov”.',
-      ['1-3 Nov'],
-    );
-  }
-  const endFromStart = (eRef?.k === 'none' || eRef?.k === 'dayOnly') && owns(sRef);
-  const startFromEnd = !endFromStart && (sRef?.k === 'none' || sRef?.k === 'dayOnly') && owns(eRef);
-  const build = (sd: YMD, ed: YMD) => {
-    const si = interval(c, S, sd);
-    const ei = interval(c, E, ed);
-    return { start: si.start, end: endOf(c, ei), sd, ed };
-  };
-  const fits = (b: { start: bigint; end: bigint }) => b.start < b.end && b.end <= c.nowNs;
-  let chosen: ReturnType<typeof build>;
-
-  if (endFromStart || startFromEnd) {
-    const driverRef = endFromStart ? sRef! : eRef!;
-    const make = (D: YMD) =>
-      build(startFromEnd ? derived(S, D, 'start') : D, endFromStart ? derived(E, D, 'end') : D);
-    const kind = kindOf(driverRef);
-    if (kind === 'weekly') {
-      // The most recent one that is over: a span of weekdays not yet over this week is last week's.
-      chosen = firstFit(backFrom(driverRef, c.today), make, fits);
-    } else if (driverRef.k === 'monthDay') {
-      // The year in which the start's day has most recently come ("1-3 Nov" is decided by Nov 1).
-      const startDay = sRef?.k === 'dayOnly' ? sRef.day : driverRef.day;
-      const { year } = recentDate(c, { k: 'monthDay', month: driverRef.month, day: startDay });
-      if (!isValidDay(year, driverRef.month, driverRef.day)) {
-        throw new ParseProblem(`${monthAbbr(driverRef.month)} ${driverRef.day} is not a date in ${year}.`, [
-          `${monthAbbr(driverRef.month)} 28`,
-        ]);
-      }
-      chosen = make({ year, month: driverRef.month, day: driverRef.day });
-    } else chosen = make(fixedDate(c, driverRef));
-  } else {
-    const sK = kindOf(sRef);
-    const eK = kindOf(eRef);
-    if (sK === 'weekly' && eK === 'weekly') {
-      chosen = firstFit(
-        backFrom(sRef!, c.today),
-        (sd) => build(sd, forwardFrom(eRef!, sd).next().value!),
-        fits,
-      );
-    } else if (sK !== 'fixed' && eK === 'fixed' && (sK === 'weekly' || explicit(E))) {
-      // The latest one that starts before the end (a yearless date: before an end with a year of its own).
-      const ed = fixedDate(c, eRef);
-      const endNs = endOf(c, interval(c, E, ed));
-      const from = localDate(c, endNs);
-      const dates = sRef!.k === 'monthDay' ? yearNear(sRef!, from, -1) : [...backFrom(sRef!, from)];
-      chosen = build(dates.find((d) => interval(c, S, d).start < endNs) ?? dates[0]!, ed);
-    } else {
-      const sd = sK === 'fixed' ? fixedDate(c, sRef) : startDate(c, S, sRef!);
-      if (eK === 'fixed') chosen = build(sd, derived(E, fixedDate(c, eRef), 'end'));
-      else {
-        // The first one that ends after the start.
-        const startNs = interval(c, S, sd).start;
-        const from = localDate(c, startNs);
-        const dates = eRef!.k === 'monthDay' ? yearNear(eRef!, from, 1) : [...forwardFrom(eRef!, from)];
-        chosen = build(sd, dates.find((d) => interval(c, E, d).end > startNs) ?? dates[0]!);
-      }
-    }
-  }
-  const notes = [...notesOf(S, E), ...yearNote(c, sRef, chosen.sd), ...yearNote(c, eRef, chosen.ed)];
-  if (chosen.end <= chosen.start) {
-    const ends = `The end (${describeInstant(chosen.end, c.tz)}) is not after the start (${describeInstant(chosen.start, c.tz)})`;
-    if (S.k === 'point' && E.k === 'point' && sameDay(chosen.sd, chosen.ed)) {
-      throw new ParseProblem(
-        `${ends}. For a range past midnight, give the end its day, like “yesterday 10pm to today 2am”.`,
-        ['yesterday 10pm to today 2am'],
-      );
-    }
-    throw new ParseProblem(
-      `${ends}: “${texts[1]}” does not come after “${texts[0]}”. Put the earlier one first.`,
-    );
-  }
-  return withNotes({ startNs: chosen.start, endNs: chosen.end }, notes);
-}
-
-/** One endpoint on its own: a day or period (a point in time is not a range). */
-function single(c: Ctx, ep: EP, text: string): TimeRange {
-  if (ep.k === 'instant' || ep.k === 'now' || ep.k === 'point' || ep.k === 'ago') {
-    let past = false;
-    try {
-      const from = since(c, ep).startNs;
-      past = from >= MIN_NS && from < c.nowNs;
-    } catch (e) {
-      if (!(e instanceof ParseProblem)) throw e;
-    }
-    const what = ep.k === 'point' ? 'a single point in time' : 'a single instant';
-    const end = ep.k === 'point' ? '5pm' : ep.k === 'ago' ? 'now' : '…';
-    throw new ParseProblem(
-      `“${text}” is ${what}, not a range: add an end (“${text} to ${end}”) or write “since ${text}”.`,
-      past ? [`since ${text}`] : [],
-    );
-  }
-  bareDayNumber(ep);
-  if (ep.k === 'day' && ep.ago && ep.ago.unit !== 'd') wholePeriodAgo(ep.ago, fixedDate(c, ep.day));
-  const ref = refOf(ep);
-  const make = (d: YMD) => {
-    const iv = interval(c, ep, d);
-    return { start: iv.start, end: endOf(c, iv), d };
-  };
-  let b: ReturnType<typeof make>;
-  const kind = kindOf(ref);
-  if (kind === 'weekly') {
-    b = firstFit(backFrom(ref!, c.today), make, (x) => x.start < x.end && x.end <= c.nowNs);
-  } else b = make(kind === 'yearly' ? recentDate(c, ref!) : fixedDate(c, ref));
-  return withNotes({ startNs: b.start, endNs: b.end }, [...notesOf(ep), ...yearNote(c, ref, b.d)]);
-}
-
-/**
- * A time with a zone but no day ("since 8am CET") is the most recent one. The zone's date may be a day
- * ahead of the user's or behind it, so that one may be on any of four of the user's days.
- */
-function recentZonedTime(c: Ctx, ep: EP): YMD | undefined {
-  if (ep.k !== 'point' || ep.day.k !== 'none' || !ep.clock.zone) return undefined;
-  const days = [1, 0, -1, -2].map((n) => plusDays(c.today, n));
-  return days.find((d) => interval(c, ep, d).start <= c.nowNs) ?? c.today;
-}
-
-/**
- * "2 weeks ago" on its own could be that day or that week (month, year): refused with both, each written
- * so that it works as typed.
- */
-function wholePeriodAgo(ago: AgoDay, day: YMD): never {
-  const word = ago.unit === 'w' ? 'week' : ago.unit === 'mo' ? 'month' : 'year';
-  const date = `${WEEKDAY_NAMES[weekdayOf(day) - 1]!.slice(0, 3)} ${day.day} ${monthAbbr(day.month)} ${day.year}`;
-  let period: string;
-  if (ago.unit === 'w') {
-    const monday = plusDays(day, 1 - weekdayOf(day));
-    const sunday = plusDays(monday, 6);
-    period = `${monday.day} ${monthAbbr(monday.month)} ${monday.year} to ${sunday.day} ${monthAbbr(sunday.month)} ${sunday.year}`;
-  } else if (ago.unit === 'mo') period = `${monthAbbr(day.month)} ${day.year}`;
-  else period = `${day.year}-01-01 to ${day.year}-12-31`;
-  throw new ParseProblem(
-    `“${ago.text}” could be the day ${date} or the whole ${word} it falls in: write “${date}” for the day, or “${period}” for the ${word}.`,
-    [date, period],
-  );
-}
-
-/**
- * "3 days ago" where a point in time would fit as well ("since 3 days ago", "3 days ago to now") could
- * start at that day's midnight or at this time of day three days ago: refused with both.
- */
-function dayOrInstantAgo(c: Ctx, ago: AgoDay, end?: string): never {
-  const day = fixedAgoDate(c, ago);
-  const unitWord = { d: 'day', w: 'week', mo: 'month', y: 'year' }[ago.unit];
-  const clock = `${String(c.nowWall.hour).padStart(2, '0')}:${String(c.nowWall.minute).padStart(2, '0')}`;
-  const phrase = end === undefined ? `since ${ago.text}` : `${ago.text} to ${end}`;
-  const midnight = end === undefined ? `since ${ago.text} 00:00` : `${ago.text} 00:00 to ${end}`;
-  const rolling =
-    end === undefined || /^(right )?now$/i.test(end)
-      ? `past ${ago.n} ${unitWord}${ago.n === 1 ? '' : 's'}`
-      : `${ago.text} ${clock} to ${end}`;
-  throw new ParseProblem(
-    `“${phrase}” could start at the beginning of that day (${describeInstant(wallNs(c, day), c.tz)}) or at this time of day ${ago.text} (${describeInstant(rollingRange(c, ago.n, ago.unit).startNs, c.tz)}): write “${midnight}” for the first, or “${rolling}” for the second.`,
-    [midnight, rolling],
-  );
-}
-
-function fixedAgoDate(c: Ctx, ago: AgoDay): YMD {
-  if (ago.unit === 'd') return plusDays(c.today, -ago.n);
-  if (ago.unit === 'w') return plusDays(c.today, -7 * ago.n);
-  const w = addMonths(c.nowWall, -ago.n * (ago.unit === 'y' ? 12 : 1));
-  return { year: w.year, month: w.month, day: w.day };
-}
-
-const dayAgo = (ep: EP): AgoDay | undefined => (ep.k === 'day' && !ep.part && !ep.shift ? ep.ago : undefined);
-
-/** An end that is a moment, not a stretch of time. */
-const momentary = (ep: EP): boolean =>
-  ep.k === 'now' || ep.k === 'ago' || ep.k === 'instant' || ep.k === 'point';
-
-/** "since X": from the start of the most recent X to now. */
-function since(c: Ctx, ep: EP): TimeRange {
-  bareDayNumber(ep);
-  const ago = dayAgo(ep);
-  if (ago) dayOrInstantAgo(c, ago);
-  const ref = refOf(ep);
-  const d = recentZonedTime(c, ep) ?? (kindOf(ref) === 'fixed' ? fixedDate(c, ref) : startDate(c, ep, ref!));
-  return withNotes({ startNs: interval(c, ep, d).start, endNs: c.nowNs }, [
-    ...notesOf(ep),
-    ...yearNote(c, ref, d),
-  ]);
-}
-
-function rollingRange(c: Ctx, n: number, unit: Unit): TimeRange {
-  const secondsPer: Partial<Record<Unit, bigint>> = { s: 1n, m: 60n, h: 3600n };
-  const exact = secondsPer[unit];
-  if (exact !== undefined) return { startNs: c.nowNs - BigInt(n) * exact * 1_000_000_000n, endNs: c.nowNs };
-  const back =
-    unit === 'mo' || unit === 'y'
-      ? addMonths(c.nowWall, -n * (unit === 'y' ? 12 : 1))
-      : addDays(c.nowWall, -(unit === 'w' ? 7 * n : n));
-  return { startNs: msToNs(instantMs(c, back)) + nsSubMs(c.nowNs), endNs: c.nowNs };
 }
 
 // ------------------------------------------------------------------------------------------ the text
@@ -721,7 +121,7 @@ function pair(c: Ctx, left: string, right: string, a: Attempt): TimeRange | null
     return combine(c, l.ep, r.ep, [left.trim(), right.trim()]);
   } catch (e) {
     if (!(e instanceof ParseProblem)) throw e;
-    a.refusal ??= new Refusal(e.message, e.examples);
+    a.refusal ??= new Refusal(e.message, e.examples, e.readings);
     return null;
   }
 }
@@ -740,7 +140,7 @@ function splitAt(c: Ctx, t: string, re: RegExp, a: Attempt): TimeRange | null {
 }
 
 function problem(r: Refusal): ParseProblem {
-  return new ParseProblem(r.error, r.examples);
+  return new ParseProblem(r.error, r.examples, r.readings);
 }
 
 const SHIFT_WORDS = /(?:^|[^a-z])shifts?(?![a-z])/i;
@@ -776,15 +176,93 @@ function dayThenTimes(c: Ctx, t: string, a: Attempt): TimeRange | undefined {
       return combine(c, start, r.ep, [`${m[1]} ${left}`, right]);
     } catch (e) {
       if (!(e instanceof ParseProblem)) throw e;
-      a.refusal ??= new Refusal(e.message, e.examples);
+      a.refusal ??= new Refusal(e.message, e.examples, e.readings);
       return undefined;
     }
   }
   return undefined;
 }
 
-/** The whole text as one range, or the problem with it. */
+/**
+ * The whole text as one range, or the problem with it. The forms read beside the grammar (spans of hours,
+ * ISO intervals, …) are tried only for a text the grammar does not read, so none of them changes a reading
+ * the grammar makes. `explain`: for a text not read at all, say which leading part of it could be.
+ */
 function interpret(c: Ctx, t: string, explain = true): TimeRange | ParseProblem {
+  let r: TimeRange | ParseProblem;
+  try {
+    r = interpretWords(c, t);
+  } catch (e) {
+    if (!(e instanceof ParseProblem)) throw e;
+    r = e;
+  }
+  if (!(r instanceof ParseProblem)) return r;
+  const other = otherForms(c, t);
+  if (other) return other;
+  return r instanceof NotARange && explain ? unreadable(c, t, true) : r;
+}
+
+/** The forms read beside the grammar, or undefined when the text is none of them. */
+function otherForms(c: Ctx, t: string): TimeRange | ParseProblem | undefined {
+  const current = toDate(t);
+  if (current) return interpret(c, current, false);
+  const inner = soFar(t);
+  if (inner) return sinceItBegan(c, inner);
+  try {
+    return isoInterval(c, t) ?? monthSpan(c, t) ?? hoursOfDay(c, t);
+  } catch (e) {
+    if (!(e instanceof ParseProblem)) throw e;
+    return e;
+  }
+}
+
+/** "today so far", "this shift so far": the stretch going on, which ends now; one that is over is refused. */
+function sinceItBegan(c: Ctx, inner: string): TimeRange | ParseProblem {
+  const r = interpret(c, inner, false);
+  if (r instanceof ParseProblem || r.endNs === c.nowNs) return r;
+  return new ParseProblem(
+    `“${inner}” is not going on now, so none of it is “so far”: write “${inner}” for all of it.`,
+    [inner],
+  );
+}
+
+const isPartNote = (n: string) => (Object.values(PART_NOTE) as string[]).includes(n);
+
+/** "yesterday 8-4", "between 6 and 8 this evening": hours of a day, in the half of the day they fit. */
+function hoursOfDay(c: Ctx, t: string): TimeRange | ParseProblem | undefined {
+  const span = hourSpan(t, c.g);
+  if (!span) return undefined;
+  const { day, dayText, a, b } = span;
+  const picks = spanReadings(a, b, day.part);
+  if (picks.length === 0 && !day.part) return undefined;
+  if (picks.length === 0) {
+    const p = PARTS[day.part!];
+    return new ParseProblem(
+      `“${t}”: ${a.text} to ${b.text} is not in the ${day.part} (${hhmm(p.from * 3_600_000)}–${hhmm(p.to * 3_600_000)}). Give the day and the hours, like “yesterday 6pm to 8pm”.`,
+      ['yesterday 6pm to 8pm'],
+    );
+  }
+  if (picks.length > 1) {
+    return spanProblem(
+      t,
+      picks,
+      (p) => `${dayText} ${clockWords(p.start, 'start')} to ${clockWords(p.end, 'end')}`,
+    );
+  }
+  const p = picks[0]!;
+  const halves = onDial(a, b) ? [`${a.text}–${b.text} = ${hhmm(p.start)}–${hhmm(p.end)}`] : [];
+  const start: EP = {
+    k: 'point',
+    day: day.day,
+    ...(day.wd ? { wd: day.wd } : {}),
+    clock: withTime(a, p.start),
+    notes: [...day.notes.filter((n) => !isPartNote(n)), ...halves],
+  };
+  const end: EP = { k: 'point', day: { k: 'none' }, clock: withTime(b, p.end), notes: [] };
+  return combine(c, start, end, [`${dayText} ${a.text}`, `${b.text}`]);
+}
+
+function interpretWords(c: Ctx, t: string): TimeRange | ParseProblem {
   if (!c.g.shifts && SHIFT_WORDS.test(t)) return noShifts(t);
   const roll = rolling(tokenize(t));
   if (roll) return 'refusal' in roll ? problem(roll.refusal) : rollingRange(c, roll.n, roll.unit);
@@ -794,7 +272,7 @@ function interpret(c: Ctx, t: string, explain = true): TimeRange | ParseProblem 
   if (sinceM) {
     const p = parseEndpoint(c, sinceM[1]!);
     if (p.ok) return notYetCome(c, since(c, p.ep), sinceM[1]!);
-    return p.refusal ? problem(p.refusal) : unreadable(c, t, explain);
+    return p.refusal ? problem(p.refusal) : unreadable(c, t, false);
   }
   const open = /^(?:until|till|before|up\s+to|through)\s+(.+)$/i.exec(t);
   if (open && parseEndpoint(c, open[1]!).ok) {
@@ -836,7 +314,7 @@ function interpret(c: Ctx, t: string, explain = true): TimeRange | ParseProblem 
     );
   }
   if (a.refusal) return problem(a.refusal);
-  return unreadable(c, t, explain);
+  return unreadable(c, t, false);
 }
 
 /** "since 8am" before 8am: the user wrote no end, so the problem is the start, not the order of the two. */
@@ -870,7 +348,7 @@ function unreadable(c: Ctx, t: string, explain: boolean): ParseProblem {
       );
     }
   }
-  return new ParseProblem(`I could not read “${t}” as a time range.`);
+  return new NotARange(`I could not read “${t}” as a time range.`);
 }
 
 function checkRange(c: Ctx, r: TimeRange, requirePast: boolean): ParseProblem | null {
@@ -900,41 +378,84 @@ function checkRange(c: Ctx, r: TimeRange, requirePast: boolean): ParseProblem | 
   return null;
 }
 
-function parseWith(c: Ctx, text: string, requirePast: boolean): RangeOutcome {
-  const o = readRange(c, text, requirePast);
-  return o.ok ? o : { ...o, examples: workingNow(c, o.examples, requirePast) };
+/**
+ * The one reading of a text in context, which every caller shares. A problem that lists readings makes
+ * the text ambiguous: only the readings that read now are offered (a reading in the future is not one
+ * where data must exist), and one that reads no more leaves the text refused.
+ */
+function readOne(c: Ctx, text: string, requirePast: boolean, explain = true): TimeReading {
+  const t = normalizeText(text);
+  if (t === '') return { kind: 'none', error: 'No time range given.' };
+  if (t.length > MAX_RANGE_CHARS)
+    return {
+      kind: 'refused',
+      error: `That time range is too long (over ${MAX_RANGE_CHARS} characters).`,
+      examples: [],
+    };
+  const r = c.lang ? inLanguage(c, c.lang, t, explain) : interpret(c, t, explain);
+  const bad = r instanceof ParseProblem ? r : checkRange(c, r, requirePast);
+  if (!bad) return { kind: 'exact', range: r as TimeRange };
+  if (bad instanceof NotARange) return { kind: 'none', error: bad.message };
+  const readings = bad.readings.filter((x) => readsNow(c, x, requirePast));
+  if (readings.length > 0) return { kind: 'ambiguous', error: bad.message, readings, examples: bad.examples };
+  return { kind: 'refused', error: bad.message, examples: bad.examples };
 }
 
 /**
- * The examples a refusal offers that read at this very moment: "today" is empty at the stroke of
- * midnight, and "yesterday 9am to now" fails where the ranges must end before 9am. An offered example
- * that is then refused would send a person in a circle.
+ * A text from someone whose Slack language is `lang`: as the grammar reads it (English always works), else
+ * put in the grammar's words by the language's lexicon and read so. A refusal of the translation says
+ * what it was read as, since it quotes the grammar's words.
  */
-function workingNow(c: Ctx, examples: readonly string[], requirePast: boolean): string[] {
-  return examples.filter((e) => readRange(c, e, requirePast).ok);
+function inLanguage(c: Ctx, lang: Language, t: string, explain: boolean): TimeRange | ParseProblem {
+  const r = interpret(c, t, false);
+  if (!(r instanceof ParseProblem)) return r;
+  const said = inEnglish(t, lang);
+  if (said === undefined) return explain ? interpret(c, t, true) : r;
+  if (said instanceof Refusal) return problem(said);
+  const read = interpret(c, said, explain);
+  if (!(read instanceof ParseProblem)) return read;
+  const Kind = read instanceof NotARange ? NotARange : ParseProblem;
+  return new Kind(`I read “${t}” as “${said}”. ${read.message}`, read.examples, read.readings);
 }
 
-function readRange(c: Ctx, text: string, requirePast: boolean): RangeOutcome {
-  const t = normalizeText(text);
-  if (t === '') return fail('No time range given.');
-  if (t.length > MAX_RANGE_CHARS)
-    return fail(`That time range is too long (over ${MAX_RANGE_CHARS} characters).`);
-  let r: TimeRange | ParseProblem;
-  try {
-    r = interpret(c, t);
-  } catch (e) {
-    if (e instanceof ParseProblem) return fail(e.message, e.examples);
-    throw e;
-  }
-  if (r instanceof ParseProblem) return fail(r.message, r.examples);
-  const bad = checkRange(c, r, requirePast);
-  return bad ? fail(bad.message, bad.examples) : { ok: true, range: r };
+const readsNow = (c: Ctx, text: string, requirePast: boolean): boolean =>
+  readOne(c, text, requirePast, false).kind === 'exact';
+
+/**
+ * As a refusal: the examples it offers read at this very moment ("today" is empty at the stroke of
+ * midnight, and "yesterday 9am to now" fails where the ranges must end before 9am): an offered example
+ * that is then refused would send a person in a circle. The readings of an ambiguous text come first.
+ */
+function outcomeOf(c: Ctx, r: TimeReading, requirePast: boolean): RangeOutcome {
+  if (r.kind === 'exact') return { ok: true, range: r.range };
+  const given = r.kind === 'none' ? [] : r.kind === 'ambiguous' ? [...r.readings, ...r.examples] : r.examples;
+  const examples = [...new Set([...given, ...EXAMPLES])].filter((e) => readsNow(c, e, requirePast));
+  return {
+    ok: false,
+    error: r.error,
+    examples,
+    ...(r.kind === 'ambiguous' ? { readings: r.readings } : {}),
+  };
+}
+
+function parseWith(c: Ctx, text: string, requirePast: boolean): RangeOutcome {
+  return outcomeOf(c, readOne(c, text, requirePast), requirePast);
 }
 
 export function parseTimeRange(text: string, ctx: ParseContext): RangeOutcome {
   const c = makeCtx(ctx);
   if (typeof c === 'string') return fail(c);
   return parseWith(c, text, ctx.requirePast === true);
+}
+
+/**
+ * What `text` says as one time range: exact, ambiguous (with each reading), refused (with why) or none at
+ * all. The same reading parseTimeRange makes, for a caller that asks of a part of a longer text.
+ */
+export function readTimeRange(text: string, ctx: ParseContext): TimeReading {
+  const c = makeCtx(ctx);
+  if (typeof c === 'string') return { kind: 'refused', error: c, examples: [] };
+  return readOne(c, text, ctx.requirePast === true);
 }
 
 export function parseTimeRanges(text: string, ctx: ParseContext): RangesOutcome {
@@ -951,7 +472,14 @@ export function parseTimeRanges(text: string, ctx: ParseContext): RangesOutcome 
     const o = parseWith(c, part, ctx.requirePast === true);
     if (!o.ok) {
       const where = parts.length > 1 ? `Range ${i + 1} (“${part}”): ` : '';
-      return { ok: false, error: where + o.error, examples: o.examples };
+      // Each reading of this range, with the others as given: the whole text as it reads when typed.
+      const whole = (r: string) => parts.map((p, k) => (k === i ? r : p)).join('; ');
+      return {
+        ok: false,
+        error: where + o.error,
+        examples: o.examples,
+        ...(o.readings ? { readings: o.readings.map(whole) } : {}),
+      };
     }
     items.push({ text: part, range: o.range });
   }
@@ -966,4 +494,40 @@ export function parseTimeRanges(text: string, ctx: ParseContext): RangesOutcome 
     }
   }
   return { ok: true, ranges: items.map((x) => x.range) };
+}
+
+// Around a range in a sentence: quotes and brackets before it, punctuation after it.
+const LEADING = /^["'“‘([«„]+/;
+const TRAILING = /["'”’)\]»,.;:!?]+$/;
+
+/**
+ * The time ranges in a longer text ("train a model on temperature at Pump A using last week"): where each
+ * is and its reading, exact or ambiguous, leftmost and longest first, none overlapping. Each is what
+ * readTimeRange says of those words alone; words that make no range, or one that is refused, are not
+ * among them.
+ */
+export function findTimeRanges(text: string, ctx: ParseContext): FoundRange[] {
+  const c = makeCtx(ctx);
+  if (typeof c === 'string') return [];
+  const source = String(text ?? '');
+  const words = [...source.matchAll(/\S+/g)].map((m) => ({ from: m.index, to: m.index + m[0].length }));
+  const found: FoundRange[] = [];
+  for (let i = 0; i < words.length; ) {
+    let hit: FoundRange | undefined;
+    for (let j = Math.min(words.length, i + MAX_RANGE_WORDS); j > i && !hit; j--) {
+      const raw = source.slice(words[i]!.from, words[j - 1]!.to);
+      const lead = LEADING.exec(raw)?.[0].length ?? 0;
+      const piece = raw.slice(lead).replace(TRAILING, '');
+      if (piece === '') continue;
+      const reading = readOne(c, piece, ctx.requirePast === true, false);
+      if (reading.kind === 'exact' || reading.kind === 'ambiguous') {
+        const from = words[i]!.from + lead;
+        hit = { from, to: from + piece.length, text: piece, reading };
+        i = j;
+      }
+    }
+    if (hit) found.push(hit);
+    else i++;
+  }
+  return found;
 }

@@ -28,7 +28,37 @@ export interface ParseContext {
   shifts?: readonly Shift[];
 }
 
-export type RangeOutcome = { ok: true; range: TimeRange } | { ok: false; error: string; examples: string[] };
-export type RangesOutcome =
-  | { ok: true; ranges: TimeRange[] }
-  | { ok: false; error: string; examples: string[] };
+/**
+ * Why a text was not read. `examples` are phrases that read now, in the same context. `readings`, when the
+ * text has more than one reading: each of them as a phrase that reads exactly as typed, the one the person
+ * meant among them; a surface offers each to click or type.
+ */
+export interface RangeRefusal {
+  ok: false;
+  error: string;
+  examples: string[];
+  readings?: string[];
+}
+
+export type RangeOutcome = { ok: true; range: TimeRange } | RangeRefusal;
+export type RangesOutcome = { ok: true; ranges: TimeRange[] } | RangeRefusal;
+
+/**
+ * What a text says as a time range, for a caller that does not know whether it is one (a sentence's
+ * words, say): `exact`, one reading; `ambiguous`, more than one, each offered as a phrase that reads as
+ * typed; `refused`, a time range that cannot be read as written (a day that does not exist, an end before
+ * its start), with why; `none`, no time range at all.
+ */
+export type TimeReading =
+  | { kind: 'exact'; range: TimeRange }
+  | { kind: 'ambiguous'; error: string; readings: string[]; examples: string[] }
+  | { kind: 'refused'; error: string; examples: string[] }
+  | { kind: 'none'; error: string };
+
+/** A time range found in a longer text: where it is (`from`, `to`: UTF-16 offsets), as typed, and its reading. */
+export interface FoundRange {
+  from: number;
+  to: number;
+  text: string;
+  reading: Exclude<TimeReading, { kind: 'none' }>;
+}

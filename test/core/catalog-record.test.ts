@@ -12,6 +12,7 @@ import {
   startCatalogPruner,
 } from '../../src/core/catalog/index.js';
 import { isGovernanceCommand, parseCommand } from '../../src/core/grammar/parse.js';
+import { WORKSPACE } from '../../src/core/kinds/index.js';
 import type { OpRequest } from '../../src/core/operations/operation.js';
 import { resolveCommand } from '../../src/core/operations/resolve.js';
 import type { Store } from '../../src/store/index.js';
@@ -216,14 +217,14 @@ describe('recording against the emulator into a SQLite store', () => {
       returned: common!,
     });
 
-    expect(await resolveName(store, { teamId: TEAM, kind: 'workspace', text: 'pump station a' })).toEqual({
+    expect(await resolveName(store, { teamId: TEAM, kind: WORKSPACE, text: 'pump station a' })).toEqual({
       ok: true,
       id: SEED.workspaces.pumpStation,
       name: 'Pump station A',
       by: 'name',
     });
     expect(
-      await resolveName(store, { teamId: TEAM, kind: 'workspace', text: 'Compressor  HALL' }),
+      await resolveName(store, { teamId: TEAM, kind: WORKSPACE, text: 'Compressor  HALL' }),
     ).toMatchObject({
       ok: true,
       id: created.id,

@@ -4,11 +4,11 @@ import {
   editDistance,
   forgetMissing,
   recordOperation,
-  resolveArguments,
   resolveCommandNames,
   resolveName,
 } from '../../src/core/catalog/index.js';
 import { parseCommand } from '../../src/core/grammar/parse.js';
+import { ASSESSMENT, DATASTREAM, MODEL, WORKSPACE } from '../../src/core/kinds/index.js';
 import type { Store } from '../../src/store/index.js';
 import { storeForEachTest } from '../support/fixtures/store.js';
 import { recordFlowResult } from '../support/flow-results.js';
@@ -27,6 +27,12 @@ describe('names in commands', () => {
   storeForEachTest((s) => {
     store = s;
   });
+  /** The names a command gives, looked up in the team's catalog. */
+  const namesOf = async (text: string) => {
+    const first = parseCommand(text);
+    if (first.ok || first.kind !== 'names') throw new Error(`expected names in ${text}`);
+    return resolveCommandNames(store, TEAM, first);
+  };
   beforeEach(async () => {
     const shown = (workspaceId: string, name: string, at: number) =>
       recordOperation(store, {
@@ -72,49 +78,46 @@ describe('names in commands', () => {
   });
 
   it('a unique name resolves, whatever its case and spacing; the reply can say to which ID', async () => {
-    const r = await resolveName(store, { teamId: TEAM, kind: 'workspace', text: '  pump   STATION a ' });
+    const r = await resolveName(store, { teamId: TEAM, kind: WORKSPACE, text: '  pump   STATION a ' });
     expect(r).toEqual({ ok: true, id: W1, name: 'Pump station A', by: 'name' });
-    const args = await resolveArguments(store, TEAM, { workspace: 'Compressor hall' });
-    expect(args).toEqual({
+    const names = await namesOf('workspace show workspace="Compressor hall"');
+    expect(names).toMatchObject({
       ok: true,
-      args: { workspace: W3 },
       resolved: [{ key: 'workspace', text: 'Compressor hall', id: W3, name: 'Compressor hall' }],
     });
-    expect(args.ok && describeResolved(args.resolved)).toBe(
+    expect(names.ok && describeResolved(names.resolved)).toBe(
       `Names resolved: workspace "Compressor hall" → \`${W3}\`.`,
     );
-    // The resolved arguments are what the grammar accepts.
-    expect(parseCommand(`workspace show workspace=${args.ok ? args.args.workspace : ''}`).ok).toBe(true);
   });
 
   it('an ID passes through as the ID, known or not', async () => {
-    expect(await resolveName(store, { teamId: TEAM, kind: 'workspace', text: W2 })).toEqual({
+    expect(await resolveName(store, { teamId: TEAM, kind: WORKSPACE, text: W2 })).toEqual({
       ok: true,
       id: W2,
       name: 'Pump station B',
       by: 'id',
     });
-    expect(await resolveName(store, { teamId: TEAM, kind: 'workspace', text: id(999) })).toEqual({
+    expect(await resolveName(store, { teamId: TEAM, kind: WORKSPACE, text: id(999) })).toEqual({
       ok: true,
       id: id(999),
       by: 'id',
     });
     await forgetMissing(store, { teamId: TEAM, kind: 'workspace', id: W2, now: () => T0 + 10 });
-    expect(await resolveName(store, { teamId: TEAM, kind: 'workspace', text: W2 })).toMatchObject({
+    expect(await resolveName(store, { teamId: TEAM, kind: WORKSPACE, text: W2 })).toMatchObject({
       ok: true,
       id: W2,
     });
     // A forgotten entry's name no longer resolves.
-    expect(
-      await resolveName(store, { teamId: TEAM, kind: 'workspace', text: 'Pump station B' }),
-    ).toMatchObject({
-      ok: false,
-      reason: 'unknown',
-    });
+    expect(await resolveName(store, { teamId: TEAM, kind: WORKSPACE, text: 'Pump station B' })).toMatchObject(
+      {
+        ok: false,
+        reason: 'unknown',
+      },
+    );
   });
 
   it('an ambiguous name is refused with every candidate listed', async () => {
-    const r = await resolveName(store, { teamId: TEAM, kind: 'model', text: 'BASELINE' });
+    const r = await resolveName(store, { teamId: TEAM, kind: MODEL, text: 'BASELINE' });
     expect(r).toMatchObject({ ok: false, reason: 'ambiguous', text: 'BASELINE' });
     if (r.ok) throw new Error('resolved');
     expect(r.candidates.map((c) => [c.id, c.name])).toEqual([
@@ -122,68 +125,68 @@ describe('names in commands', () => {
       [id(11), 'Baseline'],
     ]);
     expect(r.message).toBe(
-      `2 models are named "BASELINE": "baseline" (\`${id(12)}\`), "Baseline" (\`${id(11)}\`). Give the ID instead.`,
+      `2 models are named "BASELINE": "baseline" (\`${id(12)}\`), "Baseline" (\`${id(11)}\`). Give the ID instead, or name its assessment or workspace as well.`,
     );
   });
 
   it('a workspace named in the same command singles out one of several same-named models', async () => {
     expect(
-      await resolveName(store, { teamId: TEAM, kind: 'model', text: 'Baseline', links: { workspace: W1 } }),
+      await resolveName(store, { teamId: TEAM, kind: MODEL, text: 'Baseline', links: { workspace: W1 } }),
     ).toEqual({ ok: true, id: id(11), name: 'Baseline', by: 'name' });
-    const args = await resolveArguments(store, TEAM, {
-      model: 'baseline',
-      workspace: 'Pump station B',
-      range: 'today',
-    });
-    expect(args).toEqual({
+    const args = await namesOf(`relearn baseline workspace="Pump station B" dataspec=${id(98)}`);
+    expect(args).toMatchObject({
       ok: true,
-      args: { model: id(12), workspace: W2, range: 'today' },
       resolved: [
         { key: 'workspace', text: 'Pump station B', id: W2, name: 'Pump station B' },
         { key: 'model', text: 'baseline', id: id(12), name: 'baseline' },
       ],
     });
     // A workspace holding neither leaves it ambiguous.
-    const still = await resolveArguments(store, TEAM, { model: 'baseline', workspace: W3 });
+    const still = await namesOf(`relearn baseline workspace=${W3} dataspec=${id(98)}`);
     expect(still).toMatchObject({ ok: false, key: 'model', resolution: { reason: 'ambiguous' } });
     expect(!still.ok && still.message).toMatch(/^`model=`: 2 models are named "baseline"/);
   });
 
   it('an unknown name is refused with the closest names, never a guess', async () => {
-    const typo = await resolveName(store, { teamId: TEAM, kind: 'workspace', text: 'Pump staton A' });
+    const typo = await resolveName(store, { teamId: TEAM, kind: WORKSPACE, text: 'Pump staton A' });
     expect(typo).toMatchObject({ ok: false, reason: 'unknown' });
     if (typo.ok) throw new Error('resolved');
     expect(typo.candidates.map((c) => c.name)).toEqual(['Pump station A', 'Pump station B']);
     expect(typo.message).toBe(
-      `No workspace named "Pump staton A" is known. Closest: "Pump station A" (\`${W1}\`), "Pump station B" (\`${W2}\`). Give the exact name in quotes or the ID.`,
+      `No workspace named "Pump staton A" is known. Closest: "Pump station A" (\`${W1}\`), "Pump station B" (\`${W2}\`). Give the name as the bot knows it.`,
     );
     // Part of a name is not the name.
-    const part = await resolveName(store, { teamId: TEAM, kind: 'workspace', text: 'Compressor' });
+    const part = await resolveName(store, { teamId: TEAM, kind: WORKSPACE, text: 'Compressor' });
     expect(part).toMatchObject({ ok: false, reason: 'unknown', candidates: [{ id: W3 }] });
-    const none = await resolveName(store, { teamId: TEAM, kind: 'workspace', text: 'Turbine hall' });
+    const none = await resolveName(store, { teamId: TEAM, kind: WORKSPACE, text: 'Turbine hall' });
     expect(none).toMatchObject({
       ok: false,
       reason: 'unknown',
       candidates: [{ id: W3, name: 'Compressor hall' }],
     });
-    const nothing = await resolveName(store, { teamId: TEAM, kind: 'datastream', text: 'Plant sensors' });
+    const nothing = await resolveName(store, { teamId: TEAM, kind: DATASTREAM, text: 'Plant sensors' });
     expect(nothing).toEqual({
       ok: false,
       reason: 'unknown',
       text: 'Plant sensors',
       candidates: [],
-      message: 'No datastream named "Plant sensors" is known to the bot. Give the datastream ID instead.',
+      message:
+        'No datastream named "Plant sensors" is known: the bot knows no datastream by name yet. Give its ID this time (IDs are numbers of 18–19 digits); once the service has named it to the bot, its name will do.',
     });
   });
 
   it('a misspelt one-word name gets the names within a slip of it, at most three', async () => {
-    const typo = await resolveName(store, { teamId: TEAM, kind: 'model', text: 'Baselnie' });
+    const typo = await resolveName(store, { teamId: TEAM, kind: MODEL, text: 'Baselnie' });
     expect(typo).toMatchObject({ ok: false, reason: 'unknown' });
     if (typo.ok) throw new Error('resolved');
     expect(typo.candidates.map((c) => c.id).sort()).toEqual([id(11), id(12)]);
     expect(typo.message).toMatch(/^No model named "Baselnie" is known\. Closest: "[Bb]aseline"/);
-    const far = await resolveName(store, { teamId: TEAM, kind: 'model', text: 'Turbine' });
-    expect(far).toMatchObject({ ok: false, reason: 'unknown', candidates: [] });
+    // Nothing near it: the names the bot knows of that kind, so that the person sees what would do.
+    const far = await resolveName(store, { teamId: TEAM, kind: MODEL, text: 'Turbine' });
+    expect(far).toMatchObject({ ok: false, reason: 'unknown', candidates: [{ id: id(12) }, { id: id(11) }] });
+    expect(!far.ok && far.message).toMatch(
+      /^No model named "Turbine" is known\. The models the bot knows by name include "baseline"/,
+    );
     for (let n = 0; n < 5; n++) {
       await recordFlowResult(store, {
         teamId: TEAM,
@@ -192,44 +195,46 @@ describe('names in commands', () => {
         model: { id: id(40 + n), name: `Baseline ${n}`, created: true },
       });
     }
-    const many = await resolveName(store, { teamId: TEAM, kind: 'model', text: 'Baselin' });
+    const many = await resolveName(store, { teamId: TEAM, kind: MODEL, text: 'Baselin' });
     expect(!many.ok && many.candidates.length).toBe(3);
   });
 
   it('digits that are not an ID are refused as an ID, and an empty name is refused', async () => {
-    const r = await resolveName(store, { teamId: TEAM, kind: 'assessment', text: '12345' });
+    const r = await resolveName(store, { teamId: TEAM, kind: ASSESSMENT, text: '12345' });
     expect(r).toMatchObject({ ok: false, reason: 'unknown', candidates: [] });
     expect(!r.ok && r.message).toMatch(
       /^`12345` is not a valid assessment ID: IDs are numbers of 18–19 digits/,
     );
-    expect(await resolveName(store, { teamId: TEAM, kind: 'assessment', text: '  ' })).toMatchObject({
+    expect(await resolveName(store, { teamId: TEAM, kind: ASSESSMENT, text: '  ' })).toMatchObject({
       ok: false,
-      message: 'Give an assessment ID or name.',
+      message: 'Give an assessment name or ID.',
     });
   });
 
   it('signal lists: names become id:label, IDs and labels pass through; outputs keep only the ID', async () => {
-    const out = await resolveArguments(store, TEAM, {
-      signals: `inlet temperature, ${S2}:outlet,${id(40)}`,
-      outputs: 'Outlet pressure',
-      entities: 'pump-1,pump-2',
-    });
-    expect(out).toEqual({
+    const text = `score ${id(11)} workspace=${W1} signals="inlet temperature, ${S2}:outlet,${id(40)}" range=today outputs="Outlet pressure"`;
+    const out = await namesOf(text);
+    expect(out).toMatchObject({
       ok: true,
-      args: {
-        signals: `${S1}:inlet temperature,${S2}:outlet,${id(40)}`,
-        outputs: S2,
-        entities: 'pump-1,pump-2',
-      },
       resolved: [
         { key: 'signals', text: 'inlet temperature', id: S1, name: 'inlet temperature' },
         { key: 'outputs', text: 'Outlet pressure', id: S2, name: 'outlet pressure' },
       ],
     });
-    expect(out.ok && parseCommand(`learn workspace=${W1} signals="${out.args.signals}" range=today`).ok).toBe(
-      true,
-    );
-    const bad = await resolveArguments(store, TEAM, { signals: `${S1},pressure sensor` });
+    expect(out.ok && parseCommand(text, { names: out.names })).toMatchObject({
+      ok: true,
+      command: {
+        data: {
+          signals: [
+            { signal: S1, name: 'inlet temperature' },
+            { signal: S2, name: 'outlet' },
+            { signal: id(40), name: id(40) },
+          ],
+        },
+        output: { kind: 'signals', signals: [{ signal: S2, name: S2 }] },
+      },
+    });
+    const bad = await namesOf(`learn workspace=${W1} signals="${S1},pressure sensor" range=today`);
     expect(bad).toMatchObject({
       ok: false,
       key: 'signals',
@@ -238,9 +243,9 @@ describe('names in commands', () => {
   });
 
   it("another team's names do not resolve", async () => {
-    const r = await resolveName(store, { teamId: 'T0OTHER', kind: 'workspace', text: 'Pump station A' });
+    const r = await resolveName(store, { teamId: 'T0OTHER', kind: WORKSPACE, text: 'Pump station A' });
     expect(r).toMatchObject({ ok: false, reason: 'unknown', candidates: [] });
-    expect(await resolveName(store, { teamId: 'T0OTHER', kind: 'workspace', text: W1 })).toEqual({
+    expect(await resolveName(store, { teamId: 'T0OTHER', kind: WORKSPACE, text: W1 })).toEqual({
       ok: true,
       id: W1,
       by: 'id',
@@ -323,7 +328,7 @@ describe('names a command gives in quotes', () => {
     const refused = await resolveCommandNames(store, TEAM, first);
     expect(refused).toMatchObject({ ok: false, key: 'model' });
     expect(!refused.ok && refused.message).toMatch(
-      new RegExp(`^\`model=\`: 2 models are named "Baseline": .*${id(12)}.*${id(11)}.*Give the ID instead.$`),
+      new RegExp(`^\`model=\`: 2 models are named "Baseline": .*${id(12)}.*${id(11)}.*Give the ID instead`),
     );
     const unknown = parseCommand('workspace show "Pump station Z"');
     if (unknown.ok || unknown.kind !== 'names') throw new Error('expected names');

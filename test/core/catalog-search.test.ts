@@ -5,7 +5,7 @@ import {
   decodeCandidateValue,
   fitText,
   OPTION_TEXT_MAX,
-  pickedSignals,
+  pickedWithLabels,
   recordOperation,
   searchCandidates,
 } from '../../src/core/catalog/index.js';
@@ -245,16 +245,17 @@ describe('type-ahead options from the catalog', () => {
         },
       },
     });
-    const out = await searchCandidates(store, { teamId: TEAM, kind: 'signal' });
+    const out = await searchCandidates(store, { teamId: TEAM, kind: 'signal', labelled: true });
     // Recorded together, so in ID order; the long label does not fit a value beside its ID.
     expect(out.map((c) => [c.label, c.value])).toEqual([
       [`temperature · ${id(31)}`, `${id(31)}:temperature`],
       [id(32), id(32)],
       [`${fitText(long, OPTION_TEXT_MAX - 3 - 19)} · ${id(33)}`, id(33)],
     ]);
-    const picked = await pickedSignals(
+    const picked = await pickedWithLabels(
       store,
       TEAM,
+      'signal',
       out.map((c) => c.value),
     );
     expect(picked).toEqual([
@@ -262,9 +263,9 @@ describe('type-ahead options from the catalog', () => {
       { signal: id(32), name: id(32) },
       { signal: id(33), name: long },
     ]);
-    expect(await pickedSignals(store, TEAM, ['nonsense', `${id(40)}:flow`, `${id(40)}:again`])).toEqual([
-      { signal: id(40), name: 'flow' },
-    ]);
+    expect(
+      await pickedWithLabels(store, TEAM, 'signal', ['nonsense', `${id(40)}:flow`, `${id(40)}:again`]),
+    ).toEqual([{ signal: id(40), name: 'flow' }]);
   });
 
   it('another team sees none of it, and can still type any ID', async () => {
@@ -273,7 +274,9 @@ describe('type-ahead options from the catalog', () => {
     expect(await searchCandidates(store, { teamId: 'T0OTHER', kind: 'workspace', text: W1 })).toEqual([
       expect.objectContaining({ label: `use ID ${W1}`, origin: 'typed' }),
     ]);
-    expect(await pickedSignals(store, 'T0OTHER', [id(31)])).toEqual([{ signal: id(31), name: id(31) }]);
+    expect(await pickedWithLabels(store, 'T0OTHER', 'signal', [id(31)])).toEqual([
+      { signal: id(31), name: id(31) },
+    ]);
   });
 });
 

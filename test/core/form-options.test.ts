@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fieldOptions, heldOption, labelPickedSignals } from '../../src/core/forms/options.js';
+import { selectFieldOf } from '../../src/core/forms/fields.js';
+import { fieldOptions, heldOption, labelPicks } from '../../src/core/forms/options.js';
 import type { Store } from '../../src/store/index.js';
 import { storeForEachTest } from '../support/fixtures/store.js';
 
@@ -84,9 +85,14 @@ describe('the options of a form field', () => {
   });
 
   it('a picked signal is run with its label: the one it carries, else the catalog name', async () => {
-    expect(await labelPickedSignals(store, TEAM, `${S1}\n${S2}:mine\nbogus\n${id(99)}`)).toBe(
-      `${S1}:inlet temperature\n${S2}:mine\nbogus\n${id(99)}`,
-    );
+    expect(
+      await labelPicks(
+        store,
+        TEAM,
+        selectFieldOf('learn', 'signals')!,
+        `${S1}\n${S2}:mine\nbogus\n${id(99)}`,
+      ),
+    ).toBe(`${S1}:inlet temperature\n${S2}:mine\nbogus\n${id(99)}`);
   });
 
   it('shows what a form holds by name when known', () => {

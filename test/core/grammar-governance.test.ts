@@ -46,7 +46,7 @@ describe('parseCommand: use, approvals, audit', () => {
   it.each([
     [`use clear workspace=${W}`, 'takes no options'],
     ['use everything', 'key=value'],
-    ['use workspace=abc', 'not a valid workspace ID'],
+    ['use workspace=123', 'not a valid workspace ID'],
     ['use colour=blue', 'is not an option of `use`'],
     ['use entities=a,,b', 'empty entry'],
     ['use shifts=6am,2pm', 'shifts=06:00,14:00,22:00'],

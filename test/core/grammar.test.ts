@@ -216,22 +216,25 @@ describe('parseCommand: errors', () => {
     ['workspace delete x', /`delete` is not a `workspace` subcommand/],
     ['workspace create', /needs a name/],
     ['workspace create x colour=red', /`colour=` is not an option of `workspace create`/],
-    ['workspace show abc', /`abc` is not a valid workspace ID: IDs are numbers of 18–19 digits/],
+    [
+      'workspace show 12345678901234567890123',
+      /is not a valid workspace ID: IDs are numbers of 18–19 digits/,
+    ],
     ['workspace show 123', /`123` is not a valid workspace ID/],
     [`workspace show ${W} ${W}`, /Unexpected/],
     [`workspace show ${W} workspace=${W}`, /given twice/],
-    ['model move', /needs a model ID and a destination workspace ID/],
-    [`model move ${M}`, /needs a model ID and a destination workspace ID/],
-    [`model move ${M} into ${W}`, /`into` is not a valid model ID|not a valid workspace ID/],
-    ['model common', /needs an assessment ID/],
+    ['model move', /needs a model and a destination workspace/],
+    [`model move ${M}`, /needs a model and a destination workspace/],
+    [`model move ${M} into ${W}`, /Unexpected/],
+    ['model common', /needs an assessment/],
     [`eval ${A} model=${M} datastream=${D} entities=a,,b range=yesterday`, /`entities=` has an empty entry/],
-    [`eval ${A} model=x datastream=${D} entities=a range=yesterday`, /`x` is not a valid live model ID/],
+    [`eval ${A} model=12 datastream=${D} entities=a range=yesterday`, /`12` is not a valid live model ID/],
     ['live', /needs `start` or `stop`/],
     [`live pause ${M}`, /`pause` is not a `live` action/],
-    ['live start', /needs a model ID or `assessment=<id>`/],
+    ['live start', /needs a model \(its ID or name\) or `assessment=<id>`/],
     [`live start ${M} assessment=${A}`, /not both/],
     [`learn workspace=${W} signals=${S1} range=x dataspec=${DS}`, /not both/],
-    [`learn workspace=${W} signals=abc:temp range=x`, /`abc` in `signals=` is not a valid signal ID/],
+    [`learn workspace=${W} signals=12:temp range=x`, /`12` in `signals=` is not a valid signal ID/],
     [`learn workspace=${W} signals=${S1}:temp,${S1} range=x`, /appears twice/],
     [`learn workspace=${W} signals=${S1}: range=x`, /empty label/],
     [`learn workspace=${W} range=x range=y`, /given twice/],
@@ -280,6 +283,11 @@ describe('parseCommand: missing arguments of modal commands', () => {
       expect(out.missing).toEqual(missing);
       expect(out.given).toEqual(given);
     } else throw new Error(`expected missing, got ${JSON.stringify(out)}`);
+  });
+
+  it('names the other side of a choice the person must make, as the entry declares it', () => {
+    const out = parseCommand(`score ${M} workspace=${W} dataspec=${DS}`);
+    expect(out).toMatchObject({ kind: 'missing', message: '`score` needs `prefix=` or `outputs=`.' });
   });
 });
 
@@ -409,18 +417,34 @@ describe('parseCommand: names in quotes where IDs go', () => {
     });
   });
 
-  it('keeps every other check: unquoted words, short numbers, names of keys that take no ID', () => {
+  it('reads a bare word that cannot be an ID as a name wherever a name may stand', () => {
+    expect(parseCommand(`workspace show Sandbox`)).toMatchObject({
+      kind: 'names',
+      names: [{ key: 'workspace', text: 'Sandbox' }],
+    });
+    expect(parseCommand(`learn workspace=${W} signals=Bearing,${S2}:pressure range=today`)).toMatchObject({
+      kind: 'names',
+      names: [{ key: 'signals', text: 'Bearing', labelled: true }],
+    });
+    expect(parseCommand(`model move Baseline to Sandbox`)).toMatchObject({
+      kind: 'names',
+      names: [
+        { key: 'model', text: 'Baseline' },
+        { key: 'workspace', text: 'Sandbox' },
+      ],
+    });
+  });
+
+  it('keeps every other check: short numbers, names where only IDs go, repeats', () => {
     for (const [text, error] of [
       [
-        'workspace show Sandbox',
-        /`Sandbox` is not a valid workspace ID.*may also be given by its name in quotes, e\.g\. `workspace="Pump station A"`/,
+        'workspace show 12345',
+        /`12345` is not a valid workspace ID.*may also be given by its name, e\.g\. `workspace="Pump station A"`/,
       ],
       ['workspace show "12345"', /`12345` is not a valid workspace ID/],
-      [
-        `learn workspace=${W} signals=Bearing range=today`,
-        /`Bearing` in `signals=` is not a valid signal ID/,
-      ],
+      [`learn workspace=${W} signals=1234 range=today`, /`1234` in `signals=` is not a valid signal ID/],
       [`flow "my flow"`, /`my flow` is not a valid flow ID/],
+      [`flow abc`, /`abc` is not a valid flow ID/],
       [`workspace show "A" workspace=${W}`, /given twice/],
       [`learn workspace="A" signals="${S1},${S1}" range=x`, /appears twice/],
     ] as const) {

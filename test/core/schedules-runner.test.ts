@@ -6,6 +6,7 @@ import { type Asker, createSchedule, type SchedulingDeps } from '../../src/core/
 import { performScheduled } from '../../src/core/schedules/perform.js';
 import { PARALLEL_RUNS, type ScheduleEvent, ScheduleRunner } from '../../src/core/schedules/runner.js';
 import type { Store } from '../../src/store/index.js';
+import { SEED } from '../../standins/emulator/index.js';
 import { type Harness, startHarness } from '../support/emulator.js';
 import { storeForEachTest } from '../support/fixtures/store.js';
 
@@ -73,6 +74,41 @@ describe('schedules in core: created as a typed command is read, run once per pl
     if (!made.ok) throw new Error(made.message);
     return made;
   };
+
+  it('a schedule typed in its owner’s language reads its range in it at every run', async () => {
+    const { deps } = setup();
+    const dirk: Asker = {
+      userId: 'U0DIRK',
+      teamId: 'T0',
+      channelId: 'C0OPS',
+      person: { timeZone: 'Europe/Berlin', locale: 'de-DE' },
+    };
+    const W = SEED.workspaces.pumpStation;
+    const T = SEED.signals.temperature;
+    const made = await createSchedule(deps, dirk, {
+      kind: 'create',
+      whenText: 'every day at 06:00',
+      commandText: `learn workspace=${W} signals=${T} range="die letzten 8 Stunden"`,
+    });
+    if (!made.ok) throw new Error(made.message);
+    const at = Date.UTC(2026, 10, 27, 5); // 06:00 in Berlin
+    // Read without the owner's language, the German is not a range: the run is refused, nothing is sent.
+    const blind = await performScheduled({ store, operations: deps.operations }, made.schedule, at);
+    expect(blind.report).toMatchObject({ outcome: 'failed', detail: expect.stringMatching(/could not read/) });
+    expect(await posts()).toEqual([]);
+    const run = await performScheduled(
+      { store, operations: deps.operations, localeOf: async () => 'de-DE' },
+      made.schedule,
+      at,
+    );
+    expect(run.report.outcome).toBe('ok');
+    const body = (await posts()).at(-1)?.body as {
+      spec?: { dataspec?: { specs?: { timeRanges?: unknown }[] } };
+    };
+    expect(body.spec?.dataspec?.specs?.[0]?.timeRanges).toEqual([
+      { startTime: '2026-11-26T21:00:00Z', endTime: '2026-11-27T05:00:00Z' },
+    ]);
+  });
 
   it('two runners racing over the same due schedule run its planned instant once', async () => {
     const { deps, runner } = setup();

@@ -1,16 +1,20 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { decodeMeta } from '../../src/slack/forms/index.js';
 import { fieldActionId, MODAL_ACTION } from '../../src/slack/forms/views/ids.js';
 import { generateManifest } from '../../src/slack/manifest/generate.js';
 import { manifestFunctions } from '../../src/slack/workflows/manifest.js';
 import { SEED } from '../../standins/emulator/index.js';
 import type { LocalMessage } from '../../standins/localslack/index.js';
+import {
+  type AddedBot,
+  formOpened,
+  type StandAnswer,
+  type StandRequest,
+  startAddedBot,
+} from '../support/added-bot.js';
 import { forecastBody, renameModelBody } from '../support/added-operations.js';
-import { type Harness, startHarness } from '../support/harness.js';
+import type { Harness } from '../support/harness.js';
 import { manifestProblems } from '../support/manifest-schema/index.js';
 
 /**
@@ -40,104 +44,64 @@ interface Seen {
 }
 
 /** The service as the added operations need it: a DELETE of a workspace, and ANOMALYFORECAST flows. */
-async function startService(): Promise<{
-  url: string;
-  seen: Seen[];
-  target: { url: string };
-  server: Server;
-}> {
+function serviceOf() {
   const seen: Seen[] = [];
   /** The flows created, by ID, with the horizon each was asked for. */
   const created = new Map<string, string>();
-  const target = { url: '' };
-  const read = async (req: IncomingMessage) => {
-    let text = '';
-    for await (const chunk of req) text += chunk;
-    return text;
-  };
-  const server = createServer(async (req, res) => {
-    const path = req.url ?? '';
-    const text = await read(req);
-    const body = text ? JSON.parse(text) : undefined;
-    const json = (status: number, value?: unknown) => {
-      res.writeHead(status, value === undefined ? {} : { 'content-type': 'application/json' });
-      res.end(value === undefined ? undefined : JSON.stringify(value));
-    };
+  const answer = ({ method, path, body }: StandRequest): StandAnswer => {
     // A rename shares its method and path with the shipped move: told apart by its body, as here.
     const model = new RegExp(`^/api/1\\.3/accounts/${ACC}/models/(\\d+)$`).exec(path);
-    if (req.method === 'PUT' && model && typeof body?.name === 'string') {
+    if (method === 'PUT' && model && typeof body?.name === 'string') {
       seen.push({ method: 'PUT', path, body });
       const checked = renameModelBody.safeParse(body);
-      if (!checked.success) return json(400, { message: checked.error.message });
-      return json(200, { id: model[1], name: body.name });
+      if (!checked.success) return { status: 400, body: { message: checked.error.message } };
+      return { status: 200, body: { id: model[1], name: body.name } };
     }
     const del = new RegExp(`^/api/1\\.3/accounts/${ACC}/workspace/(\\d+)$`).exec(path);
-    if (req.method === 'DELETE' && del) {
+    if (method === 'DELETE' && del) {
       seen.push({ method: 'DELETE', path, body });
-      if (del[1] === FORBIDDEN) return json(403, { message: 'Forbidden' });
-      return json(204);
+      if (del[1] === FORBIDDEN) return { status: 403, body: { message: 'Forbidden' } };
+      return { status: 204 };
     }
     if (
-      req.method === 'POST' &&
+      method === 'POST' &&
       path === `/api/1.3/accounts/${ACC}/flows` &&
       body?.flowType === 'ANOMALYFORECAST'
     ) {
       seen.push({ method: 'POST', path, body });
       const checked = forecastBody.safeParse(body);
-      if (!checked.success) return json(400, { message: checked.error.message });
-      if (body.spec.horizon === REFUSED_HORIZON) return json(403, { message: 'Forbidden' });
+      if (!checked.success) return { status: 400, body: { message: checked.error.message } };
+      if (body.spec.horizon === REFUSED_HORIZON) return { status: 403, body: { message: 'Forbidden' } };
       const id = String(FIRST_FLOW_ID + BigInt(created.size));
       created.set(id, body.spec.horizon);
-      return json(200, { id, status: 'CREATED', name: body.name, flowType: 'ANOMALYFORECAST' });
+      return { status: 200, body: { id, status: 'CREATED', name: body.name, flowType: 'ANOMALYFORECAST' } };
     }
     const flow = new RegExp(`^/api/1\\.3/accounts/${ACC}/flows/(\\d+)$`).exec(path);
-    if (req.method === 'GET' && flow && created.has(flow[1]!))
-      return json(200, {
-        id: flow[1],
-        status: 'COMPLETED',
-        flowType: 'ANOMALYFORECAST',
-        outputs: [
-          { type: 'entities.model', id: MODEL, name: 'pump forecaster', created: true, live: false },
-          { type: 'entities.dataspec', id: DATASPEC, name: 'forecast data', created: true },
-          {
-            type: 'entities.forecast',
-            id: FORECAST,
-            name: 'pump-1, the next hours',
-            horizon: created.get(flow[1]!),
-          },
-        ],
-      });
-    const headers: Record<string, string> = {};
-    for (const h of ['authorization', 'content-type', 'accept'])
-      if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
-    const answer = await fetch(`${target.url}${path}`, {
-      method: req.method ?? 'GET',
-      headers,
-      ...(text ? { body: text } : {}),
-    });
-    res.writeHead(answer.status, {
-      'content-type': answer.headers.get('content-type') ?? 'application/json',
-    });
-    res.end(await answer.text());
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, target, server };
+    if (method === 'GET' && flow && created.has(flow[1]!))
+      return {
+        status: 200,
+        body: {
+          id: flow[1],
+          status: 'COMPLETED',
+          flowType: 'ANOMALYFORECAST',
+          outputs: [
+            { type: 'entities.model', id: MODEL, name: 'pump forecaster', created: true, live: false },
+            { type: 'entities.dataspec', id: DATASPEC, name: 'forecast data', created: true },
+            {
+              type: 'entities.forecast',
+              id: FORECAST,
+              name: 'pump-1, the next hours',
+              horizon: created.get(flow[1]!),
+            },
+          ],
+        },
+      };
+    return undefined;
+  };
+  return { answer, seen };
 }
 
-/** The user's top modal of this callback once the bot has updated it after opening (zone known). */
-function modal(callbackId: string, notId: string | undefined) {
-  return h.slack.waitFor(
-    (s) => {
-      const v = s.topView(USER);
-      if (!v || v.id === notId || v.view.callback_id !== callbackId) return undefined;
-      return decodeMeta(v.view.private_metadata as string)?.timeZone ? v : undefined;
-    },
-    5000,
-    `modal ${callbackId}`,
-  );
-}
-
-type View = Awaited<ReturnType<typeof modal>>;
+type View = Awaited<ReturnType<typeof formOpened>>;
 function initialOf(v: View, blockId: string): unknown {
   const block = (v.view.blocks as { block_id?: string; element?: Record<string, unknown> }[]).find(
     (b) => b.block_id === blockId,
@@ -165,28 +129,20 @@ async function picked(v: View, blockId: string, value: string, multi = false) {
 const seenText = (m: LocalMessage) => `${m.text}\n${JSON.stringify(m.blocks ?? [])}`;
 
 let h: Harness;
-let service: Awaited<ReturnType<typeof startService>>;
+let service: ReturnType<typeof serviceOf>;
+let bot: AddedBot;
 
 beforeAll(async () => {
-  service = await startService();
-  // Named to the bot's setup, the added operations are registered on both threads: with the store in a
-  // file, the follow-ups run on the worker thread, which loads them from the build.
-  h = await startHarness({
+  service = serviceOf();
+  bot = await startAddedBot({
     operations: [new URL('../support/added-operations.ts', import.meta.url).href],
-    env: {
-      TSAI_APPROVERS: USER,
-      TSAI_BASE_URL: service.url,
-      TSAI_TRACK_FIRST_POLL: '100ms',
-      TSAI_TRACK_MAX_INTERVAL: '300ms',
-    },
+    answer: service.answer,
+    env: { TSAI_APPROVERS: USER },
   });
-  service.target.url = h.emulator.url;
+  h = bot.h;
 });
 
-afterAll(async () => {
-  await h?.close();
-  await new Promise((ok) => service?.server.close(ok));
-});
+afterAll(() => bot?.close());
 
 describe('operations added by their registry entries alone', () => {
   it('help lists them with usage lines read from their arguments, and explains each', async () => {
@@ -246,7 +202,7 @@ describe('operations added by their registry entries alone', () => {
   it('the flow: its form opens with its fields in order, and its command is followed to its declared outputs, chained to the next step', async () => {
     const before = h.slack.topView(USER)?.id;
     expect((await h.command('forecast')).status).toBe(200);
-    const view = await modal('tsai_modal_test-forecast', before);
+    const view = await formOpened(h, USER, 'tsai_modal_test-forecast', before);
     const ids = (view.view.blocks as { block_id?: string }[]).map((b) => b.block_id);
     // Submitted, the form is read by the entry's arguments and parsed as its command: a horizon is needed.
     const refused = await h.slack.submitView({
@@ -302,7 +258,7 @@ describe('operations added by their registry entries alone', () => {
       messageTs: end.ts,
       actionId: 'tsai_flow_score',
     });
-    const next = await modal('tsai_modal_score', shown);
+    const next = await formOpened(h, USER, 'tsai_modal_score', shown);
     expect(initialOf(next, 'model')).toBe(MODEL);
     expect(initialOf(next, 'dataspec_id')).toBe(DATASPEC);
 
@@ -419,7 +375,7 @@ describe('operations added by their registry entries alone', () => {
     const before = h.slack.topView(USER)?.id;
     const sent = await h.slack.sendShortcut({ user: USER, callbackId: 'tsai_shortcut_test-forecast' });
     expect(sent.status).toBe(200);
-    const view = await modal('tsai_modal_test-forecast', before);
+    const view = await formOpened(h, USER, 'tsai_modal_test-forecast', before);
     const ids = (view.view.blocks as { block_id?: string }[]).map((b) => b.block_id);
     expect(ids).toEqual(expect.arrayContaining(['horizon', 'workspace']));
     expect(initialOf(view, 'horizon')).toBeUndefined();
@@ -428,7 +384,7 @@ describe('operations added by their registry entries alone', () => {
   it("its arguments' own fields (a text, a type-ahead): prefilled, shown as declared, checked, sent, kept for a reopen", async () => {
     const before = h.slack.topView(USER)?.id;
     expect((await h.command('forecast horizon=3h')).status).toBe(200);
-    const view = await modal('tsai_modal_test-forecast', before);
+    const view = await formOpened(h, USER, 'tsai_modal_test-forecast', before);
     expect(blockOf(view, 'horizon')).toMatchObject({
       type: 'input',
       label: { text: 'Horizon' },
@@ -479,7 +435,7 @@ describe('operations added by their registry entries alone', () => {
       messageTs: note.ts,
       actionId: MODAL_ACTION.reopen,
     });
-    const reopened = await modal('tsai_modal_test-forecast', view.id);
+    const reopened = await formOpened(h, USER, 'tsai_modal_test-forecast', view.id);
     expect(initialOf(reopened, 'horizon')).toBe(REFUSED_HORIZON);
     expect(initialOf(reopened, 'baseline_model')).toBe(MODEL);
 

@@ -343,7 +343,7 @@ describe('channel defaults', () => {
     const none = await rig.command('use', { channel: 'C0GENERAL' });
     expect(textOf(none)).toContain('no defaults');
     const missing = await rig.command('workspace show', { channel: 'C0GENERAL' });
-    expect(textOf(missing)).toContain('needs a workspace ID');
+    expect(textOf(missing)).toContain('needs a workspace (its ID or name)');
 
     const entries = await rig.bots[0]!.bot.store.listAudit({ operationPrefixes: ['channel.'] });
     expect(entries.map((e) => e.operation)).toEqual(['channel.defaults.clear', 'channel.defaults.set']);

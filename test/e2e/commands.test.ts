@@ -277,7 +277,9 @@ describe('bad input never reaches the service', () => {
   const E = S.assessments.temperature;
   it.each([
     ['frobnicate', /is not a command/],
-    ['workspace show abc', /`abc` is not a valid workspace ID/],
+    ['workspace show 12345', /`12345` is not a valid workspace ID/],
+    // A word that cannot be an ID is a name, which the bot does not know: refused with what it knows.
+    ['workspace show abc', /No workspace named "abc" is known/],
     ['workspace', /needs a subcommand/],
     ['model move 1 2', /not a valid model ID/],
     [
@@ -288,7 +290,8 @@ describe('bad input never reaches the service', () => {
       `eval ${E} model=${S.models.temperatureAnomaly} datastream=${S.datastream} entities=pump-1 range="blah blah"`,
       /could not read/,
     ],
-    [`learn workspace=${W} signals=abc range=yesterday`, /`abc` in `signals=` is not a valid signal ID/],
+    [`learn workspace=${W} signals=12 range=yesterday`, /`12` in `signals=` is not a valid signal ID/],
+    [`learn workspace=${W} signals=abc range=yesterday`, /No signal named "abc" is known/],
     [
       `learn workspace=${W} signals=${T} range="2026-11-21 10:00 to 2026-11-21 09:00"`,
       /is not after the start/,

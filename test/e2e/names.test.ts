@@ -119,7 +119,9 @@ describe('names in commands', () => {
       5000,
       'the reply to the other team',
     );
-    expect(seen(reply)).toContain('No workspace named \\"Pump station A\\" is known to the bot');
+    expect(seen(reply)).toContain(
+      'No workspace named \\"Pump station A\\" is known: the bot knows no workspace',
+    );
     expect(await h.askedOfService()).toEqual([]);
   });
 });

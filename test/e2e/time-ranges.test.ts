@@ -20,6 +20,7 @@ const USERS: LocalUser[] = [
   { id: 'U0DIRK', name: 'dirk', tz: 'Europe/Berlin', locale: 'de-DE' },
   { id: 'U0NOLOC', name: 'noloc', tz: 'Europe/Berlin' }, // Slack gives no locale
   { id: 'U0NIRA', name: 'nira', tz: 'Asia/Kathmandu', locale: 'en-IN' }, // UTC+05:45
+  { id: 'U0FLEUR', name: 'fleur', tz: 'Europe/Paris', locale: 'fr-FR' },
 ];
 
 let h: Harness;
@@ -252,5 +253,103 @@ describe('time ranges end to end', () => {
     const followed = (r: { method: string; path: string }) =>
       r.method === 'GET' && /\/flows\/\d+$/.test(r.path);
     expect((await h.serviceRequests()).filter((r) => !followed(r))).toEqual([]);
+  });
+
+  it('a German and a French user give ranges in their own language, read exactly; replies stay in English', async () => {
+    const learn = (range: string) => `learn workspace=${W} signals=${T} range="${range}"`;
+    // Sunday 22 Nov 2026 11:00 in Berlin and Paris: yesterday is Saturday 21 Nov, at UTC+01:00.
+    const de = await h.commandAndReply(learn('gestern von 9 bis 17 Uhr'), { user: 'U0DIRK' });
+    expect(await sentRanges()).toEqual([
+      { startTime: '2026-11-21T08:00:00Z', endTime: '2026-11-21T16:00:00Z' },
+    ]);
+    expect(seen(de)).toContain('Sat 21 Nov 09:00 – 17:00 CET (08:00–16:00 UTC)');
+
+    await h.clearServiceRequests();
+    await h.commandAndReply(`${EVAL} range="die letzten 3 Tage"`, { user: 'U0DIRK' });
+    expect(await evalRange()).toEqual({
+      startTime: ns('2026-11-19T10:00:00Z'),
+      endTime: ns('2026-11-22T10:00:00Z'),
+    });
+
+    await h.clearServiceRequests();
+    const fr = await h.commandAndReply(learn('la semaine dernière'), { user: 'U0FLEUR' });
+    expect(await sentRanges()).toEqual([
+      { startTime: '2026-11-08T23:00:00Z', endTime: '2026-11-15T23:00:00Z' },
+    ]);
+    expect(seen(fr)).toContain('Mon 9 Nov 00:00 – Mon 16 Nov 00:00 CET');
+
+    await h.clearServiceRequests();
+    await h.commandAndReply(learn('hier de 22h à 6h'), { user: 'U0FLEUR' });
+    expect(await sentRanges()).toEqual([
+      { startTime: '2026-11-21T21:00:00Z', endTime: '2026-11-22T05:00:00Z' },
+    ]);
+
+    // Refused with a reason, in English, and nothing reaches the service.
+    await h.clearServiceRequests();
+    await refused(
+      learn('gestern von 9 bis'),
+      'U0DIRK',
+      /I read “gestern von 9 bis” as “yesterday from 9 to”/,
+    );
+    await refused(learn('hier quelque part'), 'U0FLEUR', /I read “hier quelque part” as/);
+    // The same words from someone whose Slack language is English are not a range at all.
+    await refused(learn('gestern von 9 bis 17 Uhr'), 'U0ALICE', /could not read/);
+  });
+
+  it('a range with two readings is refused with each one as a whole command to type, never one of them picked', async () => {
+    const command = `learn workspace=${W} signals=${T} range="yesterday 1-5"`;
+    const s = await refused(command, 'U0ALICE', /could be 01:00–05:00 or 13:00–17:00/);
+    expect(s).toContain('Which did you mean?');
+    expect(s).toContain(`/tsai learn workspace=${W} signals=${T} range=\\"yesterday 1am to 5am\\"`);
+    expect(s).toContain(`/tsai learn workspace=${W} signals=${T} range=\\"yesterday 1pm to 5pm\\"`);
+
+    // Each offered command works as typed.
+    await h.commandAndReply(`learn workspace=${W} signals=${T} range="yesterday 1pm to 5pm"`, {
+      user: 'U0ALICE',
+    });
+    expect(await sentRanges()).toEqual([
+      { startTime: '2026-11-21T13:00:00Z', endTime: '2026-11-21T17:00:00Z' },
+    ]);
+
+    // A German phrase the language uses both ways offers the reading that can be over by now.
+    await h.clearServiceRequests();
+    const night = await refused(
+      `learn workspace=${W} signals=${T} range="heute Nacht"`,
+      'U0DIRK',
+      /“heute Nacht” could be the night that ended this morning or the one to come/,
+    );
+    expect(night).toContain(`range=\\"letzte Nacht\\"`);
+  });
+
+  it('the kinds people write in their other tools, through the real bot: offsets, ISO intervals, weeks, so far', async () => {
+    const learn = (range: string) => `learn workspace=${W} signals=${T} range="${range}"`;
+    await h.commandAndReply(learn('now-30m to now-10m'), { user: 'U0NIRA' });
+    expect(await sentRanges()).toEqual([
+      { startTime: '2026-11-22T09:30:00Z', endTime: '2026-11-22T09:50:00Z' },
+    ]);
+    await h.clearServiceRequests();
+    await h.commandAndReply(`${EVAL} range="2026-11-21T06:00:00.000000001Z/PT12H"`, { user: 'U0NIRA' });
+    expect(await evalRange()).toEqual({
+      startTime: '1795240800000000001',
+      endTime: '1795284000000000001',
+    });
+    await h.clearServiceRequests();
+    // ISO week 46 of 2026 is Mon 9 Nov to Mon 16 Nov; in Kathmandu (UTC+05:45).
+    const kw = await h.commandAndReply(learn('KW 46'), { user: 'U0NIRA' });
+    expect(await sentRanges()).toEqual([
+      { startTime: '2026-11-08T18:15:00Z', endTime: '2026-11-15T18:15:00Z' },
+    ]);
+    expect(seen(kw)).toContain('Mon 9 Nov 00:00 – Mon 16 Nov 00:00');
+    await h.clearServiceRequests();
+    await h.commandAndReply(learn('today so far'), { user: 'U0CAROL' });
+    expect(await sentRanges()).toEqual([
+      { startTime: '2026-11-22T05:00:00Z', endTime: '2026-11-22T10:00:00Z' },
+    ]);
+    await h.clearServiceRequests();
+    // Sunday 05:00 in New York: the night from Friday 22:00 to Saturday 06:00 EST.
+    await h.commandAndReply(learn('the day before yesterday 10pm to 6am'), { user: 'U0CAROL' });
+    expect(await sentRanges()).toEqual([
+      { startTime: '2026-11-21T03:00:00Z', endTime: '2026-11-21T11:00:00Z' },
+    ]);
   });
 });

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED } from '../../standins/emulator/index.js';
 import { DEFAULT_USERS } from '../../standins/localslack/index.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../../standins/otlp/receiver.js';
-import { BOT_TOKEN, type Harness, SIGNING_SECRET, startHarness } from '../support/harness.js';
+import { eventually } from '../support/emulator.js';
+import { BOT_TOKEN, HARNESS_NOW, type Harness, SIGNING_SECRET, startHarness } from '../support/harness.js';
 
 const W = SEED.workspaces.pumpStation;
 const T = SEED.signals.temperature;
@@ -113,6 +114,38 @@ describe('traces of the real bot, sent over OTLP/HTTP to a receiver', () => {
     expect(gate.attributes['gate.refused_by']).toBe('operator');
     const trace = inTrace(otlp.spans(), gate.traceId);
     expect(trace.some((s) => s.name === 'service.call')).toBe(false);
+  });
+
+  it('a schedule’s run is a trace of its own, linked to the request that made the schedule', async () => {
+    await h.commandAndReply(`schedule "every day at 11:00" name=traced workspace show ${W}`, {
+      channel: OPS,
+    });
+    const made = await otlp.waitFor(
+      (spans) => spans.find((s) => s.name === 'slack.command schedule' && !s.parentSpanId),
+      BOUND_MS,
+      'the span of the typed schedule',
+    );
+    const kept = await eventually(
+      async () => (await h.store.listSchedules({ channelId: OPS })).find((s) => s.name === 'traced'),
+      BOUND_MS,
+    );
+    expect(kept.traceParent).toContain(made.traceId);
+    h.clock.set(HARNESS_NOW.getTime() + 60 * 60_000 + 5_000);
+    const run = await otlp.waitFor(
+      (spans) => spans.find((s) => s.name === 'schedule.run' && s.attributes['schedule.id'] === kept.id),
+      BOUND_MS,
+      'the span of the scheduled run',
+    );
+    expect(run.parentSpanId).toBeFalsy();
+    expect(run.traceId).not.toBe(made.traceId);
+    expect(run.links.map((l) => l.traceId)).toContain(made.traceId);
+    // The run's own call to the service is in the run's trace.
+    const call = await otlp.waitFor(
+      (spans) => inTrace(spans, run.traceId).find((s) => s.name === 'service.call'),
+      BOUND_MS,
+      "the run's service call",
+    );
+    expect(call.attributes['http.request.method']).toBe('GET');
   });
 
   it('no span holds a token, a secret, a person’s name or anything typed', () => {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { dataEntries, typed } from '../../src/core/catalog/upserts.js';
-import { idFrom, missingOutcome, ok, soleIdFrom, text } from '../../src/core/grammar/args.js';
+import { missingOutcome, ok, readArgs, soleIdFrom } from '../../src/core/grammar/args.js';
 import type { DataArg } from '../../src/core/grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../src/core/ids.js';
-import { dataArgs, NAMING, pick, workspaceAndData } from '../../src/core/operations/registry/arguments.js';
+import { ID, MODEL, RESOURCE, TEXT, TEXT_OUTPUT, WORKSPACE } from '../../src/core/kinds/index.js';
+import { dataArgs, dataOperationArgs, NAMING, pick } from '../../src/core/operations/registry/arguments.js';
+import { dataEntries, typed } from '../../src/core/operations/registry/catalog-change.js';
 import {
   DATA_FORM,
   dataFacts,
@@ -14,6 +15,7 @@ import {
   toDataspec,
 } from '../../src/core/operations/registry/describe.js';
 import {
+  type Argument,
   declareOutputs,
   flowTypeIs,
   MAX_RANGES,
@@ -72,6 +74,15 @@ declare module '../../src/core/grammar/types.js' {
   }
 }
 
+const DELETED: Argument<string> = {
+  key: 'workspace',
+  kind: ID,
+  lookup: { names: WORKSPACE },
+  required: true,
+  help: 'The workspace to delete.',
+  positional: true,
+};
+
 export const workspaceDelete: OperationEntry<WorkspaceDelete, WorkspaceDelete, never, unknown> = {
   parsedKind: 'test-workspace-delete',
   operationKind: 'test-workspace-delete',
@@ -82,15 +93,13 @@ export const workspaceDelete: OperationEntry<WorkspaceDelete, WorkspaceDelete, n
     examples: [`/tsai workspace delete ${X.workspace}`],
     mutating: true,
   },
-  args: [
-    { key: 'workspace', kind: 'id', required: true, help: 'The workspace to delete.', positional: true },
-  ],
+  args: [DELETED],
   role: 'Manager',
   parse: (args, spec) =>
     ok(
       {
         kind: 'test-workspace-delete',
-        workspaceId: soleIdFrom(args, spec, 'workspace', '`workspace delete` needs a workspace ID.'),
+        workspaceId: soleIdFrom(args, spec, DELETED, '`workspace delete` needs a workspace ID.'),
       },
       spec,
     ),
@@ -117,8 +126,8 @@ export const workspaceDelete: OperationEntry<WorkspaceDelete, WorkspaceDelete, n
       return serviceFailure(e, `delete workspace ${req.workspaceId}`);
     }
   },
-  catalog: (req) => ({ add: [], remove: [{ kind: 'workspace', id: req.workspaceId }] }),
-  notFound: (req) => ({ kind: 'workspace', id: req.workspaceId }),
+  catalog: (req) => ({ add: [], remove: [{ kind: WORKSPACE.name, id: req.workspaceId }] }),
+  notFound: (req) => ({ kind: WORKSPACE.name, id: req.workspaceId }),
 };
 
 const FORECAST = flowTypeIs('ANOMALYFORECAST');
@@ -134,6 +143,36 @@ export const forecastBody = flowBody(FORECAST.all, {
     baseline: idString.optional(),
   }),
 });
+
+const FORECAST_ARGS: readonly Argument[] = [
+  ...dataArgs('The workspace in which the forecasting model is created.'),
+  {
+    key: 'horizon',
+    kind: TEXT,
+    required: true,
+    help: 'How far ahead it forecasts, e.g. 6h.',
+    maxLength: HORIZON_MAX,
+    // Its field is named by the argument (`horizon`), which no file of src/ knows.
+    field: {
+      label: 'Horizon',
+      hint: 'How far ahead it forecasts.',
+      placeholder: '6h',
+      optional: false,
+    },
+  },
+  {
+    key: 'baseline',
+    kind: ID,
+    lookup: { names: MODEL },
+    required: false,
+    help: 'A model whose forecasts it starts from.',
+    noun: 'baseline model',
+    field: pick('baselineModel', 'Baseline model', 'Optional: a model it starts from.', {
+      optional: true,
+    }),
+  },
+  ...NAMING,
+];
 
 export const forecast: OperationEntry<
   ForecastCommand,
@@ -152,35 +191,7 @@ export const forecast: OperationEntry<
     ],
     mutating: true,
   },
-  args: [
-    ...dataArgs('The workspace in which the forecasting model is created.'),
-    {
-      key: 'horizon',
-      kind: 'text',
-      required: true,
-      help: 'How far ahead it forecasts, e.g. 6h.',
-      maxLength: HORIZON_MAX,
-      // Its field is named by the argument (`horizon`), which no file of src/ knows.
-      field: {
-        kind: { input: 'text' },
-        label: 'Horizon',
-        hint: 'How far ahead it forecasts.',
-        placeholder: '6h',
-        optional: false,
-      },
-    },
-    {
-      key: 'baseline',
-      kind: 'id',
-      required: false,
-      help: 'A model whose forecasts it starts from.',
-      noun: 'baseline model',
-      field: pick('baselineModel', 'model', 'Baseline model', 'Optional: a model it starts from.', {
-        optional: true,
-      }),
-    },
-    ...NAMING,
-  ],
+  args: FORECAST_ARGS,
   form: {
     id: 'test-forecast',
     shortcut: true,
@@ -191,16 +202,20 @@ export const forecast: OperationEntry<
   },
   role: 'User',
   parse(args, spec) {
-    const { workspaceId, data, missing } = workspaceAndData(args, spec);
-    const horizon = text(args, 'horizon', HORIZON_MAX);
-    const baselineModelId = idFrom(args, 'baseline', 'baseline model', false);
-    if (!horizon) missing.push('horizon');
-    if (!workspaceId || !data || !horizon)
+    const { values, data, missing } = dataOperationArgs(args, spec, FORECAST_ARGS);
+    if (missing.length > 0 || !data)
       return missingOutcome('test-forecast', spec, missing, args, 'model', undefined);
-    const name = text(args, 'name');
-    const description = text(args, 'description');
+    const { workspace, horizon, baseline, name, description } = values as Record<string, string>;
     return ok(
-      { kind: 'test-forecast', workspaceId, data, horizon, baselineModelId, name, description },
+      {
+        kind: 'test-forecast',
+        workspaceId: workspace!,
+        data,
+        horizon: horizon!,
+        baselineModelId: baseline,
+        name,
+        description,
+      },
       spec,
     );
   },
@@ -240,7 +255,7 @@ export const forecast: OperationEntry<
       return serviceFailure(e, 'create the ANOMALYFORECAST flow', { what: 'flow', name: req.name });
     }
   },
-  catalog: (req) => ({ add: [typed('workspace', req.workspaceId), ...dataEntries(req.data)] }),
+  catalog: (req) => ({ add: [typed(WORKSPACE, req.workspaceId), ...dataEntries(req.data)] }),
   // A kind of output no shipped operation has: the forecast the service made, read from its record's
   // `entities.forecast` entry (the client keeps an unknown kind's ID, name and scalar fields), beside the
   // model and dataspec a learn yields. Declared here, it is shown, handed on and offered by every surface.
@@ -249,12 +264,12 @@ export const forecast: OperationEntry<
       ...learnedDeclared({ created: true, heading: 'Model created' }),
       {
         name: 'forecast',
-        type: 'resource',
+        type: RESOURCE,
         label: 'Forecast',
         shown: { heading: 'Forecast made' },
         feeds: true,
       },
-      { name: 'forecast_horizon', type: 'text', label: 'Forecast horizon', shown: {}, feeds: true },
+      { name: 'forecast_horizon', type: TEXT_OUTPUT, label: 'Forecast horizon', shown: {}, feeds: true },
     ],
     (done) => {
       const made = done.results?.others.find((o) => o.type === 'entities.forecast' && o.id);
@@ -277,6 +292,18 @@ export interface ModelRename {
 /** A rename's body: the same method and path as a move (`PUT /models/{model}`), another field. */
 export const renameModelBody = z.strictObject({ name: nameString });
 
+const RENAME_ARGS: readonly Argument[] = [
+  {
+    key: 'model',
+    kind: ID,
+    lookup: { names: MODEL },
+    required: true,
+    help: 'The model to rename.',
+    positional: true,
+  },
+  { key: 'name', kind: TEXT, required: true, help: 'Its new name.', freeText: true },
+];
+
 /** A mutation that shares its method and path with a shipped one (`model move`), told apart by its body. */
 export const modelRename: OperationEntry<
   ModelRename,
@@ -293,16 +320,13 @@ export const modelRename: OperationEntry<
     examples: [`/tsai model rename ${X.model} name="pump-3 baseline"`],
     mutating: true,
   },
-  args: [
-    { key: 'model', kind: 'id', required: true, help: 'The model to rename.', positional: true },
-    { key: 'name', kind: 'text', required: true, help: 'Its new name.', freeText: true },
-  ],
+  args: RENAME_ARGS,
   role: 'Manager',
   parse(args, spec) {
-    const modelId = idFrom(args, 'model', 'model', true);
-    const name = text(args, 'name');
-    if (!modelId || !name) return missingOutcome('test-model-rename', spec, [], args, 'model', modelId);
-    return ok({ kind: 'test-model-rename', modelId, name }, spec);
+    const { values, missing } = readArgs(args, spec, RENAME_ARGS);
+    const { model: modelId, name } = values as Record<string, string | undefined>;
+    if (missing.length > 0) return missingOutcome('test-model-rename', spec, missing, args, 'model', modelId);
+    return ok({ kind: 'test-model-rename', modelId: modelId!, name: name! }, spec);
   },
   resolve: (command) => ({ ok: true, operation: command }),
   wire: {
@@ -330,8 +354,8 @@ export const modelRename: OperationEntry<
       return serviceFailure(e, `rename model ${req.modelId}`);
     }
   },
-  catalog: (req) => ({ add: [typed('model', req.modelId)] }),
-  notFound: (req) => ({ kind: 'model', id: req.modelId }),
+  catalog: (req) => ({ add: [typed(MODEL, req.modelId)] }),
+  notFound: (req) => ({ kind: MODEL.name, id: req.modelId }),
 };
 
 export const ADDED_OPERATIONS = [workspaceDelete, forecast, modelRename] as const;

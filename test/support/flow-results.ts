@@ -37,6 +37,7 @@ export async function recordFlowResult(store: Store, seen: FlowSeen & Recording)
       : [],
     signals: [],
     segments: [],
+    refused: [],
     others: [],
   };
   const entry = seen.eval ? anomalyEval : seen.model?.created === false ? anomalyRelearn : anomalyLearn;

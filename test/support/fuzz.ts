@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { COMMANDS, KEY_ALIASES } from '../../src/core/grammar/commands.js';
+import { COMMANDS } from '../../src/core/grammar/commands.js';
 import { EXAMPLE_IDS } from '../../src/core/ids.js';
+import { NAMES, RANGE, TEXT, WORD } from '../../src/core/kinds/index.js';
 import { type AnyEntry, type Argument, usagePart } from '../../src/core/operations/registry/entry.js';
 import { REGISTRY } from '../../src/core/operations/registry/index.js';
 import type { LoggedRequest } from '../../standins/emulator/index.js';
@@ -40,7 +41,9 @@ const WORDS = [
 ];
 
 /** Every command's option keys and their other spellings, as people type them or in another case. */
-const KEY_NAMES = [...new Set([...COMMANDS.flatMap((c) => c.keys), ...Object.keys(KEY_ALIASES)])];
+const KEY_NAMES = [
+  ...new Set([...COMMANDS.flatMap((c) => c.keys), ...COMMANDS.flatMap((c) => Object.keys(c.aliases ?? {}))]),
+];
 const KEYS = fc.oneof(
   { weight: 5, arbitrary: fc.constantFrom(...KEY_NAMES) },
   {
@@ -263,39 +266,41 @@ const seedSignals = fc
 const goodRange = fc.constantFrom(...RANGES.slice(0, 17));
 
 /**
- * A value of an argument, as its kind and the resource it names say: the demo data's IDs (now and then
- * one the service does not know), its signals, entities and ranges, and odd but plausible texts.
+ * A value of an argument, as its declaration says: where it names a kind of resource, the demo data's IDs
+ * of that kind (now and then one the service does not know, or a name), else the values its kind
+ * declares; free text quoted, odd but plausible.
  */
-function argumentValue(arg: Argument, shown: string): fc.Arbitrary<string> {
+function argumentValue(arg: Argument): fc.Arbitrary<string> {
   const quoted = (v: fc.Arbitrary<string>) => v.map((x) => `"${x}"`);
-  switch (arg.kind) {
-    case 'id': {
-      const resource =
-        arg.field?.kind.input === 'select'
-          ? arg.field.kind.catalog
-          : (/<(\w+)_id>/.exec(shown)?.[1] ?? arg.key);
-      const known = SEED_OF[resource] ?? SEED_IDS;
-      return fc.oneof(
-        { weight: 6, arbitrary: fc.constantFrom(...known) },
-        { weight: 1, arbitrary: fc.stringMatching(/^1[4-9]\d{17}$/) },
-      );
-    }
-    case 'signals':
-      return seedSignals;
-    case 'entities':
-      return fc.subarray([...SEED.entities, 'pump-9'], { minLength: 1 }).map((e) => e.join(','));
-    case 'range':
-      return quoted(goodRange);
-    case 'text':
-    case 'word':
-      return quoted(name);
-  }
+  // A flow's ID names no kind of resource (flows are not in the catalog): its usage line says `<flow_id>`.
+  const resource = arg.lookup?.names?.name ?? /<(\w+)_id>/.exec(usagePart(arg, true))?.[1];
+  const known = resource ? SEED_OF[resource] : undefined;
+  if (known && arg.lookup?.list)
+    return resource === 'signal'
+      ? seedSignals
+      : fc.subarray([...known], { minLength: 1 }).map((ids) => ids.join(','));
+  if (known)
+    return fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...known) },
+      { weight: 1, arbitrary: fc.stringMatching(/^1[4-9]\d{17}$/) },
+    );
+  if (arg.kind === RANGE) return quoted(goodRange);
+  if (arg.kind === NAMES)
+    return fc.subarray([...SEED.entities, 'pump-9'], { minLength: 1 }).map((e) => e.join(','));
+  if (arg.kind === TEXT || arg.kind === WORD) return quoted(name);
+  const { good, bad } = arg.kind.samples;
+  return fc
+    .oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...good) },
+      { weight: 1, arbitrary: fc.constantFrom(...(bad.length ? bad : good)) },
+    )
+    .map((v) => (/[\s"]/.test(v) ? `"${v.replace(/"/g, "'")}"` : v));
 }
 
 /** One argument as its usage line shows it (`key=<shape>`, `[to] <workspace_id>`), with a value in it. */
 function written(arg: Argument): fc.Arbitrary<string> {
   const shown = usagePart(arg, true);
-  return argumentValue(arg, shown).map((v) => shown.replace(/<[^>]*>/, () => v).replace(/\[(\w+)\]/g, '$1'));
+  return argumentValue(arg).map((v) => shown.replace(/<[^>]*>/, () => v).replace(/\[(\w+)\]/g, '$1'));
 }
 
 /** An argument when it is needed, else now and then. */

@@ -14,6 +14,7 @@ import { GUARANTEES, type GuaranteeId, SURFACES, type SurfaceId } from '../../sr
 import { specById as specOf } from '../../src/core/grammar/commands.js';
 import { commandArguments } from '../../src/core/grammar/parse.js';
 import { tokenize } from '../../src/core/grammar/tokenize.js';
+import { TEXT } from '../../src/core/kinds/index.js';
 import { entryOfCommand } from '../../src/core/operations/registry/index.js';
 import { secretSafe } from '../../src/core/secret-text.js';
 import { allSteps, type StepSpec } from '../../src/core/workflows/steps.js';
@@ -494,7 +495,7 @@ const masking = once(async () => {
   const typedIn = OPS_OF_STEPS.filter((op) => !op.live).flatMap((op) => {
     const given = commandArguments(op.command)!.given;
     return entryOfCommand(op.step.commandId)!
-      .args.filter((a) => a.freeText && a.kind === 'text' && !a.required && given[a.key] === undefined)
+      .args.filter((a) => a.freeText && a.kind === TEXT && !a.required && given[a.key] === undefined)
       .slice(0, 1)
       .map((a) => ({ op, key: a.key, input: op.step.inputs.find((i) => i.argKey === a.key)?.name }));
   });

@@ -16,6 +16,11 @@ export type DaySpec =
 export interface Clock {
   h: number;
   mi: number;
+  /**
+   * How it was written: with am/pm, on the 24-hour clock beyond doubt (hour 0, 13 and later, or a leading
+   * zero), or 1 to 12 with neither (`dial`: either half of the day).
+   */
+  written?: 'ampm' | '24' | 'dial';
 }
 
 /** One end of a range: a day (or part of one), a time on a day, now, or a time on the start's day. */
@@ -294,6 +299,34 @@ function yearNear(m: number, d: number, anchor: Ymd, dir: 1 | -1): Ymd[] {
 }
 
 /**
+ * Two times on one day, in minutes from its midnight: an end before the start is the first time that
+ * clock time comes after it (the next day). On the 12-hour dial (an end written 1 to 12 with neither am/pm
+ * nor a leading zero, and neither on the 24-hour clock beyond doubt) each such end may be either half of
+ * the day, within 12 hours of the other end; of several such readings, the one within the day is taken,
+ * and more than one is refused.
+ */
+function sameDayMinutes(a: Clock, b: Clock): [number, number] {
+  const s = a.h * 60 + a.mi;
+  const e = b.h * 60 + b.mi;
+  if (e > s) return [s, e];
+  const dial = a.written !== '24' && b.written !== '24' && (a.written === 'dial' || b.written === 'dial');
+  if (!dial && e === s) throw new Refuse('end not after start');
+  if (!dial) return [s, e + 1440];
+  const halves = (m: number, k: Clock) => (k.written === 'dial' ? [m, (m + 720) % 1440] : [m]);
+  const readings: [number, number][] = [];
+  for (const x of halves(s, a)) {
+    for (const y of halves(e, b)) {
+      const end = y > x ? y : y + 1440;
+      if (end - x <= 720 && !readings.some(([p, q]) => p === x && q === end)) readings.push([x, end]);
+    }
+  }
+  if (readings.length === 1) return readings[0]!;
+  const inDay = readings.filter(([, end]) => end <= 1440);
+  if (inDay.length === 1) return inDay[0]!;
+  throw new Refuse('two readings');
+}
+
+/**
  * A range: an end with only a time is on the start's day; two bare weekdays are the most recent such span
  * that is over; a bare weekday start is the latest one before the end, a bare weekday end the first after
  * the start; a yearless start is the most recent one unless the end has a year, then the latest before it;
@@ -304,15 +337,17 @@ function range(c: OracleCtx, S: End, E: End): [number, number] {
   const sSpec = resolveNumeric(c, S.day);
   const fits = (s: number, e: number) => s < e && e <= c.nowMs;
   if ('sameDay' in E) {
+    const [sMin, eMin] = S.time ? sameDayMinutes(S.time, E.time) : [0, E.time.h * 60 + E.time.mi];
+    const at = (x: Ymd, min: number) => {
+      const d = shift(x, Math.floor(min / 1440));
+      return instant(c.tz, d.y, d.m, d.d, Math.floor((min % 1440) / 60), min % 60);
+    };
+    const on = (x: Ymd): [number, number] => [S.time ? at(x, sMin) : spanOn(c, S, x).start, at(x, eMin)];
     if (sSpec.k === 'weekday') {
-      const tries = weekdaysBack(today(c), sSpec.wd).map((x): [number, number] => [
-        spanOn(c, S, x).start,
-        spanOn(c, E, x).start,
-      ]);
+      const tries = weekdaysBack(today(c), sSpec.wd).map(on);
       return tries.find(([s, e]) => fits(s, e)) ?? tries[0]!;
     }
-    const x = sSpec.k === 'md' ? recentMd(c, sSpec.m, sSpec.d) : fixedDay(c, sSpec)!;
-    return [spanOn(c, S, x).start, spanOn(c, E, x).start];
+    return on(sSpec.k === 'md' ? recentMd(c, sSpec.m, sSpec.d) : fixedDay(c, sSpec)!);
   }
   const eSpec: DaySpec | 'now' = 'now' in E ? 'now' : resolveNumeric(c, E.day);
   if (sSpec.k === 'weekday' && eSpec !== 'now' && eSpec.k === 'weekday') {

@@ -1,73 +1,70 @@
-// How the command path and the forms call the time module: every operation that reads data (EVAL, learn,
-// relearn, score) gets the same refusals, the user's locale decides numeric dates, and a form's preview
+// How the command path and the forms call the time module: every operation that reads data (each with
+// a form and a time range, read from the registry) gets the same refusals, the user's locale decides numeric dates, and a form's preview
 // shows exactly what its submission would send.
 import { describe, expect, it } from 'vitest';
-import type { FormId, FormInput, RangeInput } from '../../src/core/forms/fields.js';
+import { type FormId, formInputOf } from '../../src/core/forms/fields.js';
+import { fieldsFromCommand } from '../../src/core/forms/prefill.js';
 import { previewRange } from '../../src/core/forms/preview.js';
 import { validateModal } from '../../src/core/forms/validate.js';
-import { isGovernanceCommand, parseCommand } from '../../src/core/grammar/parse.js';
+import { commandArguments, parseCommand } from '../../src/core/grammar/parse.js';
+import { RANGE } from '../../src/core/kinds/index.js';
+import type { AnyEntry } from '../../src/core/operations/registry/entry.js';
+import { entryOfForm, REGISTRY } from '../../src/core/operations/registry/index.js';
 import { type Resolvable, resolveCommand } from '../../src/core/operations/resolve.js';
 import { decodeMeta, encodeMeta } from '../../src/slack/forms/views/metadata.js';
 import { describeRange, type TimeRange } from '../../src/time/index.js';
 
 // Sunday 22 Nov 2026, 10:00 UTC (as the end-to-end harness).
 const NOW = new Date('2026-11-22T10:00:00Z');
-const W = '1353853719423311872';
-const M = '1353853719423311873';
-const A = '1353853719423311874';
-const D = '1353853719423311875';
-const S1 = '1353853719423311876';
 const ns = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
 
-function parsed(text: string): Resolvable {
-  const out = parseCommand(text);
-  if (!out.ok) throw new Error(out.message);
-  if (out.command.kind === 'help' || out.command.kind === 'live' || isGovernanceCommand(out.command))
-    throw new Error('not resolvable');
-  return out.command;
+/** Every operation with a form that reads a time range, read from the registry. */
+const READS_DATA = REGISTRY.filter((e) => e.form && e.args.some((a) => a.kind === RANGE));
+const KINDS: FormId[] = READS_DATA.map((e) => e.form!.id);
+
+/** The arguments of an entry's first example that gives a range, with this range instead. */
+function givenWith(kind: FormId, range: string): { entry: AnyEntry; given: Record<string, string> } {
+  const entry = entryOfForm(kind)!;
+  const key = entry.args.find((a) => a.kind === RANGE)!.key;
+  const example = entry.command.examples.find((e) => commandArguments(e)?.given[key] !== undefined);
+  if (!example) throw new Error(`no example of ${kind} gives ${key}=`);
+  return { entry, given: { ...commandArguments(example)!.given, [key]: range } };
 }
 
-const COMMANDS: Record<FormId, (range: string) => string> = {
-  eval: (r) => `eval ${A} model=${M} datastream=${D} entities=e1 range="${r}"`,
-  learn: (r) => `learn workspace=${W} signals=${S1} range="${r}"`,
-  relearn: (r) => `relearn ${M} workspace=${W} signals=${S1} range="${r}"`,
-  score: (r) => `score ${M} workspace=${W} signals=${S1} prefix=p range="${r}"`,
-};
+/** Every time range in a request, wherever its entry keeps it. */
+function rangesIn(value: unknown): TimeRange[] {
+  if (Array.isArray(value)) return value.flatMap(rangesIn);
+  if (!value || typeof value !== 'object') return [];
+  const v = value as Record<string, unknown>;
+  if (typeof v.startNs === 'bigint' && typeof v.endNs === 'bigint') return [v as unknown as TimeRange];
+  return Object.values(v).flatMap(rangesIn);
+}
 
 function commandRanges(kind: FormId, range: string, locale?: string): TimeRange[] | string {
-  const r = resolveCommand(parsed(COMMANDS[kind](range)), {
+  const { entry, given } = givenWith(kind, range);
+  const positional = entry.args.find((a) => a.positional)?.key;
+  const text = [
+    ...entry.command.words,
+    ...(positional && given[positional] ? [given[positional]] : []),
+    ...Object.entries(given)
+      .filter(([k]) => k !== positional)
+      .map(([k, v]) => `${k}="${v.replace(/"/g, "'")}"`),
+  ].join(' ');
+  const out = parseCommand(text);
+  if (!out.ok) throw new Error(`${text}: ${out.message}`);
+  const r = resolveCommand(out.command as Resolvable, {
     userName: 'alice',
     timeZone: 'Europe/Berlin',
     now: NOW,
     ...(locale ? { locale } : {}),
   });
   if (!r.ok) return r.message;
-  const op = r.operation;
-  if (op.kind === 'eval') return [op.range];
-  if ('data' in op && op.data.kind === 'inline') return op.data.ranges;
-  throw new Error('no ranges');
-}
-
-const FORMS: Record<FormId, (range: string) => FormInput> = {
-  eval: (r) => ({ assessment: A, datastream: D, model: M, entities: 'e1', ranges: input(r) }),
-  learn: (r) => ({ workspace: W, dataMode: 'new', signals: S1, ranges: input(r) }),
-  relearn: (r) => ({ model: M, workspace: W, signals: S1, ranges: input(r) }),
-  score: (r) => ({
-    model: M,
-    workspace: W,
-    signals: S1,
-    outputMode: 'prefix',
-    prefix: 'p',
-    ranges: input(r),
-  }),
-};
-
-function input(text: string): RangeInput[] {
-  return [{ blockId: 'range_1', text }];
+  return rangesIn(r.operation);
 }
 
 function formRanges(kind: FormId, range: string, locale?: string): TimeRange[] | string {
-  const out = validateModal(kind, FORMS[kind](range), {
+  const fields = fieldsFromCommand(kind, givenWith(kind, range).given);
+  const out = validateModal(kind, formInputOf(fields), {
     now: NOW,
     timeZone: 'Europe/Berlin',
     defaultName: 'x',
@@ -75,13 +72,12 @@ function formRanges(kind: FormId, range: string, locale?: string): TimeRange[] |
     ...(locale ? { locale } : {}),
   });
   if (!out.ok) return out.errors.range_1 ?? JSON.stringify(out.errors);
-  const req = out.request;
-  if (req.kind === 'eval') return [req.range];
-  if ('data' in req && req.data.kind === 'inline') return req.data.ranges;
-  throw new Error('no ranges');
+  return rangesIn(out.request);
 }
 
-const KINDS: FormId[] = ['eval', 'learn', 'relearn', 'score'];
+it('the operations that read data are found in the registry', () => {
+  expect(KINDS).toEqual(expect.arrayContaining(['eval', 'learn', 'relearn', 'score']));
+});
 
 describe('every operation that reads data refuses a range that is not over', () => {
   it.each(KINDS)('%s, by command and by form', (kind) => {

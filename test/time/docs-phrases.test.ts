@@ -127,3 +127,39 @@ describe('every form docs/time-ranges.md lists is accepted', () => {
     expect(refused).toEqual([]);
   });
 });
+
+describe('every example docs/time-ranges.md gives in another language is read, for a person who writes it', () => {
+  const LOCALES: Record<string, string> = {
+    de: 'de-DE',
+    fr: 'fr-FR',
+    es: 'es-ES',
+    pt: 'pt-BR',
+    nl: 'nl-NL',
+    ja: 'ja-JP',
+  };
+  const rows = tableRows(section('In your language')).map(([language, examples]) => ({
+    locale: LOCALES[/`(\w\w)`/.exec(language!)?.[1] ?? '']!,
+    phrases: backticked(examples!),
+  }));
+
+  it('finds every language on the page', () => {
+    expect(rows.map((r) => r.locale).sort()).toEqual(Object.values(LOCALES).sort());
+    expect(rows.flatMap((r) => r.phrases).length).toBeGreaterThan(60);
+  });
+
+  it.each(['UTC', 'Europe/Berlin', 'Asia/Tokyo'])('in %s', (timeZone) => {
+    const refused: string[] = [];
+    const shifts = [
+      { start: '06:00', name: 'frueh' },
+      { start: '14:00', name: 'spaet' },
+      { start: '22:00', name: 'nacht' },
+    ];
+    for (const { locale, phrases } of rows) {
+      for (const phrase of phrases) {
+        const out = parseTimeRanges(phrase, { now: NOW, timeZone, locale, shifts });
+        if (!out.ok) refused.push(`${locale}: “${phrase}” → ${out.error}`);
+      }
+    }
+    expect(refused).toEqual([]);
+  });
+});

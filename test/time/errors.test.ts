@@ -49,7 +49,7 @@ describe('errors', () => {
     expect(e).toContain(rest);
   });
 
-  it.each(['yesterday 5pm to 9am', 'Nov 3 to Nov 1', '2026-11-01T10:00:00Z to 2026-11-01T09:00:00Z'])(
+  it.each(['today 5pm to yesterday 9am', 'Nov 3 to Nov 1', '2026-11-01T10:00:00Z to 2026-11-01T09:00:00Z'])(
     'end before start %j',
     (text) => {
       expect(errorOf(text)).toMatch(/end .* is not after the start/);

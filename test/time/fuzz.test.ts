@@ -28,7 +28,7 @@ const context = fc.record({
     .map((ms) => new Date(ms)),
   timeZone: fc.constantFrom(...ZONES),
   requirePast: fc.boolean(),
-  locale: fc.constantFrom(undefined, 'en-US', 'de-DE', 'xx'),
+  locale: fc.constantFrom(undefined, 'en-US', 'de-DE', 'fr-FR', 'es-ES', 'ja-JP', 'xx'),
 });
 
 function wellFormed(out: RangeOutcome | RangesOutcome, requirePast: boolean, nowMs: number) {

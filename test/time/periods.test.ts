@@ -78,7 +78,7 @@ const COMMON: Row[] = [
   ['last November', refused(/more than one November: give the year/)],
   ['the 3rd', refused(/“3” on its own is not a date: give its month/)],
   ['yesterday midnight', refused(/midnight could be the start or the end of that day/)],
-  ['yesterday 10pm to 2am', refused(/give the end its day, like “yesterday 10pm to today 2am”/)],
+  ['yesterday 10pm to 2am', ['D-1 22:00', 'D0 02:00']],
   ['1969-12-31 to 1970-01-02', refused(/before 1 Jan 1970 00:00 UTC, and the service keeps nothing earlier/)],
   ['Dec 31 1969 to Jan 2 1970', refused(/before 1 Jan 1970/)],
   ['last 60 years', refused(/before 1 Jan 1970/)],

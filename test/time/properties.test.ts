@@ -106,9 +106,10 @@ const clock: fc.Arbitrary<{ c: Clock; text: string }> = fc
     fc.integer({ min: 0, max: 3 }),
   )
   .map(([h, mi, style]) => {
-    const c = { h, mi };
-    if (style === 0) return { c, text: `${pad(h)}:${pad(mi)}` };
-    if (style === 1) return { c, text: `${h}:${pad(mi)}` };
+    const text = style === 0 ? pad(h) : String(h);
+    const written = text.startsWith('0') || h >= 13 ? '24' : 'dial';
+    if (style <= 1) return { c: { h, mi, written }, text: `${text}:${pad(mi)}` } as const;
+    const c = { h, mi, written: 'ampm' } as const;
     const h12 = h % 12 === 0 ? 12 : h % 12;
     const suffix = h < 12 ? 'am' : 'pm';
     const minutes = mi === 0 && style === 2 ? '' : `:${pad(mi)}`;
@@ -303,12 +304,19 @@ const rangeOf: fc.Arbitrary<Phrase> = fc
     };
   });
 
+const iso = (day: string, time: string) => /^\d{4}-\d\d-\d\d$/.test(day) && /^\d\d:\d\d$/.test(time);
+
 /** "Monday 9am to 5pm", "between 9am and 5pm yesterday": both ends on one day. */
 const sameDay: fc.Arbitrary<Phrase> = fc
   .tuple(day, clock, clock, separator, fc.boolean())
   .map(([d, a, b, sep, between]) => ({
     text: between ? `between ${a.text} and ${b.text} ${d.text}` : `${d.text} ${a.text}${sep}${b.text}`,
-    meaning: { k: 'range', start: { day: d.spec, time: a.c }, end: { sameDay: true, time: b.c } },
+    meaning: {
+      k: 'range',
+      // An ISO date and a time with two-digit hours ("2026-11-01 12:00") are one ISO date-time: 24-hour.
+      start: { day: d.spec, time: iso(d.text, a.text) && !between ? { ...a.c, written: '24' } : a.c },
+      end: { sameDay: true, time: b.c },
+    },
   }));
 
 /** Weekday spans: "Monday 9am to Wednesday 5pm", "Friday to Monday", "Sat night to Sun morning". */

@@ -1,4 +1,5 @@
 import type { ApprovalRequest } from '../../store/index.js';
+import { every } from '../every.js';
 import type { Approvals } from './desk.js';
 
 export interface SweeperOptions {
@@ -24,27 +25,17 @@ export function startApprovalSweeper(
   approvals: Approvals,
   options: SweeperOptions = {},
 ): { stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  const sweep = () => {
-    if (running) return;
-    running = (async () => {
+  return every(
+    options.intervalMs ?? 30_000,
+    async () => {
       try {
         const expired = await approvals.expireDue();
         const interrupted = await approvals.recoverInterrupted();
         if (expired.length || interrupted.length) await options.onDecided?.({ expired, interrupted });
       } catch (err) {
         options.onError?.(err);
-      } finally {
-        running = undefined;
       }
-    })();
-  };
-  const timer = setInterval(sweep, options.intervalMs ?? 30_000);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
     },
-  };
+    { later: true },
+  );
 }

@@ -9,7 +9,8 @@ export type {
   CatalogSource,
   CatalogUpsert,
 } from '../../store/index.js';
-export { CATALOG_KINDS, catalogKey } from '../../store/index.js';
+export { catalogKey } from '../../store/index.js';
+export * from './kind.js';
 export * from './record.js';
 export * from './resolve.js';
 export * from './search.js';

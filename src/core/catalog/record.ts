@@ -1,11 +1,12 @@
 import type { CatalogKind, CatalogLinks, CatalogUpsert, Store } from '../../store/index.js';
 import { type Now, nowMs } from '../clock.js';
+import { every } from '../every.js';
 import { isServiceId } from '../ids.js';
 import type { CatalogChange } from '../operations/registry/entry.js';
 import { entryOf, type ServiceOperation } from '../operations/registry/index.js';
-import type { ReturnedRecord } from './returned-model.js';
+import type { ReturnedRecord } from './returned.js';
 
-export type { ReturnedRecord } from './returned-model.js';
+export type { ReturnedRecord } from './returned.js';
 
 /**
  * What one successful operation saw. `returned` is the service's record, for the requests whose reply
@@ -124,25 +125,10 @@ export function startCatalogPruner(
   store: Store,
   o: { intervalMs?: number; now?: Now; retentionDays?: number; onError?: (err: unknown) => void } = {},
 ): { stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  const prune = () => {
-    if (running) return;
-    running = pruneCatalog(store, o)
-      .then(
-        () => {},
-        (err: unknown) => o.onError?.(err),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  prune();
-  const timer = setInterval(prune, o.intervalMs ?? 6 * 3_600_000);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return every(o.intervalMs ?? 6 * 3_600_000, () =>
+    pruneCatalog(store, o).then(
+      () => {},
+      (err: unknown) => o.onError?.(err),
+    ),
+  );
 }

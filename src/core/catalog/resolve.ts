@@ -1,40 +1,13 @@
-import {
-  type CatalogEntry,
-  type CatalogKind,
-  type CatalogLinks,
-  catalogKey,
-  type Store,
-} from '../../store/index.js';
+import { type CatalogEntry, type CatalogLinks, catalogKey, type Store } from '../../store/index.js';
 import { nameKey, type ResolvedNames } from '../grammar/parse.js';
 import { closeEnough, editDistance, MAX_SUGGESTIONS } from '../grammar/suggest.js';
 import type { NameRef } from '../grammar/types.js';
-import { EXAMPLE_IDS, isServiceId } from '../ids.js';
+import { article, type IdShape, type LinkKind, type ResourceKind, SERVICE_IDS } from './kind.js';
 import { type Candidate, candidateLabel } from './search.js';
-
-/** Command option keys whose values are catalog resources. */
-export const CATALOG_KIND_BY_KEY: Readonly<Record<string, CatalogKind>> = {
-  workspace: 'workspace',
-  model: 'model',
-  assessment: 'assessment',
-  datastream: 'datastream',
-  dataspec: 'dataspec',
-  signals: 'signal',
-  outputs: 'signal',
-};
-
-const WORD: Record<CatalogKind, [string, string]> = {
-  workspace: ['workspace', 'workspaces'],
-  model: ['model', 'models'],
-  assessment: ['assessment', 'assessments'],
-  datastream: ['datastream', 'datastreams'],
-  signal: ['signal', 'signals'],
-  dataspec: ['dataspec', 'dataspecs'],
-  eval: ['Eval object', 'Eval objects'],
-};
 
 export interface NameQuery {
   teamId: string;
-  kind: CatalogKind;
+  kind: ResourceKind;
   /** The ID or the name as typed (without its quotes). */
   text: string;
   /**
@@ -42,6 +15,8 @@ export interface NameQuery {
    * of the same name; a unique name resolves without them.
    */
   links?: CatalogLinks;
+  /** What its IDs look like (default: the service's). */
+  ids?: IdShape;
 }
 
 export { editDistance };
@@ -54,13 +29,12 @@ export type NameResolution =
       text: string;
       /** Ambiguous: every entry of that name (up to 10). Unknown: the closest names (up to 3). */
       candidates: Candidate[];
-      /** One or two sentences for the user, naming the candidates' IDs. */
+      /** One or two sentences for the user, naming the candidates and their IDs. */
       message: string;
     };
 
-const article = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
-
 const MAX_AMBIGUOUS = 10;
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 const toCandidate = (e: CatalogEntry): Candidate => ({
   id: e.id,
@@ -75,57 +49,71 @@ const listed = (cs: Candidate[]) => cs.map((c) => (c.name ? `"${c.name}" (\`${c.
 /**
  * A resource by its ID or its exact name. An ID-shaped text is the ID, whether or not the bot knows
  * it. Otherwise the name must match exactly one live entry (case and runs of whitespace aside); with
- * several, `links` may single one out; anything else is refused with the candidates. Never a guess.
+ * several, `links` may single one out; anything else is refused with the candidates: the same-named ones,
+ * or the names the bot knows closest to it. Never a guess.
  */
 export async function resolveName(store: Store, q: NameQuery): Promise<NameResolution> {
   const text = q.text.trim();
-  const [one, many] = WORD[q.kind];
-  if (isServiceId(text)) {
-    const known = await store.getCatalogEntry(q.teamId, q.kind, text);
+  const { one, many } = q.kind;
+  const ids = q.ids ?? SERVICE_IDS;
+  if (ids.is(text)) {
+    const known = await store.getCatalogEntry(q.teamId, q.kind.name, text);
     return { ok: true, id: text, ...(known?.name ? { name: known.name } : {}), by: 'id' };
   }
   const fail = (
     reason: 'ambiguous' | 'unknown',
     candidates: Candidate[],
     message: string,
-  ): NameResolution => ({
-    ok: false,
-    reason,
-    text,
-    candidates,
-    message,
-  });
-  if (catalogKey(text) === '') return fail('unknown', [], `Give ${article(one)} ${one} ID or name.`);
-  if (/^\d+$/.test(text)) {
+  ): NameResolution => ({ ok: false, reason, text, candidates, message });
+  if (catalogKey(text) === '') return fail('unknown', [], `Give ${article(one)} ${one} name or ID.`);
+  if (ids.meant(text)) {
     return fail(
       'unknown',
       [],
-      `\`${text}\` is not a valid ${one} ID: IDs are numbers of 18–19 digits, e.g. \`${EXAMPLE_IDS.workspace}\`. ${article(one) === 'an' ? 'An' : 'A'} ${one} may also be given by its name in quotes.`,
+      `\`${text}\` is not a valid ${one} ID: IDs are ${ids.described}, e.g. \`${ids.example}\`. ${capital(article(one))} ${one} may also be given by its name.`,
     );
   }
 
-  const same = await store.findCatalogByName(q.teamId, q.kind, text, { limit: MAX_AMBIGUOUS });
+  const same = await store.findCatalogByName(q.teamId, q.kind.name, text, { limit: MAX_AMBIGUOUS });
   let match = same.length === 1 ? same[0] : undefined;
   if (same.length > 1 && q.links && Object.values(q.links).some(Boolean)) {
-    const narrowed = await store.findCatalogByName(q.teamId, q.kind, text, { links: q.links, limit: 2 });
+    const narrowed = await store.findCatalogByName(q.teamId, q.kind.name, text, {
+      links: q.links,
+      limit: 2,
+    });
     if (narrowed.length === 1) match = narrowed[0];
   }
   if (match) return { ok: true, id: match.id, ...(match.name ? { name: match.name } : {}), by: 'name' };
   if (same.length > 1) {
     const candidates = same.map(toCandidate);
+    const by = q.kind.narrowedBy?.length ? `, or name its ${q.kind.narrowedBy.join(' or ')} as well` : '';
     return fail(
       'ambiguous',
       candidates,
-      `${same.length >= MAX_AMBIGUOUS ? 'Several' : same.length} ${many} are named "${text}": ${listed(candidates).join(', ')}. Give the ID instead.`,
+      `${same.length >= MAX_AMBIGUOUS ? 'Several' : same.length} ${many} are named "${text}": ${listed(candidates).join(', ')}. Give the ID instead${by}.`,
     );
   }
   const closest = (await closestEntries(store, q, text)).map(toCandidate);
+  if (closest.length > 0)
+    return fail(
+      'unknown',
+      closest,
+      `No ${one} named "${text}" is known. Closest: ${listed(closest).join(', ')}. Give the name as the bot knows it.`,
+    );
+  const known = (await store.searchCatalog({ teamId: q.teamId, kind: q.kind.name, limit: 20 }))
+    .filter((e) => e.name)
+    .slice(0, MAX_SUGGESTIONS)
+    .map(toCandidate);
+  if (known.length > 0)
+    return fail(
+      'unknown',
+      known,
+      `No ${one} named "${text}" is known. The ${many} the bot knows by name include ${listed(known).join(', ')}.`,
+    );
   return fail(
     'unknown',
-    closest,
-    closest.length
-      ? `No ${one} named "${text}" is known. Closest: ${listed(closest).join(', ')}. Give the exact name in quotes or the ID.`
-      : `No ${one} named "${text}" is known to the bot. Give the ${one} ID instead.`,
+    [],
+    `No ${one} named "${text}" is known: the bot knows no ${one} by name yet. Give its ID this time (IDs are ${ids.described}); once the service has named it to the bot, its name will do.`,
   );
 }
 
@@ -146,9 +134,10 @@ async function closestEntries(store: Store, q: NameQuery, text: string): Promise
     if (e.name && !pool.has(e.id)) pool.set(e.id, { e, d: editDistance(key, catalogKey(e.name)) });
   };
   for (const t of [key, ...words.slice(0, 4)]) {
-    for (const e of await store.searchCatalog({ teamId: q.teamId, kind: q.kind, text: t, limit: 50 })) add(e);
+    for (const e of await store.searchCatalog({ teamId: q.teamId, kind: q.kind.name, text: t, limit: 50 }))
+      add(e);
   }
-  for (const e of await store.searchCatalog({ teamId: q.teamId, kind: q.kind, limit: RECENT_POOL })) {
+  for (const e of await store.searchCatalog({ teamId: q.teamId, kind: q.kind.name, limit: RECENT_POOL })) {
     if (e.name && editDistance(key, catalogKey(e.name)) <= closeEnough(key)) add(e);
   }
   return [...pool.values()]
@@ -157,128 +146,68 @@ async function closestEntries(store: Store, q: NameQuery, text: string): Promise
     .map((x) => x.e);
 }
 
+/** A name a command gave, and what it stood for. */
 export interface ResolvedName {
   key: string;
   text: string;
+  kind: ResourceKind;
   id: string;
   name?: string;
-}
-
-export type ArgumentsResolution =
-  | {
-      ok: true;
-      /** The arguments with every name replaced by its ID (signals as `id:label`). */
-      args: Record<string, string>;
-      /** The names that were resolved, for the reply. */
-      resolved: ResolvedName[];
-    }
-  | { ok: false; key: string; resolution: Extract<NameResolution, { ok: false }>; message: string };
-
-/** Links pass on down this order: a workspace or assessment named first helps single out a model. */
-const ORDER = ['workspace', 'assessment', 'model', 'datastream', 'dataspec', 'signals', 'outputs'];
-const ID_ITEM = /^\d{18,19}(:|$)/;
-
-/**
- * Replaces names by IDs in command arguments (canonical key -> value, as the grammar reads them).
- * Keys that are not resources, and values that are IDs already, pass through unchanged. In `signals=`
- * and `outputs=`, each comma-separated item that does not start with an ID is a signal name; a signal
- * gets its catalog name as label (outputs keep the service's default, since their label is the model's
- * output name). The first name that does not resolve stops it.
- */
-export async function resolveArguments(
-  store: Store,
-  teamId: string,
-  args: Readonly<Record<string, string | undefined>>,
-): Promise<ArgumentsResolution> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(args)) if (v !== undefined) out[k] = v;
-  const resolved: ResolvedName[] = [];
-  const links: CatalogLinks = {};
-  const keys = Object.keys(out).sort((a, b) => rank(a) - rank(b));
-  for (const key of keys) {
-    const kind = CATALOG_KIND_BY_KEY[key];
-    if (!kind) continue;
-    const value = out[key]!;
-    if (kind === 'signal') {
-      const items: string[] = [];
-      for (const raw of value.split(',')) {
-        const item = raw.trim();
-        if (item === '' || ID_ITEM.test(item)) {
-          items.push(item);
-          continue;
-        }
-        const r = await resolveName(store, { teamId, kind, text: item });
-        if (!r.ok) return refused(key, r);
-        resolved.push({ key, text: item, id: r.id, ...(r.name ? { name: r.name } : {}) });
-        items.push(key === 'signals' && r.name ? `${r.id}:${r.name}` : r.id);
-      }
-      out[key] = items.join(',');
-      continue;
-    }
-    const text = value.trim();
-    if (isServiceId(text)) {
-      if (key === 'workspace' || key === 'assessment' || key === 'model') links[key] = text;
-      continue;
-    }
-    const r = await resolveName(store, { teamId, kind, text: value, links: { ...links } });
-    if (!r.ok) return refused(key, r);
-    out[key] = r.id;
-    resolved.push({ key, text, id: r.id, ...(r.name ? { name: r.name } : {}) });
-    if (key === 'workspace' || key === 'assessment' || key === 'model') links[key] = r.id;
-  }
-  return { ok: true, args: out, resolved };
-}
-
-const rank = (key: string) => {
-  const i = ORDER.indexOf(key);
-  return i < 0 ? ORDER.length : i;
-};
-
-function refused(key: string, resolution: Extract<NameResolution, { ok: false }>): ArgumentsResolution {
-  return { ok: false, key, resolution, message: `\`${key}=\`: ${resolution.message}` };
 }
 
 export type CommandNamesResolution =
   | {
       ok: true;
-      /** For the grammar's second reading of the command. */
+      /** For the grammar to fill the names in (`fillNames`). */
       names: ResolvedNames;
       /** What each name stood for, for the reply (`describeResolved`). */
       resolved: ResolvedName[];
     }
-  | { ok: false; key: string; message: string };
+  | { ok: false; key: string; resolution: Extract<NameResolution, { ok: false }>; message: string };
+
+const isLink = (kind: string): kind is LinkKind =>
+  kind === 'workspace' || kind === 'assessment' || kind === 'model';
 
 /**
- * The names a command gives in quotes where IDs go (the grammar's `names` outcome), looked up in the
- * team's catalog with `resolveArguments`: the IDs the command gives as well single out one of several
- * resources of the same name. The first name that is unknown or ambiguous refuses the command, with the
- * candidates.
+ * The names a command gives where IDs go (the grammar's `names` outcome), each looked up in the team's
+ * catalog as its argument's lookup says. A name whose kind of resource is narrowed by others
+ * (`ResourceKind.narrowedBy`: a model by its workspace) is looked up after them, and the resources the
+ * command gives or names single out one of several of the same name. The first name that is unknown or
+ * ambiguous refuses the command, with the candidates.
  */
 export async function resolveCommandNames(
   store: Store,
   teamId: string,
   command: { names: readonly NameRef[]; ids: Readonly<Record<string, string>> },
 ): Promise<CommandNamesResolution> {
-  const args: Record<string, string> = {};
-  for (const [key, id] of Object.entries(command.ids)) if (CATALOG_KIND_BY_KEY[key]) args[key] = id;
-  for (const n of command.names) {
-    if (!CATALOG_KIND_BY_KEY[n.key]) continue;
-    const kind = CATALOG_KIND_BY_KEY[n.key];
-    args[n.key] = kind === 'signal' && args[n.key] ? `${args[n.key]},${n.text}` : n.text;
+  const links: CatalogLinks = {};
+  for (const [kind, id] of Object.entries(command.ids)) if (isLink(kind)) links[kind] = id;
+  const pending = [...command.names];
+  const resolved: ResolvedName[] = [];
+  while (pending.length > 0) {
+    const waits = (n: NameRef) =>
+      (n.kind.narrowedBy ?? []).some((k) => pending.some((p) => p.kind.name === k));
+    const at = Math.max(
+      0,
+      pending.findIndex((n) => !waits(n)),
+    );
+    const n = pending.splice(at, 1)[0]!;
+    const narrow: CatalogLinks = {};
+    for (const k of n.kind.narrowedBy ?? []) if (links[k]) narrow[k] = links[k];
+    const r = await resolveName(store, { teamId, kind: n.kind, text: n.text, links: narrow });
+    if (!r.ok) return { ok: false, key: n.key, resolution: r, message: `\`${n.key}=\`: ${r.message}` };
+    resolved.push({ key: n.key, text: n.text, kind: n.kind, id: r.id, ...(r.name ? { name: r.name } : {}) });
+    if (isLink(n.kind.name)) links[n.kind.name] ??= r.id;
   }
-  const out = await resolveArguments(store, teamId, args);
-  if (!out.ok) return { ok: false, key: out.key, message: out.message };
   const names = new Map<string, { id: string; name?: string }>();
-  for (const r of out.resolved)
+  for (const r of resolved)
     names.set(nameKey(r.key, r.text), { id: r.id, ...(r.name ? { name: r.name } : {}) });
-  return { ok: true, names, resolved: out.resolved };
+  return { ok: true, names, resolved };
 }
 
 /** The line a reply carries to say what the names stood for: `workspace "Pump station A" → \`1353…\``. */
 export function describeResolved(resolved: readonly ResolvedName[]): string | undefined {
   if (resolved.length === 0) return undefined;
-  const parts = resolved.map(
-    (r) => `${WORD[CATALOG_KIND_BY_KEY[r.key] ?? 'workspace'][0]} "${r.text}" → \`${r.id}\``,
-  );
+  const parts = resolved.map((r) => `${r.kind.one} "${r.text}" → \`${r.id}\``);
   return `Names resolved: ${parts.join(', ')}.`;
 }

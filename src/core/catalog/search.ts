@@ -23,6 +23,8 @@ export interface CandidateQuery {
   links?: CatalogLinks;
   /** At most 100, Slack's limit for options; default 100. */
   limit?: number;
+  /** A pick carries its resource's name as its label (`id:name` in its value, when it fits): a signal's. */
+  labelled?: boolean;
 }
 
 export interface Candidate {
@@ -30,7 +32,7 @@ export interface Candidate {
   name?: string;
   /** Option text (≤ 75 characters): `Pump station A · 1353853719423311872`, or the bare ID. */
   label: string;
-  /** Option value (≤ 75 characters): the ID; for signals `id:name` when it fits. See `decodeCandidateValue`. */
+  /** Option value (≤ 75 characters): the ID; labelled, `id:name` when it fits. See `decodeCandidateValue`. */
   value: string;
   /** Why this option is there, when it is not plain (≤ 75 characters). */
   description?: string;
@@ -60,12 +62,12 @@ export function candidateLabel(id: string, name: string | null | undefined): str
   return room < 4 ? fitText(name) : `${fitText(name, room)}${SEP}${id}`;
 }
 
-function candidateValue(kind: CatalogKind, id: string, name: string | null | undefined): string {
-  if (kind === 'signal' && name && id.length + 1 + name.length <= OPTION_TEXT_MAX) return `${id}:${name}`;
+function candidateValue(labelled: boolean, id: string, name: string | null | undefined): string {
+  if (labelled && name && id.length + 1 + name.length <= OPTION_TEXT_MAX) return `${id}:${name}`;
   return id;
 }
 
-/** An option's value back as the ID and, for signals, the label it carried. */
+/** An option's value back as the ID and the label it carried, if any. */
 export function decodeCandidateValue(value: string): { id: string; name?: string } | null {
   const colon = value.indexOf(':');
   const id = colon < 0 ? value : value.slice(0, colon);
@@ -74,12 +76,12 @@ export function decodeCandidateValue(value: string): { id: string; name?: string
   return name ? { id, name } : { id };
 }
 
-function fromEntry(e: CatalogEntry, description?: string, preferred?: boolean): Candidate {
+function fromEntry(e: CatalogEntry, labelled: boolean, description?: string, preferred?: boolean): Candidate {
   return {
     id: e.id,
     ...(e.name ? { name: e.name } : {}),
     label: candidateLabel(e.id, e.name),
-    value: candidateValue(e.kind, e.id, e.name),
+    value: candidateValue(labelled, e.id, e.name),
     ...(description ? { description: fitText(description) } : {}),
     origin: 'catalog',
     ...(preferred ? { preferred: true as const } : {}),
@@ -122,13 +124,16 @@ export async function searchCandidates(store: Store, q: CandidateQuery): Promise
   });
   const found = new Set(entries.map((e) => e.id));
   const narrowed = linkWords(q.links);
+  const labelled = q.labelled === true;
 
   const head: Candidate[] = [];
   if (isServiceId(text) && !found.has(text)) {
     const known = await store.getCatalogEntry(q.teamId, q.kind, text);
     const preferred = prefer.includes(text);
     if (known && known.missingAt === null) {
-      head.push(fromEntry(known, narrowed ? `not known in the chosen ${narrowed}` : undefined, preferred));
+      head.push(
+        fromEntry(known, labelled, narrowed ? `not known in the chosen ${narrowed}` : undefined, preferred),
+      );
     } else {
       const why = known
         ? 'the service said it does not exist'
@@ -151,7 +156,7 @@ export async function searchCandidates(store: Store, q: CandidateQuery): Promise
   }
 
   const listed = entries.map((e) =>
-    prefer.includes(e.id) ? fromEntry(e, 'channel default', true) : fromEntry(e),
+    prefer.includes(e.id) ? fromEntry(e, labelled, 'channel default', true) : fromEntry(e, labelled),
   );
   const preferredCount = listed.filter((c) => c.preferred).length;
   return [
@@ -163,12 +168,14 @@ export async function searchCandidates(store: Store, q: CandidateQuery): Promise
 }
 
 /**
- * The signals picked in a multi-select, in order, each with its label: the one the option carried,
- * else the catalog's name, else the ID (the grammar's default label). Values that are no IDs are skipped.
+ * The resources picked in a labelled multi-select (signals), in order, each with its label: the one the
+ * option carried, else the catalog's name, else the ID (the grammar's default label). Values that are no
+ * IDs are skipped.
  */
-export async function pickedSignals(
+export async function pickedWithLabels(
   store: Store,
   teamId: string,
+  kind: CatalogKind,
   values: readonly string[],
 ): Promise<SignalRef[]> {
   const out: SignalRef[] = [];
@@ -177,7 +184,7 @@ export async function pickedSignals(
     const d = decodeCandidateValue(v);
     if (!d || seen.has(d.id)) continue;
     seen.add(d.id);
-    const name = d.name ?? (await store.getCatalogEntry(teamId, 'signal', d.id))?.name ?? d.id;
+    const name = d.name ?? (await store.getCatalogEntry(teamId, kind, d.id))?.name ?? d.id;
     out.push({ signal: d.id, name });
   }
   return out;

@@ -27,24 +27,18 @@ export function commandLineOf(kind: FormId, f: ModalFields): string {
   return maskCommandText(parts.join(' ')).text;
 }
 
-/** A field's value as the command takes it: lists comma-separated, ranges `;`-separated, texts on one line. */
+/** A field's value as the command takes it: ranges `;`-separated, the rest as the argument's kind writes it. */
 function asCommand(arg: Argument, form: FormInput): string {
   const field = fieldNameOf(arg)!;
   if (field === RANGES_FIELD) {
-    return form.ranges
-      .map((r) => r.text.trim())
-      .filter(Boolean)
-      .join('; ');
+    return arg.kind.toCommand(
+      form.ranges
+        .map((r) => r.text.trim())
+        .filter(Boolean)
+        .join('; '),
+    );
   }
-  const value = textOf(form, field);
-  if (arg.kind === 'signals' || arg.kind === 'entities') {
-    return value
-      .split(/[\n,]/)
-      .map((s) => s.trim())
-      .filter(Boolean)
-      .join(',');
-  }
-  return arg.kind === 'text' ? value.replace(/\s*\n\s*/g, ' ') : value;
+  return arg.kind.toCommand(textOf(form, field));
 }
 
 function quote(v: string): string {

@@ -1,6 +1,7 @@
-import type { CatalogKind } from '../../store/index.js';
+import type { LinkKind, ResourceKind } from '../catalog/kind.js';
 import {
   type Argument,
+  type FieldElement,
   type FieldSpec,
   type FormSpec,
   fieldNameOf,
@@ -39,21 +40,25 @@ export const FORM_OWN_FIELDS: readonly string[] = [
 
 /**
  * A field a form shows (its time ranges aside), as its entry declares it: an argument's text input or
- * type-ahead select, or the radio buttons of one of its either/or choices.
+ * type-ahead select (its element, as the argument's kind shows it), or the radio buttons of one of its
+ * either/or choices.
  */
 export type ShownField = { name: string; blockId: string } & (
-  | { arg: Argument; spec: FieldSpec; radio?: undefined }
-  | { radio: ChoiceName; arg?: undefined; spec?: undefined }
+  | { arg: Argument; spec: FieldSpec; element: FieldElement; radio?: undefined }
+  | { radio: ChoiceName; arg?: undefined; spec?: undefined; element?: undefined }
 );
 
-/** A type-ahead field: the catalog kind it offers, and whether it takes several. */
-export type SelectField = ShownField & { arg: Argument; catalog: CatalogKind; multi: boolean };
+/** A type-ahead field: the kind of resource it offers, and whether it takes several. */
+export type SelectField = ShownField & { arg: Argument; resource: ResourceKind; multi: boolean };
 
-/** The kinds of resource a single pick of which narrows the fields that depend on it. */
-export const NARROWING = ['workspace', 'model', 'assessment'] as const satisfies readonly CatalogKind[];
+/**
+ * The single resources picked in a form so far, by the kind of resource (one the catalog links entries
+ * to), which narrow the fields that depend on them.
+ */
+export type PickedResources = Partial<Record<LinkKind, string>>;
 
-/** The single resources picked in a form so far, by catalog kind, which narrow the fields that depend on them. */
-export type PickedResources = Partial<Record<(typeof NARROWING)[number], string>>;
+/** The kinds of resource the catalog links entries to: a single pick of one may narrow another field. */
+export const LINK_KINDS: readonly LinkKind[] = ['workspace', 'assessment', 'model'];
 
 export { MAX_RANGES };
 
@@ -99,7 +104,7 @@ export function shownFields(kind: FormId): ShownField[] {
     if (!arg?.field || !name || name === RANGES_FIELD) return [];
     if (FORM_OWN_FIELDS.includes(name))
       throw new Error(`the ${kind} form's ${arg.key} field is named ${name}, which every form has`);
-    return [{ name, blockId: blockIdOf(name), arg, spec: arg.field }];
+    return [{ name, blockId: blockIdOf(name), arg, spec: arg.field, element: arg.kind.element(arg) }];
   });
 }
 
@@ -113,23 +118,21 @@ export function selectFields(kind?: FormId): SelectField[] {
   const forms = kind ? [kind] : REGISTRY.flatMap((e) => (e.form ? [e.form.id] : []));
   return forms.flatMap((form) =>
     shownFields(form).flatMap((f): SelectField[] =>
-      f.arg && f.spec.kind.input === 'select'
-        ? [{ ...f, catalog: f.spec.kind.catalog, multi: f.spec.kind.multi === true }]
+      f.arg && f.element.input === 'select'
+        ? [{ ...f, resource: f.element.resource, multi: f.element.multi }]
         : [],
     ),
   );
 }
 
-/** Whether a pick of a type-ahead field is labelled as its resource is (a signal), not by a name of its own (an output's). */
+/** Whether the picks of a type-ahead field are labelled with their resources' names (signals), as its lookup says. */
 export function takesOwnLabels(field: SelectField): boolean {
-  return field.arg.labelNoun === undefined;
+  return field.arg.lookup?.labels?.fromName === true;
 }
 
-/** The fields of a form whose picks are signals, each run with its label (`id:label`). */
-export function labelledSignalFields(kind: FormId): string[] {
-  return selectFields(kind)
-    .filter((f) => f.catalog === 'signal' && f.multi && takesOwnLabels(f))
-    .map((f) => f.name);
+/** The fields of a form whose picks each run with their resource's name as label (`id:label`). */
+export function labelledFields(kind: FormId): SelectField[] {
+  return selectFields(kind).filter((f) => f.multi && takesOwnLabels(f));
 }
 
 /** A form's type-ahead field by name (of any form when the form is not known). */

@@ -1,17 +1,19 @@
-import type { CatalogLinks, ChannelDefaults, Store } from '../../store/index.js';
+import type { CatalogEntry, CatalogLinks, ChannelDefaults, Store } from '../../store/index.js';
+import { idsOf, type LinkKind } from '../catalog/kind.js';
 import {
   type Candidate,
   candidateLabel,
   decodeCandidateValue,
   fitText,
   OPTION_TEXT_MAX,
-  pickedSignals,
+  pickedWithLabels,
   searchCandidates,
 } from '../catalog/search.js';
 import { isServiceId } from '../ids.js';
 import {
   type FormId,
   isFormId,
+  LINK_KINDS,
   type PickedResources,
   type SelectField,
   selectFieldOf,
@@ -19,7 +21,7 @@ import {
   takesOwnLabels,
 } from './fields.js';
 
-export { NARROWING, type PickedResources } from './fields.js';
+export { LINK_KINDS, type PickedResources } from './fields.js';
 
 export interface FieldOptionsQuery {
   teamId: string;
@@ -36,52 +38,53 @@ export interface FieldOptionsQuery {
   limit?: number;
 }
 
-const LINK_WORD: Record<keyof CatalogLinks, string> = {
-  workspace: 'workspace',
-  assessment: 'assessment',
-  model: 'model',
-};
+const isLink = (kind: string): kind is LinkKind => (LINK_KINDS as readonly string[]).includes(kind);
+
+/** The link of an entry to a resource of this kind (a model's workspace). */
+function linkOf(e: CatalogEntry, kind: LinkKind): string | null {
+  return kind === 'workspace' ? e.workspaceId : kind === 'assessment' ? e.assessmentId : e.modelId;
+}
 
 /**
- * Which picked resource narrows a field, as far as the form asks for it, by the kinds of its type-ahead
- * fields: an assessment's live model (else a workspace's models), a model's dataspecs.
+ * Which picked resource narrows a field, as far as the form asks for it: the first kind of resource its
+ * kind is narrowed by (`ResourceKind.narrowedBy`) that the form picks one of (an assessment's live model,
+ * else a workspace's models; a model's dataspecs).
  */
 function linksFor(form: FormId | undefined, field: SelectField, picked: PickedResources): CatalogLinks {
   if (!form || !isFormId(form)) return {};
   const picks = selectFields(form).filter((f) => !f.multi);
   if (!picks.some((f) => f.name === field.name)) return {};
-  const asks = new Set(picks.map((f) => f.catalog));
-  if (field.catalog === 'model') {
-    if (asks.has('assessment')) return picked.assessment ? { assessment: picked.assessment } : {};
-    return asks.has('workspace') && picked.workspace ? { workspace: picked.workspace } : {};
-  }
-  if (field.catalog === 'dataspec' && asks.has('model') && picked.model) return { model: picked.model };
-  return {};
+  const asks = new Set(picks.map((f) => f.resource.name));
+  const by = (field.resource.narrowedBy ?? []).find((k) => asks.has(k));
+  return by && picked[by] ? { [by]: picked[by] } : {};
 }
 
-/** `1050…:Bearing temp` typed into a signal field: that ID with that label (no commas: lists split on them). */
-const TYPED_WITH_LABEL = /^(\d{18,19})\s*:\s*([^,\n]+)$/;
+/** `1050…:Bearing temp` typed into a labelled field: that ID with that label (no commas: lists split on them). */
+const TYPED_WITH_LABEL = /^(\S+?)\s*:\s*([^,\n]+)$/;
 
 /**
- * The options of a form's type-ahead field, best first: the channel's default for it (and, for a
- * workspace, the picked model's workspace), then the most recent; matched on name or ID as the user
- * types. Fields that depend on a picked resource offer only its resources (a workspace's models); when it
- * has none known, every match is offered, saying so. An ID the bot has never seen is offered as
- * "use ID …", and in a signal field `id:label` keeps its label, so anything that could be typed can still
- * be picked. An output's option carries no label: its label is the model's output name, not the signal's.
+ * The options of a form's type-ahead field, best first: the channel's default for it (and the resource
+ * of its kind a picked one is linked to: the chosen model's workspace), then the most recent; matched on
+ * name or ID as the user types. Fields that depend on a picked resource offer only its resources (a
+ * workspace's models); when it has none known, every match is offered, saying so. An ID the bot has never
+ * seen is offered as "use ID …", and in a labelled field `id:label` keeps its label, so anything that
+ * could be typed can still be picked. A pick whose label is not its resource's name (an output's) carries
+ * no label.
  */
 export async function fieldOptions(store: Store, q: FieldOptionsQuery): Promise<Candidate[]> {
-  const field = selectFieldOf(q.form && isFormId(q.form) ? q.form : undefined, q.field);
+  const form = q.form && isFormId(q.form) ? q.form : undefined;
+  const field = selectFieldOf(form, q.field);
   if (!field) return [];
-  const kind = field.catalog;
-  // A list whose labels are not the resources' own (an output's name) offers IDs alone.
+  const kind = field.resource;
+  const ids = idsOf(field.arg.lookup);
+  const labels = field.arg.lookup?.labels;
   const ownLabels = takesOwnLabels(field);
   const picked = q.picked ?? {};
   const limit = Math.max(1, Math.min(100, q.limit ?? 100));
   let text = q.text.trim();
   let typedLabel: { id: string; label: string } | undefined;
-  const labelled = field.multi ? TYPED_WITH_LABEL.exec(text) : null;
-  if (labelled) {
+  const labelled = field.multi && labels ? TYPED_WITH_LABEL.exec(text) : null;
+  if (labelled && ids.is(labelled[1]!)) {
     typedLabel = { id: labelled[1]!, label: labelled[2]!.trim() };
     text = typedLabel.id;
   }
@@ -89,32 +92,34 @@ export async function fieldOptions(store: Store, q: FieldOptionsQuery): Promise<
   const prefer: string[] = [];
   const fromDefaults = channelDefault(q.defaults, field.arg.key);
   if (typeof fromDefaults === 'string') prefer.push(fromDefaults);
-  let modelsWorkspace: string | undefined;
-  if (kind === 'workspace' && picked.model) {
-    modelsWorkspace =
-      (await store.getCatalogEntry(q.teamId, 'model', picked.model))?.workspaceId ?? undefined;
-    if (modelsWorkspace) prefer.push(modelsWorkspace);
+  const linked = new Map<string, string>();
+  if (isLink(kind.name)) {
+    for (const f of selectFields(form).filter((f) => !f.multi && f.resource.name !== kind.name)) {
+      const id = isLink(f.resource.name) ? picked[f.resource.name] : undefined;
+      const entry = id ? await store.getCatalogEntry(q.teamId, f.resource.name, id) : null;
+      const link = entry && linkOf(entry, kind.name);
+      if (link && !linked.has(link)) {
+        linked.set(link, `the chosen ${f.resource.one}'s ${kind.one}`);
+        prefer.push(link);
+      }
+    }
   }
 
-  const links = linksFor(q.form, field, picked);
-  const base = { teamId: q.teamId, kind, text, prefer, limit };
+  const links = linksFor(form, field, picked);
+  const base = { teamId: q.teamId, kind: kind.name, text, prefer, limit, labelled: ownLabels };
   let found = await searchCandidates(store, { ...base, links });
-  const narrowed = (Object.keys(links) as (keyof CatalogLinks)[]).filter((k) => links[k]);
+  const narrowed = (Object.keys(links) as LinkKind[]).filter((k) => links[k]);
   if (narrowed.length > 0 && found.length === 0) {
-    const why = `not known in the chosen ${narrowed.map((k) => LINK_WORD[k]).join(' and ')}`;
+    const why = `not known in the chosen ${narrowed.join(' and ')}`;
     found = (await searchCandidates(store, base)).map((c) =>
       c.origin === 'catalog' ? { ...c, description: fitText(why) } : c,
     );
   }
 
-  if (modelsWorkspace && modelsWorkspace !== fromDefaults) {
-    found = found.map((c) =>
-      c.id === modelsWorkspace && c.origin === 'catalog'
-        ? { ...c, description: "the chosen model's workspace" }
-        : c,
-    );
-  }
-  if (!ownLabels) found = found.map((c) => ({ ...c, value: c.id }));
+  found = found.map((c) => {
+    const why = linked.get(c.id);
+    return why && c.id !== fromDefaults && c.origin === 'catalog' ? { ...c, description: why } : c;
+  });
   if (typedLabel) {
     const value = `${typedLabel.id}:${typedLabel.label}`;
     if (value.length <= OPTION_TEXT_MAX) {
@@ -125,9 +130,9 @@ export async function fieldOptions(store: Store, q: FieldOptionsQuery): Promise<
         label: fitText(`${typedLabel.label} · ${typedLabel.id}`),
         value,
         description: fitText(
-          known?.name
+          known?.name && ownLabels
             ? `as typed; the bot knows it as ${known.name}`
-            : `${field.arg.labelNoun ?? 'label'} as typed`,
+            : `${labels?.noun ?? 'label'} as typed`,
         ),
         origin: 'typed',
       };
@@ -159,11 +164,16 @@ export function heldOption(
 }
 
 /**
- * The signals field of a submitted form, each pick with its label: the one it carries, else the name the
- * catalog knows (an option's value has room for a short label only), else none. Lines that are not
- * signals are left for validation to point out.
+ * A labelled field of a submitted form (its picks labelled with their resources' names: signals), each
+ * pick with its label: the one it carries, else the name the catalog knows (an option's value has room
+ * for a short label only), else none. Lines that are no IDs are left for validation to point out.
  */
-export async function labelPickedSignals(store: Store, teamId: string, text: string): Promise<string> {
+export async function labelPicks(
+  store: Store,
+  teamId: string,
+  field: SelectField,
+  text: string,
+): Promise<string> {
   const out: string[] = [];
   for (const line of text.split('\n')) {
     const v = line.trim();
@@ -172,7 +182,7 @@ export async function labelPickedSignals(store: Store, teamId: string, text: str
       out.push(line);
       continue;
     }
-    const [ref] = await pickedSignals(store, teamId, [v]);
+    const [ref] = await pickedWithLabels(store, teamId, field.resource.name, [v]);
     const name = ref?.name;
     out.push(name && name !== d.id && !/[,\n]/.test(name) ? `${d.id}:${name}` : line);
   }

@@ -27,7 +27,7 @@ export function fieldsFromCommand(kind: FormId, given: Record<string, string>): 
         .map((s) => s.trim())
         .filter(Boolean);
       if (ranges.length > 0) f.ranges = ranges.length > MAX_RANGES ? [value] : ranges;
-    } else f[field] = asTyped(arg.kind, value);
+    } else f[field] = arg.kind.toForm(value);
     if (arg.side && !arg.side.detail && offered(arg.side.choice))
       Object.assign(f, { [CHOICES[arg.side.choice].radio]: arg.side.option });
   }
@@ -38,18 +38,6 @@ export function fieldsFromCommand(kind: FormId, given: Record<string, string>): 
   }
   // A token typed into the command is not carried into the form that finishes it (nor its kept draft).
   return maskValues(f).value;
-}
-
-/** A value as a person types it into the form: signals one per line, entities after commas. */
-function asTyped(kind: string, value: string): string {
-  const items = () =>
-    value
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-  if (kind === 'signals') return items().join('\n');
-  if (kind === 'entities') return items().join(', ');
-  return value;
 }
 
 /**

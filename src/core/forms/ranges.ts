@@ -1,6 +1,6 @@
 import type { Shift } from '../../time/index.js';
 import { parseTimeRanges, type TimeRange } from '../../time/index.js';
-import type { RangeInput } from './fields.js';
+import type { RangeInput } from './field-names.js';
 
 /** How a form's ranges are read: in the user's zone and locale, at this moment. */
 export interface RangeContext {

@@ -25,9 +25,10 @@ export function checkRepeat(
  * Whether a range text names fixed instants ("Nov 1 to Nov 3"), which every run would read the same:
  * it is read at two instants a day apart, and a relative one ("last 8 hours") moves with them.
  */
-export function isFixedRange(text: string, o: { zone: string; now: number }): boolean {
+export function isFixedRange(text: string, o: { zone: string; now: number; locale?: string }): boolean {
   if (!text.trim()) return false;
-  const at = (ms: number) => parseTimeRanges(text, { now: new Date(ms), timeZone: o.zone });
+  const locale = o.locale ? { locale: o.locale } : {};
+  const at = (ms: number) => parseTimeRanges(text, { now: new Date(ms), timeZone: o.zone, ...locale });
   const a = at(o.now);
   const b = at(o.now + 86_400_000);
   if (!a.ok || !b.ok) return false;

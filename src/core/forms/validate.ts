@@ -6,7 +6,6 @@ import { entryOfForm } from '../operations/registry/index.js';
 import { choose, takes } from './choices.js';
 import { blockIdOf, type FormId, type FormInput } from './fields.js';
 import { blockOf, textOf } from './input.js';
-import { READERS } from './readers.js';
 
 export type { FormInput };
 
@@ -31,7 +30,7 @@ export type FormOutcome =
 /**
  * Checks a whole modal submission and returns either the resolved request or a message for EVERY bad
  * field at once, keyed by the input's block_id. The form's operation is read from its registry entry:
- * each argument its form shows is read from its field by the argument's kind (readers.ts), the either/or
+ * each argument its form shows is read from its field by the argument's kind (core/kinds/), the either/or
  * choices as choices.ts words them; the values then become the arguments of the operation's command,
  * which its own parser and resolver turn into the request, as for the typed command, so that a form and
  * a command create identical flows. Nothing here talks to Slack or the service.
@@ -55,14 +54,22 @@ export function validateModal(kind: FormId, form: FormInput, ctx: FormContext): 
   for (const arg of shown) {
     if (!takes(arg, filled, chosen, errors)) continue;
     const required = arg.required || (arg.side !== undefined && !arg.side.detail);
-    const value = READERS[arg.kind](arg, fieldNameOf(arg)!, { form: filled, ctx, required, errors });
+    const field = fieldNameOf(arg)!;
+    const value = arg.kind.fromForm(arg, {
+      text: textOf(filled, field),
+      ranges: filled.ranges,
+      ctx,
+      required,
+      block: blockOf(filled, field) ?? blockIdOf(field),
+      errors,
+    });
     if (value !== undefined) given[arg.key] = value;
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
 
   const built = requestOf(entry, given, ctx);
   if ('refused' in built)
-    return { ok: false, errors: { [blockFor(shown, built.refused, filled)]: built.refused } };
+    return { ok: false, errors: { [blockFor(shown, built.argument, filled)]: built.refused } };
   return { ok: true, request: built.request, channel };
 }
 
@@ -71,22 +78,22 @@ function requestOf(
   entry: OperationEntry<unknown, unknown>,
   given: Record<string, string>,
   ctx: FormContext,
-): { request: OpRequest } | { refused: string } {
+): { request: OpRequest } | { refused: string; argument?: string } {
   const built = operationFromArgs(entry, given, {
     now: ctx.now,
     timeZone: ctx.timeZone,
     ...(ctx.locale ? { locale: ctx.locale } : {}),
     ...(ctx.shifts ? { shifts: ctx.shifts } : {}),
   });
-  if (!built.ok) return { refused: built.message };
+  if (!built.ok) return { refused: built.message, ...(built.argument ? { argument: built.argument } : {}) };
   return { request: built.operation as OpRequest };
 }
 
 /**
- * Where a refusal the fields' own checks did not foresee is shown: under the field of the argument it
- * names (`range=`), else under the form's first field.
+ * Where a refusal the fields' own checks did not foresee is shown: under the field of the argument it is
+ * about (the parser or resolver says which), else under the form's first field.
  */
-function blockFor(shown: readonly Argument[], message: string, form: FormInput): string {
-  const named = shown.find((a) => message.includes(`\`${a.key}=\``)) ?? shown[0]!;
-  return blockOf(form, fieldNameOf(named)!) ?? blockIdOf('name');
+function blockFor(shown: readonly Argument[], key: string | undefined, form: FormInput): string {
+  const about = shown.find((a) => a.key === key) ?? shown[0]!;
+  return blockOf(form, fieldNameOf(about)!) ?? blockIdOf('name');
 }

@@ -5,23 +5,6 @@ import type { CommandSpec } from './spec.js';
 
 export type { CommandSpec } from './spec.js';
 
-/** Alternative spellings of option keys, normalised (lowercase, `_` as `-`). */
-export const KEY_ALIASES: Record<string, string> = {
-  modelname: 'model-name',
-  desc: 'description',
-  ranges: 'range',
-  'time-range': 'range',
-  time: 'range',
-  signal: 'signals',
-  entity: 'entities',
-  'output-prefix': 'prefix',
-  outputsignalprefix: 'prefix',
-  'outputsignal-prefix': 'prefix',
-  output: 'outputs',
-  outputsignals: 'outputs',
-  'output-signals': 'outputs',
-};
-
 /** The bot's own commands; the service's operations bring theirs from the registry. */
 const HELP: CommandSpec = {
   id: 'help',
@@ -49,6 +32,8 @@ const BOT_COMMANDS: CommandSpec[] = [
     ],
     mutating: false,
     keys: ['workspace', 'datastream', 'model', 'assessment', 'entities', 'shifts'],
+    aliases: { entity: 'entities' },
+    answers: 'in the channel (set, clear); only you (show)',
   },
   {
     id: 'approvals',

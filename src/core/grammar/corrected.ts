@@ -1,4 +1,4 @@
-import { COMMANDS, KEY_ALIASES } from './commands.js';
+import { COMMANDS, type CommandSpec } from './commands.js';
 import { normalizeKey, type Token, tokenize } from './tokenize.js';
 
 /**
@@ -23,9 +23,9 @@ export function correctedCommand(typed: string, fix: string): string | undefined
     .sort((a, b) => b.words.length - a.words.length)
     .find((c) => c.words.every((w, i) => words[i] === w));
   if (!spec) return undefined;
-  const key = canonical(fixToken.key);
+  const key = canonical(spec, fixToken.key);
   const at = tokens.findIndex(
-    (t, i) => i >= spec.words.length && t.kind === 'keyvalue' && canonical(t.key) === key,
+    (t, i) => i >= spec.words.length && t.kind === 'keyvalue' && canonical(spec, t.key) === key,
   );
   const out: Token[] = [...tokens];
   if (at < 0) out.push(fixToken);
@@ -37,7 +37,7 @@ export function correctedCommand(typed: string, fix: string): string | undefined
   return [...(lead ? [lead] : []), ...out.map((t) => t.raw)].join(' ');
 }
 
-const canonical = (key: string) => {
+const canonical = (spec: CommandSpec, key: string) => {
   const k = normalizeKey(key);
-  return KEY_ALIASES[k] ?? k;
+  return spec.aliases?.[k] ?? k;
 };

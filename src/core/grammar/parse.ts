@@ -1,28 +1,28 @@
 import { parseShifts } from '../../time/index.js';
+import { CHANNEL_DEFAULT_ARGUMENTS } from '../channel-defaults.js';
 import { entryOfCommand } from '../operations/registry/index.js';
 import { takesNothingAfter } from '../secret-text.js';
 import {
   type Args,
   Bad,
-  NAMEABLE_KEYS,
   nameKey,
+  nameList,
   ok,
   optionId,
   type Parser,
-  parseEntities,
-  parseSignalList,
   type ResolvedNames,
+  repeated,
   takePositional,
   tooMany,
 } from './args.js';
-import { COMMANDS, type CommandSpec, KEY_ALIASES, specById } from './commands.js';
+import { COMMANDS, type CommandSpec, specById } from './commands.js';
 import { fillPlaceholders, repeatedSignal, withoutMarks } from './placeholders.js';
 import { didYouMean, suggest } from './suggest.js';
 import { type Token, tokenize } from './tokenize.js';
 import type { GovernanceCommand, IdentityAction, NameRef, ParsedCommand, ParseOutcome } from './types.js';
 
 export type { NameRef, ResolvedNames };
-export { NAMEABLE_KEYS, nameKey, parseSignalList };
+export { nameKey };
 
 export interface ParseOptions {
   /**
@@ -88,14 +88,18 @@ export function parseCommand(text: string, options: ParseOptions = {}): ParseOut
     }
     return out.ok || out.kind === 'missing' ? { ...out, fromDefaults } : out;
   } catch (e) {
-    if (e instanceof Bad) return { ok: false, kind: 'error', message: e.message, spec: spec.spec };
+    if (e instanceof Bad) return refusal(e, spec.spec);
     throw e;
   }
 }
 
+function refusal(e: Bad, spec: CommandSpec): ParseOutcome {
+  return { ok: false, kind: 'error', message: e.message, spec, ...(e.key ? { key: e.key } : {}) };
+}
+
 /**
  * A command given as its arguments by canonical key, as a form gives them: nothing positional and nothing
- * quoted (so nothing stands for a name), no channel defaults. The command's own parser reads them, as it
+ * standing for a name (a form's fields pick IDs), no channel defaults. The command's own parser reads them, as it
  * reads the typed command.
  */
 export function parseKeyed(
@@ -109,6 +113,7 @@ export function parseKeyed(
     quotedPositionals: words.map(() => false),
     options: { ...options },
     quotedOptions: new Set(),
+    keyed: true,
     found: [],
     lists: [],
     ids: {},
@@ -116,7 +121,7 @@ export function parseKeyed(
   try {
     return parserOf(id)(args, spec);
   } catch (e) {
-    if (e instanceof Bad) return { ok: false, kind: 'error', message: e.message, spec };
+    if (e instanceof Bad) return refusal(e, spec);
     throw e;
   }
 }
@@ -133,12 +138,12 @@ export function fillNames(
   for (const ref of outcome.names) {
     const hit = names.get(nameKey(ref.key, ref.text));
     if (!hit) return { ok: false, kind: 'error', message: outcome.message, spec: outcome.spec };
-    filled.push({ id: hit.id, label: ref.key === 'signals' && hit.name ? hit.name : hit.id });
+    filled.push({ id: hit.id, label: ref.labelled && hit.name ? hit.name : hit.id });
   }
-  const repeated = repeatedSignal(outcome.lists, filled);
-  if (repeated) {
-    const message = `Signal \`${repeated.signal}\` appears twice in \`${repeated.key}=\`.`;
-    return { ok: false, kind: 'error', message, spec: outcome.spec };
+  const twice = repeatedSignal(outcome.lists, filled);
+  if (twice) {
+    const message = repeated(twice.noun, twice.signal, twice.key);
+    return { ok: false, kind: 'error', message, spec: outcome.spec, key: twice.key };
   }
   // The command table's entry is shared, not copied.
   const { spec, ...parsed } = outcome.parsed;
@@ -230,7 +235,7 @@ function collect(tokens: Token[], spec: CommandSpec, names: ResolvedNames | unde
       }
       continue;
     }
-    const key = KEY_ALIASES[t.key] ?? t.key;
+    const key = spec.aliases?.[t.key] ?? t.key;
     if (!spec.keys.includes(key)) {
       const accepted = spec.keys.length
         ? `It takes ${spec.keys.map((k) => `\`${k}=\``).join(', ')}.`
@@ -298,10 +303,11 @@ const PARSERS: Record<string, Parser> = {
       );
     }
     const values: Extract<ParsedCommand, { kind: 'use'; action: 'set' }>['values'] = {};
-    for (const key of ['workspace', 'datastream', 'model', 'assessment'] as const) {
-      if (args.options[key] !== undefined) values[key] = optionId(args, key, key);
+    for (const arg of CHANNEL_DEFAULT_ARGUMENTS) {
+      if (args.options[arg.key] !== undefined) values[arg.key] = optionId(args, arg);
     }
-    if (args.options.entities !== undefined) values.entities = parseEntities(args.options.entities);
+    if (args.options.entities !== undefined)
+      values.entities = nameList(args.options.entities, 'entities', 'pump-1,pump-2');
     if (args.options.shifts?.trim().toLowerCase() === 'none') values.shifts = [];
     else if (args.options.shifts !== undefined) {
       const shifts = parseShifts(args.options.shifts);

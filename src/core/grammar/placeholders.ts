@@ -1,4 +1,4 @@
-import type { NameRef } from './types.js';
+import type { NamedList, NameRef } from './types.js';
 
 /**
  * A name the grammar met where an ID goes stands in the parse as a placeholder until the catalog has
@@ -30,7 +30,7 @@ export function withoutMarks(text: string): string {
 /** What each name stands for, in the order the grammar met them. */
 export interface FilledName {
   id: string;
-  /** A signal's label, when its key labels by catalog name. */
+  /** A list item's label: the resource's name where its lookup labels by name, else the ID. */
   label: string;
 }
 
@@ -55,15 +55,15 @@ function fill(value: unknown, filled: readonly FilledName[]): unknown {
   return value;
 }
 
-/** The key of the first list that names one signal twice once its names are filled in, and that signal. */
+/** The first list that names one item twice once its names are filled in, and that item. */
 export function repeatedSignal(
-  lists: readonly { key: string; signals: string[] }[],
+  lists: readonly NamedList[],
   filled: readonly FilledName[],
-): { key: string; signal: string } | undefined {
+): { key: string; noun: string; signal: string } | undefined {
   for (const list of lists) {
     const seen = new Set<string>();
     for (const signal of fillPlaceholders(list.signals, filled)) {
-      if (seen.has(signal)) return { key: list.key, signal };
+      if (seen.has(signal)) return { key: list.key, noun: list.noun, signal };
       seen.add(signal);
     }
   }

@@ -13,8 +13,17 @@ export interface CommandSpec {
   examples: string[];
   /** Changes something at the service (posted in the channel, subject to TSAI_OPERATORS). */
   mutating: boolean;
+  /** Where it is answered, when not as `mutating` says (in the channel, else only to the person). */
+  answers?: string;
   /** Canonical option keys (after normalisation) this command accepts. */
   keys: string[];
+  /**
+   * The keys that may stand instead of a key when it is missing (the other side of an either/or choice the
+   * person must make: `prefix=` or `outputs=`).
+   */
+  alternatives?: Record<string, string[]>;
+  /** Other spellings of its keys (normalised: lower case, `_` as `-`), each to its key: `desc` -> `description`. */
+  aliases?: Record<string, string>;
   /** Keys whose value may run on over unquoted words: `range=last 3 days`. */
   freeText?: string[];
   /** Keys a channel default (`/tsai use …`) may fill when not given. */
@@ -23,4 +32,9 @@ export interface CommandSpec {
   positional?: string;
   /** The text after the words is the command's own to read (a schedule carries a whole command). */
   raw?: boolean;
+  /**
+   * Its arguments, one line each, as `/tsai help <command>` explains them: how its usage line shows it,
+   * what it is for and, where a name may stand for its ID, that it may be given by name.
+   */
+  arguments?: readonly { usage: string; help: string }[];
 }

@@ -1,15 +1,28 @@
 import type { Shift } from '../../time/index.js';
+import type { ResourceKind } from '../catalog/kind.js';
 import type { CommandSpec } from './spec.js';
 
-/** A name given in quotes where a resource ID goes, e.g. `workspace="Pump station A"`. */
+/** A name given where a resource ID goes, e.g. `workspace="Pump station A"`, `signals=temperature`. */
 export interface NameRef {
-  /** The canonical key it stands for: workspace, model, assessment, datastream, dataspec, signals, outputs. */
+  /** The canonical key of the argument it is given for. */
   key: string;
   /** The name as typed, without its quotes, trimmed. */
   text: string;
+  /** The kind of resource it names, as the argument's lookup declares. */
+  kind: ResourceKind;
+  /** An item of a list labelled with the resource's name (a signal's), not its ID. */
+  labelled?: true;
 }
 
-/** A signal (or output signal) reference: `id[:label]`. */
+/** A list of IDs that names some resources, as parsed: checked for repeats once its names are filled in. */
+export interface NamedList {
+  key: string;
+  /** What an item is called in a refusal: `signal`. */
+  noun: string;
+  signals: string[];
+}
+
+/** An item of a list of IDs (signals, output signals, …): `id[:label]`, the label the ID when none. */
 export interface SignalRef {
   signal: string;
   name: string;
@@ -74,10 +87,11 @@ export type ParseOutcome =
       /** Keys filled from channel defaults rather than typed (empty when none). */
       fromDefaults: string[];
     }
-  | { ok: false; kind: 'error'; message: string; spec?: CommandSpec }
+  /** `key`: the argument it is about, when it is about one (a form shows it under that field). */
+  | { ok: false; kind: 'error'; message: string; spec?: CommandSpec; key?: string }
   /**
-   * The command names resources in quotes where their IDs go: the surface resolves `names` (never by
-   * guessing) and parses again with them. `ids`: the resource IDs the command gives, which may single out
+   * The command names resources where their IDs go: the surface resolves `names` (never by guessing) and
+   * fills them in. `ids`: the resource IDs the command gives, by kind of resource, which may single out
    * one of several resources of the same name.
    */
   | {
@@ -90,8 +104,8 @@ export type ParseOutcome =
       message: string;
       /** The command as parsed, each name a placeholder until `fillNames` puts in what it stands for. */
       parsed: Extract<ParseOutcome, { ok: true } | { kind: 'missing' }>;
-      /** The signal lists that name some, to be checked for repeats once the names are filled in. */
-      lists: { key: string; signals: string[] }[];
+      /** The lists that name some, to be checked for repeats once the names are filled in. */
+      lists: NamedList[];
     }
   | {
       ok: false;

@@ -22,6 +22,7 @@ export function operationFromArgs(
     return {
       ok: false,
       message: parsed.message,
+      ...(parsed.kind === 'error' && parsed.key ? { argument: parsed.key } : {}),
       ...(spec ? { usage: spec.usage, ...(spec.examples[0] ? { example: spec.examples[0] } : {}) } : {}),
     };
   }

@@ -53,7 +53,7 @@ export async function changeSchedule(
   const at = deps.now().getTime();
   if (req.action === 'resume' && s.kind === 'command' && s.status === 'paused') {
     const may = await readForOwner(deps, {
-      owner: ownerOf(s),
+      owner: ownerOf(s, undefined, s.ownerId === asker.userId ? asker.person.locale : undefined),
       channelId: s.channelId,
       command: s.command,
       asked: `/tsai schedule resume ${s.id}`,

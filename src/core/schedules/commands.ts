@@ -67,6 +67,7 @@ export const SCHEDULE_COMMANDS: CommandSpec[] = [
       'One message per period in this channel: the flows started, completed and failed, approvals waiting and decided, schedule runs skipped or failed, and what runs next.',
     examples: ['/tsai digest "every weekday at 07:00"', '/tsai digest now'],
     mutating: false,
+    answers: 'in the channel',
     keys: [],
     raw: true,
   },

@@ -115,8 +115,6 @@ export async function createSchedule(
     if (nobody) return { ok: false, message: nobody };
     approvers = route;
   }
-  const full = await overLimits(deps, asker);
-  if (full) return full;
   return keep(
     deps,
     asker,
@@ -145,8 +143,6 @@ export async function createDigest(deps: SchedulingDeps, asker: Asker, asked: st
   if (!when.ok) return refusal(when.message, '/tsai digest "every weekday at 07:00"');
   const often = tooOften(deps.limits, when, undefined, now);
   if (often) return often;
-  const full = await overLimits(deps, asker);
-  if (full) return full;
   return keep(
     deps,
     asker,
@@ -222,7 +218,10 @@ async function overLimits(deps: SchedulingDeps, asker: Asker): Promise<OpFailure
   return undefined;
 }
 
-/** Stores a schedule read and allowed, audits it, and answers with its next runs. */
+/**
+ * Stores a schedule read and allowed, within the person's and the channel's limits, audits it, and
+ * answers with its next runs.
+ */
 async function keep(
   deps: SchedulingDeps,
   asker: Asker,
@@ -234,6 +233,8 @@ async function keep(
   o: { needsApproval: boolean; masked: boolean; detail: Record<string, unknown> },
   now: number,
 ): Promise<Created> {
+  const full = await overLimits(deps, asker);
+  if (full) return full;
   const schedule = await deps.store.createSchedule({
     ...(asker.teamId ? { teamId: asker.teamId } : {}),
     channelId: asker.channelId,

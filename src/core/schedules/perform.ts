@@ -10,6 +10,8 @@ export interface PerformDeps {
   operations: Operations;
   /** The owner's display name, for the names of what a run creates. */
   displayName?: (userId: string) => Promise<string | undefined>;
+  /** The owner's Slack locale now: a range typed in their language is read in it at every run. */
+  localeOf?: (userId: string) => Promise<string | undefined>;
 }
 
 export interface Performed {
@@ -23,7 +25,7 @@ export interface Performed {
 
 /**
  * One planned run: the stored command text read again as if typed at the run's instant (so "last 8
- * hours" is the 8 hours before it), in the schedule's zone, by its owner; then the one runner (policy,
+ * hours" is the 8 hours before it), in the schedule's zone and its owner's locale, by its owner; then the one runner (policy,
  * identity as the owner, audit, the service call, following the flow). Nothing here differs by operation.
  */
 export async function performScheduled(
@@ -32,6 +34,7 @@ export async function performScheduled(
   plannedAt: number,
 ): Promise<Performed> {
   const userName = await deps.displayName?.(s.ownerId).catch(() => undefined);
+  const locale = await deps.localeOf?.(s.ownerId).catch(() => undefined);
   const actor: Actor = {
     userId: s.ownerId,
     ...(userName ? { userName } : {}),
@@ -47,7 +50,11 @@ export async function performScheduled(
     ...(s.teamId ? { teamId: s.teamId } : {}),
     channelId: s.channelId,
     now: () => new Date(plannedAt),
-    person: async () => ({ ...(userName ? { userName } : {}), timeZone: s.timeZone }),
+    person: async () => ({
+      ...(userName ? { userName } : {}),
+      timeZone: s.timeZone,
+      ...(locale ? { locale } : {}),
+    }),
   });
   if (read.kind === 'refused') return performed(actor, read.failure);
   if (read.kind !== 'run')

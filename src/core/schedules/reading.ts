@@ -91,11 +91,18 @@ export async function readForOwner(
   return { ok: true, operation: read.operation, spec: read.spec, actor };
 }
 
-/** The person a kept schedule's owner is, for reading its command again (their zone is the schedule's). */
-export function ownerOf(s: Schedule, userName?: string): { userId: string; teamId?: string; person: Person } {
+/**
+ * The person a kept schedule's owner is, for reading its command again (their zone is the schedule's; their
+ * locale, when known, how a range typed in their language is read).
+ */
+export function ownerOf(
+  s: Schedule,
+  userName?: string,
+  locale?: string,
+): { userId: string; teamId?: string; person: Person } {
   return {
     userId: s.ownerId,
     ...(s.teamId ? { teamId: s.teamId } : {}),
-    person: { timeZone: s.timeZone, ...(userName ? { userName } : {}) },
+    person: { timeZone: s.timeZone, ...(userName ? { userName } : {}), ...(locale ? { locale } : {}) },
   };
 }

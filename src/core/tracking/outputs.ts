@@ -1,13 +1,6 @@
 import type { FlowResults } from '../../api/index.js';
 import type { CatalogKind, CatalogUpsert } from '../../store/index.js';
-import type {
-  AnyEntry,
-  Finished,
-  NextStepSpec,
-  OutputSpec,
-  OutputType,
-  OutputValueOf,
-} from '../operations/registry/entry.js';
+import type { AnyEntry, Finished, NextStepSpec, OutputSpec } from '../operations/registry/entry.js';
 import { entryOfOperation, REGISTRY } from '../operations/registry/index.js';
 
 /** What a completed flow's entry reads its outputs from: the results as read, and the request as stored. */
@@ -26,6 +19,7 @@ export function resultsOf(f: FlowAsStored): FlowResults {
     signals: r.signals ?? [],
     segments: r.segments ?? [],
     others: r.others ?? [],
+    refused: r.refused ?? [],
   };
 }
 
@@ -35,10 +29,10 @@ export function operationOf(f: FlowAsStored): Record<string, unknown> {
   return op && typeof op === 'object' ? (op as Record<string, unknown>) : {};
 }
 
-/** One declared output an operation yielded, with its value. */
-export interface Output<T extends OutputType = OutputType> {
-  spec: OutputSpec<T>;
-  value: OutputValueOf[T];
+/** One declared output an operation yielded, with its value (of its type: `spec.type.fits` said so). */
+export interface Output {
+  spec: OutputSpec;
+  value: unknown;
 }
 
 /** What an operation yielded, as its entry declares it: each output with a value, in the declared order. */
@@ -50,26 +44,6 @@ export interface Yielded {
 
 const NOTHING: Yielded = { outputs: [], undeclared: [] };
 
-const isNamed = (v: unknown): v is { id: string; name?: string } =>
-  typeof v === 'object' &&
-  v !== null &&
-  typeof (v as { id?: unknown }).id === 'string' &&
-  ['string', 'undefined'].includes(typeof (v as { name?: unknown }).name);
-
-/** Whether a value is what its declared type holds (a value of another shape is left out, never shown). */
-const FITS: Record<OutputType, (v: unknown) => boolean> = {
-  id: (v) => typeof v === 'string' && v !== '',
-  resource: isNamed,
-  resources: (v) => Array.isArray(v) && v.length > 0 && v.every(isNamed),
-  text: (v) => typeof v === 'string' && v !== '',
-  flag: (v) => typeof v === 'boolean',
-  range: (v) =>
-    typeof v === 'object' &&
-    v !== null &&
-    typeof (v as { startNs?: unknown }).startNs === 'bigint' &&
-    typeof (v as { endNs?: unknown }).endNs === 'bigint',
-};
-
 /** What an operation yielded, read by its entry and kept to what the entry declares. */
 export function readOutputs(entry: AnyEntry | undefined, done: Finished<unknown>): Yielded {
   const outputs = entry?.outputs;
@@ -79,7 +53,7 @@ export function readOutputs(entry: AnyEntry | undefined, done: Finished<unknown>
   return {
     outputs: outputs.declared.flatMap((spec) => {
       const value = values[spec.name];
-      return value !== undefined && FITS[spec.type](value) ? [{ spec, value } as Output] : [];
+      return value !== undefined && spec.type.fits(value) ? [{ spec, value }] : [];
     }),
     undeclared: Object.keys(values).filter((k) => values[k] !== undefined && !declared.has(k)),
   };
@@ -94,9 +68,7 @@ export function flowOutputs(f: FlowAsStored): Yielded {
 
 /** The ID an output stands for, when it stands for one: what it gives the argument it feeds. */
 export function idOfOutput(o: Output): string | undefined {
-  if (o.spec.type === 'id' || o.spec.type === 'text') return o.value as string;
-  if (o.spec.type === 'resource') return (o.value as OutputValueOf['resource']).id;
-  return undefined;
+  return o.spec.type.idOf(o.value);
 }
 
 /**
@@ -113,16 +85,9 @@ export function catalogOfOutputs(y: Yielded): {
   for (const o of y.outputs) {
     const catalog = o.spec.catalog;
     if (!catalog) continue;
-    const items: { id: string; name?: string }[] =
-      o.spec.type === 'resources'
-        ? (o.value as OutputValueOf['resources'])
-        : o.spec.type === 'resource'
-          ? [o.value as OutputValueOf['resource']]
-          : o.spec.type === 'id'
-            ? [{ id: o.value as string }]
-            : [];
+    const items = o.spec.type.resources(o.value);
     if (catalog.forget) {
-      remove.push(...items.map((x) => ({ kind: catalog.kind, id: x.id })));
+      remove.push(...items.map((x) => ({ kind: catalog.kind.name, id: x.id })));
       continue;
     }
     const links: Record<string, string> = {};
@@ -133,7 +98,7 @@ export function catalogOfOutputs(y: Yielded): {
     }
     for (const x of items)
       add.push({
-        kind: catalog.kind,
+        kind: catalog.kind.name,
         id: x.id,
         source: 'flow',
         ...(x.name ? { name: x.name } : {}),
@@ -187,7 +152,8 @@ export function nextStepsOf(y: Yielded): NextStep[] {
   for (const o of y.outputs) {
     const id = idOfOutput(o);
     if (typeof o.spec.feeds === 'string' && id && !(o.spec.feeds in fed)) fed[o.spec.feeds] = id;
-    if (o.spec.type === 'flag') flags[o.spec.name] = o.value as boolean;
+    const flag = o.spec.type.flag(o.value);
+    if (flag !== undefined) flags[o.spec.name] = flag;
   }
   const steps: NextStep[] = [];
   for (const { id, entry, step } of allNextSteps()) {

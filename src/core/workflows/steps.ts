@@ -8,7 +8,6 @@ import {
   onRegistered,
   REGISTRY,
 } from '../operations/registry/index.js';
-import { describeRange } from '../time.js';
 import { flowOutputs, type Output, readOutputs, type Yielded } from '../tracking/outputs.js';
 import { CHANNEL_INPUT, RUNNER_INPUT } from './inputs.js';
 
@@ -92,42 +91,13 @@ const param = (name: string, type: StepParameterType, title: string) => ({
   title,
   description: title,
 });
-const named = (o: Output) => o.value as { id: string; name?: string };
 
-/**
- * The step outputs of one declared output, by its type: an ID as `<name>_id`; a resource as `<name>_id`
- * and `<name>_name`; several as `<name>`, their IDs separated by commas; a text or a flag as `<name>`;
- * a range as `<name>`, in words, in UTC.
- */
+/** The step outputs of one declared output, as its type hands it on: named after it, titled from its label. */
 function stepOutputsOf(spec: OutputSpec): StepOutput[] {
-  const { name, label } = spec;
-  switch (spec.type) {
-    case 'id':
-      return [{ param: param(`${name}_id`, 'text', `${label} ID`), read: (o) => o.value as string }];
-    case 'resource':
-      return [
-        { param: param(`${name}_id`, 'text', `${label} ID`), read: (o) => named(o).id },
-        { param: param(`${name}_name`, 'text', `${label} name`), read: (o) => named(o).name },
-      ];
-    case 'resources':
-      return [
-        {
-          param: param(name, 'text', `${label} IDs (comma-separated)`),
-          read: (o) => (o.value as { id: string }[]).map((x) => x.id).join(','),
-        },
-      ];
-    case 'text':
-      return [{ param: param(name, 'text', label), read: (o) => o.value as string }];
-    case 'flag':
-      return [{ param: param(name, 'flag', label), read: (o) => o.value as boolean }];
-    case 'range':
-      return [
-        {
-          param: param(name, 'text', `${label} (in UTC)`),
-          read: (o) => describeRange(o.value as { startNs: bigint; endNs: bigint }, 'UTC'),
-        },
-      ];
-  }
+  return spec.type.step.map((v) => ({
+    param: param(`${spec.name}${v.suffix}`, v.type, v.title(spec.label)),
+    read: (o: Output) => v.read(o.value),
+  }));
 }
 
 /** The declared outputs a step hands on: those that feed a next step. */
@@ -144,23 +114,13 @@ export const inputName = (key: string) => key.replace(/[^a-z0-9]+/gi, '_').toLow
 const titled = (words: string) => words.charAt(0).toUpperCase() + words.slice(1);
 
 function argumentInput(arg: Argument): StepParameter {
-  const noun = arg.noun ?? arg.key.replace(/-/g, ' ');
-  const fallback =
-    arg.kind === 'signals'
-      ? 'Signals'
-      : arg.kind === 'range'
-        ? 'Time range'
-        : arg.kind === 'id' && !/\bID\b/.test(noun)
-          ? `${noun} ID`
-          : noun;
-  const range = arg.kind === 'range' ? ' Read in your own time zone, as the command reads it.' : '';
   const hint = arg.field?.hint ?? arg.example;
   return {
     name: inputName(arg.key),
     type: 'text',
-    title: titled(arg.field?.label ?? fallback),
+    title: titled(arg.field?.label ?? arg.kind.step.title(arg)),
     // The command's wording names its keys in code (`dataspec=`); a step's inputs are fields.
-    description: `${arg.help.replace(/`([^`]*?)=?`/g, '$1')}${range}`,
+    description: `${arg.help.replace(/`([^`]*?)=?`/g, '$1')}${arg.kind.step.note}`,
     // One side of an either/or (new signals and ranges, or an existing dataspec) is never required alone.
     required: arg.required && arg.side === undefined,
     argKey: arg.key,

@@ -8,6 +8,7 @@ import {
 import type { ApprovalRequest, ApprovalStatus } from '../../core/records.js';
 import { type MessageBody, plainMessage } from '../views/messages.js';
 import {
+  button,
   code,
   context,
   escapeMrkdwn,
@@ -50,16 +51,6 @@ const STATUS_LINE: Record<ApprovalStatus, string> = {
 export function describeAction(r: ApprovalRequest): string {
   const assessment = r.assessmentId ? ` (common model of assessment ${code(r.assessmentId)})` : '';
   return `${VERB[r.action]} live model ${code(r.modelId)}${assessment}`;
-}
-
-function button(text: string, actionId: string, value: string, style?: 'primary' | 'danger'): types.Button {
-  return {
-    type: 'button',
-    text: { type: 'plain_text', text },
-    action_id: actionId,
-    value,
-    ...(style ? { style } : {}),
-  };
 }
 
 /**

@@ -1,7 +1,7 @@
+import { idsOf } from '../../core/catalog/kind.js';
 import { isFormId } from '../../core/forms/fields.js';
 import { parseJsonObject } from '../../core/forms/json-object.js';
 import { fieldsFromCommand } from '../../core/forms/prefill.js';
-import { isServiceId } from '../../core/ids.js';
 import type { AnyEntry, NextStepSpec } from '../../core/operations/registry/index.js';
 import { nextStepOf } from '../../core/tracking/outputs.js';
 import type { Bot } from '../bot.js';
@@ -66,7 +66,8 @@ function givenTo(entry: AnyEntry, value: string): Record<string, string> {
   const given: Record<string, string> = {};
   for (const arg of entry.args) {
     const x = v?.[arg.key];
-    if (typeof x === 'string' && (arg.kind !== 'id' || isServiceId(x))) given[arg.key] = x;
+    if (typeof x === 'string' && (!arg.lookup || x.split(',').every((id) => idsOf(arg.lookup).is(id))))
+      given[arg.key] = x;
   }
   return given;
 }

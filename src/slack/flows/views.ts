@@ -1,11 +1,11 @@
 import type { types } from '@slack/bolt';
 import type { TrackedFlow } from '../../core/records.js';
-import { describeRange } from '../../core/time.js';
 import { allNextSteps, flowOutputs, nextStepsOf, type Output } from '../../core/tracking/outputs.js';
 import type { TrackedRequest } from '../../core/tracking/tracker.js';
 import { MODAL_ACTION } from '../views/form-actions.js';
 import { type MessageBody, resultMessage } from '../views/messages.js';
 import {
+  button,
   code,
   context,
   escapeMrkdwn,
@@ -111,34 +111,13 @@ export function announcementMessage(f: TrackedFlow, now: number): MessageBody {
   return { text: body.text, blocks: limitBlocks(blocks) };
 }
 
-function button(text: string, actionId: string, value: string, style?: 'primary'): types.Button {
-  return {
-    type: 'button',
-    text: { type: 'plain_text', text },
-    action_id: actionId,
-    value,
-    ...(style ? { style } : {}),
-  };
-}
-
-/** One output's value as a person reads it: by its declared type, times in their zone. */
+/** One output's value as a person reads it: as its type shows it, times in their zone, one line a line. */
 export function shownValue(o: Output, timeZone: string): string {
-  const named = (x: { id: string; name?: string }) =>
-    x.name ? `${escapeMrkdwn(x.name)} ${code(x.id)}` : code(x.id);
-  const shown = o.spec.shown === 'hidden' ? {} : o.spec.shown;
-  switch (o.spec.type) {
-    case 'id':
-    case 'text':
-      return code(o.value as string);
-    case 'resource':
-      return named(o.value as { id: string; name?: string });
-    case 'resources':
-      return (o.value as { id: string; name?: string }[]).map(named).join('\n');
-    case 'flag':
-      return escapeMrkdwn(shown.words?.[o.value ? 1 : 0] ?? (o.value ? 'yes' : 'no'));
-    case 'range':
-      return escapeMrkdwn(describeRange(o.value as { startNs: bigint; endNs: bigint }, timeZone));
-  }
+  const words = o.spec.shown === 'hidden' ? undefined : o.spec.shown.words;
+  return o.spec.type
+    .show(o.value, { timeZone, ...(words ? { words } : {}) })
+    .map((line) => line.map((p) => ('code' in p ? code(p.code) : escapeMrkdwn(p.text))).join(''))
+    .join('\n');
 }
 
 /** What a finished flow yielded that a person sees, as its entry declares: each with its heading. */

@@ -1,3 +1,4 @@
+import { idsOf } from '../../core/catalog/kind.js';
 import { knownName } from '../../core/catalog/known.js';
 import { resolveName } from '../../core/catalog/resolve.js';
 import { channelShifts } from '../../core/channel-defaults.js';
@@ -13,7 +14,6 @@ import {
 } from '../../core/forms/fields.js';
 import { fieldsFromCommand } from '../../core/forms/prefill.js';
 import { previewRange } from '../../core/forms/preview.js';
-import { isServiceId } from '../../core/ids.js';
 import { defaultName } from '../../core/names.js';
 import { entryOfForm, REGISTRY } from '../../core/operations/registry/index.js';
 import { formatShifts, parseShifts } from '../../core/time.js';
@@ -105,17 +105,18 @@ async function namesOf(
 ): Promise<{ fields: ModalFields; names: Record<string, string> }> {
   const names: Record<string, string> = {};
   const out: ModalFields = { ...fields };
-  for (const { name, catalog: kind, multi } of selectFields(form)) {
+  for (const { name, resource, multi, arg } of selectFields(form)) {
     const value = textIn(out, name);
     if (value === undefined || value.trim() === '') continue;
-    if (!multi && !isServiceId(value.trim())) {
-      const r = await resolveName(bot.store, { teamId, kind, text: value });
+    const ids = idsOf(arg.lookup);
+    if (!multi && !ids.is(value.trim())) {
+      const r = await resolveName(bot.store, { teamId, kind: resource, text: value, ids });
       if (r.ok) out[name] = r.id;
     }
     for (const entry of String(out[name]).split(/[\n,]/)) {
       const id = entry.split(':')[0]!.trim();
-      if (!isServiceId(id) || names[id]) continue;
-      const known = await knownName(bot.store, teamId, kind, id);
+      if (!ids.is(id) || names[id]) continue;
+      const known = await knownName(bot.store, teamId, resource.name, id);
       if (known) names[id] = known;
     }
   }

@@ -1,7 +1,7 @@
 import { channelShifts } from '../../core/channel-defaults.js';
 import { commandLineOf } from '../../core/forms/command-line.js';
-import { blockIdOf, labelledSignalFields, textIn } from '../../core/forms/fields.js';
-import { labelPickedSignals } from '../../core/forms/options.js';
+import { blockIdOf, labelledFields, textIn } from '../../core/forms/fields.js';
+import { labelPicks } from '../../core/forms/options.js';
 import { checkRepeat, isFixedRange, RELATIVE_RANGE_EXAMPLE } from '../../core/forms/repeat.js';
 import { validateModal } from '../../core/forms/validate.js';
 import { defaultName } from '../../core/names.js';
@@ -55,9 +55,10 @@ export async function checkSubmission(
   const { fields, form } = readModalState(meta, body.view.state?.values);
   const teamId = teamOf(body);
   // A picked signal is run with its label, as a typed `id:label` would be.
-  for (const name of labelledSignalFields(meta.kind)) {
-    const picked = textIn(form, name);
-    if (teamId && picked) form[name] = fields[name] = await labelPickedSignals(bot.store, teamId, picked);
+  for (const field of labelledFields(meta.kind)) {
+    const picked = textIn(form, field.name);
+    if (teamId && picked)
+      form[field.name] = fields[field.name] = await labelPicks(bot.store, teamId, field, picked);
   }
   const now = bot.now();
   const timeZone = meta.timeZone ?? (await bot.zoneOf(userId));
@@ -75,7 +76,11 @@ export async function checkSubmission(
     defaultName: defaultName(operationWordOf(meta.kind), userName, now),
     needsChannel: !meta.channel,
   });
-  const repeat = repeatErrors(fields.repeat, form.ranges, { zone: timeZone, now: now.getTime() });
+  const repeat = repeatErrors(fields.repeat, form.ranges, {
+    zone: timeZone,
+    now: now.getTime(),
+    ...(locale ? { locale } : {}),
+  });
   if (!outcome.ok || repeat)
     return {
       ack: { response_action: 'errors', errors: { ...(outcome.ok ? {} : outcome.errors), ...repeat } },
@@ -183,7 +188,7 @@ async function scheduleForm(bot: Bot, s: Submission, to: Audience, who: Invocati
 function repeatErrors(
   repeat: string | undefined,
   ranges: readonly { blockId: string; text: string }[],
-  o: { zone: string; now: number },
+  o: { zone: string; now: number; locale?: string },
 ): Record<string, string> | undefined {
   if (!repeat) return undefined;
   const when = checkRepeat(repeat, o);

@@ -1,4 +1,5 @@
 import { startCatalogPruner } from '../../core/catalog/index.js';
+import { every } from '../../core/every.js';
 import { startRetentionPruner } from '../../core/retention.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
@@ -53,32 +54,17 @@ function startHousekeeping(bot: Bot, log: Bot['logger']): Running[] {
 
 /** Tells, every few seconds and at once, the people behind follow-ups a dead process had in hand. */
 function startAbandonedSweep(bot: Bot, log: Bot['logger']): Running {
-  let running: Promise<void> | undefined;
-  const sweep = () => {
-    if (running) return;
-    running = (async () => {
-      try {
-        const told = await tellAbandoned(
-          bot.store,
-          (n, text) => tell(bot, n, text),
-          // The machine's clock: holds are renewed by other processes.
-          Date.now(),
-        );
-        if (told) log.warn({ told }, 'told the people whose follow-ups a stopped process had in hand');
-      } catch (err) {
-        log.error({ err: errText(err) }, 'could not look for follow-ups a stopped process had in hand');
-      } finally {
-        running = undefined;
-      }
-    })();
-  };
-  sweep();
-  const timer = setInterval(sweep, ABANDONED_EVERY_MS);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return every(ABANDONED_EVERY_MS, async () => {
+    try {
+      const told = await tellAbandoned(
+        bot.store,
+        (n, text) => tell(bot, n, text),
+        // The machine's clock: holds are renewed by other processes.
+        Date.now(),
+      );
+      if (told) log.warn({ told }, 'told the people whose follow-ups a stopped process had in hand');
+    } catch (err) {
+      log.error({ err: errText(err) }, 'could not look for follow-ups a stopped process had in hand');
+    }
+  });
 }

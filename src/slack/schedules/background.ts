@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { every } from '../../core/every.js';
 import type { Schedule } from '../../core/records.js';
 import { type PerformDeps, performScheduled } from '../../core/schedules/perform.js';
 import { previewRuns } from '../../core/schedules/preview.js';
@@ -55,6 +56,7 @@ async function performRun(
     store: bot.store,
     operations: bot.operations,
     displayName: async (userId) => goesBy(await bot.users.lookup(userId)),
+    localeOf: async (userId) => (await bot.users.lookup(userId)).locale,
   };
   const { actor, result, unsaid, report } = await performScheduled(deps, s, plannedAt);
   // Failures go to the owner alone (by direct message: nobody may be in the channel at that hour).
@@ -113,39 +115,28 @@ export async function startScheduleWork(bot: Bot): Promise<Running> {
     leaseMs: bot.config.tracking.leaseMs,
     interruptedAfterMs: bot.config.approvals.interruptedAfterMs,
   });
-  let stopped = false;
-  let running: Promise<unknown> | undefined;
   let lastSweep = 0;
-  const tick = () => {
-    if (running || stopped) return;
+  const rounds = every(ROUND_MS, async () => {
     let again = false;
-    running = (async () => {
-      try {
-        // A full batch means more are due: the next round starts at once.
-        again = (await runner.round()) >= runner.batch;
-        if (
-          Date.now() - lastSweep >=
-          Math.min(INTERRUPTED_EVERY_MS, bot.config.approvals.interruptedAfterMs / 2)
-        ) {
-          lastSweep = Date.now();
-          await runner.sweepInterrupted();
-        }
-      } catch (e) {
-        log.error({ err: errText(e) }, 'could not look for due schedules; trying again');
-      } finally {
-        running = undefined;
-        if (again) setImmediate(tick);
+    try {
+      // A full batch means more are due: the next round starts at once, once this one is over.
+      again = (await runner.round()) >= runner.batch;
+      if (
+        Date.now() - lastSweep >=
+        Math.min(INTERRUPTED_EVERY_MS, bot.config.approvals.interruptedAfterMs / 2)
+      ) {
+        lastSweep = Date.now();
+        await runner.sweepInterrupted();
       }
-    })();
-  };
-  tick();
-  const timer = setInterval(tick, ROUND_MS);
-  timer.unref();
+    } catch (e) {
+      log.error({ err: errText(e) }, 'could not look for due schedules; trying again');
+    } finally {
+      if (again) setImmediate(() => rounds.now());
+    }
+  });
   return {
     async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+      await rounds.stop();
       await Promise.allSettled([...showing]);
       await bot.store.releaseScheduleLeases(runner.owner).catch(() => 0);
     },

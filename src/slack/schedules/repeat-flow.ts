@@ -48,7 +48,11 @@ const plain = (text: string): types.PlainTextElement => ({ type: 'plain_text', t
  * The small modal: when, and the command it repeats (editable, so a fixed range can be made relative
  * before it becomes a schedule). A fixed range is said in the command's hint, with a relative example.
  */
-export function repeatModal(meta: RepeatMeta, command: string, o: { zone: string; now: number }) {
+export function repeatModal(
+  meta: RepeatMeta,
+  command: string,
+  o: { zone: string; now: number; locale?: string },
+) {
   const range = rangeTextOf(command);
   const fixed = range !== undefined && isFixedRange(range, o);
   const hint = fixed
@@ -113,10 +117,11 @@ export async function openRepeatModal(
   }
   const a = flow.announcement;
   const threadTs = a?.kind === 'message' && a.channelId === flow.channelId ? a.threadTs : undefined;
+  const [zone, { locale }] = await Promise.all([bot.zoneOf(job.userId), bot.users.lookup(job.userId)]);
   const view = repeatModal(
     { flowId: flow.flowId, channelId: flow.channelId, ...(threadTs ? { threadTs } : {}) },
     flow.asked.replace(/^\/tsai\s+/, ''),
-    { zone: await bot.zoneOf(job.userId), now: bot.now().getTime() },
+    { zone, now: bot.now().getTime(), ...(locale ? { locale } : {}) },
   );
   try {
     await bot.slack.views.open({ trigger_id: job.triggerId, view });

@@ -127,7 +127,11 @@ export function errorMessage(failure: OpFailure, inv: Invocation): MessageBody {
     ),
   );
   const example = failure.example;
-  if (example) {
+  const readings = failure.readings?.map((r) => correctedCommand(inv.commandText, r) ?? r) ?? [];
+  if (readings.length > 0) {
+    // Each reading as a whole command that runs it when typed: the person says which one they meant.
+    blocks.push(section(`*Which did you mean?*\n${readings.map((r) => `• ${code(r)}`).join('\n')}`));
+  } else if (example) {
     const corrected = example.startsWith('/') ? undefined : correctedCommand(inv.commandText, example);
     blocks.push(section(corrected ? `*Corrected:* ${code(corrected)}` : `*Example:* ${code(example)}`));
   }
@@ -162,7 +166,10 @@ export function helpMessage(topic: string | undefined): MessageBody {
   }
   for (const spec of specs) {
     const lines = [code(spec.usage), escapeMrkdwn(spec.summary)];
-    if (topic) lines.push(...spec.examples.map((e) => `Example: ${code(e)}`));
+    if (topic) {
+      lines.push(...(spec.arguments ?? []).map((a) => `• ${code(a.usage)} ${escapeMrkdwn(a.help)}`));
+      lines.push(...spec.examples.map((e) => `Example: ${code(e)}`));
+    }
     blocks.push(section(lines.join('\n')));
   }
   if (!topic)

@@ -6,6 +6,22 @@ export { LIMITS };
 
 const TRUNCATED = '… (truncated)';
 
+/** A button of a message: its words, its action and value, and its style when it has one. */
+export function button(
+  text: string,
+  actionId: string,
+  value: string,
+  style?: 'primary' | 'danger',
+): types.Button {
+  return {
+    type: 'button',
+    text: { type: 'plain_text', text },
+    action_id: actionId,
+    value,
+    ...(style ? { style } : {}),
+  };
+}
+
 /** Escapes Slack's control characters so user or service text can never form mentions or links. */
 export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

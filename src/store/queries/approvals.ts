@@ -1,6 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { clampLimit, toApproval } from '../rows.js';
-import { all, one, oneWriter, pruneBatch, run, type Steps, statements, whereAll } from '../sql.js';
+import {
+  all,
+  givenConditions,
+  listedRows,
+  one,
+  oneWriter,
+  pruneBatch,
+  rowWhere,
+  run,
+  type Steps,
+  statements,
+  whereIn,
+} from '../sql.js';
 import type {
   ApprovalQuery,
   ApprovalRequest,
@@ -42,35 +54,19 @@ export const createApproval = (input: NewApprovalRequest) =>
     return toApproval(row!);
   });
 
-function* approval(id: string): Steps<ApprovalRequest | null> {
-  const row = yield* one('SELECT * FROM approvals WHERE id = ?', [id]);
-  return row ? toApproval(row) : null;
-}
+const approval = (id: string): Steps<ApprovalRequest | null> => rowWhere('approvals', 'id', id, toApproval);
 
 export const getApproval = (id: string) => statements(() => approval(id));
 
 export const listApprovals = (query: ApprovalQuery) =>
   statements(function* () {
-    const statuses = query.statuses ?? [];
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (statuses.length) {
-      where.push(`status IN (${statuses.map(() => '?').join(', ')})`);
-      params.push(...statuses);
-    }
-    if (query.teamId !== undefined) {
-      where.push('team_id = ?');
-      params.push(query.teamId);
-    }
-    if (query.requesterId !== undefined) {
-      where.push('requester_id = ?');
-      params.push(query.requesterId);
-    }
-    const rows = yield* all(
-      `SELECT * FROM approvals${whereAll(where)} ORDER BY created_at DESC, id LIMIT ?`,
-      [...params, clampLimit(query.limit, 100)],
-    );
-    return rows.map(toApproval);
+    const c = givenConditions([
+      ['team_id = ?', query.teamId],
+      ['requester_id = ?', query.requesterId],
+    ]);
+    if (query.statuses?.length) whereIn(c, 'status', query.statuses);
+    const order = 'created_at DESC, id';
+    return (yield* listedRows('approvals', c, order, clampLimit(query.limit, 100))).map(toApproval);
   });
 
 export const setApprovalMessage = (id: string, channelId: string, messageTs: string) =>

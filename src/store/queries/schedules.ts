@@ -13,7 +13,18 @@ import type {
   ScheduleStatus,
   ScheduleStatusChange,
 } from '../schedules.js';
-import { all, givenConditions, one, oneWriter, run, type Steps, statements, whereAll } from '../sql.js';
+import {
+  all,
+  givenConditions,
+  listedRows,
+  one,
+  oneWriter,
+  run,
+  type Steps,
+  statements,
+  whereAll,
+  whereIn,
+} from '../sql.js';
 
 type Row = Record<string, unknown>;
 const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
@@ -241,22 +252,11 @@ export const releaseScheduleLeases = (owner: string) =>
 
 export const listScheduleRuns = (q: ScheduleRunQuery) =>
   statements(function* () {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (q.scheduleIds !== undefined) {
-      if (q.scheduleIds.length === 0) return [] as ScheduleRun[];
-      where.push(`schedule_id IN (${q.scheduleIds.map(() => '?').join(', ')})`);
-      params.push(...q.scheduleIds);
-    }
-    if (q.since !== undefined) {
-      where.push('planned_at >= ?');
-      params.push(q.since);
-    }
-    const rows = yield* all(
-      `SELECT * FROM schedule_runs${whereAll(where)} ORDER BY planned_at DESC, schedule_id LIMIT ?`,
-      [...params, clampLimit(q.limit, 100)],
-    );
-    return rows.map(toScheduleRun);
+    if (q.scheduleIds?.length === 0) return [] as ScheduleRun[];
+    const c = givenConditions([['planned_at >= ?', q.since]]);
+    if (q.scheduleIds) whereIn(c, 'schedule_id', q.scheduleIds);
+    const order = 'planned_at DESC, schedule_id';
+    return (yield* listedRows('schedule_runs', c, order, clampLimit(q.limit, 100))).map(toScheduleRun);
   });
 
 export const markInterruptedRuns = (claimedBefore: number, at: number) =>

@@ -1,20 +1,30 @@
 import type { anomalyEvalFields, FlowRecord } from '../../../wire/index.js';
-import { dataEntries, typed } from '../../catalog/upserts.js';
-import { missingOutcome, ok, outputFrom, text } from '../../grammar/args.js';
+import { missingOutcome, ok } from '../../grammar/args.js';
 import type { DataArg, OutputArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
+import {
+  EVAL,
+  ID_OUTPUT,
+  MODEL,
+  RESOURCE,
+  RESOURCES,
+  SIGNAL,
+  TEXT_OUTPUT,
+  WORKSPACE,
+} from '../../kinds/index.js';
 import type { ResolvedData, ResolvedOutput } from '../requests.js';
 import {
-  DESCRIPTION,
   dataArgs,
-  ID_EXAMPLE,
+  dataOperationArgs,
   modelArg,
-  modelWorkspaceAndData,
   NAME,
   NAMING,
   nameField,
-  pick,
+  OUTPUTS,
+  outputFrom,
+  PREFIX,
 } from './arguments.js';
+import { dataEntries, typed } from './catalog-change.js';
 import {
   DATA_FORM,
   dataFacts,
@@ -54,28 +64,17 @@ export interface ScoreRequest {
   output: ResolvedOutput;
 }
 
-const PREFIX: Argument = {
-  key: 'prefix',
-  kind: 'word',
-  required: false,
-  help: 'Outputs go to new signals named `<prefix>/<output name>` (or `outputs=`).',
-  noun: 'prefix for the new output signals',
-  example: 'pump-7/anomaly',
-  maxLength: 100,
-  shape: 'prefix=<p>',
-  field: {
-    name: 'prefix',
-    kind: { input: 'text' },
-    label: 'Output prefix',
-    hint: 'New output signals are named prefix/<output name>. Only with "New signals with a prefix".',
-    placeholder: 'pump-7/anomaly',
-    optional: true,
-  },
-  side: { choice: 'outputs', option: 'prefix' },
-};
-
 /** ANOMALYEVAL: data scored with an anomaly model, into new output signals or existing ones. */
 const FLOW_TYPE = flowTypeIs('ANOMALYEVAL');
+
+const SCORE_ARGS: readonly Argument[] = [
+  modelArg('The anomaly model to apply.', 'Anomaly model', 'anomaly model'),
+  ...dataArgs("The model's workspace."),
+  PREFIX,
+  OUTPUTS,
+  // A scoring's name is its Eval object's.
+  ...NAMING.map((a) => (a === NAME ? { ...NAME, field: nameField('Evaluation name') } : a)),
+];
 
 export const anomalyEval: OperationEntry<
   ScoreCommand,
@@ -95,30 +94,7 @@ export const anomalyEval: OperationEntry<
     ],
     mutating: true,
   },
-  args: [
-    modelArg('The anomaly model to apply.', 'Anomaly model', 'anomaly model'),
-    ...dataArgs("The model's workspace."),
-    PREFIX,
-    {
-      key: 'outputs',
-      kind: 'signals',
-      required: false,
-      help: 'Outputs go to these existing signals, `signal[:output name]`, comma-separated.',
-      noun: 'output signal',
-      labelNoun: 'output name',
-      shape: 'outputs=<signal[:name],…>',
-      field: pick(
-        'outputs',
-        'signal',
-        'Map outputs to existing signals',
-        `Only with "Map to existing signals": the signals the outputs go to, matching the model's output schema. Type id:output name to name an output, e.g. ${ID_EXAMPLE}:anomaly_score.`,
-        { optional: true, multi: true },
-      ),
-      side: { choice: 'outputs', option: 'map' },
-    },
-    // A scoring's name is its Eval object's.
-    ...NAMING.map((a) => (a === NAME ? { ...NAME, field: nameField('Evaluation name') } : a)),
-  ],
+  args: SCORE_ARGS,
   form: {
     id: 'score',
     title: 'Score with anomaly model',
@@ -139,14 +115,16 @@ export const anomalyEval: OperationEntry<
   },
   role: 'User',
   parse(args, spec) {
-    const { modelId, workspaceId, data, missing } = modelWorkspaceAndData(args, spec);
-    const output = outputFrom(args, missing, PREFIX.maxLength!);
-    const name = text(args, 'name');
-    const description = text(args, 'description', DESCRIPTION.maxLength);
-    if (!modelId || !workspaceId || !data || !output) {
+    const { values: v, data, missing } = dataOperationArgs(args, spec, SCORE_ARGS);
+    const output = outputFrom(args, missing);
+    const modelId = v.model as string | undefined;
+    if (missing.length > 0 || !data || !output)
       return missingOutcome('score', spec, missing, args, 'model', modelId);
-    }
-    return ok({ kind: 'score', modelId, workspaceId, data, output, name, description }, spec);
+    const { workspace, name, description } = v as Record<string, string>;
+    return ok(
+      { kind: 'score', modelId: modelId!, workspaceId: workspace!, data, output, name, description },
+      spec,
+    );
   },
   resolve: resolveNamedData('score'),
   wire: {
@@ -179,11 +157,11 @@ export const anomalyEval: OperationEntry<
     }),
   catalog: (req) => ({
     add: [
-      typed('workspace', req.workspaceId),
+      typed(WORKSPACE, req.workspaceId),
       // The workspace a request names for a model is a claim; only the service's word links them.
-      typed('model', req.modelId),
+      typed(MODEL, req.modelId),
       ...dataEntries(req.data),
-      ...(req.output.kind === 'signals' ? req.output.signals.map((s) => typed('signal', s.signal)) : []),
+      ...(req.output.kind === 'signals' ? req.output.signals.map((s) => typed(SIGNAL, s.signal)) : []),
     ],
   }),
   // The Eval object and where its output went: the signals the service names, else the prefix asked for.
@@ -191,15 +169,15 @@ export const anomalyEval: OperationEntry<
     [
       {
         name: 'eval',
-        type: 'resource',
+        type: RESOURCE,
         label: 'Eval object',
         shown: {},
         feeds: true,
-        catalog: { kind: 'eval', links: { model: 'model', workspace: 'workspace' } },
+        catalog: { kind: EVAL, links: { model: 'model', workspace: 'workspace' } },
       },
-      { name: 'output_signals', type: 'resources', label: 'Output signals', shown: {}, feeds: true },
-      { name: 'output_prefix', type: 'text', label: 'Output signal prefix', shown: {}, feeds: true },
-      { name: 'model', type: 'id', label: 'Model', shown: 'hidden', feeds: true },
+      { name: 'output_signals', type: RESOURCES, label: 'Output signals', shown: {}, feeds: true },
+      { name: 'output_prefix', type: TEXT_OUTPUT, label: 'Output signal prefix', shown: {}, feeds: true },
+      { name: 'model', type: ID_OUTPUT, label: 'Model', shown: 'hidden', feeds: true },
       WORKSPACE_OUTPUT,
       ...usedOutputs(true),
     ],

@@ -1,11 +1,12 @@
 import type { anomalyLearnFields, FlowRecord } from '../../../wire/index.js';
-import { dataEntries, typed } from '../../catalog/upserts.js';
-import { missingOutcome, ok, text } from '../../grammar/args.js';
+import { missingOutcome, ok } from '../../grammar/args.js';
 import type { DataArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
+import { WORKSPACE } from '../../kinds/index.js';
 import { SERVICE_MODEL_NAMING } from '../../names.js';
 import type { ResolvedData } from '../requests.js';
-import { DESCRIPTION, dataArgs, MODEL_NAME, NAMING, workspaceAndData } from './arguments.js';
+import { dataArgs, dataOperationArgs, MODEL_NAME, NAMING } from './arguments.js';
+import { dataEntries, typed } from './catalog-change.js';
 import {
   DATA_FORM,
   dataFacts,
@@ -17,7 +18,7 @@ import {
   startFlow,
   toDataspec,
 } from './describe.js';
-import { flowTypeIs, MAX_RANGES, type OperationEntry } from './entry.js';
+import { type Argument, flowTypeIs, MAX_RANGES, type OperationEntry } from './entry.js';
 import { resolveNamedData } from './ranges.js';
 
 export interface LearnCommand {
@@ -40,6 +41,12 @@ export interface LearnRequest {
 
 /** ANOMALYLEARN: a new anomaly model, trained on new signals and ranges or on an existing dataspec. */
 const FLOW_TYPE = flowTypeIs('ANOMALYLEARN');
+
+const LEARN_ARGS: readonly Argument[] = [
+  ...dataArgs('The workspace in which the new model is created.'),
+  MODEL_NAME,
+  ...NAMING,
+];
 
 /** An ANOMALYLEARN body, for a new model or (with `spec.model`) an existing one. */
 export type AnomalyLearnBody = FlowBodyOf<'ANOMALYLEARN', typeof anomalyLearnFields>;
@@ -68,7 +75,7 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest, AnomalyLea
     ],
     mutating: true,
   },
-  args: [...dataArgs('The workspace in which the new model is created.'), MODEL_NAME, ...NAMING],
+  args: LEARN_ARGS,
   form: {
     id: 'learn',
     title: 'Learn an anomaly model',
@@ -85,12 +92,11 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest, AnomalyLea
   },
   role: 'User',
   parse(args, spec) {
-    const { workspaceId, data, missing } = workspaceAndData(args, spec);
-    const name = text(args, 'name');
-    const description = text(args, 'description', DESCRIPTION.maxLength);
-    const modelName = text(args, 'model-name');
-    if (!workspaceId || !data) return missingOutcome('learn', spec, missing, args, 'model', undefined);
-    return ok({ kind: 'learn', workspaceId, data, modelName, name, description }, spec);
+    const { values: v, data, missing } = dataOperationArgs(args, spec, LEARN_ARGS);
+    if (missing.length > 0 || !data) return missingOutcome('learn', spec, missing, args, 'model', undefined);
+    const { workspace, name, description } = v as Record<string, string>;
+    const modelName = v['model-name'] as string | undefined;
+    return ok({ kind: 'learn', workspaceId: workspace!, data, modelName, name, description }, spec);
   },
   resolve: resolveNamedData('learn'),
   wire: ANOMALYLEARN_CALL,
@@ -115,6 +121,6 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest, AnomalyLea
         ...described(req.description),
       ],
     }),
-  catalog: (req) => ({ add: [typed('workspace', req.workspaceId), ...dataEntries(req.data)] }),
+  catalog: (req) => ({ add: [typed(WORKSPACE, req.workspaceId), ...dataEntries(req.data)] }),
   outputs: learnedOutputs({ created: true, heading: 'Model created' }),
 };

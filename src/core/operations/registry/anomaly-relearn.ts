@@ -1,23 +1,23 @@
 import type { FlowRecord } from '../../../wire/index.js';
-import { dataEntries, typed } from '../../catalog/upserts.js';
-import { missingOutcome, ok, text } from '../../grammar/args.js';
+import { missingOutcome, ok } from '../../grammar/args.js';
 import type { DataArg } from '../../grammar/types.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
+import { MODEL, WORKSPACE } from '../../kinds/index.js';
 import type { ResolvedData } from '../requests.js';
 import { ANOMALYLEARN_CALL, type AnomalyLearnBody } from './anomaly-learn.js';
 import {
   commandOnly,
   DATASPEC,
-  DESCRIPTION,
   dataArgs,
+  dataOperationArgs,
   modelArg,
-  modelWorkspaceAndData,
   NAMING,
   NEW_SIGNALS,
   SIGNALS,
 } from './arguments.js';
+import { dataEntries, typed } from './catalog-change.js';
 import { dataFacts, described, learnedOutputs, modelRunFacts, startFlow, toDataspec } from './describe.js';
-import { MAX_RANGES, type OperationEntry } from './entry.js';
+import { type Argument, MAX_RANGES, type OperationEntry } from './entry.js';
 import { resolveNamedData } from './ranges.js';
 
 export interface RelearnCommand {
@@ -38,6 +38,15 @@ export interface RelearnRequest {
   data: ResolvedData;
 }
 
+const RELEARN_ARGS: readonly Argument[] = [
+  modelArg('The existing anomaly model to teach.', 'Model to train further'),
+  // The form takes new data only (so it needs the signals): a dataspec is for the command line.
+  ...dataArgs("The model's workspace.").map((a) =>
+    a === DATASPEC ? commandOnly(DATASPEC) : a === SIGNALS ? NEW_SIGNALS : a,
+  ),
+  ...NAMING,
+];
+
 /** Incremental ANOMALYLEARN: an existing anomaly model taught new data. */
 export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest, AnomalyLearnBody, FlowRecord> = {
   parsedKind: 'relearn',
@@ -52,14 +61,7 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest, Anom
     ],
     mutating: true,
   },
-  args: [
-    modelArg('The existing anomaly model to teach.', 'Model to train further'),
-    // The form takes new data only (so it needs the signals): a dataspec is for the command line.
-    ...dataArgs("The model's workspace.").map((a) =>
-      a === DATASPEC ? commandOnly(DATASPEC) : a === SIGNALS ? NEW_SIGNALS : a,
-    ),
-    ...NAMING,
-  ],
+  args: RELEARN_ARGS,
   form: {
     id: 'relearn',
     title: 'Relearn anomaly model',
@@ -83,12 +85,11 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest, Anom
   },
   role: 'User',
   parse(args, spec) {
-    const { modelId, workspaceId, data, missing } = modelWorkspaceAndData(args, spec);
-    const name = text(args, 'name');
-    const description = text(args, 'description', DESCRIPTION.maxLength);
-    if (!modelId || !workspaceId || !data)
-      return missingOutcome('relearn', spec, missing, args, 'model', modelId);
-    return ok({ kind: 'relearn', modelId, workspaceId, data, name, description }, spec);
+    const { values: v, data, missing } = dataOperationArgs(args, spec, RELEARN_ARGS);
+    const modelId = v.model as string | undefined;
+    if (missing.length > 0 || !data) return missingOutcome('relearn', spec, missing, args, 'model', modelId);
+    const { workspace, name, description } = v as Record<string, string>;
+    return ok({ kind: 'relearn', modelId: modelId!, workspaceId: workspace!, data, name, description }, spec);
   },
   resolve: resolveNamedData('relearn'),
   // ANOMALYLEARN's call, on an existing model.
@@ -102,9 +103,9 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest, Anom
     }),
   catalog: (req) => ({
     add: [
-      typed('workspace', req.workspaceId),
+      typed(WORKSPACE, req.workspaceId),
       // The workspace a request names for a model is a claim; only the service's word links them.
-      typed('model', req.modelId),
+      typed(MODEL, req.modelId),
       ...dataEntries(req.data),
     ],
   }),

@@ -2,6 +2,7 @@ import type { output, ZodObject, ZodRawShape } from 'zod';
 import type { Dataspec, FlowRecord, FlowResults } from '../../../api/index.js';
 import { describeRanges, toIso } from '../../../time/index.js';
 import { lazySchemas, type WireSchemas } from '../../../wire/call.js';
+import { ASSESSMENT, DATASPEC, FLAG, ID_OUTPUT, MODEL, RESOURCE, WORKSPACE } from '../../kinds/index.js';
 import type { Fact, OpOutcome, OpSuccess } from '../../outcome.js';
 import { serviceFailure } from '../../service-errors.js';
 import type { ResolvedData, ResolvedOutput } from '../requests.js';
@@ -128,21 +129,21 @@ const named = (x: { id: string; name?: string | undefined } | undefined) =>
 /** The workspace a flow ran in: handed on and recorded, not shown (its request names it). */
 export const WORKSPACE_OUTPUT = {
   name: 'workspace',
-  type: 'id',
+  type: ID_OUTPUT,
   label: 'Workspace',
   shown: 'hidden',
   feeds: 'workspace',
-  catalog: { kind: 'workspace' },
+  catalog: { kind: WORKSPACE },
 } as const satisfies OutputSpec;
 
 /** The assessment a model belongs to (for an anomaly model, its signal): what a backfill of it takes. */
 export const ASSESSMENT_OUTPUT = {
   name: 'assessment',
-  type: 'id',
+  type: ID_OUTPUT,
   label: 'Assessment',
   shown: 'hidden',
   feeds: 'assessment',
-  catalog: { kind: 'assessment' },
+  catalog: { kind: ASSESSMENT },
 } as const satisfies OutputSpec;
 
 /** The workspace a request ran in, as stored. */
@@ -159,20 +160,20 @@ export function usedOutputs<const W extends boolean>(inWorkspace: W) {
   return [
     {
       name: 'used_model',
-      type: 'resource',
+      type: RESOURCE,
       label: 'Model used',
       shown: 'hidden',
       feeds: false,
-      catalog: { kind: 'model' },
+      catalog: { kind: MODEL },
     },
     {
       name: 'used_dataspec',
-      type: 'resource',
+      type: RESOURCE,
       label: 'Dataspec used',
       shown: 'hidden',
       feeds: false,
       catalog: {
-        kind: 'dataspec',
+        kind: DATASPEC,
         links: inWorkspace ? { model: 'used_model', workspace: 'workspace' } : { model: 'used_model' },
       },
     },
@@ -190,7 +191,7 @@ type Named = { id: string; name?: string };
 
 /** The workspace a create or a lookup named, for a later step. */
 export const workspaceReturned = declareOutputs(
-  [{ name: 'workspace', type: 'resource', label: 'Workspace', shown: {}, feeds: 'workspace' }],
+  [{ name: 'workspace', type: RESOURCE, label: 'Workspace', shown: {}, feeds: 'workspace' }],
   ({ returned, request }: Finished<Record<string, unknown>>) => {
     const name = returned?.name ?? str(request.name);
     return returned ? { workspace: { id: returned.id, ...(name ? { name } : {}) } } : {};
@@ -199,8 +200,8 @@ export const workspaceReturned = declareOutputs(
 
 /** The model a move or a lookup named, and the workspace it is in (the service's word, else the request's). */
 export const MODEL_RETURNED = [
-  { name: 'model', type: 'resource', label: 'Model', shown: {}, feeds: 'model' },
-  { name: 'workspace', type: 'id', label: 'Workspace', shown: {}, feeds: 'workspace' },
+  { name: 'model', type: RESOURCE, label: 'Model', shown: {}, feeds: 'model' },
+  { name: 'workspace', type: ID_OUTPUT, label: 'Workspace', shown: {}, feeds: 'workspace' },
 ] as const satisfies readonly OutputSpec[];
 
 export function modelReturnedValues({ returned, request }: Finished<Record<string, unknown>>) {
@@ -225,12 +226,12 @@ export function learnedDeclared(o: { created: boolean; heading: string }) {
   return [
     {
       name: 'model',
-      type: 'resource',
+      type: RESOURCE,
       label: 'Model',
       shown: { heading: o.heading },
       feeds: 'model',
       catalog: {
-        kind: 'model',
+        kind: MODEL,
         links: o.created
           ? { workspace: 'workspace', assessment: 'assessment' }
           : { assessment: 'assessment' },
@@ -238,14 +239,14 @@ export function learnedDeclared(o: { created: boolean; heading: string }) {
     },
     {
       name: 'dataspec',
-      type: 'resource',
+      type: RESOURCE,
       label: 'Dataspec',
       shown: {},
       feeds: 'dataspec',
-      catalog: { kind: 'dataspec', links: { model: 'model', workspace: 'workspace' } },
+      catalog: { kind: DATASPEC, links: { model: 'model', workspace: 'workspace' } },
     },
     { ...ASSESSMENT_OUTPUT, shown: { heading: 'Assessment (its signal)' } },
-    { name: 'live', type: 'flag', label: 'Model is live', shown: 'hidden', feeds: true },
+    { name: 'live', type: FLAG, label: 'Model is live', shown: 'hidden', feeds: true },
     WORKSPACE_OUTPUT,
   ] as const satisfies readonly OutputSpec[];
 }

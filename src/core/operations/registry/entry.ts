@@ -1,12 +1,16 @@
 import type { FlowResults, ServiceCalls } from '../../../api/index.js';
 import type { CatalogKind, CatalogUpsert } from '../../../store/index.js';
 import type { CallInput, WireCall } from '../../../wire/call.js';
-import type { ChoiceSide } from '../../forms/choice-words.js';
+import { CHOICES, type ChoiceSide } from '../../forms/choice-words.js';
 import type { Args } from '../../grammar/args.js';
 import type { CommandSpec } from '../../grammar/spec.js';
 import type { ParseOutcome } from '../../grammar/types.js';
+import type { Argument, OutputSpec, ValueOf } from '../../kinds/kind.js';
 import type { OpFailure, OpOutcome } from '../../outcome.js';
 import type { RequestContext } from '../requests.js';
+
+export type { Lookup, ResourceKind } from '../../catalog/kind.js';
+export * from '../../kinds/kind.js';
 
 /** How a result's ranges are echoed: in the person's zone, the year rule following the bot's clock. */
 export interface RangeEcho {
@@ -16,78 +20,6 @@ export interface RangeEcho {
 
 /** How many time ranges an anomaly flow's form takes. */
 export const MAX_RANGES = 10;
-
-/**
- * A form field that takes an argument, by name: a text field or a select (named by its entry, any name
- * but those of the fields every form has), or `ranges`, the form's time-range inputs.
- */
-export type FormField = string;
-
-/** The name of the form's time-range inputs, which an argument of the `ranges` field kind reads. */
-export const RANGES_FIELD = 'ranges';
-
-/**
- * How a form shows an argument's field: a text input (one line or several), a type-ahead select of the
- * catalog's resources of one kind (one, or several), or the form's time-range inputs.
- */
-export type FieldKind =
-  | { input: 'text'; multiline?: true }
-  | { input: 'select'; catalog: CatalogKind; multi?: true }
-  | { input: 'ranges' };
-
-/** An argument's field in a form: which field, how it is shown, and what a person reads around it. */
-export interface FieldSpec {
-  /** Its name in the form (its block id is derived from it); absent: its argument's key. */
-  name?: FormField;
-  kind: FieldKind;
-  label: string;
-  hint?: string;
-  placeholder?: string;
-  /** The form may be submitted with it empty (the argument may still be needed by its side of a choice). */
-  optional: boolean;
-}
-
-/**
- * One argument of an operation, as both the command line and the form take it. A form reads it from its
- * field by its `kind` (core/forms/readers.ts), into the text its command would hold.
- */
-export interface Argument {
-  /** The command's canonical option key (`workspace=`, `range=`). */
-  key: string;
-  /** What it holds: a service ID, a list of signals, free text, a time range, entity names, one word. */
-  kind: 'id' | 'signals' | 'text' | 'range' | 'entities' | 'word';
-  required: boolean;
-  /** One line for a person: what the argument is for. */
-  help: string;
-  /** Its value may run on over unquoted words: `range=last 3 days`. */
-  freeText?: boolean;
-  /** A channel default (`/tsai use …`) fills it when it is not given. */
-  channelDefault?: boolean;
-  /** The first positional argument stands for it. */
-  positional?: boolean;
-  /** What a person is told it is, when it differs from its key: `anomaly model`, `output signal`. */
-  noun?: string;
-  /** What a list's `:label` is called, when not `label`: `output name`. */
-  labelNoun?: string;
-  /** A value that works, for what a person is told when it is missing or bad. */
-  example?: string;
-  /** The most characters a text or a word takes (a text: 200 unless said). */
-  maxLength?: number;
-  /** A range argument that takes one range only: what a person who gives more is told. */
-  oneRange?: string;
-  /** How its usage line shows it, whole, when not `key=<shape of its kind>` (`<model_id>`). */
-  shape?: string;
-  /** The form field that takes it (absent: the form does not ask for it). */
-  field?: FieldSpec;
-  /** The side of one of the form's either/or choices it belongs to (core/forms/choices.ts). */
-  side?: ChoiceSide;
-}
-
-/** The name of an argument's form field (absent: the form does not ask for it). */
-export function fieldNameOf(arg: Argument): FormField | undefined {
-  if (!arg.field) return undefined;
-  return arg.field.kind.input === 'ranges' ? RANGES_FIELD : (arg.field.name ?? arg.key);
-}
 
 /**
  * One item of a form, in the order shown: an argument's field (by its key), one of the form's either/or
@@ -112,7 +44,10 @@ export interface FormSpec {
 }
 
 /** What a command's words, summary and examples are; its keys and its usage come from its arguments. */
-export type CommandText = Omit<CommandSpec, 'keys' | 'freeText' | 'defaults' | 'positional' | 'usage'> & {
+export type CommandText = Omit<
+  CommandSpec,
+  'keys' | 'aliases' | 'alternatives' | 'freeText' | 'defaults' | 'positional' | 'usage' | 'arguments'
+> & {
   /**
    * The other ways of writing it, each derived from its arguments like the first: `live start|stop`'s
    * `<model_id>` or `assessment=`. Each is the list of argument keys it shows, in order.
@@ -169,58 +104,6 @@ export type Stored<T> = T extends bigint
       ? { [K in keyof T]?: Stored<T[K]> }
       : T;
 
-/**
- * What a value of an output is, and so how a person sees it and how a workflow step hands it on:
- * - `id`: one ID, shown as code; a step hands on `<name>_id`;
- * - `resource`: an ID and the name the service gave it, shown `name \`id\``; `<name>_id` and `<name>_name`;
- * - `resources`: several, one a line; `<name>`, their IDs separated by commas;
- * - `text`: shown as code; `<name>`;
- * - `flag`: yes or no, shown in its declared words; `<name>`, a boolean;
- * - `range`: a time range, shown in the reader's zone; `<name>`, the range in words, in UTC.
- */
-export interface OutputValueOf {
-  id: string;
-  resource: { id: string; name?: string };
-  resources: { id: string; name?: string }[];
-  text: string;
-  flag: boolean;
-  range: { startNs: bigint; endNs: bigint };
-}
-export type OutputType = keyof OutputValueOf;
-export type OutputValue = OutputValueOf[OutputType];
-
-/** The argument keys an output's ID may link a catalog entry to. */
-export type CatalogLinkKind = 'workspace' | 'assessment' | 'model';
-
-/**
- * One thing an operation yields, declared once: every surface that shows or hands it on (the end notice,
- * the Home, the digest, `/tsai flow`, the workflow step's outputs and the manifest's functions, the
- * next-step buttons, the catalog) reads it from here, and nothing else knows the kinds of outputs there are.
- */
-export interface OutputSpec<T extends OutputType = OutputType, N extends string = string> {
-  /** Its name, unique in its entry, in snake_case: a workflow step's output is named from it (`model_id`). */
-  name: N;
-  type: T;
-  /** What it is, for a person: a step's outputs are titled from it (`Model` -> `Model ID`, `Model name`). */
-  label: string;
-  /**
-   * How a person sees it where a finished flow is shown (its end notice, the Home, the digest, `/tsai flow`):
-   * under `heading` (its label when absent), a flag in its `words` (for no, for yes); `hidden`: not shown.
-   */
-  shown: 'hidden' | { heading?: string; words?: readonly [string, string] };
-  /**
-   * Whether it feeds a next step: the argument key it fills there (`model`: a next step's `model=`, the
-   * field of a next-step form, a later workflow step's input of that name); `true`: handed on by the
-   * workflow step only; `false`: handed on nowhere (the catalog may still record it).
-   */
-  feeds: string | boolean;
-  /**
-   * What the catalog of known resources records it as: its kind, and the outputs whose IDs it is linked to
-   * (`{ workspace: 'workspace' }`: the workspace of the output named so); `forget`: the resources are gone.
-   */
-  catalog?: { kind: CatalogKind; links?: Partial<Record<CatalogLinkKind, string>>; forget?: true };
-}
-
 /** What an entry's outputs are read from: its request as stored, and what the service answered. */
 export interface Finished<Request> {
   request: Stored<Request>;
@@ -232,13 +115,13 @@ export interface Finished<Request> {
 
 /** The values of a list of declared outputs, by name; what is absent was not yielded. */
 export type OutputValues<S extends readonly OutputSpec[] = readonly OutputSpec[]> = {
-  [O in S[number] as O['name']]?: OutputValueOf[O['type']];
+  [O in S[number] as O['name']]?: ValueOf<O['type']>;
 };
 
 /** An entry's outputs: what it declares it yields, and how they are read from what the service answered. */
 export interface EntryOutputs<Request = never> {
   declared: readonly OutputSpec[];
-  read(done: Finished<Request>): Readonly<Record<string, OutputValue | undefined>>;
+  read(done: Finished<Request>): Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -338,16 +221,21 @@ export interface OperationEntry<
 export type AnyEntry = OperationEntry<any, any, any, any, any>;
 
 /** The command spec of an entry: its text, its keys and its usage line read from its arguments. */
-export function commandSpecOf(entry: Pick<AnyEntry, 'command' | 'args'>): CommandSpec {
+export function commandSpecOf(entry: Pick<AnyEntry, 'command' | 'args' | 'approval'>): CommandSpec {
   const keys = (pick: (a: Argument) => boolean | undefined) => entry.args.filter(pick).map((a) => a.key);
   const freeText = keys((a) => a.freeText);
   const defaults = keys((a) => a.channelDefault);
   const positional = entry.args.find((a) => a.positional)?.key;
+  const aliases = Object.fromEntries(entry.args.flatMap((a) => (a.aliases ?? []).map((s) => [s, a.key])));
   const { forms: _, lead: __, ...text } = entry.command;
   return {
     ...text,
     usage: usageOf(entry),
     keys: keys(() => true),
+    ...(Object.keys(aliases).length ? { aliases } : {}),
+    ...alternativesOf(entry.args),
+    arguments: entry.args.map((a) => ({ usage: usagePart(a, true), help: `${a.help}${byName(a)}` })),
+    ...(entry.approval ? { answers: 'a request to its approvers in the channel; a note to you' } : {}),
     ...(freeText.length ? { freeText } : {}),
     ...(defaults.length ? { defaults } : {}),
     ...(positional ? { positional } : {}),
@@ -394,17 +282,32 @@ function usageParts(args: readonly Argument[]): string[] {
   return parts;
 }
 
-const SHAPES: Record<Argument['kind'], string> = {
-  id: '<id>',
-  signals: '<id[:label],…>',
-  text: '<text>',
-  range: '<time range>',
-  entities: '<a,b,…>',
-  word: '<word>',
-};
+/**
+ * For each side of a choice the person must make (one without a fallback), the keys of its other sides:
+ * what a missing one may be given as instead.
+ */
+function alternativesOf(args: readonly Argument[]): { alternatives?: Record<string, string[]> } {
+  const sides = args.filter((a) => a.side && !a.side.detail && !('fallback' in CHOICES[a.side.choice]));
+  const alternatives = Object.fromEntries(
+    sides.map((a) => [
+      a.key,
+      sides
+        .filter((b) => b.side!.choice === a.side!.choice && b.side!.option !== a.side!.option)
+        .map((b) => b.key),
+    ]),
+  );
+  return Object.keys(alternatives).length ? { alternatives } : {};
+}
+
+/** What help says of an argument a name may stand for: that it may be given by name. */
+function byName(a: Argument): string {
+  const names = a.lookup?.names;
+  if (!names) return '';
+  return a.lookup?.list ? ` Each by its ID or its name.` : ` By its ID or its name.`;
+}
 
 /** How the usage line shows one argument: `key=<shape>`, or its positional shape; `[…]` when optional. */
 export function usagePart(a: Argument, required = a.required): string {
-  const part = a.positional ? (a.shape ?? `<${a.key}_id>`) : (a.shape ?? `${a.key}=${SHAPES[a.kind]}`);
+  const part = a.positional ? (a.shape ?? `<${a.key}_id>`) : (a.shape ?? `${a.key}=${a.kind.shape(a)}`);
   return required ? part : `[${part}]`;
 }

@@ -1,13 +1,13 @@
 import type { TimeRange } from '../../../time/index.js';
 import { describeRange, toNanos } from '../../../time/index.js';
 import type { evalFlowFields, FlowRecord } from '../../../wire/index.js';
-import { returnedModel } from '../../catalog/returned-model.js';
-import { typed } from '../../catalog/upserts.js';
-import { idFrom, missingOutcome, ok, parseEntities, text, tooMany } from '../../grammar/args.js';
+import { missingOutcome, ok, readArgs } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
+import { ASSESSMENT, DATASTREAM, ID_OUTPUT, MODEL, NAMES, RANGE, RANGE_OUTPUT } from '../../kinds/index.js';
 import type { OpSuccess } from '../../outcome.js';
 import { serviceFailure } from '../../service-errors.js';
-import { NAME, PICK_HINT, pick, rangesField } from './arguments.js';
+import { NAME, PICK_HINT, pick, RANGE_ALIASES, rangesField, resourceArg } from './arguments.js';
+import { returnedModel, typed } from './catalog-change.js';
 import {
   ACTIVITY_VIEW_HINT,
   ASSESSMENT_OUTPUT,
@@ -19,9 +19,9 @@ import {
   usedBy,
   usedOutputs,
 } from './describe.js';
-import { declareOutputs, flowTypeIs, type OperationEntry } from './entry.js';
+import { type Argument, declareOutputs, flowTypeIs, type OperationEntry } from './entry.js';
 import { findCommonModel } from './model-common.js';
-import { isFailure, nameOr, resolveRange } from './ranges.js';
+import { resolveNamedRange } from './ranges.js';
 
 export interface EvalCommand {
   kind: 'eval';
@@ -46,6 +46,58 @@ export interface EvalRequest {
 /** EVAL: a live model's output backfilled for a past range, the assessment's M[0] looked up first. */
 const FLOW_TYPE = flowTypeIs('EVAL');
 
+const EVAL_ARGS: readonly Argument[] = [
+  resourceArg(ASSESSMENT, 'assessment', 'The assessment whose live output is backfilled.', {
+    channelDefault: true,
+    positional: true,
+    field: pick(
+      'assessment',
+      'Assessment',
+      `For an anomaly model, the signal it assesses; its common model M[0] is looked up on submit. ${PICK_HINT}`,
+    ),
+  }),
+  resourceArg(MODEL, 'model', "The assessment's live model.", {
+    noun: 'live model',
+    channelDefault: true,
+    field: pick(
+      'model',
+      'Live model',
+      `The assessment's live model; with an assessment chosen, its models are offered. ${PICK_HINT}`,
+    ),
+  }),
+  resourceArg(DATASTREAM, 'datastream', 'The datastream it reads.', {
+    channelDefault: true,
+    field: pick('datastream', 'Datastream', PICK_HINT),
+  }),
+  {
+    key: 'entities',
+    aliases: ['entity'],
+    kind: NAMES,
+    required: true,
+    help: 'The entities to evaluate, comma-separated.',
+    noun: 'entity',
+    example: 'pump-1,pump-2',
+    channelDefault: true,
+    field: {
+      name: 'entities',
+      label: 'Entities',
+      hint: 'Entity names, separated by commas or one per line, e.g. pump-7, pump-8',
+      optional: false,
+    },
+  },
+  {
+    key: 'range',
+    aliases: RANGE_ALIASES,
+    kind: RANGE,
+    required: true,
+    help: 'One past time range, read in your zone.',
+    freeText: true,
+    oneRange: 'EVAL takes one time range; run one backfill per range.',
+    field: rangesField(false),
+  },
+  NAME,
+];
+
 export const evalFlow: OperationEntry<
   EvalCommand,
   EvalRequest,
@@ -64,68 +116,7 @@ export const evalFlow: OperationEntry<
     ],
     mutating: true,
   },
-  args: [
-    {
-      key: 'assessment',
-      kind: 'id',
-      required: true,
-      help: 'The assessment whose live output is backfilled.',
-      channelDefault: true,
-      positional: true,
-      field: pick(
-        'assessment',
-        'assessment',
-        'Assessment',
-        `For an anomaly model, the signal it assesses; its common model M[0] is looked up on submit. ${PICK_HINT}`,
-      ),
-    },
-    {
-      key: 'model',
-      kind: 'id',
-      required: true,
-      help: "The assessment's live model.",
-      noun: 'live model',
-      channelDefault: true,
-      field: pick(
-        'model',
-        'model',
-        'Live model',
-        `The assessment's live model; with an assessment chosen, its models are offered. ${PICK_HINT}`,
-      ),
-    },
-    {
-      key: 'datastream',
-      kind: 'id',
-      required: true,
-      help: 'The datastream it reads.',
-      channelDefault: true,
-      field: pick('datastream', 'datastream', 'Datastream', PICK_HINT),
-    },
-    {
-      key: 'entities',
-      kind: 'entities',
-      required: true,
-      help: 'The entities to evaluate, comma-separated.',
-      channelDefault: true,
-      field: {
-        name: 'entities',
-        kind: { input: 'text', multiline: true },
-        label: 'Entities',
-        hint: 'Entity names, separated by commas or one per line, e.g. pump-7, pump-8',
-        optional: false,
-      },
-    },
-    {
-      key: 'range',
-      kind: 'range',
-      required: true,
-      help: 'One past time range, read in your zone.',
-      freeText: true,
-      oneRange: 'EVAL takes one time range; run one backfill per range.',
-      field: rangesField(false),
-    },
-    NAME,
-  ],
+  args: EVAL_ARGS,
   form: {
     id: 'eval',
     title: 'Backfill model output',
@@ -151,30 +142,23 @@ export const evalFlow: OperationEntry<
   },
   role: 'User',
   parse(args, spec) {
-    const assessmentId = idFrom(args, 'assessment', 'assessment', true);
-    tooMany(args, 0, spec);
-    const modelId = idFrom(args, 'model', 'live model', false);
-    const datastreamId = idFrom(args, 'datastream', 'datastream', false);
-    const entities = args.options.entities !== undefined ? parseEntities(args.options.entities) : undefined;
-    const rangeText = args.options.range;
-    const name = text(args, 'name');
-    const missing: string[] = [];
-    if (!assessmentId) missing.push('assessment');
-    if (!modelId) missing.push('model');
-    if (!datastreamId) missing.push('datastream');
-    if (!entities) missing.push('entities');
-    if (rangeText === undefined) missing.push('range');
-    if (!assessmentId || !modelId || !datastreamId || !entities || rangeText === undefined) {
-      return missingOutcome('eval', spec, missing, args, 'assessment', assessmentId);
-    }
-    return ok({ kind: 'eval', assessmentId, modelId, datastreamId, entities, rangeText, name }, spec);
+    const { values: v, missing } = readArgs(args, spec, EVAL_ARGS);
+    const assessmentId = v.assessment as string | undefined;
+    if (missing.length > 0) return missingOutcome('eval', spec, missing, args, 'assessment', assessmentId);
+    return ok(
+      {
+        kind: 'eval',
+        assessmentId: assessmentId!,
+        modelId: v.model as string,
+        datastreamId: v.datastream as string,
+        entities: v.entities as string[],
+        rangeText: v.range as string,
+        name: v.name as string | undefined,
+      },
+      spec,
+    );
   },
-  resolve(command, ctx) {
-    const range = resolveRange(command.rangeText, ctx);
-    if (isFailure(range)) return range;
-    const { rangeText: _, ...rest } = command;
-    return { ok: true, operation: { ...rest, name: nameOr(command.name, 'eval', ctx), range } };
-  },
+  resolve: resolveNamedRange('eval'),
   wire: {
     ...FLOW_CALL,
     version: '1.2',
@@ -247,17 +231,17 @@ export const evalFlow: OperationEntry<
   },
   catalog: (req, r) => ({
     add: [
-      typed('assessment', req.assessmentId),
-      typed('model', req.modelId, { assessment: req.assessmentId }),
-      typed('datastream', req.datastreamId),
+      typed(ASSESSMENT, req.assessmentId),
+      typed(MODEL, req.modelId, { assessment: req.assessmentId }),
+      typed(DATASTREAM, req.datastreamId),
       ...returnedModel(r, 'service', { assessment: req.assessmentId }),
     ],
   }),
   // The range backfilled, and the live model and assessment it was for: what its next step takes.
   outputs: declareOutputs(
     [
-      { name: 'backfilled', type: 'range', label: 'Backfilled', shown: {}, feeds: true },
-      { name: 'model', type: 'id', label: 'Live model', shown: {}, feeds: 'model' },
+      { name: 'backfilled', type: RANGE_OUTPUT, label: 'Backfilled', shown: {}, feeds: true },
+      { name: 'model', type: ID_OUTPUT, label: 'Live model', shown: {}, feeds: 'model' },
       ASSESSMENT_OUTPUT,
       ...usedOutputs(false),
     ],

@@ -2,10 +2,11 @@ import { ServiceError } from '../../../api/errors.js';
 import type { FlowRecord } from '../../../wire/index.js';
 import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
+import { ID } from '../../kinds/index.js';
 import type { OpFailure } from '../../outcome.js';
 import { serviceFailure } from '../../service-errors.js';
 import { ACTIVITY_VIEW_HINT, flowOf, schemasOf, str } from './describe.js';
-import type { OperationEntry } from './entry.js';
+import type { Argument, OperationEntry } from './entry.js';
 
 export interface FlowShow {
   kind: 'flow';
@@ -24,6 +25,16 @@ export function flowNotFound(flowId: string): OpFailure {
   };
 }
 
+/** A flow's ID: flows are not in the catalog, so no name stands for one. */
+const FLOW: Argument<string> = {
+  key: 'flow',
+  kind: ID,
+  lookup: {},
+  required: true,
+  help: 'The flow to show.',
+  shape: '<flow_id>',
+};
+
 /** One flow read back: the runner adds what following it found. */
 export const flowShow: OperationEntry<FlowShow, FlowShow, never, FlowRecord> = {
   parsedKind: 'flow',
@@ -35,10 +46,10 @@ export const flowShow: OperationEntry<FlowShow, FlowShow, never, FlowRecord> = {
     examples: [`/tsai flow ${X.flow}`],
     mutating: false,
   },
-  args: [{ key: 'flow', kind: 'id', required: true, help: 'The flow to show.', shape: '<flow_id>' }],
+  args: [FLOW],
   role: 'User',
   parse: (args, spec) =>
-    ok({ kind: 'flow', flowId: soleIdFrom(args, spec, 'flow', '`flow` needs a flow ID.') }, spec),
+    ok({ kind: 'flow', flowId: soleIdFrom(args, spec, FLOW, '`flow` needs a flow ID.') }, spec),
   resolve: (command) => ({ ok: true, operation: command }),
   // The read-back the tracker makes too: the client reads the record tolerantly (`getFlow`).
   wire: {

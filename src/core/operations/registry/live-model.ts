@@ -1,9 +1,11 @@
 import type { ApprovalAction } from '../../../store/index.js';
 import type { FlowRecord, liveModelFlowFields } from '../../../wire/index.js';
-import { typed } from '../../catalog/upserts.js';
-import { Bad, idFrom, ok, optionId, takePositional, text, tooMany } from '../../grammar/args.js';
+import { Bad, ok, readArgs, takePositional } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
+import { ASSESSMENT, FLAG, MODEL, RESOURCE, TEXT } from '../../kinds/index.js';
 import { serviceFailure } from '../../service-errors.js';
+import { resourceArg } from './arguments.js';
+import { typed } from './catalog-change.js';
 import {
   ASSESSMENT_OUTPUT,
   FLOW_CALL,
@@ -13,7 +15,7 @@ import {
   usedBy,
   usedOutputs,
 } from './describe.js';
-import { declareOutputs, type OperationEntry } from './entry.js';
+import { type Argument, declareOutputs, type OperationEntry } from './entry.js';
 
 export interface LiveCommand {
   kind: 'live';
@@ -46,6 +48,16 @@ export interface LiveModel {
 }
 
 const FLOW_TYPE = { start: 'STARTLIVEMODEL', stop: 'STOPLIVEMODEL' } as const;
+
+const LIVE_ARGS: readonly Argument[] = [
+  resourceArg(MODEL, 'model', 'The model to start or stop (or `assessment=`).', {
+    required: false,
+    positional: true,
+    shape: '<model_id>',
+  }),
+  resourceArg(ASSESSMENT, 'assessment', 'The assessment whose M[0] it is.', { required: false }),
+  { key: 'reason', kind: TEXT, required: false, help: 'Why, for the approver.', freeText: true },
+];
 const FLOW_TYPES = [FLOW_TYPE.start, FLOW_TYPE.stop] as const;
 
 /**
@@ -76,17 +88,7 @@ export const liveModel: OperationEntry<
     ],
     mutating: true,
   },
-  args: [
-    {
-      key: 'model',
-      kind: 'id',
-      required: false,
-      help: 'The model to start or stop (or `assessment=`).',
-      shape: '<model_id>',
-    },
-    { key: 'assessment', kind: 'id', required: false, help: 'The assessment whose M[0] it is.' },
-    { key: 'reason', kind: 'text', required: false, help: 'Why, for the approver.', freeText: true },
-  ],
+  args: LIVE_ARGS,
   parse(args, spec) {
     const action = takePositional(args)?.value.toLowerCase();
     if (action !== 'start' && action !== 'stop') {
@@ -96,14 +98,13 @@ export const liveModel: OperationEntry<
           : '`live` needs `start` or `stop`.',
       );
     }
-    const modelId = idFrom(args, 'model', 'model', true);
-    tooMany(args, 0, spec);
-    const assessmentId =
-      args.options.assessment !== undefined ? optionId(args, 'assessment', 'assessment') : undefined;
-    if (modelId && assessmentId) throw new Bad('Give either a model ID or `assessment=`, not both.');
+    const { values } = readArgs(args, spec, LIVE_ARGS);
+    const { model: modelId, assessment: assessmentId, reason } = values as Record<string, string | undefined>;
+    if (modelId && assessmentId)
+      throw new Bad('Give either a model (its ID or name) or `assessment=`, not both.', 'assessment');
     if (!modelId && !assessmentId)
-      throw new Bad(`\`live ${action}\` needs a model ID or \`assessment=<id>\`.`);
-    return ok({ kind: 'live', action, modelId, assessmentId, reason: text(args, 'reason') }, spec);
+      throw new Bad(`\`live ${action}\` needs a model (its ID or name) or \`assessment=<id>\`.`, 'model');
+    return ok({ kind: 'live', action, modelId, assessmentId, reason }, spec);
   },
   role: 'Manager',
   resolve(command) {
@@ -140,17 +141,17 @@ export const liveModel: OperationEntry<
   },
   catalog: (req) => ({
     add: [
-      typed('model', req.modelId, req.assessmentId ? { assessment: req.assessmentId } : undefined),
-      ...(req.assessmentId ? [typed('assessment', req.assessmentId)] : []),
+      typed(MODEL, req.modelId, req.assessmentId ? { assessment: req.assessmentId } : undefined),
+      ...(req.assessmentId ? [typed(ASSESSMENT, req.assessmentId)] : []),
     ],
   }),
   // The model whose live state the flow changed, that state, and the model's assessment (for a backfill).
   outputs: declareOutputs(
     [
-      { name: 'model', type: 'resource', label: 'Model', shown: {}, feeds: 'model' },
+      { name: 'model', type: RESOURCE, label: 'Model', shown: {}, feeds: 'model' },
       {
         name: 'live',
-        type: 'flag',
+        type: FLAG,
         label: 'Model is live',
         shown: {
           heading: 'Live monitoring',

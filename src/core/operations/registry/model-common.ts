@@ -1,11 +1,18 @@
 import type { ServiceCalls } from '../../../api/index.js';
 import type { ModelRecord } from '../../../wire/index.js';
-import { returnedModel } from '../../catalog/returned-model.js';
 import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
+import { ASSESSMENT, ID_OUTPUT } from '../../kinds/index.js';
 import { serviceFailure } from '../../service-errors.js';
+import { resourceArg } from './arguments.js';
+import { returnedModel } from './catalog-change.js';
 import { MODEL_RETURNED, modelReturnedValues, modelSeen, schemasOf, str } from './describe.js';
 import { declareOutputs, type OperationEntry } from './entry.js';
+
+const OF = resourceArg(ASSESSMENT, 'assessment', 'The assessment whose common model M[0] is looked up.', {
+  channelDefault: true,
+  positional: true,
+});
 
 export interface ModelCommon {
   kind: 'model-common';
@@ -22,21 +29,12 @@ export const modelCommon: OperationEntry<ModelCommon, ModelCommon, never, ModelR
     examples: [`/tsai model common ${X.assessment}`],
     mutating: false,
   },
-  args: [
-    {
-      key: 'assessment',
-      kind: 'id',
-      required: true,
-      help: 'The assessment whose common model M[0] is looked up.',
-      channelDefault: true,
-      positional: true,
-    },
-  ],
+  args: [OF],
   parse: (args, spec) =>
     ok(
       {
         kind: 'model-common',
-        assessmentId: soleIdFrom(args, spec, 'assessment', '`model common` needs an assessment ID.'),
+        assessmentId: soleIdFrom(args, spec, OF, '`model common` needs an assessment (its ID or name).'),
       },
       spec,
     ),
@@ -74,7 +72,7 @@ export const modelCommon: OperationEntry<ModelCommon, ModelCommon, never, ModelR
   catalog: (req, r) => ({
     add: r
       ? [
-          { kind: 'assessment', id: req.assessmentId, source: 'service' },
+          { kind: ASSESSMENT.name, id: req.assessmentId, source: 'service' },
           ...returnedModel(r, 'service', { assessment: req.assessmentId }),
         ]
       : [],
@@ -83,7 +81,7 @@ export const modelCommon: OperationEntry<ModelCommon, ModelCommon, never, ModelR
   outputs: declareOutputs(
     [
       ...MODEL_RETURNED,
-      { name: 'assessment', type: 'id', label: 'Assessment', shown: {}, feeds: 'assessment' },
+      { name: 'assessment', type: ID_OUTPUT, label: 'Assessment', shown: {}, feeds: 'assessment' },
     ],
     (done) => ({
       ...modelReturnedValues(done),

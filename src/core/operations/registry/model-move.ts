@@ -1,10 +1,17 @@
 import type { ModelRecord, MoveModelBody } from '../../../wire/index.js';
-import { returnedModel } from '../../catalog/returned-model.js';
 import { Bad, idFrom, ok, tooMany } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
+import { MODEL, WORKSPACE } from '../../kinds/index.js';
 import { serviceFailure } from '../../service-errors.js';
+import { resourceArg } from './arguments.js';
+import { returnedModel } from './catalog-change.js';
 import { modelReturned, modelSeen, schemasOf, str } from './describe.js';
 import type { OperationEntry } from './entry.js';
+
+const MOVED = resourceArg(MODEL, 'model', 'The model to move.', { shape: '<model_id>' });
+const TO = resourceArg(WORKSPACE, 'workspace', 'The workspace it moves to.', {
+  shape: '[to] <workspace_id>',
+});
 
 export interface ModelMove {
   kind: 'model-move';
@@ -22,16 +29,7 @@ export const modelMove: OperationEntry<ModelMove, ModelMove, MoveModelBody, Mode
     examples: [`/tsai model move ${X.model} to ${X.workspace}`],
     mutating: true,
   },
-  args: [
-    { key: 'model', kind: 'id', required: true, help: 'The model to move.', shape: '<model_id>' },
-    {
-      key: 'workspace',
-      kind: 'id',
-      required: true,
-      help: 'The workspace it moves to.',
-      shape: '[to] <workspace_id>',
-    },
-  ],
+  args: [MOVED, TO],
   role: 'Manager',
   parse(args, spec) {
     const p = args.positionals;
@@ -39,11 +37,11 @@ export const modelMove: OperationEntry<ModelMove, ModelMove, MoveModelBody, Mode
       p.splice(1, 1);
       args.quotedPositionals.splice(1, 1);
     }
-    const modelId = idFrom(args, 'model', 'model', true);
-    const workspaceId = idFrom(args, 'workspace', 'workspace', true);
+    const modelId = idFrom(args, MOVED, true);
+    const workspaceId = idFrom(args, TO, true);
     tooMany(args, 0, spec);
     if (!modelId || !workspaceId)
-      throw new Bad('`model move` needs a model ID and a destination workspace ID.');
+      throw new Bad('`model move` needs a model and a destination workspace (their IDs or names).');
     return ok({ kind: 'model-move', modelId, workspaceId }, spec);
   },
   resolve: (command) => ({ ok: true, operation: command }),

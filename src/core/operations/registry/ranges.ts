@@ -1,4 +1,4 @@
-import { parseTimeRange, parseTimeRanges, type TimeRange } from '../../../time/index.js';
+import { parseTimeRange, parseTimeRanges, type RangeRefusal, type TimeRange } from '../../../time/index.js';
 import type { DataArg } from '../../grammar/types.js';
 import { defaultName } from '../../names.js';
 import type { OpFailure } from '../../outcome.js';
@@ -6,12 +6,14 @@ import type { RequestContext, ResolvedData } from '../requests.js';
 
 /** How the entries resolve what needs the user's zone and the clock: time ranges, and default names. */
 
-function rangeFailure(error: string, examples: string[], key: string): OpFailure {
-  const example = examples[0];
+function rangeFailure(refusal: RangeRefusal, key: string): OpFailure {
+  const example = refusal.examples[0];
+  const readings = refusal.readings?.map((r) => `${key}="${r}"`);
   return {
     ok: false,
-    message: `\`${key}=\` could not be read: ${error}`,
+    message: `\`${key}=\` could not be read: ${refusal.error}`,
     ...(example ? { example: `${key}="${example}"` } : {}),
+    ...(readings?.length ? { readings } : {}),
   };
 }
 
@@ -29,14 +31,14 @@ function rangeContext(ctx: RequestContext) {
 /** One time range (EVAL backfills one per flow). */
 export function resolveRange(rangeText: string, ctx: RequestContext): TimeRange | OpFailure {
   const parsed = parseTimeRange(rangeText, rangeContext(ctx));
-  return parsed.ok ? parsed.range : rangeFailure(parsed.error, parsed.examples, 'range');
+  return parsed.ok ? parsed.range : rangeFailure(parsed, 'range');
 }
 
 /** The data made exact: its ranges read, the new dataspec named as given, else after the flow. */
 export function resolveData(data: DataArg, ctx: RequestContext, name: string): ResolvedData | OpFailure {
   if (data.kind === 'dataspec') return data;
   const parsed = parseTimeRanges(data.rangeText, rangeContext(ctx));
-  if (!parsed.ok) return rangeFailure(parsed.error, parsed.examples, 'range');
+  if (!parsed.ok) return rangeFailure(parsed, 'range');
   return {
     kind: 'inline',
     signals: data.signals,
@@ -60,6 +62,19 @@ export function resolveNamedData(operation: string) {
     const data = resolveData(command.data, ctx, name);
     if (isFailure(data)) return data;
     return { ok: true as const, operation: { ...command, name, data } };
+  };
+}
+
+/**
+ * How a command that reads one time range (`rangeText`) is resolved: its range read in the person's zone,
+ * its name given (or a default one from `operation`).
+ */
+export function resolveNamedRange(operation: string) {
+  return <C extends { name?: string | undefined; rangeText: string }>(command: C, ctx: RequestContext) => {
+    const range = resolveRange(command.rangeText, ctx);
+    if (isFailure(range)) return range;
+    const { rangeText: _, ...rest } = command;
+    return { ok: true as const, operation: { ...rest, name: nameOr(command.name, operation, ctx), range } };
   };
 }
 

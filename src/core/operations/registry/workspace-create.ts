@@ -1,5 +1,6 @@
 import type { CreateWorkspaceBody, WorkspaceRecord } from '../../../wire/index.js';
 import { Bad, MAX_TEXT, ok, text } from '../../grammar/args.js';
+import { TEXT, WORKSPACE } from '../../kinds/index.js';
 import { serviceFailure } from '../../service-errors.js';
 import { described, schemasOf, str, workspaceReturned } from './describe.js';
 import type { OperationEntry } from './entry.js';
@@ -28,13 +29,20 @@ export const workspaceCreate: OperationEntry<
   args: [
     {
       key: 'name',
-      kind: 'text',
+      kind: TEXT,
       required: true,
       help: 'The workspace name.',
       freeText: true,
       shape: '<name>',
     },
-    { key: 'description', kind: 'text', required: false, help: 'What it is for.', freeText: true },
+    {
+      key: 'description',
+      aliases: ['desc'],
+      kind: TEXT,
+      required: false,
+      help: 'What it is for.',
+      freeText: true,
+    },
   ],
   role: 'User',
   parse(args, spec) {
@@ -77,7 +85,7 @@ export const workspaceCreate: OperationEntry<
     }
   },
   catalog: (req, r) => ({
-    add: r ? [{ kind: 'workspace', id: r.id, name: r.name ?? req.name, source: 'service' }] : [],
+    add: r ? [{ kind: WORKSPACE.name, id: r.id, name: r.name ?? req.name, source: 'service' }] : [],
   }),
   outputs: workspaceReturned,
 };

@@ -1,9 +1,16 @@
 import type { WorkspaceRecord } from '../../../wire/index.js';
 import { ok, soleIdFrom } from '../../grammar/args.js';
 import { EXAMPLE_IDS as X } from '../../ids.js';
+import { WORKSPACE } from '../../kinds/index.js';
 import { serviceFailure } from '../../service-errors.js';
+import { resourceArg } from './arguments.js';
 import { described, schemasOf, str, workspaceReturned } from './describe.js';
 import type { OperationEntry } from './entry.js';
+
+const SHOWN = resourceArg(WORKSPACE, 'workspace', 'The workspace to show.', {
+  channelDefault: true,
+  positional: true,
+});
 
 export interface WorkspaceShow {
   kind: 'workspace-show';
@@ -20,22 +27,13 @@ export const workspaceShow: OperationEntry<WorkspaceShow, WorkspaceShow, never, 
     examples: [`/tsai workspace show ${X.workspace}`],
     mutating: false,
   },
-  args: [
-    {
-      key: 'workspace',
-      kind: 'id',
-      required: true,
-      help: 'The workspace to show.',
-      channelDefault: true,
-      positional: true,
-    },
-  ],
+  args: [SHOWN],
   role: 'User',
   parse: (args, spec) =>
     ok(
       {
         kind: 'workspace-show',
-        workspaceId: soleIdFrom(args, spec, 'workspace', '`workspace show` needs a workspace ID.'),
+        workspaceId: soleIdFrom(args, spec, SHOWN, '`workspace show` needs a workspace (its ID or name).'),
       },
       spec,
     ),
@@ -71,8 +69,8 @@ export const workspaceShow: OperationEntry<WorkspaceShow, WorkspaceShow, never, 
     }
   },
   catalog: (req, r) => ({
-    add: [{ kind: 'workspace', id: r?.id ?? req.workspaceId, name: r?.name, source: 'service' }],
+    add: [{ kind: WORKSPACE.name, id: r?.id ?? req.workspaceId, name: r?.name, source: 'service' }],
   }),
-  notFound: (req) => ({ kind: 'workspace', id: req.workspaceId }),
+  notFound: (req) => ({ kind: WORKSPACE.name, id: req.workspaceId }),
   outputs: workspaceReturned,
 };

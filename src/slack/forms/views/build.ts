@@ -132,14 +132,15 @@ function choiceBlock(name: ChoiceName, fields: ModalFields): types.InputBlock {
   });
 }
 
-/** One argument's field, as it declares it: a text input, a type-ahead select, or the time ranges. */
+/** One argument's field, as its kind shows it: a text input, a type-ahead select, or the time ranges. */
 function fieldBlocks(arg: Argument, input: ModalViewInput): types.KnownBlock[] {
   const field = arg.field!;
-  if (field.kind.input === 'ranges') return rangeBlocks(input, field.optional);
+  const element = arg.kind.element(arg);
+  if (element.input === 'ranges') return rangeBlocks(input, field.optional);
   const name = fieldNameOf(arg)!;
   const value = textIn(input.fields, name);
-  if (field.kind.input === 'select') {
-    const multi = field.kind.multi === true;
+  if (element.input === 'select') {
+    const multi = element.multi;
     return [
       externalSelectInput({
         blockId: blockIdOf(name),
@@ -166,7 +167,7 @@ function fieldBlocks(arg: Argument, input: ModalViewInput): types.KnownBlock[] {
       ...(placeholder ? { placeholder } : {}),
       initial: value,
       optional: field.optional,
-      ...(field.kind.multiline ? { multiline: true } : {}),
+      ...(element.multiline ? { multiline: true } : {}),
     }),
   ];
 }

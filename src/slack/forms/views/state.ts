@@ -1,17 +1,17 @@
+import { idsOf } from '../../../core/catalog/kind.js';
 import { CHOICES } from '../../../core/forms/choice-words.js';
 import {
   blockIdOf,
   type FormId,
   type FormInput,
+  LINK_KINDS,
   type ModalFields,
-  NARROWING,
   type PickedResources,
   rangeBlockId,
   selectFields,
   shownFields,
   withRanges,
 } from '../../../core/forms/fields.js';
-import { isServiceId } from '../../../core/ids.js';
 import type { ModalMeta } from './metadata.js';
 
 /** The part of a view's `state.values` entry the modals read (Bolt's ViewStateValue, loosely). */
@@ -62,10 +62,10 @@ function pickedText(values: StateValues, blockId: string, multi: boolean): strin
  */
 export function pickedResources(form: FormId | undefined, values: StateValues | undefined): PickedResources {
   const out: PickedResources = {};
-  for (const kind of NARROWING) {
-    for (const field of selectFields(form).filter((f) => f.catalog === kind && !f.multi)) {
+  for (const kind of LINK_KINDS) {
+    for (const field of selectFields(form).filter((f) => f.resource.name === kind && !f.multi)) {
       const v = pickedText(values ?? {}, field.blockId, false)?.trim();
-      if (v && isServiceId(v)) out[kind] ??= v;
+      if (v && idsOf(field.arg.lookup).is(v)) out[kind] ??= v;
     }
   }
   return out;
@@ -81,15 +81,14 @@ export function readModalState(
 ): { fields: ModalFields; form: FormInput } {
   const v = values ?? {};
   const fields: ModalFields = {};
-  for (const { name, blockId, radio, spec } of shownFields(meta.kind)) {
+  for (const { name, blockId, radio, element } of shownFields(meta.kind)) {
     if (radio) {
       // A radio holds one of its choice's options, or nothing.
       const selected = elementState(v, blockId)?.selected_option?.value;
       if (selected && Object.hasOwn(CHOICES[radio].options, selected)) fields[name] = selected;
       continue;
     }
-    const kind = spec.kind;
-    const text = kind.input === 'select' ? pickedText(v, blockId, kind.multi === true) : textOf(v, blockId);
+    const text = element.input === 'select' ? pickedText(v, blockId, element.multi) : textOf(v, blockId);
     if (text !== undefined && text !== '') fields[name] = text;
   }
   if (!meta.channel) {
