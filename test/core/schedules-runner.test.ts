@@ -94,7 +94,10 @@ describe('schedules in core: created as a typed command is read, run once per pl
     const at = Date.UTC(2026, 10, 27, 5); // 06:00 in Berlin
     // Read without the owner's language, the German is not a range: the run is refused, nothing is sent.
     const blind = await performScheduled({ store, operations: deps.operations }, made.schedule, at);
-    expect(blind.report).toMatchObject({ outcome: 'failed', detail: expect.stringMatching(/could not read/) });
+    expect(blind.report).toMatchObject({
+      outcome: 'failed',
+      detail: expect.stringMatching(/could not read/),
+    });
     expect(await posts()).toEqual([]);
     const run = await performScheduled(
       { store, operations: deps.operations, localeOf: async () => 'de-DE' },
