@@ -13,17 +13,18 @@ import { describePg, TEST_DATABASE_URL } from '../support/fixtures/store.js';
 /**
  * A store kept by the release before followed flows were the tenant's opens with its rows as they were:
  * each flow under the team it was started in (one without a team under none), found by its tenant and ID,
- * and a second tenant's flow of the same ID kept beside it.
+ * the trace it was asked in kept, and a second tenant's flow of the same ID kept beside it.
  */
 
-const BEFORE = 18;
+const BEFORE = 19;
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
 const FLOW = '1400000000000000001';
 const columns =
-  '(flow_id, flow_type, team_id, channel_id, requester_id, origin, asked, request, status, status_changed_at, created_at, next_poll_at)';
+  '(flow_id, flow_type, team_id, channel_id, requester_id, origin, asked, request, status, status_changed_at, created_at, next_poll_at, trace_parent)';
+const TRACE = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 const rows = [
-  `('${FLOW}', 'ANOMALYLEARN', 'T0ACME', 'C0A', 'U0A', 'command', '/tsai learn', '{}', 'CREATED', ${T0}, ${T0}, ${T0})`,
-  `('1400000000000000002', 'EVAL', NULL, 'C0B', 'U0B', 'command', '/tsai eval', '{}', 'RUNNING', ${T0}, ${T0}, ${T0})`,
+  `('${FLOW}', 'ANOMALYLEARN', 'T0ACME', 'C0A', 'U0A', 'command', '/tsai learn', '{}', 'CREATED', ${T0}, ${T0}, ${T0}, '${TRACE}')`,
+  `('1400000000000000002', 'EVAL', NULL, 'C0B', 'U0B', 'command', '/tsai eval', '{}', 'RUNNING', ${T0}, ${T0}, ${T0}, NULL)`,
 ];
 const older = MIGRATIONS.filter((m) => m.version <= BEFORE);
 
@@ -32,6 +33,7 @@ async function expectUpgraded(store: Store): Promise<void> {
   expect(await store.getTrackedFlow({ teamId: 'T0ACME', flowId: FLOW })).toMatchObject({
     teamId: 'T0ACME',
     asked: '/tsai learn',
+    traceParent: TRACE,
   });
   expect(await store.getTrackedFlow({ flowId: '1400000000000000002' })).toMatchObject({
     teamId: null,
