@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+import { allowlistEntry } from '../config/addresses.js';
 
 /**
  * Which addresses a service URL someone typed (a tenant's `/tsai setup`) may reach. Such a URL is untrusted
@@ -93,35 +94,6 @@ export interface AddressAllowlist {
   networks: BlockList;
   /** The entries as configured, for a message. */
   entries: readonly string[];
-}
-
-/**
- * One entry of TSAI_SERVICE_ALLOWED_ADDRESSES read: a host name, an IP address, or a network in CIDR
- * notation (`10.20.0.0/16`, `fd00::/8`); undefined when it is none of these.
- */
-export function allowlistEntry(
-  text: string,
-):
-  | { kind: 'host'; host: string }
-  | { kind: 'network'; address: string; prefix: number; family: 4 | 6 }
-  | undefined {
-  const [address = '', prefixText, ...more] = text.trim().split('/');
-  const ip = address.replace(/^\[|\]$/g, '');
-  const family = isIP(ip);
-  if (family !== 0 && more.length === 0) {
-    const max = family === 4 ? 32 : 128;
-    const prefix = prefixText === undefined ? max : /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : -1;
-    return prefix >= 0 && prefix <= max
-      ? { kind: 'network', address: ip, prefix, family: family === 4 ? 4 : 6 }
-      : undefined;
-  }
-  if (prefixText !== undefined) return undefined;
-  const host = address.toLowerCase().replace(/\.$/, '');
-  return /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(
-    host,
-  )
-    ? { kind: 'host', host }
-    : undefined;
 }
 
 /** The allowlist from TSAI_SERVICE_ALLOWED_ADDRESSES's entries (already checked by the configuration). */

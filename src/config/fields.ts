@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { z } from 'zod';
-import { allowlistEntry } from '../api/address.js';
 import { isValidTimeZone } from '../time/index.js';
+import { allowlistEntry } from './addresses.js';
 import { formatDuration, isBareNumber, parseDuration } from './duration.js';
 
 /**
@@ -97,7 +97,7 @@ function listOf(valid: (entry: string) => boolean, message: string): z.ZodType<s
     .refine((entries) => entries.every(valid), message);
 }
 
-/** Host names, IP addresses and networks in CIDR notation, comma-separated (api/address.ts reads them). */
+/** Host names, IP addresses and networks in CIDR notation, comma-separated (config/addresses.ts reads each, api/address.ts allows them). */
 export const addressList: Field<string[]> = {
   schema: listOf(
     (e) => allowlistEntry(e) !== undefined,
