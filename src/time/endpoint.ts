@@ -123,6 +123,9 @@ export interface GrammarCtx {
   shifts?: ShiftSpan[];
 }
 
+/** An endpoint as a range's end is worked out: read, an exact instant, or a day alone. */
+export type EP = Endpoint | { k: 'instant'; ns: bigint; zone?: Zone } | { k: 'dayOnly'; day: number };
+
 export type EndpointHit = { ep: Endpoint } | { dayOnly: number } | { refusal: Refusal };
 
 export function span(from: YMD, to: YMD, notes: string[] = []): EndpointHit {

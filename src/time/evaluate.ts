@@ -4,15 +4,7 @@ import { monthAbbr, plusDays, WEEKDAY_NAMES, weekdayOf, type YMD } from './calen
 import { before, clockWords, hhmm, onDial, type SpanPick, spanReadings, withTime } from './clock-spans.js';
 import { type Ctx, instantMs, MIN_NS, OUT_OF_REACH, ParseProblem, wallNs } from './context.js';
 import { describeInstant, zoneAbbreviation } from './describe.js';
-import {
-  type AgoDay,
-  type Clock,
-  type DayRef,
-  type Endpoint,
-  PARTS,
-  type Unit,
-  type Zone,
-} from './endpoint.js';
+import { type AgoDay, type Clock, type DayRef, type EP, PARTS, type Unit, type Zone } from './endpoint.js';
 import { msToNs, nsSubMs, nsToMsFloor } from './exact.js';
 import { offsetSpan } from './offsets.js';
 import { type ShiftSpan, shiftNote } from './shifts.js';
@@ -22,7 +14,7 @@ import { addDays, addMonths, wallAt } from './zone.js';
 
 // ------------------------------------------------------------------------------------------ endpoints
 
-export type EP = Endpoint | { k: 'instant'; ns: bigint; zone?: Zone } | { k: 'dayOnly'; day: number };
+export type { EP };
 
 interface Interval {
   start: bigint;

@@ -4,8 +4,7 @@
 // year is the most recent one of that number that has begun, as a date without a year is.
 import { isoWeekMonday, isoWeekOf, isoWeeksIn, plusDays, type YMD } from './calendar.js';
 import type { Ctx } from './context.js';
-import { type Endpoint, type EndpointHit, refuse, span } from './endpoint.js';
-import type { EP } from './evaluate.js';
+import { type Endpoint, type EndpointHit, type EP, refuse, span } from './endpoint.js';
 import { isWord, type R, type Tok, textOf } from './tokens.js';
 
 const WORDS = ['week', 'wk', 'kw', 'cw'];

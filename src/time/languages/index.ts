@@ -11,7 +11,7 @@ import { de } from './de.js';
 import { es } from './es.js';
 import { fr } from './fr.js';
 import { ja } from './ja.js';
-import type { Lexicon, Said } from './lexicon.js';
+import type { Helpers, Lexicon, Said } from './lexicon.js';
 import { nl } from './nl.js';
 import { pt } from './pt.js';
 
@@ -69,13 +69,6 @@ function compile(lang: Language): Compiled {
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** What a lexicon's rules may ask of the language: a count, a unit, which month a word names. */
-export interface Helpers {
-  count(word: string): number | undefined;
-  unit(word: string): string | undefined;
-  month(word: string): number | undefined;
-}
 
 function helpers(lang: Language): Helpers {
   const lx = LEXICONS[lang];

@@ -1,6 +1,12 @@
 // What a language's lexicon says: the words and phrases that shape a range, in the grammar's English.
 import type { Refusal } from '../endpoint.js';
-import type { Helpers } from './index.js';
+
+/** What a lexicon's rules may ask of the language: a count, a unit, which month a word names. */
+export interface Helpers {
+  count(word: string): number | undefined;
+  unit(word: string): string | undefined;
+  month(word: string): number | undefined;
+}
 
 /** The grammar's English for what a rule matched, a refusal, or null to leave the words as written. */
 export type Said = string | Refusal | null;
