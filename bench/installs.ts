@@ -73,6 +73,8 @@ export async function measureInstalls(d: InstallsDeps): Promise<InstallsMeasurem
     SLACK_API_URL: d.slackApiUrl,
     TSAI_SECRET_KEY: randomBytes(32).toString('base64'),
     TSAI_BASE_URL: d.emulatorUrl,
+    // The tenants' admins connect the emulator on this machine, as an on-premises service is allowed.
+    TSAI_SERVICE_ALLOWED_ADDRESSES: '127.0.0.1',
     TSAI_DEFAULT_TIMEZONE: 'UTC',
     DATABASE_URL: join(d.tmp, `installs-${tag}.sqlite`),
     LOG_LEVEL: d.logLevel,

@@ -39,6 +39,9 @@ export interface StartOptions {
 
 const RULE = '='.repeat(78);
 
+/** Where the built-in emulators listen: this machine only. */
+const EMULATOR_HOST = '127.0.0.1';
+
 /**
  * Where the built-in emulator keeps its world: beside the bot's SQLite file, so the two remember the same
  * flows and models across restarts (and are deleted together). An in-memory SQLite store forgets as the
@@ -83,7 +86,7 @@ export async function startAll(o: StartOptions): Promise<Running> {
       const { startEmulator } = await import('./emulator/index.js');
       const stateFile = emulatorStateFile(config.databaseUrl);
       emulator = await startEmulator({
-        host: '127.0.0.1',
+        host: EMULATOR_HOST,
         port: 0,
         ...(stateFile ? { stateFile, onStateProblem: (problem) => logger.warn(problem) } : {}),
       });
@@ -95,11 +98,14 @@ export async function startAll(o: StartOptions): Promise<Running> {
           baseUrl: emulator.url,
           accountId: emulator.accountId,
           token: emulator.token,
+          // Workspaces' admins connect the emulators on this machine in `/tsai setup`: its loopback
+          // address is allowed as TSAI_SERVICE_ALLOWED_ADDRESSES allows an on-premises service.
+          allowedAddresses: [...config.service.allowedAddresses, EMULATOR_HOST],
         },
       };
       notice(
         `TSAI_BASE_URL is not set: using the BUILT-IN EMULATOR at ${emulator.url}`,
-        'Nothing reaches a real service. Set TSAI_BASE_URL, TSAI_TOKEN and TSAI_ACCOUNT_ID for that.',
+        `Nothing reaches a real service. Set TSAI_BASE_URL, TSAI_TOKEN and TSAI_ACCOUNT_ID for that. Service URLs given in /tsai setup may lead to ${EMULATOR_HOST} (TSAI_SERVICE_ALLOWED_ADDRESSES).`,
       );
       // The limit protects a real service; against the emulator, "every minute" shows a schedule firing
       // while one watches. Set explicitly, the variable still holds.

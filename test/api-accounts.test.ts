@@ -30,7 +30,7 @@ describe("tenants' service accounts", () => {
   it('each account is called with its own path and token, over one pool of connections for all', async () => {
     // The bot's own settings, passed whole as the bot does: its place and token are no tenant's.
     const own = { baseUrl: 'http://127.0.0.1:9', accountId: '1', token: 'the-bots-own-token-never-sent' };
-    const clients = createServiceClients(own);
+    const clients = createServiceClients(own, { allowed: ['127.0.0.1'] });
     const accounts = Array.from({ length: 50 }, (_, i) => ({
       accountId: String(1_200_000_000_000_000_000n + BigInt(i)),
       token: `tenant-token-${i}`,

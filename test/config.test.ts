@@ -366,6 +366,24 @@ describe('SANDBOX_PORT', () => {
   });
 });
 
+describe('TSAI_SERVICE_ALLOWED_ADDRESSES', () => {
+  it('takes host names, addresses and networks, and refuses anything else naming the variable', () => {
+    expect(loadConfig({}).service.allowedAddresses).toEqual([]);
+    expect(
+      loadConfig({ TSAI_SERVICE_ALLOWED_ADDRESSES: 'tsai.corp.example, 10.20.0.0/16 ::1,127.0.0.1' }).service
+        .allowedAddresses,
+    ).toEqual(['tsai.corp.example', '10.20.0.0/16', '::1', '127.0.0.1']);
+    for (const bad of ['10.0.0.0/40', 'http://tsai.corp.example', 'tsai_corp!', '*.corp.example']) {
+      const problems = problemsOf({ TSAI_SERVICE_ALLOWED_ADDRESSES: bad }).problems;
+      expect(
+        problems.map((p) => p.variable),
+        bad,
+      ).toEqual(['TSAI_SERVICE_ALLOWED_ADDRESSES']);
+      expect(problems[0]!.problem).toContain('10.20.0.0/16');
+    }
+  });
+});
+
 describe('TSAI_WORKSPACE_APPROVERS', () => {
   it.each([
     ['U0BOB', 'entry 1 must be <workspace ID>=<user or group IDs>'],
@@ -424,6 +442,7 @@ describe('one table of variables: the code, docs/configuration.md and .env.examp
       token: undefined,
       accountId: undefined,
       requireUserToken: false,
+      allowedAddresses: [],
     });
     expect(c.tracking).toMatchObject({
       firstPollMs: DEFAULT_SCHEDULE.firstMs,

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AnswerSchema, CallInput, WireCall } from '../wire/call.js';
 import { describeIssues, type FlowRecord, flowRecord, ID_PATTERN, listElements } from '../wire/index.js';
+import { addressAllowlist, vettedLookup } from './address.js';
 import { CHECK_ACTIVITY_VIEW, isIdempotentChange, redact, ServiceError, trimForDisplay } from './errors.js';
 import { type FlowView, readFlow } from './flow-view.js';
 import { type Call, type Reply, Transport } from './transport.js';
@@ -24,8 +25,16 @@ export interface ServiceClientOptions {
   maxQueueWaitMs?: number;
 }
 
-/** Where the service is, for a call made with a token other than the client's. */
-export type ClientOptionsForCheck = Pick<ServiceClientOptions, 'baseUrl' | 'accountId' | 'connectTimeoutMs'>;
+/**
+ * Where the service is, for a call made with a token other than the client's; `typed`: the URL is a
+ * tenant's admin's, and the connection's address is checked (address.ts).
+ */
+export type ClientOptionsForCheck = Pick<
+  ServiceClientOptions,
+  'baseUrl' | 'accountId' | 'connectTimeoutMs'
+> & {
+  typed?: TypedUrls;
+};
 
 /**
  * `supported: false`: the service has no flow read-back route (404 "no route" or 405), so the flow can only
@@ -74,22 +83,32 @@ export interface ServiceAccountClients {
   close(): Promise<void>;
 }
 
+/** What a URL someone typed may reach beside public addresses (TSAI_SERVICE_ALLOWED_ADDRESSES' entries). */
+export interface TypedUrls {
+  allowed: readonly string[];
+}
+
 /**
  * Clients of many accounts over one transport per service URL: the connections, the queue and the retry
  * policy are the bot's, shared; an account's client adds only its path and its token. A pool per account
  * would hold a connection per tenant, and, past the clients kept, open and close one per call. `o` is the
- * bot's own settings, of which only the bounds are used.
+ * bot's own settings, of which only the bounds are used. The URLs are the tenants' admins' (typed), so
+ * every connection's address is checked as it is made (address.ts).
  */
-export function createServiceClients(o: Partial<ServiceClientOptions>): ServiceAccountClients {
+export function createServiceClients(
+  o: Partial<ServiceClientOptions>,
+  typed: TypedUrls,
+): ServiceAccountClients {
   // The bot's own settings may be passed whole: their shared token is no tenant's.
   const bounds: Partial<ServiceClientOptions> = { ...o };
   delete bounds.token;
+  const lookup = vettedLookup(addressAllowlist(typed.allowed));
   const transports = new Map<string, Transport>();
   return {
     of({ baseUrl, accountId, token }) {
       let transport = transports.get(baseUrl);
       if (!transport) {
-        transport = transportOf({ ...bounds, baseUrl, accountId });
+        transport = transportOf({ ...bounds, baseUrl, accountId }, lookup);
         transports.set(baseUrl, transport);
       }
       // Closing one account's client leaves the connections the others share.
@@ -104,8 +123,9 @@ export function createServiceClients(o: Partial<ServiceClientOptions>): ServiceA
 }
 
 /** The connections to one service URL, with the client's bounds. */
-function transportOf(o: ServiceClientOptions): Transport {
+function transportOf(o: ServiceClientOptions, lookup?: ReturnType<typeof vettedLookup>): Transport {
   return new Transport({
+    ...(lookup ? { lookup } : {}),
     baseUrl: o.baseUrl,
     ...(o.token !== undefined ? { token: o.token } : {}),
     connectTimeoutMs: o.connectTimeoutMs ?? CLIENT_DEFAULTS.connectTimeoutMs,

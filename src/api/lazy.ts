@@ -1,4 +1,10 @@
-import type { ServiceAccountClients, ServiceCalls, ServiceClient, ServiceClientOptions } from './client.js';
+import type {
+  ServiceAccountClients,
+  ServiceCalls,
+  ServiceClient,
+  ServiceClientOptions,
+  TypedUrls,
+} from './client.js';
 
 /**
  * A service client that loads the real one (`createServiceClient`: undici, the wire schemas) on its first
@@ -14,9 +20,12 @@ export function createLazyServiceClient(o: ServiceClientOptions): ServiceClient 
 }
 
 /** `createServiceClients`, loaded on the first call of any account's client. */
-export function createLazyServiceClients(o: Partial<ServiceClientOptions>): ServiceAccountClients {
+export function createLazyServiceClients(
+  o: Partial<ServiceClientOptions>,
+  typed: TypedUrls,
+): ServiceAccountClients {
   let real: Promise<ServiceAccountClients> | undefined;
-  const clients = () => (real ??= import('./client.js').then((m) => m.createServiceClients(o)));
+  const clients = () => (real ??= import('./client.js').then((m) => m.createServiceClients(o, typed)));
   return {
     of(place) {
       let client: Promise<ServiceClient> | undefined;

@@ -3,6 +3,7 @@ import { type PooledHttp, pooledHttp } from '../http.js';
 import { countRetry } from '../metrics/metrics.js';
 import { inSpan, traceHeaders, tracingOn } from '../tracing/trace.js';
 import { parseJsonLossless } from '../wire/index.js';
+import { ADDRESS_REFUSED, type vettedLookup } from './address.js';
 import {
   CHECK_ACTIVITY_VIEW,
   httpUserMessage,
@@ -29,6 +30,11 @@ export interface TransportOptions {
   maxQueued: number;
   /** Longest wait for a free connection before failing as 'busy'. */
   maxQueueWaitMs: number;
+  /**
+   * A URL someone typed (a tenant's): each connection resolves its host through here and is refused when
+   * it resolves to an address it may not reach (address.ts `vettedLookup`). Absent: the system's lookup.
+   */
+  lookup?: ReturnType<typeof vettedLookup>;
 }
 
 export interface Call {
@@ -79,7 +85,7 @@ export class Transport {
     this.prefix = url.pathname.replace(/\/+$/, '');
     this.limiter = new Limiter(o.maxConnections, o.maxQueued, o.maxQueueWaitMs);
     this.http = pooledHttp({
-      connect: { timeout: o.connectTimeoutMs },
+      connect: { timeout: o.connectTimeoutMs, ...(o.lookup ? { lookup: o.lookup } : {}) },
       // Shorter than common server idle timeouts, so a POST rarely meets a socket the server is closing.
       keepAliveTimeout: 4_000,
       keepAliveMaxTimeout: 60_000,
@@ -256,6 +262,14 @@ export class Transport {
 
   private networkFailure(call: Call, err: unknown): Failure {
     const code = errorCode(err);
+    if (code === ADDRESS_REFUSED)
+      return {
+        retryable: false,
+        error: new ServiceError(
+          'network',
+          `The bot did not connect to the service at ${this.origin}: its name now leads into the bot's own network, which a service URL may not reach, so nothing was sent. One of this workspace's admins checks the service's URL with \`/tsai setup\`.`,
+        ),
+      };
     const neverSent = (code !== undefined && NEVER_SENT_CODES.has(code)) || isTlsCode(code);
     const timedOut = isTimeout(err, code);
     if (call.method === 'POST' && !neverSent) {

@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { z } from 'zod';
 import { isValidTimeZone } from '../time/index.js';
+import { allowlistEntry } from './addresses.js';
 import { formatDuration, isBareNumber, parseDuration } from './duration.js';
 
 /**
@@ -83,17 +84,31 @@ export const databaseUrl: Field<string> = {
   format: 'file path, `sqlite:` URL or `postgres://` URL',
 };
 
+/** Entries separated by commas or spaces, each one `valid` (what it must be, for the message). */
+function listOf(valid: (entry: string) => boolean, message: string): z.ZodType<string[]> {
+  return z
+    .string()
+    .transform((v) =>
+      v
+        .split(/[\s,]+/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine((entries) => entries.every(valid), message);
+}
+
+/** Host names, IP addresses and networks in CIDR notation, comma-separated (config/addresses.ts reads each, api/address.ts allows them). */
+export const addressList: Field<string[]> = {
+  schema: listOf(
+    (e) => allowlistEntry(e) !== undefined,
+    'must be host names, IP addresses or networks (e.g. tsai.corp.example, 10.20.0.0/16, ::1), comma-separated',
+  ),
+  format: 'host names, IP addresses and networks (`10.20.0.0/16`), comma-separated',
+};
+
 export function idList(pattern: RegExp, what: string, format: string): Field<string[]> {
   return {
-    schema: z
-      .string()
-      .transform((v) =>
-        v
-          .split(/[\s,]+/)
-          .map((s) => s.trim())
-          .filter(Boolean),
-      )
-      .refine((ids) => ids.every((id) => pattern.test(id)), `must be a comma-separated list of ${what}`),
+    schema: listOf((id) => pattern.test(id), `must be a comma-separated list of ${what}`),
     format,
   };
 }

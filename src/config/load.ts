@@ -38,6 +38,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxRetryTimeMs: v.TSAI_MAX_RETRY_TIME,
       maxQueued: v.TSAI_MAX_QUEUED,
       requireUserToken: v.TSAI_REQUIRE_USER_TOKEN,
+      allowedAddresses: v.TSAI_SERVICE_ALLOWED_ADDRESSES,
     },
     defaultTimeZone: v.TSAI_DEFAULT_TIMEZONE,
     databaseUrl: v.DATABASE_URL,

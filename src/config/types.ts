@@ -39,6 +39,11 @@ export interface ServiceConfig {
   maxQueued: number;
   /** Everyone acts with their own token; nobody with the shared one (TSAI_REQUIRE_USER_TOKEN). */
   requireUserToken: boolean;
+  /**
+   * Where a service URL typed into `/tsai setup` may lead besides public https addresses: host names and
+   * networks (TSAI_SERVICE_ALLOWED_ADDRESSES).
+   */
+  allowedAddresses: string[];
 }
 
 /** The keys that encrypt people's tokens: `current` encrypts, all of them decrypt. */

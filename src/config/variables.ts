@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  addressList,
   approversByWorkspace,
   bool,
   databaseUrl,
@@ -157,6 +158,12 @@ export const VARIABLES = {
   TSAI_ACCOUNT_ID: variable({
     ...text('account ID', /^[A-Za-z0-9_-]{1,64}$/, 'must be the account ID (letters, digits, - or _)'),
     does: 'Service account ID (required with `TSAI_BASE_URL`).',
+  }),
+  TSAI_SERVICE_ALLOWED_ADDRESSES: withDefault({
+    ...addressList,
+    default: [],
+    shownDefault: 'none: only public https addresses',
+    does: "With \"Add to Slack\": where the service URL a workspace's admins give in `/tsai setup` may lead besides public https addresses: an on-premises service's host names and networks. A URL that resolves to a loopback, private, link-local (the cloud's metadata address), shared or unspecified address is refused unless it is listed here, when it is given and again at every connection; a listed one may be plain http. `npm start` lists its built-in emulator's address (docs/security.md).",
   }),
   TSAI_REQUIRE_USER_TOKEN: withDefault({
     ...bool,

@@ -18,11 +18,27 @@ export const ANSWER_NOT_RECORDED =
  * operation runner, so what is audited and how cannot differ between the paths that lead to it.
  */
 export class AuditLog {
-  constructor(private readonly store: AuditStore) {}
+  constructor(
+    private readonly store: AuditStore,
+    private readonly surface?: string,
+  ) {}
+
+  /**
+   * The same log, each line it writes naming the surface of the gate that asked (core/gate/surfaces.ts) as
+   * its `via`: a next-step button is audited as a button, a schedule's run as the schedule.
+   */
+  via(surface: string): AuditLog {
+    return new AuditLog(this.store, surface);
+  }
+
+  private stamped(entry: NewAuditEntry): NewAuditEntry {
+    if (!this.surface || entry.params?.via !== undefined) return entry;
+    return { ...entry, params: { ...entry.params, via: this.surface } };
+  }
 
   /** Appends the entries in order; a failure is thrown to the caller, which decides what it means. */
   async write(entries: readonly NewAuditEntry[]): Promise<void> {
-    for (const entry of entries) await this.store.appendAudit(entry);
+    for (const entry of entries) await this.store.appendAudit(this.stamped(entry));
   }
 
   /**
@@ -32,7 +48,7 @@ export class AuditLog {
    */
   async writeSurely(entry: NewAuditEntry, o: WriteRetryOptions = {}): Promise<void> {
     await retryWhileUnavailable(async (attempt) => {
-      if (attempt > 1 && (await this.alreadyWritten(entry))) return;
+      if (attempt > 1 && (await this.alreadyWritten(this.stamped(entry)))) return;
       await this.write([entry]);
     }, o);
   }
@@ -43,7 +59,9 @@ export class AuditLog {
    * service does on the bot's behalf is missing from the log.
    */
   async intend(entry: Omit<NewAuditEntry, 'outcome' | 'error'>): Promise<number> {
-    const row = await this.store.appendAudit({ ...entry, outcome: 'unknown', error: ANSWER_NOT_RECORDED });
+    const row = await this.store.appendAudit(
+      this.stamped({ ...entry, outcome: 'unknown', error: ANSWER_NOT_RECORDED }),
+    );
     return row.id;
   }
 

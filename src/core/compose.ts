@@ -14,7 +14,7 @@ import { findCommonModel } from './operations/registry/model-common.js';
 import { type OperationLog, Operations } from './operations/run.js';
 import { type AccessPolicy, createPolicy, type PolicyConfig } from './policy.js';
 import type { ExpandGroup } from './principals.js';
-import { TenantAccounts, type TenantAccountsOptions } from './tenancy/accounts.js';
+import { placeOf, setupActor, TenantAccounts, type TenantAccountsOptions } from './tenancy/accounts.js';
 import { TenantLifecycle } from './tenancy/lifecycle.js';
 import { createLockedTenantVault, createTenantVault, type TenantVault } from './tenancy/vault.js';
 import type { PollSchedule } from './tracking/schedule.js';
@@ -41,6 +41,8 @@ export interface CoreOptions {
   standing?: SlackStanding;
   /** Follow created flows until they end, on this schedule; absent: not followed. */
   tracking?: { schedule: PollSchedule; log: TrackerLog; leaseMs?: number };
+  /** Where `service` is (TSAI_BASE_URL, TSAI_ACCOUNT_ID): people's tokens checked there are sent there alone. */
+  servicePlace?: { baseUrl: string; accountId: string };
   /**
    * People's own service tokens: kept under `keys` (absent: nobody can connect), checked with
    * `checkToken`. Absent altogether: nobody can connect and the shared token acts for everyone.
@@ -48,14 +50,13 @@ export interface CoreOptions {
   identity?: {
     keys?: SecretKeys;
     requireUserToken: boolean;
-    accountId: string;
     checkToken(token: string): Promise<TokenCheck>;
   };
   /**
    * "Add to Slack": each tenant connects a service account of its own, which serves all of its calls
-   * instead of `service` (core/tenancy/accounts.ts).
+   * instead of `service` (core/tenancy/accounts.ts), changed only by the admins the gate admits.
    */
-  tenantAccounts?: Pick<TenantAccountsOptions, 'isAdmin' | 'checkToken' | 'clients'>;
+  tenantAccounts?: Pick<TenantAccountsOptions, 'installOf' | 'vetUrl' | 'checkToken' | 'clients'>;
 }
 
 export interface Core {
@@ -87,30 +88,38 @@ export function createCore(o: CoreOptions): Core {
   const identity = keys ? createVault(o.store, keys) : createLockedVault(o.store);
   const tenants = keys ? createTenantVault(o.store, keys) : createLockedTenantVault(o.store);
   const accounts = o.tenantAccounts
-    ? new TenantAccounts({ ...o.tenantAccounts, vault: tenants, audit, now: o.now })
+    ? new TenantAccounts({
+        ...o.tenantAccounts,
+        vault: tenants,
+        audit,
+        now: o.now,
+        people: o.store,
+        admits: (asker, install) =>
+          operations.tenantAdmin({ ...setupActor(asker), timeZone: o.timeZone }, install),
+      })
     : undefined;
+  const place = { baseUrl: o.servicePlace?.baseUrl ?? '', accountId: o.servicePlace?.accountId ?? '' };
   const connections = new Connections({
     vault: identity,
     canConnect: keys !== undefined,
     requireUserToken: o.identity?.requireUserToken ?? false,
-    accountId: o.identity?.accountId ?? '',
-    checkToken: (token) =>
-      o.identity
-        ? o.identity.checkToken(token)
-        : Promise.resolve({ ok: false, reason: 'unanswered', message: 'No service to check it with.' }),
-    ...(accounts
-      ? {
-          tenantAccount: async (teamId: string) => {
-            const account = await accounts.account(teamId);
-            return (
-              account && {
-                accountId: account.accountId,
-                checkToken: (token: string) => o.tenantAccounts!.checkToken(account, token),
-              }
-            );
-          },
+    serviceOf: async (teamId) => {
+      if (!accounts)
+        return {
+          place: { ...place, since: 0 },
+          checkToken: (token) =>
+            o.identity
+              ? o.identity.checkToken(token)
+              : Promise.resolve({ ok: false, reason: 'unanswered', message: 'No service to check it with.' }),
+        };
+      const account = await accounts.account(teamId);
+      return (
+        account && {
+          place: placeOf(account),
+          checkToken: (token: string) => o.tenantAccounts!.checkToken(account, token),
         }
-      : {}),
+      );
+    },
     audit,
     now: o.now,
   });
@@ -155,6 +164,7 @@ export function createCore(o: CoreOptions): Core {
     identity,
     ...(o.displayName ? { displayName: o.displayName } : {}),
     ...(o.standing ? { standing: o.standing } : {}),
+    servicePlace: place,
     // A tenant's own account acts for whoever of it has not connected, as the shared token does.
     ...(accounts ? { sharedToken: true, accountOf: (tenant: string) => accounts.serviceOf(tenant) } : {}),
     ...(o.sharedToken !== undefined && !accounts ? { sharedToken: o.sharedToken } : {}),

@@ -30,6 +30,8 @@ export interface AccessRequest {
   /** Mutating operations need an operator; read-only ones and help are open to everyone. */
   mutating: boolean;
   params?: Record<string, unknown>;
+  /** The surface of the gate that asked (core/gate/surfaces.ts), which a refusal's audit line names. */
+  via?: string;
 }
 
 export type AccessOutcome =
@@ -99,7 +101,7 @@ export class AccessPolicy {
           teamId: req.teamId,
           channelId: req.channelId,
           operation: 'policy.refused',
-          params: { operation: req.operation, ...(req.params ?? {}) },
+          params: { operation: req.operation, ...(req.via ? { via: req.via } : {}), ...(req.params ?? {}) },
           outcome: 'refused',
           error: outcome.reason,
         },

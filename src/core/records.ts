@@ -9,6 +9,7 @@ export type {
   ApprovalStatus,
   AuditEntry,
   CatalogKind,
+  FlowKey,
   FlowOrigin,
   Schedule,
   ScheduleRunOutcome,

@@ -31,6 +31,11 @@ export interface Asked {
   triggerId?: string;
   /** Their message can be edited: a command refused for its wording is read again once corrected. */
   correctable?: boolean;
+  /**
+   * The surface of the gate that asked, when it is not where the command is typed (`via`): a next-step
+   * button runs its command as if typed, and is audited as the button it is.
+   */
+  surface?: 'button';
 }
 
 /** What the person typed, as shown back under a reply (tokens masked; entities decoded, escaped when shown). */

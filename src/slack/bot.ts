@@ -158,10 +158,10 @@ export async function composeBot(setup: BotSetup, logger: Logger, hooks: BotHook
       ...peopleAsTheirInstallationSees((teamId) => bot.forTeam(teamId)),
       sharedToken: setup.service.token !== undefined,
       timeZone: config.defaultTimeZone,
+      servicePlace: { baseUrl: setup.service.baseUrl, accountId: setup.service.accountId },
       identity: {
         ...(config.secretKeys ? { keys: config.secretKeys } : {}),
         requireUserToken: config.service.requireUserToken,
-        accountId: setup.service.accountId,
         // One attempt that fits in the form's acknowledgement (Slack waits 3 s for it).
         checkToken: async (token) =>
           (await import('../api/token-check.js')).checkServiceToken(
@@ -273,29 +273,37 @@ async function installationsSpeech(o: {
 }
 
 /**
- * "Add to Slack": how each tenant's service account is checked and called, with the bot's own bounds; and
- * who may connect it: whoever installed the app there, and the workspace's (or organisation's) admins and
- * owners as Slack says (`users.info`).
+ * "Add to Slack": how each tenant's service account is checked and called, with the bot's own bounds. Its
+ * URL is what the tenant's admin typed: checked before anything is sent to it, and at every connection
+ * (api/address.ts), with what TSAI_SERVICE_ALLOWED_ADDRESSES allows. Which installation the tenant is
+ * (org-wide, who installed it) is the gate's to weigh (core/gate/admin.ts).
  */
 function tenantAccountsOf(
   setup: BotSetup,
   speaking: (tenant: string) => Promise<Bot | undefined>,
 ): NonNullable<CoreOptions['tenantAccounts']> {
+  const typed = { allowed: setup.config.service.allowedAddresses };
   return {
-    async isAdmin(tenant, userId) {
-      const bot = await speaking(tenant);
-      if (!bot) return false;
-      if ((await bot.installations?.find(tenant))?.installerId === userId) return true;
-      const { user } = await bot.slack.users.info({ user: userId });
-      return user?.is_admin === true || user?.is_owner === true || user?.is_primary_owner === true;
+    async installOf(tenant) {
+      const installed = await (await speaking(tenant))?.installations?.find(tenant);
+      return (
+        installed && {
+          orgWide: installed.isEnterpriseInstall,
+          ...(installed.installerId ? { installerId: installed.installerId } : {}),
+        }
+      );
+    },
+    vetUrl: async (url) => {
+      const { addressAllowlist, vetServiceUrl } = await import('../api/address.js');
+      return vetServiceUrl(url, addressAllowlist(typed.allowed));
     },
     checkToken: async (place, token) =>
       (await import('../api/token-check.js')).checkServiceToken(
-        { ...place, connectTimeoutMs: setup.service.connectTimeoutMs },
+        { ...place, connectTimeoutMs: setup.service.connectTimeoutMs, typed },
         token,
         TOKEN_CHECK_BUDGET_MS,
       ),
-    clients: createLazyServiceClients(setup.service),
+    clients: createLazyServiceClients(setup.service, typed),
   };
 }
 
@@ -315,6 +323,7 @@ function peopleAsTheirInstallationSees(
     standing: {
       standingOf: async (person) =>
         (await (await directory(person.teamId || undefined))?.standing(person.userId)) ?? 'unknown',
+      rightsOf: async (person) => (await directory(person.teamId || undefined))?.rights(person.userId),
     },
   };
 }

@@ -6,6 +6,8 @@
 export const WEB_API_METHODS: Record<string, string | null> = {
   'auth.test': null,
   'users.info': 'users:read',
+  // setup (src/slack/setup/): a workspace's admins, told of a change of its service account
+  'users.list': 'users:read',
   // forms (src/slack/forms/)
   'views.open': null,
   'views.update': null,
@@ -33,7 +35,8 @@ export const WEB_API_METHODS: Record<string, string | null> = {
 
 /** What the bot does with each scope of the methods above: the manifest's comment beside the scope. */
 export const METHOD_SCOPE_USES: Record<string, string> = {
-  'users:read': "the user's time zone for reading time ranges",
+  'users:read':
+    "the user's time zone for reading time ranges; who may change a workspace's service account, and its admins to tell when it changes",
   'chat:write':
     'approval requests and their updates, thread notes to requesters, modal results when no ' +
     'response_url is at hand, "Reopen with my inputs" notes',

@@ -1,5 +1,5 @@
 import type { webApi } from '@slack/bolt';
-import type { Standing } from '../core/gate/index.js';
+import type { SlackRights, Standing } from '../core/gate/index.js';
 import { isLocaleTag, isValidTimeZone } from '../core/time.js';
 import type { Logger } from '../log.js';
 
@@ -26,6 +26,11 @@ export interface UserDirectory {
    * clock), else asked again. The gate asks it before every operation it lets through.
    */
   standing(userId: string): Promise<Standing>;
+  /**
+   * What Slack says of their rights now, asked anew (never from the cache: an admin demoted a minute ago
+   * is no admin); undefined when Slack did not answer.
+   */
+  rights(userId: string): Promise<SlackRights | undefined>;
 }
 
 export interface UserDirectoryOptions {
@@ -94,6 +99,40 @@ export function createUserDirectory(client: webApi.WebClient, o: UserDirectoryOp
       const fresh = hit && hit.until > now() && clock() - hit.askedAt < standingTtl && clock() >= hit.askedAt;
       return (await (fresh ? hit.value : ask(userId).value)).standing ?? 'unknown';
     },
+    async rights(userId) {
+      try {
+        const { user } = await client.users.info({ user: userId });
+        return user ? rightsOf(user) : undefined;
+      } catch (e) {
+        o.logger?.warn({ userId, err: e instanceof Error ? e.message : String(e) }, 'users.info failed');
+        return undefined;
+      }
+    },
+  };
+}
+
+type SlackUser = NonNullable<Awaited<ReturnType<webApi.WebClient['users']['info']>>['user']>;
+
+/** `users.info`'s answer as far as a person's rights go: their workspace, their organisation, guests. */
+function rightsOf(user: SlackUser): SlackRights {
+  const e = user.enterprise_user;
+  return {
+    ...(user.team_id ? { teamId: user.team_id } : {}),
+    admin: user.is_admin === true,
+    owner: user.is_owner === true || user.is_primary_owner === true,
+    guest: user.is_restricted === true || user.is_ultra_restricted === true,
+    stranger: user.is_stranger === true,
+    deleted: user.deleted === true,
+    ...(e?.enterprise_id
+      ? {
+          enterprise: {
+            id: e.enterprise_id,
+            admin: e.is_admin === true,
+            owner: e.is_owner === true || e.is_primary_owner === true,
+            teams: e.teams ?? [],
+          },
+        }
+      : {}),
   };
 }
 

@@ -103,11 +103,16 @@ CREATE INDEX catalog_model ON catalog_entries (team_id, kind, model_id, last_use
 CREATE INDEX catalog_last_used ON catalog_entries (last_used_at);
 `;
 
-const trackedFlows = (ms: string) => `
-CREATE TABLE tracked_flows (
-  flow_id TEXT PRIMARY KEY,
+/** The followed flows' table under `name`: keyed by the service's flow ID alone (version 4), or by tenant and ID. */
+const trackedFlowsTable = (
+  name: string,
+  ms: string,
+  key: { flowId: string; teamId: string; primaryKey?: string; added?: readonly string[] },
+) => `
+CREATE TABLE ${name} (
+  flow_id ${key.flowId},
   flow_type TEXT NOT NULL,
-  team_id TEXT,
+  team_id ${key.teamId},
   channel_id TEXT NOT NULL,
   requester_id TEXT NOT NULL,
   origin TEXT NOT NULL,
@@ -128,12 +133,21 @@ CREATE TABLE tracked_flows (
   end_reason TEXT,
   result TEXT,
   failure TEXT,
-  notified_at ${ms}
-);
+  notified_at ${ms}${[...(key.added ?? []), ...(key.primaryKey ? [key.primaryKey] : [])].map((l) => `,\n  ${l}`).join('')}
+);`;
+
+const trackedFlowsIndexes = `
 CREATE INDEX tracked_flows_due ON tracked_flows (next_poll_at) WHERE finished_at IS NULL;
 CREATE INDEX tracked_flows_channel ON tracked_flows (channel_id, created_at);
 CREATE INDEX tracked_flows_requester ON tracked_flows (requester_id, created_at);
 `;
+
+/** The flows a Workflow Builder step or an approval's card waits on, by their request. */
+const trackedFlowsByApproval = `CREATE INDEX tracked_flows_approval ON tracked_flows (approval_id) WHERE approval_id IS NOT NULL;`;
+
+const trackedFlows = (ms: string) =>
+  trackedFlowsTable('tracked_flows', ms, { flowId: 'TEXT PRIMARY KEY', teamId: 'TEXT' }) +
+  trackedFlowsIndexes;
 
 // What each process has in hand for somebody: kept only while it is in hand, so another replica can tell
 // that person when the process dies (its hold is no longer renewed).
@@ -299,7 +313,7 @@ CREATE TABLE step_executions (
 );
 CREATE INDEX step_executions_open ON step_executions (created_at) WHERE state <> 'done';
 CREATE INDEX step_executions_workflow ON step_executions (workflow_execution_id, created_at);
-CREATE INDEX tracked_flows_approval ON tracked_flows (approval_id) WHERE approval_id IS NOT NULL;
+${trackedFlowsByApproval}
 `;
 
 // Who decides a schedule of live starts or stops, kept with it as a request keeps its own: the approvers
@@ -343,6 +357,55 @@ CREATE TABLE tenant_secret_versions (
   PRIMARY KEY (tenant, kind)
 );
 `;
+
+// A followed flow is the tenant's: two tenants' services may hand out the same flow ID, and each is a
+// record of its own. The key becomes (team_id, flow_id), team_id '' for a flow kept without a team; the
+// table is made again (SQLite cannot change a key), its rows and indexes as they were, and one more by
+// flow ID alone: with one service for every team, `/tsai flow` asks whether any team followed that ID.
+const FLOW_COLUMNS = [
+  'flow_id',
+  'flow_type',
+  'team_id',
+  'channel_id',
+  'requester_id',
+  'origin',
+  'asked',
+  'request',
+  'approval_id',
+  'announcement',
+  'status',
+  'status_changed_at',
+  'shown_status',
+  'show_not_before',
+  'created_at',
+  'polls',
+  'next_poll_at',
+  'lease_owner',
+  'lease_until',
+  'finished_at',
+  'end_reason',
+  'result',
+  'failure',
+  'notified_at',
+  'trace_parent',
+];
+const trackedFlowsByTenant = (ms: string) => `${trackedFlowsTable('tracked_flows_by_tenant', ms, {
+  flowId: 'TEXT NOT NULL',
+  teamId: "TEXT NOT NULL DEFAULT ''",
+  added: ['trace_parent TEXT'],
+  primaryKey: 'PRIMARY KEY (team_id, flow_id)',
+})}
+INSERT INTO tracked_flows_by_tenant (${FLOW_COLUMNS.join(', ')})
+  SELECT ${FLOW_COLUMNS.map((c) => (c === 'team_id' ? "COALESCE(team_id, '')" : c)).join(', ')} FROM tracked_flows;
+DROP TABLE tracked_flows;
+ALTER TABLE tracked_flows_by_tenant RENAME TO tracked_flows;
+${trackedFlowsIndexes}${trackedFlowsByApproval}
+CREATE INDEX tracked_flows_id ON tracked_flows (flow_id);
+`;
+
+// Each person's token is bound to the service URL it was checked against (beside the account it already
+// names, and inside its authenticated data): it is sent nowhere else. Rows from before name none.
+const personTokenUrl = `ALTER TABLE person_tokens ADD COLUMN service_url TEXT;`;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -458,5 +521,17 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'the trace a followed flow or a schedule was asked in',
     sqlite: traceParents,
     postgres: traceParents,
+  },
+  {
+    version: 20,
+    name: 'followed flows kept by tenant and flow ID',
+    sqlite: trackedFlowsByTenant('INTEGER'),
+    postgres: trackedFlowsByTenant('BIGINT'),
+  },
+  {
+    version: 21,
+    name: "the service URL each person's token was checked against",
+    sqlite: personTokenUrl,
+    postgres: personTokenUrl,
   },
 ];

@@ -122,7 +122,8 @@ export function toTrackedFlow(r: Row): TrackedFlow {
   return {
     flowId: String(r.flow_id),
     flowType: String(r.flow_type),
-    teamId: str(r.team_id),
+    // Kept as '' when the flow has no team (the key's column cannot be null).
+    teamId: str(r.team_id) || null,
     channelId: String(r.channel_id),
     requesterId: String(r.requester_id),
     origin: r.origin as FlowOrigin,

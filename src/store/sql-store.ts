@@ -34,6 +34,7 @@ import type {
   DecideInput,
   ExecutionOutcome,
   FlowAnnouncement,
+  FlowKey,
   HeldFollowUp,
   NewApprovalRequest,
   NewAuditEntry,
@@ -167,17 +168,17 @@ export class SqlStore implements Store {
   trackFlow(flow: NewTrackedFlow) {
     return this.engine.exec(flows.trackFlow(flow));
   }
-  getTrackedFlow(flowId: string) {
-    return this.engine.exec(flows.getTrackedFlow(flowId));
+  getTrackedFlow(key: FlowKey) {
+    return this.engine.exec(flows.getTrackedFlow(key));
   }
-  setFlowAnnouncement(flowId: string, announcement: FlowAnnouncement) {
-    return this.engine.exec(flows.setFlowAnnouncement(flowId, announcement));
+  setFlowAnnouncement(key: FlowKey, announcement: FlowAnnouncement) {
+    return this.engine.exec(flows.setFlowAnnouncement(key, announcement));
   }
   claimDueFlows(o: { owner: string; now: number; leaseMs: number; limit: number }) {
     return this.engine.exec(flows.claimDueFlows(o));
   }
-  updateTrackedFlow(flowId: string, owner: string, patch: TrackedFlowPatch) {
-    return this.engine.exec(flows.updateTrackedFlow(flowId, owner, patch));
+  updateTrackedFlow(key: FlowKey, owner: string, patch: TrackedFlowPatch) {
+    return this.engine.exec(flows.updateTrackedFlow(key, owner, patch));
   }
   releaseFlowLeases(owner: string) {
     return this.engine.exec(flows.releaseFlowLeases(owner));
@@ -269,6 +270,9 @@ export class SqlStore implements Store {
   }
   deleteTeamPersonTokens(teamId: string) {
     return this.engine.exec(tokens.deleteTeamPersonTokens(teamId));
+  }
+  listTeamPersonTokens(teamId: string) {
+    return this.engine.exec(tokens.listTeamPersonTokens(teamId));
   }
 
   getTenantSecret(tenant: string, kind: TenantSecretKind) {

@@ -138,16 +138,20 @@ export const PRUNE_BATCH_MAX = 10_000;
  */
 export const pruneBatch = (o: {
   table: string;
-  key: string;
+  /** The key's column, or columns. */
+  key: string | readonly string[];
   condition: string;
   order: string;
   params: readonly unknown[];
   limit: number;
-}) =>
-  statements((d) =>
+}) => {
+  const columns = typeof o.key === 'string' ? [o.key] : o.key;
+  const key = columns.length === 1 ? columns[0] : `(${columns.join(', ')})`;
+  return statements((d) =>
     run(
-      `DELETE FROM ${o.table} WHERE ${o.key} IN (SELECT ${o.key} FROM ${o.table}
+      `DELETE FROM ${o.table} WHERE ${key} IN (SELECT ${columns.join(', ')} FROM ${o.table}
          WHERE ${o.condition} ORDER BY ${o.order} LIMIT ?${d.skipLocked})`,
       [...o.params, Math.max(1, Math.min(PRUNE_BATCH_MAX, Math.floor(o.limit) || 1))],
     ),
   );
+};

@@ -540,6 +540,8 @@ export interface TrackedFlowPatch {
 
 export interface TrackedFlowQuery {
   teamId?: string;
+  /** Only the records of this flow ID, whichever tenants keep one. */
+  flowId?: string;
   channelId?: string;
   requesterId?: string;
   /** Of these flow types only. */
@@ -549,20 +551,30 @@ export interface TrackedFlowQuery {
   limit?: number;
 }
 
+/**
+ * What a followed flow is kept by: its tenant (the team it was started in; absent or null for a flow kept
+ * without one) and the service's flow ID. Two tenants' services may hand out the same ID: each is a
+ * record of its own, read only by its tenant. A `TrackedFlow` is its own key.
+ */
+export interface FlowKey {
+  teamId?: string | null;
+  flowId: string;
+}
+
 /** The store's side of following flows; see `Store`. */
 export interface FlowTrackingStore {
-  /** Records a flow to follow; a flow already tracked is left as it is. */
+  /** Records a flow to follow; a flow its tenant already tracks is left as it is. */
   trackFlow(flow: NewTrackedFlow): Promise<TrackedFlow>;
-  getTrackedFlow(flowId: string): Promise<TrackedFlow | null>;
+  getTrackedFlow(key: FlowKey): Promise<TrackedFlow | null>;
   /** Where the flow was announced (set by whoever announced it, once). */
-  setFlowAnnouncement(flowId: string, announcement: FlowAnnouncement): Promise<TrackedFlow | null>;
+  setFlowAnnouncement(key: FlowKey, announcement: FlowAnnouncement): Promise<TrackedFlow | null>;
   /**
    * Leases up to `limit` unfinished flows that are due and not leased by anyone else (or whose lease has
    * run out), to `owner` until `now + leaseMs`. Replicas sharing the database never get the same flow.
    */
   claimDueFlows(o: { owner: string; now: number; leaseMs: number; limit: number }): Promise<TrackedFlow[]>;
   /** Applies a poll's outcome, only while `owner` still holds the lease; null when it does not. */
-  updateTrackedFlow(flowId: string, owner: string, patch: TrackedFlowPatch): Promise<TrackedFlow | null>;
+  updateTrackedFlow(key: FlowKey, owner: string, patch: TrackedFlowPatch): Promise<TrackedFlow | null>;
   /** Gives back every lease `owner` holds (shutdown); returns how many. */
   releaseFlowLeases(owner: string): Promise<number>;
   /** Newest first. */
@@ -579,6 +591,8 @@ export interface PersonToken {
   userId: string;
   sealed: SealedSecret;
   accountId: string;
+  /** The service URL the token was checked against, where alone it is sent; null on rows kept before. */
+  serviceUrl?: string | null;
   role: string | null;
   serviceUser: string | null;
   /** ms */
@@ -610,6 +624,8 @@ export interface PersonTokenStore {
    * their row; returns how many there were.
    */
   deleteTeamPersonTokens(teamId: string): Promise<number>;
+  /** The rows of everyone of a team who connected a token (their ciphertexts stay sealed), by user. */
+  listTeamPersonTokens(teamId: string): Promise<StoredPersonToken[]>;
   /**
    * Puts the same token under another key or binding, as `version`: only while the row is still at
    * `fromVersion` (a reconnection in between wins). True when it was replaced.

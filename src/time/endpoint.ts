@@ -123,6 +123,9 @@ export interface GrammarCtx {
   shifts?: ShiftSpan[];
 }
 
+/** An endpoint as a range's end is worked out: read, an exact instant, or a day alone. */
+export type EP = Endpoint | { k: 'instant'; ns: bigint; zone?: Zone } | { k: 'dayOnly'; day: number };
+
 export type EndpointHit = { ep: Endpoint } | { dayOnly: number } | { refusal: Refusal };
 
 export function span(from: YMD, to: YMD, notes: string[] = []): EndpointHit {
@@ -132,6 +135,3 @@ export function span(from: YMD, to: YMD, notes: string[] = []): EndpointHit {
 export function refuse(error: string, examples: string[], readings: string[] = []): EndpointHit {
   return { refusal: new Refusal(error, examples, readings) };
 }
-
-/** An end of a range as evaluation meets it: as written, an exact instant, or a day of the month alone. */
-export type EP = Endpoint | { k: 'instant'; ns: bigint; zone?: Zone } | { k: 'dayOnly'; day: number };

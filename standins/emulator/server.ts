@@ -18,6 +18,12 @@ export interface EmulatorOptions {
   host?: string;
   token?: string;
   accountId?: string;
+  /**
+   * The first ID it hands out (a decimal string). By default each account's start apart, as a real
+   * service's IDs are unique across its accounts; two emulators given the same stand for two services (two
+   * tenants' own) that hand out the same IDs.
+   */
+  firstId?: string;
   flowDelays?: FlowDelays;
   /** Extensions on or off from the start and after every reset (all on by default). */
   features?: Partial<Features>;
@@ -70,7 +76,7 @@ const DEFAULT_FEATURES: Features = { flowReadBack: true };
 export async function startEmulator(o: EmulatorOptions = {}): Promise<RunningEmulator> {
   const token = o.token ?? SEED.token;
   const accountId = o.accountId ?? SEED.accountId;
-  const store = new Store(accountId);
+  const store = new Store(accountId, Date.now, o.firstId);
   const faults = new Faults();
   const flows = new FlowLifecycle(store, o.flowDelays ?? DEFAULT_DELAYS);
   const people = new People(token);

@@ -40,8 +40,9 @@ export class Store {
   constructor(
     readonly accountId: string,
     private readonly now: () => number = Date.now,
+    firstId?: string,
   ) {
-    this.nextId = firstIdOf(accountId);
+    this.nextId = firstId === undefined ? firstIdOf(accountId) : BigInt(firstId);
     this.reset();
   }
 

@@ -46,7 +46,7 @@ export async function sendEvent(
     event: { event_ts: ctx.state.nextTs(), ...event },
     type: 'event_callback',
     event_id: eventId,
-    event_time: nowSeconds(),
+    event_time: eo.eventTime ?? nowSeconds(),
     authorizations: [authorization(place.install)],
     is_ext_shared_channel: false,
     event_context: `4-${randomId(16)}`,

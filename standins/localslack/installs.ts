@@ -140,12 +140,21 @@ export class Installs {
     return this.state.teamsOf(ch).some((t) => mine.includes(t));
   }
 
-  /** Whether an installation's token can see a person: they are in one of its workspaces. */
+  /**
+   * Whether an installation's token can see a person: they are in one of its workspaces, or (Slack
+   * Connect) in a channel one of them shares with the person's own.
+   */
   seesUser(i: LocalInstall, userId: string): boolean {
     const u = this.state.users.get(userId);
     if (!u) return false;
     if (u.isBot) return true;
-    return this.teamsOf(i).includes(this.state.teamOf(userId).id);
+    const mine = this.teamsOf(i);
+    const theirs = this.state.teamOf(userId).id;
+    if (mine.includes(theirs)) return true;
+    return [...this.state.channels.values()].some((ch) => {
+      const teams = this.state.teamsOf(ch);
+      return !ch.isIm && teams.includes(theirs) && teams.some((t) => mine.includes(t));
+    });
   }
 
   /** The bot user IDs of every installation, for naming their messages. */

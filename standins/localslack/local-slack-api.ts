@@ -86,6 +86,11 @@ export interface SendEventOptions {
   /** Sent as X-Slack-Retry-Num (with X-Slack-Retry-Reason, default `http_timeout`). */
   retryNum?: number;
   retryReason?: string;
+  /**
+   * When Slack made the event (`event_time`, epoch seconds; default now): an event delivered late, or
+   * retried, carries the time it was made, not the time it arrives.
+   */
+  eventTime?: number;
 }
 
 export interface SignedPostOptions {

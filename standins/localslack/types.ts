@@ -26,8 +26,18 @@ export interface LocalUser {
   isBot?: boolean;
   /** A deactivated (or deleted) account: `users.info` says `deleted: true`, as Slack does. */
   deleted?: boolean;
-  /** A workspace admin (`users.info`'s `is_admin`): may set the app up where it is installed. */
+  /** A workspace admin (`users.info`'s `is_admin`): an admin of their own workspace (`teamId`) only. */
   isAdmin?: boolean;
+  /** A workspace owner (`is_owner`). */
+  isOwner?: boolean;
+  /** A guest of their workspace: a multi-channel guest (`is_restricted`), or single-channel (`is_ultra_restricted`). */
+  guest?: 'multi-channel' | 'single-channel';
+  /**
+   * On Enterprise Grid (their workspace belongs to an organisation): an admin or owner of the organisation,
+   * `users.info`'s `enterprise_user.is_admin` / `is_owner`. A workspace admin is none of these.
+   */
+  orgAdmin?: boolean;
+  orgOwner?: boolean;
 }
 
 export interface LocalChannel {

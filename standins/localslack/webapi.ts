@@ -69,8 +69,16 @@ export function tzInfo(tz: string, at = new Date()): { tz: string; tz_label: str
   return { tz, tz_label: part({ timeZoneName: 'long' }), tz_offset: offset };
 }
 
-/** The user as `users.info` returns it; like Slack, `locale` only when the caller asked for it. */
-export function userObject(u: LocalUser, o: { includeLocale?: boolean } = {}): Json {
+/**
+ * The user as `users.info` returns it; like Slack, `locale` only when the caller asked for it. `is_admin`
+ * and `is_owner` are of the user's own workspace (a Slack Connect guest from another organisation is
+ * answered with theirs); on Enterprise Grid `enterprise_user` says their organisation and their standing
+ * in it, which is not a workspace's.
+ */
+export function userObject(
+  u: LocalUser,
+  o: { includeLocale?: boolean; enterprise?: { id: string; name: string } } = {},
+): Json {
   return {
     id: u.id,
     team_id: u.teamId ?? TEAM_ID,
@@ -79,12 +87,35 @@ export function userObject(u: LocalUser, o: { includeLocale?: boolean } = {}): J
     deleted: u.deleted ?? false,
     is_bot: u.isBot ?? false,
     is_admin: u.isAdmin ?? false,
-    is_owner: false,
+    is_owner: u.isOwner ?? false,
+    is_primary_owner: false,
+    is_restricted: u.guest !== undefined,
+    is_ultra_restricted: u.guest === 'single-channel',
     is_app_user: false,
+    ...(o.enterprise
+      ? {
+          enterprise_user: {
+            id: u.id,
+            enterprise_id: o.enterprise.id,
+            enterprise_name: o.enterprise.name,
+            is_admin: u.orgAdmin ?? false,
+            is_owner: u.orgOwner ?? false,
+            is_primary_owner: false,
+            teams: [u.teamId ?? TEAM_ID],
+          },
+        }
+      : {}),
     ...tzInfo(u.tz),
     ...(o.includeLocale && u.locale ? { locale: u.locale } : {}),
     profile: { real_name: u.realName ?? u.name, display_name: u.name, team: u.teamId ?? TEAM_ID },
   };
+}
+
+/** The organisation of the user's workspace, for `enterprise_user`; none off Grid. */
+function enterpriseOf(ctx: ApiContext, u: LocalUser): { enterprise?: { id: string; name: string } } {
+  const id = ctx.state.teams.get(u.teamId ?? TEAM_ID)?.enterpriseId;
+  const e = id ? ctx.state.enterprises.get(id) : undefined;
+  return e ? { enterprise: { id: e.id, name: e.name } } : {};
 }
 
 /**
@@ -298,7 +329,30 @@ const handlers: Record<string, Handler> = {
     if (!u || !ctx.installs.seesUser(ctx.install, u.id)) return fail('user_not_found');
     return {
       ok: true,
-      user: userObject(u, { includeLocale: a.include_locale === true || a.include_locale === 'true' }),
+      user: userObject(u, {
+        includeLocale: a.include_locale === true || a.include_locale === 'true',
+        ...enterpriseOf(ctx, u),
+      }),
+    };
+  },
+
+  // The members of the installation's workspaces (of one, `team_id`, for an org-wide install), a page at a time.
+  'users.list': (a, ctx) => {
+    const teams = ctx.installs.teamsOf(ctx.install);
+    const only = typeof a.team_id === 'string' ? a.team_id : undefined;
+    if (only && !teams.includes(only)) return fail('team_access_not_granted');
+    const members = [...ctx.state.users.values()].filter(
+      (u) =>
+        !u.isBot && (only ? ctx.state.teamOf(u.id).id === only : teams.includes(ctx.state.teamOf(u.id).id)),
+    );
+    const from = typeof a.cursor === 'string' && /^\d+$/.test(a.cursor) ? Number(a.cursor) : 0;
+    const limit = Math.min(1000, Math.max(1, Number(a.limit) || 200));
+    const page = members.slice(from, from + limit);
+    const next = from + limit < members.length ? String(from + limit) : '';
+    return {
+      ok: true,
+      members: page.map((u) => userObject(u, enterpriseOf(ctx, u))),
+      response_metadata: { next_cursor: next },
     };
   },
 

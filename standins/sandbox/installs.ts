@@ -91,7 +91,7 @@ export async function sandboxSlack(
       const accounts = running.bot.accounts;
       if (!accounts || !service.baseUrl || !service.accountId || !service.token) return;
       const connected = await accounts.connect(
-        { teamId: 'T0LOCAL', userId: 'U0ALICE' },
+        { teamId: 'T0LOCAL', userId: 'U0ALICE', surface: 'setup-form' },
         { baseUrl: service.baseUrl, accountId: service.accountId, token: service.token },
       );
       if (!connected.ok)

@@ -267,6 +267,8 @@ function approvalWorkflow(name: string, createLocation: () => Promise<StoreLocat
         model: MODEL,
         requestedBy: 'U0REQ',
         actedAs: "the bot's shared identity",
+        // Decided on the request's card: the flow is audited under the surface clicked.
+        via: 'button',
       });
     });
 

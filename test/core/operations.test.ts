@@ -15,6 +15,7 @@ const ALICE: Actor = {
   asked: '/tsai workspace create x',
   timeZone: 'UTC',
   via: 'command',
+  surface: 'command',
 };
 
 let emu: Harness;

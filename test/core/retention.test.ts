@@ -26,7 +26,7 @@ describe('store retention', () => {
     await store.claimDueFlows({ owner: 'A', now: NOW, leaseMs: DAY, limit: 100 });
     for (const [i, age] of ages.entries()) {
       const at = NOW - age * DAY;
-      await store.updateTrackedFlow(newFlow(i).flowId, 'A', {
+      await store.updateTrackedFlow(newFlow(i), 'A', {
         endReason: 'ended',
         notifiedAt: at,
         finishedAt: at,

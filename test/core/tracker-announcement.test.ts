@@ -50,13 +50,15 @@ describe('a flow that ends before its announcement is recorded', () => {
     const t = tracker();
     t.start(surface(seen));
     try {
-      await eventually(async () => ((await store.getTrackedFlow(flowId))?.endReason ? true : undefined));
+      await eventually(async () =>
+        (await store.getTrackedFlow({ flowId: flowId }))?.endReason ? true : undefined,
+      );
       await t.tick();
       expect(seen).toEqual([]);
-      await t.announced(flowId, MESSAGE);
+      await t.announced({ flowId }, MESSAGE);
       await eventually(async () => {
         await t.tick();
-        return (await store.getTrackedFlow(flowId))?.finishedAt ? true : undefined;
+        return (await store.getTrackedFlow({ flowId: flowId }))?.finishedAt ? true : undefined;
       });
     } finally {
       await t.stop();
@@ -70,15 +72,17 @@ describe('a flow that ends before its announcement is recorded', () => {
   it('tells the end without one when the surface said nothing took it, or never said', async () => {
     const nowhere = await endedFlow();
     const silent = await endedFlow();
-    await store.setFlowAnnouncement(nowhere, { kind: 'none' });
+    await store.setFlowAnnouncement({ flowId: nowhere }, { kind: 'none' });
     const seen: Seen[] = [];
     const t = tracker(300);
     t.start(surface(seen));
     try {
-      await eventually(async () => ((await store.getTrackedFlow(nowhere))?.finishedAt ? true : undefined));
+      await eventually(async () =>
+        (await store.getTrackedFlow({ flowId: nowhere }))?.finishedAt ? true : undefined,
+      );
       await eventually(async () => {
         await t.tick();
-        return (await store.getTrackedFlow(silent))?.finishedAt ? true : undefined;
+        return (await store.getTrackedFlow({ flowId: silent }))?.finishedAt ? true : undefined;
       });
     } finally {
       await t.stop();

@@ -41,7 +41,10 @@ describe('a read that outlasts its lease', () => {
 
   it('leaves the flow to the replica that took it over: one end notice', async () => {
     const flow = { id: await trackedLearn(emu, stores[0]!, 'slow read') };
-    await stores[0]!.setFlowAnnouncement(flow.id, { kind: 'message', channelId: 'C0OPS', ts: '1.000001' });
+    await stores[0]!.setFlowAnnouncement(
+      { flowId: flow.id },
+      { kind: 'message', channelId: 'C0OPS', ts: '1.000001' },
+    );
     // The first replica's read hangs for 3 s; by the second replica's clock its lease has run out by then.
     await emu.fault({ method: 'GET', path: `/flows/${flow.id}$`, latencyMs: 3_000, count: 1 });
     const seen: { who: string; what: 'show' | 'notify'; status: string }[] = [];
@@ -58,9 +61,13 @@ describe('a read that outlasts its lease', () => {
     const slow = tracker(stores[0]!, Date.now);
     const late = tracker(stores[1]!, () => Date.now() + LEASE_MS + 1_000);
     slow.start(surface('slow', seen));
-    await eventually(async () => ((await stores[0]!.getTrackedFlow(flow.id))?.leaseOwner ? true : undefined));
+    await eventually(async () =>
+      (await stores[0]!.getTrackedFlow({ flowId: flow.id }))?.leaseOwner ? true : undefined,
+    );
     late.start(surface('late', seen));
-    await eventually(async () => ((await stores[1]!.getTrackedFlow(flow.id))?.finishedAt ? true : undefined));
+    await eventually(async () =>
+      (await stores[1]!.getTrackedFlow({ flowId: flow.id }))?.finishedAt ? true : undefined,
+    );
     await slow.stop(); // waits for its round: the slow read, then what it does after
     await late.stop();
 
@@ -68,6 +75,9 @@ describe('a read that outlasts its lease', () => {
     expect(seen.filter((s) => s.what === 'notify')).toEqual([
       { who: 'late', what: 'notify', status: 'COMPLETED' },
     ]);
-    expect(await stores[0]!.getTrackedFlow(flow.id)).toMatchObject({ polls: 1, leaseOwner: null });
+    expect(await stores[0]!.getTrackedFlow({ flowId: flow.id })).toMatchObject({
+      polls: 1,
+      leaseOwner: null,
+    });
   });
 });

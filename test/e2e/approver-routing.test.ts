@@ -66,7 +66,10 @@ async function ended(name: string): Promise<{ flowId: string; model?: string; da
     return state.flows.find((f) => f.name === name)?.id;
   });
   await eventually(
-    async () => ((await h.store.getTrackedFlow(flowId))?.endReason === 'ended' ? true : undefined),
+    async () =>
+      (await h.store.getTrackedFlow({ teamId: 'T0LOCAL', flowId: flowId }))?.endReason === 'ended'
+        ? true
+        : undefined,
     30_000,
   );
   const state = (await control('GET', 'state')) as {

@@ -72,7 +72,10 @@ async function failedLearn(name: string, message: string): Promise<{ flowId: str
   );
   // The tracker writes a round's outcome to the store once Slack has been told.
   await waitUntil(
-    async () => expect((await h.store.getTrackedFlow(flowId))?.notifiedAt ?? null).not.toBeNull(),
+    async () =>
+      expect(
+        (await h.store.getTrackedFlow({ teamId: 'T0LOCAL', flowId: flowId }))?.notifiedAt ?? null,
+      ).not.toBeNull(),
     { timeout: 5_000 },
   );
   return { flowId, notice };

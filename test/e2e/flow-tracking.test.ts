@@ -168,7 +168,7 @@ describe('following a flow to its end', () => {
     // Exactly one end notice, also after more rounds.
     await new Promise((r) => setTimeout(r, 800));
     expect(threadOf(OPS, ann.ts)).toHaveLength(1);
-    const tracked = await h.store.getTrackedFlow(flowIdOf(ann));
+    const tracked = await h.store.getTrackedFlow({ teamId: 'T0LOCAL', flowId: flowIdOf(ann) });
     expect(tracked).toMatchObject({ status: 'COMPLETED', endReason: 'ended', leaseOwner: null });
     expect(tracked!.finishedAt).not.toBeNull();
   });
@@ -306,7 +306,10 @@ describe('what the bot knows of the flows it follows', () => {
     await showing(SLOW, ann.ts, /\*COMPLETED\* after/);
     // The tracker writes a round's outcome to the store once Slack has shown it.
     await waitUntil(
-      async () => expect((await h.store.getTrackedFlow(flowIdOf(ann)))?.finishedAt).not.toBeNull(),
+      async () =>
+        expect(
+          (await h.store.getTrackedFlow({ teamId: 'T0LOCAL', flowId: flowIdOf(ann) }))?.finishedAt,
+        ).not.toBeNull(),
       {
         timeout: 5_000,
       },
@@ -483,7 +486,10 @@ describe('following flows through faults', () => {
     await new Promise((r) => setTimeout(r, 800));
     expect(threadOf(OPS, ann.ts)).toEqual([]);
     await waitUntil(
-      async () => expect((await h.store.getTrackedFlow(flowIdOf(ann)))?.endReason).toBe('unauthorized'),
+      async () =>
+        expect((await h.store.getTrackedFlow({ teamId: 'T0LOCAL', flowId: flowIdOf(ann) }))?.endReason).toBe(
+          'unauthorized',
+        ),
       { timeout: 5_000 },
     );
   });
@@ -543,7 +549,10 @@ describe('a service without flow read-back', () => {
       ).toHaveLength(1);
       expect(own.slack.messages(OPS, { threadTs: ann.ts }).filter((m) => m.threadTs === ann.ts)).toEqual([]);
       await waitUntil(
-        async () => expect((await h.store.getTrackedFlow(flowIdOf(ann)))?.endReason).toBe('unsupported'),
+        async () =>
+          expect(
+            (await h.store.getTrackedFlow({ teamId: 'T0LOCAL', flowId: flowIdOf(ann) }))?.endReason,
+          ).toBe('unsupported'),
         { timeout: 5_000 },
       );
     } finally {
@@ -574,7 +583,10 @@ describe('a flow older than the maximum age', () => {
       expect(seen(stopped)).toContain("follow it in the service's Activity view");
       expect(seen(stopped)).toContain('*RUNNING* when the bot stopped following');
       await waitUntil(
-        async () => expect((await own.store.getTrackedFlow(flowIdOf(ann)))?.endReason).toBe('max-age'),
+        async () =>
+          expect(
+            (await own.store.getTrackedFlow({ teamId: 'T0LOCAL', flowId: flowIdOf(ann) }))?.endReason,
+          ).toBe('max-age'),
         { timeout: 5_000 },
       );
     } finally {

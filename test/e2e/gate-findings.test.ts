@@ -199,7 +199,7 @@ describe('one approver rule: a schedule of a live start is decided by the approv
     });
     await until(async () => {
       const [r] = await h.store.listApprovals({ statuses: ['executed'] });
-      const flow = r?.flowId ? await h.store.getTrackedFlow(r.flowId) : null;
+      const flow = r?.flowId ? await h.store.getTrackedFlow({ teamId: r.teamId, flowId: r.flowId }) : null;
       return flow?.endReason === 'ended';
     }, 'the typed live start followed to its end');
     expect(await livePosts(M3)).toHaveLength(1);

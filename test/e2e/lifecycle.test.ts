@@ -98,9 +98,15 @@ describe('SIGTERM with work in flight (the bot in its own process, a SQLite stor
       const first = await rig.command(learn('tracked before stop'));
       const flowId = /\b(14\d{17})\b/.exec(textOf(first))?.[1];
       expect(flowId).toBeDefined();
-      await waitUntil(async () => expect((await store.getTrackedFlow(flowId!))?.leaseOwner).toBeTruthy(), {
-        timeout: 10_000,
-      });
+      await waitUntil(
+        async () =>
+          expect(
+            (await store.getTrackedFlow({ teamId: 'T0LOCAL', flowId: flowId! }))?.leaseOwner,
+          ).toBeTruthy(),
+        {
+          timeout: 10_000,
+        },
+      );
 
       // A second command whose service call is held while the stop begins.
       const { ack, request } = await learnHeldAtTheService(rig, 'in hand at SIGTERM', 2000);

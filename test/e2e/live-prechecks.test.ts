@@ -86,7 +86,7 @@ describe('pre-checks before approvers are asked', () => {
     await waitUntil(
       async () => {
         const [r] = await h.store.listApprovals({ statuses: ['executed'] });
-        const flow = r?.flowId ? await h.store.getTrackedFlow(r.flowId) : null;
+        const flow = r?.flowId ? await h.store.getTrackedFlow({ teamId: r.teamId, flowId: r.flowId }) : null;
         expect(flow?.status).toBe('COMPLETED');
         expect(flow?.endReason).toBe('ended');
       },

@@ -733,7 +733,9 @@ async function followThrough(fault: Cell): Promise<Followed> {
     h.slack.waitFor(() => (status.test(shown(current(channel, ann.ts))) ? true : undefined), 20_000, label);
   const thread = () => h.slack.messages(channel, { threadTs: ann.ts }).filter((m) => m.threadTs === ann.ts);
   // Faults from here on meet a flow that is followed and announced.
-  await eventually(async () => ((await h.store.getTrackedFlow(flowId))?.announcement ? true : undefined));
+  await eventually(async () =>
+    (await h.store.getTrackedFlow({ teamId: 'T0LOCAL', flowId: flowId }))?.announcement ? true : undefined,
+  );
 
   const route = `/flows/${flowId}$`;
   const faulted = 2 * fault.read.attempts;
@@ -747,12 +749,17 @@ async function followThrough(fault: Cell): Promise<Followed> {
       ? true
       : undefined;
   }, 30_000);
-  const during = { row: await h.store.getTrackedFlow(flowId), replies: thread().length };
+  const during = {
+    row: await h.store.getTrackedFlow({ teamId: 'T0LOCAL', flowId: flowId }),
+    replies: thread().length,
+  };
 
   await control('POST', `flows/${flowId}/finish`, {});
   await showing(/\*COMPLETED\* after/, `${tag} showing COMPLETED`);
   const told = await h.slack.waitFor(() => (thread().length > 0 ? thread() : undefined), 10_000, 'the end');
-  await eventually(async () => ((await h.store.getTrackedFlow(flowId))?.finishedAt ? true : undefined));
+  await eventually(async () =>
+    (await h.store.getTrackedFlow({ teamId: 'T0LOCAL', flowId: flowId }))?.finishedAt ? true : undefined,
+  );
   const updates = h.slack.calls
     .filter(
       (c) =>
@@ -769,7 +776,14 @@ async function followThrough(fault: Cell): Promise<Followed> {
         m.ts !== ann.ts &&
         !told.some((t) => t.ts === m.ts),
     );
-  return { reads: await reads(), during, updates, told, others, after: await h.store.getTrackedFlow(flowId) };
+  return {
+    reads: await reads(),
+    during,
+    updates,
+    told,
+    others,
+    after: await h.store.getTrackedFlow({ teamId: 'T0LOCAL', flowId: flowId }),
+  };
 }
 
 describe('the tracking poll', () => {

@@ -123,7 +123,8 @@ async function logged(msg: string, fields: Record<string, unknown> = {}, from = 
   );
   return found!;
 }
-const tracked = async (flowId: string) => (await h.store.getTrackedFlow(flowId))!;
+const tracked = async (flowId: string) =>
+  (await h.store.getTrackedFlow({ teamId: 'T0LOCAL', flowId: flowId }))!;
 
 async function form(callbackId: string): Promise<OpenView> {
   return h.slack.waitFor(

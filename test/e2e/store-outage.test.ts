@@ -102,7 +102,10 @@ describeWithPgCluster('the store goes away and comes back', () => {
     const audit = (await store.listAudit({ limit: 1000 })).filter((e) => e.flowId === flowId);
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ operation: 'flow.ANOMALYLEARN', outcome: 'ok' });
-    expect(await store.getTrackedFlow(flowId!)).toMatchObject({ flowId, requesterId: DEFAULT_USER });
+    expect(await store.getTrackedFlow({ teamId: 'T0LOCAL', flowId: flowId! })).toMatchObject({
+      flowId,
+      requesterId: DEFAULT_USER,
+    });
   });
 
   it('a restart during steady traffic: every command is answered once, as done or as not done, never half', async () => {
@@ -139,7 +142,10 @@ describeWithPgCluster('the store goes away and comes back', () => {
         audit.filter((e) => e.flowId === flowId),
         `${name} audited once`,
       ).toHaveLength(1);
-      expect(await store.getTrackedFlow(flowId!), `${name} is followed`).not.toBeNull();
+      expect(
+        await store.getTrackedFlow({ teamId: 'T0LOCAL', flowId: flowId! }),
+        `${name} is followed`,
+      ).not.toBeNull();
       // Exactly one answer per command.
       const all = h.slack
         .messages(DEFAULT_CHANNEL, { user: DEFAULT_USER })

@@ -153,7 +153,7 @@ describe('Workflow Builder steps through the real bot', () => {
         (l) => l.operation === 'flow.ANOMALYLEARN' && JSON.stringify(l.params).includes('wf-learn'),
       );
       expect(learned?.params).toMatchObject({
-        via: 'workflow',
+        via: 'workflow-step',
         workflow: { step: 'tsai_learn', workflowExecutionId: run.id, functionExecutionId: learn!.id },
       });
       expect(learned?.userId).toBe(REQUESTER);

@@ -131,6 +131,7 @@ describe('the features', () => {
       'schedule-decision',
       'schedule-repeat-create',
       'schedule-repeat-open',
+      'setup-changed',
       'setup-open',
       'step-executed',
     ]);

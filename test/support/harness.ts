@@ -234,24 +234,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
         }),
       commandAndReply: (text, c = {}) =>
         commandAndReply(slack, text, c.user ?? DEFAULT_USER, c.channel ?? DEFAULT_CHANNEL),
-      async serviceRequests() {
-        const all = (await control('GET', 'requests')) as LoggedRequest[];
-        return all.filter((r) => r.path.startsWith('/api/'));
-      },
-      async askedOfService() {
-        return (await this.serviceRequests()).filter(
-          (r) => !(r.method === 'GET' && /\/flows\/\d+$/.test(r.path)),
-        );
-      },
-      clearServiceRequests: async () => {
-        await control('DELETE', 'requests');
-      },
-      addFault: async (spec) => {
-        await control('POST', 'faults', spec);
-      },
-      clearFaults: async () => {
-        await control('DELETE', 'faults');
-      },
+      ...emulatorDriving(control),
     };
     return { ...harness, close };
   } catch (e) {
@@ -295,4 +278,27 @@ export async function commandAndReply(
     REPLY_BOUND_MS,
     `a reply to /tsai ${text}`,
   );
+}
+
+/** What a harness does with its emulator: the requests it got (service calls only), and its faults. */
+export function emulatorDriving(
+  control: ReturnType<typeof emulatorControl>,
+): Pick<Harness, 'serviceRequests' | 'askedOfService' | 'clearServiceRequests' | 'addFault' | 'clearFaults'> {
+  const serviceRequests = async () =>
+    ((await control('GET', 'requests')) as LoggedRequest[]).filter((r) => r.path.startsWith('/api/'));
+  return {
+    serviceRequests,
+    async askedOfService() {
+      return (await serviceRequests()).filter((r) => !(r.method === 'GET' && /\/flows\/\d+$/.test(r.path)));
+    },
+    clearServiceRequests: async () => {
+      await control('DELETE', 'requests');
+    },
+    addFault: async (spec) => {
+      await control('POST', 'faults', spec);
+    },
+    clearFaults: async () => {
+      await control('DELETE', 'faults');
+    },
+  };
 }

@@ -16,6 +16,7 @@ export const personToken = (over: Partial<PersonToken> = {}): PersonToken => ({
   userId: 'U0ALICE',
   sealed: sealed(1),
   accountId: '1000000000000000001',
+  serviceUrl: null,
   role: null,
   serviceUser: null,
   connectedAt: T0,
@@ -77,6 +78,21 @@ export function personTokenConformance(name: string, createLocation: () => Promi
       const row = await s.getPersonToken('T0TEAM', 'U0ALICE');
       expect(row?.sealed).toEqual(sealed(2, 'new0new0new0new0'));
       expect(row).toMatchObject({ connectedAt: T0, version: 2, latestVersion: 2 });
+    });
+
+    it("keeps the service URL a token was checked against, and lists a team's tokens by person", async () => {
+      const s = await open();
+      const url = 'https://tsai.example.com';
+      await s.savePersonToken(personToken({ serviceUrl: url }));
+      await s.savePersonToken(personToken({ userId: 'U0BOB', version: 3 }));
+      await s.savePersonToken(personToken({ teamId: 'T0OTHER', serviceUrl: 'https://other.example.com' }));
+      expect((await s.getPersonToken('T0TEAM', 'U0ALICE'))?.serviceUrl).toBe(url);
+      const team = await s.listTeamPersonTokens('T0TEAM');
+      expect(team.map((t) => [t.userId, t.serviceUrl, t.version, t.latestVersion])).toEqual([
+        ['U0ALICE', url, 1, 1],
+        ['U0BOB', null, 3, 3],
+      ]);
+      expect(await s.listTeamPersonTokens('T0NONE')).toEqual([]);
     });
 
     it("deletes the tokens of a whole team at once, each person's mark past their row, other teams untouched", async () => {

@@ -89,7 +89,7 @@ export function stepConformance(name: string, createLocation: () => Promise<Stor
       await waitingFor(s, 1, { flowId: newFlow(1).flowId });
       expect(await claim(s, 'A', T0 + 1_000)).toEqual([]);
       const [leased] = await s.claimDueFlows({ owner: 't', now: T0 + 10_000, leaseMs: LEASE, limit: 5 });
-      await s.updateTrackedFlow(leased!.flowId, 't', {
+      await s.updateTrackedFlow(leased!, 't', {
         status: 'COMPLETED',
         endReason: 'ended',
         release: true,
@@ -98,6 +98,26 @@ export function stepConformance(name: string, createLocation: () => Promise<Stor
       // Leased: nobody else gets it until the lease runs out.
       expect(await claim(s, 'B', T0 + 12_000)).toEqual([]);
       expect(ids(await claim(s, 'B', T0 + 11_000 + LEASE + 1))).toEqual(['Fx000001']);
+    });
+
+    it("never ends a step's wait with another tenant's flow of the same ID, or with another tenant's request", async () => {
+      const s = await open();
+      // Step 1 (T0TEAM) waits for flow 1; another tenant's service handed out the same ID, and its flow ends.
+      await s.trackFlow(newFlow(1));
+      await s.trackFlow(newFlow(1, { teamId: 'T0OTHER' }));
+      await waitingFor(s, 1, { flowId: newFlow(1).flowId });
+      const [other] = (
+        await s.claimDueFlows({ owner: 't', now: T0 + 10_000, leaseMs: LEASE, limit: 5 })
+      ).filter((f) => f.teamId === 'T0OTHER');
+      await s.updateTrackedFlow(other!, 't', { status: 'COMPLETED', endReason: 'ended', release: true });
+      expect(await claim(s, 'A', T0 + 11_000)).toEqual([]);
+      await s.updateTrackedFlow(newFlow(1), 't', { status: 'FAILED', endReason: 'ended', release: true });
+      expect(ids(await claim(s, 'A', T0 + 12_000))).toEqual(['Fx000001']);
+      // Step 2 waits for a request whose team is another's: turned down, it does not end the step's wait.
+      const elsewhere = await s.createApproval(newRequest({ teamId: 'T0OTHER' }));
+      await waitingFor(s, 2, { approvalId: elsewhere.id });
+      await s.decideApproval({ id: elsewhere.id, decision: 'reject', by: 'U0BOB', at: T0 + 100 });
+      expect(ids(await claim(s, 'B', T0 + 12_000))).toEqual([]);
     });
 
     it('leases a live step when its request is turned down or expires, or once its approved flow ended', async () => {
@@ -115,7 +135,7 @@ export function stepConformance(name: string, createLocation: () => Promise<Stor
       await s.trackFlow(newFlow(7, { approvalId: approved.id, origin: 'approval' }));
       expect(ids(await claim(s, 'A', T0 + 1_000))).toEqual(['Fx000001']);
       const [leased] = await s.claimDueFlows({ owner: 't', now: T0 + 10_000, leaseMs: LEASE, limit: 5 });
-      await s.updateTrackedFlow(leased!.flowId, 't', {
+      await s.updateTrackedFlow(leased!, 't', {
         status: 'COMPLETED',
         endReason: 'ended',
         release: true,

@@ -3,6 +3,8 @@ import type { NewTrackedFlow, Store } from '../../src/store/index.js';
 import { type StoreLocation, storesForEachTest } from './fixtures/store.js';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
+/** A flow of the team `newFlow` keeps its flows under. */
+const key = (flowId: string) => ({ teamId: 'T0TEAM', flowId });
 
 export function newFlow(n: number, over: Partial<NewTrackedFlow> = {}): NewTrackedFlow {
   return {
@@ -56,24 +58,75 @@ export function trackingConformance(name: string, createLocation: () => Promise<
       await s.trackFlow(newFlow(2));
       await s.trackFlow(newFlow(3));
       const inThread = { kind: 'message', channelId: 'C0OPS', ts: '17.2', threadTs: '16.9' } as const;
-      await s.setFlowAnnouncement('1400000000000000003', inThread);
-      expect((await s.getTrackedFlow('1400000000000000003'))?.announcement).toEqual(inThread);
-      await s.setFlowAnnouncement('1400000000000000001', { kind: 'message', channelId: 'C0OPS', ts: '17.1' });
-      await s.setFlowAnnouncement('1400000000000000002', {
+      await s.setFlowAnnouncement(key('1400000000000000003'), inThread);
+      expect((await s.getTrackedFlow(key('1400000000000000003')))?.announcement).toEqual(inThread);
+      await s.setFlowAnnouncement(key('1400000000000000001'), {
+        kind: 'message',
+        channelId: 'C0OPS',
+        ts: '17.1',
+      });
+      await s.setFlowAnnouncement(key('1400000000000000002'), {
         kind: 'response-url',
         url: 'https://hooks.slack.com/x',
         issuedAt: T0,
         uses: 1,
       });
-      expect((await s.getTrackedFlow('1400000000000000001'))?.announcement).toEqual({
+      expect((await s.getTrackedFlow(key('1400000000000000001')))?.announcement).toEqual({
         kind: 'message',
         channelId: 'C0OPS',
         ts: '17.1',
       });
-      expect((await s.getTrackedFlow('1400000000000000002'))?.announcement).toMatchObject({ uses: 1 });
+      expect((await s.getTrackedFlow(key('1400000000000000002')))?.announcement).toMatchObject({ uses: 1 });
       expect(
-        await s.setFlowAnnouncement('1999999999999999999', { kind: 'message', channelId: 'C', ts: '1' }),
+        await s.setFlowAnnouncement(key('1999999999999999999'), { kind: 'message', channelId: 'C', ts: '1' }),
       ).toBeNull();
+    });
+
+    it("keeps two tenants' flows of the same ID apart: each tracked, announced, leased, updated and pruned as its own", async () => {
+      const s = await open();
+      const acme = await s.trackFlow(newFlow(1, { teamId: 'T0ACME', asked: 'acme' }));
+      const globex = await s.trackFlow(newFlow(1, { teamId: 'T0GLOBEX', asked: 'globex', channelId: 'C0G' }));
+      expect([acme.teamId, acme.asked, globex.teamId, globex.asked]).toEqual([
+        'T0ACME',
+        'acme',
+        'T0GLOBEX',
+        'globex',
+      ]);
+      expect(await s.getTrackedFlow({ teamId: 'T0TEAM', flowId: acme.flowId })).toBeNull();
+      expect(await s.getTrackedFlow({ flowId: acme.flowId })).toBeNull();
+      await s.setFlowAnnouncement(globex, { kind: 'message', channelId: 'C0G', ts: '2.1' });
+      expect((await s.getTrackedFlow(acme))?.announcement).toBeNull();
+      expect((await s.getTrackedFlow(globex))?.announcement).toMatchObject({ ts: '2.1' });
+      const leased = await s.claimDueFlows({ owner: 'A', now: T0 + 10_000, leaseMs: 60_000, limit: 5 });
+      expect(leased.map((f) => f.teamId).sort()).toEqual(['T0ACME', 'T0GLOBEX']);
+      await s.updateTrackedFlow(acme, 'A', {
+        status: 'COMPLETED',
+        endReason: 'ended',
+        finishedAt: T0 + 11_000,
+        release: true,
+      });
+      expect((await s.getTrackedFlow(globex))?.status).toBe('CREATED');
+      expect(
+        (await s.listTrackedFlows({ flowId: acme.flowId })).map((f) => [f.teamId, f.status]).sort(),
+      ).toEqual([
+        ['T0ACME', 'COMPLETED'],
+        ['T0GLOBEX', 'CREATED'],
+      ]);
+      expect(await s.pruneTrackedFlows(T0 + 12_000, 10)).toBe(1);
+      expect(await s.getTrackedFlow(acme)).toBeNull();
+      expect(await s.getTrackedFlow(globex)).not.toBeNull();
+    });
+
+    it('keeps a flow without a team under no team, read only without one', async () => {
+      const s = await open();
+      const none = await s.trackFlow(newFlow(2, { teamId: undefined }));
+      expect(none.teamId).toBeNull();
+      expect(await s.getTrackedFlow({ flowId: none.flowId })).toMatchObject({ flowId: none.flowId });
+      expect(await s.getTrackedFlow({ teamId: null, flowId: none.flowId })).not.toBeNull();
+      expect(await s.getTrackedFlow({ teamId: 'T0TEAM', flowId: none.flowId })).toBeNull();
+      expect((await s.listTrackedFlows({ teamId: 'T0TEAM' })).map((f) => f.flowId)).not.toContain(
+        none.flowId,
+      );
     });
 
     it('leases only due, unfinished, unleased flows; a lease that ran out can be taken by another owner', async () => {
@@ -85,7 +138,10 @@ export function trackingConformance(name: string, createLocation: () => Promise<
       expect(a.map((f) => f.flowId).sort()).toEqual(['1400000000000000001', '1400000000000000003']);
       expect(a[0]).toMatchObject({ leaseOwner: 'A', leaseUntil: T0 + 33_000 });
       expect(await s.claimDueFlows({ owner: 'B', now: T0 + 10_000, leaseMs: 30_000, limit: 10 })).toEqual([]);
-      await s.updateTrackedFlow('1400000000000000003', 'A', { finishedAt: T0 + 4_000, endReason: 'ended' });
+      await s.updateTrackedFlow(key('1400000000000000003'), 'A', {
+        finishedAt: T0 + 4_000,
+        endReason: 'ended',
+      });
       const b = await s.claimDueFlows({ owner: 'B', now: T0 + 34_000, leaseMs: 30_000, limit: 10 });
       expect(b.map((f) => f.flowId)).toEqual(['1400000000000000001']);
       expect(b[0]!.leaseOwner).toBe('B');
@@ -95,8 +151,8 @@ export function trackingConformance(name: string, createLocation: () => Promise<
       const s = await open();
       await s.trackFlow(newFlow(1));
       await s.claimDueFlows({ owner: 'A', now: T0 + 3_000, leaseMs: 30_000, limit: 1 });
-      expect(await s.updateTrackedFlow('1400000000000000001', 'B', { status: 'RUNNING' })).toBeNull();
-      const written = await s.updateTrackedFlow('1400000000000000001', 'A', {
+      expect(await s.updateTrackedFlow(key('1400000000000000001'), 'B', { status: 'RUNNING' })).toBeNull();
+      const written = await s.updateTrackedFlow(key('1400000000000000001'), 'A', {
         status: 'COMPLETED',
         statusChangedAt: T0 + 5_000,
         shownStatus: 'COMPLETED',
@@ -128,14 +184,16 @@ export function trackingConformance(name: string, createLocation: () => Promise<
       const s = await open();
       await s.trackFlow(newFlow(1));
       await s.claimDueFlows({ owner: 'A', now: T0 + 3_000, leaseMs: 30_000, limit: 1 });
-      const held = await s.updateTrackedFlow('1400000000000000001', 'A', { leaseUntil: T0 + 60_000 });
+      const held = await s.updateTrackedFlow(key('1400000000000000001'), 'A', { leaseUntil: T0 + 60_000 });
       expect(held).toMatchObject({ leaseOwner: 'A', leaseUntil: T0 + 60_000 });
       // Extended: not free at the first lease's end.
       expect(await s.claimDueFlows({ owner: 'B', now: T0 + 40_000, leaseMs: 30_000, limit: 1 })).toEqual([]);
       const b = await s.claimDueFlows({ owner: 'B', now: T0 + 61_000, leaseMs: 30_000, limit: 1 });
       expect(b.map((f) => f.leaseOwner)).toEqual(['B']);
-      expect(await s.updateTrackedFlow('1400000000000000001', 'A', { leaseUntil: T0 + 99_000 })).toBeNull();
-      expect((await s.getTrackedFlow('1400000000000000001'))?.leaseUntil).toBe(T0 + 91_000);
+      expect(
+        await s.updateTrackedFlow(key('1400000000000000001'), 'A', { leaseUntil: T0 + 99_000 }),
+      ).toBeNull();
+      expect((await s.getTrackedFlow(key('1400000000000000001')))?.leaseUntil).toBe(T0 + 91_000);
     });
 
     it('gives back every lease of an owner at shutdown', async () => {
@@ -152,13 +210,13 @@ export function trackingConformance(name: string, createLocation: () => Promise<
       for (let i = 1; i <= 4; i++) await s.trackFlow(newFlow(i));
       await s.claimDueFlows({ owner: 'A', now: T0 + 3_000, leaseMs: 600_000, limit: 4 });
       const end = (n: number, patch: Parameters<Store['updateTrackedFlow']>[2]) =>
-        s.updateTrackedFlow(newFlow(n).flowId, 'A', { endReason: 'ended', notifiedAt: T0 + 9_000, ...patch });
+        s.updateTrackedFlow(newFlow(n), 'A', { endReason: 'ended', notifiedAt: T0 + 9_000, ...patch });
       await end(1, { finishedAt: T0 + 10_000, release: true });
       await end(2, { finishedAt: T0 + 20_000, release: true });
       await end(3, {});
       expect(await s.pruneTrackedFlows(T0 + 15_000, 10)).toBe(1);
-      expect(await s.getTrackedFlow(newFlow(1).flowId)).toBeNull();
-      expect(await s.getTrackedFlow(newFlow(2).flowId)).not.toBeNull();
+      expect(await s.getTrackedFlow(newFlow(1))).toBeNull();
+      expect(await s.getTrackedFlow(newFlow(2))).not.toBeNull();
       expect(await s.pruneTrackedFlows(T0 + 1_000_000_000, 1)).toBe(1);
       expect(await s.pruneTrackedFlows(T0 + 1_000_000_000, 10)).toBe(0);
       const left = (await s.listTrackedFlows()).map((f) => f.flowId.slice(-1));

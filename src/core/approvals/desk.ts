@@ -139,7 +139,13 @@ export class Approvals {
   }
 
   private async decision(
-    who: { userId: string; userName?: string; teamId?: string; channelId?: string },
+    who: {
+      userId: string;
+      userName?: string;
+      teamId?: string;
+      channelId?: string;
+      surface?: 'button' | 'home';
+    },
     op: Extract<Operation, { kind: 'approval-decision' }>,
   ): Promise<DecisionOutcome> {
     const result = await this.runner.run(
@@ -151,6 +157,7 @@ export class Approvals {
         asked: `${op.decision} request ${op.requestId}`,
         timeZone: this.timeZone,
         via: 'approval',
+        surface: who.surface ?? 'button',
       },
       op,
     );

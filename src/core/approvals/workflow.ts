@@ -127,6 +127,8 @@ export interface DecideInput {
   userName?: string;
   /** Called once this decision has won and before the flow is created (e.g. to take the buttons away). */
   onExecuting?: OnExecuting;
+  /** Where the decider clicked (core/gate/surfaces.ts): a card's button (the default), or the Home tab. */
+  surface?: 'button' | 'home';
 }
 
 /** Whether someone may decide a request now, or what they are told instead. */
@@ -142,6 +144,7 @@ export interface RetryInput {
   teamId?: string;
   channelId?: string;
   onExecuting?: OnExecuting;
+  surface?: 'button' | 'home';
 }
 
 const ID_RE = /^\d{1,30}$/;

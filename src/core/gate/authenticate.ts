@@ -1,6 +1,7 @@
 import type { PersonRef } from '../identity/vault.js';
 import type { IdentityChoice, ServiceIdentity } from '../operations/identity.js';
 import type { OpFailure } from '../outcome.js';
+import type { SlackRights } from './admin.js';
 
 /**
  * The first step of the gate: who the operation acts for, as Slack and the service know them now. Their
@@ -18,6 +19,11 @@ export type Standing = 'active' | 'deactivated' | 'gone' | 'unknown';
 /** The port the Slack surface implements (`users.info`, cached briefly). */
 export interface SlackStanding {
   standingOf(person: PersonRef): Promise<Standing>;
+  /**
+   * What Slack says of the person's rights in their tenant at this moment (`users.info` asked anew, never
+   * from a cache): undefined when Slack did not answer. Absent: nobody has any.
+   */
+  rightsOf?(person: PersonRef): Promise<SlackRights | undefined>;
 }
 
 /**
@@ -33,12 +39,18 @@ export interface Tenant {
 
 export interface Tenancy {
   tenantOf(teamId: string | undefined): Tenant;
+  /**
+   * Whether every team's calls go to one service (one bot token), where a service ID names one resource
+   * whichever team used it; with "Add to Slack" each tenant has its own, and another tenant's ID is
+   * another resource.
+   */
+  readonly sharedService: boolean;
 }
 
 /** The bot's one service account, for every team. */
 export function singleTenant(identity: ServiceIdentity): Tenancy {
   const tenant: Tenant = { id: 'default', identity };
-  return { tenantOf: () => tenant };
+  return { tenantOf: () => tenant, sharedService: true };
 }
 
 /**
@@ -52,6 +64,7 @@ export function tenantPerInstallation(identityOf: (tenant: string) => ServiceIde
       const id = teamId ?? '';
       return { id, identity: identityOf(id) };
     },
+    sharedService: false,
   };
 }
 
@@ -89,7 +102,12 @@ export async function standingRefusal(
 ): Promise<{ standing: Standing; refusal?: OpFailure }> {
   const standing = (await deps.standing?.standingOf(person).catch(() => 'unknown' as const)) ?? 'unknown';
   if (standing === 'active' || standing === 'unknown') return { standing };
-  return { standing, refusal: { ok: false, ...STANDING_REFUSAL[standing], refusedBy: 'standing' } };
+  return { standing, refusal: refusedFor(standing) };
+}
+
+/** The refusal of a person Slack says is deactivated or gone. */
+export function refusedFor(standing: Exclude<Standing, 'active' | 'unknown'>): OpFailure {
+  return { ok: false, ...STANDING_REFUSAL[standing], refusedBy: 'standing' };
 }
 
 /**

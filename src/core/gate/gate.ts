@@ -5,9 +5,11 @@ import type { CommandSpec } from '../grammar/commands.js';
 import type { Actor, Operation } from '../operations/operation.js';
 import type { OpFailure } from '../outcome.js';
 import type { AccessPolicy } from '../policy.js';
+import { adminRefusal, type TenantInstall } from './admin.js';
 import {
   authenticate,
   type Principal,
+  refusedFor,
   type SlackStanding,
   standingRefusal,
   type Tenancy,
@@ -79,7 +81,9 @@ export class Gate {
     const person = { teamId: actor.teamId ?? '', userId: actor.userId };
     const who = await authenticate(this.deps, person, { identity: false });
     if (!who.ok) return who;
-    const resource = await getResource(this.deps.store, actor, op.value);
+    const resource = await getResource(this.deps.store, actor, op.value, {
+      sharedService: this.deps.tenancy.sharedService,
+    });
     const refused = await assertPermissions(this.deps, actor, op.value, resource);
     if (refused) return { ok: false, failure: refused };
     let principal = who.principal;
@@ -92,6 +96,20 @@ export class Gate {
       ok: true,
       passage: { actor, op: op.value, principal, resource, masked: op.masked || asker.masked },
     };
+  }
+
+  /**
+   * A tenant's own service account, about to be changed (its form opened, or sent): the person's standing,
+   * then that they are of the tenant and one of its admins, as Slack says now (`admin.ts`).
+   */
+  async tenantAdmin(actor: Actor, install: TenantInstall): Promise<OpFailure | null> {
+    const person = { teamId: actor.teamId ?? '', userId: actor.userId };
+    const { refusal } = await standingRefusal(this.deps, person);
+    if (refusal) return refusal;
+    const rights = await this.deps.standing?.rightsOf?.(person).catch(() => undefined);
+    // Asked anew for the rights, Slack's answer is fresher than the standing held for a minute.
+    if (rights?.deleted) return refusedFor('deactivated');
+    return adminRefusal(person.teamId, install, actor.userId, rights);
   }
 
   /**
@@ -118,7 +136,12 @@ export class Gate {
     if (refusal) return refusal;
     return policyRefusal(
       this.deps.policy,
-      { userId: actor.userId, ...(actor.teamId ? { teamId: actor.teamId } : {}), channelId: actor.channelId },
+      {
+        userId: actor.userId,
+        ...(actor.teamId ? { teamId: actor.teamId } : {}),
+        channelId: actor.channelId,
+        via: actor.surface,
+      },
       spec,
       params,
     );

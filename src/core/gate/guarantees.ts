@@ -29,7 +29,7 @@ export const GUARANTEES = [
     id: 'team',
     step: 'getResource',
     ownerRight: false,
-    says: 'What the operation touches (a followed flow, a request, a schedule) belongs to the Slack team asking; one of another team is answered as unknown, to read or to decide.',
+    says: 'What the operation touches (a followed flow, a request, a schedule, the tenant itself) belongs to the Slack team asking; one of another team is answered as unknown, to read or to decide, and a person of another team or organisation changes nothing of this one.',
   },
   {
     id: 'operator',
@@ -42,6 +42,12 @@ export const GUARANTEES = [
     step: 'assertPermissions',
     ownerRight: true,
     says: 'The bot acts only in the allowed channels (TSAI_ALLOWED_CHANNELS).',
+  },
+  {
+    id: 'admin',
+    step: 'assertPermissions',
+    ownerRight: false,
+    says: "A tenant's own service account is changed only by its admins, as Slack says at that moment: on an org-wide install an organisation admin or owner; on a workspace install that workspace's admins or owners, never a guest; whoever installed the app only while none is connected.",
   },
   {
     id: 'approval',

@@ -43,7 +43,12 @@ export async function assertPermissions(
   if (spec) {
     const refused = await policyRefusal(
       deps.policy,
-      { userId: asker.userId, ...(actor.teamId ? { teamId: actor.teamId } : {}), channelId: asker.channelId },
+      {
+        userId: asker.userId,
+        ...(actor.teamId ? { teamId: actor.teamId } : {}),
+        channelId: asker.channelId,
+        via: actor.surface,
+      },
       spec,
       reachesService(op) && op.kind !== 'live-model' ? requestParams(op) : { ...op },
     );
@@ -70,7 +75,7 @@ export async function assertPermissions(
 /** The access policy's verdict on a person running a command in a channel, as the gate's refusal. */
 export async function policyRefusal(
   policy: AccessPolicy,
-  where: { userId: string; teamId?: string; channelId: string },
+  where: { userId: string; teamId?: string; channelId: string; via?: string },
   spec: CommandSpec,
   params: Record<string, unknown>,
 ): Promise<OpFailure | null> {

@@ -1,12 +1,12 @@
 import type { ApprovalRequest, Schedule, Store, TrackedFlow } from '../../store/index.js';
 import type { Actor, Operation } from '../operations/operation.js';
-import { withinTeam } from '../read-scope.js';
+import { teamRecords } from './team.js';
 
 /**
- * The second step of the gate: what the operation touches, read within the Slack team that asks. A record
- * of another team (a followed flow, a request, a schedule) is not found here, to read or to decide,
- * whichever surface asked; a live flow's approval (a request's, or a schedule's) names who asked for it and
- * where, on whose behalf the flow acts.
+ * The second step of the gate: what the operation touches, read within the Slack team that asks
+ * (`team.ts`). A record of another team (a followed flow, a request, a schedule) is not found here, to
+ * read or to decide, whichever surface asked; a live flow's approval (a request's, or a schedule's) names
+ * who asked for it and where, on whose behalf the flow acts.
  */
 
 /** What a live start or stop is approved by: a request just approved, a schedule approved once. */
@@ -18,7 +18,10 @@ export type LiveApproval =
 
 export type Resource =
   | { kind: 'none' }
-  /** `/tsai flow <id>`: its record when the bot followed it in this team (`visible`: it may be shown). */
+  /**
+   * `/tsai flow <id>`: its record when the bot followed it in this team. `visible`: the service may be
+   * asked: not when, on the one service every team shares (one bot token), another team followed that ID.
+   */
   | { kind: 'flow'; tracked: TrackedFlow | null; visible: boolean }
   /** A request to decide, when it is this team's. */
   | { kind: 'request'; request: ApprovalRequest | null }
@@ -37,27 +40,31 @@ export type Resource =
 const SCHEDULE_APPROVAL = /^schedule:(.+)$/;
 
 export async function getResource(
-  store: Pick<Store, 'getTrackedFlow' | 'getApproval' | 'getSchedule'>,
+  store: Pick<Store, 'getTrackedFlow' | 'getApproval' | 'getSchedule' | 'listTrackedFlows'>,
   actor: Actor,
   op: Operation,
+  o: { sharedService: boolean },
 ): Promise<Resource> {
   // A surface that names no team (core's own callers) is not asked for one; every Slack surface names it.
-  const mine = <T extends { teamId: string | null }>(r: T | null): T | null =>
-    r && (actor.teamId === undefined || withinTeam(r.teamId, actor)) ? r : null;
+  const mine = teamRecords(store, actor.teamId);
   switch (op.kind) {
     case 'flow': {
-      const tracked = await store.getTrackedFlow(op.flowId);
-      return { kind: 'flow', tracked, visible: !tracked || withinTeam(tracked.teamId, actor) };
+      const tracked = await mine.flow(op.flowId);
+      const elsewhere =
+        !tracked &&
+        o.sharedService &&
+        (await store.listTrackedFlows({ flowId: op.flowId, limit: 1 })).length > 0;
+      return { kind: 'flow', tracked, visible: !elsewhere };
     }
     case 'approval-decision':
-      return { kind: 'request', request: mine(await store.getApproval(op.requestId)) };
+      return { kind: 'request', request: await mine.request(op.requestId) };
     case 'schedule-decision':
-      return { kind: 'schedule', schedule: mine(await store.getSchedule(op.scheduleId)) };
+      return { kind: 'schedule', schedule: await mine.schedule(op.scheduleId) };
     case 'live-model': {
       const scheduleId = SCHEDULE_APPROVAL.exec(op.approvalId)?.[1];
       const approval: LiveApproval = scheduleId
-        ? schedule(mine(await store.getSchedule(scheduleId)))
-        : request(mine(await store.getApproval(op.approvalId)));
+        ? schedule(await mine.schedule(scheduleId))
+        : request(await mine.request(op.approvalId));
       const asker =
         approval.kind === 'request'
           ? { userId: approval.request.requesterId, channelId: approval.request.originChannelId }

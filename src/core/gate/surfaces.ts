@@ -59,6 +59,18 @@ export const SURFACES = [
     actsFor: 'the person Slack says ran the workflow (its `user_context`)',
     when: 'when the workflow reaches the step',
   },
+  {
+    id: 'setup',
+    asks: '`/tsai setup` (or its button in a reply or the Home tab), which opens the service account form',
+    actsFor: 'the person who asked',
+    when: 'before the form opens',
+  },
+  {
+    id: 'setup-form',
+    asks: "the service account form sent: the tenant's service URL, account and token",
+    actsFor: 'the person who sent it',
+    when: 'when it is sent, before anything is kept',
+  },
 ] as const;
 
 export type SurfaceId = (typeof SURFACES)[number]['id'];

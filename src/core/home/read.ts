@@ -1,4 +1,5 @@
 import type { StoredChannelDefaults } from '../channel-defaults.js';
+import { teamRecords } from '../gate/team.js';
 import type { ApprovalRequest, CatalogKind, Store, TrackedFlow } from '../records.js';
 
 const DAY_MS = 86_400_000;
@@ -100,9 +101,10 @@ export async function markHome(store: Pick<Store, 'getState' | 'setState'>, view
 
 /** Whether a followed flow has not ended yet (a Home waits for its end to show). */
 export async function flowStillRunning(
-  store: Pick<Store, 'getTrackedFlow'>,
+  store: Pick<Store, 'getTrackedFlow' | 'getApproval' | 'getSchedule'>,
+  viewer: { teamId: string },
   flowId: string,
 ): Promise<boolean> {
-  const f = await store.getTrackedFlow(flowId);
+  const f = await teamRecords(store, viewer.teamId).flow(flowId);
   return Boolean(f && !f.endReason);
 }

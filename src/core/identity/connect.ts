@@ -1,6 +1,6 @@
 import type { TokenCheck } from '../../api/index.js';
 import type { AuditLog } from '../audit.js';
-import type { Connection, IdentityVault, PersonRef } from './vault.js';
+import { boundTo, type Connection, type IdentityVault, type PersonRef, type ServicePlace } from './vault.js';
 
 /** A person as a surface knows them: who, and where they asked from (for the audit line). */
 export interface Asker extends PersonRef {
@@ -10,6 +10,8 @@ export interface Asker extends PersonRef {
 /** Whom a person's service calls act as. */
 export type Standing =
   | { kind: 'connected'; connection: Connection }
+  /** Connected, but for another service account or URL than the workspace's now: never sent to it. */
+  | { kind: 'set-aside'; connection: Connection }
   /** Not connected: the bot's shared token acts for them. */
   | { kind: 'shared' }
   /** Not connected, and nothing acts for them (TSAI_REQUIRE_USER_TOKEN). */
@@ -20,23 +22,23 @@ export type ConnectOutcome =
   /** Nothing was saved; `problem` says why, for the form's field. */
   | { ok: false; problem: string };
 
+/** The service account a person's tokens are checked against and sent to, and the one read that checks one. */
+export interface PersonService {
+  place: ServicePlace;
+  checkToken(token: string): Promise<TokenCheck>;
+}
+
 export interface ConnectionsOptions {
   vault: IdentityVault;
   /** False without TSAI_SECRET_KEY: tokens cannot be kept. */
   canConnect: boolean;
   /** Everyone must act with their own token. */
   requireUserToken: boolean;
-  /** The service account tokens are checked against. */
-  accountId: string;
-  /** One cheap read with the token (the service client's `checkServiceToken`). */
-  checkToken(token: string): Promise<TokenCheck>;
   /**
-   * "Add to Slack": the service account of the person's tenant, whose tokens are checked against it
-   * instead of `accountId`; undefined while the tenant has connected none.
+   * The service account of a person's tenant: the bot's one, or ("Add to Slack") the one its admins
+   * connected; undefined while the tenant has connected none.
    */
-  tenantAccount?(
-    teamId: string,
-  ): Promise<{ accountId: string; checkToken(token: string): Promise<TokenCheck> } | undefined>;
+  serviceOf(teamId: string): Promise<PersonService | undefined>;
   audit: AuditLog;
   now: () => Date;
 }
@@ -60,7 +62,12 @@ export class Connections {
 
   async standing(p: PersonRef): Promise<Standing> {
     const connection = await this.o.vault.connection(p);
-    if (connection) return { kind: 'connected', connection };
+    if (connection) {
+      const service = await this.o.serviceOf(p.teamId);
+      return service && !boundTo(connection, service.place)
+        ? { kind: 'set-aside', connection }
+        : { kind: 'connected', connection };
+    }
     return this.o.requireUserToken ? { kind: 'none' } : { kind: 'shared' };
   }
 
@@ -73,15 +80,15 @@ export class Connections {
         problem:
           "That is not a service token: paste the token as the service's user interface shows it (one line, no spaces).",
       };
-    const tenant = this.o.tenantAccount ? await this.o.tenantAccount(p.teamId) : undefined;
-    if (this.o.tenantAccount && !tenant)
+    const service = await this.o.serviceOf(p.teamId);
+    if (!service)
       return {
         ok: false,
         problem:
           'This Slack workspace is not connected to a service account yet, so there is nothing to connect your token to. One of its admins connects it first with `/tsai setup`.',
       };
-    const accountId = tenant?.accountId ?? this.o.accountId;
-    const check = await (tenant ? tenant.checkToken(token) : this.o.checkToken(token));
+    const { accountId, baseUrl } = service.place;
+    const check = await service.checkToken(token);
     if (!check.ok && check.reason === 'refused') {
       await this.audit(
         p,
@@ -96,6 +103,16 @@ export class Connections {
           "The service refused this token (invalid or expired), so it was not saved. Make a new one in the service's user interface and paste it here.",
       };
     }
+    if (!check.ok && check.reason === 'not-read') {
+      await this.audit(
+        p,
+        'identity.connect',
+        'refused',
+        `the service did not answer the check (HTTP ${check.status})`,
+        accountId,
+      );
+      return { ok: false, problem: notReadProblem(check.status, check.message) };
+    }
     if (!check.ok)
       return {
         ok: false,
@@ -104,6 +121,7 @@ export class Connections {
     const connection: Connection = {
       since: this.o.now().getTime(),
       accountId,
+      serviceUrl: baseUrl,
       ...(check.role ? { role: check.role } : {}),
       ...(check.serviceUser ? { serviceUser: check.serviceUser } : {}),
     };
@@ -124,7 +142,7 @@ export class Connections {
     operation: string,
     outcome: 'ok' | 'refused',
     error?: string,
-    account = this.o.accountId,
+    account?: string,
   ): Promise<void> {
     return this.o.audit.writeSurely({
       at: this.o.now().getTime(),
@@ -137,4 +155,18 @@ export class Connections {
       ...(error ? { error } : {}),
     });
   }
+}
+
+/**
+ * What a token the service answered without reading the account (a 403, a 404, a redirect) means, for the
+ * form's field: only the read itself says that a token works.
+ */
+export function notReadProblem(status: number, said: string): string {
+  if (status === 403)
+    return `The service did not let this token read the account (HTTP 403), so it was not saved: ${said} A token whose role may read the account's workspaces is needed.`;
+  if (status === 404)
+    return `The service at this URL knows no such account (HTTP 404), so nothing was saved: ${said}`;
+  if (status >= 300 && status < 400)
+    return `The service's address answered with a redirect (HTTP ${status}), which the bot does not follow, so nothing was saved: give the address the service is at.`;
+  return `The service did not answer the check (HTTP ${status}), so nothing was saved: ${said}`;
 }

@@ -13,7 +13,14 @@ export {
 } from './connect.js';
 export { keyIdOf, type SecretKeys } from './keys.js';
 export { createLockedVault } from './store-vault.js';
-export type { Connection, IdentityVault, PersonRef } from './vault.js';
+export {
+  type BoundToken,
+  boundTo,
+  type Connection,
+  type IdentityVault,
+  type PersonRef,
+  type ServicePlace,
+} from './vault.js';
 
 /** Each person's own service token, kept in `store` encrypted under `keys` (docs/security.md). */
 export function createVault(store: Store, keys: SecretKeys): IdentityVault {

@@ -31,6 +31,8 @@ export interface RowFacts {
   teamId: string;
   userId: string;
   accountId: string;
+  /** The service URL the token was checked against; absent or null on rows kept before it was. */
+  serviceUrl?: string | null;
   role: string | null;
   serviceUser: string | null;
   connectedAt: number;
@@ -38,17 +40,19 @@ export interface RowFacts {
 }
 
 /**
- * What a ciphertext is bound to: the person, the account, role and service user the check found, when
- * they connected, and which write of their token this is. Copied to another person's row, or with any of
- * these changed beside it, it no longer decrypts; an older copy of the same person's row carries an older
- * version, which the store's mark tells apart.
+ * What a ciphertext is bound to: the person, the account and service URL, role and service user the check
+ * found, when they connected, and which write of their token this is. Copied to another person's row, or
+ * with any of these changed beside it (pointed at another URL, say), it no longer decrypts; an older copy
+ * of the same person's row carries an older version, which the store's mark tells apart. Rows kept before
+ * the URL was bound keep the binding they were sealed with.
  */
 export function sealedBinding(f: RowFacts): Buffer {
   const fields = [
-    'tsai-person-token/v2',
+    f.serviceUrl ? 'tsai-person-token/v3' : 'tsai-person-token/v2',
     f.teamId,
     f.userId,
     f.accountId,
+    ...(f.serviceUrl ? [f.serviceUrl] : []),
     f.role ?? '',
     f.serviceUser ?? '',
     String(f.connectedAt),

@@ -9,7 +9,7 @@ import {
   sealedBinding,
   unseal,
 } from './keys.js';
-import type { Connection, IdentityVault, PersonRef } from './vault.js';
+import { boundTo, type Connection, type IdentityVault, type PersonRef } from './vault.js';
 
 export type VaultStore = Pick<
   Store,
@@ -61,6 +61,14 @@ export function createStoreVault(store: VaultStore, keys: SecretKeys): IdentityV
     async tokenOf(p) {
       return (await verified(p))?.token;
     },
+    async tokenFor(p, place) {
+      const read = await verified(p);
+      if (!read) return undefined;
+      const connection = connectionOf(read.row);
+      return boundTo(connection, place)
+        ? { kind: 'token', token: read.token }
+        : { kind: 'set-aside', connection };
+    },
     async connection(p) {
       const read = await verified(p);
       return read ? connectionOf(read.row) : undefined;
@@ -71,6 +79,7 @@ export function createStoreVault(store: VaultStore, keys: SecretKeys): IdentityV
           teamId: p.teamId,
           userId: p.userId,
           accountId: c.accountId,
+          serviceUrl: c.serviceUrl ?? null,
           role: c.role ?? null,
           serviceUser: c.serviceUser ?? null,
           connectedAt: c.since,
@@ -90,6 +99,7 @@ function factsOf(row: StoredPersonToken): Omit<RowFacts, 'version'> {
     teamId: row.teamId,
     userId: row.userId,
     accountId: row.accountId,
+    serviceUrl: row.serviceUrl ?? null,
     role: row.role,
     serviceUser: row.serviceUser,
     connectedAt: row.connectedAt,
@@ -100,6 +110,7 @@ function connectionOf(row: PersonToken): Connection {
   return {
     since: row.connectedAt,
     accountId: row.accountId,
+    ...(row.serviceUrl ? { serviceUrl: row.serviceUrl } : {}),
     ...(row.role ? { role: row.role } : {}),
     ...(row.serviceUser ? { serviceUser: row.serviceUser } : {}),
   };
@@ -112,6 +123,7 @@ function connectionOf(row: PersonToken): Connection {
 export function createLockedVault(store: Pick<Store, 'deletePersonToken'>): IdentityVault {
   return {
     tokenOf: async () => undefined,
+    tokenFor: async () => undefined,
     connection: async () => undefined,
     save: async () => {
       throw new Error('people cannot connect: TSAI_SECRET_KEY is not set');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ServiceCalls, ServiceClient } from '../../api/index.js';
-import type { IdentityVault, PersonRef } from '../identity/vault.js';
+import type { IdentityVault, PersonRef, ServicePlace } from '../identity/vault.js';
 import type { OpFailure } from '../outcome.js';
 import { SERVICE_ROLES } from './registry/entry.js';
 import { entryOfOperation } from './registry/index.js';
@@ -20,10 +20,11 @@ export type IdentityChoice =
 
 export interface ServiceIdentityDeps {
   /**
-   * The service account the calls go to: the bot's one, or ("Add to Slack") the tenant's own
-   * (core/tenancy/accounts.ts), read at each call; undefined while the tenant has connected none.
+   * The service account the calls go to, and where it is: the bot's one, or ("Add to Slack") the
+   * tenant's own (core/tenancy/accounts.ts), read at each call; undefined while the tenant has connected
+   * none. A person's token is sent only where it was checked (`boundTo`).
    */
-  account: () => Promise<ServiceClient | undefined>;
+  account: () => Promise<ServiceAccountOf | undefined>;
   /** Each person's own token; absent: nobody is connected. */
   vault?: IdentityVault;
   /** Whether the bot has a shared token (TSAI_TOKEN), or the tenant's account acts for its people. */
@@ -35,6 +36,12 @@ export interface ServiceIdentityDeps {
    * however soon after, is tried again. Shared by every tenant's identity.
    */
   rejected?: Map<string, string>;
+}
+
+/** A service account's client and where it is. */
+export interface ServiceAccountOf {
+  client: ServiceClient;
+  place: ServicePlace;
 }
 
 /**
@@ -52,14 +59,16 @@ export class ServiceIdentity {
 
   async forPerson(person: PersonRef): Promise<IdentityChoice> {
     const { vault } = this.deps;
-    const service = await this.deps.account();
-    if (!service) return { ok: false, refusal: NOT_SET_UP };
-    const token = vault ? await vault.tokenOf(person) : undefined;
-    if (token !== undefined) {
-      const tokenId = digestOf(token);
+    const account = await this.deps.account();
+    if (!account) return { ok: false, refusal: NOT_SET_UP };
+    const service = account.client;
+    const own = vault ? await vault.tokenFor(person, account.place) : undefined;
+    if (own?.kind === 'set-aside') return { ok: false, refusal: connectFirst('set-aside') };
+    if (own) {
+      const tokenId = digestOf(own.token);
       if (this.rejected.get(keyOf(person)) === tokenId)
         return { ok: false, refusal: connectFirst('still-rejected') };
-      return { ok: true, service: service.as(token), actedAs: 'own', person, tokenId };
+      return { ok: true, service: service.as(own.token), actedAs: 'own', person, tokenId };
     }
     if (this.deps.sharedToken && !this.deps.requireUserToken)
       return { ok: true, service, actedAs: 'shared', person };
@@ -71,11 +80,11 @@ export class ServiceIdentity {
    * token of the person who started it; undefined when there is neither.
    */
   async forBackground(starter: PersonRef | undefined): Promise<ServiceCalls | undefined> {
-    const service = await this.deps.account();
-    if (!service) return undefined;
-    if (this.deps.sharedToken) return service;
-    const token = starter && (await this.deps.vault?.tokenOf(starter));
-    return token === undefined ? undefined : service.as(token);
+    const account = await this.deps.account();
+    if (!account) return undefined;
+    if (this.deps.sharedToken) return account.client;
+    const own = starter && (await this.deps.vault?.tokenFor(starter, account.place));
+    return own?.kind === 'token' ? account.client.as(own.token) : undefined;
   }
 
   /**
@@ -120,9 +129,11 @@ const NOT_SET_UP: OpFailure = {
     'Nothing was sent to the service: this Slack workspace is not connected to a service account yet. One of its admins connects it with `/tsai setup`; then run the same command again.',
 };
 
-type ConnectReason = 'not-connected' | 'rejected' | 'still-rejected';
+type ConnectReason = 'not-connected' | 'rejected' | 'still-rejected' | 'set-aside';
 
 const CONNECT_MESSAGES: Record<ConnectReason, string> = {
+  'set-aside':
+    "Nothing was sent to the service: your own token was connected for the service account this Slack workspace worked with before, and it is never sent anywhere else. This workspace's admins have changed its service since; connect again with a token of the one it uses now (`/tsai connect`), then run the same command again.",
   'not-connected':
     "Nothing was sent to the service: this bot acts with your own service identity, and you have not connected it yet. Connect (a token you create in the service's user interface), then run the same command again.",
   rejected:
@@ -133,6 +144,7 @@ const CONNECT_MESSAGES: Record<ConnectReason, string> = {
 
 /** What a person without a usable identity lacks, said of them (a paused schedule's reason). */
 const CONNECT_LOST: Record<ConnectReason, string> = {
+  'set-aside': "has a service token of the workspace's former service account, set aside since it changed",
   'not-connected': 'has not connected their own service token, which this bot requires',
   rejected: 'has a service token the service no longer accepts',
   'still-rejected': 'has a service token the service no longer accepts',
@@ -143,7 +155,9 @@ function connectFirst(reason: ConnectReason): OpFailure {
     ok: false,
     message: CONNECT_MESSAGES[reason],
     lost: CONNECT_LOST[reason],
-    ...(reason === 'still-rejected' ? {} : { connect: reason === 'rejected' ? 'reconnect' : 'connect' }),
+    ...(reason === 'still-rejected'
+      ? {}
+      : { connect: reason === 'rejected' || reason === 'set-aside' ? 'reconnect' : 'connect' }),
   };
 }
 

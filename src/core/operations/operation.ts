@@ -8,6 +8,7 @@ import type {
 import type { DecisionOutcome } from '../approvals/rules.js';
 import type { OnExecuting } from '../approvals/workflow.js';
 import type { StoredChannelDefaults } from '../channel-defaults.js';
+import type { SurfaceId } from '../gate/surfaces.js';
 import { type CommandSpec, specById } from '../grammar/commands.js';
 import type { OpFailure, OpOutcome, OpSuccess } from '../outcome.js';
 import type { DecidedSchedule, ScheduleDecision } from '../schedules/approval.js';
@@ -63,8 +64,10 @@ export interface Actor {
   asked: string;
   /** The person's IANA zone: time ranges in the outcome are shown in it. */
   timeZone: string;
-  /** Which surface asked: what can reopen it, and how its end is told. */
+  /** Where what it creates came from: what can reopen a flow, and how its end is told. */
   via: FlowOrigin;
+  /** The surface of the gate that asked (core/gate/surfaces.ts): the name the audit records it under. */
+  surface: SurfaceId;
   /** A Workflow Builder step asked: which step of which workflow run (for the audit line). */
   workflow?: { step: string; workflowExecutionId?: string; functionExecutionId: string };
 }

@@ -21,9 +21,11 @@ import {
   type SlackStanding,
   singleTenant,
   type Tenancy,
+  type TenantInstall,
   tenantPerInstallation,
 } from '../gate/index.js';
 import type { Resource } from '../gate/resource.js';
+import type { SurfaceId } from '../gate/surfaces.js';
 import type { CommandSpec } from '../grammar/commands.js';
 import type { IdentityVault } from '../identity/vault.js';
 import type { OpFailure, OpOutcome } from '../outcome.js';
@@ -32,7 +34,13 @@ import { requestsVisibleTo } from '../read-scope.js';
 import { decideSchedule } from '../schedules/approval.js';
 import type { FlowTracker } from '../tracking/tracker.js';
 import { execute, type RangeEcho } from './execute.js';
-import { ACTED_AS_TEXT, type IdentityChoice, roleNeededFor, ServiceIdentity } from './identity.js';
+import {
+  ACTED_AS_TEXT,
+  type IdentityChoice,
+  roleNeededFor,
+  type ServiceAccountOf,
+  ServiceIdentity,
+} from './identity.js';
 import {
   type Actor,
   auditNameOf,
@@ -76,11 +84,13 @@ export interface OperationsDeps {
   requireUserToken?: boolean;
   /** A person's standing in Slack, asked by the gate; absent: nobody is refused for it. */
   standing?: SlackStanding;
+  /** Where `service` is (TSAI_BASE_URL, TSAI_ACCOUNT_ID): people's tokens checked there are sent there alone. */
+  servicePlace?: { baseUrl: string; accountId: string };
   /**
-   * "Add to Slack": each tenant's own service account (undefined while it has none), instead of `service`
-   * for everyone; the gate's tenancy then has a tenant per installation.
+   * "Add to Slack": each tenant's own service account and where it is (undefined while it has none),
+   * instead of `service` for everyone; the gate's tenancy then has a tenant per installation.
    */
-  accountOf?: (tenant: string) => Promise<ServiceClient | undefined>;
+  accountOf?: (tenant: string) => Promise<ServiceAccountOf | undefined>;
 }
 
 const INSIDE_THE_BOT =
@@ -103,7 +113,7 @@ export class Operations {
   constructor(private readonly deps: OperationsDeps) {
     this.auditLog = deps.audit ?? new AuditLog(deps.store);
     const rejected = new Map<string, string>();
-    const identity = (account: () => Promise<ServiceClient | undefined>) =>
+    const identity = (account: () => Promise<ServiceAccountOf | undefined>) =>
       new ServiceIdentity({
         account,
         ...(deps.identity ? { vault: deps.identity } : {}),
@@ -112,9 +122,10 @@ export class Operations {
         rejected,
       });
     const { accountOf } = deps;
+    const place = deps.servicePlace ?? { baseUrl: '', accountId: '' };
     this.tenancy = accountOf
       ? tenantPerInstallation((tenant) => identity(() => accountOf(tenant)))
-      : singleTenant(identity(async () => deps.service));
+      : singleTenant(identity(async () => ({ client: deps.service, place: { ...place, since: 0 } })));
     this.approvers = deps.approvals.approverRule;
     this.gate = new Gate({
       store: deps.store,
@@ -125,12 +136,20 @@ export class Operations {
     });
   }
 
+  /**
+   * A tenant's own service account about to be opened for a change or changed: only its admins, as Slack
+   * says now (the gate's `tenantAdmin`), whichever surface asked (`/tsai setup`, its button, its form).
+   */
+  tenantAdmin(actor: Actor, install: TenantInstall): Promise<OpFailure | null> {
+    return this.gate.tenantAdmin(actor, install);
+  }
+
   /** Files an approval request; the request exists once stored, so its entry waits out a store outage. */
-  async fileRequest(input: FileRequestInput): Promise<FileRequestOutcome> {
+  async fileRequest(input: FileRequestInput, surface?: SurfaceId): Promise<FileRequestOutcome> {
     const filed = await this.deps.approvals.fileRequest(input);
     // Stored is filed: its card is posted whatever becomes of this line, and a lost line is logged.
     if (filed.ok)
-      await this.auditLog
+      await (surface ? this.auditLog.via(surface) : this.auditLog)
         .writeSurely(filed.audit)
         .catch((e: unknown) =>
           this.deps.log.error(
@@ -350,6 +369,7 @@ export class Operations {
           });
     // The decision is stored: a lost line must not leave a won approval without its flow.
     await this.auditLog
+      .via(actor.surface)
       .write(audit)
       .catch((e: unknown) =>
         this.deps.log.error(
@@ -400,6 +420,8 @@ export class Operations {
         asked: `approve request ${request.id}`,
         timeZone: this.deps.timeZone,
         via: 'approval',
+        // The flow of a click: audited under the surface the approver clicked on.
+        surface: approver.surface,
       },
       {
         kind: 'live-model',
@@ -441,7 +463,7 @@ export class Operations {
     });
     if (identity.ok) return undefined;
     const { verdict, audit } = await this.deps.approvals.check(op.requestId, actor.userId, 'approve');
-    await this.auditLog.write(audit);
+    await this.auditLog.via(actor.surface).write(audit);
     const refusal = verdict.ok ? undefined : verdict.refusal;
     const retryable =
       op.decision === 'retry' && refusal?.kind === 'already-decided' && refusal.request.status === 'failed';
@@ -472,18 +494,21 @@ export class Operations {
       if (reachesService(op)) return await execute(op, service, this.echoFor(actor));
       switch (op.kind) {
         case 'live-request': {
-          const filed = await this.fileRequest({
-            findCommonModel: (assessmentId) => findCommonModel(service, assessmentId),
-            action: op.action,
-            ...(op.modelId ? { modelId: op.modelId } : {}),
-            ...(op.assessmentId ? { assessmentId: op.assessmentId } : {}),
-            ...(op.reason ? { reason: op.reason } : {}),
-            requesterId: actor.userId,
-            ...(actor.teamId ? { teamId: actor.teamId } : {}),
-            channelId: actor.channelId,
-            ...(actor.threadTs ? { threadTs: actor.threadTs } : {}),
-            ...(this.deps.approvalsChannel ? { approvalsChannelId: this.deps.approvalsChannel } : {}),
-          });
+          const filed = await this.fileRequest(
+            {
+              findCommonModel: (assessmentId) => findCommonModel(service, assessmentId),
+              action: op.action,
+              ...(op.modelId ? { modelId: op.modelId } : {}),
+              ...(op.assessmentId ? { assessmentId: op.assessmentId } : {}),
+              ...(op.reason ? { reason: op.reason } : {}),
+              requesterId: actor.userId,
+              ...(actor.teamId ? { teamId: actor.teamId } : {}),
+              channelId: actor.channelId,
+              ...(actor.threadTs ? { threadTs: actor.threadTs } : {}),
+              ...(this.deps.approvalsChannel ? { approvalsChannelId: this.deps.approvalsChannel } : {}),
+            },
+            actor.surface,
+          );
           if (!filed.ok)
             return {
               ok: false,
@@ -499,7 +524,7 @@ export class Operations {
             userId: actor.userId,
             ...(actor.teamId ? { teamId: actor.teamId } : {}),
             now,
-            audit: this.auditLog,
+            audit: this.auditLog.via(actor.surface),
           });
           return { ok: true, kind: 'channel-defaults', change: 'set', defaults };
         }
@@ -509,7 +534,7 @@ export class Operations {
             userId: actor.userId,
             ...(actor.teamId ? { teamId: actor.teamId } : {}),
             now,
-            audit: this.auditLog,
+            audit: this.auditLog.via(actor.surface),
           });
           return { ok: true, kind: 'channel-defaults', change: 'clear', defaults: null, cleared };
         }
@@ -578,7 +603,12 @@ export class Operations {
     resource: Resource,
   ) {
     return decideSchedule(
-      { store: this.deps.store, approvers: this.approvers, now: this.deps.now, audit: this.auditLog },
+      {
+        store: this.deps.store,
+        approvers: this.approvers,
+        now: this.deps.now,
+        audit: this.auditLog.via(actor.surface),
+      },
       {
         schedule: resource.kind === 'schedule' ? resource.schedule : null,
         userId: actor.userId,
@@ -628,7 +658,7 @@ export class Operations {
     if (!operation || !reachesService(op)) return { kind: 'none' };
     const actedAs = identity?.ok ? { actedAs: ACTED_AS_TEXT[identity.actedAs] } : {};
     try {
-      const id = await this.auditLog.intend({
+      const id = await this.auditLog.via(actor.surface).intend({
         at: this.deps.now().getTime(),
         userId: actor.userId,
         ...(actor.teamId ? { teamId: actor.teamId } : {}),
@@ -643,11 +673,8 @@ export class Operations {
               }
             : requestParams(op)),
           ...actedAs,
-          ...(actor.workflow ? { via: 'workflow', workflow: actor.workflow } : {}),
-          // Asked in a conversation rather than with the slash command or a form: the line says so.
-          ...(actor.via === 'mention' || actor.via === 'direct-message' || actor.via === 'assistant'
-            ? { via: actor.via }
-            : {}),
+          // Which surface asked is the line's `via` (the log this writes through names it); a step says which.
+          ...(actor.workflow ? { workflow: actor.workflow } : {}),
         },
         ...(op.kind === 'live-model' ? { requestId: op.approvalId } : {}),
       });

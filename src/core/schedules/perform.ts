@@ -43,6 +43,7 @@ export async function performScheduled(
     asked: `/tsai ${s.command}`,
     timeZone: s.timeZone,
     via: 'command',
+    surface: 'schedule',
   };
   const read = await interpretCommand(deps.store, {
     text: s.command,

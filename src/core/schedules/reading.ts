@@ -75,6 +75,8 @@ export async function readForOwner(
     asked: o.asked,
     timeZone: owner.person.timeZone,
     via: 'command',
+    // Asked as the schedule will run it: as its owner, at its runs.
+    surface: 'schedule',
   };
   const refused = await deps.operations.check(actor, read.operation);
   if (refused) return { ...refused, message: `${refused.message} ${o.nothing}` };

@@ -1,6 +1,13 @@
+import type { UrlVerdict } from '../../api/address.js';
 import type { ServiceAccountClients, ServiceClient, TokenCheck } from '../../api/index.js';
+import type { Store } from '../../store/index.js';
 import type { AuditLog } from '../audit.js';
-import { TOKEN_SHAPE } from '../identity/connect.js';
+import type { TenantInstall } from '../gate/index.js';
+import { notReadProblem, TOKEN_SHAPE } from '../identity/connect.js';
+import { boundTo, type ServicePlace, serviceUrlKey } from '../identity/vault.js';
+import type { ServiceAccountOf } from '../operations/identity.js';
+import type { Actor } from '../operations/operation.js';
+import type { OpFailure } from '../outcome.js';
 import type { TenantVault } from './vault.js';
 
 /** Where a tenant's service account is: what its admins typed into the setup form. */
@@ -22,25 +29,40 @@ export interface ServiceAccount extends AccountPlace {
 /** The setup form's fields, each of which a problem may be under. */
 export type SetupField = 'baseUrl' | 'accountId' | 'token';
 
+/** What a change of a tenant's account changed, for the audit and for whom the workspace tells. */
+export interface AccountChange {
+  /** The account it worked with before; absent: none. */
+  previous?: ServiceAccount;
+  /** Another URL or account than before: people's tokens checked against the old one are set aside. */
+  moved: boolean;
+  /** Those whose own tokens are set aside now (never sent to the new account): each is told, once. */
+  setAside: string[];
+}
+
 export type SetupOutcome =
-  | { ok: true; account: ServiceAccount }
+  | { ok: true; account: ServiceAccount; change: AccountChange }
   /** Nothing was kept: what is wrong, under the field it concerns. */
   | { ok: false; problems: Partial<Record<SetupField, string>> };
 
-/** Who asks, from where. */
+/** Who asks, from where, and on which surface of the gate (core/gate/surfaces.ts). */
 export interface SetupAsker {
   /** The tenant (slack/tenant.ts: the workspace, or the organisation of an org-wide install). */
   teamId: string;
   userId: string;
   channelId?: string;
+  surface: 'setup' | 'setup-form';
 }
 
 export interface TenantAccountsOptions {
   vault: TenantVault;
   audit: AuditLog;
   now: () => Date;
-  /** Whether this person is one of the tenant's admins, who alone connect its service account. */
-  isAdmin(tenant: string, userId: string): Promise<boolean>;
+  /** The gate: whether the person may change the tenant's account now (its admins, as Slack says). */
+  admits(asker: SetupAsker, install: TenantInstall): Promise<OpFailure | null>;
+  /** The installation the tenant is (org-wide or not, who installed it); undefined when it is not installed. */
+  installOf(tenant: string): Promise<Omit<TenantInstall, 'connected'> | undefined>;
+  /** A typed service URL checked before anything is sent to it (api/address.ts `vetServiceUrl`). */
+  vetUrl(url: string): Promise<UrlVerdict>;
   /** One cheap read with the token against that account, within the form's acknowledgement. */
   checkToken(place: AccountPlace, token: string): Promise<TokenCheck>;
   /**
@@ -48,21 +70,42 @@ export interface TenantAccountsOptions {
    * same service URL (with the bot's bounds: timeouts, queue).
    */
   clients: ServiceAccountClients;
+  /** The tokens people of a tenant connected: whose are set aside when its account moves. */
+  people: Pick<Store, 'listTeamPersonTokens'>;
   /** How many tenants' clients are held at once (default 10,000, as installations): the least recently used go. */
   capacity?: number;
 }
 
 const KIND = 'service-account';
 
-/** Whom to ask when someone who is not an admin tries. */
-export const SETUP_ADMINS =
-  'Only the admins of this Slack workspace (or organisation) and the person who installed the app connect it to the service.';
+/** The setup surfaces' asker as the gate sees every actor. */
+export function setupActor(a: SetupAsker): Omit<Actor, 'timeZone'> {
+  return {
+    userId: a.userId,
+    teamId: a.teamId,
+    channelId: a.channelId ?? '',
+    asked: '/tsai setup',
+    via: 'command',
+    surface: a.surface,
+  };
+}
+
+/** Where an account is, for people's tokens: since when the tenant works with it. */
+export const placeOf = (a: ServiceAccount): ServicePlace => ({
+  baseUrl: a.baseUrl,
+  accountId: a.accountId,
+  since: a.connectedAt,
+});
 
 /**
- * Each tenant's own service account ("Add to Slack"): connected by its admins, checked with the service
- * before it is kept (as a person's token is, core/identity/connect.ts), kept encrypted in the tenants'
- * vault, audited without its token. Every service call of the tenant is made through `serviceOf`, so no
- * operation, schedule, step or followed flow of one tenant can reach another's account.
+ * Each tenant's own service account ("Add to Slack"): changed only by its admins (the gate's admin
+ * guarantee, whichever surface asks), its URL checked as untrusted input (api/address.ts), its token
+ * checked with the service before it is kept (only an answer that reads the account counts), kept
+ * encrypted in the tenants' vault and audited without its token: who changed it, when, from what. Every
+ * service call of the tenant is made through `serviceOf`, so no operation, schedule, step or followed flow
+ * of one tenant can reach another's account. When the account moves (another URL or account), the
+ * tokens its people connected stay bound to the old one (core/identity/vault.ts `boundTo`): set aside,
+ * never sent to the new address.
  *
  * Each call reads the account again (one row, decrypted), so a reconnection on any thread or replica is
  * used from the next call on; the client is kept per tenant and version, made when first needed, and the
@@ -80,46 +123,52 @@ export class TenantAccounts {
     return opened ? accountOf(opened.facts) : undefined;
   }
 
-  mayConnect(tenant: string, userId: string): Promise<boolean> {
-    return this.o.isAdmin(tenant, userId);
+  /** Why this person may not change the tenant's account now; null: they may (the gate decides). */
+  async refusal(asker: SetupAsker): Promise<OpFailure | null> {
+    const install = await this.o.installOf(asker.teamId);
+    if (!install)
+      return { ok: false, message: 'Nothing was changed: the app is not installed here (any more).' };
+    const connected = (await this.account(asker.teamId)) !== undefined;
+    return this.o.admits(asker, { ...install, connected });
   }
 
-  /** The setup form sent: each field checked, then the token with the service, then kept. */
+  /**
+   * Before the form opens (`/tsai setup`, its button): the gate's refusal, audited (`tenant.setup`), or
+   * null. Sending the form asks the gate again.
+   */
+  async mayOpen(asker: SetupAsker): Promise<OpFailure | null> {
+    const refused = await this.refusal(asker);
+    if (refused) await this.audit(asker, 'tenant.setup', {}, 'refused', refused.message);
+    return refused;
+  }
+
+  /** The setup form sent: who sends it, each field, the URL, then the token with the service, then kept. */
   async connect(asker: SetupAsker, form: AccountPlace & { token: string }): Promise<SetupOutcome> {
     if (!this.o.vault.canKeep)
       return {
         ok: false,
         problems: { token: 'The bot cannot keep secrets: its operator must set TSAI_SECRET_KEY.' },
       };
-    if (!(await this.o.isAdmin(asker.teamId, asker.userId)))
-      return { ok: false, problems: { token: SETUP_ADMINS } };
     const place = { baseUrl: form.baseUrl.trim().replace(/\/+$/, ''), accountId: form.accountId.trim() };
+    const refused = await this.refusal(asker);
+    if (refused) {
+      await this.audit(asker, 'tenant.connect', this.connected(place), 'refused', refused.message);
+      return { ok: false, problems: { token: refused.message } };
+    }
     const token = form.token.trim().replace(/^Bearer\s+/i, '');
     const problems = formProblems(place, token);
-    if (Object.keys(problems).length) return { ok: false, problems };
-    const check = await this.o.checkToken(place, token);
-    if (!check.ok) {
-      const refused = check.reason === 'refused';
-      if (refused) await this.audit(asker, place, 'refused', 'the service refused the token');
-      return {
-        ok: false,
-        problems: refused
-          ? {
-              token:
-                "The service refused this token (invalid or expired), so nothing was kept. Make a new one in the service's user interface.",
-            }
-          : {
-              baseUrl: `The service could not be reached to check the token, so nothing was kept: ${check.message} Check the URL, then send the form again.`,
-            },
-      };
+    if (!problems.baseUrl) {
+      const vetted = await this.o.vetUrl(place.baseUrl);
+      if (!vetted.ok) problems.baseUrl = vetted.problem;
     }
-    if (check.status === 404)
-      return {
-        ok: false,
-        problems: {
-          accountId: `The service at this URL knows no account ${place.accountId}: check the account ID (and the URL).`,
-        },
-      };
+    if (Object.keys(problems).length) {
+      if (problems.baseUrl)
+        await this.audit(asker, 'tenant.connect', this.connected(place), 'refused', problems.baseUrl);
+      return { ok: false, problems };
+    }
+    const check = await this.o.checkToken(place, token);
+    if (!check.ok) return this.notWorking(asker, place, check);
+    const previous = await this.account(asker.teamId);
     const account: ServiceAccount = {
       ...place,
       connectedBy: asker.userId,
@@ -129,12 +178,90 @@ export class TenantAccounts {
     };
     await this.o.vault.keep(asker.teamId, KIND, { ...account }, token, account.connectedAt);
     this.drop(asker.teamId);
-    await this.audit(asker, place, 'ok');
-    return { ok: true, account };
+    const change = await this.changeOf(asker.teamId, previous, account);
+    await this.audit(asker, 'tenant.connect', this.connected(place, change), 'ok');
+    return { ok: true, account, change };
   }
 
-  /** The client every service call of this tenant goes through; undefined while none is connected. */
-  async serviceOf(tenant: string): Promise<ServiceClient | undefined> {
+  /** Whose tokens the account's move sets aside: those bound to another account or URL. */
+  private async changeOf(
+    tenant: string,
+    previous: ServiceAccount | undefined,
+    account: ServiceAccount,
+  ): Promise<AccountChange> {
+    const moved =
+      previous !== undefined &&
+      (serviceUrlKey(previous.baseUrl) !== serviceUrlKey(account.baseUrl) ||
+        previous.accountId !== account.accountId);
+    const setAside = moved
+      ? (await this.o.people.listTeamPersonTokens(tenant))
+          .filter((row) => row.version === row.latestVersion)
+          .filter(
+            (row) =>
+              !boundTo(
+                {
+                  since: row.connectedAt,
+                  accountId: row.accountId,
+                  ...(row.serviceUrl ? { serviceUrl: row.serviceUrl } : {}),
+                },
+                placeOf(account),
+              ),
+          )
+          .map((row) => row.userId)
+      : [];
+    return { ...(previous ? { previous } : {}), moved, setAside };
+  }
+
+  /** The token did not read the account: what the form says under which field, audited when the service answered. */
+  private async notWorking(
+    asker: SetupAsker,
+    place: AccountPlace,
+    check: Exclude<TokenCheck, { ok: true }>,
+  ): Promise<SetupOutcome> {
+    if (check.reason === 'unanswered')
+      return {
+        ok: false,
+        problems: {
+          baseUrl: `The service could not be reached to check the token, so nothing was kept: ${check.message} Check the URL, then send the form again.`,
+        },
+      };
+    if (check.reason === 'refused') {
+      await this.audit(
+        asker,
+        'tenant.connect',
+        this.connected(place),
+        'refused',
+        'the service refused the token',
+      );
+      return {
+        ok: false,
+        problems: {
+          token:
+            "The service refused this token (invalid or expired), so nothing was kept. Make a new one in the service's user interface.",
+        },
+      };
+    }
+    if (check.status === 404)
+      return {
+        ok: false,
+        problems: {
+          accountId: `The service at this URL knows no account ${place.accountId}: check the account ID (and the URL).`,
+        },
+      };
+    // Not a typo: what answered did not read the account with this token (a 403, a redirect).
+    await this.audit(
+      asker,
+      'tenant.connect',
+      this.connected(place),
+      'refused',
+      `the service did not answer the check (HTTP ${check.status})`,
+    );
+    const problem = notReadProblem(check.status, check.message);
+    return { ok: false, problems: check.status === 403 ? { token: problem } : { baseUrl: problem } };
+  }
+
+  /** The client every service call of this tenant goes through, and where it is; undefined while none is connected. */
+  async serviceOf(tenant: string): Promise<ServiceAccountOf | undefined> {
     const opened = await this.o.vault.open(tenant, KIND);
     const account = opened && accountOf(opened.facts);
     if (!opened || !account) {
@@ -145,7 +272,7 @@ export class TenantAccounts {
     if (held?.version === opened.version) {
       this.clients.delete(tenant);
       this.clients.set(tenant, held);
-      return held.client;
+      return { client: held.client, place: placeOf(account) };
     }
     this.drop(tenant);
     const client = this.o.clients.of({
@@ -159,7 +286,7 @@ export class TenantAccounts {
       if (oldest === undefined) break;
       this.drop(oldest);
     }
-    return client;
+    return { client, place: placeOf(account) };
   }
 
   /** Closes every client (the bot stops). */
@@ -175,9 +302,11 @@ export class TenantAccounts {
     if (held) void held.client.close().catch(() => undefined);
   }
 
+  /** A change of the account (`tenant.connect`), or a refusal to open its form (`tenant.setup`). */
   private audit(
     a: SetupAsker,
-    place: AccountPlace,
+    operation: 'tenant.connect' | 'tenant.setup',
+    params: Record<string, unknown>,
     outcome: 'ok' | 'refused',
     error?: string,
   ): Promise<void> {
@@ -186,29 +315,31 @@ export class TenantAccounts {
       userId: a.userId,
       teamId: a.teamId,
       ...(a.channelId ? { channelId: a.channelId } : {}),
-      operation: 'tenant.connect',
-      params: { url: place.baseUrl, account: place.accountId },
+      operation,
+      params: { ...params, via: a.surface },
       outcome,
       ...(error ? { error } : {}),
     });
+  }
+
+  /** What a `tenant.connect` line says of the account given, and of the one it replaced. */
+  private connected(place: AccountPlace, change?: AccountChange): Record<string, unknown> {
+    return {
+      url: place.baseUrl,
+      account: place.accountId,
+      ...(change?.previous
+        ? { previous: { url: change.previous.baseUrl, account: change.previous.accountId } }
+        : {}),
+      ...(change?.moved ? { peopleTokensSetAside: change.setAside.length } : {}),
+    };
   }
 }
 
 const ACCOUNT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** What is wrong with the form's fields before the service is asked anything. */
+/** What is wrong with the account and token fields before anything is asked (the URL: `vetUrl`). */
 function formProblems(place: AccountPlace, token: string): Partial<Record<SetupField, string>> {
   const problems: Partial<Record<SetupField, string>> = {};
-  let url: URL | undefined;
-  try {
-    url = new URL(place.baseUrl);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
-    problems.baseUrl = "That is not the service's address: give its URL, e.g. https://tsai.example.com";
-  else if (url.username || url.password)
-    problems.baseUrl = 'Leave the user and password out of the URL: the token goes in its own field.';
   if (!ACCOUNT_ID.test(place.accountId))
     problems.accountId =
       "That is not an account ID: letters, digits, - or _, as the service's user interface shows it, e.g. 1000000000000000001";

@@ -5,6 +5,43 @@ import type { TenantVault } from './vault.js';
 /** Why a tenant's installation ended: Slack's `app_uninstalled`, or `tokens_revoked` naming its bot. */
 export type RemovalCause = 'app_uninstalled' | 'tokens_revoked';
 
+/** A removal as Slack told it: which bots it names, and when Slack made it. */
+export interface Removal {
+  cause: RemovalCause;
+  /** The bot users it is for (`tokens_revoked`'s `tokens.bot`; `app_uninstalled`'s installation's bot). */
+  botUserIds: readonly string[];
+  /** When Slack made the event (`event_time`), in epoch seconds; absent when it did not say. */
+  eventTime?: number;
+}
+
+/** The installation a tenant has now, as far as a removal is compared with it. */
+export interface InstalledNow {
+  botUserId: string;
+  /** When the bot kept it (epoch ms, the machine's clock); absent on installations kept before it was recorded. */
+  installedAt?: number;
+}
+
+/**
+ * Why a removal does not concern the installation kept now, or undefined when it does. Slack delivers
+ * `app_uninstalled` and `tokens_revoked` at least once and retries them, so one made for an earlier
+ * installation may arrive after the app was installed again: it names a bot user the installation does
+ * not have (a reinstall keeps the bot user, so that alone does not tell), or it was made before the
+ * installation was kept (compared by the second, as Slack says the time: the same second counts as after,
+ * since a removal made then cannot be told from one after it).
+ */
+export function staleRemoval(now: InstalledNow | undefined, r: Removal): string | undefined {
+  if (!now) return undefined;
+  if (r.botUserIds.length > 0 && !r.botUserIds.includes(now.botUserId))
+    return `it names bot ${r.botUserIds.join(', ')}, and the installation kept now is bot ${now.botUserId}`;
+  if (
+    r.eventTime !== undefined &&
+    now.installedAt !== undefined &&
+    r.eventTime < Math.floor(now.installedAt / 1000)
+  )
+    return `it was made at ${new Date(r.eventTime * 1000).toISOString()}, before the installation kept now (${new Date(now.installedAt).toISOString()})`;
+  return undefined;
+}
+
 /** What a removal did, for its log line. */
 export interface Removed {
   installation: boolean;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ServiceError } from '../../api/errors.js';
 import type { FlowResults, FlowView, ServiceCalls } from '../../api/index.js';
 import { observeServiceCall } from '../../metrics/metrics.js';
-import type { FlowAnnouncement, Store, TrackedFlow, TrackedFlowPatch } from '../../store/index.js';
+import type { FlowAnnouncement, FlowKey, Store, TrackedFlow, TrackedFlowPatch } from '../../store/index.js';
 import { carried, inSpan, keptTrace, traceParentNow } from '../../tracing/trace.js';
 import { recordChange } from '../catalog/record.js';
 import type { Actor, Operation } from '../operations/operation.js';
@@ -153,22 +153,15 @@ export class FlowTracker {
       // Its reads are traces of their own linked to the request, and its end notice joins the request's.
       ...traceParentNow(),
     });
-    // Flow IDs are the service's, unique across its accounts; two tenants on two services that hand out
-    // the same ID share one row, followed for whoever came first. Never seen with a real service, it
-    // is said rather than left silent.
-    if ((row.teamId ?? undefined) !== n.actor.teamId)
-      this.deps.log.error(
-        { flowId: row.flowId, team: n.actor.teamId, followedFor: row.teamId },
-        "a flow ID another tenant's flow already has: this one is not followed",
-      );
-    return announcement
-      ? ((await this.deps.store.setFlowAnnouncement(row.flowId, announcement)) ?? row)
-      : row;
+    return announcement ? ((await this.deps.store.setFlowAnnouncement(row, announcement)) ?? row) : row;
   }
 
-  /** Where the surface announced the flow, so that its status can be updated in place. */
-  async announced(flowId: string, announcement: FlowAnnouncement): Promise<void> {
-    await this.deps.store.setFlowAnnouncement(flowId, announcement);
+  /**
+   * Where the surface announced the flow, so that its status can be updated in place: the flow of that
+   * tenant (another tenant's service may have handed out the same ID).
+   */
+  async announced(flow: FlowKey, announcement: FlowAnnouncement): Promise<void> {
+    await this.deps.store.setFlowAnnouncement(flow, announcement);
   }
 
   /** Begins the rounds; `notifier` shows what the rounds find. */
@@ -270,7 +263,7 @@ export class FlowTracker {
     // cannot be sent by two replicas, however long one of them took to read.
     const telling =
       !unannounced && (flow.shownStatus !== wanted || (flow.endReason !== null && flow.notifiedAt === null));
-    if (telling && !(await this.stillHeld(flow.flowId))) return;
+    if (telling && !(await this.stillHeld(flow))) return;
     if (telling && flow.announcement === null && flow.origin !== 'approval' && flow.shownStatus === null)
       this.deps.log.warn(
         { flowId: flow.flowId, waitedMs: now - flow.createdAt },
@@ -310,7 +303,7 @@ export class FlowTracker {
     if (flow.endReason && shownFinal && flow.notifiedAt !== null) apply({ finishedAt: now });
     else apply({ nextPollAt: Number.isFinite(next) ? next : now + schedule.firstMs });
 
-    const written = await this.deps.store.updateTrackedFlow(flow.flowId, this.owner, patch);
+    const written = await this.deps.store.updateTrackedFlow(flow, this.owner, patch);
     if (!written)
       this.deps.log.warn(
         { flowId: flow.flowId },
@@ -331,13 +324,13 @@ export class FlowTracker {
   }
 
   /** Extends this replica's lease on a flow; false when another replica holds it now. */
-  private async stillHeld(flowId: string): Promise<boolean> {
-    const held = await this.deps.store.updateTrackedFlow(flowId, this.owner, {
+  private async stillHeld(flow: FlowKey): Promise<boolean> {
+    const held = await this.deps.store.updateTrackedFlow(flow, this.owner, {
       leaseUntil: this.clock() + this.leaseMs,
     });
     if (!held)
       this.deps.log.warn(
-        { flowId },
+        { flowId: flow.flowId, team: flow.teamId },
         'lost the lease on a followed flow before showing it; another replica has it',
       );
     return held !== null;

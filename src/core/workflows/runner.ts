@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { StepCompletion, StepExecution, Store } from '../../store/index.js';
+import { teamRecords } from '../gate/team.js';
 import type { Person } from '../interpret.js';
 import { operationFromArgs } from '../operations/from-args.js';
 import type { Actor, Operation, OperationResult } from '../operations/operation.js';
@@ -164,6 +165,7 @@ export class StepRunner {
       asked: `the workflow step "${step.title}"`,
       timeZone: person.timeZone,
       via: 'workflow',
+      surface: 'workflow-step',
       workflow: {
         step: step.callbackId,
         ...(s.workflowExecutionId ? { workflowExecutionId: s.workflowExecutionId } : {}),
@@ -302,20 +304,24 @@ export class StepRunner {
     await this.settle(step, completion, completer);
   }
 
-  /** What a waiting step's flow or request came to; undefined while it goes on. */
+  /**
+   * What a waiting step's flow or request came to; undefined while it goes on. Both are read as the
+   * team guarantee reads them, within the step's own tenant: another tenant's flow of the same ID (its
+   * service hands out its own) is not this step's.
+   */
   private async waited(step: StepExecution): Promise<StepCompletion | undefined> {
-    const { store } = this.deps;
     const spec = stepOfCallback(step.callbackId);
     if (!spec) return { kind: 'error', error: UNKNOWN_STEP };
+    const mine = teamRecords(this.deps.store, step.teamId);
     if (step.flowId) {
-      const flow = await store.getTrackedFlow(step.flowId);
+      const flow = await mine.flow(step.flowId);
       return flow ? afterFlow(spec, flow) : undefined;
     }
     if (step.approvalId) {
-      const request = await store.getApproval(step.approvalId);
+      const request = await mine.request(step.approvalId);
       if (!request)
         return { kind: 'error', error: 'The approval request this step waited for is gone from the bot.' };
-      const flow = request.flowId ? await store.getTrackedFlow(request.flowId) : null;
+      const flow = request.flowId ? await mine.flow(request.flowId) : null;
       return afterApproval(spec, request, flow);
     }
     return undefined;

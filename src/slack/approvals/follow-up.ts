@@ -22,6 +22,8 @@ export interface DecisionClick {
   /** Where the clicker saw the request (the card's channel); absent for a Home tab. */
   channelId?: string;
   triggerId: string;
+  /** The surface clicked on: the request's card (the default), or a Home tab. */
+  surface?: 'button' | 'home';
 }
 
 /**
@@ -48,6 +50,7 @@ export async function decideClick(
       ...(userName ? { userName } : {}),
       ...(click.teamId ? { teamId: click.teamId } : {}),
       ...(click.channelId ? { channelId: click.channelId } : {}),
+      surface: click.surface ?? 'button',
       onExecuting: async (r: Parameters<typeof showRequest>[1]) => {
         await showRequest(bot, r);
       },

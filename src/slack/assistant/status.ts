@@ -50,7 +50,7 @@ export async function followInPane(bot: Bot, p: PanePlace, flowId: string): Prom
   await keepFor(bot, flowKey(p.teamId, flowId), p, FOLLOWED_FOR_MS).catch(
     warnOf(bot, 'remember a flow started from the assistant pane'),
   );
-  const f = await bot.store.getTrackedFlow(flowId).catch(() => null);
+  const f = await bot.store.getTrackedFlow({ teamId: p.teamId, flowId }).catch(() => null);
   // Ended already (a quick flow): nothing to follow.
   if (f?.finishedAt) return setStatus(bot, p, '');
   await setStatus(bot, p, following(flowId));
@@ -68,7 +68,7 @@ export function paneFlowEnded(bot: Bot, change: Change): void {
     const p = await keptValue<PanePlace>(bot, flowKey(change.teamId, flowId));
     if (!p) return;
     await setStatus(bot, p, '');
-    const f = await bot.store.getTrackedFlow(flowId);
+    const f = await bot.store.getTrackedFlow({ teamId: change.teamId, flowId });
     const a = f?.announcement;
     if (!f || a?.kind !== 'message' || a.channelId === p.channelId) return;
     // The end is told before the store shows it: its status comes with the change.

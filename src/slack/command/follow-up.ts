@@ -123,6 +123,7 @@ export async function followAsked(bot: Bot, asked: Asked): Promise<Came> {
       asked: commandLineOf(asked.text),
       timeZone: read.person.timeZone,
       via: asked.via,
+      surface: asked.surface ?? asked.via,
     };
 
     if (read.kind === 'form') {

@@ -98,6 +98,7 @@ async function runNextStep(
     ...(job.teamId ? { teamId: job.teamId } : {}),
     channelId: job.channelId,
     via: 'command',
+    surface: 'button',
     to,
     triggerId: job.triggerId,
   });

@@ -41,8 +41,11 @@ async function deliver(bot: Bot, p: Presentation, body: MessageBody, to: Audienc
   };
   // Nowhere in the channel would take it: the person still learns what happened.
   if (p.to === 'channel') return posted(await postInChannel(bot, to, body));
-  if (p.to === 'followed-flow' && p.shown.kind === 'result' && p.shown.outcome.flow)
-    return posted(await announceFlow(bot, to, body, p.shown.outcome.flow.id));
+  if (p.to === 'followed-flow' && p.shown.kind === 'result' && p.shown.outcome.flow) {
+    // The bot speaks to the tenant that asked (`forTeam`), whose flow this is.
+    const flow = { teamId: bot.team, flowId: p.shown.outcome.flow.id };
+    return posted(await announceFlow(bot, to, body, flow));
+  }
   await privately();
 }
 

@@ -1,3 +1,4 @@
+import type { FlowKey } from '../../core/records.js';
 import { errText } from '../../log.js';
 import type { Bot } from '../bot.js';
 import { isNotInChannel, tellInviteOnce } from '../invite-hint.js';
@@ -13,18 +14,19 @@ import { writtenFor } from '../views/typed-commands.js';
  * member of a private channel, say), the response_url, which posts in the channel but gives no `ts` and
  * takes only 5 uses; else a direct message to the person. Tells the tracker where it went. False when
  * nothing worked. When the bot is not in the channel, the person also learns, once, how to invite it.
+ * `flow` is the tenant's flow (its team and the service's ID).
  */
 export async function announceFlow(
   bot: Bot,
   to: Audience,
   shown: MessageBody,
-  flowId: string,
+  flow: FlowKey,
 ): Promise<boolean> {
   const body = writtenFor(to.typedOn, shown);
-  const log = bot.logger.child({ part: 'flow-tracking', flowId });
+  const log = bot.logger.child({ part: 'flow-tracking', flowId: flow.flowId });
   const tell = (a: Parameters<NonNullable<Bot['tracker']>['announced']>[1]) =>
     bot.tracker
-      ?.announced(flowId, a)
+      ?.announced(flow, a)
       .catch((e: unknown) => log.error({ err: errText(e) }, 'could not record where a flow was announced'));
   const post = async (channel: string, threadTs?: string) => {
     const r = await sendOrPlain(bot, body, (b) =>

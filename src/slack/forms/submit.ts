@@ -129,6 +129,7 @@ export async function followSubmission(s: Submission, bot: Bot): Promise<void> {
     asked: who.commandText,
     timeZone: s.timeZone,
     via: 'form',
+    surface: 'form',
   };
   const result = await bot.operations.run(actor, s.operation);
   if (!result.ok) {
@@ -141,7 +142,7 @@ export async function followSubmission(s: Submission, bot: Bot): Promise<void> {
     // A followed flow is announced where its status can be updated in place.
     const posted =
       result.flow && bot.tracker
-        ? await announceFlow(bot, to, body, result.flow.id)
+        ? await announceFlow(bot, to, body, { teamId: s.teamId, flowId: result.flow.id })
         : await postInChannel(bot, to, body);
     if (posted) return;
   }

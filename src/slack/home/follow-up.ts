@@ -26,7 +26,7 @@ export async function followHomeDecision(
   const to: Audience = { userId: job.userId, responseUrls: [] };
   const tell = (text: string, more?: Parameters<typeof say>[3]) => say(bot, to, text, more);
   try {
-    const outcome = await decideClick(bot, job, tell);
+    const outcome = await decideClick(bot, { ...job, surface: 'home' }, tell);
     if (outcome?.kind === 'executed' || outcome?.kind === 'failed' || outcome?.kind === 'outcome-unknown') {
       const r = outcome.request;
       // On the card the approver sees the result in place; from the Home they are told.

@@ -155,7 +155,7 @@ export class HomePublisher {
     const bot = await this.bot.forTeam(viewer.teamId);
     if (!bot) return;
     for (const flowId of p.flows) {
-      if ((await flowStillRunning(this.bot.store, flowId)) && p.waits < FLOW_END_WAITS) {
+      if ((await flowStillRunning(this.bot.store, viewer, flowId)) && p.waits < FLOW_END_WAITS) {
         this.schedule(viewer, HOME_DEBOUNCE_MS, p.flows, p.waits + 1);
         return;
       }
@@ -307,7 +307,10 @@ async function setupOf(bot: Bot, viewer: HomeViewer): Promise<HomeData['setup']>
   if (!bot.accounts) return undefined;
   const [account, mayConnect, { setupBlocks }] = await Promise.all([
     bot.accounts.account(viewer.teamId),
-    bot.accounts.mayConnect(viewer.teamId, viewer.userId).catch(() => false),
+    bot.accounts
+      .refusal({ ...viewer, surface: 'setup' })
+      .then((refused) => refused === null)
+      .catch(() => false),
     import('../setup/index.js'),
   ]);
   return mayConnect || !account ? setupBlocks(account, mayConnect) : undefined;

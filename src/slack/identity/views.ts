@@ -81,6 +81,8 @@ export function connectedText(c: Connection): string {
 export function standingText(s: Standing, canConnect: boolean): string {
   if (s.kind === 'connected')
     return `You act as yourself: connected ${slackTime(s.connection.since, '{date_short_pretty} {time}')}, ${asWhom(s.connection)}. \`/tsai disconnect\` deletes your token.`;
+  if (s.kind === 'set-aside')
+    return `Your own token (connected ${slackTime(s.connection.since, '{date_short_pretty} {time}')}, ${asWhom(s.connection)}) was checked against the service account this Slack workspace worked with before its admins changed it, so it is set aside: it is never sent to the new one, and nothing is sent for you with it. Connect again with a token of the account the workspace uses now (\`/tsai setup\` shows it).`;
   const how = canConnect
     ? "To act as yourself, type `/tsai connect` and paste your own service token (made in the service's user interface)."
     : CONNECT_UNAVAILABLE;
@@ -125,7 +127,9 @@ export function standingBlocks(s: Standing, canConnect: boolean): KnownBlock[] {
     blocks.push({
       type: 'actions',
       block_id: 'identity_buttons',
-      elements: [button('Connect', IDENTITY_ACTION.connect, 'primary')],
+      elements: [
+        button(s.kind === 'set-aside' ? 'Connect again' : 'Connect', IDENTITY_ACTION.connect, 'primary'),
+      ],
     });
   return blocks;
 }

@@ -13,8 +13,10 @@ export interface InstalledBot {
   isEnterpriseInstall: boolean;
   botUserId: string;
   botId: string;
-  /** Who installed it (Slack's `authed_user`), the first of its admins. */
+  /** Who installed it (Slack's `authed_user`). */
   installerId?: string;
+  /** When the bot kept it (epoch ms, the machine's clock, as Slack stamps its events); absent on older ones. */
+  installedAt?: number;
   token: string;
 }
 
@@ -33,6 +35,8 @@ export interface InstallationsOptions {
   ttlMs?: number;
   /** How many installations are held in memory at most (default 10,000): the least recently used go. */
   capacity?: number;
+  /** The machine's clock, which Slack's events are stamped by (default Date.now); `now` may be a test's. */
+  wallClock?: () => number;
 }
 
 const KIND = 'installation';
@@ -84,7 +88,7 @@ export class Installations {
       this.held.delete(tenant);
       return undefined;
     }
-    const bot = installedBot(tenant, installationOf(opened.facts, opened.secret));
+    const bot = installedBot(tenant, installationOf(opened.facts, opened.secret), opened.facts.installedAt);
     if (!bot) return undefined;
     this.hold(bot, now);
     return bot;
@@ -111,6 +115,12 @@ export class Installations {
     };
   }
 
+  /** The installation kept now, read from the store (another thread or replica may have kept a new one). */
+  async current(tenant: string): Promise<InstalledBot | undefined> {
+    this.forget(tenant);
+    return this.find(tenant);
+  }
+
   /** Drops what is held of a tenant (its token was refused, or it was removed), so it is read again. */
   forget(tenant: string): void {
     this.held.delete(tenant);
@@ -123,8 +133,10 @@ export class Installations {
       if (!tenant || !installation.bot)
         throw new Error('Slack sent an installation without a team or a bot token');
       const { facts, secret } = split(installation as Installation);
-      await this.o.vault.keep(tenant, KIND, facts, secret, this.o.now());
-      const bot = installedBot(tenant, installation as Installation);
+      // When it was kept, by the clock Slack stamps its events with: a removal made before it is another's.
+      const installedAt = (this.o.wallClock ?? Date.now)();
+      await this.o.vault.keep(tenant, KIND, { ...facts, installedAt }, secret, this.o.now());
+      const bot = installedBot(tenant, installation as Installation, installedAt);
       if (bot) this.hold(bot, this.o.now());
     },
     fetchInstallation: async (query: InstallationQuery<boolean>) => {
@@ -231,9 +243,10 @@ function installationOf(facts: Record<string, unknown>, secret: string): Install
   } as Installation;
 }
 
-function installedBot(tenant: string, i: Installation): InstalledBot | undefined {
+function installedBot(tenant: string, i: Installation, installedAt?: unknown): InstalledBot | undefined {
   if (!i.bot?.token) return undefined;
   return {
+    ...(typeof installedAt === 'number' ? { installedAt } : {}),
     tenant,
     ...(i.team?.id ? { teamId: i.team.id } : {}),
     ...(i.team?.name ? { teamName: i.team.name } : {}),

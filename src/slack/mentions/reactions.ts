@@ -94,7 +94,7 @@ export async function markCame(bot: Bot, m: AskedMessage, came: Came): Promise<v
   try {
     if (came.kind === 'started') {
       await keepFor(bot, flowKey(m.teamId, came.flowId), m, WAITS_FOR_MS);
-      const f = await bot.store.getTrackedFlow(came.flowId);
+      const f = await bot.store.getTrackedFlow({ teamId: m.teamId, flowId: came.flowId });
       if (f?.finishedAt) await markMessage(bot, m, markOfFlow(f.status), 'waiting');
     } else if (came.kind === 'filed') {
       await keepFor(bot, requestKey(m.teamId, came.requestId), m, WAITS_FOR_MS);
@@ -121,7 +121,7 @@ export function markEnded(bot: Bot, change: Change): void {
     if (change.flowEnded) {
       // The end is told before the store shows it: its status comes with the change.
       const status = change.flowStatus;
-      const f = await bot.store.getTrackedFlow(change.flowEnded);
+      const f = await bot.store.getTrackedFlow({ teamId: change.teamId, flowId: change.flowEnded });
       if (!f || !status) return;
       const m =
         (await keptValue<AskedMessage>(bot, flowKey(change.teamId, f.flowId))) ??

@@ -108,6 +108,7 @@ export async function followScheduleDecision(
       asked: `${job.decision} schedule ${job.scheduleId}`,
       timeZone: bot.config.defaultTimeZone,
       via: 'approval',
+      surface: 'button',
     },
     {
       kind: 'schedule-decision',

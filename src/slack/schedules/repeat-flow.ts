@@ -1,5 +1,6 @@
 import type { types } from '@slack/bolt';
 import { isFixedRange, RELATIVE_RANGE_EXAMPLE, REPEAT_EXAMPLE } from '../../core/forms/repeat.js';
+import { teamRecords } from '../../core/gate/team.js';
 import { EXAMPLE_IDS } from '../../core/ids.js';
 import { errText } from '../../log.js';
 import { LIMITS } from '../../wire/block-kit.js';
@@ -97,10 +98,11 @@ export function repeatModal(
 
 /** The click's follow-up: the flow's command line, read from the store, in the modal. */
 export async function openRepeatModal(
-  job: { userId: string; triggerId: string; flowId: string; channelId?: string },
+  job: { userId: string; triggerId: string; flowId: string; channelId?: string; tenant?: string },
   bot: Bot,
 ): Promise<void> {
-  const flow = await bot.store.getTrackedFlow(job.flowId);
+  // The flow of the clicker's tenant only: another's of the same ID is not theirs to repeat, or to read.
+  const flow = await teamRecords(bot.store, job.tenant).flow(job.flowId);
   const to = { userId: job.userId, ...(job.channelId ? { channelId: job.channelId } : {}), responseUrls: [] };
   if (!flow) {
     const message =

@@ -1,11 +1,10 @@
-import { SETUP_ADMINS } from '../../core/tenancy/accounts.js';
 import { errText } from '../../log.js';
 import type { Asked } from '../asked.js';
 import type { Bot } from '../bot.js';
 import { type Audience, say, tellUser } from '../reply.js';
 import type { JobOf } from '../runtime/jobs.js';
 import { slackFailure, slackFailureText } from '../slack-errors.js';
-import { escapeMrkdwn } from '../views/mrkdwn.js';
+import { escapeMrkdwn, section } from '../views/mrkdwn.js';
 import { NOTHING_TO_SET_UP, setupMessage, setupModal } from './views.js';
 
 /**
@@ -42,16 +41,30 @@ async function offerOrOpen(
 ): Promise<void> {
   const accounts = bot.accounts;
   if (!accounts || !a.teamId) return void (await say(bot, a.to, NOTHING_TO_SET_UP));
-  const [account, mayConnect] = await Promise.all([
+  const asker = {
+    teamId: a.teamId,
+    userId: a.userId,
+    ...(a.to.channelId ? { channelId: a.to.channelId } : {}),
+    surface: 'setup' as const,
+  };
+  const [account, refused] = await Promise.all([
     accounts.account(a.teamId),
-    accounts.mayConnect(a.teamId, a.userId).catch((e: unknown) => {
+    // The gate, before the form opens: the form's sending asks it again.
+    accounts.mayOpen(asker).catch((e: unknown) => {
       bot.logger.warn({ user: a.userId, err: errText(e) }, 'could not tell whether someone is an admin');
-      return false;
+      return {
+        ok: false as const,
+        message: 'The bot could not tell whether you are one of the admins just now: try again in a moment.',
+      };
     }),
   ]);
-  if (!mayConnect) {
+  if (refused) {
     const m = setupMessage(account, false);
-    return void (await tellUser(bot, a.to, { ...m, text: `${m.text} ${escapeMrkdwn(SETUP_ADMINS)}` }));
+    const why = escapeMrkdwn(refused.message);
+    return void (await tellUser(bot, a.to, {
+      text: `${m.text} ${why}`,
+      blocks: [...m.blocks, section(why)],
+    }));
   }
   if (!a.triggerId) return void (await tellUser(bot, a.to, setupMessage(account, true)));
   try {

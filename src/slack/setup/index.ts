@@ -27,10 +27,18 @@ const setupClick: Listener = listener({
   },
 });
 
-/** The setup form sent: checked with the service and kept in the ack (errors under its fields otherwise). */
+/**
+ * The setup form sent: checked with the service and kept in the ack (errors under its fields otherwise);
+ * the workspace told of the change after.
+ */
 const setupSubmission: Listener = listener({
   match: { route: 'viewSubmissions', ids: exactly(SETUP_CALLBACK) },
-  ack: (args, { bot }) => ackSetupSubmission(args, bot),
+  ack: (args, { bot, followUps }) => ackSetupSubmission(args, bot, followUps),
+  followUps: {
+    'setup-changed': {
+      run: async (job, bot) => (await import('./changed.js')).followSetupChanged(job, bot),
+    },
+  },
 });
 
 /** "Add to Slack": each workspace's own service account, connected in Slack by its admins. */

@@ -1,20 +1,9 @@
-import type {
-  BlockAction,
-  ButtonAction,
-  SlackActionMiddlewareArgs,
-  SlackViewMiddlewareArgs,
-  ViewSubmitAction,
-} from '@slack/bolt';
-import type { SetupField, SetupOutcome } from '../../core/tenancy/accounts.js';
-import { errText } from '../../log.js';
+import type { SetupField } from '../../core/tenancy/accounts.js';
 import type { Bot } from '../bot.js';
+import { ackCheckedForm, type Click, clickOf, formOf, type Submission } from '../checked-form.js';
 import type { FollowUps } from '../runtime/jobs.js';
-import { teamOf } from '../tenant.js';
 import { SETUP_FIELDS } from './ids.js';
 import { setupDoneModal } from './views.js';
-
-type Click = SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
-type Submission = SlackViewMiddlewareArgs<ViewSubmitAction>;
 
 /** Set up clicked (a reply's button, the Home's): acked at once; the form opens after, with its trigger. */
 export async function ackSetupClick(
@@ -22,57 +11,67 @@ export async function ackSetupClick(
   followUps: Pick<FollowUps, 'run'>,
 ): Promise<void> {
   await ack();
-  const teamId = teamOf(body);
-  followUps.run({
-    kind: 'setup-open',
-    userId: body.user.id,
-    ...(teamId ? { teamId } : {}),
-    triggerId: body.trigger_id,
-    ...(body.channel?.id ? { channelId: body.channel.id } : {}),
-    ...(body.response_url ? { responseUrl: body.response_url } : {}),
-  });
+  followUps.run({ kind: 'setup-open', ...clickOf(body) });
 }
 
-const NOT_KEPT =
-  "The service account could not be kept: the bot's store did not answer, so nothing was saved. Send the form again in a moment.";
-
 /**
- * The setup form sent. Checking the account with the service is the form's validation, so it happens in
- * the ack: a problem is an error under its field (nothing kept, the form stays open); an account that
- * works is kept, and the form says what the workspace now works with.
+ * The setup form sent: a surface of the gate. Checking who sends it (its admins, as Slack says now), its
+ * URL and the account with the service is the form's validation, so it happens in the ack: a problem is
+ * an error under its field (nothing kept, the form stays open); an account that works is kept, the form
+ * says what the workspace now works with, and the workspace is told after (`setup-changed`).
  */
 export async function ackSetupSubmission(
   { ack, body }: Pick<Submission, 'ack' | 'body'>,
   bot: Bot,
+  followUps: Pick<FollowUps, 'run'>,
 ): Promise<void> {
-  const teamId = teamOf(body);
-  const value = (f: SetupField) =>
-    body.view.state.values[SETUP_FIELDS[f].block]?.[SETUP_FIELDS[f].input]?.value ?? '';
-  let outcome: SetupOutcome;
-  if (!teamId || !bot.accounts)
-    outcome = {
-      ok: false,
-      problems: { token: 'Open the form from a workspace where the app is installed.' },
-    };
-  else
-    try {
-      outcome = await bot.accounts.connect(
-        { teamId, userId: body.user.id },
-        { baseUrl: value('baseUrl'), accountId: value('accountId'), token: value('token') },
+  const { teamId, value } = formOf(body);
+  const field = (f: SetupField) => value(SETUP_FIELDS[f].block, SETUP_FIELDS[f].input);
+  const accounts = bot.accounts;
+  const kept = await ackCheckedForm(ack, {
+    check: async () => {
+      if (!teamId || !accounts)
+        return {
+          ok: false,
+          errors: {
+            [SETUP_FIELDS.token.block]: 'Open the form from a workspace where the app is installed.',
+          },
+        };
+      const outcome = await accounts.connect(
+        { teamId, userId: body.user.id, surface: 'setup-form' },
+        { baseUrl: field('baseUrl'), accountId: field('accountId'), token: field('token') },
       );
-    } catch (e) {
-      bot.logger.error({ team: teamId, err: errText(e) }, 'a service account could not be kept');
-      outcome = { ok: false, problems: { token: NOT_KEPT } };
-    }
-  if (!outcome.ok) {
-    const errors = Object.fromEntries(
-      Object.entries(outcome.problems).map(([f, problem]) => [SETUP_FIELDS[f as SetupField].block, problem]),
-    );
-    return void (await ack({ response_action: 'errors', errors }));
-  }
-  await ack({ response_action: 'update', view: setupDoneModal(outcome.account) });
+      if (outcome.ok) return { ok: true, value: outcome };
+      const errors = Object.fromEntries(
+        Object.entries(outcome.problems).map(([f, problem]) => [
+          SETUP_FIELDS[f as SetupField].block,
+          problem,
+        ]),
+      );
+      return { ok: false, errors };
+    },
+    unkept: {
+      block: SETUP_FIELDS.token.block,
+      text: "The service account could not be kept: the bot's store did not answer, so nothing was saved. Send the form again in a moment.",
+      logged: 'a service account could not be kept',
+    },
+    done: (outcome) => setupDoneModal(outcome.account),
+    logger: bot.logger,
+    who: { team: teamId },
+  });
+  if (!kept || !teamId) return;
   bot.logger.info(
-    { team: teamId, user: body.user.id, account: outcome.account.accountId },
+    { team: teamId, user: body.user.id, account: kept.account.accountId, moved: kept.change.moved },
     'a workspace was connected to its service account',
   );
+  const workspaceId = body.team?.id ?? body.user.team_id;
+  followUps.run({
+    kind: 'setup-changed',
+    teamId,
+    ...(workspaceId ? { workspaceId } : {}),
+    by: body.user.id,
+    account: kept.account,
+    ...(kept.change.previous ? { previous: kept.change.previous } : {}),
+    setAside: kept.change.setAside,
+  });
 }

@@ -1,5 +1,5 @@
 import type { Row } from '../sql.js';
-import { one, run, statements, transaction } from '../sql.js';
+import { all, one, run, statements, transaction } from '../sql.js';
 import type { PersonToken, SealedSecret, StoredPersonToken } from '../types.js';
 
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
@@ -15,6 +15,7 @@ function toPersonToken(r: Row): StoredPersonToken {
       keyId: String(r.key_id),
     },
     accountId: String(r.account_id),
+    serviceUrl: text(r.service_url),
     role: text(r.role),
     serviceUser: text(r.service_user),
     connectedAt: Number(r.connected_at),
@@ -61,13 +62,13 @@ export const savePersonToken = (t: PersonToken) =>
     if (!(yield* raiseMark(t.teamId, t.userId, t.version))) return false;
     const s = t.sealed;
     yield* run(
-      `INSERT INTO person_tokens (team_id, user_id, ciphertext, iv, tag, key_id, account_id, role,
-         service_user, connected_at, version)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO person_tokens (team_id, user_id, ciphertext, iv, tag, key_id, account_id, service_url,
+         role, service_user, connected_at, version)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (team_id, user_id) DO UPDATE SET ciphertext = excluded.ciphertext, iv = excluded.iv,
          tag = excluded.tag, key_id = excluded.key_id, account_id = excluded.account_id,
-         role = excluded.role, service_user = excluded.service_user, connected_at = excluded.connected_at,
-         version = excluded.version`,
+         service_url = excluded.service_url, role = excluded.role, service_user = excluded.service_user,
+         connected_at = excluded.connected_at, version = excluded.version`,
       [
         t.teamId,
         t.userId,
@@ -76,6 +77,7 @@ export const savePersonToken = (t: PersonToken) =>
         s.tag,
         s.keyId,
         t.accountId,
+        t.serviceUrl ?? null,
         t.role,
         t.serviceUser,
         t.connectedAt,
@@ -125,4 +127,15 @@ export const deleteTeamPersonTokens = (teamId: string) =>
       [teamId],
     );
     return yield* run('DELETE FROM person_tokens WHERE team_id = ?', [teamId]);
+  });
+
+export const listTeamPersonTokens = (teamId: string) =>
+  statements(function* () {
+    const rows = yield* all(
+      `SELECT t.*, v.version AS latest_version FROM person_tokens t
+       LEFT JOIN person_token_versions v ON v.team_id = t.team_id AND v.user_id = t.user_id
+       WHERE t.team_id = ? ORDER BY t.user_id`,
+      [teamId],
+    );
+    return rows.map(toPersonToken);
   });

@@ -84,16 +84,20 @@ export const recordStepExecution = (s: NewStepExecution) =>
  * What has something to do: a ready step due to be sent; a waiting step whose flow ended, whose request
  * was turned down, expired or refused, or whose approved flow ended; a running step whose holder died.
  * The conditions read the rows the tracker and the approvals write, so a waiting step costs no service
- * call and no timer of its own.
+ * call and no timer of its own. What a step waits for is its tenant's (the team it ran in): another
+ * tenant's flow of the same ID, or its request, never ends its wait.
  */
 const DUE = `s.state <> 'done' AND (s.lease_until IS NULL OR s.lease_until < ?) AND (
   s.state = 'running'
   OR (s.state = 'ready' AND (s.next_try_at IS NULL OR s.next_try_at <= ?))
   OR (s.state = 'waiting' AND (
-    EXISTS (SELECT 1 FROM tracked_flows f WHERE f.flow_id = s.flow_id AND f.end_reason IS NOT NULL)
+    EXISTS (SELECT 1 FROM tracked_flows f WHERE f.team_id = COALESCE(s.team_id, '') AND f.flow_id = s.flow_id
+      AND f.end_reason IS NOT NULL)
     OR EXISTS (SELECT 1 FROM approvals a WHERE a.id = s.approval_id
+      AND COALESCE(a.team_id, '') = COALESCE(s.team_id, '')
       AND a.status IN ('rejected', 'expired', 'refused', 'unknown'))
-    OR EXISTS (SELECT 1 FROM tracked_flows f WHERE f.approval_id = s.approval_id AND f.end_reason IS NOT NULL))))`;
+    OR EXISTS (SELECT 1 FROM tracked_flows f WHERE f.team_id = COALESCE(s.team_id, '')
+      AND f.approval_id = s.approval_id AND f.end_reason IS NOT NULL))))`;
 
 export const claimDueSteps = (o: { owner: string; now: number; leaseMs: number; limit: number }) =>
   oneWriter(function* (d) {

@@ -5,7 +5,6 @@ import {
   one,
   oneWriter,
   pruneBatch,
-  rowWhere,
   run,
   type Steps,
   statements,
@@ -13,27 +12,33 @@ import {
 } from '../sql.js';
 import type {
   FlowAnnouncement,
+  FlowKey,
   NewTrackedFlow,
   TrackedFlow,
   TrackedFlowPatch,
   TrackedFlowQuery,
 } from '../types.js';
 
-const trackedFlow = (flowId: string): Steps<TrackedFlow | null> =>
-  rowWhere('tracked_flows', 'flow_id', flowId, toTrackedFlow);
+/** The key's columns as stored: a flow kept without a team has the team ''. */
+const keyOf = (k: FlowKey): [string, string] => [k.teamId ?? '', k.flowId];
 
-export const getTrackedFlow = (flowId: string) => statements(() => trackedFlow(flowId));
+function* trackedFlow(key: FlowKey): Steps<TrackedFlow | null> {
+  const row = yield* one('SELECT * FROM tracked_flows WHERE team_id = ? AND flow_id = ?', keyOf(key));
+  return row ? toTrackedFlow(row) : null;
+}
+
+export const getTrackedFlow = (key: FlowKey) => statements(() => trackedFlow(key));
 
 export const trackFlow = (f: NewTrackedFlow) =>
   statements(function* () {
     yield* run(
       `INSERT INTO tracked_flows (flow_id, flow_type, team_id, channel_id, requester_id, origin, asked, request,
          approval_id, status, status_changed_at, created_at, next_poll_at, trace_parent)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (flow_id) DO NOTHING`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (team_id, flow_id) DO NOTHING`,
       [
         f.flowId,
         f.flowType,
-        f.teamId ?? null,
+        f.teamId ?? '',
         f.channelId,
         f.requesterId,
         f.origin,
@@ -47,15 +52,15 @@ export const trackFlow = (f: NewTrackedFlow) =>
         f.traceParent ?? null,
       ],
     );
-    return (yield* trackedFlow(f.flowId))!;
+    return (yield* trackedFlow(f))!;
   });
 
-export const setFlowAnnouncement = (flowId: string, announcement: FlowAnnouncement) =>
+export const setFlowAnnouncement = (key: FlowKey, announcement: FlowAnnouncement) =>
   statements(function* () {
-    const row = yield* one('UPDATE tracked_flows SET announcement = ? WHERE flow_id = ? RETURNING *', [
-      JSON.stringify(announcement),
-      flowId,
-    ]);
+    const row = yield* one(
+      'UPDATE tracked_flows SET announcement = ? WHERE team_id = ? AND flow_id = ? RETURNING *',
+      [JSON.stringify(announcement), ...keyOf(key)],
+    );
     return row ? toTrackedFlow(row) : null;
   });
 
@@ -67,7 +72,7 @@ export const claimDueFlows = (o: { owner: string; now: number; leaseMs: number; 
   oneWriter(function* (d) {
     const rows = yield* all(
       `UPDATE tracked_flows SET lease_owner = ?, lease_until = ?
-       WHERE flow_id IN (SELECT flow_id FROM tracked_flows
+       WHERE (team_id, flow_id) IN (SELECT team_id, flow_id FROM tracked_flows
          WHERE finished_at IS NULL AND next_poll_at <= ? AND (lease_until IS NULL OR lease_until < ?)
          ORDER BY next_poll_at LIMIT ?${d.skipLocked})
        RETURNING *`,
@@ -76,16 +81,19 @@ export const claimDueFlows = (o: { owner: string; now: number; leaseMs: number; 
     return rows.map(toTrackedFlow);
   });
 
-export const updateTrackedFlow = (flowId: string, owner: string, patch: TrackedFlowPatch) =>
+export const updateTrackedFlow = (key: FlowKey, owner: string, patch: TrackedFlowPatch) =>
   statements(function* () {
     const columns = trackedFlowColumns(patch);
     const row =
       columns.length === 0
-        ? yield* one('SELECT * FROM tracked_flows WHERE flow_id = ? AND lease_owner = ?', [flowId, owner])
+        ? yield* one('SELECT * FROM tracked_flows WHERE team_id = ? AND flow_id = ? AND lease_owner = ?', [
+            ...keyOf(key),
+            owner,
+          ])
         : yield* one(
             `UPDATE tracked_flows SET ${columns.map(([c]) => `${c} = ?`).join(', ')}
-             WHERE flow_id = ? AND lease_owner = ? RETURNING *`,
-            [...columns.map(([, v]) => v), flowId, owner],
+             WHERE team_id = ? AND flow_id = ? AND lease_owner = ? RETURNING *`,
+            [...columns.map(([, v]) => v), ...keyOf(key), owner],
           );
     return row ? toTrackedFlow(row) : null;
   });
@@ -99,6 +107,7 @@ export const listTrackedFlows = (q: TrackedFlowQuery) =>
   statements(function* () {
     const { where, params } = givenConditions([
       ['team_id = ?', q.teamId],
+      ['flow_id = ?', q.flowId],
       ['channel_id = ?', q.channelId],
       ['requester_id = ?', q.requesterId],
       ['created_at >= ?', q.since],
@@ -119,9 +128,9 @@ export const listTrackedFlows = (q: TrackedFlowQuery) =>
 export const pruneTrackedFlows = (before: number, limit: number) =>
   pruneBatch({
     table: 'tracked_flows',
-    key: 'flow_id',
+    key: ['team_id', 'flow_id'],
     condition: 'finished_at < ?',
-    order: 'finished_at, flow_id',
+    order: 'finished_at, team_id, flow_id',
     params: [before],
     limit,
   });
