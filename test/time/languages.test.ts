@@ -183,4 +183,14 @@ describe('other languages', () => {
     const r = readTimeRange('heute Nacht', { now, timeZone: 'Europe/Berlin', locale: 'de-DE' });
     expect(r).toMatchObject({ kind: 'ambiguous', readings: ['letzte Nacht', 'tonight'] });
   });
+
+  it('a day and month written with a slash are read in the region’s order, asked where it does not say one, whatever follows them', () => {
+    const ask = (text: string) => readTimeRange(text, { now, timeZone: 'Asia/Tokyo', locale: 'ja-JP' });
+    for (const text of ['1/2', '1/2 1:00 am - 02:30', '1/2 12:00 am - 00:30'])
+      expect(ask(text), text).toMatchObject({ kind: 'ambiguous' });
+    const gb = parseTimeRange('1/2 1:00 am - 02:30', { now, timeZone: 'Europe/London', locale: 'en-GB' });
+    expect(gb.ok && new Date(Number(gb.range.startNs / 1_000_000n)).toISOString()).toBe(
+      '2026-02-01T01:00:00.000Z',
+    );
+  });
 });

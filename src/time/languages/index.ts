@@ -135,9 +135,11 @@ function english(f: Fields, clock24: boolean): string {
 function atoms(lang: Language, text: string): string {
   const t = text.trim();
   if (t === '') return '';
-  // Numbers alone ("01/11/25", "9:30") are the grammar's: the order of a numeric date is the person's
-  // region's, and a two-digit year is read only where the region writes one.
-  const w = /^[\d\s./:-]+$/.test(t) ? undefined : recogniseWritten(lang, t);
+  // Numbers alone ("01/11/25", "9:30"), and a day and month written with a slash whatever follows ("1/2
+  // 12:00 am"), are the grammar's: the order of a numeric date is the person's region's, asked when the
+  // region does not say it, and a two-digit year is read only where the region writes one.
+  const numeric = /^[\d\s./:-]+$/.test(t) || /(?<!\d)\d{1,2}\/\d{1,2}(?!\d)/.test(t);
+  const w = numeric ? undefined : recogniseWritten(lang, t);
   const clock24 = LEXICONS[lang].clock24 === true;
   if (w)
     return w.end ? `${english(w.start, clock24)} to ${english(w.end, clock24)}` : english(w.start, clock24);
