@@ -44,6 +44,17 @@ export function scheduleConformance(name: string, createLocation: () => Promise<
         leaseOwner: null,
       });
       expect(a.id).toMatch(/^[0-9a-f]{12}$/);
+      // The trace of the request that made it, which each run links to; none when tracing was off.
+      expect(a.traceParent).toBeNull();
+      const traced = await s.createSchedule(
+        newSchedule({
+          channelId: 'C0TRACED',
+          traceParent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+        }),
+      );
+      expect((await s.getSchedule(traced.id))?.traceParent).toBe(
+        '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+      );
       const b = await s.createSchedule(newSchedule({ createdAt: T0, ownerId: 'U0BOB' }));
       await s.createSchedule(newSchedule({ channelId: 'C0ELSE' }));
       expect((await s.listSchedules({ channelId: 'C0OPS' })).map((x) => x.id)).toEqual([a.id, b.id]);

@@ -50,6 +50,14 @@ export function trackingConformance(name: string, createLocation: () => Promise<
       });
       const again = await s.trackFlow(newFlow(1, { status: 'RUNNING', channelId: 'C0OTHER' }));
       expect(again).toEqual(f);
+      // The trace of the request that created it, when tracing was on; none when it was off.
+      expect(f.traceParent).toBeNull();
+      const traced = await s.trackFlow(
+        newFlow(2, { traceParent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' }),
+      );
+      expect((await s.getTrackedFlow(key(traced.flowId)))?.traceParent).toBe(
+        '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+      );
     });
 
     it('remembers where a flow was announced: a message (in a thread or not), or a response_url with its uses', async () => {
