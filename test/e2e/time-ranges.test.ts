@@ -352,4 +352,33 @@ describe('time ranges end to end', () => {
       { startTime: '2026-11-21T03:00:00Z', endTime: '2026-11-21T11:00:00Z' },
     ]);
   });
+
+  it('a mention and a form read a German user’s range as the command does, each through the one reader', async () => {
+    const echo = 'Sat 21 Nov 09:00 – 17:00 CET (08:00–16:00 UTC)';
+    const asked = await h.slack.postUserMessage({
+      user: 'U0DIRK',
+      channel: 'C0GENERAL',
+      text: `@tsai learn workspace=${W} signals=${T} range="gestern von 9 bis 17 Uhr"`,
+    });
+    await h.slack.waitFor(
+      (sl) =>
+        sl
+          .messages('C0GENERAL', { threadTs: asked.ts })
+          .some((m) => m.ts !== asked.ts && seen(m).includes(echo)),
+      60_000,
+      'the answer in the thread',
+    );
+    expect(await sentRanges()).toEqual([
+      { startTime: '2026-11-21T08:00:00Z', endTime: '2026-11-21T16:00:00Z' },
+    ]);
+
+    // Without signals=, learn opens its form with the range in it; the preview is the same echo.
+    await h.clearServiceRequests();
+    await h.command(`learn workspace=${W} range="gestern von 9 bis 17 Uhr"`, { user: 'U0DIRK' });
+    await h.slack.waitFor(
+      (sl) => JSON.stringify(sl.topView('U0DIRK')?.view ?? {}).includes(echo) || undefined,
+      30_000,
+      'preview',
+    );
+  });
 });
