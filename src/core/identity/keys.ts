@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { SealedSecret } from '../../store/index.js';
+import type { PersonToken, SealedSecret } from '../../store/index.js';
 
 /** The keys people's tokens are kept under (TSAI_SECRET_KEY, TSAI_SECRET_KEYS_PREVIOUS): 32 bytes each. */
 export interface SecretKeys {
@@ -27,17 +27,7 @@ export function rowBinding(teamId: string, userId: string): Buffer {
 }
 
 /** What a row says beside its ciphertext, all of it under the ciphertext's integrity check. */
-export interface RowFacts {
-  teamId: string;
-  userId: string;
-  accountId: string;
-  /** The service URL the token was checked against; absent or null on rows kept before it was. */
-  serviceUrl?: string | null;
-  role: string | null;
-  serviceUser: string | null;
-  connectedAt: number;
-  version: number;
-}
+export type RowFacts = Omit<PersonToken, 'sealed'>;
 
 /**
  * What a ciphertext is bound to: the person, the account and service URL, role and service user the check
