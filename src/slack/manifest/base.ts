@@ -10,7 +10,7 @@ export const PLACEHOLDER_ORIGIN = 'https://tsai-chatops.example.com';
 
 /**
  * Slack's manifest major version: 2, whose schema differs from 1 only in how functions (and workflows)
- * write their parameters and in checking their types against Slack's list (docs/architecture.md).
+ * write their parameters and in checking their types against Slack's list (docs/install.md, "The manifest").
  */
 export const MAJOR_VERSION = 2;
 
