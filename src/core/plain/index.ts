@@ -5,4 +5,4 @@
  */
 export { bestSaid, commandsSaid } from './phrases.js';
 export { type Reading, readSentence, type Sentence, type SentenceReading } from './read.js';
-export { isSentence } from './sentence.js';
+export { isSentence, startsWithCommand } from './sentence.js';

@@ -8,7 +8,7 @@ import { decodeSlackEntities } from '../grammar/tokenize.js';
 import type { Person } from '../interpret.js';
 import { type AnyEntry, type Argument, entryOfCommand } from '../operations/registry/index.js';
 import { maskSecrets } from '../secret-text.js';
-import { bestSaid, type Said } from './phrases.js';
+import { commandsSaid, type Said } from './phrases.js';
 import { FILLER, LINKING, type Word, wordsOf } from './words.js';
 
 /** A sentence someone wrote to the bot, with what reading it needs: where, and who (zone, locale). */
@@ -38,8 +38,8 @@ export interface Reading {
  * Nothing is run or sent: the surface shows it and waits for a click, or answers a question at once.
  */
 export type SentenceReading =
-  | { kind: 'read'; reading: Reading; masked: boolean }
-  | { kind: 'readings'; readings: Reading[]; why: string; masked: boolean }
+  | { kind: 'read'; reading: Reading; masked: boolean; others: CommandSpec[] }
+  | { kind: 'readings'; readings: Reading[]; why: string; masked: boolean; others: CommandSpec[] }
   | { kind: 'unplaced'; masked: boolean };
 
 /** The most readings offered for one sentence: each is a button to think about. */
@@ -59,8 +59,11 @@ export async function readSentence(store: Store, s: Sentence): Promise<SentenceR
   const masked = text !== decoded;
   const clean = text.replace(TOKEN_NOTE, (m) => ' '.repeat(m.length));
   const words = wordsOf(clean);
-  const said = bestSaid(words).slice(0, MAX_READINGS);
+  const all = commandsSaid(words);
+  const said = all.filter((x) => x.score === all[0]?.score).slice(0, MAX_READINGS);
   if (said.length === 0) return { kind: 'unplaced', masked };
+  // The commands the sentence asks for less well: what "Not what I meant" offers besides.
+  const others = [...new Set(all.map((x) => x.spec))].filter((spec) => !said.some((x) => x.spec === spec));
   const person = await s.person();
   const shifts = (await store.getChannelDefaults(s.channelId))?.shifts;
   const ctx: ReadContext = {
@@ -73,12 +76,12 @@ export async function readSentence(store: Store, s: Sentence): Promise<SentenceR
     ...(shifts ? { shifts } : {}),
   };
   const readings = (await Promise.all(said.map((x) => readAs(ctx, x)))).flat().slice(0, MAX_READINGS);
-  if (readings.length === 1) return { kind: 'read', reading: readings[0]!, masked };
+  if (readings.length === 1) return { kind: 'read', reading: readings[0]!, masked, others };
   const why =
     said.length > 1
       ? `“${said[0]!.phrase}” may ask for ${said.map((x) => `\`${[...x.spec.words, ...(x.word ? [x.word] : [])].join(' ')}\``).join(' or ')}`
       : 'its time range reads more than one way';
-  return { kind: 'readings', readings, why, masked };
+  return { kind: 'readings', readings, why, masked, others };
 }
 
 interface ReadContext {

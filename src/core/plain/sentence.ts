@@ -19,8 +19,11 @@ export function isSentence(text: string): boolean {
   if (plain === '' || KEYED.test(plain)) return false;
   const parsed = parseCommand(plain);
   if (parsed.ok || parsed.kind !== 'error') return false;
-  const words = plain.split(/\s+/);
-  const first = words[0]!.toLowerCase();
-  const isCommandWord = COMMANDS.some((c) => c.words[0] === first);
-  return words.length >= (isCommandWord ? 4 : 2);
+  return plain.split(/\s+/).length >= (startsWithCommand(plain) ? 4 : 2);
+}
+
+/** Whether a text's first word is a command's (`learn …`): refused as that command when no sentence reads. */
+export function startsWithCommand(text: string): boolean {
+  const first = /^\S+/.exec(decodeSlackEntities(text).trim())?.[0].toLowerCase();
+  return COMMANDS.some((c) => c.words[0] === first);
 }
