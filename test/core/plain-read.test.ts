@@ -91,7 +91,7 @@ describe('plain requests read into commands', () => {
       `live start ${M} reason="new baseline"`,
     );
     expect((await commandOf(`how is flow 1090000000000000001 doing?`)).command).toBe(
-      'flow flow=1090000000000000001',
+      'flow 1090000000000000001',
     );
     expect((await commandOf(`stop the model for assessment ${A}`)).command).toBe(`live stop assessment=${A}`);
   });

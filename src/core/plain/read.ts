@@ -372,14 +372,16 @@ function readingOf(
   unread: string[],
 ): Reading {
   const parts = [...spec.words, ...(word ? [word] : [])];
-  const rank = (a: Argument) => (a.positional ? -1 : (entry?.args.indexOf(a) ?? 0));
+  // A command of one argument takes it by position (`flow <id>`), as its usage line shows.
+  const byPosition = (a: Argument) => a.positional === true || entry?.args.length === 1;
+  const rank = (a: Argument) => (byPosition(a) ? -1 : (entry?.args.indexOf(a) ?? 0));
   const ordered = [...values.entries()].sort(([a], [b]) => rank(a) - rank(b));
   const given: Record<string, string> = {};
   for (const [arg, v] of ordered) {
     const joiner = isRange(arg) ? '; ' : ',';
     const typed = typedValue(v.typed.join(joiner), isList(arg));
     parts.push(
-      arg.positional && v.typed.length === 1
+      byPosition(arg) && v.typed.length === 1
         ? typed
         : `${arg.key}=${isRange(arg) ? `"${v.typed.join(joiner)}"` : typed}`,
     );

@@ -36,12 +36,12 @@ const typed = (command: string) => code(`/tsai ${command}`);
 const MASKED = 'A token-like value in your message was not used, kept or shown.';
 
 /** The buttons under one reading: Run it (unless it cannot run), Open the form (when it has one). */
-function readingButtons(o: Offer, withOther: boolean): KnownBlock {
+function readingButtons(o: Offer, withOther: boolean, at: number): KnownBlock {
   const elements: types.Button[] = [];
   if (!o.refused) elements.push(button('Run it', PLAIN_ACTION.run, buttonValue(o.key, o.missing), 'primary'));
   if (o.form) elements.push(button('Open the form', MODAL_ACTION.reopen, o.form));
   if (withOther) elements.push(button('Not what I meant', PLAIN_ACTION.other, o.key));
-  return { type: 'actions', elements };
+  return { type: 'actions', block_id: `plain_reading_${at}`, elements };
 }
 
 /** What one reading says under its command: why it cannot run, or what a click does; what was left out. */
@@ -72,16 +72,20 @@ export function offeredMessage(offers: readonly Offer[], o: { why?: string; mask
           'Nothing is done until you click *Run it*: it then runs as if you had typed it, checked as a typed command is.',
         ),
       );
-    blocks.push(readingButtons(first, true));
+    blocks.push(readingButtons(first, true, 0));
   } else {
     blocks.push(
       section(
         `:thinking_face: Your message reads more than one way (${escapeMrkdwn(o.why ?? '')}). Which did you mean? Nothing is done until you click.`,
       ),
     );
-    for (const offer of offers) {
-      blocks.push(section(`• ${typed(offer.command)}`), ...readingNotes(offer), readingButtons(offer, false));
-    }
+    offers.forEach((offer, i) => {
+      blocks.push(
+        section(`• ${typed(offer.command)}`),
+        ...readingNotes(offer),
+        readingButtons(offer, false, i),
+      );
+    });
     blocks.push({
       type: 'actions',
       elements: [button('Not what I meant', PLAIN_ACTION.other, first.key)],
