@@ -1,5 +1,6 @@
 import { COMMANDS } from '../grammar/commands.js';
 import { parseCommand } from '../grammar/parse.js';
+import { suggest } from '../grammar/suggest.js';
 import { decodeSlackEntities } from '../grammar/tokenize.js';
 
 /** A word of a typed command's arguments: `key=value`. */
@@ -19,11 +20,17 @@ export function isSentence(text: string): boolean {
   if (plain === '' || KEYED.test(plain)) return false;
   const parsed = parseCommand(plain);
   if (parsed.ok || parsed.kind !== 'error') return false;
-  return plain.split(/\s+/).length >= (startsWithCommand(plain) ? 4 : 2);
+  return plain.split(/\s+/).length >= (COMMANDS.some((c) => c.words[0] === firstWordOf(plain)) ? 4 : 2);
 }
 
-/** Whether a text's first word is a command's (`learn …`): refused as that command when no sentence reads. */
+/**
+ * Whether a text's first word is a command's (`learn …`) or a slip of one (`worksapce`): such a text is
+ * that command, refused as typed (with the closest commands) when no sentence reads from it.
+ */
 export function startsWithCommand(text: string): boolean {
-  const first = /^\S+/.exec(decodeSlackEntities(text).trim())?.[0].toLowerCase();
-  return COMMANDS.some((c) => c.words[0] === first);
+  const first = firstWordOf(decodeSlackEntities(text));
+  const words = COMMANDS.map((c) => c.words[0]!);
+  return words.includes(first) || suggest(first, words).length > 0;
 }
+
+const firstWordOf = (text: string) => /^\S+/.exec(text.trim())?.[0].toLowerCase() ?? '';

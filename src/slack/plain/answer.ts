@@ -42,9 +42,10 @@ export async function readAsked(bot: Bot, asked: Asked): Promise<Came> {
     now: bot.now,
   });
   if (read.kind === 'unplaced') {
-    // `learn a model please` with nothing else to read is that command, refused as typed (its usage).
+    // `learn a model please` with nothing else to read is that command, refused as typed (its usage), as
+    // is a slip of a command's word (`worksapce create …`: did you mean `workspace`?).
     if (startsWithCommand(asked.text)) return followAsked(bot, asked);
-    await tellUser(bot, asked.to, unplacedMessage(read.masked));
+    await tellUser(bot, asked.to, unplacedMessage(read.masked, asked.correctable === true));
     return { kind: 'misread' };
   }
   const run = (r: Reading): Asked => {

@@ -117,7 +117,7 @@ function phrasings(specs: readonly CommandSpec[]): string[] {
 const byUse = () => [...COMMANDS.filter((c) => c.mutating), ...COMMANDS.filter((c) => !c.mutating)];
 
 /** A sentence in which the bot found no command: said plainly, with what it does read, either way. */
-export function unplacedMessage(masked: boolean): MessageBody {
+export function unplacedMessage(masked: boolean, correctable: boolean): MessageBody {
   const lines = phrasings(byUse()).slice(0, SHOWN_PHRASINGS);
   const blocks: KnownBlock[] = [
     section(
@@ -126,6 +126,8 @@ export function unplacedMessage(masked: boolean): MessageBody {
     section(lines.join('\n')),
     context(`${code('/tsai help')} lists every command.`),
   ];
+  if (correctable)
+    blocks.push(context('Edit your message to say it otherwise, and I will read it again, once.'));
   if (masked) blocks.push(context(MASKED));
   return {
     text: 'I could not tell what you are asking for: nothing was done. /tsai help lists every command.',
