@@ -93,6 +93,9 @@ describe('plain requests read into commands', () => {
     expect((await commandOf(`how is flow 1090000000000000001 doing?`)).command).toBe(
       'flow 1090000000000000001',
     );
+    expect((await commandOf(`train a model on signal ${T} at workspace ${W} using yesterday`)).command).toBe(
+      `learn workspace=${W} signals=${T} range="yesterday"`,
+    );
     expect((await commandOf(`stop the model for assessment ${A}`)).command).toBe(`live stop assessment=${A}`);
   });
 

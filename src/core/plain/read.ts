@@ -135,15 +135,19 @@ async function readAs(ctx: ReadContext, said: Said): Promise<Reading[]> {
     values.set(arg, v);
   };
   const open = (a: Argument) => !values.has(a) || a.lookup?.list === true;
-  const hinted = (i: number, from: readonly Argument[]) => {
-    const near = [neighbour(ctx.words, i, -1), neighbour(ctx.words, i, 1)];
-    return from.find((a) => near.some((w) => w && hintsOf(a).has(w.text)));
+  // The word before a value names it (`signal 1050…`), else the word after it (`the temperature signal`).
+  const hinted = (first: number, last: number, from: readonly Argument[]) => {
+    for (const w of [neighbour(ctx.words, first, -1), neighbour(ctx.words, last, 1)]) {
+      const arg = w && from.find((a) => hintsOf(a).has(w.text));
+      if (arg) return arg;
+    }
+    return undefined;
   };
 
   // Names the team's catalog knows, of the kinds this command's arguments take, longest first.
   for (const found of await namesIn(ctx, args, used)) {
     const fits = args.filter((a) => a.lookup?.names?.name === found.kind.name && open(a));
-    const arg = hinted(found.first, fits) ?? fits.find((a) => a.required) ?? fits[0];
+    const arg = hinted(found.first, found.last, fits) ?? fits.find((a) => a.required) ?? fits[0];
     if (!arg) continue;
     for (let i = found.first; i <= found.last; i++) used.add(i);
     const entry = found.entries.length === 1 ? found.entries[0]! : undefined;
@@ -167,7 +171,7 @@ async function readAs(ctx: ReadContext, said: Said): Promise<Reading[]> {
       : [];
     const byCatalog = fits.filter((_, k) => known[k]);
     const arg =
-      hinted(i, fits) ??
+      hinted(i, i, fits) ??
       (byCatalog.length === 1 ? byCatalog[0] : undefined) ??
       fits.find((a) => a.positional) ??
       (fits.length === 1 ? fits[0] : undefined);
