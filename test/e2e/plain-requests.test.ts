@@ -46,6 +46,9 @@ beforeAll(async () => {
       { id: APPROVALS, name: 'approvals' },
     ],
   });
+  h.slack.configureApp({
+    assistantView: { description: 'tsai', suggestedPrompts: [{ title: 'My flows', message: 'flows' }] },
+  });
   // What the catalog learns from ordinary use: a lookup names the workspaces, a learn the signals.
   await h.commandAndReply(`workspace show ${W}`);
   await h.commandAndReply(`workspace show ${W2}`);
@@ -335,5 +338,37 @@ describe('plain requests', () => {
       'the typed command answered',
     );
     expect(textOf(shown)).not.toMatch(/I read this as/);
+  });
+
+  it('reads a plain request in the assistant pane, run there by its button as typed in the pane', async () => {
+    const opened = await h.slack.openAssistant({ user: ALICE, channel: OPS });
+    const inPane = () =>
+      h.slack
+        .messages(dm(ALICE), { user: ALICE, threadTs: opened.threadTs })
+        .filter((m) => m.ts !== opened.threadTs && m.user === bot());
+    // The pane's thread is kept as the pane's when it is greeted.
+    await h.slack.waitFor(() => inPane().find((m) => /Hi <@/.test(textOf(m))), 60_000, 'the greeting');
+    const asked = h.slack.postUserMessage({
+      user: ALICE,
+      channel: dm(ALICE),
+      threadTs: opened.threadTs,
+      text: 'train a model on signal 1050000000000000001 at workspace 1030000000000000001 using yesterday',
+    });
+    const reading = await h.slack.waitFor(
+      () => inPane().find((m) => m.ts > asked.ts && /I read this as/.test(textOf(m))),
+      60_000,
+      'the reading in the pane',
+    );
+    expect(quoted(reading)).toBe(`learn workspace=${W} signals=${T} range="yesterday"`);
+    await h.clearServiceRequests();
+    await click(ALICE, reading, PLAIN_ACTION.run);
+    await h.slack.waitFor(
+      () => h.slack.messages(OPS).find((m) => m.ts > reading.ts && /ANOMALYLEARN/.test(textOf(m))),
+      60_000,
+      'the learn announced in the channel viewed',
+    );
+    const line = (await h.store.listAudit({ limit: 5 })).find((e) => e.operation === 'flow.ANOMALYLEARN');
+    expect(line?.params.via).toBe('assistant');
+    expect(line?.channelId).toBe(OPS);
   });
 });
