@@ -7,6 +7,7 @@ import { FORMS } from './forms/index.js';
 import { HOME } from './home/index.js';
 import { IDENTITY } from './identity/index.js';
 import { MENTIONS } from './mentions/index.js';
+import { PLAIN } from './plain/index.js';
 import { SCHEDULES } from './schedules/index.js';
 import { TYPEAHEAD } from './typeahead/index.js';
 import { WORKFLOWS } from './workflows/index.js';
@@ -39,6 +40,7 @@ const FEATURES: readonly (Feature | ConfiguredFeature)[] = [
   // Before MENTIONS: of the direct messages, it answers those in threads (the pane's).
   { runs: (c) => c.assistantPane, load: async () => (await import('./assistant/index.js')).ASSISTANT },
   MENTIONS,
+  PLAIN,
   SCHEDULES,
   WORKFLOWS,
   { runs: addToSlack, load: async () => (await import('./install/index.js')).INSTALL },

@@ -155,6 +155,25 @@ describe('operations added by their registry entries alone', () => {
     expect(one).toContain('horizon=6h');
   });
 
+  it('a plain request is read into it by the words its entry declares, and nothing is sent before a click', async () => {
+    const before = service.seen.length;
+    const asked = h.slack.postUserMessage({
+      user: USER,
+      channel: `D${USER}`,
+      text: `please forecast signal ${T} at workspace ${W} using last week`,
+    });
+    const reading = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(`D${USER}`)
+          .find((m) => m.ts > asked.ts && m.user === h.slack.botUserId && /I read this as/.test(seenText(m))),
+      60_000,
+      'the reading',
+    );
+    expect(seenText(reading)).toContain(`forecast workspace=${W} signals=${T} range=\\"last week\\"`);
+    expect(service.seen.slice(before).filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
   it('a misspelt command is answered with the added one as the likely meaning', async () => {
     const reply = seenText(await h.commandAndReply(`forcast workspace=${W}`));
     expect(reply).toContain('forecast');

@@ -25,7 +25,7 @@ function importsOf(file: string): string[] {
 const files = sourceFiles(SLACK);
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
 const rel = (f: string) => relative(SLACK, f);
-const FEATURE_DIRS = ['approvals', 'command', 'flows', 'forms', 'home', 'mentions', 'typeahead'];
+const FEATURE_DIRS = ['approvals', 'command', 'flows', 'forms', 'home', 'mentions', 'plain', 'typeahead'];
 const featureOf = (f: string) => FEATURE_DIRS.find((d) => rel(f).startsWith(`${d}/`));
 
 describe('the Slack surface, as its files import each other', () => {
@@ -101,6 +101,7 @@ describe('the features', () => {
       'identity',
       'assistant',
       'mentions',
+      'plain',
       'schedules',
       'workflows',
       'install',
@@ -128,6 +129,8 @@ describe('the features', () => {
       'identity-open',
       'install-removed',
       'mention',
+      'plain-other',
+      'plain-run',
       'schedule-decision',
       'schedule-repeat-create',
       'schedule-repeat-open',

@@ -190,6 +190,7 @@ export const forecast: OperationEntry<
       `/tsai forecast workspace=${X.workspace} signals=${X.signal}:temperature range="last week" horizon=6h`,
     ],
     mutating: true,
+    said: [{ phrases: ['forecast', 'predict'] }],
   },
   args: FORECAST_ARGS,
   form: {

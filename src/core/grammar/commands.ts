@@ -13,6 +13,7 @@ const HELP: CommandSpec = {
   summary: 'Show all commands, or one command with examples.',
   examples: ['/tsai help', '/tsai help learn'],
   mutating: false,
+  said: [{ phrases: ['what can you do', 'help'] }],
   keys: [],
 };
 
@@ -42,6 +43,17 @@ const BOT_COMMANDS: CommandSpec[] = [
     summary: 'List the pending live start/stop requests.',
     examples: ['/tsai approvals'],
     mutating: false,
+    said: [
+      {
+        phrases: [
+          'what waits for me',
+          'what is waiting',
+          'pending approvals',
+          'pending requests',
+          'approvals',
+        ],
+      },
+    ],
     keys: [],
   },
   {
@@ -52,6 +64,7 @@ const BOT_COMMANDS: CommandSpec[] = [
       'Show the last n approval decisions and flow creations (approvers only; default 20, at most 100).',
     examples: ['/tsai audit', '/tsai audit 50'],
     mutating: false,
+    said: [{ phrases: ['audit log', 'who approved'] }],
     keys: [],
   },
   {
@@ -62,6 +75,18 @@ const BOT_COMMANDS: CommandSpec[] = [
       'The latest flows started from this channel, with their status as the bot follows them (default 10).',
     examples: ['/tsai flows', '/tsai flows 20'],
     mutating: false,
+    said: [
+      {
+        phrases: [
+          'my flows',
+          'list the flows',
+          'recent flows',
+          'what was started',
+          'what is running',
+          'flows',
+        ],
+      },
+    ],
     keys: [],
   },
 ];
@@ -85,6 +110,7 @@ const IDENTITY_COMMANDS: CommandSpec[] = [
     summary: 'Whom you act as at the service: your own token (since when, which account) or the bot’s.',
     examples: ['/tsai whoami'],
     mutating: false,
+    said: [{ phrases: ['who am i', 'whom do i act as'] }],
     keys: [],
   },
   {

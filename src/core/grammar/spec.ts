@@ -3,6 +3,17 @@
  * service's operations read from their registry entries.
  * Every example here must parse (a test checks that).
  */
+/**
+ * One way people ask for a command in a sentence (a plain request in a mention, a direct message or the
+ * assistant pane): phrases of a few words, in the order people say them (`a`, `the`, `of`… may be left
+ * out or others put between), and for a command that takes a word after its own (`live start|stop`) the
+ * word they stand for.
+ */
+export interface Said {
+  phrases: readonly string[];
+  word?: string;
+}
+
 export interface CommandSpec {
   /** Stable identifier, also the `help` topic: 'workspace create', 'eval', … */
   id: string;
@@ -37,4 +48,9 @@ export interface CommandSpec {
    * what it is for and, where a name may stand for its ID, that it may be given by name.
    */
   arguments?: readonly { usage: string; help: string }[];
+  /**
+   * How people ask for it in plain words (core/plain/ reads sentences by these alone). Absent: it is only
+   * ever typed as a command, never read from a sentence.
+   */
+  said?: readonly Said[];
 }

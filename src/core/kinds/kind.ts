@@ -126,6 +126,11 @@ export interface Argument<V = unknown> {
   field?: FieldSpec;
   /** The side of one of the form's either/or choices it belongs to (core/forms/choices.ts). */
   side?: ChoiceSide;
+  /**
+   * Words that put its value next in a sentence (`because` for a reason, `called` for a name): a plain
+   * request gives it as the quoted text, or the words, that follow one of them.
+   */
+  said?: readonly string[];
 }
 
 /** The name of an argument's form field (absent: the form does not ask for it). */

@@ -1,6 +1,7 @@
 import type { Asked } from '../asked.js';
 import type { Bot } from '../bot.js';
-import { type Came, followAsked } from '../command/index.js';
+import type { Came } from '../command/index.js';
+import { readAsked } from '../plain/index.js';
 
 /**
  * How the pane reads one message and answers it: the one function the pane hands every message to, whose
@@ -10,9 +11,9 @@ import { type Came, followAsked } from '../command/index.js';
 export type PaneReader = (bot: Bot, asked: Asked) => Promise<Came>;
 
 /**
- * Today a message is read as a typed command, through the one command path every surface takes
- * (`followAsked`): the same reading, gate, runner and audit as `/tsai`. A reader of plain sentences takes
- * this one's place: it may answer with what it understood and buttons to run it (then `answered`, having
- * changed nothing), and hands what is run to the same path.
+ * A message is read as every message written to the bot is (plain/): a typed command through the one
+ * command path (`followAsked`), the same reading, gate, runner and audit as `/tsai`; a plain request
+ * answered with what it was read as and buttons to run it (then `answered`, having changed nothing), or a
+ * question that changes nothing answered at once through that same path.
  */
-export const readPaneMessage: PaneReader = followAsked;
+export const readPaneMessage: PaneReader = readAsked;

@@ -6,9 +6,9 @@ import type { OpFailure } from '../../core/outcome.js';
 import { errText } from '../../log.js';
 import { type Asked, commandLineOf, invocationOfAsked } from '../asked.js';
 import type { Bot } from '../bot.js';
+import { personOf } from '../person.js';
 import { say, tellUser } from '../reply.js';
 import { teamOf } from '../tenant.js';
-import { goesBy } from '../users.js';
 import { errorMessage, helpMessage } from '../views/messages.js';
 import { context, escapeMrkdwn } from '../views/mrkdwn.js';
 import { showResult } from './show.js';
@@ -84,18 +84,7 @@ export async function followAsked(bot: Bot, asked: Asked): Promise<Came> {
       ...(asked.teamId ? { teamId: asked.teamId } : {}),
       channelId: asked.channelId,
       now: bot.now,
-      person: async () => {
-        const [info, timeZone] = await Promise.all([
-          bot.users.lookup(asked.userId),
-          bot.zoneOf(asked.userId),
-        ]);
-        const userName = goesBy(info, asked.userName);
-        return {
-          ...(userName ? { userName } : {}),
-          timeZone,
-          ...(info.locale ? { locale: info.locale } : {}),
-        };
-      },
+      person: personOf(bot, asked),
     });
     if (read.kind === 'refused') {
       const message = errorMessage(read.failure, who);

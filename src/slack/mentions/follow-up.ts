@@ -2,8 +2,9 @@ import { storeFaultMessage } from '../../core/durable.js';
 import { errText } from '../../log.js';
 import type { Asked } from '../asked.js';
 import type { Bot } from '../bot.js';
-import { type AskedOutcome, followAsked, outcomeOf } from '../command/index.js';
+import { type AskedOutcome, outcomeOf } from '../command/index.js';
 import { tellInviteOnce } from '../invite-hint.js';
+import { readAsked } from '../plain/index.js';
 import { say } from '../reply.js';
 import type { MessageJob } from './jobs.js';
 import { botIsMember } from './membership.js';
@@ -97,7 +98,7 @@ export async function followMessage(job: MessageJob, bot: Bot): Promise<void> {
       { userId: job.userId, channelId: job.channelId },
       { kind: 'mention', channelId: job.channelId },
     );
-  const came = await followAsked(bot, askedOf(job));
+  const came = await readAsked(bot, askedOf(job));
   await bot.store
     .recordSubmissionOutcome(key, {
       outcome: outcomeOf(came),

@@ -9,6 +9,7 @@ import type { HomeJob } from '../home/jobs.js';
 import type { IdentityJob } from '../identity/jobs.js';
 import type { InstallJob } from '../install/jobs.js';
 import type { MessageJob } from '../mentions/jobs.js';
+import type { PlainJob } from '../plain/jobs.js';
 import type { ScheduleJob } from '../schedules/jobs.js';
 import type { SetupJob } from '../setup/jobs.js';
 import type { TypedOn } from '../views/typed-commands.js';
@@ -32,6 +33,7 @@ export type Job = (
   | InstallJob
   | SetupJob
   | AssistantJob
+  | PlainJob
 ) & {
   /**
    * The tenant whose installation the job speaks to (slack/tenant.ts), as its request was authorised:

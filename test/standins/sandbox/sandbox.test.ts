@@ -786,7 +786,7 @@ describe.skipIf(!run)(
       await page.locator('#thread-pane .message', { hasText: 'was approved' }).waitFor();
     }, 120_000);
 
-    it('the assistant pane: opened beside #plant-ops, it greets with its prompts; a prompt clicked and a command typed are answered there', async () => {
+    it('the assistant pane: opened beside #plant-ops, it greets with its prompts; a prompt clicked, a command typed and a plain request run by its button are answered there', async () => {
       await page.locator('[data-role="assistant-toggle"]').click();
       const pane = page.locator('#assistant-pane');
       await pane.locator('.message', { hasText: 'Hi @alice' }).waitFor();
@@ -815,6 +815,22 @@ describe.skipIf(!run)(
       await pane.locator('[data-role="assistant-input"]').fill('workspace show 1030000000000000001');
       await pane.locator('[data-role="assistant-input"]').press('Enter');
       await pane.locator('.message', { hasText: 'Pump station A' }).first().waitFor();
+
+      // A plain request: read, shown as the command, and run by its button, never before.
+      await pane
+        .locator('[data-role="assistant-input"]')
+        .fill(
+          'please train a model on signal 1050000000000000001 at workspace 1030000000000000001 using yesterday',
+        );
+      await pane.locator('[data-role="assistant-input"]').press('Enter');
+      const reading = pane.locator('.message', { hasText: 'I read this as' }).last();
+      await reading.waitFor();
+      await expect(reading.locator('code').first().textContent()).resolves.toBe(
+        'learn workspace=1030000000000000001 signals=1050000000000000001 range="yesterday"',
+      );
+      await shot(page, 'assistant-plain-request');
+      await reading.locator('button', { hasText: 'Run it' }).click();
+      await pane.locator('.message', { hasText: 'ANOMALYLEARN' }).first().waitFor();
       await page.locator('[data-role="assistant-toggle"]').click();
       await pane.waitFor({ state: 'hidden' });
     });

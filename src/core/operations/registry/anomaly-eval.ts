@@ -93,6 +93,9 @@ export const anomalyEval: OperationEntry<
       `/tsai score ${X.model} workspace=${X.workspace} dataspec=${X.dataspec} outputs=${X.scoreSignal}:anomaly_score`,
     ],
     mutating: true,
+
+    // `run the model` is also a backfill's: a sentence that says only that is asked about, never guessed.
+    said: [{ phrases: ['score', 'evaluate', 'check with the model', 'run the model', 'apply the model'] }],
   },
   args: SCORE_ARGS,
   form: {

@@ -74,6 +74,20 @@ export const anomalyLearn: OperationEntry<LearnCommand, LearnRequest, AnomalyLea
       `/tsai learn workspace=${X.workspace} dataspec=${X.dataspec} model-name="pump-3 retrain"`,
     ],
     mutating: true,
+
+    said: [
+      {
+        phrases: [
+          'train a model',
+          'train a new model',
+          'learn a model',
+          'build a model',
+          'new model',
+          'learn',
+          'train',
+        ],
+      },
+    ],
   },
   args: LEARN_ARGS,
   form: {

@@ -60,6 +60,8 @@ export const anomalyRelearn: OperationEntry<RelearnCommand, RelearnRequest, Anom
       `/tsai relearn ${X.model} workspace=${X.workspace} signals=${X.signal} range="Nov 20 to Nov 21"`,
     ],
     mutating: true,
+
+    said: [{ phrases: ['relearn', 'retrain', 'train again', 'teach the model', 'update the model'] }],
   },
   args: RELEARN_ARGS,
   form: {

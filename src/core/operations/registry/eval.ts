@@ -77,6 +77,7 @@ const EVAL_ARGS: readonly Argument[] = [
     help: 'The entities to evaluate, comma-separated.',
     noun: 'entity',
     example: 'pump-1,pump-2',
+    said: ['entities', 'entity'],
     channelDefault: true,
     field: {
       name: 'entities',
@@ -115,6 +116,9 @@ export const evalFlow: OperationEntry<
       `/tsai eval ${X.assessment} model=${X.model} datastream=${X.datastream} entities=pump-1,pump-2 range="yesterday 09:00 to 17:00"`,
     ],
     mutating: true,
+
+    // `run the model` is also scoring's: a sentence that says only that is asked about, never guessed.
+    said: [{ phrases: ['backfill', 'fill in the output', 'eval', 'run the model', 'apply the model'] }],
   },
   args: EVAL_ARGS,
   form: {

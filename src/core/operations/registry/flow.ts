@@ -45,6 +45,19 @@ export const flowShow: OperationEntry<FlowShow, FlowShow, never, FlowRecord> = {
     summary: "Show a flow: what the bot knows from following it, and the service's status now.",
     examples: [`/tsai flow ${X.flow}`],
     mutating: false,
+
+    said: [
+      {
+        phrases: [
+          'status of flow',
+          'flow status',
+          'how is flow',
+          'show flow',
+          'what happened to flow',
+          'flow',
+        ],
+      },
+    ],
   },
   args: [FLOW],
   role: 'User',

@@ -56,7 +56,14 @@ const LIVE_ARGS: readonly Argument[] = [
     shape: '<model_id>',
   }),
   resourceArg(ASSESSMENT, 'assessment', 'The assessment whose M[0] it is.', { required: false }),
-  { key: 'reason', kind: TEXT, required: false, help: 'Why, for the approver.', freeText: true },
+  {
+    key: 'reason',
+    kind: TEXT,
+    required: false,
+    help: 'Why, for the approver.',
+    freeText: true,
+    said: ['because', 'reason'],
+  },
 ];
 const FLOW_TYPES = [FLOW_TYPE.start, FLOW_TYPE.stop] as const;
 
@@ -87,6 +94,17 @@ export const liveModel: OperationEntry<
       `/tsai live stop assessment=${X.assessment}`,
     ],
     mutating: true,
+
+    said: [
+      {
+        phrases: ['take live', 'go live', 'put live', 'start the model', 'turn on the model', 'live start'],
+        word: 'start',
+      },
+      {
+        phrases: ['stop the model', 'take offline', 'turn off the model', 'live stop', 'stop live'],
+        word: 'stop',
+      },
+    ],
   },
   args: LIVE_ARGS,
   parse(args, spec) {

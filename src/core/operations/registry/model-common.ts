@@ -28,6 +28,8 @@ export const modelCommon: OperationEntry<ModelCommon, ModelCommon, never, ModelR
     summary: 'Look up the common model M[0] of an assessment.',
     examples: [`/tsai model common ${X.assessment}`],
     mutating: false,
+
+    said: [{ phrases: ['common model', 'the m[0] of', 'm0 of'] }],
   },
   args: [OF],
   parse: (args, spec) =>

@@ -28,6 +28,8 @@ export const modelMove: OperationEntry<ModelMove, ModelMove, MoveModelBody, Mode
     summary: 'Move a model to another workspace.',
     examples: [`/tsai model move ${X.model} to ${X.workspace}`],
     mutating: true,
+
+    said: [{ phrases: ['move the model', 'move a model'] }],
   },
   args: [MOVED, TO],
   role: 'Manager',

@@ -25,6 +25,8 @@ export const workspaceCreate: OperationEntry<
     summary: 'Create a workspace.',
     examples: ['/tsai workspace create "Pump station 3" description="Trials for the new pumps"'],
     mutating: true,
+
+    said: [{ phrases: ['create a workspace', 'make a workspace', 'add a workspace', 'new workspace'] }],
   },
   args: [
     {
@@ -33,6 +35,7 @@ export const workspaceCreate: OperationEntry<
       required: true,
       help: 'The workspace name.',
       freeText: true,
+      said: ['called', 'named'],
       shape: '<name>',
     },
     {

@@ -26,6 +26,18 @@ export const workspaceShow: OperationEntry<WorkspaceShow, WorkspaceShow, never, 
     summary: 'Show a workspace.',
     examples: [`/tsai workspace show ${X.workspace}`],
     mutating: false,
+
+    said: [
+      {
+        phrases: [
+          'show the workspace',
+          'describe the workspace',
+          'what is in the workspace',
+          'about the workspace',
+          'show',
+        ],
+      },
+    ],
   },
   args: [SHOWN],
   role: 'User',
