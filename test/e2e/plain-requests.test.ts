@@ -231,6 +231,25 @@ describe('plain requests', () => {
       'the other clicker told',
     );
     expect(await changes()).toEqual([]);
+    // A reading is kept under the installation it was asked in: the same button value, clicked as from
+    // another workspace (even by the same user ID), finds nothing there and runs nothing.
+    expect(
+      (
+        await h.slack.clickButton({
+          user: ALICE,
+          channel: offer.channel,
+          messageTs: offer.ts,
+          actionId: PLAIN_ACTION.run,
+          teamId: 'T0ELSEWHERE',
+        })
+      ).status,
+    ).toBe(200);
+    await h.slack.waitFor(
+      () => h.slack.messages(dm(ALICE)).find((m) => m.ts > offer.ts && /no longer kept/.test(textOf(m))),
+      60_000,
+      'the click from another workspace told',
+    );
+    expect(await changes()).toEqual([]);
     await h.clearServiceRequests();
     expect((await click(ALICE, offer, PLAIN_ACTION.run)).status).toBe(200);
     await waitUntil(async () => {

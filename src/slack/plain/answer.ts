@@ -16,7 +16,14 @@ import { type Offer, offeredMessage, questionMessage, unplacedMessage } from './
 export const KEPT_FOR_MS = 24 * 60 * 60_000;
 
 /**
- * What the bot keeps of a reading it offered, under the key its buttons carry: the command as its asker
+ * Where a reading is kept: under its tenant and a random ID. Its buttons carry only the ID, and a click
+ * looks it up under the clicker's own tenant, so a button value copied into another installation's
+ * payload finds nothing there; only the asker may then act on it (click.ts).
+ */
+export const readingKey = (teamId: string | undefined, id: string) => `plain:${teamId ?? ''}:${id}`;
+
+/**
+ * What the bot keeps of a reading it offered, under `readingKey`: the command as its asker
  * would have typed it where they asked (a token already masked), and the commands the sentence came near.
  */
 export interface Offered {
@@ -86,9 +93,14 @@ async function offer(
     now: bot.now,
     person: o.person,
   });
-  const key = `plain:${randomUUID()}`;
+  const id = randomUUID();
   const { userName: _, ...kept } = asked;
-  await keepFor(bot, key, { asked: kept, specs: o.specs } satisfies Offered, KEPT_FOR_MS);
+  await keepFor(
+    bot,
+    readingKey(asked.teamId, id),
+    { asked: kept, specs: o.specs } satisfies Offered,
+    KEPT_FOR_MS,
+  );
   const formId = checked.kind === 'form' ? checked.form : reading.form?.id;
   let form: string | undefined;
   if (formId && isFormId(formId)) {
@@ -104,7 +116,7 @@ async function offer(
   }
   return {
     command: reading.command,
-    key,
+    id,
     ...(form ? { form } : {}),
     ...(checked.kind === 'refused' ? { refused: checked.failure } : {}),
     missing: checked.kind === 'form',

@@ -4,7 +4,7 @@ import { followAsked } from '../command/index.js';
 import { claimOnce, keptValue } from '../kept.js';
 import { type Audience, say, tellUser } from '../reply.js';
 import { code, mention } from '../views/mrkdwn.js';
-import { KEPT_FOR_MS, type Offered } from './answer.js';
+import { KEPT_FOR_MS, type Offered, readingKey } from './answer.js';
 import type { PlainJob } from './jobs.js';
 import { otherWaysMessage } from './views.js';
 
@@ -17,10 +17,10 @@ const clicker = (job: PlainJob): Audience => ({
 /**
  * The reading a click is about, when its clicker may act on it: only the person who asked may run what
  * the bot read from their words (another who sees the buttons is told to type it), and a reading is kept
- * for a day.
+ * for a day, under the tenant it was asked in.
  */
 async function readingFor(bot: Bot, job: PlainJob): Promise<Offered | undefined> {
-  const offered = await keptValue<Offered>(bot, job.key);
+  const offered = await keptValue<Offered>(bot, readingKey(job.teamId, job.id));
   if (!offered) {
     await say(
       bot,
@@ -49,7 +49,7 @@ async function readingFor(bot: Bot, job: PlainJob): Promise<Offered | undefined>
 export async function followRun(job: PlainJob, bot: Bot): Promise<void> {
   const offered = await readingFor(bot, job);
   if (!offered) return;
-  if (!(await claimOnce(bot, `${job.key}:ran`, KEPT_FOR_MS)))
+  if (!(await claimOnce(bot, `${readingKey(job.teamId, job.id)}:ran`, KEPT_FOR_MS)))
     return void (await say(
       bot,
       offered.asked.to,

@@ -1,6 +1,6 @@
-/** What a click on a reading's button carries: the reading's key, and who clicked. */
+/** What a click on a reading's button carries: the reading's ID, and who clicked where. */
 interface Clicked {
-  key: string;
+  id: string;
   userId: string;
   teamId?: string;
   triggerId: string;
@@ -9,7 +9,7 @@ interface Clicked {
 
 /**
  * A button under a plain request's reading, clicked: "Run it" (`plain-run`), or "Not what I meant"
- * (`plain-other`). `key` names the reading the bot kept; the clicker is who acts.
+ * (`plain-other`). `id` names the reading the bot kept in the clicker's tenant; the clicker is who acts.
  */
 export type PlainJob =
   | (Clicked & {

@@ -6,9 +6,9 @@ import { teamOf } from '../tenant.js';
 export const PLAIN_ACTION = { run: 'plain_run', other: 'plain_other' } as const;
 export const PLAIN_ACTIONS = new RegExp(`^(${PLAIN_ACTION.run}|${PLAIN_ACTION.other})$`);
 
-/** A button's value: the reading's key, marked when what it runs opens a form. */
+/** A button's value: the reading's ID, marked when what it runs opens a form. */
 const OPENS_FORM = '|form';
-export const buttonValue = (key: string, opensForm: boolean) => (opensForm ? `${key}${OPENS_FORM}` : key);
+export const buttonValue = (id: string, opensForm: boolean) => (opensForm ? `${id}${OPENS_FORM}` : id);
 
 /**
  * "Run it" or "Not what I meant", acked at once: what it runs may open a form, whose trigger lasts 3
@@ -27,7 +27,7 @@ export async function ackPlainAction(
   const value = action.value ?? '';
   const form = value.endsWith(OPENS_FORM);
   const clicked = {
-    key: form ? value.slice(0, -OPENS_FORM.length) : value,
+    id: form ? value.slice(0, -OPENS_FORM.length) : value,
     userId: body.user.id,
     ...(teamId ? { teamId } : {}),
     triggerId: body.trigger_id,

@@ -14,10 +14,10 @@ import {
 } from '../views/mrkdwn.js';
 import { buttonValue, PLAIN_ACTION } from './listener.js';
 
-/** A reading offered: its command, the key it is kept under, its form's draft, why it cannot run. */
+/** A reading offered: its command, the ID it is kept under, its form's draft, why it cannot run. */
 export interface Offer {
   command: string;
-  key: string;
+  id: string;
   /** The value of the button that opens its form with what was read (a draft's). */
   form?: string;
   /** It cannot run as read (an unknown name, a range in the future): why, said as a typed command's would be. */
@@ -38,9 +38,9 @@ const MASKED = 'A token-like value in your message was not used, kept or shown.'
 /** The buttons under one reading: Run it (unless it cannot run), Open the form (when it has one). */
 function readingButtons(o: Offer, withOther: boolean, at: number): KnownBlock {
   const elements: types.Button[] = [];
-  if (!o.refused) elements.push(button('Run it', PLAIN_ACTION.run, buttonValue(o.key, o.missing), 'primary'));
+  if (!o.refused) elements.push(button('Run it', PLAIN_ACTION.run, buttonValue(o.id, o.missing), 'primary'));
   if (o.form) elements.push(button('Open the form', MODAL_ACTION.reopen, o.form));
-  if (withOther) elements.push(button('Not what I meant', PLAIN_ACTION.other, o.key));
+  if (withOther) elements.push(button('Not what I meant', PLAIN_ACTION.other, o.id));
   return { type: 'actions', block_id: `plain_reading_${at}`, elements };
 }
 
@@ -88,7 +88,7 @@ export function offeredMessage(offers: readonly Offer[], o: { why?: string; mask
     });
     blocks.push({
       type: 'actions',
-      elements: [button('Not what I meant', PLAIN_ACTION.other, first.key)],
+      elements: [button('Not what I meant', PLAIN_ACTION.other, first.id)],
     });
   }
   if (o.masked) blocks.push(context(MASKED));
