@@ -1,6 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import { countRetry } from '../metrics/metrics.js';
 import { inSpan, tracingOn } from '../tracing/trace.js';
+import { webApiFetch } from './web-fetch.js';
 
 /** Web API calls on interactive paths fail fast: a 429 or an outage must not stall a reply for minutes. */
 export const WEB_CLIENT_OPTIONS = {
@@ -16,6 +17,7 @@ export const WEB_CLIENT_OPTIONS = {
   },
   rejectRateLimitedCalls: true,
   timeout: 10_000,
+  fetch: webApiFetch,
 };
 
 /** The client options for a Slack config: the above, plus `SLACK_API_URL` when set (local Slack, tests). */
