@@ -1,15 +1,17 @@
 // `npm run bench`: the bot against a bare Bolt app (acks, and acks during a flood of unsigned bodies from
-// another process: flood.ts), time-range parsing, then memory over time (the soak,
-// 10 minutes; soak-phase.ts has its settings, BENCH_SOAK_MINUTES=0 skips it).
+// another process: flood.ts), time-range parsing, then memory over time (the soak, 10 minutes;
+// soak-phase.ts has its settings, BENCH_SOAK_MINUTES=0 skips it).
 // Prints a table (with the previous run's cold start and peak RSS beside this one's) and writes
-// bench/results.json, which the repository keeps. Options (environment): BENCH_QUICK=1 for a short run,
-// BENCH_OUT=<file> for another output file, BENCH_KEEP_TMP=1 to keep the children's logs and databases,
-// BENCH_BOT_NODE_ARGS="--cpu-prof --cpu-prof-dir=$PWD/prof" to profile the bot (BENCH_BARE_NODE_ARGS: the bare app; absolute dir: the
-// children run in a temp dir), BENCH_PHASES=cold,acks,flood,views,sustained,tracking,steps,schedules,installs,traces for
-// only some phases (their figures only; write them elsewhere with BENCH_OUT, as the others are left out).
-import { existsSync, readFileSync } from 'node:fs';
+// bench/results.json, which the repository keeps, with a line for the run in bench/runs.jsonl.
+// Options (environment): BENCH_QUICK=1 for a short run, BENCH_OUT=<file> for another output file,
+// BENCH_KEEP_TMP=1 to keep the children's logs and databases, BENCH_BOT_NODE_ARGS="--cpu-prof
+// --cpu-prof-dir=$PWD/prof" to profile the bot (BENCH_BARE_NODE_ARGS: the bare app; absolute dir: the
+// children run in a temp dir), BENCH_PHASES=cold,acks,flood,views,sustained,tracking,steps,schedules,
+// installs,traces for only some phases (their figures only; write them elsewhere with BENCH_OUT, as the
+// others are left out).
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type BenchResults, buildResults, formatTable } from './results.js';
+import { type BenchResults, buildResults, formatTable, runLogLine } from './results.js';
 import { type BenchOptions, phasesFrom, runBench } from './run.js';
 import { runSoakPhase, soakMinutes, writeSections } from './soak-phase.js';
 
@@ -43,6 +45,8 @@ const COUNTS = {
 
 /** The results file the repository keeps: the last full run's figures, docs/performance.md's table. */
 const KEPT = 'bench/results.json';
+/** The log of runs the repository keeps: a line per run written to KEPT, its figures and verdicts. */
+const RUNS = 'bench/runs.jsonl';
 
 function readResults(file: string): BenchResults | undefined {
   if (!existsSync(file)) return undefined;
@@ -73,6 +77,7 @@ async function main(): Promise<void> {
   // Written before the soak, so that the ack figures are kept if the soak is stopped.
   writeSections(out, { ...results });
   console.log(`\nwritten: ${out}`);
+  if (out === resolve(KEPT)) appendFileSync(resolve(RUNS), `${runLogLine(results)}\n`);
   const minutes = soakMinutes(env);
   if (minutes === 0) return;
   const soak = await runSoakPhase(env, minutes);

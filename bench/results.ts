@@ -410,3 +410,21 @@ export function markdownFigures(r: BenchResults): string {
     ...rowsOf(r).map((x) => line(x.cells)),
   ].join('\n');
 }
+
+/**
+ * One run as a line of `bench/runs.jsonl`, the log of runs the repository keeps beside the latest figures:
+ * when and where it ran, and each measure's figures and verdict as the table shows them.
+ */
+export function runLogLine(r: BenchResults): string {
+  const figures = rowsOf(r)
+    .filter(({ cells }) => cells[1] !== 'n/a' && cells[5] !== 'n/a')
+    .map(({ cells: [measure, bot, bare, ratio, target, verdict] }) => ({
+      measure,
+      bot,
+      bare,
+      ratio,
+      target,
+      verdict,
+    }));
+  return JSON.stringify({ run: r.run ?? null, machine: machineLine(r.machine), figures });
+}

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { buildResults, formatTable, type Measurements, markdownFigures } from '../../bench/results.js';
+import {
+  buildResults,
+  formatTable,
+  type Measurements,
+  markdownFigures,
+  runLogLine,
+} from '../../bench/results.js';
 
 const machine = { cpus: 2, model: 'Test CPU', memoryMb: 4096, node: 'v20.20.0', os: 'Linux test x64' };
 const ms = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
@@ -84,6 +90,26 @@ describe('bench results', () => {
     expect(table).toMatch(/peak RSS, c=200\s+150 MB\s+100 MB\s+1.5\s+≤ 1.5×\s+ok\s+210 \/ 116 MB, 1.81/);
     // Without a previous run, no such column.
     expect(formatTable(buildResults(measurements()))).not.toContain('previous run');
+  });
+
+  it('logs a run as one line of the runs log: when, where, and each measured figure with its verdict', () => {
+    const run = { date: '2026-12-02T10:15:42.000Z', loadAverage: { before: 0.31, after: 0.52 } };
+    const line = runLogLine(buildResults({ ...measurements({ viewsOpen: null }), run }));
+    expect(line).not.toContain('\n');
+    const logged = JSON.parse(line) as { run: unknown; machine: string; figures: Record<string, string>[] };
+    expect(logged.run).toEqual(run);
+    expect(logged.machine).toBe('2 × Test CPU, 4096 MB, Node v20.20.0, Linux test x64');
+    expect(logged.figures).toContainEqual({
+      measure: 'peak RSS, c=200',
+      bot: '150 MB',
+      bare: '100 MB',
+      ratio: '1.5',
+      target: '≤ 1.5×',
+      verdict: 'ok',
+    });
+    expect(logged.figures.find((f) => f.measure === 'ack help c=1 p50')?.verdict).toBe('MISSED');
+    // A measure the run did not take is left out, not logged as n/a.
+    expect(logged.figures.some((f) => f.measure.startsWith('views.open'))).toBe(false);
   });
 
   it('gives docs/performance.md the same measures, one table, with the run it comes from', () => {
