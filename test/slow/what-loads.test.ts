@@ -27,6 +27,8 @@ interface Loaded {
   packageFiles: string[];
   /** The bot's own modules (by their path in dist/src) in the bundle's files that some thread loaded. */
   modules: string[];
+  /** Node's own modules that some thread loaded (`internal/deps/undici/undici`, …). */
+  builtin: Set<string>;
   threads: string[];
 }
 
@@ -41,10 +43,14 @@ const packageOf = (path: string) => {
 /** What the threads of a stopped bot loaded, as they recorded it in `dir`. */
 function loadedIn(dir: string): Loaded {
   const threads = readdirSync(dir).filter((f) => f.endsWith('.json'));
-  const files = threads.flatMap((t) => {
-    const r = JSON.parse(readFileSync(join(dir, t), 'utf8')) as { esm: string[]; cjs: string[] };
-    return [...r.esm.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u)), ...r.cjs];
-  });
+  const records = threads.map(
+    (t) =>
+      JSON.parse(readFileSync(join(dir, t), 'utf8')) as { esm: string[]; cjs: string[]; builtin: string[] },
+  );
+  const files = records.flatMap((r) => [
+    ...r.esm.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u)),
+    ...r.cjs,
+  ]);
   const bundled = [...new Set(files.filter((f) => f.startsWith(BUNDLE)))];
   const packageFiles = [...new Set(files.filter((f) => f.includes('node_modules/')).map(inNodeModules))];
   return {
@@ -54,6 +60,7 @@ function loadedIn(dir: string): Loaded {
       [...readFileSync(f, 'utf8').matchAll(/^\/\/ dist\/src\/(\S+\.js)$/gm)].map((m) => m[1]!),
     ),
     threads: threads.map((t) => t.replace(/\.json$/, '')),
+    builtin: new Set(records.flatMap((r) => r.builtin)),
   };
 }
 
@@ -143,6 +150,9 @@ describe('a deployment loads what it uses', () => {
     expect(
       loaded.packageFiles.filter((f) => f === 'undici/index.js' || f.startsWith('undici/lib/web/')),
     ).toEqual([]);
+    // Nor Node's own copy of it: Slack's Web API is called through that same client (slack/web-fetch.ts).
+    expect(loaded.builtin).toContain('internal/worker/io');
+    expect(loaded.builtin).not.toContain('internal/deps/undici/undici');
     expect(loaded.modules.filter((m) => /^slack\/(install|setup|assistant)\//.test(m))).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 // Preloaded into a bot process (`node --import`), on each of its threads: records every module the thread
 // loads, the ES modules as they are loaded (a load hook) and the CommonJS ones as Node keeps them
-// (require.cache), and writes them to $RECORD_MODULES_DIR/<thread>.json when asked (SIGUSR2 to the
+// (require.cache), and Node's own as it lists them, and writes them to $RECORD_MODULES_DIR/<thread>.json when asked (SIGUSR2 to the
 // process: its main thread writes, and asks every other thread to) and when the thread ends. A worker
 // ended by `terminate()` has no end to write at, so a test asks first.
 import { writeFileSync } from 'node:fs';
@@ -24,7 +24,15 @@ if (dir) {
   const required = createRequire(import.meta.url).cache;
   const thread = isMainThread ? 'main' : `worker-${threadId}`;
   const write = () =>
-    writeFileSync(`${dir}/${thread}.json`, JSON.stringify({ esm: [...esm], cjs: Object.keys(required) }));
+    writeFileSync(
+      `${dir}/${thread}.json`,
+      JSON.stringify({
+        esm: [...esm],
+        cjs: Object.keys(required),
+        // Node's own modules the thread loaded (`NativeModule internal/deps/undici/undici`, …).
+        builtin: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)),
+      }),
+    );
   const threads = new BroadcastChannel('module-record');
   threads.unref();
   threads.onmessage = write;
