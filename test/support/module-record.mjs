@@ -1,8 +1,8 @@
 // Preloaded into a bot process (`node --import`), on each of its threads: records every module the thread
-// loads, the ES modules as they are loaded (a load hook) and the CommonJS ones as Node keeps them
-// (require.cache), and Node's own as it lists them, and writes them to $RECORD_MODULES_DIR/<thread>.json when asked (SIGUSR2 to the
-// process: its main thread writes, and asks every other thread to) and when the thread ends. A worker
-// ended by `terminate()` has no end to write at, so a test asks first.
+// loads, the ES modules as they are loaded (a load hook), the CommonJS ones as Node keeps them
+// (require.cache) and Node's own as it lists them, and writes them to $RECORD_MODULES_DIR/<thread>.json
+// when asked (SIGUSR2 to the process: its main thread writes, and asks every other thread to) and when the
+// thread ends. A worker ended by `terminate()` has no end to write at, so a test asks first.
 import { writeFileSync } from 'node:fs';
 import { createRequire, register } from 'node:module';
 import { BroadcastChannel, isMainThread, MessageChannel, threadId } from 'node:worker_threads';
