@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { WriteHealth } from '../../core/records.js';
 import type { Logger } from '../../log.js';
 import type { ThreadMetrics } from '../../metrics/metrics.js';
+import { afterBurst } from './after-burst.js';
 import { noticeOf } from './dispatch.js';
 import type { FollowUpHolds } from './holds.js';
 import type { FollowUps, Job, Notice } from './jobs.js';
@@ -119,6 +120,13 @@ export function startWorkerHost(o: WorkerHostOptions): WorkerFollowUps {
   const unclaimed = unclaimedJobs(o.takeBackAfterMs ?? TAKE_BACK_AFTER_MS);
   const tell = (job: Job, text: (n: Notice) => string) => tellAboutJob(o, log, job, text);
 
+  // A job is sent to the worker, else kept with the others not sent yet.
+  const deliver = (m: { id: number; job: Job; claim?: true }) => {
+    if (!worker) return void waiting.push(m);
+    inHand.set(m.id, m.job);
+    send(worker, { kind: 'job', ...m });
+  };
+
   const spawn = () => {
     restartTimer = undefined;
     const w = newWorker(script, o, inHand, log, {
@@ -135,43 +143,32 @@ export function startWorkerHost(o: WorkerHostOptions): WorkerFollowUps {
       },
     });
     worker = w;
-    for (const m of waiting) {
-      inHand.set(m.id, m.job);
-      send(w, { kind: 'job', ...m });
-    }
+    const held = waiting;
     waiting = [];
+    for (const m of held) deliver(m);
   };
 
-  // A worker reads its jobs only once it is ready, so one that never got there (a restart while the store
-  // is down) began none of them: they wait for the next worker, their holds kept, and nobody is told that
-  // something may have reached the service. A worker that had begun loses what it had in hand.
   const onExit = (code: number, began: boolean) => {
     // What the worker had not begun was not lost: it runs here.
     unclaimed.takeAllBack();
     const sent = [...inHand];
     inHand.clear();
-    if (began) {
-      o.holds?.release(sent.map(([id]) => id));
-      log.error({ code, jobsLost: sent.length }, 'the follow-up worker stopped; starting a new one');
-      for (const [, job] of sent) void tell(job, interruptedText);
-    } else {
-      waiting = [...sent.map(([id, job]) => ({ id, job })), ...waiting];
-      log.error(
-        { code, jobsWaiting: waiting.length },
-        'a new follow-up worker could not start; its jobs wait',
-      );
-    }
+    waiting = [...leftByExit(sent, began, { o, log, tell, code }), ...waiting];
     restartTimer = setTimeout(spawn, restartDelay());
   };
 
   void (o.startAfter ?? Promise.resolve()).then(() => stopping || spawn());
 
+  // A burst's jobs are sent once its acks pause, so that their follow-ups do not compete with those acks
+  // (a view to open is sent at once, its trigger lasting 3 s).
+  const afterAcks = afterBurst(deliver);
+
   const run = (job: Job, claim?: true): number | undefined => {
     const id = nextId++;
     if (worker && !stopping) {
-      inHand.set(id, job);
       o.holds?.hold(id, job);
-      send(worker, { kind: 'job', id, job, ...(claim ? { claim } : {}) });
+      if (claim) deliver({ id, job, claim });
+      else afterAcks.add({ id, job });
     } else if (waiting.length < maxWaiting && !stopping) {
       waiting.push({ id, job, ...(claim ? { claim } : {}) });
       o.holds?.hold(id, job);
@@ -202,6 +199,7 @@ export function startWorkerHost(o: WorkerHostOptions): WorkerFollowUps {
       stopping = true;
       // Stopping, this thread takes nothing back: the worker begins what it was sent, and drains it.
       unclaimed.forget();
+      afterAcks.flush();
       if (restartTimer) clearTimeout(restartTimer);
       const unstarted = waiting.map((m) => m.job);
       waiting = [];
@@ -217,6 +215,35 @@ export function startWorkerHost(o: WorkerHostOptions): WorkerFollowUps {
       return worker && !stopping ? scrapes.ask(worker) : Promise.resolve([]);
     },
   };
+}
+
+/**
+ * What an exited worker's jobs become. A worker reads its jobs only once it is ready, so one that never got
+ * there (a restart while the store is down) began none of them: they are returned to wait for the next
+ * worker, their holds kept, and nobody is told that something may have reached the service. A worker that
+ * had begun loses what it had in hand, and the people behind it are told.
+ */
+function leftByExit(
+  sent: [number, Job][],
+  began: boolean,
+  x: {
+    o: WorkerHostOptions;
+    log: Logger;
+    tell(job: Job, text: (n: Notice) => string): unknown;
+    code: number;
+  },
+): { id: number; job: Job }[] {
+  if (!began) {
+    x.log.error(
+      { code: x.code, jobsWaiting: sent.length },
+      'a new follow-up worker could not start; its jobs wait',
+    );
+    return sent.map(([id, job]) => ({ id, job }));
+  }
+  x.o.holds?.release(sent.map(([id]) => id));
+  x.log.error({ code: x.code, jobsLost: sent.length }, 'the follow-up worker stopped; starting a new one');
+  for (const [, job] of sent) void x.tell(job, interruptedText);
+  return [];
 }
 
 /** A worker thread, its messages handled; `exited` learns whether it had become ready. */
