@@ -42,17 +42,27 @@ const learn = (name: string) =>
   `learn workspace=${W} signals=${T}:temperature range="2026-11-20 to 2026-11-21" name=${name}`;
 /** How long after its creation the emulator completes a flow: the flows are running across the kill. */
 const FLOW_MS = 20_000;
-const LEASE = '10s';
-const INTERRUPTED_AFTER = '10s';
+/**
+ * How long a replica waits for one service call. The dying replica's creations must still be in its hands
+ * at the kill: given up on, each is recorded and its hold given back before the replica dies. The kill
+ * waits for all ten to arrive and be held in the store, which on a machine kept busy by other work spreads
+ * over many seconds (the replica may still be posting the cards of the burst before). So the waits before
+ * the kill share one deadline, `KILL_MARGIN_MS` short of this counted from the switch, which no creation
+ * precedes.
+ */
+const REQUEST_TIMEOUT_MS = 20_000;
+const KILL_MARGIN_MS = 3_000;
+/** The lease and the interruption bound: the configuration asks each to outlast one service call. */
+const LEASE = '22s';
+const INTERRUPTED_AFTER = '22s';
 const SEEDED = 70;
 const BURST = 200;
 const FORMS = 8;
 /**
- * How long the service holds the creations the dying replica sent: they are in flight at the kill. The
- * kill waits for all ten to arrive, which on a busy machine spreads over seconds; the first must still be
- * held then, or the replica records its outcome before it dies. So the hold is far longer than the spread.
+ * How long the service holds the creations the dying replica sent: longer than the replica waits, so that
+ * they are in flight at the kill whenever it comes. Nothing waits for one to land: nobody learns of it.
  */
-const HELD_MS = 20_000;
+const HELD_MS = 45_000;
 
 type Kind = 'learn' | 'live' | 'read';
 interface Sent {
@@ -130,15 +140,13 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
       flowDelays: { runningAfterMs: 1_000, completedAfterMs: FLOW_MS },
     });
     // Service bounds longer than the rig's 1.5 s: the doomed replica's creations must still be in its hands
-    // when it is killed, seconds after the service began holding them (with 1.5 s each learn was told
-    // "timed out" and its hold given back before a busy machine's kill came). 2 s + 8 s is the longest
-    // call the 10 s leases allow (the configuration refuses a lease shorter than one service call).
+    // when it is killed, seconds after the service began holding them (REQUEST_TIMEOUT_MS).
     const { TSAI_REQUEST_TIMEOUT_MS: _short, TSAI_MAX_ATTEMPTS: _few, ...rigEnv } = rig.env();
     const env = {
       ...rigEnv,
       LOG_LEVEL: 'debug',
       TSAI_CONNECT_TIMEOUT: '2s',
-      TSAI_REQUEST_TIMEOUT: '8s',
+      TSAI_REQUEST_TIMEOUT: `${REQUEST_TIMEOUT_MS / 1000}s`,
       TSAI_TRACK_FIRST_POLL: '1s',
       TSAI_TRACK_MAX_INTERVAL: '3s',
       TSAI_TRACK_LEASE: LEASE,
@@ -386,6 +394,8 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
       },
     ];
     const switchedAt = Date.now();
+    /** What is left of the time before the kill must land; at least a second, so a late wait still looks once. */
+    const beforeKill = () => Math.max(1_000, switchedAt + REQUEST_TIMEOUT_MS - KILL_MARGIN_MS - Date.now());
     await Promise.all(inHand.map((f) => f()));
     const holdsInStore = async () =>
       (await sql.query('SELECT owner, notice FROM follow_ups_held')).rows as {
@@ -424,7 +434,7 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
         const learns = posts.filter((r) => JSON.stringify(r.body).includes('kill-doomed-'));
         return posts.length >= 10 && learns.length >= 6 ? true : undefined;
       },
-      HELD_MS / 2,
+      beforeKill(),
       'the doomed replica’s creations at the service',
     ).catch(whatTheDoomedDid);
     // The replica keeps what it has in hand in the store, a write every 20 ms, and a death before that write
@@ -433,7 +443,7 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
     await until(
       async () =>
         (await holdsInStore()).filter((r) => r.notice.includes('learn')).length >= 6 ? true : undefined,
-      HELD_MS / 2,
+      beforeKill(),
       'the doomed replica’s learns held in the store',
     ).catch(whatTheDoomedDid);
     // SIGKILL while it holds leases on followed flows too.
@@ -446,7 +456,7 @@ describePg('a replica killed with SIGKILL in the middle of a burst', () => {
         doomed.child.kill('SIGKILL');
         return Date.now();
       },
-      HELD_MS / 4,
+      beforeKill(),
       'the replica about to die holding leases',
     );
     await doomed.exited;

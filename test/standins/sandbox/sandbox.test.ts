@@ -754,14 +754,22 @@ describe.skipIf(!run)(
       await reply(
         '@tsai learn workspace=1030000000000000001 signals=1050000000000000001:temperature range="2026-11-20 to 2026-11-21" name="thread learn"',
       );
+      // On a failed wait: what the thread showed and what the product logged, to tell slow from lost.
+      const withWhatHappened = async (e: unknown) => {
+        throw new Error(`${String(e)}\n${await thread.textContent()}\n${product.output().slice(-4000)}`);
+      };
       const announced = thread.locator('.message:not(.ephemeral)', { hasText: 'thread learn' });
-      await announced.first().waitFor();
+      await announced.first().waitFor().catch(withWhatHappened);
       await thread
         .locator('.message:not(.ephemeral)', { hasText: 'thread learn' })
         .filter({ hasText: 'COMPLETED after' })
         .first()
-        .waitFor({ timeout: 90_000 });
-      await thread.locator('.message', { hasText: 'your ANOMALYLEARN flow' }).waitFor({ timeout: 90_000 });
+        .waitFor({ timeout: 90_000 })
+        .catch(withWhatHappened);
+      await thread
+        .locator('.message', { hasText: 'your ANOMALYLEARN flow' })
+        .waitFor({ timeout: 90_000 })
+        .catch(withWhatHappened);
       await expect(page.locator('#messages .message', { hasText: 'thread learn' }).count()).resolves.toBe(0);
       if (SHOTS) {
         await page.locator('.toast').first().waitFor({ state: 'detached' });
