@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalSlack, startLocalSlack } from '../../../standins/localslack/index.js';
 import { EMOJI_FONT_PATH, type SandboxServer, startSandboxServer } from '../../../standins/sandbox/server.js';
@@ -320,6 +320,12 @@ describe.skipIf(!run)(
   () => {
     let product: Product;
     let page: Page;
+    /** A failed wait's error, with what `shown` showed and what the product logged: slow told from lost. */
+    const withWhatHappened =
+      (shown: Locator) =>
+      async (e: unknown): Promise<never> => {
+        throw new Error(`${String(e)}\n${await shown.textContent()}\n${product.output().slice(-4000)}`);
+      };
 
     beforeAll(async () => {
       product = await startProduct();
@@ -714,9 +720,7 @@ describe.skipIf(!run)(
       await run
         .locator('.wf-run-state', { hasText: /completed|failed/ })
         .waitFor({ timeout: 50_000 })
-        .catch(async (e: unknown) => {
-          throw new Error(`${String(e)}\n${await run.textContent()}\n${product.output().slice(-3000)}`);
-        });
+        .catch(withWhatHappened(run));
       await expect(run.locator('.wf-run-state').textContent()).resolves.toBe('completed');
       await expect(run.locator('.wf-step-state[data-state="completed"]').count()).resolves.toBe(2);
       const learned = await run.locator('.wf-step-state').first().locator('dd').allTextContents();
@@ -754,22 +758,18 @@ describe.skipIf(!run)(
       await reply(
         '@tsai learn workspace=1030000000000000001 signals=1050000000000000001:temperature range="2026-11-20 to 2026-11-21" name="thread learn"',
       );
-      // On a failed wait: what the thread showed and what the product logged, to tell slow from lost.
-      const withWhatHappened = async (e: unknown) => {
-        throw new Error(`${String(e)}\n${await thread.textContent()}\n${product.output().slice(-4000)}`);
-      };
+      const threadFailed = withWhatHappened(thread);
       const announced = thread.locator('.message:not(.ephemeral)', { hasText: 'thread learn' });
-      await announced.first().waitFor().catch(withWhatHappened);
-      await thread
-        .locator('.message:not(.ephemeral)', { hasText: 'thread learn' })
+      await announced.first().waitFor().catch(threadFailed);
+      await announced
         .filter({ hasText: 'COMPLETED after' })
         .first()
         .waitFor({ timeout: 90_000 })
-        .catch(withWhatHappened);
+        .catch(threadFailed);
       await thread
         .locator('.message', { hasText: 'your ANOMALYLEARN flow' })
         .waitFor({ timeout: 90_000 })
-        .catch(withWhatHappened);
+        .catch(threadFailed);
       await expect(page.locator('#messages .message', { hasText: 'thread learn' }).count()).resolves.toBe(0);
       if (SHOTS) {
         await page.locator('.toast').first().waitFor({ state: 'detached' });
@@ -871,9 +871,7 @@ describe.skipIf(!run)(
       await expect(assessment.inputValue()).resolves.toBe('0:assessment_id');
       await pane.locator('[data-role="wf-run"]').click();
       const run = pane.locator('.wf-run').first();
-      const fail = async (e: unknown) => {
-        throw new Error(`${String(e)}\n${await run.textContent()}\n${product.output().slice(-3000)}`);
-      };
+      const fail = withWhatHappened(run);
       // Bob approves the live start on its card, and then the live stop.
       await actAs(page, 'U0BOB');
       for (const asks of ['asks to start live model', 'asks to stop live model']) {
