@@ -16,7 +16,8 @@ export async function runEntry(
   // V8 lets a heap grow to four times what survived its last full collection on a machine with gigabytes
   // of memory; the acking thread's live heap is small and its garbage is short-lived, so most of that was
   // garbage left waiting (31 of 48 MB of old space at a 200-command burst). Told to favour size, V8 grows
-  // it by a smaller factor: 30 MB less at that peak, with acks as fast in the same run (docs/performance.md).
+  // it by a smaller factor: about 30 MB less at that peak, the acking thread's CPU per command still below a
+  // bare Bolt app's (docs/performance.md).
   // Set here, not as a start flag, so it holds however the process is started; it is read at each collection.
   setFlagsFromString('--optimize-for-size');
   loadDotEnv();
