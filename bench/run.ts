@@ -35,7 +35,10 @@ import { measureTraces } from './traces.js';
 import { measureTracking } from './tracking.js';
 
 export interface BenchOptions {
-  /** Alternating bot/bare rounds per command and concurrency. */
+  /**
+   * Alternating bot/bare rounds per command and concurrency. Even, so that each app goes first in half
+   * of them: the first of a pair runs after the other's pause or the bot's settling, the second does not.
+   */
   rounds: number;
   /** Requests per round at each concurrency. */
   requests: Record<Concurrency, number>;
@@ -96,7 +99,7 @@ export function phasesFrom(list: string | undefined): ReadonlySet<Phase> {
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
-  rounds: 3,
+  rounds: 4,
   requests: { 1: 1000, 50: 600, 200: 1200 },
   coldStartRuns: 5,
   viewsOpenRounds: 4,
