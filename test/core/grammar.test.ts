@@ -64,6 +64,23 @@ describe('tokenize', () => {
         ['p', 'next'],
       ],
     ],
+    // Read by UTF-16 unit: a surrogate pair stays whole, and every whitespace `\s` knows separates.
+    [
+      'name=😀pump\u00a0x\u3000y\u2028"😀 a"',
+      [
+        ['k', 'name', '😀pump'],
+        ['p', 'x'],
+        ['p', 'y'],
+        ['p', '😀 a'],
+      ],
+    ],
+    [
+      '\ud83d=x \ude00',
+      [
+        ['p', '\ud83d=x'],
+        ['p', '\ude00'],
+      ],
+    ],
   ])('%s', (text, expected) => {
     const out = tokenize(text);
     if (!out.ok) throw new Error(out.error);

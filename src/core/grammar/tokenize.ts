@@ -16,8 +16,12 @@ const SINGLE_OPEN = new Set(["'", '‘', '’']);
 const SINGLE_CLOSE = new Set(["'", '’', '‘']);
 const KEY = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
-function isSpace(ch: string): boolean {
-  return /\s/.test(ch);
+const WHITESPACE = /\s/;
+
+/** `\s` as a regular expression reads it, the ASCII cases without one: this runs in every command's ack. */
+function isSpace(code: number): boolean {
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return WHITESPACE.test(String.fromCharCode(code));
 }
 
 function closersFor(open: string): Set<string> | undefined {
@@ -37,38 +41,41 @@ export function normalizeKey(key: string): string {
   return key.toLowerCase().replace(/_/g, '-');
 }
 
+/**
+ * Reads the text by UTF-16 unit, not by code point: every character that separates tokens (space, `=`,
+ * the quotes) is a single unit, and the halves of a surrogate pair are never one of them, so slices keep
+ * each pair whole.
+ */
 export function tokenize(text: string): TokenizeOutcome {
-  const chars = [...text];
   const tokens: Token[] = [];
+  const n = text.length;
   let i = 0;
 
-  /** Reads a quoted run starting at `i` (an opening quote); returns the content and the index after it. */
+  /** Reads a quoted run starting at `start` (an opening quote); returns the content and the index after it. */
   const readQuoted = (start: number): { value: string; end: number } | { error: string } => {
-    const open = chars[start]!;
+    const open = text[start]!;
     const closers = closersFor(open)!;
     let j = start + 1;
-    let value = '';
-    while (j < chars.length && !closers.has(chars[j]!)) value += chars[j++];
-    if (j >= chars.length) {
+    while (j < n && !closers.has(text[j]!)) j++;
+    if (j >= n) {
       return { error: `A quote (${open}) is not closed: close it, e.g. name="Pump 3 baseline".` };
     }
-    return { value, end: j + 1 };
+    return { value: text.slice(start + 1, j), end: j + 1 };
   };
 
   const readBare = (start: number): { value: string; end: number } => {
     let j = start;
-    let value = '';
-    while (j < chars.length && !isSpace(chars[j]!)) value += chars[j++];
-    return { value, end: j };
+    while (j < n && !isSpace(text.charCodeAt(j))) j++;
+    return { value: text.slice(start, j), end: j };
   };
 
-  while (i < chars.length) {
-    if (isSpace(chars[i]!)) {
+  while (i < n) {
+    if (isSpace(text.charCodeAt(i))) {
       i++;
       continue;
     }
     const start = i;
-    if (closersFor(chars[i]!)) {
+    if (closersFor(text[i]!)) {
       const q = readQuoted(i);
       if ('error' in q) return { ok: false, error: q.error };
       // Text glued to a closing quote belongs to the same token: "a"b -> ab
@@ -77,19 +84,19 @@ export function tokenize(text: string): TokenizeOutcome {
       tokens.push({
         kind: 'positional',
         value: decodeSlackEntities(q.value + rest.value),
-        raw: chars.slice(start, i).join(''),
+        raw: text.slice(start, i),
         quoted: true,
       });
       continue;
     }
     // Unquoted: a key=value token when the text before the first '=' is a key.
     let j = i;
-    let head = '';
-    while (j < chars.length && !isSpace(chars[j]!) && chars[j] !== '=') head += chars[j++];
-    if (chars[j] === '=' && KEY.test(head)) {
+    while (j < n && !isSpace(text.charCodeAt(j)) && text[j] !== '=') j++;
+    const head = text.slice(i, j);
+    if (text[j] === '=' && KEY.test(head)) {
       j++;
       let value = '';
-      const quoted = j < chars.length && closersFor(chars[j]!) !== undefined;
+      const quoted = j < n && closersFor(text[j]!) !== undefined;
       if (quoted) {
         const q = readQuoted(j);
         if ('error' in q) return { ok: false, error: q.error };
@@ -104,7 +111,7 @@ export function tokenize(text: string): TokenizeOutcome {
         key: normalizeKey(head),
         rawKey: head,
         value: decodeSlackEntities(value),
-        raw: chars.slice(start, i).join(''),
+        raw: text.slice(start, i),
         quoted,
       });
       continue;
