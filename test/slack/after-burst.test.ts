@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterBurst, BURST_GAP_MS, BURST_WAIT_MS } from '../../src/slack/runtime/after-burst.js';
+import { afterBurst, BURST_GAP_MS, BURST_WAIT_MS, onAcksPause } from '../../src/slack/runtime/after-burst.js';
 import { waitUntil } from '../support/patience.js';
 
 /** The jobs a burst would hand on, on a clock the test moves (the timers are real; the gaps are the test's). */
@@ -77,5 +77,67 @@ describe('afterBurst: a burst of acks hands its jobs on once the acks pause', ()
     r.at(BURST_GAP_MS);
     r.add('next');
     expect(r.handed).toEqual(['first', 'waiting', 'next']);
+  });
+});
+
+describe('onAcksPause: work put off until the acks pause', () => {
+  function pauseRig() {
+    let t = 1_000_000;
+    let runs = 0;
+    const pause = onAcksPause(
+      () => {
+        runs++;
+      },
+      { now: () => t },
+    );
+    return {
+      pause,
+      runs: () => runs,
+      at: (ms: number) => {
+        t += ms;
+      },
+    };
+  }
+
+  it('work made due among arrivals waits for their gap, and runs once', async () => {
+    const r = pauseRig();
+    r.pause.seen();
+    r.at(1);
+    r.pause.due();
+    for (let i = 0; i < 5; i++) {
+      r.at(1);
+      r.pause.seen();
+    }
+    expect(r.runs()).toBe(0);
+    r.at(BURST_GAP_MS);
+    await waitUntil(() => expect(r.runs()).toBe(1));
+    r.pause.runNow();
+    expect(r.runs()).toBe(1);
+  });
+
+  it('work made due when all is quiet runs at once; arrivals alone never make it due', () => {
+    const r = pauseRig();
+    r.pause.seen();
+    r.at(BURST_GAP_MS);
+    r.pause.seen();
+    r.at(BURST_GAP_MS);
+    expect(r.runs()).toBe(0);
+    r.pause.due();
+    expect(r.runs()).toBe(1);
+  });
+
+  it('under a steady stream, due work runs once it has waited the bound', () => {
+    const r = pauseRig();
+    r.pause.seen();
+    r.pause.due();
+    for (let waited = 1; waited < BURST_WAIT_MS; waited++) {
+      r.at(1);
+      r.pause.seen();
+      r.pause.due();
+    }
+    expect(r.runs()).toBe(0);
+    r.at(1);
+    r.pause.arrived();
+    expect(r.runs()).toBe(1);
   });
 });

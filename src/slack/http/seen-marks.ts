@@ -1,3 +1,5 @@
+import { onAcksPause } from '../runtime/after-burst.js';
+
 /**
  * Gathers the replay marks the requests of one event-loop turn ask for and writes them to the store in one
  * call. A burst of N signed requests then costs a few statements instead of N commits on the acking
@@ -65,8 +67,9 @@ export interface ProcessMarksStore {
  * statement is synchronous and waits for the follow-up worker's writes to the same file, and marked one
  * read or commit per request, as a shared store needs, it was the whole of a `learn` ack's cost above the
  * bare app at 1 concurrent (docs/performance.md). The atomic upsert is not needed, since no other process
- * acts on these requests. The price: a process killed (not stopped) loses the marks of its last 5 s, so a
- * replay of one of those requests after a restart, within the signature's 5 minutes, would be acted on.
+ * acts on these requests. The price: a process killed (not stopped) loses the marks of its last 5 s (10 s
+ * under requests that never pause), so a replay of one of those requests after a restart, within the
+ * signature's 5 minutes, would be acted on.
  */
 export function processMarks(
   store: ProcessMarksStore,
@@ -96,6 +99,9 @@ export function processMarks(
   };
 
   let timer: NodeJS.Timeout | undefined;
+  // A write is a few synchronous commits, each waiting for the follow-up worker's writes to the file: due
+  // every `everyMs`, it is made when the requests pause, so that it does not stall the acks of a burst.
+  const pause = onAcksPause(() => void write(), { waitMs: everyMs });
   let writes: Promise<void> = Promise.resolve();
   // Written as of `until`: this process decided these marks, so each replaces any earlier one in the store.
   const writeSlices = async (keys: string[], until: number) => {
@@ -124,11 +130,12 @@ export function processMarks(
     return writes;
   };
   const schedule = () => {
-    timer ??= setTimeout(write, everyMs);
+    timer ??= setTimeout(pause.due, everyMs);
     timer.unref();
   };
   return {
     async markSeen(keys, now, expiresAt) {
+      pause.seen();
       await loaded;
       const open = keys.filter((key) => !stands(key, now));
       const inStore = complete || !open.length ? new Set<string>() : await store.requestsSeen(open, now);

@@ -11,6 +11,75 @@ export interface AfterBurstOptions {
   now?: () => number;
 }
 
+/** Arrivals on the acking thread, and work that waits for them to pause. */
+export interface AcksPause {
+  /** Something arrived, and the work is due: it runs once arrivals pause. */
+  arrived(): void;
+  /** Something arrived; the work is not due because of it. */
+  seen(): void;
+  /** The work is due: it runs at once if arrivals have paused, else once they do. */
+  due(): void;
+  /** Whether the last arrival is at least a gap old (none yet counts as quiet). */
+  quiet(): boolean;
+  /** Runs at once what is due, if anything is (a stop, or an arrival that itself came after a gap). */
+  runNow(): void;
+}
+
+/**
+ * Calls `run`, once it is due, when the arrivals it is told of pause for `gapMs`, or once it has been due
+ * for `waitMs`. Work the acking thread can put off (handing jobs on, a synchronous SQLite commit) then
+ * happens between bursts, not among acks that Slack waits on for 3 seconds: on two cores a commit that
+ * waits for the worker's write lock stalls every ack in hand, and a stall of a gap's length ended the
+ * burst early, letting the worker in among the acks. Under a steady stream nothing waits longer than the
+ * bound. The wait keeps no process alive: a stop calls `runNow`.
+ */
+export function onAcksPause(run: () => void, o: AfterBurstOptions = {}): AcksPause {
+  const gapMs = o.gapMs ?? BURST_GAP_MS;
+  const waitMs = o.waitMs ?? BURST_WAIT_MS;
+  const now = o.now ?? Date.now;
+  let lastAt = Number.NEGATIVE_INFINITY;
+  /** When the work became due; none while it is not. */
+  let dueAt: number | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  const runNow = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (dueAt === undefined) return;
+    dueAt = undefined;
+    run();
+  };
+  const check = () => {
+    timer = undefined;
+    if (dueAt === undefined) return;
+    const t = now();
+    const quietFor = t - lastAt;
+    const waited = t - dueAt;
+    if (quietFor >= gapMs || waited >= waitMs) return runNow();
+    timer = setTimeout(check, Math.max(1, Math.min(gapMs - quietFor, waitMs - waited))).unref();
+  };
+  const due = () => {
+    dueAt ??= now();
+    // Under a steady stream the timer may be late (a busy machine): the wait is also bounded here.
+    if (now() - dueAt >= waitMs) return runNow();
+    if (!timer) check();
+  };
+  const seen = () => {
+    lastAt = now();
+  };
+
+  return {
+    arrived() {
+      seen();
+      due();
+    },
+    seen,
+    due,
+    quiet: () => now() - lastAt >= gapMs,
+    runNow,
+  };
+}
+
 /**
  * Hands on the jobs of a burst of acks once the acks pause. On two cores, a burst's follow-ups (each a
  * command read, records written, a service call sent) competed with the acks still arriving, which Slack
@@ -25,43 +94,20 @@ export function afterBurst<T>(
   handOn: (item: T) => void,
   o: AfterBurstOptions = {},
 ): { add(item: T): void; flush(): void } {
-  const gapMs = o.gapMs ?? BURST_GAP_MS;
-  const waitMs = o.waitMs ?? BURST_WAIT_MS;
-  const now = o.now ?? Date.now;
   let waiting: T[] = [];
-  let lastAt = Number.NEGATIVE_INFINITY;
-  let firstAt = 0;
-  let timer: NodeJS.Timeout | undefined;
-
-  const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
+  const pause = onAcksPause(() => {
     const items = waiting;
     waiting = [];
     for (const item of items) handOn(item);
-  };
-  const check = () => {
-    timer = undefined;
-    const t = now();
-    const quietFor = t - lastAt;
-    const waited = t - firstAt;
-    if (quietFor >= gapMs || waited >= waitMs) return flush();
-    timer = setTimeout(check, Math.max(1, Math.min(gapMs - quietFor, waitMs - waited)));
-  };
-
+  }, o);
   return {
     add(item) {
-      const t = now();
-      const quiet = t - lastAt >= gapMs;
-      lastAt = t;
-      if (waiting.length === 0) firstAt = t;
-      waiting.push(item);
       // After a gap (the burst before it, if any, is over even if its timer is late): everything goes.
-      if (quiet) return flush();
-      // Under a steady stream the timer may be late (a busy machine): the wait is also bounded here.
-      if (t - firstAt >= waitMs) return flush();
-      timer ??= setTimeout(check, gapMs);
+      const afterGap = pause.quiet();
+      waiting.push(item);
+      pause.arrived();
+      if (afterGap) pause.runNow();
     },
-    flush,
+    flush: pause.runNow,
   };
 }

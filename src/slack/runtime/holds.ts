@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../core/records.js';
 import { errText, type Logger } from '../../log.js';
+import { onAcksPause } from './after-burst.js';
 import { noticeOf } from './dispatch.js';
 import type { Job, Notice } from './jobs.js';
 import { interruptedText, placeOf } from './notices.js';
@@ -9,11 +10,14 @@ import { interruptedText, placeOf } from './notices.js';
 export const HOLD_LEASE_MS = 30_000;
 
 /**
- * How long accepted jobs gather before they are written, in one transaction. Each write is a synchronous
- * SQLite commit on the acking thread: written every event-loop turn, a burst paid one commit per command,
- * about 0.2 ms of the thread that must ack within 3 s (the bench's profiles). Gathered for 20 ms, a burst
- * pays a few commits, and a job finished within the window (a quick read) is never written; a process
- * killed in those 20 ms leaves their people untold, as it would anyway in the moment before the write.
+ * Accepted jobs gather until the acks pause for this long (at most `BURST_WAIT_MS`), then are written in
+ * one transaction. Each write is a synchronous SQLite commit on the acking thread: written every event-loop
+ * turn, a burst paid one commit per command, about 0.2 ms of the thread that must ack within 3 s; written
+ * every 20 ms, a burst of `learn`s still paid a commit per 20 ms, each waiting for the follow-up worker's
+ * write lock, and those waits stalled every ack in hand (the bench's ack rounds). Written when the acks
+ * pause, a lone command is written 20 ms after it and a burst once it ends, and a job finished before then
+ * (a quick read) is never written. The price: a process killed within a burst leaves the people of that
+ * burst's jobs untold, at most a second of them, as it would anyway in the moment before a write.
  */
 export const HOLD_BATCH_MS = 20;
 
@@ -24,8 +28,8 @@ export const HOLD_BATCH_MS = 20;
  * done (`tellAbandoned`): an acknowledged command is never answered by silence.
  *
  * Written by the acking thread, where a job is accepted, so the window in which a death loses a job
- * silently is the moment before the next write; writes are batched (`HOLD_BATCH_MS`) and never delay a
- * job: a store that does not answer only loses this safety net (logged).
+ * silently is the burst before the next write; writes wait for the acks to pause (`HOLD_BATCH_MS`) and
+ * never delay a job: a store that does not answer only loses this safety net (logged).
  */
 export interface FollowUpHolds {
   /** A job was accepted; `id` is its number in this process. Jobs nobody waits on are not held. */
@@ -66,13 +70,11 @@ export function startFollowUpHolds(o: FollowUpHoldsOptions): FollowUpHolds {
   let toRelease = new Set<number>();
   /** Held in the store, or about to be. */
   const live = new Set<number>();
-  let scheduled = false;
   let writes: Promise<void> = Promise.resolve();
   const failed = (what: string) => (e: unknown) =>
     log.warn({ err: errText(e) }, `could not ${what} the follow-ups in hand; a death now would go untold`);
 
   const flush = () => {
-    scheduled = false;
     const holds = [...toHold];
     const releases = [...toRelease];
     toHold = new Map();
@@ -89,11 +91,7 @@ export function startFollowUpHolds(o: FollowUpHoldsOptions): FollowUpHolds {
       if (releases.length) await o.store.releaseFollowUps(owner, releases.map(key)).catch(failed('release'));
     });
   };
-  const soon = () => {
-    if (scheduled) return;
-    scheduled = true;
-    setTimeout(flush, batchMs).unref();
-  };
+  const pause = onAcksPause(flush, { gapMs: batchMs });
 
   const renewal = setInterval(
     () => {
@@ -121,7 +119,7 @@ export function startFollowUpHolds(o: FollowUpHoldsOptions): FollowUpHolds {
       if (!notice) return;
       live.add(id);
       toHold.set(id, notice);
-      soon();
+      pause.arrived();
     },
     release(ids) {
       for (const id of ids) {
@@ -129,11 +127,11 @@ export function startFollowUpHolds(o: FollowUpHoldsOptions): FollowUpHolds {
         // Finished before it was written: it never has to reach the store.
         if (!toHold.delete(id)) toRelease.add(id);
       }
-      if (toRelease.size) soon();
+      if (toRelease.size) pause.arrived();
     },
     async close() {
       clearInterval(renewal);
-      flush();
+      pause.runNow();
       await writes;
       live.clear();
       await o.store.releaseFollowUps(owner).catch(failed('release'));
