@@ -59,9 +59,10 @@ export function onAcksPause(run: () => void, o: AfterBurstOptions = {}): AcksPau
     timer = setTimeout(check, Math.max(1, Math.min(gapMs - quietFor, waitMs - waited))).unref();
   };
   const due = () => {
-    dueAt ??= now();
+    const t = now();
+    dueAt ??= t;
     // Under a steady stream the timer may be late (a busy machine): the wait is also bounded here.
-    if (now() - dueAt >= waitMs) return runNow();
+    if (t - dueAt >= waitMs) return runNow();
     if (!timer) check();
   };
   const seen = () => {
