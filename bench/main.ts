@@ -8,11 +8,12 @@
 // --cpu-prof-dir=$PWD/prof" to profile the bot (BENCH_BARE_NODE_ARGS: the bare app; absolute dir: the
 // children run in a temp dir), BENCH_PHASES=cold,acks,flood,views,sustained,tracking,steps,schedules,
 // installs,traces for only some phases (their figures only; write them elsewhere with BENCH_OUT, as the
-// others are left out).
+// others are left out), BENCH_BARE_AS_BOT=1 for an A/A run (the bare app in the bot's place; phases cold
+// and acks, to BENCH_OUT).
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type BenchResults, buildResults, formatTable, runLogLine } from './results.js';
-import { type BenchOptions, phasesFrom, runBench } from './run.js';
+import { type BenchOptions, checkBareAsBot, phasesFrom, runBench } from './run.js';
 import { runSoakPhase, soakMinutes, writeSections } from './soak-phase.js';
 
 const QUICK: Partial<BenchOptions> = {
@@ -69,6 +70,10 @@ async function main(): Promise<void> {
   }
   opts.phases = phasesFrom(env.BENCH_PHASES);
   const out = resolve(env.BENCH_OUT ?? KEPT);
+  if (env.BENCH_BARE_AS_BOT) {
+    checkBareAsBot(opts.phases, out === resolve(KEPT));
+    opts.bareAsBot = true;
+  }
   // The run before this one, as the file this run writes keeps it (else the repository's): its cold start
   // and peak RSS are shown beside this run's.
   const previous = readResults(out) ?? readResults(resolve(KEPT));
@@ -78,7 +83,7 @@ async function main(): Promise<void> {
   writeSections(out, { ...results });
   console.log(`\nwritten: ${out}`);
   if (out === resolve(KEPT)) appendFileSync(resolve(RUNS), `${runLogLine(results)}\n`);
-  const minutes = soakMinutes(env);
+  const minutes = opts.bareAsBot ? 0 : soakMinutes(env);
   if (minutes === 0) return;
   const soak = await runSoakPhase(env, minutes);
   writeSections(out, { soak });

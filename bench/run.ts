@@ -50,6 +50,11 @@ export interface BenchOptions {
   botLogLevel: string;
   /** Extra node flags for the bot (e.g. `--cpu-prof`). */
   botNodeArgs: string[];
+  /**
+   * The bare app in the bot's place (an A/A run): its ratios are what the method itself moves, the spread
+   * a verdict on the bot has to be read against.
+   */
+  bareAsBot: boolean;
   /** Extra node flags for the bare app, to profile it the same way. */
   bareNodeArgs: string[];
   /** Flows followed at once in the flow-following phase, and how long it measures. */
@@ -98,8 +103,21 @@ export function phasesFrom(list: string | undefined): ReadonlySet<Phase> {
   return new Set(named as Phase[]);
 }
 
+/**
+ * An A/A run (`BENCH_BARE_AS_BOT=1`) measures cold starts and acks only, and never into the kept results:
+ * the other phases drive what only the bot does (forms, flows, steps), and its figures are not the bot's.
+ */
+export function checkBareAsBot(phases: ReadonlySet<Phase>, writesKeptResults: boolean): void {
+  const others = [...phases].filter((p) => p !== 'cold' && p !== 'acks');
+  if (others.length || writesKeptResults)
+    throw new Error(
+      'BENCH_BARE_AS_BOT=1 measures cold starts and acks only, into a file of its own: add ' +
+        'BENCH_PHASES=cold,acks BENCH_OUT=/tmp/aa.json',
+    );
+}
+
 export const DEFAULT_OPTIONS: BenchOptions = {
-  rounds: 4,
+  rounds: 8,
   requests: { 1: 1000, 50: 600, 200: 1200 },
   coldStartRuns: 5,
   viewsOpenRounds: 4,
@@ -108,6 +126,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   serviceLatencyMs: 2000,
   botLogLevel: 'info',
   botNodeArgs: [],
+  bareAsBot: false,
   bareNodeArgs: [],
   trackedFlows: 1_000,
   trackingWindowMs: 60_000,
@@ -194,7 +213,10 @@ export async function runBench(opts: Partial<BenchOptions> = {}): Promise<Measur
     const env = { ...envFor(who), ...more };
     const p = await spawnApp({
       name: who,
-      entry: who === 'bot' ? join(distDir, 'bot', 'main.js') : join(distDir, 'bench', 'bare-bolt.js'),
+      entry:
+        who === 'bot' && !o.bareAsBot
+          ? join(distDir, 'bot', 'main.js')
+          : join(distDir, 'bench', 'bare-bolt.js'),
       env,
       logFile: join(tmp, `${who}-${tag}.log`),
       nodeArgs: who === 'bot' ? o.botNodeArgs : o.bareNodeArgs,
