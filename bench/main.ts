@@ -70,8 +70,9 @@ async function main(): Promise<void> {
   }
   opts.phases = phasesFrom(env.BENCH_PHASES);
   const out = resolve(env.BENCH_OUT ?? KEPT);
+  const keeps = out === resolve(KEPT);
   if (env.BENCH_BARE_AS_BOT) {
-    checkBareAsBot(opts.phases, out === resolve(KEPT));
+    checkBareAsBot(opts.phases, keeps);
     opts.bareAsBot = true;
   }
   // The run before this one, as the file this run writes keeps it (else the repository's): its cold start
@@ -82,7 +83,7 @@ async function main(): Promise<void> {
   // Written before the soak, so that the ack figures are kept if the soak is stopped.
   writeSections(out, { ...results });
   console.log(`\nwritten: ${out}`);
-  if (out === resolve(KEPT)) appendFileSync(resolve(RUNS), `${runLogLine(results)}\n`);
+  if (keeps) appendFileSync(resolve(RUNS), `${runLogLine(results)}\n`);
   const minutes = opts.bareAsBot ? 0 : soakMinutes(env);
   if (minutes === 0) return;
   const soak = await runSoakPhase(env, minutes);
