@@ -409,7 +409,10 @@ function readOne(c: Ctx, text: string, requirePast: boolean, explain = true): Ti
  */
 function inLanguage(c: Ctx, lang: Language, t: string, explain: boolean): TimeRange | ParseProblem {
   const r = interpret(c, t, false);
-  if (!(r instanceof ParseProblem)) return r;
+  // Read in English but refused ("between 00:15 and 12:15 am": the end is 00:15): the words were the
+  // grammar's, so its refusal stands. Read in German instead, "am" would be "on" and the range a different
+  // one than the person wrote.
+  if (!(r instanceof NotARange)) return r;
   const said = inEnglish(t, lang);
   if (said === undefined) return explain ? interpret(c, t, true) : r;
   if (said instanceof Refusal) return problem(said);

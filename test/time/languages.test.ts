@@ -173,6 +173,20 @@ describe('other languages', () => {
     expect(de).toEqual(en);
   });
 
+  it('an English range refused in English is not read again in the language, where its words mean something else', () => {
+    // In German "am" is "on": "12:15 am 1/1" would become 12:15 on 1 Jan, a range the person never wrote.
+    const at = { now: new Date(1772953200000), timeZone: 'UTC' };
+    for (const text of ['between 00:15 and 12:15 am 1/1', '1/1 00:15 to 12:15 am']) {
+      const de = parseTimeRange(text, { ...at, locale: 'de-DE' });
+      expect(de, text).toMatchObject({ ok: false, error: expect.stringMatching(/^The end .* is not after/) });
+      expect(de, text).toEqual(parseTimeRange(text, { ...at, locale: 'en-GB' }));
+    }
+    const german = parseTimeRange('zwischen 00:15 und 12:15 am 1.1.', { ...at, locale: 'de-DE' });
+    expect(german.ok && new Date(Number(german.range.endNs / 1_000_000n)).toISOString()).toBe(
+      '2026-01-01T12:15:00.000Z',
+    );
+  });
+
   it('a refusal says what the words were read as, in the grammar’s words, and why', () => {
     const r = readTimeRange('gestern von 9 bis', { now, timeZone: 'Europe/Berlin', locale: 'de-DE' });
     expect(r.kind).not.toBe('exact');
