@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** A port nothing listens on right now (the OS picks it; the child binds it moments later). */
@@ -99,6 +99,56 @@ export function procCpuMs(pid: number, mainThreadOnly = false): number | null {
   } catch {
     return null;
   }
+}
+
+/** CPU time (ms) each thread of the process has used so far, by thread ID; empty when /proc is not readable. */
+export function threadsCpuMs(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(tid), (Number(f[11]) + Number(f[12])) * 10);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
+/**
+ * What the threads other than the main one used between two readings: the one that used most in the
+ * follow-up stretch (`after` to `settled`: the bot's command worker), and all the others together (V8's
+ * helper threads, libuv's pool), each during the acks (`before` to `after`).
+ */
+export function otherThreadsMs(
+  pid: number,
+  before: Map<number, number>,
+  after: Map<number, number>,
+  settled: Map<number, number>,
+): { busiest: number; rest: number } {
+  const used = (from: Map<number, number>, to: Map<number, number>, tid: number) =>
+    (to.get(tid) ?? 0) - (from.get(tid) ?? to.get(tid) ?? 0);
+  let busiestTid: number | undefined;
+  for (const tid of settled.keys()) {
+    if (tid === pid) continue;
+    if (busiestTid === undefined || used(after, settled, tid) > used(after, settled, busiestTid))
+      busiestTid = tid;
+  }
+  let busiest = 0;
+  let rest = 0;
+  for (const tid of after.keys()) {
+    if (tid === pid) continue;
+    if (tid === busiestTid) busiest = used(before, after, tid);
+    else rest += used(before, after, tid);
+  }
+  return { busiest, rest };
 }
 
 /** Resets the process's peak RSS (VmHWM) to its current RSS (Linux ≥ 4.0); false when not possible. */

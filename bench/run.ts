@@ -19,12 +19,14 @@ import { machineInfo } from './machine.js';
 import { benchParse } from './parse.js';
 import {
   type AppProcess,
+  otherThreadsMs,
   procCpuMs,
   procStatusMb,
   resetPeakRss,
   rssSampler,
   spawnApp,
   tail,
+  threadsCpuMs,
 } from './procs.js';
 import { type AckCommand, CONCURRENCIES, type Concurrency, type Measurements } from './results.js';
 import { measureDueRuns, measureIdleSchedules } from './schedules.js';
@@ -482,6 +484,7 @@ async function measureAcks(
           const issued = await b.issue(n);
           const cpu0 = procCpuMs(p.pid);
           const main0 = procCpuMs(p.pid, true);
+          const threads0 = threadsCpuMs(p.pid);
           const r = await closedLoop(b.target(p), {
             concurrency: c,
             total: n,
@@ -491,17 +494,19 @@ async function measureAcks(
           });
           const cpu1 = procCpuMs(p.pid);
           const main1 = procCpuMs(p.pid, true);
+          const threads1 = threadsCpuMs(p.pid);
           row[p.name as Who].push(...r.latencies);
           if (main0 != null && main1 != null) mainCpu[p.name as Who].push((main1 - main0) / r.sent);
           if (p === bot) await b.settleBot(`${cmd} c=${c}`);
           const cpu2 = procCpuMs(p.pid);
+          const others = otherThreadsMs(p.pid, threads0, threads1, threadsCpuMs(p.pid));
           const per = (before: number | null, after: number | null) =>
             before == null || after == null ? '?' : ((after - before) / r.sent).toFixed(2);
           logRun(
             b.log,
             `${cmd} c=${c} ${p.name} round ${round + 1}`,
             r,
-            `; CPU/command ${per(cpu0, cpu1)} ms while acking (main thread ${per(main0, main1)}), ${per(cpu0, cpu2)} ms with follow-up work`,
+            `; CPU/command ${per(cpu0, cpu1)} ms while acking (main thread ${per(main0, main1)}, busiest other ${per(0, others.busiest)}, the rest ${per(0, others.rest)}), ${per(cpu0, cpu2)} ms with follow-up work`,
           );
         }
       }

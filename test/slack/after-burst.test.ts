@@ -6,13 +6,19 @@ import { waitUntil } from '../support/patience.js';
 function rig() {
   let t = 1_000_000;
   const handed: string[] = [];
-  const burst = afterBurst<string>((job) => handed.push(job), { now: () => t });
+  let busy = 0;
+  const burst = afterBurst<string>((job) => handed.push(job), { now: () => t, idle: () => t - busy });
   return {
     handed,
     add: (job: string) => burst.add(job),
     flush: () => burst.flush(),
     at: (ms: number) => {
       t += ms;
+    },
+    /** Time passes while the thread is busy, or not running at all: the loop is not idle. */
+    busyFor: (ms: number) => {
+      t += ms;
+      busy += ms;
     },
   };
 }
@@ -47,6 +53,19 @@ describe('afterBurst: a burst of acks hands its jobs on once the acks pause', ()
     r.at(BURST_GAP_MS);
     r.add('after the gap');
     expect(r.handed).toEqual(['first', 'waiting', 'after the gap']);
+  });
+
+  it('time the thread spent busy or unscheduled is no gap: the jobs of a burst still wait for a real one', async () => {
+    const r = rig();
+    r.add('first');
+    r.at(1);
+    r.add('waiting');
+    // The machine runs other threads for longer than a gap; the next requests were waiting all along.
+    r.busyFor(BURST_GAP_MS * 3);
+    r.add('next');
+    expect(r.handed).toEqual(['first']);
+    r.at(BURST_GAP_MS);
+    await waitUntil(() => expect(r.handed).toEqual(['first', 'waiting', 'next']));
   });
 
   it('under a steady stream, no job waits longer than the bound', () => {
@@ -88,7 +107,7 @@ describe('onAcksPause: work put off until the acks pause', () => {
       () => {
         runs++;
       },
-      { now: () => t },
+      { now: () => t, idle: () => t },
     );
     return {
       pause,

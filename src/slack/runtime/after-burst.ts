@@ -1,4 +1,9 @@
-/** A gap this long between two jobs ends a burst: the acking thread, which accepts them, had nothing in hand. */
+import { performance } from 'node:perf_hooks';
+
+/**
+ * A gap this long between two jobs ends a burst: the acking thread, which accepts them, sat this long with
+ * nothing in hand.
+ */
 export const BURST_GAP_MS = 20;
 
 /** The longest a job waits for its burst to end: under a steady stream, jobs still go. */
@@ -7,9 +12,19 @@ export const BURST_WAIT_MS = 1_000;
 export interface AfterBurstOptions {
   gapMs?: number;
   waitMs?: number;
-  /** The clock the gaps are measured with (a test moves it). */
+  /** The clock the longest wait is measured with (a test moves it). */
   now?: () => number;
+  /**
+   * The time this thread's event loop has sat waiting for something to do, in ms, which the gaps are
+   * measured with (a test moves it). By default the loop's own count, which grows only while the thread
+   * waits with nothing in hand: a thread the machine left unscheduled, or busy with a batch of requests,
+   * while the next ones were already waiting in its sockets, had no gap, however long the wall clock
+   * says it was.
+   */
+  idle?: () => number;
 }
+
+const loopIdleMs = () => performance.eventLoopUtilization().idle;
 
 /** Arrivals on the acking thread, and work that waits for them to pause. */
 export interface AcksPause {
@@ -19,7 +34,7 @@ export interface AcksPause {
   seen(): void;
   /** The work is due: it runs at once if arrivals have paused, else once they do. */
   due(): void;
-  /** Whether the last arrival is at least a gap old (none yet counts as quiet). */
+  /** Whether the thread has sat idle a gap's length since the last arrival (none yet counts as quiet). */
   quiet(): boolean;
   /** Runs at once what is due, if anything is (a stop, or an arrival that itself came after a gap). */
   runNow(): void;
@@ -37,6 +52,8 @@ export function onAcksPause(run: () => void, o: AfterBurstOptions = {}): AcksPau
   const gapMs = o.gapMs ?? BURST_GAP_MS;
   const waitMs = o.waitMs ?? BURST_WAIT_MS;
   const now = o.now ?? Date.now;
+  const idle = o.idle ?? loopIdleMs;
+  /** The loop's idle time at the last arrival. */
   let lastAt = Number.NEGATIVE_INFINITY;
   /** When the work became due; none while it is not. */
   let dueAt: number | undefined;
@@ -52,9 +69,8 @@ export function onAcksPause(run: () => void, o: AfterBurstOptions = {}): AcksPau
   const check = () => {
     timer = undefined;
     if (dueAt === undefined) return;
-    const t = now();
-    const quietFor = t - lastAt;
-    const waited = t - dueAt;
+    const quietFor = idle() - lastAt;
+    const waited = now() - dueAt;
     if (quietFor >= gapMs || waited >= waitMs) return runNow();
     timer = setTimeout(check, Math.max(1, Math.min(gapMs - quietFor, waitMs - waited))).unref();
   };
@@ -66,7 +82,7 @@ export function onAcksPause(run: () => void, o: AfterBurstOptions = {}): AcksPau
     if (!timer) check();
   };
   const seen = () => {
-    lastAt = now();
+    lastAt = idle();
   };
 
   return {
@@ -76,7 +92,7 @@ export function onAcksPause(run: () => void, o: AfterBurstOptions = {}): AcksPau
     },
     seen,
     due,
-    quiet: () => now() - lastAt >= gapMs,
+    quiet: () => idle() - lastAt >= gapMs,
     runNow,
   };
 }
