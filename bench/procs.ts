@@ -92,13 +92,19 @@ export function procStatusMb(pid: number, field: 'VmHWM' | 'VmRSS'): number | nu
  */
 export function procCpuMs(pid: number, mainThreadOnly = false): number | null {
   try {
-    const stat = readFileSync(mainThreadOnly ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 14 and 15 (utime, stime) in clock ticks; Linux uses 100 ticks per second.
-    return (Number(f[11]) + Number(f[12])) * 10;
+    return cpuMsOf(
+      readFileSync(mainThreadOnly ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8'),
+    );
   } catch {
     return null;
   }
+}
+
+/** The CPU time (user + system, ms) in a /proc `stat` line of a process or a thread. */
+function cpuMsOf(stat: string): number {
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 (utime, stime) in clock ticks; Linux uses 100 ticks per second.
+  return (Number(f[11]) + Number(f[12])) * 10;
 }
 
 /** CPU time (ms) each thread of the process has used so far, by thread ID; empty when /proc is not readable. */
@@ -112,9 +118,7 @@ export function threadsCpuMs(pid: number): Map<number, number> {
   }
   for (const tid of tids) {
     try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(Number(tid), (Number(f[11]) + Number(f[12])) * 10);
+      out.set(Number(tid), cpuMsOf(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')));
     } catch {
       // The thread ended between the listing and the read.
     }
