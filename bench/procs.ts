@@ -137,8 +137,9 @@ export function otherThreadsMs(
   after: Map<number, number>,
   settled: Map<number, number>,
 ): { busiest: number; rest: number } {
+  // A thread started between two readings used all its CPU between them.
   const used = (from: Map<number, number>, to: Map<number, number>, tid: number) =>
-    (to.get(tid) ?? 0) - (from.get(tid) ?? to.get(tid) ?? 0);
+    (to.get(tid) ?? 0) - (from.get(tid) ?? 0);
   let busiestTid: number | undefined;
   for (const tid of settled.keys()) {
     if (tid === pid) continue;

@@ -483,8 +483,8 @@ async function measureAcks(
           const n = b.o.requests[c];
           const issued = await b.issue(n);
           const cpu0 = procCpuMs(p.pid);
-          const main0 = procCpuMs(p.pid, true);
           const threads0 = threadsCpuMs(p.pid);
+          const main0 = threads0.get(p.pid) ?? null;
           const r = await closedLoop(b.target(p), {
             concurrency: c,
             total: n,
@@ -493,8 +493,8 @@ async function measureAcks(
             untimedFirst: true,
           });
           const cpu1 = procCpuMs(p.pid);
-          const main1 = procCpuMs(p.pid, true);
           const threads1 = threadsCpuMs(p.pid);
+          const main1 = threads1.get(p.pid) ?? null;
           row[p.name as Who].push(...r.latencies);
           if (main0 != null && main1 != null) mainCpu[p.name as Who].push((main1 - main0) / r.sent);
           if (p === bot) await b.settleBot(`${cmd} c=${c}`);
