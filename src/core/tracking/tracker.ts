@@ -217,42 +217,44 @@ export class FlowTracker {
     };
 
     if (!flow.endReason) {
-      if (now - flow.createdAt >= schedule.maxAgeMs) apply({ endReason: 'max-age' });
-      else {
-        apply({ polls: flow.polls + 1 });
-        const from = this.clock();
-        const read = await this.read(flow);
-        // Who read which flow when: the proof that replicas never read one flow at the same moment.
-        this.deps.log.debug(
-          { flowId: flow.flowId, owner: this.owner, from, to: this.clock() },
-          'read a followed flow',
-        );
-        if (read.kind === 'unsupported') apply({ endReason: 'unsupported' });
-        else if (read.kind === 'error') {
-          const e = read.error;
-          if (e.status === 401 || e.status === 403)
-            apply({ endReason: 'unauthorized', failure: e.userMessage });
-          else if (e.status === 404) apply({ endReason: 'not-found', failure: e.userMessage });
-          else {
-            this.deps.log.warn(
-              { flowId: flow.flowId, err: e.userMessage, kind: e.kind },
-              'could not read a followed flow; reading again later',
-            );
-            readAgain(e.retryAfterMs);
-          }
-        } else {
-          const v = read.view;
-          if (v.status !== flow.status) apply({ status: v.status, statusChangedAt: now });
-          if (v.ended) {
-            apply({
-              endReason: 'ended',
-              result: v.results as unknown as Record<string, unknown>,
-              failure: v.message ?? null,
-            });
-            if (v.phase === 'completed') await this.learn(flow, v.results);
-          } else readAgain();
+      // At the longest age the flow is still read once more, so that its end notice tells the status it
+      // had when the bot stopped following it: the last read before may be a status long past (reads
+      // spaced to the longest interval, or a busy machine late to the first one).
+      const lastRead = now - flow.createdAt >= schedule.maxAgeMs;
+      apply({ polls: flow.polls + 1 });
+      const from = this.clock();
+      const read = await this.read(flow);
+      // Who read which flow when: the proof that replicas never read one flow at the same moment.
+      this.deps.log.debug(
+        { flowId: flow.flowId, owner: this.owner, from, to: this.clock() },
+        'read a followed flow',
+      );
+      if (read.kind === 'unsupported') apply({ endReason: 'unsupported' });
+      else if (read.kind === 'error') {
+        const e = read.error;
+        if (e.status === 401 || e.status === 403)
+          apply({ endReason: 'unauthorized', failure: e.userMessage });
+        else if (e.status === 404) apply({ endReason: 'not-found', failure: e.userMessage });
+        else {
+          this.deps.log.warn(
+            { flowId: flow.flowId, err: e.userMessage, kind: e.kind },
+            'could not read a followed flow; reading again later',
+          );
+          readAgain(e.retryAfterMs);
         }
+      } else {
+        const v = read.view;
+        if (v.status !== flow.status) apply({ status: v.status, statusChangedAt: now });
+        if (v.ended) {
+          apply({
+            endReason: 'ended',
+            result: v.results as unknown as Record<string, unknown>,
+            failure: v.message ?? null,
+          });
+          if (v.phase === 'completed') await this.learn(flow, v.results);
+        } else readAgain();
       }
+      if (lastRead && !flow.endReason) apply({ endReason: 'max-age' });
     }
 
     const wanted = shownKey(flow);
