@@ -392,6 +392,11 @@ function renderMain(): void {
 }
 
 let lastThreadKey = '';
+/**
+ * What the viewer has typed in the open thread's box. The pane is drawn again whenever the thread changes
+ * (a reply, a reaction, a status turning), and what was typed must survive that, as in Slack.
+ */
+let threadDraft = { key: '', text: '' };
 
 function renderThread(): void {
   const pane = $('thread-pane');
@@ -408,10 +413,19 @@ function renderThread(): void {
   const key = JSON.stringify([ui.viewer, parent, replies]);
   if (key === lastThreadKey) return;
   lastThreadKey = key;
+  const draftKey = JSON.stringify([ui.viewer, ch.id, parent.ts]);
+  if (threadDraft.key !== draftKey) threadDraft = { key: draftKey, text: '' };
+  const draft = threadDraft;
+  const focused = document.activeElement?.getAttribute('data-role') === 'thread-input';
   const input = h('textarea', {
     class: 'thread-input',
+    'data-role': 'thread-input',
     rows: 1,
     placeholder: ch.isIm ? 'Reply…' : 'Reply… (ask the bot with @tsai <command>)',
+    value: draft.text,
+  });
+  input.addEventListener('input', () => {
+    draft.text = input.value;
   });
   input.addEventListener('keydown', (e) => {
     if (e.key !== 'Enter' || e.shiftKey) return;
@@ -426,6 +440,7 @@ function renderThread(): void {
       return;
     }
     input.value = '';
+    draft.text = '';
     control('message', { user: ui.viewer, channel: ch.id, text, threadTs: parent.ts }).catch((err: unknown) =>
       toast(String(err)),
     );
@@ -446,6 +461,7 @@ function renderThread(): void {
     ),
     h('div', { class: 'thread-composer' }, input),
   );
+  if (focused) input.focus();
 }
 
 function renderModal(): void {

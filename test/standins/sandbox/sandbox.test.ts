@@ -797,6 +797,35 @@ describe.skipIf(!run)(
       await page.locator('#thread-pane .message', { hasText: 'was approved' }).waitFor();
     }, 300_000);
 
+    it('keeps what is typed in a thread’s box when a reply arrives and the thread is drawn again', async () => {
+      await send(page, 'Who has the keys to pump house 2?');
+      const question = page.locator('#messages .message', { hasText: 'keys to pump house 2' });
+      await question.waitFor();
+      await question.hover();
+      await question.locator('button[title="Reply in thread"]').click();
+      const box = page.locator('#thread-pane .thread-input');
+      await box.fill('@tsai flows');
+      // Bob answers in the thread while alice is still typing.
+      await page.evaluate(async () => {
+        type Channel = { id: string; messages: { ts: string; text?: string }[] };
+        const snap = (await (await fetch('/_local/snapshot?viewer=U0ALICE')).json()) as {
+          channels: Channel[];
+        };
+        const ops = snap.channels.find((c) => c.id === 'C0OPS');
+        const parent = ops?.messages.find((m) => m.text?.includes('keys to pump house 2'));
+        await fetch('/_local/message', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ user: 'U0BOB', channel: 'C0OPS', text: 'Ask Dana', threadTs: parent?.ts }),
+        });
+      });
+      await page.locator('#thread-pane .message', { hasText: 'Ask Dana' }).waitFor();
+      await expect(box.inputValue()).resolves.toBe('@tsai flows');
+      await box.press('Enter');
+      await page.locator('#thread-pane .message', { hasText: '@tsai flows' }).first().waitFor();
+      await expect(box.inputValue()).resolves.toBe('');
+    });
+
     it('the assistant pane: opened beside #plant-ops, it greets with its prompts; a prompt clicked, a command typed and a plain request run by its button are answered there', async () => {
       await page.locator('[data-role="assistant-toggle"]').click();
       const pane = page.locator('#assistant-pane');
